@@ -1,0 +1,121 @@
+package taskd
+
+import (
+	"regexp"
+	"strings"
+	"time"
+)
+
+// Role is a member's role in an account.
+type Role string
+
+// The roles, from most to least privileged.
+const (
+	RoleOwner Role = "owner"
+	RoleAdmin Role = "admin"
+	RoleUser  Role = "user"
+)
+
+// ParseRole accepts "admin" or "user" (owners are made only with the account).
+func ParseRole(s string) (Role, error) {
+	switch Role(s) {
+	case RoleAdmin, RoleUser:
+		return Role(s), nil
+	}
+	return "", Errorf(CodeInvalidValue, "role", "Role must be admin or user")
+}
+
+// Account is one tenant: a customer's workspace, reached at its own URL.
+type Account struct {
+	ID     int64
+	Slug   string
+	Name   string
+	APIKey []byte // the administrative key, sealed with the server's key
+	Added  time.Time
+}
+
+var slugRE = regexp.MustCompile(`^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$`)
+
+// ValidateSlug checks an account slug: 1–40 lower-case letters, digits and
+// inner hyphens, so that it is safe in a URL path or a host name.
+func ValidateSlug(slug string) error {
+	if !slugRE.MatchString(slug) {
+		return Errorf(CodeInvalidValue, "slug", "Slug must be 1-40 lower-case letters, digits or inner hyphens")
+	}
+	return nil
+}
+
+// Person is someone who can sign in. One person may belong to several accounts.
+type Person struct {
+	ID           int64
+	Email        string
+	PasswordHash string
+	FirstName    string
+	LastName     string
+}
+
+// DisplayName is how a person is named in API objects.
+func (p Person) DisplayName() string { return displayName(p.FirstName, p.LastName, p.Email) }
+
+func displayName(first, last, email string) string {
+	if n := strings.TrimSpace(first + " " + last); n != "" {
+		return n
+	}
+	return email
+}
+
+// Ref returns the short form of a person used inside API objects.
+func (p Person) Ref() PersonRef { return PersonRef{ID: p.ID, Email: p.Email, Name: p.DisplayName()} }
+
+// NewPerson is a person to create, with an already hashed password.
+type NewPerson struct {
+	Email        string
+	PasswordHash string
+	FirstName    string
+	LastName     string
+}
+
+var emailRE = regexp.MustCompile(`^[^\s@<>",;]{1,64}@[^\s@<>",;]+\.[^\s@<>",;]+$`)
+
+// NormalizeEmail lower-cases and trims an e-mail address and checks its form.
+func NormalizeEmail(s string) (string, error) {
+	e := strings.ToLower(strings.TrimSpace(s))
+	if len(e) > 254 || !emailRE.MatchString(e) {
+		return "", Errorf(CodeInvalidValue, "email", "E-mail address is invalid")
+	}
+	return e, nil
+}
+
+// Member is a person's membership of an account.
+type Member struct {
+	Person
+	Role Role
+}
+
+// PersonRef is a person as shown inside other objects: {"id","email","name"}.
+// The pseudo-people Nobody and Anyone have fixed ids below every real one.
+type PersonRef struct {
+	ID    int64
+	Email string
+	Name  string
+}
+
+// Pseudo-assignees (compat). Real people have ids from FirstPersonID on.
+const (
+	NobodyID      int64 = 1
+	AnyoneID      int64 = 2
+	FirstPersonID int64 = 101
+)
+
+// Nobody and Anyone are the pseudo-people a task can be assigned to.
+var (
+	Nobody = PersonRef{ID: NobodyID, Email: "NOONE", Name: "Executive isn't assigned"}
+	Anyone = PersonRef{ID: AnyoneID, Email: "ANY", Name: "Anyone"}
+)
+
+// Actor is who performs a change: the account and the acting person.
+type Actor struct {
+	AccountID int64
+	Person    PersonRef
+	Role      Role
+}

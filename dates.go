@@ -1,0 +1,42 @@
+package taskd
+
+import "time"
+
+// Date layouts of the API (compat).
+const (
+	DateTimeLayout = "2006-01-02 15:04" // date_added
+	DateLayout     = "2006-01-02"       // date_start, date_end, storage
+	InputLayout    = "02.01.2006"       // datestart, dateend parameters
+)
+
+// ParseDate reads an input date in DD.MM.YYYY (compat) or YYYY-MM-DD form and
+// returns it in storage form YYYY-MM-DD. An empty string clears the date.
+// Errors have code 11 with the field as details.
+func ParseDate(field, s string) (string, error) {
+	if s == "" {
+		return "", nil
+	}
+	for _, layout := range []string{InputLayout, DateLayout} {
+		if len(s) != len(layout) {
+			continue
+		}
+		if t, err := time.Parse(layout, s); err == nil {
+			if t.Year() < 1900 || t.Year() > 2999 {
+				break
+			}
+			return t.Format(DateLayout), nil
+		}
+	}
+	return "", Errorf(CodeInvalidValue, field, "Date must be DD.MM.YYYY")
+}
+
+// CheckDateRange returns code 11 when both dates are set and end precedes start.
+func CheckDateRange(start, end string) error {
+	if start != "" && end != "" && end < start {
+		return Errorf(CodeInvalidValue, "dateend", "End date is before start date")
+	}
+	return nil
+}
+
+// FormatDateTime renders a timestamp as the API's date_added (UTC).
+func FormatDateTime(t time.Time) string { return t.UTC().Format(DateTimeLayout) }

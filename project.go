@@ -1,0 +1,79 @@
+package taskd
+
+import (
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Project statuses.
+const (
+	ProjectActive  = "active"
+	ProjectArchive = "archive"
+)
+
+// Project groups tasks within an account.
+type Project struct {
+	ID         int64
+	AccountID  int64
+	Name       string
+	Text       string
+	Status     string
+	Author     PersonRef
+	Manager    PersonRef // Nobody when unset
+	DateAdded  time.Time
+	DateStart  string
+	DateEnd    string
+	DateClosed time.Time
+}
+
+// ProjectPage is the page of a project, relative to the account URL (compat).
+func ProjectPage(id int64) string { return "/project/" + strconv.FormatInt(id, 10) + "/" }
+
+// Page is the project's page relative to the account URL.
+func (p Project) Page() string { return ProjectPage(p.ID) }
+
+// Ref is the short form used inside tasks and events.
+func (p Project) Ref() ProjectRef { return ProjectRef{ID: p.ID, Name: p.Name} }
+
+// ProjectRef is a project as shown inside other objects: {"id","name","page"}.
+type ProjectRef struct {
+	ID   int64
+	Name string
+}
+
+// ProjectInput holds the fields of a project to create or change; nil means
+// "leave as is". ManagerEmail is an account member's e-mail or NOONE.
+type ProjectInput struct {
+	Name         *string
+	Text         *string
+	ManagerEmail *string
+	DateStart    *string // storage form, already parsed
+	DateEnd      *string
+}
+
+// MaxNameLen and MaxTextLen bound names and texts, in bytes.
+const (
+	MaxNameLen = 500
+	MaxTextLen = 100_000
+)
+
+// CleanName trims a name and checks it is present and not too long.
+func CleanName(field, s string) (string, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return "", E(CodeFieldRequired, field)
+	}
+	if len(s) > MaxNameLen {
+		return "", Errorf(CodeInvalidValue, field, "Value is longer than %d bytes", MaxNameLen)
+	}
+	return s, nil
+}
+
+// CheckText checks the length of a free text.
+func CheckText(field, s string) error {
+	if len(s) > MaxTextLen {
+		return Errorf(CodeInvalidValue, field, "Value is longer than %d bytes", MaxTextLen)
+	}
+	return nil
+}

@@ -1,0 +1,89 @@
+package taskd
+
+import (
+	"context"
+	"strconv"
+	"time"
+)
+
+// StoredEvent is an outbox entry: the event's JSON body without its id, as
+// written with the change, plus the columns it is selected by.
+type StoredEvent struct {
+	ID        int64
+	AccountID int64
+	ProjectID int64
+	Name      string
+	Time      time.Time
+	Body      []byte // JSON object, without "id"
+}
+
+// JSON returns the event object with its id as the first field.
+func (e StoredEvent) JSON() []byte {
+	out := make([]byte, 0, len(e.Body)+24)
+	out = append(out, `{"id":"`...)
+	out = strconv.AppendInt(out, e.ID, 10)
+	out = append(out, '"')
+	if len(e.Body) > 2 {
+		out = append(out, ',')
+	}
+	return append(out, e.Body[1:]...)
+}
+
+// TaskQuery selects tasks of one account. Zero fields do not filter.
+type TaskQuery struct {
+	AccountID     int64
+	ProjectID     int64
+	ParentID      int64  // only the subtasks of this task
+	Status        string // active or done
+	AuthorEmail   string
+	AssigneeEmail string
+	Text          string // case-insensitive substring of name or text
+	Limit         int
+}
+
+// NewAccount is an account to create together with its owner.
+type NewAccount struct {
+	Slug   string
+	Name   string
+	APIKey []byte // sealed
+	Owner  NewPerson
+}
+
+// Store keeps accounts, people and work. Every method that changes a project,
+// task or comment writes its event in the same transaction. Errors are *Error
+// with the documented codes: 4 unknown project, 5 unknown task, 15 unknown
+// comment, 22 unknown member, 23 duplicate, 8/12/13/14 for task state rules.
+type Store interface {
+	CreateAccount(ctx context.Context, a NewAccount) (Account, Person, error)
+	AccountBySlug(ctx context.Context, slug string) (Account, error)
+	SetAPIKey(ctx context.Context, accountID int64, sealed []byte) error
+	PersonByEmail(ctx context.Context, email string) (Person, error)
+	AddMember(ctx context.Context, accountID int64, p NewPerson, role Role) (Person, error)
+	Members(ctx context.Context, accountID int64) ([]Member, error)
+	Owner(ctx context.Context, accountID int64) (Member, error)
+	MemberByEmail(ctx context.Context, accountID int64, email string) (Member, error)
+
+	Projects(ctx context.Context, accountID int64, status string) ([]Project, error)
+	Project(ctx context.Context, accountID, id int64) (Project, error)
+	CreateProject(ctx context.Context, by Actor, in ProjectInput) (Project, error)
+	UpdateProject(ctx context.Context, by Actor, id int64, in ProjectInput) (Project, error)
+	SetProjectStatus(ctx context.Context, by Actor, id int64, status string) (Project, error)
+
+	Tasks(ctx context.Context, q TaskQuery) ([]Task, error)
+	Task(ctx context.Context, accountID, id int64) (Task, error)
+	CreateTask(ctx context.Context, by Actor, projectID, parentID int64, in TaskInput) (Task, error)
+	UpdateTask(ctx context.Context, by Actor, id int64, in TaskInput) (Task, error)
+	CompleteTask(ctx context.Context, by Actor, id int64) (Task, error)
+	ReopenTask(ctx context.Context, by Actor, id int64) (Task, error)
+	DeleteTask(ctx context.Context, by Actor, id int64) error
+
+	Comments(ctx context.Context, accountID, taskID int64) ([]Comment, error)
+	CreateComment(ctx context.Context, by Actor, taskID int64, text string) (Comment, error)
+	UpdateComment(ctx context.Context, by Actor, id int64, text string) (Comment, error)
+	DeleteComment(ctx context.Context, by Actor, id int64) error
+
+	Events(ctx context.Context, accountID int64, since time.Time, projectID int64) ([]StoredEvent, error)
+
+	Ping(ctx context.Context) error
+	Close() error
+}

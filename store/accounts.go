@@ -1,0 +1,192 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+
+	"github.com/taskd/taskd"
+)
+
+// CreateAccount creates an account and makes the owner its owner member. An
+// owner whose e-mail is already registered joins as that existing person.
+func (db *DB) CreateAccount(ctx context.Context, a taskd.NewAccount) (taskd.Account, taskd.Person, error) {
+	acct := taskd.Account{Slug: a.Slug, Name: a.Name, APIKey: a.APIKey, Added: db.now().UTC()}
+	var owner taskd.Person
+	err := db.tx(ctx, "create account", func(tx *sql.Tx) error {
+		err := tx.QueryRowContext(ctx, db.d.q(`INSERT INTO accounts (slug, name, api_key, created_at)
+			VALUES (?, ?, ?, ?) RETURNING id`), a.Slug, a.Name, a.APIKey, ms(acct.Added)).Scan(&acct.ID)
+		if isUnique(err) {
+			return taskd.Errorf(taskd.CodeConflict, "slug", "An account with this slug already exists")
+		}
+		if err != nil {
+			return err
+		}
+		owner, err = db.addMember(ctx, tx, acct.ID, a.Owner, taskd.RoleOwner)
+		return err
+	})
+	return acct, owner, err
+}
+
+// addMember finds or creates the person and adds the membership.
+func (db *DB) addMember(ctx context.Context, tx *sql.Tx, accountID int64, np taskd.NewPerson, role taskd.Role) (taskd.Person, error) {
+	p, err := db.personByEmail(ctx, tx, np.Email)
+	if taskd.ErrorCode(err) == taskd.CodeUserInvalid {
+		p = taskd.Person{Email: np.Email, PasswordHash: np.PasswordHash, FirstName: np.FirstName, LastName: np.LastName}
+		err = tx.QueryRowContext(ctx, db.d.q(`INSERT INTO persons (email, password_hash, first_name, last_name, created_at)
+			VALUES (?, ?, ?, ?, ?) RETURNING id`), p.Email, p.PasswordHash, p.FirstName, p.LastName, ms(db.now())).Scan(&p.ID)
+	}
+	if err != nil {
+		return p, err
+	}
+	_, err = tx.ExecContext(ctx, db.d.q(`INSERT INTO members (account_id, person_id, role, created_at) VALUES (?, ?, ?, ?)`),
+		accountID, p.ID, string(role), ms(db.now()))
+	if isUnique(err) {
+		return p, taskd.Errorf(taskd.CodeConflict, "email", "This person is already a member of the account")
+	}
+	return p, err
+}
+
+// AccountBySlug returns the account with the slug, or code 2 when there is none.
+func (db *DB) AccountBySlug(ctx context.Context, slug string) (taskd.Account, error) {
+	a := taskd.Account{Slug: slug}
+	var added int64
+	err := db.read.QueryRowContext(ctx, db.d.q(`SELECT id, name, api_key, created_at FROM accounts WHERE slug = ?`), slug).
+		Scan(&a.ID, &a.Name, &a.APIKey, &added)
+	if errors.Is(err, sql.ErrNoRows) {
+		return a, taskd.E(taskd.CodeAuth, "")
+	}
+	if err != nil {
+		return a, taskd.Internal("account by slug", err)
+	}
+	a.Added = fromMS(added)
+	return a, nil
+}
+
+// SetAPIKey replaces the account's sealed administrative key.
+func (db *DB) SetAPIKey(ctx context.Context, accountID int64, sealed []byte) error {
+	return db.tx(ctx, "set api key", func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, db.d.q(`UPDATE accounts SET api_key = ? WHERE id = ?`), sealed, accountID)
+		return err
+	})
+}
+
+// PersonByEmail returns the person with the (normalised) e-mail, or code 22.
+func (db *DB) PersonByEmail(ctx context.Context, email string) (taskd.Person, error) {
+	return db.personByEmail(ctx, db.read, email)
+}
+
+func (db *DB) personByEmail(ctx context.Context, q querier, email string) (taskd.Person, error) {
+	p := taskd.Person{Email: email}
+	err := q.QueryRowContext(ctx, db.d.q(`SELECT id, password_hash, first_name, last_name FROM persons WHERE email = ?`), email).
+		Scan(&p.ID, &p.PasswordHash, &p.FirstName, &p.LastName)
+	if errors.Is(err, sql.ErrNoRows) {
+		return p, taskd.E(taskd.CodeUserInvalid, "email")
+	}
+	if err != nil {
+		return p, taskd.Internal("person by email", err)
+	}
+	return p, nil
+}
+
+// AddMember adds a person to the account, creating the person if needed.
+// Code 23 when they are already a member.
+func (db *DB) AddMember(ctx context.Context, accountID int64, np taskd.NewPerson, role taskd.Role) (taskd.Person, error) {
+	var p taskd.Person
+	err := db.tx(ctx, "add member", func(tx *sql.Tx) error {
+		var err error
+		p, err = db.addMember(ctx, tx, accountID, np, role)
+		return err
+	})
+	return p, err
+}
+
+const memberColumns = `p.id, p.email, p.password_hash, p.first_name, p.last_name, m.role FROM members m JOIN persons p ON p.id = m.person_id`
+
+func scanMember(s interface{ Scan(...any) error }) (taskd.Member, error) {
+	var m taskd.Member
+	var role string
+	err := s.Scan(&m.ID, &m.Email, &m.PasswordHash, &m.FirstName, &m.LastName, &role)
+	m.Role = taskd.Role(role)
+	return m, err
+}
+
+// Members lists the account's members in the order they joined.
+func (db *DB) Members(ctx context.Context, accountID int64) ([]taskd.Member, error) {
+	rows, err := db.read.QueryContext(ctx, db.d.q(`SELECT `+memberColumns+` WHERE m.account_id = ? ORDER BY m.created_at, p.id`), accountID)
+	if err != nil {
+		return nil, taskd.Internal("members", err)
+	}
+	defer rows.Close()
+	var out []taskd.Member
+	for rows.Next() {
+		m, err := scanMember(rows)
+		if err != nil {
+			return nil, taskd.Internal("members", err)
+		}
+		out = append(out, m)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, taskd.Internal("members", err)
+	}
+	return out, nil
+}
+
+// Owner returns the account's owner.
+func (db *DB) Owner(ctx context.Context, accountID int64) (taskd.Member, error) {
+	m, err := scanMember(db.read.QueryRowContext(ctx, db.d.q(`SELECT `+memberColumns+
+		` WHERE m.account_id = ? AND m.role = 'owner' ORDER BY p.id LIMIT 1`), accountID))
+	if err != nil {
+		return m, taskd.Internal("owner", err)
+	}
+	return m, nil
+}
+
+// MemberByEmail returns the account's member with the e-mail, or code 22.
+func (db *DB) MemberByEmail(ctx context.Context, accountID int64, email string) (taskd.Member, error) {
+	return db.memberByEmail(ctx, db.read, accountID, email)
+}
+
+func (db *DB) memberByEmail(ctx context.Context, q querier, accountID int64, email string) (taskd.Member, error) {
+	m, err := scanMember(q.QueryRowContext(ctx, db.d.q(`SELECT `+memberColumns+` WHERE m.account_id = ? AND p.email = ?`), accountID, email))
+	if errors.Is(err, sql.ErrNoRows) {
+		return m, taskd.Errorf(taskd.CodeUserInvalid, email, "User is not a member of this account")
+	}
+	if err != nil {
+		return m, taskd.Internal("member by email", err)
+	}
+	return m, nil
+}
+
+// resolvePerson turns an assignee or manager e-mail (a member's, ANY or
+// NOONE) into a reference. Code 22 when it names no member.
+func (db *DB) resolvePerson(ctx context.Context, q querier, accountID int64, email string, allowAny bool) (taskd.PersonRef, error) {
+	switch email {
+	case "", "NOONE":
+		return taskd.Nobody, nil
+	case "ANY":
+		if allowAny {
+			return taskd.Anyone, nil
+		}
+	}
+	e, err := taskd.NormalizeEmail(email)
+	if err != nil {
+		return taskd.PersonRef{}, taskd.Errorf(taskd.CodeUserInvalid, email, "User is not a member of this account")
+	}
+	m, err := db.memberByEmail(ctx, q, accountID, e)
+	if err != nil {
+		return taskd.PersonRef{}, err
+	}
+	return m.Ref(), nil
+}
+
+// personRef builds a reference from joined columns; ids 1 and 2 are pseudo-people.
+func personRef(id int64, email, first, last string) taskd.PersonRef {
+	switch id {
+	case taskd.NobodyID:
+		return taskd.Nobody
+	case taskd.AnyoneID:
+		return taskd.Anyone
+	}
+	return taskd.Person{ID: id, Email: email, FirstName: first, LastName: last}.Ref()
+}

@@ -1,0 +1,123 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+
+	"github.com/taskd/taskd"
+)
+
+const commentColumns = `c.id, c.account_id, c.task_id, c.text, c.created_at,
+	c.author_id, COALESCE(a.email, ''), COALESCE(a.first_name, ''), COALESCE(a.last_name, ''),
+	t.project_id, COALESCE(t.parent_id, 0), pr.name
+	FROM comments c JOIN tasks t ON t.id = c.task_id JOIN projects pr ON pr.id = t.project_id
+	LEFT JOIN persons a ON a.id = c.author_id`
+
+func scanComment(s interface{ Scan(...any) error }) (taskd.Comment, error) {
+	var c taskd.Comment
+	var added, aid, parent int64
+	var ae, af, al string
+	err := s.Scan(&c.ID, &c.AccountID, &c.TaskID, &c.Text, &added, &aid, &ae, &af, &al, &c.Project.ID, &parent, &c.Project.Name)
+	c.DateAdded, c.Author = fromMS(added), personRef(aid, ae, af, al)
+	c.TaskPage = taskd.TaskPage(c.Project.ID, parent, c.TaskID)
+	return c, err
+}
+
+// Comments lists a task's comments, oldest first. Code 5 for an unknown task.
+func (db *DB) Comments(ctx context.Context, accountID, taskID int64) ([]taskd.Comment, error) {
+	if _, err := db.task(ctx, db.read, accountID, taskID, false); err != nil {
+		return nil, err
+	}
+	rows, err := db.read.QueryContext(ctx, db.d.q(`SELECT `+commentColumns+` WHERE c.account_id = ? AND c.task_id = ? ORDER BY c.id`),
+		accountID, taskID)
+	if err != nil {
+		return nil, taskd.Internal("comments", err)
+	}
+	defer rows.Close()
+	var out []taskd.Comment
+	for rows.Next() {
+		c, err := scanComment(rows)
+		if err != nil {
+			return nil, taskd.Internal("comments", err)
+		}
+		out = append(out, c)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, taskd.Internal("comments", err)
+	}
+	return out, nil
+}
+
+func (db *DB) comment(ctx context.Context, q querier, accountID, id int64, lock bool) (taskd.Comment, error) {
+	query := `SELECT ` + commentColumns + ` WHERE c.account_id = ? AND c.id = ?`
+	if lock && db.d.forUpdate != "" {
+		query += db.d.forUpdate + ` OF c`
+	}
+	c, err := scanComment(q.QueryRowContext(ctx, db.d.q(query), accountID, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return c, taskd.E(taskd.CodeCommentInvalid, "id_comment")
+	}
+	if err != nil {
+		return c, taskd.Internal("comment", err)
+	}
+	return c, nil
+}
+
+func (db *DB) emitComment(ctx context.Context, tx *sql.Tx, by taskd.Actor, action string, c taskd.Comment, before, after map[string]any) error {
+	return db.emitChange(ctx, tx, by, action, taskd.ObjectComment, c.ID, c.Page(), c.Project, before, after)
+}
+
+// CreateComment adds a comment to a task and writes post_comment. Code 5 for
+// an unknown task.
+func (db *DB) CreateComment(ctx context.Context, by taskd.Actor, taskID int64, text string) (taskd.Comment, error) {
+	c := taskd.Comment{AccountID: by.AccountID, TaskID: taskID, Text: text, Author: by.Person, DateAdded: db.now().UTC()}
+	err := db.tx(ctx, "create comment", func(tx *sql.Tx) error {
+		t, err := db.task(ctx, tx, by.AccountID, taskID, true)
+		if err != nil {
+			return err
+		}
+		c.TaskPage, c.Project = t.Page(), t.Project
+		err = tx.QueryRowContext(ctx, db.d.q(`INSERT INTO comments (account_id, task_id, author_id, text, created_at)
+			VALUES (?, ?, ?, ?, ?) RETURNING id`), c.AccountID, c.TaskID, c.Author.ID, c.Text, ms(c.DateAdded)).Scan(&c.ID)
+		if err != nil {
+			return err
+		}
+		return db.emitComment(ctx, tx, by, taskd.ActionPost, c, nil, taskd.CommentFields(c))
+	})
+	return c, err
+}
+
+// UpdateComment changes a comment's text and writes update_comment. Code 15
+// for an unknown comment.
+func (db *DB) UpdateComment(ctx context.Context, by taskd.Actor, id int64, text string) (taskd.Comment, error) {
+	var c taskd.Comment
+	err := db.tx(ctx, "update comment", func(tx *sql.Tx) error {
+		var err error
+		if c, err = db.comment(ctx, tx, by.AccountID, id, true); err != nil {
+			return err
+		}
+		before := taskd.CommentFields(c)
+		c.Text = text
+		if _, err := tx.ExecContext(ctx, db.d.q(`UPDATE comments SET text = ? WHERE id = ? AND account_id = ?`), text, id, by.AccountID); err != nil {
+			return err
+		}
+		return db.emitComment(ctx, tx, by, taskd.ActionUpdate, c, before, taskd.CommentFields(c))
+	})
+	return c, err
+}
+
+// DeleteComment deletes a comment and writes delete_comment. Code 15 for an
+// unknown comment.
+func (db *DB) DeleteComment(ctx context.Context, by taskd.Actor, id int64) error {
+	return db.tx(ctx, "delete comment", func(tx *sql.Tx) error {
+		c, err := db.comment(ctx, tx, by.AccountID, id, true)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, db.d.q(`DELETE FROM comments WHERE id = ? AND account_id = ?`), id, by.AccountID); err != nil {
+			return err
+		}
+		return db.emitComment(ctx, tx, by, taskd.ActionDelete, c, taskd.CommentFields(c), nil)
+	})
+}

@@ -1,0 +1,67 @@
+package store
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/jackc/pgx/v5/pgconn"
+	sqlite3 "modernc.org/sqlite"
+)
+
+// dialect is everything that differs between SQLite and PostgreSQL. Queries
+// are written once with ? placeholders.
+type dialect struct {
+	name string
+	// forUpdate is appended to SELECTs that lock rows a transaction will change.
+	forUpdate string
+	// ilike is the case-insensitive LIKE operator.
+	ilike string
+	// numbered reports whether placeholders are $1, $2, ….
+	numbered bool
+	cache    *sync.Map
+}
+
+func newSQLite() dialect { return dialect{name: "sqlite", ilike: "LIKE"} }
+
+func newPostgres() dialect {
+	return dialect{name: "postgres", forUpdate: " FOR UPDATE", ilike: "ILIKE", numbered: true, cache: new(sync.Map)}
+}
+
+// q rewrites ? placeholders for the dialect. Queries hold no ? inside strings.
+func (d dialect) q(query string) string {
+	if !d.numbered {
+		return query
+	}
+	if v, ok := d.cache.Load(query); ok {
+		return v.(string)
+	}
+	var b strings.Builder
+	n := 0
+	for _, r := range query {
+		if r == '?' {
+			n++
+			b.WriteByte('$')
+			b.WriteString(strconv.Itoa(n))
+			continue
+		}
+		b.WriteRune(r)
+	}
+	s := b.String()
+	d.cache.Store(query, s)
+	return s
+}
+
+// isUnique reports whether err is a unique-constraint violation.
+func isUnique(err error) bool {
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		return pe.Code == "23505"
+	}
+	var se *sqlite3.Error
+	if errors.As(err, &se) {
+		return se.Code() == 2067 || se.Code() == 1555 // SQLITE_CONSTRAINT_UNIQUE, _PRIMARYKEY
+	}
+	return false
+}

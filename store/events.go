@@ -1,0 +1,63 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"time"
+
+	"github.com/taskd/taskd"
+)
+
+// emit writes ev to the outbox inside the change's transaction.
+func (db *DB) emit(ctx context.Context, tx *sql.Tx, ev taskd.Event) error {
+	body, err := json.Marshal(ev)
+	if err != nil {
+		return err
+	}
+	_, err = tx.ExecContext(ctx, db.d.q(`INSERT INTO events (account_id, project_id, name, created_at, body) VALUES (?, ?, ?, ?, ?)`),
+		ev.AccountID, ev.ProjectID, ev.Name, ms(ev.Time), string(body))
+	return err
+}
+
+// emitChange builds the event of a change and writes it; an update that
+// changed nothing writes none.
+func (db *DB) emitChange(ctx context.Context, tx *sql.Tx, by taskd.Actor, action, objType string, id int64, page string,
+	project taskd.ProjectRef, before, after map[string]any) error {
+	ev, ok := taskd.ChangeEvent(by, db.now(), action, objType, id, page, project, before, after)
+	if !ok {
+		return nil
+	}
+	return db.emit(ctx, tx, ev)
+}
+
+// Events returns the account's events since the given time, oldest first,
+// optionally of one project only.
+func (db *DB) Events(ctx context.Context, accountID int64, since time.Time, projectID int64) ([]taskd.StoredEvent, error) {
+	query := `SELECT id, project_id, name, created_at, body FROM events WHERE account_id = ? AND created_at >= ?`
+	args := []any{accountID, ms(since)}
+	if projectID != 0 {
+		query += ` AND project_id = ?`
+		args = append(args, projectID)
+	}
+	rows, err := db.read.QueryContext(ctx, db.d.q(query+` ORDER BY id LIMIT 10000`), args...)
+	if err != nil {
+		return nil, taskd.Internal("events", err)
+	}
+	defer rows.Close()
+	var out []taskd.StoredEvent
+	for rows.Next() {
+		e := taskd.StoredEvent{AccountID: accountID}
+		var at int64
+		var body string
+		if err := rows.Scan(&e.ID, &e.ProjectID, &e.Name, &at, &body); err != nil {
+			return nil, taskd.Internal("events", err)
+		}
+		e.Time, e.Body = fromMS(at), []byte(body)
+		out = append(out, e)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, taskd.Internal("events", err)
+	}
+	return out, nil
+}

@@ -1,0 +1,166 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"time"
+
+	"github.com/taskd/taskd"
+)
+
+const projectColumns = `pr.id, pr.account_id, pr.name, pr.text, pr.status, pr.created_at, pr.date_start, pr.date_end, pr.closed_at,
+	pr.author_id, COALESCE(a.email, ''), COALESCE(a.first_name, ''), COALESCE(a.last_name, ''),
+	pr.manager_id, COALESCE(m.email, ''), COALESCE(m.first_name, ''), COALESCE(m.last_name, '')
+	FROM projects pr LEFT JOIN persons a ON a.id = pr.author_id LEFT JOIN persons m ON m.id = pr.manager_id`
+
+func scanProject(s interface{ Scan(...any) error }) (taskd.Project, error) {
+	var p taskd.Project
+	var added, closed, aid, mid int64
+	var ae, af, al, me, mf, ml string
+	err := s.Scan(&p.ID, &p.AccountID, &p.Name, &p.Text, &p.Status, &added, &p.DateStart, &p.DateEnd, &closed,
+		&aid, &ae, &af, &al, &mid, &me, &mf, &ml)
+	p.DateAdded, p.DateClosed = fromMS(added), fromMS(closed)
+	p.Author, p.Manager = personRef(aid, ae, af, al), personRef(mid, me, mf, ml)
+	return p, err
+}
+
+// Projects lists the account's projects, optionally of one status.
+func (db *DB) Projects(ctx context.Context, accountID int64, status string) ([]taskd.Project, error) {
+	query, args := `SELECT `+projectColumns+` WHERE pr.account_id = ?`, []any{accountID}
+	if status != "" {
+		query += ` AND pr.status = ?`
+		args = append(args, status)
+	}
+	rows, err := db.read.QueryContext(ctx, db.d.q(query+` ORDER BY pr.id`), args...)
+	if err != nil {
+		return nil, taskd.Internal("projects", err)
+	}
+	defer rows.Close()
+	var out []taskd.Project
+	for rows.Next() {
+		p, err := scanProject(rows)
+		if err != nil {
+			return nil, taskd.Internal("projects", err)
+		}
+		out = append(out, p)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, taskd.Internal("projects", err)
+	}
+	return out, nil
+}
+
+// Project returns one project of the account, or code 4.
+func (db *DB) Project(ctx context.Context, accountID, id int64) (taskd.Project, error) {
+	return db.project(ctx, db.read, accountID, id, false)
+}
+
+func (db *DB) project(ctx context.Context, q querier, accountID, id int64, lock bool) (taskd.Project, error) {
+	query := `SELECT ` + projectColumns + ` WHERE pr.account_id = ? AND pr.id = ?`
+	if lock && db.d.forUpdate != "" {
+		query += db.d.forUpdate + ` OF pr`
+	}
+	p, err := scanProject(q.QueryRowContext(ctx, db.d.q(query), accountID, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return p, taskd.E(taskd.CodeProjectInvalid, "id_project")
+	}
+	if err != nil {
+		return p, taskd.Internal("project", err)
+	}
+	return p, nil
+}
+
+// applyProject copies the input's set fields onto p, resolving the manager.
+func (db *DB) applyProject(ctx context.Context, tx *sql.Tx, p *taskd.Project, in taskd.ProjectInput) error {
+	if in.Name != nil {
+		p.Name = *in.Name
+	}
+	if in.Text != nil {
+		p.Text = *in.Text
+	}
+	if in.DateStart != nil {
+		p.DateStart = *in.DateStart
+	}
+	if in.DateEnd != nil {
+		p.DateEnd = *in.DateEnd
+	}
+	if in.ManagerEmail != nil {
+		m, err := db.resolvePerson(ctx, tx, p.AccountID, *in.ManagerEmail, false)
+		if err != nil {
+			return err
+		}
+		p.Manager = m
+	}
+	return taskd.CheckDateRange(p.DateStart, p.DateEnd)
+}
+
+// CreateProject creates an active project and its post_project event.
+func (db *DB) CreateProject(ctx context.Context, by taskd.Actor, in taskd.ProjectInput) (taskd.Project, error) {
+	p := taskd.Project{AccountID: by.AccountID, Status: taskd.ProjectActive, Author: by.Person, Manager: taskd.Nobody,
+		DateAdded: db.now().UTC()}
+	err := db.tx(ctx, "create project", func(tx *sql.Tx) error {
+		if err := db.applyProject(ctx, tx, &p, in); err != nil {
+			return err
+		}
+		err := tx.QueryRowContext(ctx, db.d.q(`INSERT INTO projects
+			(account_id, name, text, status, author_id, manager_id, date_start, date_end, created_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
+			p.AccountID, p.Name, p.Text, p.Status, p.Author.ID, p.Manager.ID, p.DateStart, p.DateEnd, ms(p.DateAdded)).Scan(&p.ID)
+		if err != nil {
+			return err
+		}
+		return db.emitChange(ctx, tx, by, taskd.ActionPost, taskd.ObjectProject, p.ID, p.Page(), p.Ref(), nil, taskd.ProjectFields(p))
+	})
+	return p, err
+}
+
+// UpdateProject changes a project's fields and writes update_project.
+func (db *DB) UpdateProject(ctx context.Context, by taskd.Actor, id int64, in taskd.ProjectInput) (taskd.Project, error) {
+	var p taskd.Project
+	err := db.tx(ctx, "update project", func(tx *sql.Tx) error {
+		var err error
+		if p, err = db.project(ctx, tx, by.AccountID, id, true); err != nil {
+			return err
+		}
+		before := taskd.ProjectFields(p)
+		if err := db.applyProject(ctx, tx, &p, in); err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, db.d.q(`UPDATE projects SET name = ?, text = ?, manager_id = ?, date_start = ?, date_end = ?
+			WHERE id = ? AND account_id = ?`), p.Name, p.Text, p.Manager.ID, p.DateStart, p.DateEnd, p.ID, p.AccountID)
+		if err != nil {
+			return err
+		}
+		return db.emitChange(ctx, tx, by, taskd.ActionUpdate, taskd.ObjectProject, p.ID, p.Page(), p.Ref(), before, taskd.ProjectFields(p))
+	})
+	return p, err
+}
+
+// SetProjectStatus archives (close_project) or activates a project. Code 12
+// when it already has the status.
+func (db *DB) SetProjectStatus(ctx context.Context, by taskd.Actor, id int64, status string) (taskd.Project, error) {
+	var p taskd.Project
+	err := db.tx(ctx, "set project status", func(tx *sql.Tx) error {
+		var err error
+		if p, err = db.project(ctx, tx, by.AccountID, id, true); err != nil {
+			return err
+		}
+		if p.Status == status {
+			return taskd.Errorf(taskd.CodeAlreadyInState, "id_project", "Project is already %s", status)
+		}
+		before := taskd.ProjectFields(p)
+		p.Status, p.DateClosed = status, db.now().UTC()
+		action := taskd.ActionClose
+		if status == taskd.ProjectActive {
+			p.DateClosed, action = time.Time{}, taskd.ActionReopen
+		}
+		_, err = tx.ExecContext(ctx, db.d.q(`UPDATE projects SET status = ?, closed_at = ? WHERE id = ? AND account_id = ?`),
+			p.Status, ms(p.DateClosed), p.ID, p.AccountID)
+		if err != nil {
+			return err
+		}
+		return db.emitChange(ctx, tx, by, action, taskd.ObjectProject, p.ID, p.Page(), p.Ref(), before, taskd.ProjectFields(p))
+	})
+	return p, err
+}

@@ -1,0 +1,169 @@
+// Package store keeps taskd's data in SQLite (the embedded default) or
+// PostgreSQL. One implementation serves both; the SQL that differs sits
+// behind the small dialect seam in dialect.go.
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/taskd/taskd"
+
+	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
+	_ "modernc.org/sqlite"             // registers the "sqlite" driver
+)
+
+// DB is a taskd.Store on SQLite or PostgreSQL.
+type DB struct {
+	write *sql.DB // SQLite: one connection, so writers queue here, not on locks
+	read  *sql.DB // SQLite: several read-only connections; PostgreSQL: same as write
+	d     dialect
+	now   func() time.Time
+}
+
+var _ taskd.Store = (*DB)(nil)
+
+// Options configure Open.
+type Options struct {
+	// URL is a postgres:// URL; when empty, SQLite in DataDir is used.
+	URL string
+	// DataDir holds the SQLite file taskd.db.
+	DataDir string
+	// Now is the clock; time.Now when nil.
+	Now func() time.Time
+}
+
+// Open connects to the database and applies pending migrations.
+func Open(ctx context.Context, o Options) (*DB, error) {
+	db := &DB{now: o.Now}
+	if db.now == nil {
+		db.now = time.Now
+	}
+	var err error
+	if o.URL != "" {
+		if !strings.HasPrefix(o.URL, "postgres://") && !strings.HasPrefix(o.URL, "postgresql://") {
+			return nil, errors.New("store: --db must be a postgres:// URL")
+		}
+		db.d = newPostgres()
+		db.write, err = sql.Open("pgx", o.URL)
+		if err != nil {
+			return nil, fmt.Errorf("store: open postgres: %w", err)
+		}
+		db.write.SetMaxOpenConns(4 * runtime.GOMAXPROCS(0))
+		db.write.SetMaxIdleConns(4 * runtime.GOMAXPROCS(0))
+		db.read = db.write
+	} else {
+		if err := openSQLite(db, o.DataDir); err != nil {
+			return nil, err
+		}
+	}
+	if err := db.Ping(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
+	if err := db.migrate(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return db, nil
+}
+
+func openSQLite(db *DB, dir string) error {
+	if dir == "" {
+		dir = "taskd-data"
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("store: create data directory: %w", err)
+	}
+	path := filepath.Join(dir, "taskd.db")
+	pragmas := "_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=foreign_keys(1)&_pragma=synchronous(NORMAL)"
+	db.d = newSQLite()
+	var err error
+	// Writers take the write lock at BEGIN (immediate), so a transaction never
+	// has to upgrade a read lock and fail with SQLITE_BUSY midway; other
+	// processes on the same file (the CLI) wait through busy_timeout.
+	db.write, err = sql.Open("sqlite", "file:"+path+"?"+pragmas+"&_txlock=immediate")
+	if err != nil {
+		return fmt.Errorf("store: open sqlite: %w", err)
+	}
+	db.write.SetMaxOpenConns(1)
+	db.write.SetConnMaxLifetime(0)
+	db.read, err = sql.Open("sqlite", "file:"+path+"?"+pragmas+"&_pragma=query_only(1)")
+	if err != nil {
+		return fmt.Errorf("store: open sqlite: %w", err)
+	}
+	n := 2 * runtime.GOMAXPROCS(0)
+	db.read.SetMaxOpenConns(n)
+	db.read.SetMaxIdleConns(n)
+	return nil
+}
+
+// Ping checks that the database answers.
+func (db *DB) Ping(ctx context.Context) error {
+	if err := db.write.PingContext(ctx); err != nil {
+		return fmt.Errorf("store: ping: %w", err)
+	}
+	return nil
+}
+
+// Close closes the connection pools.
+func (db *DB) Close() error {
+	err := db.write.Close()
+	if db.read != db.write {
+		err = errors.Join(err, db.read.Close())
+	}
+	return err
+}
+
+// Dialect names the database in use: "sqlite" or "postgres".
+func (db *DB) Dialect() string { return db.d.name }
+
+// tx runs fn in a write transaction and commits it when fn returns nil.
+func (db *DB) tx(ctx context.Context, op string, fn func(*sql.Tx) error) error {
+	tx, err := db.write.BeginTx(ctx, nil)
+	if err != nil {
+		return taskd.Internal(op+": begin", err)
+	}
+	defer tx.Rollback()
+	if err := fn(tx); err != nil {
+		var te *taskd.Error
+		if errors.As(err, &te) {
+			return err
+		}
+		return taskd.Internal(op, err)
+	}
+	if err := tx.Commit(); err != nil {
+		return taskd.Internal(op+": commit", err)
+	}
+	return nil
+}
+
+// ms converts a time to the stored form, Unix milliseconds.
+func ms(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.UnixMilli()
+}
+
+// fromMS converts a stored time back; 0 is the zero time.
+func fromMS(v int64) time.Time {
+	if v == 0 {
+		return time.Time{}
+	}
+	return time.UnixMilli(v).UTC()
+}
+
+// querier is what *sql.DB and *sql.Tx have in common.
+type querier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+}

@@ -1,0 +1,481 @@
+// Package storetest is the conformance suite every taskd.Store must pass. It
+// runs against real databases: see Run.
+package storetest
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/taskd/taskd"
+)
+
+// Clock is a controllable clock for stores under test.
+type Clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+// NewClock returns a clock standing at t.
+func NewClock(t time.Time) *Clock { return &Clock{t: t} }
+
+// Now returns the clock's time.
+func (c *Clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+// Advance moves the clock forward.
+func (c *Clock) Advance(d time.Duration) {
+	c.mu.Lock()
+	c.t = c.t.Add(d)
+	c.mu.Unlock()
+}
+
+// Fixture is a store with one account whose owner acts.
+type Fixture struct {
+	Store   taskd.Store
+	Clock   *Clock
+	Account taskd.Account
+	Owner   taskd.Actor
+}
+
+var seq atomic.Int64
+
+// NewAccount creates a fresh account with a unique slug in s.
+func NewAccount(t testing.TB, s taskd.Store, prefix string) (taskd.Account, taskd.Actor) {
+	t.Helper()
+	n := seq.Add(1)
+	slug := fmt.Sprintf("%s-%d-%d", prefix, time.Now().UnixNano()%1e9, n)
+	a, p, err := s.CreateAccount(context.Background(), taskd.NewAccount{
+		Slug: slug, Name: "Acme " + slug, APIKey: []byte("sealed"),
+		Owner: taskd.NewPerson{Email: slug + "@example.com", PasswordHash: "x", FirstName: "Olga", LastName: "Owner"},
+	})
+	if err != nil {
+		t.Fatalf("create account: %v", err)
+	}
+	return a, taskd.Actor{AccountID: a.ID, Person: p.Ref(), Role: taskd.RoleOwner}
+}
+
+// Run runs the suite. open returns a fresh store using the given clock.
+func Run(t *testing.T, open func(t *testing.T, now func() time.Time) taskd.Store) {
+	setup := func(t *testing.T) *Fixture {
+		clock := NewClock(time.Date(2026, 3, 4, 10, 30, 0, 0, time.UTC))
+		s := open(t, clock.Now)
+		a, owner := NewAccount(t, s, "acme")
+		return &Fixture{Store: s, Clock: clock, Account: a, Owner: owner}
+	}
+	for _, tc := range []struct {
+		name string
+		fn   func(*testing.T, *Fixture)
+	}{
+		{"Accounts", testAccounts},
+		{"ProjectLifecycle", testProjects},
+		{"TaskRules", testTaskRules},
+		{"TaskTreeAndQueries", testTaskQueries},
+		{"Comments", testComments},
+		{"Events", testEvents},
+		{"TenantIsolation", testIsolation},
+		{"ConcurrentWriters", testConcurrentWriters},
+	} {
+		t.Run(tc.name, func(t *testing.T) { tc.fn(t, setup(t)) })
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
+
+func wantCode(t *testing.T, err error, code taskd.Code) {
+	t.Helper()
+	if err == nil {
+		t.Fatalf("want error code %d, got success", code)
+	}
+	if got := taskd.ErrorCode(err); got != code {
+		t.Fatalf("want error code %d, got %d (%v)", code, got, err)
+	}
+}
+
+// must returns v, failing the test when err is set: must(s.Task(…))(t).
+func must[T any](v T, err error) func(*testing.T) T {
+	return func(t *testing.T) T {
+		t.Helper()
+		noErr(t, err)
+		return v
+	}
+}
+
+func noErr(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatalf("unexpected error: %v", err)
+	}
+}
+
+func testAccounts(t *testing.T, f *Fixture) {
+	ctx := context.Background()
+	s := f.Store
+	_, _, err := s.CreateAccount(ctx, taskd.NewAccount{Slug: f.Account.Slug, Name: "dup", APIKey: []byte("k"),
+		Owner: taskd.NewPerson{Email: "other-" + f.Account.Slug + "@example.com", PasswordHash: "x"}})
+	wantCode(t, err, taskd.CodeConflict)
+	// The failed creation left no person behind.
+	_, err = s.PersonByEmail(ctx, "other-"+f.Account.Slug+"@example.com")
+	wantCode(t, err, taskd.CodeUserInvalid)
+
+	got := must(s.AccountBySlug(ctx, f.Account.Slug))(t)
+	if got.ID != f.Account.ID || string(got.APIKey) != "sealed" {
+		t.Fatalf("AccountBySlug = %+v", got)
+	}
+	_, err = s.AccountBySlug(ctx, "no-such-account")
+	wantCode(t, err, taskd.CodeAuth)
+	noErr(t, s.SetAPIKey(ctx, f.Account.ID, []byte("new")))
+	if got := must(s.AccountBySlug(ctx, f.Account.Slug))(t); string(got.APIKey) != "new" {
+		t.Fatalf("api key not replaced: %q", got.APIKey)
+	}
+
+	email := "bob-" + f.Account.Slug + "@example.com"
+	bob := must(s.AddMember(ctx, f.Account.ID, taskd.NewPerson{Email: email, PasswordHash: "h", FirstName: "Bob"}, taskd.RoleUser))(t)
+	if bob.ID < taskd.FirstPersonID {
+		t.Fatalf("person id %d collides with pseudo-people", bob.ID)
+	}
+	_, err = s.AddMember(ctx, f.Account.ID, taskd.NewPerson{Email: email, PasswordHash: "h"}, taskd.RoleUser)
+	wantCode(t, err, taskd.CodeConflict)
+	members := must(s.Members(ctx, f.Account.ID))(t)
+	if len(members) != 2 || members[0].Role != taskd.RoleOwner || members[1].Email != email || members[1].Role != taskd.RoleUser {
+		t.Fatalf("members = %+v", members)
+	}
+	if o := must(s.Owner(ctx, f.Account.ID))(t); o.ID != f.Owner.Person.ID {
+		t.Fatalf("owner = %+v", o)
+	}
+	// The same person joins a second account.
+	other, _ := NewAccount(t, s, "second")
+	again := must(s.AddMember(ctx, other.ID, taskd.NewPerson{Email: email, PasswordHash: "ignored"}, taskd.RoleAdmin))(t)
+	if again.ID != bob.ID {
+		t.Fatalf("second membership made a new person: %d != %d", again.ID, bob.ID)
+	}
+}
+
+func testProjects(t *testing.T, f *Fixture) {
+	ctx := context.Background()
+	s, by := f.Store, f.Owner
+	p := must(s.CreateProject(ctx, by, taskd.ProjectInput{Name: ptr("Launch"), Text: ptr("Plan"), DateStart: ptr("2026-03-01"), DateEnd: ptr("2026-04-01")}))(t)
+	if p.ID == 0 || p.Status != taskd.ProjectActive || p.Author.ID != by.Person.ID || p.Manager != taskd.Nobody {
+		t.Fatalf("created project = %+v", p)
+	}
+	_, err := s.CreateProject(ctx, by, taskd.ProjectInput{Name: ptr("x"), ManagerEmail: ptr("stranger@example.com")})
+	wantCode(t, err, taskd.CodeUserInvalid)
+	_, err = s.CreateProject(ctx, by, taskd.ProjectInput{Name: ptr("x"), DateStart: ptr("2026-05-01"), DateEnd: ptr("2026-04-01")})
+	wantCode(t, err, taskd.CodeInvalidValue)
+
+	u := must(s.UpdateProject(ctx, by, p.ID, taskd.ProjectInput{Name: ptr("Launch v2"), ManagerEmail: ptr(by.Person.Email)}))(t)
+	if u.Name != "Launch v2" || u.Manager.ID != by.Person.ID || u.Text != "Plan" {
+		t.Fatalf("updated project = %+v", u)
+	}
+	closed := must(s.SetProjectStatus(ctx, by, p.ID, taskd.ProjectArchive))(t)
+	if closed.Status != taskd.ProjectArchive || closed.DateClosed.IsZero() {
+		t.Fatalf("closed project = %+v", closed)
+	}
+	_, err = s.SetProjectStatus(ctx, by, p.ID, taskd.ProjectArchive)
+	wantCode(t, err, taskd.CodeAlreadyInState)
+	_, err = s.CreateTask(ctx, by, p.ID, 0, taskd.TaskInput{Name: ptr("t")})
+	wantCode(t, err, taskd.CodeProjectArchived)
+	if list := must(s.Projects(ctx, by.AccountID, taskd.ProjectActive))(t); len(list) != 0 {
+		t.Fatalf("active projects = %+v", list)
+	}
+	must(s.SetProjectStatus(ctx, by, p.ID, taskd.ProjectActive))(t)
+	list := must(s.Projects(ctx, by.AccountID, ""))(t)
+	if len(list) != 1 || list[0].Name != "Launch v2" || list[0].Status != taskd.ProjectActive {
+		t.Fatalf("projects = %+v", list)
+	}
+	_, err = s.Project(ctx, by.AccountID, p.ID+1000)
+	wantCode(t, err, taskd.CodeProjectInvalid)
+	_, err = s.UpdateProject(ctx, by, p.ID+1000, taskd.ProjectInput{Name: ptr("x")})
+	wantCode(t, err, taskd.CodeProjectInvalid)
+}
+
+func newProject(t *testing.T, f *Fixture) taskd.Project {
+	t.Helper()
+	return must(f.Store.CreateProject(context.Background(), f.Owner, taskd.ProjectInput{Name: ptr("P")}))(t)
+}
+
+func testTaskRules(t *testing.T, f *Fixture) {
+	ctx := context.Background()
+	s, by := f.Store, f.Owner
+	p := newProject(t, f)
+	parent := must(s.CreateTask(ctx, by, p.ID, 0, taskd.TaskInput{Name: ptr("Parent"), Priority: ptr(7), AssigneeEmail: ptr("ANY")}))(t)
+	if parent.Priority != 7 || parent.Assignee != taskd.Anyone || parent.Page() != fmt.Sprintf("/project/%d/%d/", p.ID, parent.ID) {
+		t.Fatalf("parent = %+v", parent)
+	}
+	child := must(s.CreateTask(ctx, by, p.ID, parent.ID, taskd.TaskInput{Name: ptr("Child")}))(t)
+	if child.Page() != fmt.Sprintf("/project/%d/%d/%d/", p.ID, parent.ID, child.ID) {
+		t.Fatalf("child page = %s", child.Page())
+	}
+	_, err := s.CreateTask(ctx, by, p.ID, child.ID, taskd.TaskInput{Name: ptr("Grandchild")})
+	wantCode(t, err, taskd.CodeTaskInvalid)
+	other := newProject(t, f)
+	_, err = s.CreateTask(ctx, by, other.ID, parent.ID, taskd.TaskInput{Name: ptr("x")})
+	wantCode(t, err, taskd.CodeTaskInvalid)
+	_, err = s.CreateTask(ctx, by, p.ID+999, 0, taskd.TaskInput{Name: ptr("x")})
+	wantCode(t, err, taskd.CodeProjectInvalid)
+
+	_, err = s.CompleteTask(ctx, by, parent.ID)
+	wantCode(t, err, taskd.CodeTaskHasChildren)
+	_, err = s.ReopenTask(ctx, by, child.ID)
+	wantCode(t, err, taskd.CodeAlreadyInState)
+	must(s.CompleteTask(ctx, by, child.ID))(t)
+	_, err = s.CompleteTask(ctx, by, child.ID)
+	wantCode(t, err, taskd.CodeAlreadyInState)
+	done := must(s.CompleteTask(ctx, by, parent.ID))(t)
+	if done.Status != taskd.StatusDone || done.DateClosed.IsZero() {
+		t.Fatalf("done = %+v", done)
+	}
+	_, err = s.ReopenTask(ctx, by, child.ID)
+	wantCode(t, err, taskd.CodeParentDone)
+	_, err = s.CreateTask(ctx, by, p.ID, parent.ID, taskd.TaskInput{Name: ptr("late")})
+	wantCode(t, err, taskd.CodeTaskClosed)
+	must(s.ReopenTask(ctx, by, parent.ID))(t)
+	must(s.ReopenTask(ctx, by, child.ID))(t)
+
+	u := must(s.UpdateTask(ctx, by, child.ID, taskd.TaskInput{Name: ptr("Child 2"), DateStart: ptr("2026-01-02"), AssigneeEmail: ptr(by.Person.Email)}))(t)
+	if u.Name != "Child 2" || u.DateStart != "2026-01-02" || u.Assignee.ID != by.Person.ID || u.Priority != 1 {
+		t.Fatalf("updated = %+v", u)
+	}
+	_, err = s.UpdateTask(ctx, by, child.ID, taskd.TaskInput{AssigneeEmail: ptr("nobody@example.com")})
+	wantCode(t, err, taskd.CodeUserInvalid)
+	_, err = s.UpdateTask(ctx, by, child.ID+1000, taskd.TaskInput{Name: ptr("x")})
+	wantCode(t, err, taskd.CodeTaskInvalid)
+
+	noErr(t, s.DeleteTask(ctx, by, parent.ID))
+	_, err = s.Task(ctx, by.AccountID, child.ID)
+	wantCode(t, err, taskd.CodeTaskInvalid)
+	wantCode(t, s.DeleteTask(ctx, by, parent.ID), taskd.CodeTaskInvalid)
+}
+
+func testTaskQueries(t *testing.T, f *Fixture) {
+	ctx := context.Background()
+	s, by := f.Store, f.Owner
+	p := newProject(t, f)
+	a := must(s.CreateTask(ctx, by, p.ID, 0, taskd.TaskInput{Name: ptr("Write 100% report"), Text: ptr("quarterly")}))(t)
+	must(s.CreateTask(ctx, by, p.ID, a.ID, taskd.TaskInput{Name: ptr("Draft")}))(t)
+	b := must(s.CreateTask(ctx, by, p.ID, 0, taskd.TaskInput{Name: ptr("Ship"), AssigneeEmail: ptr(by.Person.Email)}))(t)
+	must(s.CompleteTask(ctx, by, b.ID))(t)
+
+	all := must(s.Tasks(ctx, taskd.TaskQuery{AccountID: by.AccountID, ProjectID: p.ID}))(t)
+	tree := taskd.BuildTree(all)
+	if len(all) != 3 || len(tree) != 2 || len(tree[0].Children) != 1 || tree[0].Children[0].Name != "Draft" {
+		t.Fatalf("tree = %+v", tree)
+	}
+	for _, tc := range []struct {
+		name string
+		q    taskd.TaskQuery
+		want int
+	}{
+		{"done", taskd.TaskQuery{Status: taskd.StatusDone}, 1},
+		{"active", taskd.TaskQuery{Status: taskd.StatusActive}, 2},
+		{"assignee", taskd.TaskQuery{AssigneeEmail: by.Person.Email}, 1},
+		{"nobody", taskd.TaskQuery{AssigneeEmail: "NOONE"}, 2},
+		{"author", taskd.TaskQuery{AuthorEmail: by.Person.Email}, 3},
+		{"text in name, literal percent", taskd.TaskQuery{Text: "100%"}, 1},
+		{"text case-insensitive", taskd.TaskQuery{Text: "QUARTER"}, 1},
+		{"like wildcard is literal", taskd.TaskQuery{Text: "_"}, 0},
+		{"subtasks", taskd.TaskQuery{ParentID: a.ID}, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			q := tc.q
+			q.AccountID, q.ProjectID = by.AccountID, p.ID
+			if got := must(s.Tasks(ctx, q))(t); len(got) != tc.want {
+				t.Fatalf("got %d tasks, want %d: %+v", len(got), tc.want, got)
+			}
+		})
+	}
+}
+
+func testComments(t *testing.T, f *Fixture) {
+	ctx := context.Background()
+	s, by := f.Store, f.Owner
+	p := newProject(t, f)
+	task := must(s.CreateTask(ctx, by, p.ID, 0, taskd.TaskInput{Name: ptr("T")}))(t)
+	c := must(s.CreateComment(ctx, by, task.ID, "first"))(t)
+	if c.Page() != fmt.Sprintf("/project/%d/%d/#com%d", p.ID, task.ID, c.ID) {
+		t.Fatalf("comment page = %s", c.Page())
+	}
+	must(s.UpdateComment(ctx, by, c.ID, "edited"))(t)
+	list := must(s.Comments(ctx, by.AccountID, task.ID))(t)
+	if len(list) != 1 || list[0].Text != "edited" || list[0].Author.ID != by.Person.ID {
+		t.Fatalf("comments = %+v", list)
+	}
+	_, err := s.CreateComment(ctx, by, task.ID+999, "x")
+	wantCode(t, err, taskd.CodeTaskInvalid)
+	_, err = s.Comments(ctx, by.AccountID, task.ID+999)
+	wantCode(t, err, taskd.CodeTaskInvalid)
+	noErr(t, s.DeleteComment(ctx, by, c.ID))
+	wantCode(t, s.DeleteComment(ctx, by, c.ID), taskd.CodeCommentInvalid)
+	_, err = s.UpdateComment(ctx, by, c.ID, "x")
+	wantCode(t, err, taskd.CodeCommentInvalid)
+}
+
+func testEvents(t *testing.T, f *Fixture) {
+	ctx := context.Background()
+	s, by := f.Store, f.Owner
+	start := f.Clock.Now()
+	p := newProject(t, f)
+	task := must(s.CreateTask(ctx, by, p.ID, 0, taskd.TaskInput{Name: ptr("T"), Priority: ptr(3)}))(t)
+	f.Clock.Advance(time.Minute)
+	must(s.UpdateTask(ctx, by, task.ID, taskd.TaskInput{Priority: ptr(5), Name: ptr("T")}))(t)
+	must(s.UpdateTask(ctx, by, task.ID, taskd.TaskInput{Name: ptr("T")}))(t) // no change: no event
+	must(s.CompleteTask(ctx, by, task.ID))(t)
+	must(s.ReopenTask(ctx, by, task.ID))(t)
+	c := must(s.CreateComment(ctx, by, task.ID, "hi"))(t)
+	must(s.UpdateComment(ctx, by, c.ID, "hello"))(t)
+	noErr(t, s.DeleteComment(ctx, by, c.ID))
+	must(s.UpdateProject(ctx, by, p.ID, taskd.ProjectInput{Name: ptr("P2")}))(t)
+	noErr(t, s.DeleteTask(ctx, by, task.ID))
+	other := newProject(t, f)
+
+	evs := must(s.Events(ctx, by.AccountID, start, 0))(t)
+	var names []string
+	for _, e := range evs {
+		names = append(names, e.Name)
+	}
+	want := "post_project post_task update_task close_task reopen_task post_comment update_comment delete_comment update_project delete_task post_project"
+	if got := strings.Join(names, " "); got != want {
+		t.Fatalf("events:\n got %s\nwant %s", got, want)
+	}
+	upd := string(evs[2].JSON())
+	for _, part := range []string{
+		fmt.Sprintf(`{"id":"%d","event":"update_task","action":"update"`, evs[2].ID),
+		fmt.Sprintf(`"object":{"type":"task","id":"%d","page":"/project/%d/%d/"}`, task.ID, p.ID, task.ID),
+		`"date_added":"2026-03-04 10:31"`,
+		fmt.Sprintf(`"user_from":{"id":"%d","email":"%s","name":"Olga Owner"}`, by.Person.ID, by.Person.Email),
+		`"new":{"priority":"5"}`, `"old":{"priority":"3"}`,
+		fmt.Sprintf(`"project":{"id":"%d","name":"P","page":"/project/%d/"}`, p.ID, p.ID),
+	} {
+		if !strings.Contains(upd, part) {
+			t.Errorf("update event lacks %s:\n%s", part, upd)
+		}
+	}
+	if del := string(evs[9].JSON()); !strings.Contains(del, `"new":{}`) || !strings.Contains(del, `"old":{"date_end":"","date_start":"","name":"T"`) {
+		t.Errorf("delete event = %s", del)
+	}
+	if only := must(s.Events(ctx, by.AccountID, start, other.ID))(t); len(only) != 1 || only[0].Name != "post_project" {
+		t.Fatalf("project filter: %+v", only)
+	}
+	if later := must(s.Events(ctx, by.AccountID, start.Add(30*time.Second), 0))(t); len(later) != len(evs)-2 {
+		t.Fatalf("since filter: %d events, want %d", len(later), len(evs)-2)
+	}
+}
+
+func testIsolation(t *testing.T, f *Fixture) {
+	ctx := context.Background()
+	s, by := f.Store, f.Owner
+	p := newProject(t, f)
+	task := must(s.CreateTask(ctx, by, p.ID, 0, taskd.TaskInput{Name: ptr("secret")}))(t)
+	c := must(s.CreateComment(ctx, by, task.ID, "secret"))(t)
+	_, intruder := NewAccount(t, s, "intruder")
+	ia := intruder.AccountID
+
+	_, err := s.Project(ctx, ia, p.ID)
+	wantCode(t, err, taskd.CodeProjectInvalid)
+	_, err = s.UpdateProject(ctx, intruder, p.ID, taskd.ProjectInput{Name: ptr("x")})
+	wantCode(t, err, taskd.CodeProjectInvalid)
+	_, err = s.SetProjectStatus(ctx, intruder, p.ID, taskd.ProjectArchive)
+	wantCode(t, err, taskd.CodeProjectInvalid)
+	_, err = s.CreateTask(ctx, intruder, p.ID, 0, taskd.TaskInput{Name: ptr("x")})
+	wantCode(t, err, taskd.CodeProjectInvalid)
+	_, err = s.Task(ctx, ia, task.ID)
+	wantCode(t, err, taskd.CodeTaskInvalid)
+	_, err = s.UpdateTask(ctx, intruder, task.ID, taskd.TaskInput{Name: ptr("x")})
+	wantCode(t, err, taskd.CodeTaskInvalid)
+	_, err = s.CompleteTask(ctx, intruder, task.ID)
+	wantCode(t, err, taskd.CodeTaskInvalid)
+	wantCode(t, s.DeleteTask(ctx, intruder, task.ID), taskd.CodeTaskInvalid)
+	_, err = s.CreateComment(ctx, intruder, task.ID, "x")
+	wantCode(t, err, taskd.CodeTaskInvalid)
+	_, err = s.Comments(ctx, ia, task.ID)
+	wantCode(t, err, taskd.CodeTaskInvalid)
+	_, err = s.UpdateComment(ctx, intruder, c.ID, "x")
+	wantCode(t, err, taskd.CodeCommentInvalid)
+	wantCode(t, s.DeleteComment(ctx, intruder, c.ID), taskd.CodeCommentInvalid)
+	_, err = s.UpdateTask(ctx, intruder, task.ID, taskd.TaskInput{AssigneeEmail: ptr(by.Person.Email)})
+	wantCode(t, err, taskd.CodeTaskInvalid)
+	if ts := must(s.Tasks(ctx, taskd.TaskQuery{AccountID: ia, ProjectID: p.ID}))(t); len(ts) != 0 {
+		t.Fatalf("intruder sees tasks: %+v", ts)
+	}
+	if ps := must(s.Projects(ctx, ia, ""))(t); len(ps) != 0 {
+		t.Fatalf("intruder sees projects: %+v", ps)
+	}
+	if evs := must(s.Events(ctx, ia, time.Time{}, 0))(t); len(evs) != 0 {
+		t.Fatalf("intruder sees events: %d", len(evs))
+	}
+	// The owner of the other account is not a member here.
+	_, err = s.CreateTask(ctx, by, p.ID, 0, taskd.TaskInput{Name: ptr("x"), AssigneeEmail: ptr(intruder.Person.Email)})
+	wantCode(t, err, taskd.CodeUserInvalid)
+	if got := must(s.Task(ctx, by.AccountID, task.ID))(t); got.Name != "secret" {
+		t.Fatalf("task changed: %+v", got)
+	}
+}
+
+// testConcurrentWriters runs parallel writers against one project and checks
+// that every change and every event is there, and the subtask rules held.
+func testConcurrentWriters(t *testing.T, f *Fixture) {
+	ctx := context.Background()
+	s, by := f.Store, f.Owner
+	p := newProject(t, f)
+	parent := must(s.CreateTask(ctx, by, p.ID, 0, taskd.TaskInput{Name: ptr("parent")}))(t)
+	const workers, each = 8, 15
+	var wg sync.WaitGroup
+	errs := make(chan error, workers*each*2)
+	var completed atomic.Int64
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			for i := 0; i < each; i++ {
+				tk, err := s.CreateTask(ctx, by, p.ID, parent.ID, taskd.TaskInput{Name: ptr(fmt.Sprintf("w%d-%d", w, i))})
+				if err != nil {
+					errs <- err
+					return
+				}
+				if _, err := s.CompleteTask(ctx, by, tk.ID); err != nil {
+					errs <- err
+				}
+				// Racing to complete the parent: only allowed once every child is done.
+				if _, err := s.CompleteTask(ctx, by, parent.ID); err == nil {
+					completed.Add(1)
+				} else if c := taskd.ErrorCode(err); c != taskd.CodeTaskHasChildren && c != taskd.CodeAlreadyInState {
+					errs <- err
+				}
+			}
+		}(w)
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if c := taskd.ErrorCode(err); c != taskd.CodeTaskClosed {
+			t.Errorf("concurrent write: %v", err)
+		}
+	}
+	all := must(s.Tasks(ctx, taskd.TaskQuery{AccountID: by.AccountID, ProjectID: p.ID}))(t)
+	tree := taskd.BuildTree(all)
+	par := tree[0]
+	active := 0
+	for _, c := range par.Children {
+		if c.Status == taskd.StatusActive {
+			active++
+		}
+	}
+	if par.Status == taskd.StatusDone && active > 0 {
+		t.Fatalf("parent done with %d active subtasks", active)
+	}
+	evs := must(s.Events(ctx, by.AccountID, time.Time{}, p.ID))(t)
+	counts := map[string]int{}
+	for _, e := range evs {
+		counts[e.Name]++
+	}
+	if counts["post_task"] != len(all) || counts["close_task"] != len(par.Children)+int(completed.Load()) {
+		t.Fatalf("events %v for %d tasks, %d children, %d parent completions", counts, len(all), len(par.Children), completed.Load())
+	}
+}

@@ -1,0 +1,320 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"strings"
+	"time"
+
+	"github.com/taskd/taskd"
+)
+
+// DefaultPriority is the priority of a task created without one.
+const DefaultPriority = 1
+
+const taskColumns = `t.id, t.account_id, t.project_id, COALESCE(t.parent_id, 0), t.name, t.text, t.status, t.priority,
+	t.created_at, t.date_start, t.date_end, t.closed_at,
+	t.author_id, COALESCE(a.email, ''), COALESCE(a.first_name, ''), COALESCE(a.last_name, ''),
+	t.assignee_id, COALESCE(b.email, ''), COALESCE(b.first_name, ''), COALESCE(b.last_name, ''), pr.name
+	FROM tasks t JOIN projects pr ON pr.id = t.project_id
+	LEFT JOIN persons a ON a.id = t.author_id LEFT JOIN persons b ON b.id = t.assignee_id`
+
+func scanTask(s interface{ Scan(...any) error }) (taskd.Task, error) {
+	var t taskd.Task
+	var added, closed, aid, bid int64
+	var ae, af, al, be, bf, bl string
+	err := s.Scan(&t.ID, &t.AccountID, &t.ProjectID, &t.ParentID, &t.Name, &t.Text, &t.Status, &t.Priority,
+		&added, &t.DateStart, &t.DateEnd, &closed, &aid, &ae, &af, &al, &bid, &be, &bf, &bl, &t.Project.Name)
+	t.DateAdded, t.DateClosed = fromMS(added), fromMS(closed)
+	t.Author, t.Assignee = personRef(aid, ae, af, al), personRef(bid, be, bf, bl)
+	t.Project.ID = t.ProjectID
+	return t, err
+}
+
+// Tasks returns the account's tasks that match q, ordered by id, so that a
+// parent precedes its subtasks.
+func (db *DB) Tasks(ctx context.Context, q taskd.TaskQuery) ([]taskd.Task, error) {
+	var where strings.Builder
+	args := []any{q.AccountID}
+	where.WriteString(` WHERE t.account_id = ?`)
+	add := func(cond string, v any) {
+		where.WriteString(" AND " + cond)
+		args = append(args, v)
+	}
+	if q.ProjectID != 0 {
+		add(`t.project_id = ?`, q.ProjectID)
+	}
+	if q.ParentID != 0 {
+		add(`t.parent_id = ?`, q.ParentID)
+	}
+	if q.Status != "" {
+		add(`t.status = ?`, q.Status)
+	}
+	if q.AuthorEmail != "" {
+		add(`a.email = ?`, q.AuthorEmail)
+	}
+	switch q.AssigneeEmail {
+	case "":
+	case "NOONE":
+		add(`t.assignee_id = ?`, taskd.NobodyID)
+	case "ANY":
+		add(`t.assignee_id = ?`, taskd.AnyoneID)
+	default:
+		add(`b.email = ?`, q.AssigneeEmail)
+	}
+	if q.Text != "" {
+		pattern := "%" + escapeLike(q.Text) + "%"
+		where.WriteString(` AND (t.name ` + db.d.ilike + ` ? ESCAPE '\' OR t.text ` + db.d.ilike + ` ? ESCAPE '\')`)
+		args = append(args, pattern, pattern)
+	}
+	limit := q.Limit
+	if limit <= 0 || limit > 10000 {
+		limit = 10000
+	}
+	rows, err := db.read.QueryContext(ctx, db.d.q(`SELECT `+taskColumns+where.String()+` ORDER BY t.id LIMIT ?`), append(args, limit)...)
+	if err != nil {
+		return nil, taskd.Internal("tasks", err)
+	}
+	defer rows.Close()
+	out := make([]taskd.Task, 0, 64)
+	for rows.Next() {
+		t, err := scanTask(rows)
+		if err != nil {
+			return nil, taskd.Internal("tasks", err)
+		}
+		out = append(out, t)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, taskd.Internal("tasks", err)
+	}
+	return out, nil
+}
+
+func escapeLike(s string) string {
+	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
+}
+
+// Task returns one task of the account, or code 5.
+func (db *DB) Task(ctx context.Context, accountID, id int64) (taskd.Task, error) {
+	return db.task(ctx, db.read, accountID, id, false)
+}
+
+func (db *DB) task(ctx context.Context, q querier, accountID, id int64, lock bool) (taskd.Task, error) {
+	query := `SELECT ` + taskColumns + ` WHERE t.account_id = ? AND t.id = ?`
+	if lock && db.d.forUpdate != "" {
+		query += db.d.forUpdate + ` OF t`
+	}
+	t, err := scanTask(q.QueryRowContext(ctx, db.d.q(query), accountID, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return t, taskd.E(taskd.CodeTaskInvalid, "id_task")
+	}
+	if err != nil {
+		return t, taskd.Internal("task", err)
+	}
+	return t, nil
+}
+
+// applyTask copies the input's set fields onto t, resolving the assignee.
+func (db *DB) applyTask(ctx context.Context, tx *sql.Tx, t *taskd.Task, in taskd.TaskInput) error {
+	if in.Name != nil {
+		t.Name = *in.Name
+	}
+	if in.Text != nil {
+		t.Text = *in.Text
+	}
+	if in.Priority != nil {
+		t.Priority = *in.Priority
+	}
+	if in.DateStart != nil {
+		t.DateStart = *in.DateStart
+	}
+	if in.DateEnd != nil {
+		t.DateEnd = *in.DateEnd
+	}
+	if in.AssigneeEmail != nil {
+		p, err := db.resolvePerson(ctx, tx, t.AccountID, *in.AssigneeEmail, true)
+		if err != nil {
+			return err
+		}
+		t.Assignee = p
+	}
+	return taskd.CheckDateRange(t.DateStart, t.DateEnd)
+}
+
+func (db *DB) emitTask(ctx context.Context, tx *sql.Tx, by taskd.Actor, action string, t taskd.Task, before, after map[string]any) error {
+	return db.emitChange(ctx, tx, by, action, taskd.ObjectTask, t.ID, t.Page(), t.Project, before, after)
+}
+
+// CreateTask adds a task, or a subtask when parentID is set, and writes
+// post_task. Codes: 4 unknown project, 21 archived project, 5 unknown parent
+// or parent in another project, 8 parent done.
+func (db *DB) CreateTask(ctx context.Context, by taskd.Actor, projectID, parentID int64, in taskd.TaskInput) (taskd.Task, error) {
+	t := taskd.Task{AccountID: by.AccountID, ProjectID: projectID, ParentID: parentID, Status: taskd.StatusActive,
+		Priority: DefaultPriority, Author: by.Person, Assignee: taskd.Nobody, DateAdded: db.now().UTC()}
+	err := db.tx(ctx, "create task", func(tx *sql.Tx) error {
+		p, err := db.project(ctx, tx, by.AccountID, projectID, false)
+		if err != nil {
+			return err
+		}
+		if p.Status != taskd.ProjectActive {
+			return taskd.E(taskd.CodeProjectArchived, "id_project")
+		}
+		t.Project = p.Ref()
+		var parent any
+		if parentID != 0 {
+			pt, err := db.task(ctx, tx, by.AccountID, parentID, true)
+			if err != nil {
+				return taskd.E(taskd.CodeTaskInvalid, "id_parent")
+			}
+			if pt.ProjectID != projectID {
+				return taskd.Errorf(taskd.CodeTaskInvalid, "id_parent", "Parent task is in another project")
+			}
+			if err := taskd.CanAddSubtask(pt); err != nil {
+				return err
+			}
+			parent = parentID
+		}
+		if err := db.applyTask(ctx, tx, &t, in); err != nil {
+			return err
+		}
+		err = tx.QueryRowContext(ctx, db.d.q(`INSERT INTO tasks (account_id, project_id, parent_id, name, text, status, priority,
+			author_id, assignee_id, date_start, date_end, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
+			t.AccountID, t.ProjectID, parent, t.Name, t.Text, t.Status, t.Priority, t.Author.ID, t.Assignee.ID,
+			t.DateStart, t.DateEnd, ms(t.DateAdded)).Scan(&t.ID)
+		if err != nil {
+			return err
+		}
+		return db.emitTask(ctx, tx, by, taskd.ActionPost, t, nil, taskd.TaskFields(t))
+	})
+	return t, err
+}
+
+// UpdateTask changes a task's fields and writes update_task when anything changed.
+func (db *DB) UpdateTask(ctx context.Context, by taskd.Actor, id int64, in taskd.TaskInput) (taskd.Task, error) {
+	var t taskd.Task
+	err := db.tx(ctx, "update task", func(tx *sql.Tx) error {
+		var err error
+		if t, err = db.task(ctx, tx, by.AccountID, id, true); err != nil {
+			return err
+		}
+		before := taskd.TaskFields(t)
+		if err := db.applyTask(ctx, tx, &t, in); err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, db.d.q(`UPDATE tasks SET name = ?, text = ?, priority = ?, assignee_id = ?,
+			date_start = ?, date_end = ? WHERE id = ? AND account_id = ?`),
+			t.Name, t.Text, t.Priority, t.Assignee.ID, t.DateStart, t.DateEnd, t.ID, t.AccountID)
+		if err != nil {
+			return err
+		}
+		return db.emitTask(ctx, tx, by, taskd.ActionUpdate, t, before, taskd.TaskFields(t))
+	})
+	return t, err
+}
+
+// setStatus writes a task's new status and its close or reopen event.
+func (db *DB) setStatus(ctx context.Context, tx *sql.Tx, by taskd.Actor, t *taskd.Task, status string) error {
+	before := taskd.TaskFields(*t)
+	t.Status, t.DateClosed = status, db.now().UTC()
+	action := taskd.ActionClose
+	if status == taskd.StatusActive {
+		t.DateClosed, action = time.Time{}, taskd.ActionReopen
+	}
+	_, err := tx.ExecContext(ctx, db.d.q(`UPDATE tasks SET status = ?, closed_at = ? WHERE id = ? AND account_id = ?`),
+		t.Status, ms(t.DateClosed), t.ID, t.AccountID)
+	if err != nil {
+		return err
+	}
+	return db.emitTask(ctx, tx, by, action, *t, before, taskd.TaskFields(*t))
+}
+
+// CompleteTask marks a task done and writes close_task. Codes: 5, 12 already
+// done, 13 active subtasks.
+func (db *DB) CompleteTask(ctx context.Context, by taskd.Actor, id int64) (taskd.Task, error) {
+	var t taskd.Task
+	err := db.tx(ctx, "complete task", func(tx *sql.Tx) error {
+		var err error
+		if t, err = db.task(ctx, tx, by.AccountID, id, true); err != nil {
+			return err
+		}
+		var active int
+		err = tx.QueryRowContext(ctx, db.d.q(`SELECT COUNT(*) FROM tasks WHERE parent_id = ? AND status = 'active'`), t.ID).Scan(&active)
+		if err != nil {
+			return err
+		}
+		if err := taskd.CanComplete(t, active); err != nil {
+			return err
+		}
+		return db.setStatus(ctx, tx, by, &t, taskd.StatusDone)
+	})
+	return t, err
+}
+
+// ReopenTask makes a done task active again and writes reopen_task. Codes: 5,
+// 12 already active, 14 parent done. The parent is locked before the subtask,
+// the same order every parent/child rule uses, so the rules hold under
+// concurrent changes.
+func (db *DB) ReopenTask(ctx context.Context, by taskd.Actor, id int64) (taskd.Task, error) {
+	var t taskd.Task
+	err := db.tx(ctx, "reopen task", func(tx *sql.Tx) error {
+		var err error
+		if t, err = db.task(ctx, tx, by.AccountID, id, false); err != nil {
+			return err
+		}
+		parentStatus := ""
+		if t.ParentID != 0 {
+			parent, err := db.task(ctx, tx, by.AccountID, t.ParentID, true)
+			if err != nil {
+				return err
+			}
+			parentStatus = parent.Status
+		}
+		if t, err = db.task(ctx, tx, by.AccountID, id, true); err != nil {
+			return err
+		}
+		if err := taskd.CanReopen(t, parentStatus); err != nil {
+			return err
+		}
+		return db.setStatus(ctx, tx, by, &t, taskd.StatusActive)
+	})
+	return t, err
+}
+
+// DeleteTask deletes a task with its subtasks and comments, writing
+// delete_task for each subtask and then for the task.
+func (db *DB) DeleteTask(ctx context.Context, by taskd.Actor, id int64) error {
+	return db.tx(ctx, "delete task", func(tx *sql.Tx) error {
+		t, err := db.task(ctx, tx, by.AccountID, id, true)
+		if err != nil {
+			return err
+		}
+		rows, err := tx.QueryContext(ctx, db.d.q(`SELECT `+taskColumns+` WHERE t.account_id = ? AND t.parent_id = ? ORDER BY t.id`),
+			by.AccountID, t.ID)
+		if err != nil {
+			return err
+		}
+		var kids []taskd.Task
+		for rows.Next() {
+			k, err := scanTask(rows)
+			if err != nil {
+				rows.Close()
+				return err
+			}
+			kids = append(kids, k)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, db.d.q(`DELETE FROM tasks WHERE id = ? AND account_id = ?`), t.ID, t.AccountID); err != nil {
+			return err
+		}
+		for _, k := range append(kids, t) {
+			if err := db.emitTask(ctx, tx, by, taskd.ActionDelete, k, taskd.TaskFields(k), nil); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}

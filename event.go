@@ -30,7 +30,7 @@ var WebhookEvents = []string{
 // transaction as the change. Its JSON form is the element of get_events and
 // of a webhook payload.
 type Event struct {
-	ID        int64          `json:"-"` // assigned by the store; see StoredEvent.JSON
+	ID        int64          `json:"-"`     // assigned by the store; see StoredEvent.JSON
 	Name      string         `json:"event"` // e.g. update_task
 	Action    string         `json:"action"`
 	Object    EventObject    `json:"object"`

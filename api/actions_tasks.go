@@ -1,0 +1,216 @@
+package api
+
+import (
+	"github.com/taskd/taskd"
+)
+
+func (c *call) view() taskView {
+	return taskView{viewer: c.viewer(), text: c.extra("text")}
+}
+
+func taskFilter(c *call) (string, error) {
+	return c.choice("filter", taskd.StatusActive, taskd.StatusDone)
+}
+
+func getTasks(c *call) (any, error) {
+	pid, err := c.id("id_project", taskd.CodeProjectInvalid)
+	if err != nil {
+		return nil, err
+	}
+	status, err := taskFilter(c)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := c.store.Project(c.ctx, c.accountID(), pid); err != nil {
+		return nil, err
+	}
+	tasks, err := c.store.Tasks(c.ctx, taskd.TaskQuery{AccountID: c.accountID(), ProjectID: pid, Status: status})
+	if err != nil {
+		return nil, err
+	}
+	return ok(c.view().renderAll(taskd.BuildTree(tasks))), nil
+}
+
+func getAllTasks(c *call) (any, error) {
+	status, err := taskFilter(c)
+	if err != nil {
+		return nil, err
+	}
+	tasks, err := c.store.Tasks(c.ctx, taskd.TaskQuery{AccountID: c.accountID(), Status: status})
+	if err != nil {
+		return nil, err
+	}
+	v := c.view()
+	v.project = true
+	return ok(v.renderAll(taskd.BuildTree(tasks))), nil
+}
+
+func searchTasks(c *call) (any, error) {
+	q := taskd.TaskQuery{AccountID: c.accountID(), Text: c.p["filter"]}
+	var err error
+	if q.ProjectID, err = c.optID("id_project", taskd.CodeProjectInvalid); err != nil {
+		return nil, err
+	}
+	if q.Status, err = c.choice("status", taskd.StatusActive, taskd.StatusDone); err != nil {
+		return nil, err
+	}
+	for name, dst := range map[string]*string{"email_user_from": &q.AuthorEmail, "email_user_to": &q.AssigneeEmail} {
+		v := c.p[name]
+		if v == "" || v == "ANY" || v == "NOONE" {
+			*dst = v
+			continue
+		}
+		if *dst, err = taskd.NormalizeEmail(v); err != nil {
+			return nil, taskd.Errorf(taskd.CodeInvalidValue, name, "E-mail address is invalid")
+		}
+	}
+	if q.AuthorEmail == "ANY" || q.AuthorEmail == "NOONE" {
+		return nil, taskd.Errorf(taskd.CodeInvalidValue, "email_user_from", "E-mail address is invalid")
+	}
+	tasks, err := c.store.Tasks(c.ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	v := c.view()
+	v.project = true
+	return ok(v.renderAll(tasks)), nil
+}
+
+// withChildren loads a top-level task's subtasks for rendering.
+func (c *call) withChildren(t taskd.Task) (taskd.Task, error) {
+	if t.ParentID != 0 {
+		return t, nil
+	}
+	kids, err := c.store.Tasks(c.ctx, taskd.TaskQuery{AccountID: c.accountID(), ParentID: t.ID})
+	t.Children = kids
+	return t, err
+}
+
+func (c *call) renderOne(t taskd.Task) (any, error) {
+	t, err := c.withChildren(t)
+	if err != nil {
+		return nil, err
+	}
+	return ok(taskView{viewer: c.viewer(), text: true, project: true}.render(t)), nil
+}
+
+func getTask(c *call) (any, error) {
+	id, err := c.id("id_task", taskd.CodeTaskInvalid)
+	if err != nil {
+		return nil, err
+	}
+	t, err := c.store.Task(c.ctx, c.accountID(), id)
+	if err != nil {
+		return nil, err
+	}
+	return c.renderOne(t)
+}
+
+// taskInput reads the fields shared by post_task and update_task.
+func taskInput(c *call) (in taskd.TaskInput, err error) {
+	if v, ok := c.opt("title"); ok {
+		name, err := taskd.CleanName("title", v)
+		if err != nil {
+			return in, err
+		}
+		in.Name = &name
+	}
+	if in.Text, err = c.text("text"); err != nil {
+		return in, err
+	}
+	if v, ok := c.opt("priority"); ok {
+		p, err := taskd.ParsePriority(v)
+		if err != nil {
+			return in, err
+		}
+		in.Priority = &p
+	}
+	in.AssigneeEmail = c.optPtr("email_user_to")
+	if in.DateStart, err = c.date("datestart"); err != nil {
+		return in, err
+	}
+	in.DateEnd, err = c.date("dateend")
+	return in, err
+}
+
+func postTask(c *call) (any, error) {
+	pid, err := c.id("id_project", taskd.CodeProjectInvalid)
+	if err != nil {
+		return nil, err
+	}
+	parent, err := c.optID("id_parent", taskd.CodeTaskInvalid)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := c.required("title"); err != nil {
+		return nil, err
+	}
+	in, err := taskInput(c)
+	if err != nil {
+		return nil, err
+	}
+	by, err := c.actor()
+	if err != nil {
+		return nil, err
+	}
+	t, err := c.store.CreateTask(c.ctx, by, pid, parent, in)
+	if err != nil {
+		return nil, err
+	}
+	return ok(taskView{viewer: c.viewer(), text: true, project: true}.render(t)), nil
+}
+
+func updateTask(c *call) (any, error) {
+	id, err := c.id("id_task", taskd.CodeTaskInvalid)
+	if err != nil {
+		return nil, err
+	}
+	in, err := taskInput(c)
+	if err != nil {
+		return nil, err
+	}
+	by, err := c.actor()
+	if err != nil {
+		return nil, err
+	}
+	t, err := c.store.UpdateTask(c.ctx, by, id, in)
+	if err != nil {
+		return nil, err
+	}
+	return c.renderOne(t)
+}
+
+func taskStatus(complete bool) func(*call) (any, error) {
+	return func(c *call) (any, error) {
+		id, err := c.id("id_task", taskd.CodeTaskInvalid)
+		if err != nil {
+			return nil, err
+		}
+		by, err := c.actor()
+		if err != nil {
+			return nil, err
+		}
+		var t taskd.Task
+		if complete {
+			t, err = c.store.CompleteTask(c.ctx, by, id)
+		} else {
+			t, err = c.store.ReopenTask(c.ctx, by, id)
+		}
+		if err != nil {
+			return nil, err
+		}
+		return c.renderOne(t)
+	}
+}
+
+func deleteTask(c *call) (any, error) {
+	id, err := c.id("id_task", taskd.CodeTaskInvalid)
+	if err != nil {
+		return nil, err
+	}
+	by, err := c.actor()
+	if err != nil {
+		return nil, err
+	}
+	return ok(nil), c.store.DeleteTask(c.ctx, by, id)
+}

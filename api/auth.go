@@ -1,0 +1,95 @@
+package api
+
+import (
+	"crypto/hmac"
+	"crypto/md5"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/hex"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// AdminHeaderSkew is how far the time in an Admin authorization header may
+// be from the server's clock.
+const AdminHeaderSkew = 300 * time.Second
+
+// checkAdminHeader verifies "Admin {unix}_{hex hmac-sha256(key, action:unix)}".
+func checkAdminHeader(header, action string, key []byte, now time.Time) bool {
+	cred, ok := strings.CutPrefix(header, "Admin ")
+	if !ok {
+		return false
+	}
+	ts, mac, ok := strings.Cut(strings.TrimSpace(cred), "_")
+	if !ok || len(ts) > 12 || len(mac) != 64 {
+		return false
+	}
+	unix, err := strconv.ParseInt(ts, 10, 64)
+	if err != nil {
+		return false
+	}
+	if d := now.Sub(time.Unix(unix, 0)); d > AdminHeaderSkew || d < -AdminHeaderSkew {
+		return false
+	}
+	got, err := hex.DecodeString(mac)
+	if err != nil {
+		return false
+	}
+	h := hmac.New(sha256.New, key)
+	h.Write([]byte(action + ":" + ts))
+	return hmac.Equal(got, h.Sum(nil))
+}
+
+// AdminHeader returns the Authorization header value for a call at time now.
+func AdminHeader(key, action string, now time.Time) string {
+	ts := strconv.FormatInt(now.Unix(), 10)
+	h := hmac.New(sha256.New, []byte(key))
+	h.Write([]byte(action + ":" + ts))
+	return "Admin " + ts + "_" + hex.EncodeToString(h.Sum(nil))
+}
+
+// Hash returns md5(signed + key) in hex, the value of the hash parameter.
+func Hash(signed, key string) string {
+	sum := md5.Sum([]byte(signed + key))
+	return hex.EncodeToString(sum[:])
+}
+
+// checkHash verifies the hash parameter against the form-encoded string that
+// carried it. Clients disagree on encoding, so three renderings of the
+// remainder (the pairs other than hash, in their order) are accepted: as sent,
+// percent-decoded, and re-encoded the way PHP's http_build_query does.
+// Every candidate is compared in constant time.
+func checkHash(signed, hash string, key []byte) bool {
+	want, err := hex.DecodeString(strings.ToLower(hash))
+	if err != nil || len(want) != md5.Size {
+		return false
+	}
+	var raw, decoded, php []string
+	for _, pair := range strings.Split(signed, "&") {
+		k, v, _ := strings.Cut(pair, "=")
+		dk, err1 := url.QueryUnescape(k)
+		dv, err2 := url.QueryUnescape(v)
+		if dk == "hash" || pair == "" {
+			continue
+		}
+		raw = append(raw, pair)
+		if err1 != nil || err2 != nil {
+			dk, dv = k, v
+		}
+		decoded = append(decoded, dk+"="+dv)
+		php = append(php, phpEncode(dk)+"="+phpEncode(dv))
+	}
+	ok := 0
+	for _, candidate := range []string{strings.Join(raw, "&"), strings.Join(decoded, "&"), strings.Join(php, "&")} {
+		sum := md5.Sum(append([]byte(candidate), key...))
+		ok |= subtle.ConstantTimeCompare(sum[:], want)
+	}
+	return ok == 1
+}
+
+// phpEncode is PHP's urlencode: like url.QueryEscape, but "~" is escaped too.
+func phpEncode(s string) string {
+	return strings.ReplaceAll(url.QueryEscape(s), "~", "%7E")
+}

@@ -1,0 +1,76 @@
+package api
+
+import (
+	"testing"
+	"time"
+)
+
+func TestHashTestVector(t *testing.T) {
+	t.Parallel()
+	// The published example of the administrative API (compat).
+	const key = "7776461cd931e7b1c8e9632ff8e979ce"
+	if got := Hash("action=get_tasks&id_project=26", key); got != "ec3ab2c28f21b4a07424f8ed688d6644" {
+		t.Fatalf("Hash = %s", got)
+	}
+	if !checkHash("action=get_tasks&id_project=26&hash=ec3ab2c28f21b4a07424f8ed688d6644", "ec3ab2c28f21b4a07424f8ed688d6644", []byte(key)) {
+		t.Fatal("test vector refused")
+	}
+	if !checkHash("hash=EC3AB2C28F21B4A07424F8ED688D6644&action=get_tasks&id_project=26", "EC3AB2C28F21B4A07424F8ED688D6644", []byte(key)) {
+		t.Fatal("upper-case hash or leading hash pair refused")
+	}
+}
+
+func TestHashEncodings(t *testing.T) {
+	t.Parallel()
+	key := []byte("k")
+	sent := "action=post_task&title=Fix%20the%20bug~now&text=a+b"
+	for _, tc := range []struct {
+		name, signedOver string
+		want             bool
+	}{
+		{"raw remainder", sent, true},
+		{"percent-decoded", "action=post_task&title=Fix the bug~now&text=a b", true},
+		{"php re-encoded", "action=post_task&title=Fix+the+bug%7Enow&text=a+b", true},
+		{"other content", "action=post_task&title=Fix", false},
+		{"wrong key", "", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := Hash(tc.signedOver, string(key))
+			if got := checkHash(sent+"&hash="+h, h, key); got != tc.want {
+				t.Fatalf("checkHash = %v, want %v", got, tc.want)
+			}
+		})
+	}
+	for _, bad := range []string{"", "zz", "ec3ab2c28f21b4a07424f8ed688d66", "not-hex-not-hex-not-hex-not-hex-"} {
+		if checkHash("action=x", bad, key) {
+			t.Fatalf("malformed hash %q accepted", bad)
+		}
+	}
+}
+
+func TestAdminHeader(t *testing.T) {
+	t.Parallel()
+	now := time.Unix(1_800_000_000, 0)
+	key := "secret-key"
+	h := AdminHeader(key, "get_tasks", now)
+	for _, tc := range []struct {
+		name, header, action string
+		at                   time.Time
+		want                 bool
+	}{
+		{"valid", h, "get_tasks", now, true},
+		{"within skew", h, "get_tasks", now.Add(299 * time.Second), true},
+		{"too old", h, "get_tasks", now.Add(301 * time.Second), false},
+		{"from the future", h, "get_tasks", now.Add(-301 * time.Second), false},
+		{"other action", h, "delete_task", now, false},
+		{"wrong key", AdminHeader("other", "get_tasks", now), "get_tasks", now, false},
+		{"bearer scheme", "Bearer x", "get_tasks", now, false},
+		{"garbage", "Admin 123", "get_tasks", now, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := checkAdminHeader(tc.header, tc.action, []byte(key), tc.at); got != tc.want {
+				t.Fatalf("checkAdminHeader = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}

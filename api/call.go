@@ -1,0 +1,161 @@
+package api
+
+import (
+	"context"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/taskd/taskd"
+)
+
+// action is one operation of the API: the parameters it accepts and what it does.
+type action struct {
+	params []string
+	run    func(*call) (any, error)
+}
+
+func (a action) accepts(name string) bool { return slices.Contains(a.params, name) }
+
+// call is one dispatched action with its parameters.
+type call struct {
+	ctx   context.Context
+	store taskd.Store
+	p     map[string]string
+	who   *caller
+	now   func() time.Time
+}
+
+func (c *call) accountID() int64 { return c.who.account.ID }
+
+// viewer is the person from_me/to_me are relative to; 0 for the admin key.
+func (c *call) viewer() int64 {
+	if c.who.person == nil {
+		return 0
+	}
+	return c.who.person.ID
+}
+
+// opt returns a parameter and whether it was given.
+func (c *call) opt(name string) (string, bool) {
+	v, ok := c.p[name]
+	return v, ok
+}
+
+// optPtr returns a pointer to the parameter's value, or nil when absent.
+func (c *call) optPtr(name string) *string {
+	if v, ok := c.p[name]; ok {
+		return &v
+	}
+	return nil
+}
+
+// required returns a non-blank parameter, or code 10 naming it.
+func (c *call) required(name string) (string, error) {
+	v := c.p[name]
+	if strings.TrimSpace(v) == "" {
+		return "", taskd.E(taskd.CodeFieldRequired, name)
+	}
+	return v, nil
+}
+
+// parseID reads a positive decimal id. Anything else, including signs,
+// leading zeros and overflow, is the code given (4, 5, 15 …).
+func parseID(s string, code taskd.Code, name string) (int64, error) {
+	if len(s) == 0 || len(s) > 18 || s[0] == '0' {
+		return 0, taskd.E(code, name)
+	}
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return 0, taskd.E(code, name)
+		}
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		return 0, taskd.E(code, name)
+	}
+	return n, nil
+}
+
+// id reads a required id parameter; code 10 when absent.
+func (c *call) id(name string, code taskd.Code) (int64, error) {
+	v, err := c.required(name)
+	if err != nil {
+		return 0, err
+	}
+	return parseID(v, code, name)
+}
+
+// optID reads an optional id parameter; 0 when absent or empty.
+func (c *call) optID(name string, code taskd.Code) (int64, error) {
+	v := c.p[name]
+	if v == "" {
+		return 0, nil
+	}
+	return parseID(v, code, name)
+}
+
+// choice reads an optional parameter restricted to the allowed values.
+func (c *call) choice(name string, allowed ...string) (string, error) {
+	v := c.p[name]
+	if v == "" || slices.Contains(allowed, v) {
+		return v, nil
+	}
+	return "", taskd.Errorf(taskd.CodeInvalidValue, name, "Value must be one of: %s", strings.Join(allowed, ", "))
+}
+
+// extra reports whether the comma-separated extra parameter names word.
+func (c *call) extra(word string) bool {
+	for _, w := range strings.Split(c.p["extra"], ",") {
+		if strings.TrimSpace(w) == word {
+			return true
+		}
+	}
+	return false
+}
+
+// date reads an optional input date into storage form.
+func (c *call) date(name string) (*string, error) {
+	v, ok := c.p[name]
+	if !ok {
+		return nil, nil
+	}
+	d, err := taskd.ParseDate(name, v)
+	return &d, err
+}
+
+// text reads an optional free text, checking its length.
+func (c *call) text(name string) (*string, error) {
+	v, ok := c.p[name]
+	if !ok {
+		return nil, nil
+	}
+	return &v, taskd.CheckText(name, v)
+}
+
+// actor returns who a change is made by: the token's person, or for the
+// administrative key the member named by email_user_from, else the owner.
+func (c *call) actor() (taskd.Actor, error) {
+	a := taskd.Actor{AccountID: c.accountID()}
+	if p := c.who.person; p != nil {
+		a.Person, a.Role = p.Ref(), p.Role
+		return a, nil
+	}
+	var m taskd.Member
+	var err error
+	if email := c.p["email_user_from"]; email != "" {
+		e, nerr := taskd.NormalizeEmail(email)
+		if nerr != nil {
+			return a, taskd.Errorf(taskd.CodeUserInvalid, "email_user_from", "User is not a member of this account")
+		}
+		m, err = c.store.MemberByEmail(c.ctx, c.accountID(), e)
+	} else {
+		m, err = c.store.Owner(c.ctx, c.accountID())
+	}
+	if err != nil {
+		return a, err
+	}
+	a.Person, a.Role = m.Ref(), m.Role
+	return a, nil
+}

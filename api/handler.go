@@ -1,0 +1,100 @@
+// Package api serves the account API: the actions of {account_url}/api/admin/v2
+// (administrative key) and, later, {account_url}/api/oauth2 (access token).
+// It parses and authenticates requests, dispatches actions to the store and
+// renders the Worksection-compatible envelope.
+package api
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/taskd/taskd"
+	"github.com/taskd/taskd/secret"
+)
+
+// Admin serves the administrative API of one account, named by the path
+// value "slug".
+type Admin struct {
+	store   taskd.Store
+	sealer  *secret.Sealer
+	log     *slog.Logger
+	now     func() time.Time
+	actions map[string]action
+}
+
+// NewAdmin returns the administrative API handler.
+func NewAdmin(store taskd.Store, sealer *secret.Sealer, log *slog.Logger, now func() time.Time) *Admin {
+	if now == nil {
+		now = time.Now
+	}
+	return &Admin{store: store, sealer: sealer, log: log, now: now, actions: actions()}
+}
+
+// ServeHTTP parses, authenticates and dispatches one call.
+func (h *Admin) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	data, err := h.serve(w, r)
+	if err != nil {
+		WriteError(w, r, h.log, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, data)
+}
+
+func (h *Admin) serve(w http.ResponseWriter, r *http.Request) (any, error) {
+	req, err := parseRequest(w, r)
+	if err != nil {
+		return nil, err
+	}
+	ctx := r.Context()
+	acct, err := h.store.AccountBySlug(ctx, r.PathValue("slug"))
+	if err != nil {
+		return nil, err
+	}
+	key, err := h.sealer.Open(acct.APIKey, []byte(acct.Slug))
+	if err != nil {
+		return nil, taskd.Internal("open api key", err)
+	}
+	name := req.params["action"]
+	header := r.Header.Get("Authorization")
+	authorized := false
+	if strings.HasPrefix(header, "Admin ") {
+		authorized = checkAdminHeader(header, name, key, h.now())
+	} else if hash := req.params["hash"]; hash != "" && req.signed != "" {
+		authorized = checkHash(req.signed, hash, key)
+	}
+	if !authorized {
+		return nil, taskd.E(taskd.CodeAuth, "")
+	}
+	return dispatch(ctx, h.actions, h.store, h.now, req.params, &caller{account: acct})
+}
+
+// caller is who makes a call: the account, and for token calls the person.
+type caller struct {
+	account taskd.Account
+	// person is the token's person; nil for administrative-key calls, which
+	// act as the account owner (or as email_user_from where accepted).
+	person *taskd.Member
+}
+
+// dispatch checks the action and its parameters and runs it.
+func dispatch(ctx context.Context, table map[string]action, store taskd.Store, now func() time.Time,
+	params map[string]string, who *caller) (any, error) {
+	name, ok := params["action"]
+	if !ok || name == "" {
+		return nil, taskd.E(taskd.CodeActionRequired, "action")
+	}
+	a, ok := table[name]
+	if !ok {
+		return nil, taskd.E(taskd.CodeActionInvalid, name)
+	}
+	for k := range params {
+		if k != "action" && k != "hash" && k != "access_token" && !a.accepts(k) {
+			return nil, taskd.E(taskd.CodeUnknownParam, k)
+		}
+	}
+	c := &call{ctx: ctx, store: store, p: params, who: who, now: now}
+	return a.run(c)
+}

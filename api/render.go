@@ -1,0 +1,139 @@
+package api
+
+import (
+	"encoding/json"
+	"strconv"
+
+	"github.com/taskd/taskd"
+)
+
+// taskOut is the spec's Task shape plus id, and text and project where asked.
+type taskOut struct {
+	ID        string            `json:"id"`
+	Name      string            `json:"name"`
+	Page      string            `json:"page"`
+	Status    string            `json:"status"`
+	Priority  string            `json:"priority"`
+	UserFrom  string            `json:"user_from"`
+	UserTo    string            `json:"user_to"`
+	FromMe    int               `json:"from_me"`
+	ToMe      int               `json:"to_me"`
+	DateAdded string            `json:"date_added"`
+	DateStart *string           `json:"date_start,omitempty"`
+	DateEnd   *string           `json:"date_end,omitempty"`
+	Text      *string           `json:"text,omitempty"`
+	Project   *taskd.ProjectRef `json:"project,omitempty"`
+	Child     []taskOut         `json:"child,omitempty"`
+}
+
+// taskView says which optional parts a task rendering carries.
+type taskView struct {
+	viewer  int64 // person for from_me/to_me; 0 for admin-key calls
+	text    bool
+	project bool
+}
+
+func flag(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func (v taskView) render(t taskd.Task) taskOut {
+	out := taskOut{
+		ID: strconv.FormatInt(t.ID, 10), Name: t.Name, Page: t.Page(), Status: t.Status,
+		Priority: strconv.Itoa(t.Priority), UserFrom: t.Author.Name, UserTo: t.Assignee.Name,
+		FromMe:    flag(v.viewer != 0 && t.Author.ID == v.viewer),
+		ToMe:      flag(v.viewer != 0 && t.Assignee.ID == v.viewer),
+		DateAdded: taskd.FormatDateTime(t.DateAdded),
+	}
+	if t.ParentID == 0 {
+		out.DateStart, out.DateEnd = &t.DateStart, &t.DateEnd
+	}
+	if v.text {
+		out.Text = &t.Text
+	}
+	if v.project {
+		out.Project = &t.Project
+	}
+	if len(t.Children) > 0 {
+		out.Child = make([]taskOut, len(t.Children))
+		for i, c := range t.Children {
+			out.Child[i] = v.render(c)
+		}
+	}
+	return out
+}
+
+func (v taskView) renderAll(tasks []taskd.Task) []taskOut {
+	out := make([]taskOut, len(tasks))
+	for i, t := range tasks {
+		out[i] = v.render(t)
+	}
+	return out
+}
+
+type projectOut struct {
+	ID         string          `json:"id"`
+	Name       string          `json:"name"`
+	Page       string          `json:"page"`
+	Status     string          `json:"status"`
+	UserFrom   taskd.PersonRef `json:"user_from"`
+	UserTo     taskd.PersonRef `json:"user_to"`
+	Text       *string         `json:"text,omitempty"`
+	DateAdded  string          `json:"date_added"`
+	DateStart  string          `json:"date_start,omitempty"`
+	DateEnd    string          `json:"date_end,omitempty"`
+	DateClosed string          `json:"date_closed,omitempty"`
+}
+
+func renderProject(p taskd.Project, withText bool) projectOut {
+	out := projectOut{
+		ID: strconv.FormatInt(p.ID, 10), Name: p.Name, Page: p.Page(), Status: p.Status,
+		UserFrom: p.Author, UserTo: p.Manager, DateAdded: taskd.FormatDateTime(p.DateAdded),
+		DateStart: p.DateStart, DateEnd: p.DateEnd,
+	}
+	if withText {
+		out.Text = &p.Text
+	}
+	if !p.DateClosed.IsZero() {
+		out.DateClosed = taskd.FormatDateTime(p.DateClosed)
+	}
+	return out
+}
+
+type commentOut struct {
+	ID        string          `json:"id"`
+	Page      string          `json:"page"`
+	Text      string          `json:"text"`
+	DateAdded string          `json:"date_added"`
+	UserFrom  taskd.PersonRef `json:"user_from"`
+}
+
+func renderComment(c taskd.Comment) commentOut {
+	return commentOut{ID: strconv.FormatInt(c.ID, 10), Page: c.Page(), Text: c.Text,
+		DateAdded: taskd.FormatDateTime(c.DateAdded), UserFrom: c.Author}
+}
+
+type userOut struct {
+	ID        string `json:"id"`
+	FirstName string `json:"first_name"`
+	LastName  string `json:"last_name"`
+	Name      string `json:"name"`
+	Email     string `json:"email"`
+	Role      string `json:"role"`
+}
+
+func renderUser(m taskd.Member) userOut {
+	return userOut{ID: strconv.FormatInt(m.ID, 10), FirstName: m.FirstName, LastName: m.LastName,
+		Name: m.DisplayName(), Email: m.Email, Role: string(m.Role)}
+}
+
+func renderEvents(evs []taskd.StoredEvent) []json.RawMessage {
+	out := make([]json.RawMessage, len(evs))
+	for i, e := range evs {
+		out[i] = e.JSON()
+	}
+	return out
+}

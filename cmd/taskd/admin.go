@@ -1,0 +1,187 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+
+	"github.com/taskd/taskd"
+	"github.com/taskd/taskd/secret"
+	"github.com/taskd/taskd/store"
+)
+
+// MinPasswordLen is the shortest password accepted.
+const MinPasswordLen = 8
+
+// cliError turns a store error into a message for the terminal.
+func cliError(err error) error {
+	var e *taskd.Error
+	if errors.As(err, &e) && e.Code != taskd.CodeInternal {
+		if e.Details != "" {
+			return fmt.Errorf("%s (%s)", e.Message, e.Details)
+		}
+		return errors.New(e.Message)
+	}
+	return err
+}
+
+// newPerson validates and hashes a person's details.
+func newPerson(email, password, first, last string) (taskd.NewPerson, error) {
+	e, err := taskd.NormalizeEmail(email)
+	if err != nil {
+		return taskd.NewPerson{}, fmt.Errorf("e-mail address %q is invalid", email)
+	}
+	if len(password) < MinPasswordLen {
+		return taskd.NewPerson{}, fmt.Errorf("the password must be at least %d characters", MinPasswordLen)
+	}
+	hash, err := secret.HashPassword(password)
+	if err != nil {
+		return taskd.NewPerson{}, err
+	}
+	return taskd.NewPerson{Email: e, PasswordHash: hash, FirstName: first, LastName: last}, nil
+}
+
+// checkExisting refuses to attach an already registered person unless the
+// password given is theirs: a second account must not change or bypass it.
+func checkExisting(ctx context.Context, db *store.DB, p taskd.NewPerson, password string) error {
+	existing, err := db.PersonByEmail(ctx, p.Email)
+	if taskd.ErrorCode(err) == taskd.CodeUserInvalid {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if !secret.VerifyPassword(existing.PasswordHash, password) {
+		return fmt.Errorf("%s is already registered with a different password", p.Email)
+	}
+	return nil
+}
+
+func migrate(ctx context.Context, e env, args []string) error {
+	var sf storageFlags
+	fs := newFlags("migrate", "Apply pending database migrations and exit.")
+	sf.register(fs)
+	if err := parseFlags(fs, e, args); err != nil {
+		return helpOK(err)
+	}
+	db, err := store.Open(ctx, store.Options{URL: sf.db, DataDir: sf.data})
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	return printJSON(e.stdout, map[string]string{"status": "ok", "database": db.Dialect()})
+}
+
+func helpOK(err error) error {
+	if errors.Is(err, errHelp) {
+		return nil
+	}
+	return err
+}
+
+func accountCreate(ctx context.Context, e env, args []string) error {
+	var sf storageFlags
+	fs := newFlags("account create", "Create an account with its owner. Prints the account and its administrative API key (shown once).")
+	sf.register(fs)
+	slug := fs.String("slug", "", "account slug: lower-case letters, digits and hyphens (required)")
+	name := fs.String("name", "", "account name (default: the slug)")
+	email := fs.String("owner-email", "", "owner's e-mail address (required)")
+	password := fs.String("owner-password", "", "owner's password, at least 8 characters (required)")
+	first := fs.String("owner-first-name", "", "owner's first name")
+	last := fs.String("owner-last-name", "", "owner's last name")
+	if err := parseFlags(fs, e, args); err != nil {
+		return helpOK(err)
+	}
+	if err := taskd.ValidateSlug(*slug); err != nil {
+		return cliError(err)
+	}
+	if *name == "" {
+		*name = *slug
+	}
+	owner, err := newPerson(*email, *password, *first, *last)
+	if err != nil {
+		return err
+	}
+	db, sealer, err := sf.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	if err := checkExisting(ctx, db, owner, *password); err != nil {
+		return err
+	}
+	key := secret.APIKey()
+	a, _, err := db.CreateAccount(ctx, taskd.NewAccount{Slug: *slug, Name: *name,
+		APIKey: sealKey(sealer, taskd.Account{Slug: *slug}, key), Owner: owner})
+	if err != nil {
+		return cliError(err)
+	}
+	return printJSON(e.stdout, map[string]string{
+		"id": strconv.FormatInt(a.ID, 10), "slug": a.Slug, "account_url": accountURL(sf.baseURL("127.0.0.1:8080"), a.Slug), "api_key": key,
+	})
+}
+
+func userAdd(ctx context.Context, e env, args []string) error {
+	var sf storageFlags
+	fs := newFlags("user add", "Add a person to an account. An already registered person joins with their own password.")
+	sf.register(fs)
+	slug := fs.String("account", "", "account slug (required)")
+	email := fs.String("email", "", "e-mail address (required)")
+	password := fs.String("password", "", "password, at least 8 characters (required)")
+	first := fs.String("first-name", "", "first name")
+	last := fs.String("last-name", "", "last name")
+	roleName := fs.String("role", "user", "role: user or admin")
+	if err := parseFlags(fs, e, args); err != nil {
+		return helpOK(err)
+	}
+	role, err := taskd.ParseRole(*roleName)
+	if err != nil {
+		return cliError(err)
+	}
+	p, err := newPerson(*email, *password, *first, *last)
+	if err != nil {
+		return err
+	}
+	db, _, err := sf.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	a, err := db.AccountBySlug(ctx, *slug)
+	if err != nil {
+		return fmt.Errorf("no account %q", *slug)
+	}
+	if err := checkExisting(ctx, db, p, *password); err != nil {
+		return err
+	}
+	person, err := db.AddMember(ctx, a.ID, p, role)
+	if err != nil {
+		return cliError(err)
+	}
+	return printJSON(e.stdout, map[string]string{"id": strconv.FormatInt(person.ID, 10), "email": person.Email})
+}
+
+func apikeyRotate(ctx context.Context, e env, args []string) error {
+	var sf storageFlags
+	fs := newFlags("apikey rotate", "Replace an account's administrative API key; the old key stops working at once. Prints the new key.")
+	sf.register(fs)
+	slug := fs.String("account", "", "account slug (required)")
+	if err := parseFlags(fs, e, args); err != nil {
+		return helpOK(err)
+	}
+	db, sealer, err := sf.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	a, err := db.AccountBySlug(ctx, *slug)
+	if err != nil {
+		return fmt.Errorf("no account %q", *slug)
+	}
+	key := secret.APIKey()
+	if err := db.SetAPIKey(ctx, a.ID, sealKey(sealer, a, key)); err != nil {
+		return cliError(err)
+	}
+	return printJSON(e.stdout, map[string]string{"api_key": key})
+}

@@ -1,0 +1,168 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+)
+
+type serveFlags struct {
+	storageFlags
+	addr            string
+	dev             bool
+	demo            bool
+	tlsCert         string
+	tlsKey          string
+	trustProxy      bool
+	logFormat       string
+	logLevel        string
+	shutdownTimeout time.Duration
+}
+
+func serve(ctx context.Context, e env, args []string) error {
+	var f serveFlags
+	fs := newFlags("serve", "Run the taskd server: the account API, and the pages, OAuth server and webhooks as they arrive.")
+	f.register(fs)
+	fs.StringVar(&f.addr, "addr", "127.0.0.1:8080", "address to listen on")
+	fs.BoolVar(&f.dev, "dev", false, "development mode: plain HTTP on loopback; relaxed checks are printed at start")
+	fs.BoolVar(&f.demo, "demo", false, "with --dev: create (or reuse) the demo account and print how to use it")
+	fs.StringVar(&f.tlsCert, "tls-cert", "", "TLS certificate file (PEM); with --tls-key the server speaks HTTPS")
+	fs.StringVar(&f.tlsKey, "tls-key", "", "TLS private key file (PEM)")
+	fs.BoolVar(&f.trustProxy, "trust-proxy", false, "run behind a TLS-terminating proxy that serves --public-url")
+	fs.StringVar(&f.logFormat, "log-format", "", "log format: json or text (default json; text with --dev)")
+	fs.StringVar(&f.logLevel, "log-level", "info", "log level: debug (adds one line per request), info, warn or error")
+	fs.DurationVar(&f.shutdownTimeout, "shutdown-timeout", 15*time.Second, "how long shutdown waits for requests in flight")
+	if err := parseFlags(fs, e, args); err != nil {
+		return helpOK(err)
+	}
+	log, err := newLogger(e.stderr, f.logFormat, f.logLevel, f.dev)
+	if err != nil {
+		return err
+	}
+	if err := f.check(); err != nil {
+		return err
+	}
+	db, sealer, err := f.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+
+	ln, err := net.Listen("tcp", f.addr)
+	if err != nil {
+		return fmt.Errorf("listen: %w", err)
+	}
+	base := f.baseURL(ln.Addr().String())
+	if f.dev {
+		log.Warn("development mode: plain HTTP, loopback only; do not expose this server", "public_url", base)
+	}
+	if f.demo {
+		if err := seedDemo(ctx, e.stdout, db, sealer, base); err != nil {
+			ln.Close()
+			return fmt.Errorf("demo: %w", err)
+		}
+	}
+	srv := &http.Server{
+		Handler:           routes(db, sealer, log, time.Now),
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		WriteTimeout:      60 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+	errc := make(chan error, 1)
+	go func() {
+		if f.tlsCert != "" {
+			errc <- srv.ServeTLS(ln, f.tlsCert, f.tlsKey)
+		} else {
+			errc <- srv.Serve(ln)
+		}
+	}()
+	scheme := "http"
+	if f.tlsCert != "" {
+		scheme = "https"
+	}
+	fmt.Fprintf(e.stdout, "taskd listening on %s://%s (public URL %s, %s database)\n", scheme, ln.Addr(), base, db.Dialect())
+	log.Info("listening", "addr", ln.Addr().String(), "public_url", base, "database", db.Dialect())
+
+	select {
+	case err := <-errc:
+		return fmt.Errorf("serve: %w", err)
+	case <-ctx.Done():
+	}
+	log.Info("shutting down")
+	sctx, cancel := context.WithTimeout(context.Background(), f.shutdownTimeout)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+// check refuses configurations that would be insecure outside --dev.
+func (f *serveFlags) check() error {
+	if (f.tlsCert == "") != (f.tlsKey == "") {
+		return errors.New("--tls-cert and --tls-key go together")
+	}
+	if f.demo && !f.dev {
+		return errors.New("--demo needs --dev")
+	}
+	if f.publicURL != "" {
+		u, err := url.Parse(f.publicURL)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" {
+			return errors.New("--public-url must be an absolute http(s) URL")
+		}
+		if u.Scheme != "https" && !f.dev {
+			return errors.New("--public-url must use https (or use --dev on loopback)")
+		}
+	}
+	if f.dev {
+		host, _, err := net.SplitHostPort(f.addr)
+		if err != nil {
+			return fmt.Errorf("--addr: %w", err)
+		}
+		if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+			return errors.New("--dev listens on loopback only (e.g. --addr 127.0.0.1:8080)")
+		}
+		return nil
+	}
+	if f.tlsCert == "" && !f.trustProxy {
+		return errors.New("serve HTTPS with --tls-cert/--tls-key, or run behind a TLS proxy with --trust-proxy; --dev allows plain HTTP on loopback")
+	}
+	if f.publicURL == "" {
+		return errors.New("--public-url is required outside --dev")
+	}
+	return nil
+}
+
+func newLogger(w io.Writer, format, level string, dev bool) (*slog.Logger, error) {
+	var lv slog.Level
+	if err := lv.UnmarshalText([]byte(level)); err != nil {
+		return nil, fmt.Errorf("--log-level: %w", err)
+	}
+	opts := &slog.HandlerOptions{Level: lv}
+	if format == "" {
+		format = "json"
+		if dev {
+			format = "text"
+		}
+	}
+	switch strings.ToLower(format) {
+	case "json":
+		return slog.New(slog.NewJSONHandler(w, opts)), nil
+	case "text":
+		return slog.New(slog.NewTextHandler(w, opts)), nil
+	}
+	return nil, errors.New("--log-format must be json or text")
+}

@@ -1,0 +1,60 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"strings"
+
+	"github.com/taskd/taskd"
+	"github.com/taskd/taskd/secret"
+	"github.com/taskd/taskd/store"
+)
+
+// storageFlags are the flags every command shares to reach the data.
+type storageFlags struct {
+	data      string
+	db        string
+	masterKey string
+	publicURL string
+}
+
+func (s *storageFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&s.data, "data", "./taskd-data", "directory of the SQLite database and the server key file")
+	fs.StringVar(&s.db, "db", "", "PostgreSQL URL (postgres://…); SQLite in --data when empty")
+	fs.StringVar(&s.masterKey, "master-key", "", "base64 32-byte key that encrypts stored API keys; default: --data/master.key, created on first use")
+	fs.StringVar(&s.publicURL, "public-url", "", "public URL of the server (default http://ADDR, for --dev)")
+}
+
+// open opens the store and the sealer for stored keys.
+func (s *storageFlags) open(ctx context.Context) (*store.DB, *secret.Sealer, error) {
+	key, err := secret.LoadKey(s.masterKey, s.data)
+	if err != nil {
+		return nil, nil, err
+	}
+	sealer, err := secret.NewSealer(key)
+	if err != nil {
+		return nil, nil, err
+	}
+	db, err := store.Open(ctx, store.Options{URL: s.db, DataDir: s.data})
+	if err != nil {
+		return nil, nil, err
+	}
+	return db, sealer, nil
+}
+
+// baseURL is the public URL without a trailing slash.
+func (s *storageFlags) baseURL(addr string) string {
+	if s.publicURL != "" {
+		return strings.TrimRight(s.publicURL, "/")
+	}
+	return "http://" + addr
+}
+
+// accountURL is an account's absolute URL in the path-based layout.
+func accountURL(base, slug string) string { return fmt.Sprintf("%s/a/%s", base, slug) }
+
+// sealKey seals an account's API key, bound to its slug.
+func sealKey(sealer *secret.Sealer, a taskd.Account, key string) []byte {
+	return sealer.Seal([]byte(key), []byte(a.Slug))
+}

@@ -1,0 +1,170 @@
+// Package secret hashes passwords, seals keys that the server must read back,
+// and makes random tokens. Nothing here logs or returns a secret in an error.
+package secret
+
+import (
+	"crypto/aes"
+	"crypto/cipher"
+	"crypto/rand"
+	"crypto/subtle"
+	"encoding/base64"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"golang.org/x/crypto/argon2"
+)
+
+// argon2id parameters (RFC 9106's second recommended option, lighter memory).
+const (
+	argonTime    = 2
+	argonMemory  = 19 * 1024 // KiB
+	argonThreads = 1
+	argonKeyLen  = 32
+)
+
+// HashPassword returns an argon2id hash in PHC string form.
+func HashPassword(password string) (string, error) {
+	salt := make([]byte, 16)
+	if _, err := rand.Read(salt); err != nil {
+		return "", fmt.Errorf("secret: salt: %w", err)
+	}
+	key := argon2.IDKey([]byte(password), salt, argonTime, argonMemory, argonThreads, argonKeyLen)
+	return fmt.Sprintf("$argon2id$v=%d$m=%d,t=%d,p=%d$%s$%s", argon2.Version, argonMemory, argonTime, argonThreads,
+		base64.RawStdEncoding.EncodeToString(salt), base64.RawStdEncoding.EncodeToString(key)), nil
+}
+
+// VerifyPassword reports whether password matches the PHC-form hash.
+func VerifyPassword(hash, password string) bool {
+	parts := strings.Split(hash, "$")
+	if len(parts) != 6 || parts[1] != "argon2id" {
+		return false
+	}
+	var m, t uint32
+	var p uint8
+	if _, err := fmt.Sscanf(parts[3], "m=%d,t=%d,p=%d", &m, &t, &p); err != nil || m > 1<<20 || t > 10 || p == 0 {
+		return false
+	}
+	salt, err1 := base64.RawStdEncoding.DecodeString(parts[4])
+	want, err2 := base64.RawStdEncoding.DecodeString(parts[5])
+	if err1 != nil || err2 != nil || len(want) == 0 {
+		return false
+	}
+	got := argon2.IDKey([]byte(password), salt, t, m, p, uint32(len(want)))
+	return subtle.ConstantTimeCompare(got, want) == 1
+}
+
+// Token returns n random bytes as a URL-safe string.
+func Token(n int) string {
+	b := make([]byte, n)
+	if _, err := rand.Read(b); err != nil {
+		panic("secret: crypto/rand failed: " + err.Error()) // never happens on supported platforms
+	}
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+// APIKey returns a new administrative API key: 32 lower-case hex digits, the
+// form clients of this API expect.
+func APIKey() string {
+	b := make([]byte, 16)
+	if _, err := rand.Read(b); err != nil {
+		panic("secret: crypto/rand failed: " + err.Error())
+	}
+	return hex.EncodeToString(b)
+}
+
+// Sealer encrypts small secrets at rest with the server's key (AES-256-GCM).
+type Sealer struct{ aead cipher.AEAD }
+
+// NewSealer returns a Sealer for a 32-byte key.
+func NewSealer(key []byte) (*Sealer, error) {
+	if len(key) != 32 {
+		return nil, errors.New("secret: the server key must be 32 bytes")
+	}
+	block, err := aes.NewCipher(key)
+	if err != nil {
+		return nil, fmt.Errorf("secret: %w", err)
+	}
+	aead, err := cipher.NewGCM(block)
+	if err != nil {
+		return nil, fmt.Errorf("secret: %w", err)
+	}
+	return &Sealer{aead: aead}, nil
+}
+
+// Seal encrypts plain; additional binds the ciphertext to its owner (for
+// example an account slug) so that it cannot be moved to another row.
+func (s *Sealer) Seal(plain, additional []byte) []byte {
+	nonce := make([]byte, s.aead.NonceSize())
+	if _, err := rand.Read(nonce); err != nil {
+		panic("secret: crypto/rand failed: " + err.Error())
+	}
+	return s.aead.Seal(nonce, nonce, plain, additional)
+}
+
+// Open decrypts what Seal produced with the same additional data.
+func (s *Sealer) Open(sealed, additional []byte) ([]byte, error) {
+	n := s.aead.NonceSize()
+	if len(sealed) < n {
+		return nil, errors.New("secret: sealed value is too short")
+	}
+	plain, err := s.aead.Open(nil, sealed[:n], sealed[n:], additional)
+	if err != nil {
+		return nil, errors.New("secret: sealed value does not open with this server key")
+	}
+	return plain, nil
+}
+
+// LoadKey returns the server key: from value (base64, 32 bytes) when set,
+// otherwise from the file master.key in dir, created on first use.
+func LoadKey(value, dir string) ([]byte, error) {
+	if value != "" {
+		key, err := base64.StdEncoding.DecodeString(strings.TrimSpace(value))
+		if err != nil || len(key) != 32 {
+			return nil, errors.New("secret: the master key must be 32 bytes in base64")
+		}
+		return key, nil
+	}
+	if dir == "" {
+		dir = "taskd-data"
+	}
+	path := filepath.Join(dir, "master.key")
+	if b, err := os.ReadFile(path); err == nil {
+		return LoadKey(string(b), dir)
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("secret: read master key: %w", err)
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("secret: create data directory: %w", err)
+	}
+	key := make([]byte, 32)
+	if _, err := rand.Read(key); err != nil {
+		return nil, fmt.Errorf("secret: %w", err)
+	}
+	// Write a temporary file, then link it into place: a concurrent process
+	// either wins the link or reads the complete key of the winner.
+	tmp, err := os.CreateTemp(dir, ".master.key-*")
+	if err != nil {
+		return nil, fmt.Errorf("secret: create master key: %w", err)
+	}
+	defer os.Remove(tmp.Name())
+	_, err = tmp.WriteString(base64.StdEncoding.EncodeToString(key) + "\n")
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return nil, fmt.Errorf("secret: write master key: %w", err)
+	}
+	if err := os.Link(tmp.Name(), path); errors.Is(err, os.ErrExist) {
+		return LoadKey("", dir)
+	} else if err != nil {
+		return nil, fmt.Errorf("secret: install master key: %w", err)
+	}
+	return key, nil
+}

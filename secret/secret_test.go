@@ -1,0 +1,106 @@
+package secret
+
+import (
+	"bytes"
+	"encoding/base64"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+)
+
+func TestPasswordHash(t *testing.T) {
+	t.Parallel()
+	h, err := HashPassword("correct horse")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(h, "$argon2id$v=19$") || strings.Contains(h, "correct") {
+		t.Fatalf("hash = %q", h)
+	}
+	if !VerifyPassword(h, "correct horse") {
+		t.Fatal("the right password was refused")
+	}
+	for _, bad := range []string{"correct horse ", "", "Correct horse"} {
+		if VerifyPassword(h, bad) {
+			t.Fatalf("wrong password %q accepted", bad)
+		}
+	}
+	for _, broken := range []string{"", "$argon2id$", "$bcrypt$v=19$m=1,t=1,p=1$AA$AA", "$argon2id$v=19$m=99999999,t=1,p=1$AA$AA"} {
+		if VerifyPassword(broken, "x") {
+			t.Fatalf("broken hash %q accepted", broken)
+		}
+	}
+}
+
+func TestSealer(t *testing.T) {
+	t.Parallel()
+	key := bytes.Repeat([]byte{7}, 32)
+	s, err := NewSealer(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sealed := s.Seal([]byte("api-key"), []byte("acme"))
+	if bytes.Contains(sealed, []byte("api-key")) {
+		t.Fatal("sealed value contains the plain text")
+	}
+	if got, err := s.Open(sealed, []byte("acme")); err != nil || string(got) != "api-key" {
+		t.Fatalf("Open = %q, %v", got, err)
+	}
+	if _, err := s.Open(sealed, []byte("other")); err == nil {
+		t.Fatal("sealed value opened for another owner")
+	}
+	other, _ := NewSealer(bytes.Repeat([]byte{8}, 32))
+	if _, err := other.Open(sealed, []byte("acme")); err == nil {
+		t.Fatal("sealed value opened with another key")
+	}
+	if _, err := NewSealer([]byte("short")); err == nil {
+		t.Fatal("short key accepted")
+	}
+}
+
+func TestLoadKeyCreatesOnceUnderConcurrency(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	keys := make([][]byte, 8)
+	var wg sync.WaitGroup
+	for i := range keys {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			k, err := LoadKey("", dir)
+			if err != nil {
+				t.Error(err)
+			}
+			keys[i] = k
+		}(i)
+	}
+	wg.Wait()
+	for _, k := range keys[1:] {
+		if !bytes.Equal(k, keys[0]) || len(k) != 32 {
+			t.Fatalf("processes disagree on the key")
+		}
+	}
+	info, err := os.Stat(filepath.Join(dir, "master.key"))
+	if err != nil || info.Mode().Perm() != 0o600 {
+		t.Fatalf("key file: %v %v", info, err)
+	}
+	explicit := base64.StdEncoding.EncodeToString(bytes.Repeat([]byte{1}, 32))
+	if k, err := LoadKey(explicit, dir); err != nil || k[0] != 1 {
+		t.Fatalf("explicit key: %v", err)
+	}
+	if _, err := LoadKey("not base64!", dir); err == nil {
+		t.Fatal("bad explicit key accepted")
+	}
+}
+
+func TestTokens(t *testing.T) {
+	t.Parallel()
+	if a, b := Token(32), Token(32); a == b || len(a) != 43 || strings.ContainsAny(a, "+/=") {
+		t.Fatalf("tokens %q %q", a, b)
+	}
+	if k := APIKey(); len(k) != 32 || strings.Trim(k, "0123456789abcdef") != "" {
+		t.Fatalf("api key %q", k)
+	}
+}

@@ -96,6 +96,10 @@ func addForm(dst map[string]string, raw, where string) error {
 
 // addJSON parses a JSON object of scalar values into dst.
 func addJSON(dst map[string]string, body []byte) error {
+	// encoding/json would quietly replace invalid bytes with U+FFFD.
+	if !utf8.Valid(body) {
+		return taskd.Errorf(taskd.CodeMalformed, "body", "Body is not valid UTF-8")
+	}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.UseNumber()
 	var obj map[string]any

@@ -1,0 +1,271 @@
+package api_test
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/taskd/taskd"
+)
+
+var (
+	dateTimeRE = regexp.MustCompile(`^\d{4}-\d\d-\d\d \d\d:\d\d$`)
+	idRE       = regexp.MustCompile(`^[1-9][0-9]*$`)
+)
+
+func keys(m map[string]any) string {
+	var ks []string
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return strings.Join(ks, ",")
+}
+
+// checkTaskShape asserts the spec's Task shape: exactly these fields.
+func checkTaskShape(t *testing.T, task map[string]any, top bool, extra ...string) {
+	t.Helper()
+	want := []string{"id", "name", "page", "status", "priority", "user_from", "user_to", "from_me", "to_me", "date_added"}
+	if top {
+		want = append(want, "date_start", "date_end")
+	}
+	if _, ok := task["child"]; ok {
+		want = append(want, "child")
+	}
+	want = append(want, extra...)
+	sort.Strings(want)
+	if got := keys(task); got != strings.Join(want, ",") {
+		t.Fatalf("task fields\n got %s\nwant %s\n%v", got, strings.Join(want, ","), task)
+	}
+	for _, f := range []string{"id", "name", "page", "status", "priority", "user_from", "user_to", "date_added"} {
+		if _, ok := task[f].(string); !ok {
+			t.Fatalf("task field %s is not a string: %v", f, task[f])
+		}
+	}
+	if !idRE.MatchString(task["id"].(string)) || !dateTimeRE.MatchString(task["date_added"].(string)) {
+		t.Fatalf("task id/date_added: %v", task)
+	}
+	if task["from_me"] != float64(0) || task["to_me"] != float64(0) {
+		t.Fatalf("admin-key calls see from_me/to_me = 0: %v", task)
+	}
+}
+
+// TestWorkflow walks everything a script does with the admin API alone.
+func TestWorkflow(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, dbURL string) {
+		a := newServer(t, dbURL).newAccount(t)
+		owner := a.Owner.Email
+
+		// Projects.
+		p := a.ok("action", "post_project", "title", "Launch", "text", "Plan", "datestart", "01.03.2026", "dateend", "2026-04-30").data()
+		pid := p["id"].(string)
+		if p["name"] != "Launch" || p["page"] != "/project/"+pid+"/" || p["status"] != "active" || p["date_start"] != "2026-03-01" ||
+			p["date_end"] != "2026-04-30" || p["text"] != "Plan" {
+			t.Fatalf("post_project = %v", p)
+		}
+		if uf := p["user_from"].(map[string]any); uf["email"] != owner || uf["name"] != "Olga Owner" || !idRE.MatchString(uf["id"].(string)) {
+			t.Fatalf("project user_from = %v", uf)
+		}
+		if ut := p["user_to"].(map[string]any); ut["id"] != "1" || ut["email"] != "NOONE" {
+			t.Fatalf("project user_to = %v", ut)
+		}
+		a.ok("action", "update_project", "id_project", pid, "title", "Launch v2", "email_manager", owner)
+		if got := a.ok("action", "get_project", "id_project", pid).data(); got["name"] != "Launch v2" || got["user_to"].(map[string]any)["email"] != owner {
+			t.Fatalf("get_project = %v", got)
+		}
+
+		// Tasks and a subtask.
+		task := a.ok("action", "post_task", "id_project", pid, "title", "Write copy", "text", "Body", "priority", "7",
+			"email_user_to", owner, "datestart", "02.03.2026", "dateend", "10.03.2026").data()
+		checkTaskShape(t, task, true, "text", "project")
+		tid := task["id"].(string)
+		if task["priority"] != "7" || task["user_to"] != "Olga Owner" || task["user_from"] != "Olga Owner" ||
+			task["date_start"] != "2026-03-02" || task["page"] != fmt.Sprintf("/project/%s/%s/", pid, tid) {
+			t.Fatalf("post_task = %v", task)
+		}
+		sub := a.ok("action", "post_task", "id_project", pid, "id_parent", tid, "title", "Proofread", "email_user_to", "ANY").data()
+		sid := sub["id"].(string)
+		checkTaskShape(t, sub, false, "text", "project")
+		if sub["page"] != fmt.Sprintf("/project/%s/%s/%s/", pid, tid, sid) || sub["user_to"] != "Anyone" {
+			t.Fatalf("subtask = %v", sub)
+		}
+
+		list := a.ok("action", "get_tasks", "id_project", pid).list()
+		if len(list) != 1 {
+			t.Fatalf("get_tasks = %v", list)
+		}
+		top := list[0].(map[string]any)
+		checkTaskShape(t, top, true)
+		child := top["child"].([]any)
+		if len(child) != 1 {
+			t.Fatalf("child = %v", child)
+		}
+		checkTaskShape(t, child[0].(map[string]any), false)
+
+		// Rules: parent with an active subtask, then complete and reopen.
+		a.fails(taskd.CodeTaskHasChildren, "action", "complete_task", "id_task", tid)
+		a.ok("action", "complete_task", "id_task", sid)
+		a.fails(taskd.CodeAlreadyInState, "action", "complete_task", "id_task", sid)
+		if got := a.ok("action", "complete_task", "id_task", tid).data(); got["status"] != "done" {
+			t.Fatalf("complete_task = %v", got)
+		}
+		a.fails(taskd.CodeParentDone, "action", "reopen_task", "id_task", sid)
+		a.fails(taskd.CodeTaskClosed, "action", "post_task", "id_project", pid, "id_parent", tid, "title", "late")
+		a.ok("action", "reopen_task", "id_task", tid)
+		a.fails(taskd.CodeAlreadyInState, "action", "reopen_task", "id_task", tid)
+		a.ok("action", "reopen_task", "id_task", sid)
+		if got := a.ok("action", "get_tasks", "id_project", pid, "filter", "done").list(); len(got) != 0 {
+			t.Fatalf("done tasks = %v", got)
+		}
+
+		upd := a.ok("action", "update_task", "id_task", tid, "title", "Write the copy", "priority", "2", "email_user_to", "NOONE", "dateend", "").data()
+		if upd["name"] != "Write the copy" || upd["priority"] != "2" || upd["user_to"] != "Executive isn't assigned" || upd["date_end"] != "" {
+			t.Fatalf("update_task = %v", upd)
+		}
+		got := a.ok("action", "get_task", "id_task", tid).data()
+		checkTaskShape(t, got, true, "text", "project")
+		if got["text"] != "Body" || len(got["child"].([]any)) != 1 {
+			t.Fatalf("get_task = %v", got)
+		}
+		if all := a.ok("action", "get_all_tasks").list(); len(all) != 1 || all[0].(map[string]any)["project"].(map[string]any)["id"] != pid {
+			t.Fatalf("get_all_tasks = %v", all)
+		}
+		if found := a.ok("action", "search_tasks", "filter", "proof").list(); len(found) != 1 || found[0].(map[string]any)["id"] != sid {
+			t.Fatalf("search_tasks = %v", found)
+		}
+
+		// Comments.
+		cm := a.ok("action", "post_comment", "id_task", tid, "text", "Looks good").data()
+		cid := cm["id"].(string)
+		if cm["page"] != fmt.Sprintf("/project/%s/%s/#com%s", pid, tid, cid) || cm["text"] != "Looks good" ||
+			!dateTimeRE.MatchString(cm["date_added"].(string)) || cm["user_from"].(map[string]any)["email"] != owner {
+			t.Fatalf("post_comment = %v", cm)
+		}
+		a.ok("action", "update_comment", "id_comment", cid, "text", "Looks great")
+		if cs := a.ok("action", "get_comments", "id_task", tid).list(); len(cs) != 1 || cs[0].(map[string]any)["text"] != "Looks great" {
+			t.Fatalf("get_comments = %v", cs)
+		}
+		a.ok("action", "delete_comment", "id_comment", cid)
+		a.fails(taskd.CodeCommentInvalid, "action", "delete_comment", "id_comment", cid)
+
+		// Users and project status.
+		if us := a.ok("action", "get_users").list(); len(us) != 1 || us[0].(map[string]any)["email"] != owner || us[0].(map[string]any)["role"] != "owner" {
+			t.Fatalf("get_users = %v", us)
+		}
+		a.ok("action", "close_project", "id_project", pid)
+		if ps := a.ok("action", "get_projects", "filter", "archive").list(); len(ps) != 1 {
+			t.Fatalf("archived projects = %v", ps)
+		}
+		a.fails(taskd.CodeProjectArchived, "action", "post_task", "id_project", pid, "title", "x")
+		a.ok("action", "activate_project", "id_project", pid)
+
+		// Delete, then read the events back.
+		a.ok("action", "delete_task", "id_task", tid)
+		a.fails(taskd.CodeTaskInvalid, "action", "get_task", "id_task", sid)
+		evs := a.ok("action", "get_events", "period", "1h").list()
+		var names []string
+		for _, e := range evs {
+			ev := e.(map[string]any)
+			names = append(names, ev["event"].(string))
+			for _, f := range []string{"id", "action", "object", "date_added", "user_from", "new", "old", "project"} {
+				if _, ok := ev[f]; !ok {
+					t.Fatalf("event lacks %s: %v", f, ev)
+				}
+			}
+		}
+		want := "post_project update_project post_task post_task close_task close_task reopen_task reopen_task update_task " +
+			"post_comment update_comment delete_comment close_project reopen_project delete_task delete_task"
+		if strings.Join(names, " ") != want {
+			t.Fatalf("events\n got %s\nwant %s", strings.Join(names, " "), want)
+		}
+		if evs := a.ok("action", "get_events", "period", "5m", "id_project", pid).list(); len(evs) != len(names) {
+			t.Fatalf("events of the project: %d", len(evs))
+		}
+	})
+}
+
+// TestTenantIsolation tries every action of account B on account A's ids.
+func TestTenantIsolation(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, dbURL string) {
+		s := newServer(t, dbURL)
+		a, b := s.newAccount(t), s.newAccount(t)
+		pid := a.ok("action", "post_project", "title", "Secret").data()["id"].(string)
+		tid := a.ok("action", "post_task", "id_project", pid, "title", "Secret task").data()["id"].(string)
+		cid := a.ok("action", "post_comment", "id_task", tid, "text", "Secret comment").data()["id"].(string)
+
+		b.fails(taskd.CodeProjectInvalid, "action", "get_project", "id_project", pid)
+		b.fails(taskd.CodeProjectInvalid, "action", "get_tasks", "id_project", pid)
+		b.fails(taskd.CodeProjectInvalid, "action", "update_project", "id_project", pid, "title", "x")
+		b.fails(taskd.CodeProjectInvalid, "action", "close_project", "id_project", pid)
+		b.fails(taskd.CodeProjectInvalid, "action", "post_task", "id_project", pid, "title", "x")
+		b.fails(taskd.CodeProjectInvalid, "action", "get_events", "period", "1h", "id_project", pid)
+		b.fails(taskd.CodeTaskInvalid, "action", "get_task", "id_task", tid)
+		b.fails(taskd.CodeTaskInvalid, "action", "update_task", "id_task", tid, "title", "x")
+		b.fails(taskd.CodeTaskInvalid, "action", "complete_task", "id_task", tid)
+		b.fails(taskd.CodeTaskInvalid, "action", "delete_task", "id_task", tid)
+		b.fails(taskd.CodeTaskInvalid, "action", "get_comments", "id_task", tid)
+		b.fails(taskd.CodeTaskInvalid, "action", "post_comment", "id_task", tid, "text", "x")
+		b.fails(taskd.CodeCommentInvalid, "action", "update_comment", "id_comment", cid, "text", "x")
+		b.fails(taskd.CodeCommentInvalid, "action", "delete_comment", "id_comment", cid)
+		b.fails(taskd.CodeUserInvalid, "action", "post_project", "title", "x", "email_user_from", a.Owner.Email)
+		for _, action := range []string{"get_all_tasks", "get_projects", "search_tasks"} {
+			if l := b.ok("action", action).list(); len(l) != 0 {
+				t.Fatalf("%s shows another account's data: %v", action, l)
+			}
+		}
+		if l := b.ok("action", "get_events", "period", "1d").list(); len(l) != 0 {
+			t.Fatalf("get_events shows another account's events: %v", l)
+		}
+		// B's key does not open A's URL.
+		q := query("action", "get_projects")
+		r := a.do("GET", a.endpoint()+"?"+q+"&hash="+hashWith(q, b.Key), "", "", nil)
+		if r.HTTP != 401 || r.code() != int(taskd.CodeAuth) {
+			t.Fatalf("B's key on A's URL: %v", r)
+		}
+		if got := a.ok("action", "get_task", "id_task", tid).data(); got["name"] != "Secret task" {
+			t.Fatalf("task changed: %v", got)
+		}
+	})
+}
+
+// TestConcurrentRequests sends parallel writes over HTTP; nothing is lost.
+func TestConcurrentRequests(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, dbURL string) {
+		a := newServer(t, dbURL).newAccount(t)
+		pid := a.ok("action", "post_project", "title", "Busy").data()["id"].(string)
+		const workers, each = 8, 12
+		var wg sync.WaitGroup
+		var mu sync.Mutex
+		ids := map[string]bool{}
+		for w := 0; w < workers; w++ {
+			wg.Add(1)
+			go func(w int) {
+				defer wg.Done()
+				for i := 0; i < each; i++ {
+					r := a.call("action", "post_task", "id_project", pid, "title", fmt.Sprintf("w%d-%d", w, i))
+					if r.code() != -1 {
+						t.Errorf("post_task: %v", r)
+						return
+					}
+					id := r.data()["id"].(string)
+					a.call("action", "post_comment", "id_task", id, "text", "c")
+					mu.Lock()
+					ids[id] = true
+					mu.Unlock()
+				}
+			}(w)
+		}
+		wg.Wait()
+		list := a.ok("action", "get_tasks", "id_project", pid).list()
+		if len(list) != workers*each || len(ids) != workers*each {
+			t.Fatalf("%d tasks listed, %d distinct ids, want %d", len(list), len(ids), workers*each)
+		}
+		evs := a.ok("action", "get_events", "period", "1h", "id_project", pid).list()
+		if len(evs) != 1+2*workers*each {
+			t.Fatalf("%d events, want %d", len(evs), 1+2*workers*each)
+		}
+	})
+}

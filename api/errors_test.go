@@ -1,0 +1,153 @@
+package api_test
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/taskd/taskd"
+	"github.com/taskd/taskd/api"
+)
+
+// TestBadRequests checks that each malformed or refused request gets its
+// documented code and HTTP status, in the error envelope.
+func TestBadRequests(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, dbURL string) {
+		a := newServer(t, dbURL).newAccount(t)
+		pid := a.ok("action", "post_project", "title", "P").data()["id"].(string)
+		tid := a.ok("action", "post_task", "id_project", pid, "title", "T").data()["id"].(string)
+		long := strings.Repeat("x", taskd.MaxNameLen+1)
+
+		for _, tc := range []struct {
+			name    string
+			pairs   []string
+			code    taskd.Code
+			details string
+		}{
+			{"no action", []string{"id_project", pid}, taskd.CodeActionRequired, "action"},
+			{"unknown action", []string{"action", "drop_tables"}, taskd.CodeActionInvalid, "drop_tables"},
+			{"unknown parameter", []string{"action", "get_tasks", "id_project", pid, "id_projekt", "1"}, taskd.CodeUnknownParam, "id_projekt"},
+			{"missing id", []string{"action", "get_tasks"}, taskd.CodeFieldRequired, "id_project"},
+			{"negative id", []string{"action", "get_tasks", "id_project", "-1"}, taskd.CodeProjectInvalid, "id_project"},
+			{"zero id", []string{"action", "get_task", "id_task", "0"}, taskd.CodeTaskInvalid, "id_task"},
+			{"leading zero id", []string{"action", "get_task", "id_task", "0" + tid}, taskd.CodeTaskInvalid, "id_task"},
+			{"overlong id", []string{"action", "get_task", "id_task", "99999999999999999999999999"}, taskd.CodeTaskInvalid, "id_task"},
+			{"id with sign", []string{"action", "get_task", "id_task", "+" + tid}, taskd.CodeTaskInvalid, "id_task"},
+			{"id with space", []string{"action", "get_task", "id_task", tid + " "}, taskd.CodeTaskInvalid, "id_task"},
+			{"unknown project", []string{"action", "get_tasks", "id_project", "987654321"}, taskd.CodeProjectInvalid, "id_project"},
+			{"unknown task", []string{"action", "update_task", "id_task", "987654321", "title", "x"}, taskd.CodeTaskInvalid, "id_task"},
+			{"unknown parent", []string{"action", "post_task", "id_project", pid, "id_parent", "987654321", "title", "x"}, taskd.CodeTaskInvalid, "id_parent"},
+			{"unknown comment", []string{"action", "update_comment", "id_comment", "987654321", "text", "x"}, taskd.CodeCommentInvalid, "id_comment"},
+			{"missing title", []string{"action", "post_task", "id_project", pid}, taskd.CodeFieldRequired, "title"},
+			{"blank title", []string{"action", "post_task", "id_project", pid, "title", "   "}, taskd.CodeFieldRequired, "title"},
+			{"blank title on update", []string{"action", "update_task", "id_task", tid, "title", ""}, taskd.CodeFieldRequired, "title"},
+			{"overlong title", []string{"action", "post_task", "id_project", pid, "title", long}, taskd.CodeInvalidValue, "title"},
+			{"blank comment", []string{"action", "post_comment", "id_task", tid, "text", " "}, taskd.CodeFieldRequired, "text"},
+			{"priority too high", []string{"action", "post_task", "id_project", pid, "title", "x", "priority", "11"}, taskd.CodeInvalidValue, "priority"},
+			{"priority negative", []string{"action", "update_task", "id_task", tid, "priority", "-1"}, taskd.CodeInvalidValue, "priority"},
+			{"priority not a number", []string{"action", "update_task", "id_task", tid, "priority", "high"}, taskd.CodeInvalidValue, "priority"},
+			{"impossible date", []string{"action", "post_task", "id_project", pid, "title", "x", "datestart", "31.02.2026"}, taskd.CodeInvalidValue, "datestart"},
+			{"date in another form", []string{"action", "post_task", "id_project", pid, "title", "x", "dateend", "2026/01/01"}, taskd.CodeInvalidValue, "dateend"},
+			{"end before start", []string{"action", "update_task", "id_task", tid, "datestart", "10.01.2026", "dateend", "09.01.2026"}, taskd.CodeInvalidValue, "dateend"},
+			{"assignee not a member", []string{"action", "update_task", "id_task", tid, "email_user_to", "stranger@example.com"}, taskd.CodeUserInvalid, "stranger@example.com"},
+			{"author not a member", []string{"action", "post_task", "id_project", pid, "title", "x", "email_user_from", "stranger@example.com"}, taskd.CodeUserInvalid, ""},
+			{"bad filter", []string{"action", "get_tasks", "id_project", pid, "filter", "all"}, taskd.CodeInvalidValue, "filter"},
+			{"missing period", []string{"action", "get_events"}, taskd.CodeFieldRequired, "period"},
+			{"period zero", []string{"action", "get_events", "period", "0m"}, taskd.CodeInvalidValue, "period"},
+			{"period minutes too long", []string{"action", "get_events", "period", "361m"}, taskd.CodeInvalidValue, "period"},
+			{"period hours too long", []string{"action", "get_events", "period", "73h"}, taskd.CodeInvalidValue, "period"},
+			{"period days too long", []string{"action", "get_events", "period", "31d"}, taskd.CodeInvalidValue, "period"},
+			{"period unit", []string{"action", "get_events", "period", "1w"}, taskd.CodeInvalidValue, "period"},
+		} {
+			t.Run(tc.name, func(t *testing.T) {
+				r := a.fails(tc.code, tc.pairs...)
+				if r.HTTP != 200 {
+					t.Fatalf("action errors answer HTTP 200, got %v", r)
+				}
+				if tc.details != "" && r.Body["message_details"] != tc.details {
+					t.Fatalf("message_details = %v, want %q", r.Body["message_details"], tc.details)
+				}
+				if m, _ := r.Body["message"].(string); m == "" || r.Body["status"] != "error" {
+					t.Fatalf("envelope: %v", r)
+				}
+			})
+		}
+		if got := a.ok("action", "get_task", "id_task", tid).data(); got["name"] != "T" || got["priority"] != "1" {
+			t.Fatalf("refused requests changed the task: %v", got)
+		}
+	})
+}
+
+// TestTransportErrors covers authentication, methods, encodings and sizes.
+func TestTransportErrors(t *testing.T) {
+	a := newServer(t, "").newAccount(t)
+	ep := a.endpoint()
+	signed := func(q string) string { return ep + "?" + q + "&hash=" + api.Hash(q, a.Key) }
+	form := "application/x-www-form-urlencoded"
+	for _, tc := range []struct {
+		name        string
+		method, url string
+		ctype, body string
+		header      http.Header
+		http        int
+		code        taskd.Code
+	}{
+		{"no credentials", "GET", ep + "?action=get_projects", "", "", nil, 401, taskd.CodeAuth},
+		{"wrong hash", "GET", ep + "?action=get_projects&hash=0123456789abcdef0123456789abcdef", "", "", nil, 401, taskd.CodeAuth},
+		{"hash of other params", "GET", ep + "?action=get_users&hash=" + api.Hash("action=get_projects", a.Key), "", "", nil, 401, taskd.CodeAuth},
+		{"unknown account", "GET", a.URL + "/a/nobody-here/api/admin/v2?action=get_projects&hash=" + api.Hash("action=get_projects", a.Key), "", "", nil, 401, taskd.CodeAuth},
+		{"stale admin header", "POST", ep, form, "action=get_projects", http.Header{"Authorization": {api.AdminHeader(a.Key, "get_projects", time.Now().Add(-time.Hour))}}, 401, taskd.CodeAuth},
+		{"admin header for another action", "POST", ep, form, "action=get_users", http.Header{"Authorization": {api.AdminHeader(a.Key, "get_projects", time.Now())}}, 401, taskd.CodeAuth},
+		{"PUT", "PUT", signed("action=get_projects"), "", "", nil, 405, taskd.CodeMethod},
+		{"DELETE", "DELETE", signed("action=get_projects"), "", "", nil, 405, taskd.CodeMethod},
+		{"invalid UTF-8", "GET", signed("action=post_project&title=%ff%fe"), "", "", nil, 400, taskd.CodeMalformed},
+		{"NUL byte", "GET", signed("action=post_project&title=a%00b"), "", "", nil, 400, taskd.CodeMalformed},
+		{"repeated parameter", "GET", signed("action=get_tasks&id_project=1&id_project=2"), "", "", nil, 400, taskd.CodeMalformed},
+		{"bad escape", "GET", ep + "?action=get_projects&title=%zz&hash=x", "", "", nil, 400, taskd.CodeMalformed},
+		{"body too large", "POST", signed("action=get_projects"), form, "title=" + strings.Repeat("a", api.MaxBody), nil, 413, taskd.CodeTooLarge},
+		{"unsupported body type", "POST", signed("action=get_projects"), "text/plain", "hello", nil, 400, taskd.CodeMalformed},
+		{"JSON not an object", "POST", signed("action=get_projects"), "application/json", `[1,2]`, nil, 400, taskd.CodeMalformed},
+		{"JSON nested value", "POST", signed("action=get_projects"), "application/json", `{"filter":{"a":1}}`, nil, 400, taskd.CodeMalformed},
+		{"JSON trailing data", "POST", signed("action=get_projects"), "application/json", `{} {}`, nil, 400, taskd.CodeMalformed},
+		{"JSON invalid UTF-8", "POST", signed("action=get_projects"), "application/json", "{\"filter\":\"\xff\"}", nil, 400, taskd.CodeMalformed},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := a.do(tc.method, tc.url, tc.ctype, tc.body, tc.header)
+			if r.HTTP != tc.http || r.code() != int(tc.code) {
+				t.Fatalf("want HTTP %d code %d, got %v", tc.http, tc.code, r)
+			}
+		})
+	}
+}
+
+// TestAuthenticationForms checks the accepted ways to authenticate and send parameters.
+func TestAuthenticationForms(t *testing.T) {
+	a := newServer(t, "").newAccount(t)
+	ep := a.endpoint()
+	noSlash := strings.TrimSuffix(ep, "/")
+	form := "application/x-www-form-urlencoded"
+	q := "action=post_project&title=" + "Big%20plan~1"
+	for _, tc := range []struct {
+		name             string
+		method, url      string
+		ctype, body      string
+		header           http.Header
+		wantProjectTitle string
+	}{
+		{"hash over the raw query", "GET", ep + "?" + q + "&hash=" + api.Hash(q, a.Key), "", "", nil, "Big plan~1"},
+		{"hash over the decoded query", "GET", noSlash + "?" + q + "&hash=" + api.Hash("action=post_project&title=Big plan~1", a.Key), "", "", nil, "Big plan~1"},
+		{"hash over PHP encoding", "GET", ep + "?" + q + "&hash=" + api.Hash("action=post_project&title=Big+plan%7E1", a.Key), "", "", nil, "Big plan~1"},
+		{"hash in a form body", "POST", ep, form, "action=post_project&title=Form&hash=" + api.Hash("action=post_project&title=Form", a.Key), nil, "Form"},
+		{"Admin header with a form body", "POST", ep, form, "action=post_project&title=Header", http.Header{"Authorization": {api.AdminHeader(a.Key, "post_project", time.Now())}}, "Header"},
+		{"Admin header with a JSON body", "POST", noSlash, "application/json", `{"action":"post_project","title":"JSON","text":null}`, http.Header{"Authorization": {api.AdminHeader(a.Key, "post_project", time.Now())}}, "JSON"},
+		{"signed query, body parameters", "POST", ep + "?action=post_project&hash=" + api.Hash("action=post_project", a.Key), form, "title=Body", nil, "Body"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := a.do(tc.method, tc.url, tc.ctype, tc.body, tc.header)
+			if r.HTTP != 200 || r.data()["name"] != tc.wantProjectTitle {
+				t.Fatalf("want project %q, got %v", tc.wantProjectTitle, r)
+			}
+		})
+	}
+}

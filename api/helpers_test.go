@@ -1,0 +1,202 @@
+package api_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/taskd/taskd"
+	"github.com/taskd/taskd/api"
+	"github.com/taskd/taskd/secret"
+	"github.com/taskd/taskd/store"
+)
+
+// backends are the databases the API tests run on: SQLite always,
+// PostgreSQL when TASKD_TEST_POSTGRES holds a URL.
+func backends(t *testing.T) map[string]string {
+	b := map[string]string{"sqlite": ""}
+	if u := os.Getenv("TASKD_TEST_POSTGRES"); u != "" {
+		b["postgres"] = u
+	}
+	return b
+}
+
+// forEachBackend runs fn as a parallel subtest per database.
+func forEachBackend(t *testing.T, fn func(t *testing.T, dbURL string)) {
+	for name, u := range backends(t) {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			fn(t, u)
+		})
+	}
+}
+
+// server is a real store behind the admin API on a loopback HTTP server.
+type server struct {
+	URL    string
+	DB     *store.DB
+	Sealer *secret.Sealer
+}
+
+func openStore(t testing.TB, dbURL string) *store.DB {
+	t.Helper()
+	db, err := store.Open(context.Background(), store.Options{URL: dbURL, DataDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+func newServer(t testing.TB, dbURL string) *server {
+	t.Helper()
+	db := openStore(t, dbURL)
+	sealer, err := secret.NewSealer(bytes.Repeat([]byte{42}, 32))
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	admin := api.NewAdmin(db, sealer, log, time.Now)
+	mux := http.NewServeMux()
+	mux.Handle("/a/{slug}/api/admin/v2", admin)
+	mux.Handle("/a/{slug}/api/admin/v2/{$}", admin)
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	return &server{URL: srv.URL, DB: db, Sealer: sealer}
+}
+
+var slugSeq atomic.Int64
+
+// account is one account of a test server, reached with its key.
+type account struct {
+	*server
+	Slug  string
+	Key   string
+	Owner taskd.Person
+	t     testing.TB
+}
+
+func (s *server) newAccount(t testing.TB) *account {
+	t.Helper()
+	slug := fmt.Sprintf("acct-%d-%d", time.Now().UnixNano()%1e9, slugSeq.Add(1))
+	key := secret.APIKey()
+	_, owner, err := s.DB.CreateAccount(context.Background(), taskd.NewAccount{
+		Slug: slug, Name: "Test " + slug, APIKey: s.Sealer.Seal([]byte(key), []byte(slug)),
+		Owner: taskd.NewPerson{Email: slug + "@example.com", PasswordHash: "x", FirstName: "Olga", LastName: "Owner"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &account{server: s, Slug: slug, Key: key, Owner: owner, t: t}
+}
+
+func (a *account) endpoint() string { return a.URL + "/a/" + a.Slug + "/api/admin/v2/" }
+
+// response is a decoded API answer.
+type response struct {
+	HTTP int
+	Body map[string]any
+	Raw  string
+}
+
+func (r response) String() string { return fmt.Sprintf("HTTP %d %s", r.HTTP, r.Raw) }
+
+// code returns status_code of an error response, or -1 for success.
+func (r response) code() int {
+	if r.Body["status"] == "ok" {
+		return -1
+	}
+	if c, ok := r.Body["status_code"].(float64); ok {
+		return int(c)
+	}
+	return -2
+}
+
+func (r response) data() map[string]any {
+	d, _ := r.Body["data"].(map[string]any)
+	return d
+}
+
+func (r response) list() []any {
+	d, _ := r.Body["data"].([]any)
+	return d
+}
+
+// query encodes pairs in order: "k1", "v1", "k2", "v2", ….
+func query(pairs ...string) string {
+	var parts []string
+	for i := 0; i+1 < len(pairs); i += 2 {
+		parts = append(parts, url.QueryEscape(pairs[i])+"="+url.QueryEscape(pairs[i+1]))
+	}
+	return strings.Join(parts, "&")
+}
+
+// call makes a GET with the query signed by hash.
+func (a *account) call(pairs ...string) response {
+	a.t.Helper()
+	q := query(pairs...)
+	return a.do(http.MethodGet, a.endpoint()+"?"+q+"&hash="+api.Hash(q, a.Key), "", "", nil)
+}
+
+// ok calls and fails the test unless the answer is a success.
+func (a *account) ok(pairs ...string) response {
+	a.t.Helper()
+	r := a.call(pairs...)
+	if r.HTTP != 200 || r.Body["status"] != "ok" {
+		a.t.Fatalf("%v: want ok, got %v", pairs, r)
+	}
+	return r
+}
+
+// fails calls and checks the error code.
+func (a *account) fails(code taskd.Code, pairs ...string) response {
+	a.t.Helper()
+	r := a.call(pairs...)
+	if r.code() != int(code) {
+		a.t.Fatalf("%v: want status_code %d, got %v", pairs, code, r)
+	}
+	return r
+}
+
+func (a *account) do(method, target, contentType, body string, header http.Header) response {
+	a.t.Helper()
+	req, err := http.NewRequest(method, target, strings.NewReader(body))
+	if err != nil {
+		a.t.Fatal(err)
+	}
+	for k, vs := range header {
+		req.Header[k] = vs
+	}
+	if contentType != "" {
+		req.Header.Set("Content-Type", contentType)
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		a.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	raw, _ := io.ReadAll(res.Body)
+	r := response{HTTP: res.StatusCode, Raw: string(raw)}
+	if ct := res.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
+		a.t.Fatalf("%s %s: content type %q, body %s", method, target, ct, raw)
+	}
+	if err := json.Unmarshal(raw, &r.Body); err != nil {
+		a.t.Fatalf("%s %s: body is not a JSON object: %s", method, target, raw)
+	}
+	return r
+}
+
+func hashWith(q, key string) string { return api.Hash(q, key) }
+
+func discardLog() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }

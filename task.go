@@ -52,9 +52,19 @@ func (t Task) Page() string { return TaskPage(t.ProjectID, t.ParentID, t.ID) }
 
 // ParsePriority reads a priority "0".."10"; anything else is code 11.
 func ParsePriority(s string) (int, error) {
-	n, err := strconv.Atoi(s)
-	if err != nil || n < MinPriority || n > MaxPriority || len(s) > 2 {
-		return 0, Errorf(CodeInvalidValue, "priority", "Priority must be an integer from 0 to 10")
+	bad := Errorf(CodeInvalidValue, "priority", "Priority must be an integer from 0 to 10")
+	if len(s) == 0 || len(s) > 2 || (len(s) == 2 && s[0] == '0') {
+		return 0, bad
+	}
+	n := 0
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return 0, bad
+		}
+		n = n*10 + int(r-'0')
+	}
+	if n < MinPriority || n > MaxPriority {
+		return 0, bad
 	}
 	return n, nil
 }

@@ -1,0 +1,317 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/taskd/taskd/api"
+)
+
+// syncBuffer is a bytes.Buffer safe for a writer and a reader goroutine.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// storage is where a test's commands keep data: a SQLite directory, and a
+// PostgreSQL URL when testing that backend.
+type storage struct {
+	data, db string
+}
+
+func (s storage) args() []string {
+	a := []string{"--data", s.data}
+	if s.db != "" {
+		a = append(a, "--db", s.db)
+	}
+	return a
+}
+
+func backends(t *testing.T) map[string]storage {
+	b := map[string]storage{"sqlite": {data: t.TempDir()}}
+	if u := os.Getenv("TASKD_TEST_POSTGRES"); u != "" {
+		b["postgres"] = storage{data: t.TempDir(), db: u}
+	}
+	return b
+}
+
+func noEnv(string) string { return "" }
+
+// cli runs one taskd command and returns its stdout.
+func cli(t *testing.T, s storage, args ...string) (string, error) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	err := run(context.Background(), append(args, s.args()...), noEnv, &out, &errOut)
+	if err != nil {
+		return out.String(), fmt.Errorf("%w (stderr: %s)", err, errOut.String())
+	}
+	return out.String(), nil
+}
+
+func cliJSON(t *testing.T, s storage, args ...string) map[string]string {
+	t.Helper()
+	out, err := cli(t, s, args...)
+	if err != nil {
+		t.Fatalf("taskd %s: %v", strings.Join(args, " "), err)
+	}
+	var m map[string]string
+	if err := json.Unmarshal([]byte(out), &m); err != nil || strings.Count(strings.TrimSpace(out), "\n") != 0 {
+		t.Fatalf("taskd %s printed %q, want one JSON object", strings.Join(args, " "), out)
+	}
+	return m
+}
+
+var listenRE = regexp.MustCompile(`listening on (http://[0-9.:]+)`)
+
+// startServer runs "taskd serve" on a free port until the test ends, and
+// checks that it then shuts down cleanly.
+func startServer(t *testing.T, s storage, extra ...string) (base string, stdout *syncBuffer) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	stdout = &syncBuffer{}
+	done := make(chan error, 1)
+	args := append([]string{"serve", "--dev", "--addr", "127.0.0.1:0", "--log-level", "warn"}, s.args()...)
+	go func() { done <- run(ctx, append(args, extra...), noEnv, stdout, io.Discard) }()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		if m := listenRE.FindStringSubmatch(stdout.String()); m != nil {
+			base = m[1]
+			break
+		}
+		select {
+		case err := <-done:
+			cancel()
+			t.Fatalf("serve exited: %v", err)
+		case <-time.After(10 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			cancel()
+			t.Fatal("serve did not start")
+		}
+	}
+	t.Cleanup(func() {
+		cancel()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Errorf("serve did not shut down cleanly: %v", err)
+			}
+		case <-time.After(20 * time.Second):
+			t.Error("serve did not stop")
+		}
+	})
+	return base, stdout
+}
+
+// apiCall makes a hash-signed GET and returns the HTTP status and body.
+func apiCall(t *testing.T, accountURL, key, q string) (int, map[string]any) {
+	t.Helper()
+	res, err := http.Get(accountURL + "/api/admin/v2/?" + q + "&hash=" + api.Hash(q, key))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var body map[string]any
+	if err := json.NewDecoder(res.Body).Decode(&body); err != nil {
+		t.Fatalf("%s: body is not JSON: %v", q, err)
+	}
+	return res.StatusCode, body
+}
+
+var slugN = time.Now().UnixNano() % 1e8
+
+func uniqueSlug(prefix string) string {
+	slugN++
+	return fmt.Sprintf("%s-%d", prefix, slugN)
+}
+
+// TestCommandLineContract drives the CLI while a server runs on the same
+// database, then uses what it printed against the API.
+func TestCommandLineContract(t *testing.T) {
+	for name, s := range backends(t) {
+		t.Run(name, func(t *testing.T) {
+			base, _ := startServer(t, s)
+			slug := uniqueSlug("acme")
+			acct := cliJSON(t, s, "account", "create", "--slug", slug, "--name", "Acme", "--owner-email", slug+"@example.com",
+				"--owner-password", "owner-password", "--owner-first-name", "Ann", "--owner-last-name", "Lee", "--public-url", base)
+			if acct["slug"] != slug || acct["account_url"] != base+"/a/"+slug || len(acct["api_key"]) != 32 || acct["id"] == "" {
+				t.Fatalf("account create printed %v", acct)
+			}
+			url, key := acct["account_url"], acct["api_key"]
+			if code, body := apiCall(t, url, key, "action=get_users"); code != 200 || body["status"] != "ok" {
+				t.Fatalf("get_users with the printed key: %d %v", code, body)
+			}
+
+			user := cliJSON(t, s, "user", "add", "--account", slug, "--email", "Bob-"+slug+"@Example.com", "--password", "bob-password",
+				"--first-name", "Bob", "--last-name", "Stone", "--role", "admin")
+			if user["email"] != "bob-"+slug+"@example.com" || user["id"] == "" {
+				t.Fatalf("user add printed %v", user)
+			}
+			_, body := apiCall(t, url, key, "action=get_users")
+			if users := body["data"].([]any); len(users) != 2 || users[1].(map[string]any)["role"] != "admin" {
+				t.Fatalf("get_users after user add: %v", body)
+			}
+
+			rotated := cliJSON(t, s, "apikey", "rotate", "--account", slug)
+			if rotated["api_key"] == key || len(rotated["api_key"]) != 32 {
+				t.Fatalf("apikey rotate printed %v", rotated)
+			}
+			if code, body := apiCall(t, url, key, "action=get_users"); code != 401 || body["status_code"] != float64(2) {
+				t.Fatalf("old key after rotation: %d %v", code, body)
+			}
+			if code, _ := apiCall(t, url, rotated["api_key"], "action=get_users"); code != 200 {
+				t.Fatalf("new key after rotation: %d", code)
+			}
+
+			for _, tc := range []struct {
+				name string
+				args []string
+				want string
+			}{
+				{"duplicate slug", []string{"account", "create", "--slug", slug, "--owner-email", "x-" + slug + "@example.com", "--owner-password", "long-enough"}, "already exists"},
+				{"bad slug", []string{"account", "create", "--slug", "Bad Slug", "--owner-email", "y@example.com", "--owner-password", "long-enough"}, "Slug"},
+				{"short password", []string{"account", "create", "--slug", uniqueSlug("p"), "--owner-email", "z@example.com", "--owner-password", "short"}, "at least 8"},
+				{"bad email", []string{"user", "add", "--account", slug, "--email", "nope", "--password", "long-enough"}, "invalid"},
+				{"member twice", []string{"user", "add", "--account", slug, "--email", "bob-" + slug + "@example.com", "--password", "bob-password"}, "already a member"},
+				{"existing person, wrong password", []string{"account", "create", "--slug", uniqueSlug("q"), "--owner-email", "bob-" + slug + "@example.com", "--owner-password", "not-bobs-password"}, "different password"},
+				{"unknown account", []string{"apikey", "rotate", "--account", "no-such-account"}, "no account"},
+				{"bad role", []string{"user", "add", "--account", slug, "--email", "c@example.com", "--password", "long-enough", "--role", "owner"}, "Role"},
+				{"unknown flag", []string{"user", "add", "--acount", slug}, "not defined"},
+				{"unknown command", []string{"account", "delete"}, "unknown command"},
+			} {
+				t.Run(tc.name, func(t *testing.T) {
+					out, err := cli(t, s, tc.args...)
+					if err == nil || !strings.Contains(err.Error(), tc.want) || out != "" {
+						t.Fatalf("want an error containing %q and no output, got %v, %q", tc.want, err, out)
+					}
+				})
+			}
+			// A person already registered joins a second account with their own password.
+			second := cliJSON(t, s, "account", "create", "--slug", uniqueSlug("second"), "--owner-email", "bob-"+slug+"@example.com", "--owner-password", "bob-password")
+			if second["api_key"] == "" {
+				t.Fatalf("second account: %v", second)
+			}
+		})
+	}
+}
+
+func TestHelpAndEnvironment(t *testing.T) {
+	for _, cmd := range [][]string{{"serve"}, {"migrate"}, {"account", "create"}, {"user", "add"}, {"apikey", "rotate"}} {
+		var out bytes.Buffer
+		if err := run(context.Background(), append(cmd, "--help"), noEnv, &out, io.Discard); err != nil {
+			t.Fatalf("%v --help: %v", cmd, err)
+		}
+		if !strings.Contains(out.String(), "Usage: taskd "+strings.Join(cmd, " ")) || !strings.Contains(out.String(), "-data") {
+			t.Fatalf("%v --help printed %q", cmd, out.String())
+		}
+	}
+	// Flags come from TASKD_<NAME> too; the command line wins.
+	dir := t.TempDir()
+	getenv := func(k string) string {
+		return map[string]string{"TASKD_DATA": dir, "TASKD_SLUG": "from-env", "TASKD_OWNER_EMAIL": "env@example.com",
+			"TASKD_OWNER_PASSWORD": "env-password"}[k]
+	}
+	var out bytes.Buffer
+	if err := run(context.Background(), []string{"account", "create", "--slug", "from-flag"}, getenv, &out, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), `"slug":"from-flag"`) {
+		t.Fatalf("printed %s", out.String())
+	}
+	if _, err := os.Stat(dir + "/taskd.db"); err != nil {
+		t.Fatalf("TASKD_DATA was not used: %v", err)
+	}
+	if out, err := cli(t, storage{data: dir}, "migrate"); err != nil || !strings.Contains(out, `"status":"ok"`) {
+		t.Fatalf("migrate: %v %s", err, out)
+	}
+}
+
+func TestServeRefusesUnsafeSettings(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"plain HTTP outside dev", []string{"serve", "--public-url", "https://x.example"}, "--tls-cert"},
+		{"http public URL outside dev", []string{"serve", "--trust-proxy", "--public-url", "http://x.example"}, "https"},
+		{"no public URL behind proxy", []string{"serve", "--trust-proxy"}, "--public-url"},
+		{"dev on a public address", []string{"serve", "--dev", "--addr", "0.0.0.0:0"}, "loopback"},
+		{"demo outside dev", []string{"serve", "--demo", "--trust-proxy", "--public-url", "https://x.example"}, "--dev"},
+		{"half a TLS pair", []string{"serve", "--tls-cert", "c.pem"}, "go together"},
+		{"bad database URL", []string{"serve", "--dev", "--addr", "127.0.0.1:0", "--db", "mysql://x"}, "postgres"},
+		{"bad log level", []string{"serve", "--dev", "--log-level", "loud"}, "log-level"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := run(context.Background(), append(tc.args, "--data", dir), noEnv, io.Discard, io.Discard)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("want an error containing %q, got %v", tc.want, err)
+			}
+		})
+	}
+}
+
+var demoKeyRE = regexp.MustCompile(`API key:\s+([0-9a-f]{32})`)
+
+// TestDemoHealthAndNotFound starts the README's command and uses what it prints.
+func TestDemoHealthAndNotFound(t *testing.T) {
+	s := storage{data: t.TempDir()}
+	first := func() string {
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		var out syncBuffer
+		done := make(chan error, 1)
+		go func() {
+			done <- run(ctx, []string{"serve", "--dev", "--demo", "--addr", "127.0.0.1:0", "--data", s.data}, noEnv, &out, io.Discard)
+		}()
+		for !listenRE.MatchString(out.String()) {
+			time.Sleep(10 * time.Millisecond)
+		}
+		cancel()
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+		return demoKeyRE.FindStringSubmatch(out.String())[1]
+	}()
+	base, out := startServer(t, s, "--demo")
+	m := demoKeyRE.FindStringSubmatch(out.String())
+	if m == nil || m[1] != first || !strings.Contains(out.String(), "owner@demo.example") {
+		t.Fatalf("restart printed a different demo account:\n%s", out.String())
+	}
+	code, body := apiCall(t, base+"/a/demo", m[1], "action=get_projects")
+	if code != 200 || len(body["data"].([]any)) != 2 {
+		t.Fatalf("demo projects: %d %v", code, body)
+	}
+	for path, want := range map[string]int{"/healthz": 200, "/readyz": 200, "/nowhere": 404, "/a/demo/api/admin/v3": 404} {
+		res, err := http.Get(base + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.StatusCode != want {
+			t.Errorf("GET %s = %d, want %d", path, res.StatusCode, want)
+		}
+	}
+}

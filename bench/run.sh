@@ -139,9 +139,10 @@ seed() {
 check_seed() {
 	local body n
 	body=$(api "action=get_tasks&id_project=$read_project")
-	n=$(grep -o '"page":"/project/' <<<"$body" | wc -l)
+	n=$({ grep -o '"page":"/project/' <<<"$body" || true; } | wc -l)
 	((n == 175)) || die "get_tasks returned $n tasks, want 175"
-	body_size=$(($(wc -c <<<"$body")))
+	# The response ends in a newline, which $(…) dropped.
+	body_size=$(($(printf '%s\n' "$body" | wc -c)))
 }
 
 # load SCENARIO PROJECT runs the load generator and prints its line.
@@ -149,7 +150,7 @@ load() {
 	local line
 	line=$("$tmp/load" --url "$account_url" --key "$key" --scenario "$1" --project "$2" \
 		--clients "$CLIENTS" --duration "$DURATION" --warmup "$WARMUP") || {
-		printf '%s\n' "$line"
+		[[ -z $line ]] || printf '%s\n' "$line" >&2
 		die "scenario $1 failed"
 	}
 	printf '%s\n' "$line"

@@ -109,9 +109,10 @@ func fetch(client *http.Client, req *http.Request, buf *bytes.Buffer) error {
 
 // snippet is the start of a body, for error messages.
 func snippet(b []byte) string {
-	const max = 200
-	if len(b) > max {
-		return string(b[:max]) + "…"
+	const limit = 200
+	b = bytes.TrimSpace(b)
+	if len(b) > limit {
+		return string(b[:limit]) + "…"
 	}
 	return string(b)
 }

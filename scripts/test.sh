@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Runs the whole test suite: every package with the race detector, on SQLite
+# and on PostgreSQL, then a short fuzzing run of each parser target.
+#
+# PostgreSQL: TASKD_TEST_POSTGRES may hold a URL. Otherwise a local server on
+# 127.0.0.1:5432 is used (started if it is installed but stopped) with the
+# database taskd_test, created if missing. Without PostgreSQL the suite runs on
+# SQLite only, except in CI (CI=true), where PostgreSQL is required.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+FUZZTIME=${FUZZTIME:-15s}
+
+pg_up() { command -v pg_isready >/dev/null && pg_isready -q -h 127.0.0.1 -p 5432; }
+
+if [ -z "${TASKD_TEST_POSTGRES:-}" ]; then
+  if ! pg_up && command -v pg_ctlcluster >/dev/null && [ -d /etc/postgresql ]; then
+    echo "== starting PostgreSQL"
+    pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql | head -n 1)" main start || true
+    for _ in $(seq 1 30); do pg_up && break; sleep 1; done
+  fi
+  if pg_up; then
+    if ! psql -h 127.0.0.1 -U postgres -tAc "SELECT 1 FROM pg_database WHERE datname = 'taskd_test'" | grep -q 1; then
+      psql -h 127.0.0.1 -U postgres -qc "CREATE DATABASE taskd_test"
+    fi
+    export TASKD_TEST_POSTGRES="postgres://postgres@127.0.0.1:5432/taskd_test?sslmode=disable"
+  elif [ "${CI:-}" = "true" ]; then
+    echo "PostgreSQL is required in CI and could not be started" >&2
+    exit 1
+  else
+    echo "warning: no PostgreSQL on 127.0.0.1:5432; running on SQLite only" >&2
+  fi
+fi
+echo "== PostgreSQL: ${TASKD_TEST_POSTGRES:-not used}"
+
+echo "== go test -race ./..."
+go test -race -count=1 ./...
+
+echo "== fuzzing (${FUZZTIME} per target)"
+go test -run '^$' -fuzz '^FuzzAdminRequest$' -fuzztime "$FUZZTIME" ./api
+go test -run '^$' -fuzz '^FuzzParsers$' -fuzztime "$FUZZTIME" .

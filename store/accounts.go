@@ -13,7 +13,7 @@ import (
 func (db *DB) CreateAccount(ctx context.Context, a taskd.NewAccount) (taskd.Account, taskd.Person, error) {
 	acct := taskd.Account{Slug: a.Slug, Name: a.Name, APIKey: a.APIKey, Added: db.now().UTC()}
 	var owner taskd.Person
-	err := db.tx(ctx, "create account", func(tx *sql.Tx) error {
+	err := db.tx(ctx, "create account", func(tx querier) error {
 		err := tx.QueryRowContext(ctx, db.d.q(`INSERT INTO accounts (slug, name, api_key, created_at)
 			VALUES (?, ?, ?, ?) RETURNING id`), a.Slug, a.Name, a.APIKey, ms(acct.Added)).Scan(&acct.ID)
 		if isUnique(err) {
@@ -29,7 +29,7 @@ func (db *DB) CreateAccount(ctx context.Context, a taskd.NewAccount) (taskd.Acco
 }
 
 // addMember finds or creates the person and adds the membership.
-func (db *DB) addMember(ctx context.Context, tx *sql.Tx, accountID int64, np taskd.NewPerson, role taskd.Role) (taskd.Person, error) {
+func (db *DB) addMember(ctx context.Context, tx querier, accountID int64, np taskd.NewPerson, role taskd.Role) (taskd.Person, error) {
 	p, err := db.personByEmail(ctx, tx, np.Email)
 	if taskd.ErrorCode(err) == taskd.CodeUserInvalid {
 		p = taskd.Person{Email: np.Email, PasswordHash: np.PasswordHash, FirstName: np.FirstName, LastName: np.LastName}
@@ -51,7 +51,7 @@ func (db *DB) addMember(ctx context.Context, tx *sql.Tx, accountID int64, np tas
 func (db *DB) AccountBySlug(ctx context.Context, slug string) (taskd.Account, error) {
 	a := taskd.Account{Slug: slug}
 	var added int64
-	err := db.read.QueryRowContext(ctx, db.d.q(`SELECT id, name, api_key, created_at FROM accounts WHERE slug = ?`), slug).
+	err := db.reader.QueryRowContext(ctx, db.d.q(`SELECT id, name, api_key, created_at FROM accounts WHERE slug = ?`), slug).
 		Scan(&a.ID, &a.Name, &a.APIKey, &added)
 	if errors.Is(err, sql.ErrNoRows) {
 		return a, taskd.E(taskd.CodeAuth, "")
@@ -65,7 +65,7 @@ func (db *DB) AccountBySlug(ctx context.Context, slug string) (taskd.Account, er
 
 // SetAPIKey replaces the account's sealed administrative key.
 func (db *DB) SetAPIKey(ctx context.Context, accountID int64, sealed []byte) error {
-	return db.tx(ctx, "set api key", func(tx *sql.Tx) error {
+	return db.tx(ctx, "set api key", func(tx querier) error {
 		_, err := tx.ExecContext(ctx, db.d.q(`UPDATE accounts SET api_key = ? WHERE id = ?`), sealed, accountID)
 		return err
 	})
@@ -73,7 +73,7 @@ func (db *DB) SetAPIKey(ctx context.Context, accountID int64, sealed []byte) err
 
 // PersonByEmail returns the person with the (normalised) e-mail, or code 22.
 func (db *DB) PersonByEmail(ctx context.Context, email string) (taskd.Person, error) {
-	return db.personByEmail(ctx, db.read, email)
+	return db.personByEmail(ctx, db.reader, email)
 }
 
 func (db *DB) personByEmail(ctx context.Context, q querier, email string) (taskd.Person, error) {
@@ -93,7 +93,7 @@ func (db *DB) personByEmail(ctx context.Context, q querier, email string) (taskd
 // Code 23 when they are already a member.
 func (db *DB) AddMember(ctx context.Context, accountID int64, np taskd.NewPerson, role taskd.Role) (taskd.Person, error) {
 	var p taskd.Person
-	err := db.tx(ctx, "add member", func(tx *sql.Tx) error {
+	err := db.tx(ctx, "add member", func(tx querier) error {
 		var err error
 		p, err = db.addMember(ctx, tx, accountID, np, role)
 		return err
@@ -113,7 +113,7 @@ func scanMember(s interface{ Scan(...any) error }) (taskd.Member, error) {
 
 // Members lists the account's members in the order they joined.
 func (db *DB) Members(ctx context.Context, accountID int64) ([]taskd.Member, error) {
-	rows, err := db.read.QueryContext(ctx, db.d.q(`SELECT `+memberColumns+` WHERE m.account_id = ? ORDER BY m.created_at, p.id`), accountID)
+	rows, err := db.reader.QueryContext(ctx, db.d.q(`SELECT `+memberColumns+` WHERE m.account_id = ? ORDER BY m.created_at, p.id`), accountID)
 	if err != nil {
 		return nil, taskd.Internal("members", err)
 	}
@@ -134,7 +134,7 @@ func (db *DB) Members(ctx context.Context, accountID int64) ([]taskd.Member, err
 
 // Owner returns the account's owner.
 func (db *DB) Owner(ctx context.Context, accountID int64) (taskd.Member, error) {
-	m, err := scanMember(db.read.QueryRowContext(ctx, db.d.q(`SELECT `+memberColumns+
+	m, err := scanMember(db.reader.QueryRowContext(ctx, db.d.q(`SELECT `+memberColumns+
 		` WHERE m.account_id = ? AND m.role = 'owner' ORDER BY p.id LIMIT 1`), accountID))
 	if err != nil {
 		return m, taskd.Internal("owner", err)
@@ -144,7 +144,7 @@ func (db *DB) Owner(ctx context.Context, accountID int64) (taskd.Member, error) 
 
 // MemberByEmail returns the account's member with the e-mail, or code 22.
 func (db *DB) MemberByEmail(ctx context.Context, accountID int64, email string) (taskd.Member, error) {
-	return db.memberByEmail(ctx, db.read, accountID, email)
+	return db.memberByEmail(ctx, db.reader, accountID, email)
 }
 
 func (db *DB) memberByEmail(ctx context.Context, q querier, accountID int64, email string) (taskd.Member, error) {

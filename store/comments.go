@@ -26,10 +26,10 @@ func scanComment(s interface{ Scan(...any) error }) (taskd.Comment, error) {
 
 // Comments lists a task's comments, oldest first. Code 5 for an unknown task.
 func (db *DB) Comments(ctx context.Context, accountID, taskID int64) ([]taskd.Comment, error) {
-	if _, err := db.task(ctx, db.read, accountID, taskID, false); err != nil {
+	if _, err := db.task(ctx, db.reader, accountID, taskID, false); err != nil {
 		return nil, err
 	}
-	rows, err := db.read.QueryContext(ctx, db.d.q(`SELECT `+commentColumns+` WHERE c.account_id = ? AND c.task_id = ? ORDER BY c.id`),
+	rows, err := db.reader.QueryContext(ctx, db.d.q(`SELECT `+commentColumns+` WHERE c.account_id = ? AND c.task_id = ? ORDER BY c.id`),
 		accountID, taskID)
 	if err != nil {
 		return nil, taskd.Internal("comments", err)
@@ -64,7 +64,7 @@ func (db *DB) comment(ctx context.Context, q querier, accountID, id int64, lock 
 	return c, nil
 }
 
-func (db *DB) emitComment(ctx context.Context, tx *sql.Tx, by taskd.Actor, action string, c taskd.Comment, before, after map[string]any) error {
+func (db *DB) emitComment(ctx context.Context, tx querier, by taskd.Actor, action string, c taskd.Comment, before, after map[string]any) error {
 	return db.emitChange(ctx, tx, by, action, taskd.ObjectComment, c.ID, c.Page(), c.Project, before, after)
 }
 
@@ -72,7 +72,7 @@ func (db *DB) emitComment(ctx context.Context, tx *sql.Tx, by taskd.Actor, actio
 // an unknown task.
 func (db *DB) CreateComment(ctx context.Context, by taskd.Actor, taskID int64, text string) (taskd.Comment, error) {
 	c := taskd.Comment{AccountID: by.AccountID, TaskID: taskID, Text: text, Author: by.Person, DateAdded: db.now().UTC()}
-	err := db.tx(ctx, "create comment", func(tx *sql.Tx) error {
+	err := db.tx(ctx, "create comment", func(tx querier) error {
 		t, err := db.task(ctx, tx, by.AccountID, taskID, true)
 		if err != nil {
 			return err
@@ -92,7 +92,7 @@ func (db *DB) CreateComment(ctx context.Context, by taskd.Actor, taskID int64, t
 // for an unknown comment.
 func (db *DB) UpdateComment(ctx context.Context, by taskd.Actor, id int64, text string) (taskd.Comment, error) {
 	var c taskd.Comment
-	err := db.tx(ctx, "update comment", func(tx *sql.Tx) error {
+	err := db.tx(ctx, "update comment", func(tx querier) error {
 		var err error
 		if c, err = db.comment(ctx, tx, by.AccountID, id, true); err != nil {
 			return err
@@ -110,7 +110,7 @@ func (db *DB) UpdateComment(ctx context.Context, by taskd.Actor, id int64, text 
 // DeleteComment deletes a comment and writes delete_comment. Code 15 for an
 // unknown comment.
 func (db *DB) DeleteComment(ctx context.Context, by taskd.Actor, id int64) error {
-	return db.tx(ctx, "delete comment", func(tx *sql.Tx) error {
+	return db.tx(ctx, "delete comment", func(tx querier) error {
 		c, err := db.comment(ctx, tx, by.AccountID, id, true)
 		if err != nil {
 			return err

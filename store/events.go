@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"time"
 
@@ -10,7 +9,7 @@ import (
 )
 
 // emit writes ev to the outbox inside the change's transaction.
-func (db *DB) emit(ctx context.Context, tx *sql.Tx, ev taskd.Event) error {
+func (db *DB) emit(ctx context.Context, tx querier, ev taskd.Event) error {
 	body, err := json.Marshal(ev)
 	if err != nil {
 		return err
@@ -22,7 +21,7 @@ func (db *DB) emit(ctx context.Context, tx *sql.Tx, ev taskd.Event) error {
 
 // emitChange builds the event of a change and writes it; an update that
 // changed nothing writes none.
-func (db *DB) emitChange(ctx context.Context, tx *sql.Tx, by taskd.Actor, action, objType string, id int64, page string,
+func (db *DB) emitChange(ctx context.Context, tx querier, by taskd.Actor, action, objType string, id int64, page string,
 	project taskd.ProjectRef, before, after map[string]any) error {
 	ev, ok := taskd.ChangeEvent(by, db.now(), action, objType, id, page, project, before, after)
 	if !ok {
@@ -40,7 +39,7 @@ func (db *DB) Events(ctx context.Context, accountID int64, since time.Time, proj
 		query += ` AND project_id = ?`
 		args = append(args, projectID)
 	}
-	rows, err := db.read.QueryContext(ctx, db.d.q(query+` ORDER BY id LIMIT 10000`), args...)
+	rows, err := db.reader.QueryContext(ctx, db.d.q(query+` ORDER BY id LIMIT 10000`), args...)
 	if err != nil {
 		return nil, taskd.Internal("events", err)
 	}

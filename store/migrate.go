@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"database/sql"
 	"embed"
 	"fmt"
 	"io/fs"
@@ -39,7 +38,7 @@ func (db *DB) migrate(ctx context.Context) error {
 		if err != nil {
 			return fmt.Errorf("store: read migration %s: %w", e.Name(), err)
 		}
-		err = db.tx(ctx, "migrate", func(tx *sql.Tx) error {
+		err = db.tx(ctx, "migrate", func(tx querier) error {
 			if db.d.name == "postgres" {
 				if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(7210001)`); err != nil {
 					return err

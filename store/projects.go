@@ -32,7 +32,7 @@ func (db *DB) Projects(ctx context.Context, accountID int64, status string) ([]t
 		query += ` AND pr.status = ?`
 		args = append(args, status)
 	}
-	rows, err := db.read.QueryContext(ctx, db.d.q(query+` ORDER BY pr.id`), args...)
+	rows, err := db.reader.QueryContext(ctx, db.d.q(query+` ORDER BY pr.id`), args...)
 	if err != nil {
 		return nil, taskd.Internal("projects", err)
 	}
@@ -53,7 +53,7 @@ func (db *DB) Projects(ctx context.Context, accountID int64, status string) ([]t
 
 // Project returns one project of the account, or code 4.
 func (db *DB) Project(ctx context.Context, accountID, id int64) (taskd.Project, error) {
-	return db.project(ctx, db.read, accountID, id, false)
+	return db.project(ctx, db.reader, accountID, id, false)
 }
 
 func (db *DB) project(ctx context.Context, q querier, accountID, id int64, lock bool) (taskd.Project, error) {
@@ -72,7 +72,7 @@ func (db *DB) project(ctx context.Context, q querier, accountID, id int64, lock 
 }
 
 // applyProject copies the input's set fields onto p, resolving the manager.
-func (db *DB) applyProject(ctx context.Context, tx *sql.Tx, p *taskd.Project, in taskd.ProjectInput) error {
+func (db *DB) applyProject(ctx context.Context, tx querier, p *taskd.Project, in taskd.ProjectInput) error {
 	if in.Name != nil {
 		p.Name = *in.Name
 	}
@@ -99,7 +99,7 @@ func (db *DB) applyProject(ctx context.Context, tx *sql.Tx, p *taskd.Project, in
 func (db *DB) CreateProject(ctx context.Context, by taskd.Actor, in taskd.ProjectInput) (taskd.Project, error) {
 	p := taskd.Project{AccountID: by.AccountID, Status: taskd.ProjectActive, Author: by.Person, Manager: taskd.Nobody,
 		DateAdded: db.now().UTC()}
-	err := db.tx(ctx, "create project", func(tx *sql.Tx) error {
+	err := db.tx(ctx, "create project", func(tx querier) error {
 		if err := db.applyProject(ctx, tx, &p, in); err != nil {
 			return err
 		}
@@ -118,7 +118,7 @@ func (db *DB) CreateProject(ctx context.Context, by taskd.Actor, in taskd.Projec
 // UpdateProject changes a project's fields and writes update_project.
 func (db *DB) UpdateProject(ctx context.Context, by taskd.Actor, id int64, in taskd.ProjectInput) (taskd.Project, error) {
 	var p taskd.Project
-	err := db.tx(ctx, "update project", func(tx *sql.Tx) error {
+	err := db.tx(ctx, "update project", func(tx querier) error {
 		var err error
 		if p, err = db.project(ctx, tx, by.AccountID, id, true); err != nil {
 			return err
@@ -141,7 +141,7 @@ func (db *DB) UpdateProject(ctx context.Context, by taskd.Actor, id int64, in ta
 // when it already has the status.
 func (db *DB) SetProjectStatus(ctx context.Context, by taskd.Actor, id int64, status string) (taskd.Project, error) {
 	var p taskd.Project
-	err := db.tx(ctx, "set project status", func(tx *sql.Tx) error {
+	err := db.tx(ctx, "set project status", func(tx querier) error {
 		var err error
 		if p, err = db.project(ctx, tx, by.AccountID, id, true); err != nil {
 			return err

@@ -24,6 +24,11 @@ import (
 type DB struct {
 	write *sql.DB // SQLite: one connection, so writers queue here, not on locks
 	read  *sql.DB // SQLite: several read-only connections; PostgreSQL: same as write
+
+	// reader runs reads through prepared statements. Transactions do not:
+	// preparing on the pool from inside a transaction would wait for the
+	// one SQLite write connection that the transaction holds.
+	reader pool
 	d     dialect
 	now   func() time.Time
 }
@@ -64,6 +69,7 @@ func Open(ctx context.Context, o Options) (*DB, error) {
 			return nil, err
 		}
 	}
+	db.reader = pool{newStmts(db.read)}
 	if err := db.Ping(ctx); err != nil {
 		db.Close()
 		return nil, err
@@ -115,6 +121,7 @@ func (db *DB) Ping(ctx context.Context) error {
 
 // Close closes the connection pools.
 func (db *DB) Close() error {
+	db.reader.close()
 	err := db.write.Close()
 	if db.read != db.write {
 		err = errors.Join(err, db.read.Close())
@@ -126,7 +133,7 @@ func (db *DB) Close() error {
 func (db *DB) Dialect() string { return db.d.name }
 
 // tx runs fn in a write transaction and commits it when fn returns nil.
-func (db *DB) tx(ctx context.Context, op string, fn func(*sql.Tx) error) error {
+func (db *DB) tx(ctx context.Context, op string, fn func(querier) error) error {
 	tx, err := db.write.BeginTx(ctx, nil)
 	if err != nil {
 		return taskd.Internal(op+": begin", err)

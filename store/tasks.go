@@ -72,7 +72,7 @@ func (db *DB) Tasks(ctx context.Context, q taskd.TaskQuery) ([]taskd.Task, error
 	if limit <= 0 || limit > 10000 {
 		limit = 10000
 	}
-	rows, err := db.read.QueryContext(ctx, db.d.q(`SELECT `+taskColumns+where.String()+` ORDER BY t.id LIMIT ?`), append(args, limit)...)
+	rows, err := db.reader.QueryContext(ctx, db.d.q(`SELECT `+taskColumns+where.String()+` ORDER BY t.id LIMIT ?`), append(args, limit)...)
 	if err != nil {
 		return nil, taskd.Internal("tasks", err)
 	}
@@ -97,7 +97,7 @@ func escapeLike(s string) string {
 
 // Task returns one task of the account, or code 5.
 func (db *DB) Task(ctx context.Context, accountID, id int64) (taskd.Task, error) {
-	return db.task(ctx, db.read, accountID, id, false)
+	return db.task(ctx, db.reader, accountID, id, false)
 }
 
 func (db *DB) task(ctx context.Context, q querier, accountID, id int64, lock bool) (taskd.Task, error) {
@@ -116,7 +116,7 @@ func (db *DB) task(ctx context.Context, q querier, accountID, id int64, lock boo
 }
 
 // applyTask copies the input's set fields onto t, resolving the assignee.
-func (db *DB) applyTask(ctx context.Context, tx *sql.Tx, t *taskd.Task, in taskd.TaskInput) error {
+func (db *DB) applyTask(ctx context.Context, tx querier, t *taskd.Task, in taskd.TaskInput) error {
 	if in.Name != nil {
 		t.Name = *in.Name
 	}
@@ -142,7 +142,7 @@ func (db *DB) applyTask(ctx context.Context, tx *sql.Tx, t *taskd.Task, in taskd
 	return taskd.CheckDateRange(t.DateStart, t.DateEnd)
 }
 
-func (db *DB) emitTask(ctx context.Context, tx *sql.Tx, by taskd.Actor, action string, t taskd.Task, before, after map[string]any) error {
+func (db *DB) emitTask(ctx context.Context, tx querier, by taskd.Actor, action string, t taskd.Task, before, after map[string]any) error {
 	return db.emitChange(ctx, tx, by, action, taskd.ObjectTask, t.ID, t.Page(), t.Project, before, after)
 }
 
@@ -152,7 +152,7 @@ func (db *DB) emitTask(ctx context.Context, tx *sql.Tx, by taskd.Actor, action s
 func (db *DB) CreateTask(ctx context.Context, by taskd.Actor, projectID, parentID int64, in taskd.TaskInput) (taskd.Task, error) {
 	t := taskd.Task{AccountID: by.AccountID, ProjectID: projectID, ParentID: parentID, Status: taskd.StatusActive,
 		Priority: DefaultPriority, Author: by.Person, Assignee: taskd.Nobody, DateAdded: db.now().UTC()}
-	err := db.tx(ctx, "create task", func(tx *sql.Tx) error {
+	err := db.tx(ctx, "create task", func(tx querier) error {
 		p, err := db.project(ctx, tx, by.AccountID, projectID, false)
 		if err != nil {
 			return err
@@ -193,7 +193,7 @@ func (db *DB) CreateTask(ctx context.Context, by taskd.Actor, projectID, parentI
 // UpdateTask changes a task's fields and writes update_task when anything changed.
 func (db *DB) UpdateTask(ctx context.Context, by taskd.Actor, id int64, in taskd.TaskInput) (taskd.Task, error) {
 	var t taskd.Task
-	err := db.tx(ctx, "update task", func(tx *sql.Tx) error {
+	err := db.tx(ctx, "update task", func(tx querier) error {
 		var err error
 		if t, err = db.task(ctx, tx, by.AccountID, id, true); err != nil {
 			return err
@@ -214,7 +214,7 @@ func (db *DB) UpdateTask(ctx context.Context, by taskd.Actor, id int64, in taskd
 }
 
 // setStatus writes a task's new status and its close or reopen event.
-func (db *DB) setStatus(ctx context.Context, tx *sql.Tx, by taskd.Actor, t *taskd.Task, status string) error {
+func (db *DB) setStatus(ctx context.Context, tx querier, by taskd.Actor, t *taskd.Task, status string) error {
 	before := taskd.TaskFields(*t)
 	t.Status, t.DateClosed = status, db.now().UTC()
 	action := taskd.ActionClose
@@ -233,7 +233,7 @@ func (db *DB) setStatus(ctx context.Context, tx *sql.Tx, by taskd.Actor, t *task
 // done, 13 active subtasks.
 func (db *DB) CompleteTask(ctx context.Context, by taskd.Actor, id int64) (taskd.Task, error) {
 	var t taskd.Task
-	err := db.tx(ctx, "complete task", func(tx *sql.Tx) error {
+	err := db.tx(ctx, "complete task", func(tx querier) error {
 		var err error
 		if t, err = db.task(ctx, tx, by.AccountID, id, true); err != nil {
 			return err
@@ -257,7 +257,7 @@ func (db *DB) CompleteTask(ctx context.Context, by taskd.Actor, id int64) (taskd
 // concurrent changes.
 func (db *DB) ReopenTask(ctx context.Context, by taskd.Actor, id int64) (taskd.Task, error) {
 	var t taskd.Task
-	err := db.tx(ctx, "reopen task", func(tx *sql.Tx) error {
+	err := db.tx(ctx, "reopen task", func(tx querier) error {
 		var err error
 		if t, err = db.task(ctx, tx, by.AccountID, id, false); err != nil {
 			return err
@@ -284,7 +284,7 @@ func (db *DB) ReopenTask(ctx context.Context, by taskd.Actor, id int64) (taskd.T
 // DeleteTask deletes a task with its subtasks and comments, writing
 // delete_task for each subtask and then for the task.
 func (db *DB) DeleteTask(ctx context.Context, by taskd.Actor, id int64) error {
-	return db.tx(ctx, "delete task", func(tx *sql.Tx) error {
+	return db.tx(ctx, "delete task", func(tx querier) error {
 		t, err := db.task(ctx, tx, by.AccountID, id, true)
 		if err != nil {
 			return err

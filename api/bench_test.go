@@ -1,0 +1,93 @@
+package api_test
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/taskd/taskd/api"
+)
+
+// benchBackends runs fn on SQLite and, with TASKD_TEST_POSTGRES, PostgreSQL.
+func benchBackends(b *testing.B, fn func(b *testing.B, dbURL string)) {
+	b.Run("sqlite", func(b *testing.B) { fn(b, "") })
+	if u := os.Getenv("TASKD_TEST_POSTGRES"); u != "" {
+		b.Run("postgres", func(b *testing.B) { fn(b, u) })
+	}
+}
+
+// seedProject makes a project of 100 tasks where every 4th has 3 subtasks.
+func seedProject(b *testing.B, a *account) string {
+	pid := a.ok("action", "post_project", "title", "Bench").data()["id"].(string)
+	for i := 0; i < 100; i++ {
+		tid := a.ok("action", "post_task", "id_project", pid, "title", fmt.Sprintf("Task %d with a realistic title", i),
+			"priority", strconv.Itoa(i%11), "email_user_to", a.Owner.Email, "dateend", "31.12.2026").data()["id"].(string)
+		if i%4 == 0 {
+			for j := 0; j < 3; j++ {
+				a.ok("action", "post_task", "id_project", pid, "id_parent", tid, "title", fmt.Sprintf("Subtask %d.%d", i, j))
+			}
+		}
+	}
+	return pid
+}
+
+func adminMux(s *server) http.Handler {
+	mux := http.NewServeMux()
+	mux.Handle("/a/{slug}/api/admin/v2/{$}", api.NewAdmin(s.DB, s.Sealer, discardLog(), nil))
+	return mux
+}
+
+// BenchmarkGetTasks measures one get_tasks call (175 tasks) through the
+// handler: parsing, authentication, the query and the JSON rendering.
+func BenchmarkGetTasks(b *testing.B) {
+	benchBackends(b, func(b *testing.B, dbURL string) {
+		s := newServer(b, dbURL)
+		a := s.newAccount(b)
+		pid := seedProject(b, a)
+		h := adminMux(s)
+		q := "action=get_tasks&id_project=" + pid
+		target := "/a/" + a.Slug + "/api/admin/v2/?" + q + "&hash=" + api.Hash(q, a.Key)
+		b.ReportAllocs()
+		b.ResetTimer()
+		b.RunParallel(func(pb *testing.PB) {
+			for pb.Next() {
+				rec := httptest.NewRecorder()
+				h.ServeHTTP(rec, httptest.NewRequest("GET", target, nil))
+				if rec.Code != 200 || !strings.HasPrefix(rec.Body.String(), `{"status":"ok"`) {
+					b.Fatalf("get_tasks: %d %s", rec.Code, rec.Body)
+				}
+			}
+		})
+	})
+}
+
+// BenchmarkPostTask measures creating a task (and its event) through the handler.
+func BenchmarkPostTask(b *testing.B) {
+	benchBackends(b, func(b *testing.B, dbURL string) {
+		s := newServer(b, dbURL)
+		a := s.newAccount(b)
+		pid := a.ok("action", "post_project", "title", "Bench").data()["id"].(string)
+		h := adminMux(s)
+		var n atomic.Int64
+		b.ReportAllocs()
+		b.ResetTimer()
+		b.RunParallel(func(pb *testing.PB) {
+			for pb.Next() {
+				body := "action=post_task&id_project=" + pid + "&title=" + url.QueryEscape(fmt.Sprintf("Task %d", n.Add(1)))
+				req := httptest.NewRequest("POST", "/a/"+a.Slug+"/api/admin/v2/", strings.NewReader(body+"&hash="+api.Hash(body, a.Key)))
+				req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+				rec := httptest.NewRecorder()
+				h.ServeHTTP(rec, req)
+				if rec.Code != 200 || !strings.HasPrefix(rec.Body.String(), `{"status":"ok"`) {
+					b.Fatalf("post_task: %d %s", rec.Code, rec.Body)
+				}
+			}
+		})
+	})
+}

@@ -29,8 +29,8 @@ type DB struct {
 	// preparing on the pool from inside a transaction would wait for the
 	// one SQLite write connection that the transaction holds.
 	reader pool
-	d     dialect
-	now   func() time.Time
+	d      dialect
+	now    func() time.Time
 }
 
 var _ taskd.Store = (*DB)(nil)

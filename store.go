@@ -70,6 +70,8 @@ type Store interface {
 	SetProjectStatus(ctx context.Context, by Actor, id int64, status string) (Project, error)
 
 	Tasks(ctx context.Context, q TaskQuery) ([]Task, error)
+	// ProjectVersion increases with every change to the project's tasks.
+	ProjectVersion(ctx context.Context, accountID, projectID int64) (int64, error)
 	Task(ctx context.Context, accountID, id int64) (Task, error)
 	CreateTask(ctx context.Context, by Actor, projectID, parentID int64, in TaskInput) (Task, error)
 	UpdateTask(ctx context.Context, by Actor, id int64, in TaskInput) (Task, error)

@@ -21,14 +21,24 @@ func getTasks(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := c.store.Project(c.ctx, c.accountID(), pid); err != nil {
+	version, err := c.store.ProjectVersion(c.ctx, c.accountID(), pid)
+	if err != nil {
 		return nil, err
+	}
+	key := listKey{account: c.accountID(), project: pid, version: version, viewer: c.viewer(), filter: status, text: c.extra("text")}
+	if body, hit := c.lists.get(key); hit {
+		return body, nil
 	}
 	tasks, err := c.store.Tasks(c.ctx, taskd.TaskQuery{AccountID: c.accountID(), ProjectID: pid, Status: status})
 	if err != nil {
 		return nil, err
 	}
-	return ok(c.view().renderAll(taskd.BuildTree(tasks))), nil
+	body, err := render(ok(c.view().renderAll(taskd.BuildTree(tasks))))
+	if err != nil {
+		return nil, taskd.Internal("render tasks", err)
+	}
+	c.lists.put(key, body)
+	return body, nil
 }
 
 func getAllTasks(c *call) (any, error) {

@@ -269,3 +269,64 @@ func TestConcurrentRequests(t *testing.T) {
 		}
 	})
 }
+
+// TestTaskListNeverStale reads a project's list through one server, changes
+// its tasks through another on the same database (a second replica), and
+// reads again: every change shows at once.
+func TestTaskListNeverStale(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, dbURL string) {
+		a := newServer(t, dbURL).newAccount(t)
+		b := &account{server: newServerOn(t, a.DB, a.Sealer), Slug: a.Slug, Key: a.Key, Owner: a.Owner, t: t}
+
+		pid := a.ok("action", "post_project", "title", "P").data()["id"].(string)
+		tid := a.ok("action", "post_task", "id_project", pid, "title", "one").data()["id"].(string)
+		names := func() string {
+			var out []string
+			for _, x := range a.ok("action", "get_tasks", "id_project", pid).list() {
+				task := x.(map[string]any)
+				s := task["name"].(string) + ":" + task["status"].(string)
+				for _, c := range asList(task["child"]) {
+					s += "/" + c.(map[string]any)["name"].(string)
+				}
+				out = append(out, s)
+			}
+			return strings.Join(out, ",")
+		}
+		for _, step := range []struct {
+			change []string
+			want   string
+		}{
+			{nil, "one:active"},
+			{[]string{"action", "update_task", "id_task", tid, "title", "uno"}, "uno:active"},
+			{[]string{"action", "post_task", "id_project", pid, "id_parent", tid, "title", "sub"}, "uno:active/sub"},
+			{[]string{"action", "post_task", "id_project", pid, "title", "two"}, "uno:active/sub,two:active"},
+		} {
+			if step.change != nil {
+				b.ok(step.change...)
+			}
+			if got := names(); got != step.want {
+				t.Fatalf("after %v: list %q, want %q", step.change, got, step.want)
+			}
+		}
+		sub := a.ok("action", "get_task", "id_task", tid).data()["child"].([]any)[0].(map[string]any)["id"].(string)
+		for _, step := range []struct {
+			change []string
+			want   string
+		}{
+			{[]string{"action", "complete_task", "id_task", sub}, "uno:active/sub,two:active"},
+			{[]string{"action", "complete_task", "id_task", tid}, "uno:done/sub,two:active"},
+			{[]string{"action", "reopen_task", "id_task", tid}, "uno:active/sub,two:active"},
+			{[]string{"action", "delete_task", "id_task", tid}, "two:active"},
+		} {
+			b.ok(step.change...)
+			if got := names(); got != step.want {
+				t.Fatalf("after %v: list %q, want %q", step.change, got, step.want)
+			}
+		}
+	})
+}
+
+func asList(v any) []any {
+	l, _ := v.([]any)
+	return l
+}

@@ -25,6 +25,7 @@ type call struct {
 	p     map[string]string
 	who   *caller
 	now   func() time.Time
+	lists *listCache
 }
 
 func (c *call) accountID() int64 { return c.who.account.ID }

@@ -61,14 +61,20 @@ type okBody struct {
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
-	body, err := json.Marshal(v)
-	if err != nil {
-		status, body = http.StatusInternalServerError, []byte(`{"status":"error","status_code":99,"message":"Internal error"}`)
+	var body []byte
+	if raw, ok := v.(rawJSON); ok {
+		body = raw
+	} else {
+		var err error
+		if body, err = json.Marshal(v); err != nil {
+			status, body = http.StatusInternalServerError, []byte(`{"status":"error","status_code":99,"message":"Internal error"}`)
+		}
+		body = append(body, '\n')
 	}
 	h := w.Header()
 	h.Set("Content-Type", "application/json; charset=utf-8")
 	h.Set("Cache-Control", "no-store")
 	h.Set("X-Content-Type-Options", "nosniff")
 	w.WriteHeader(status)
-	w.Write(append(body, '\n'))
+	w.Write(body)
 }

@@ -23,6 +23,7 @@ type Admin struct {
 	log     *slog.Logger
 	now     func() time.Time
 	actions map[string]action
+	lists   *listCache
 }
 
 // NewAdmin returns the administrative API handler.
@@ -30,7 +31,7 @@ func NewAdmin(store taskd.Store, sealer *secret.Sealer, log *slog.Logger, now fu
 	if now == nil {
 		now = time.Now
 	}
-	return &Admin{store: store, sealer: sealer, log: log, now: now, actions: actions()}
+	return &Admin{store: store, sealer: sealer, log: log, now: now, actions: actions(), lists: newListCache(64 << 20)}
 }
 
 // ServeHTTP parses, authenticates and dispatches one call.
@@ -68,7 +69,7 @@ func (h *Admin) serve(w http.ResponseWriter, r *http.Request) (any, error) {
 	if !authorized {
 		return nil, taskd.E(taskd.CodeAuth, "")
 	}
-	return dispatch(ctx, h.actions, h.store, h.now, req.params, &caller{account: acct})
+	return dispatch(ctx, h.actions, &call{store: h.store, now: h.now, lists: h.lists, p: req.params, who: &caller{account: acct}})
 }
 
 // caller is who makes a call: the account, and for token calls the person.
@@ -80,8 +81,8 @@ type caller struct {
 }
 
 // dispatch checks the action and its parameters and runs it.
-func dispatch(ctx context.Context, table map[string]action, store taskd.Store, now func() time.Time,
-	params map[string]string, who *caller) (any, error) {
+func dispatch(ctx context.Context, table map[string]action, c *call) (any, error) {
+	params := c.p
 	name, ok := params["action"]
 	if !ok || name == "" {
 		return nil, taskd.E(taskd.CodeActionRequired, "action")
@@ -95,6 +96,6 @@ func dispatch(ctx context.Context, table map[string]action, store taskd.Store, n
 			return nil, taskd.E(taskd.CodeUnknownParam, k)
 		}
 	}
-	c := &call{ctx: ctx, store: store, p: params, who: who, now: now}
+	c.ctx = ctx
 	return a.run(c)
 }

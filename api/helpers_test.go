@@ -61,11 +61,16 @@ func openStore(t testing.TB, dbURL string) *store.DB {
 
 func newServer(t testing.TB, dbURL string) *server {
 	t.Helper()
-	db := openStore(t, dbURL)
 	sealer, err := secret.NewSealer(bytes.Repeat([]byte{42}, 32))
 	if err != nil {
 		t.Fatal(err)
 	}
+	return newServerOn(t, openStore(t, dbURL), sealer)
+}
+
+// newServerOn serves an existing store: a second replica of the same data.
+func newServerOn(t testing.TB, db *store.DB, sealer *secret.Sealer) *server {
+	t.Helper()
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	admin := api.NewAdmin(db, sealer, log, time.Now)
 	mux := http.NewServeMux()

@@ -95,6 +95,20 @@ func escapeLike(s string) string {
 	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
 }
 
+// ProjectVersion returns the version of a project's task list, which every
+// change to its tasks increases. Code 4 for an unknown project.
+func (db *DB) ProjectVersion(ctx context.Context, accountID, projectID int64) (int64, error) {
+	var v int64
+	err := db.reader.QueryRowContext(ctx, db.d.q(`SELECT version FROM projects WHERE account_id = ? AND id = ?`), accountID, projectID).Scan(&v)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, taskd.E(taskd.CodeProjectInvalid, "id_project")
+	}
+	if err != nil {
+		return 0, taskd.Internal("project version", err)
+	}
+	return v, nil
+}
+
 // Task returns one task of the account, or code 5.
 func (db *DB) Task(ctx context.Context, accountID, id int64) (taskd.Task, error) {
 	return db.task(ctx, db.reader, accountID, id, false)
@@ -142,7 +156,12 @@ func (db *DB) applyTask(ctx context.Context, tx querier, t *taskd.Task, in taskd
 	return taskd.CheckDateRange(t.DateStart, t.DateEnd)
 }
 
+// emitTask writes a task's event and bumps its project's version. The project
+// row is locked last in every transaction, after any task rows.
 func (db *DB) emitTask(ctx context.Context, tx querier, by taskd.Actor, action string, t taskd.Task, before, after map[string]any) error {
+	if _, err := tx.ExecContext(ctx, db.d.q(`UPDATE projects SET version = version + 1 WHERE id = ?`), t.ProjectID); err != nil {
+		return err
+	}
 	return db.emitChange(ctx, tx, by, action, taskd.ObjectTask, t.ID, t.Page(), t.Project, before, after)
 }
 

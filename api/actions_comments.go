@@ -72,11 +72,7 @@ func updateComment(c *call) (any, error) {
 }
 
 func deleteComment(c *call) (any, error) {
-	id, err := c.id("id_comment", taskd.CodeCommentInvalid)
-	if err != nil {
-		return nil, err
-	}
-	by, err := c.actor()
+	id, by, err := c.target("id_comment", taskd.CodeCommentInvalid)
 	if err != nil {
 		return nil, err
 	}

@@ -95,11 +95,7 @@ func updateProject(c *call) (any, error) {
 
 func projectStatus(status string) func(*call) (any, error) {
 	return func(c *call) (any, error) {
-		id, err := c.id("id_project", taskd.CodeProjectInvalid)
-		if err != nil {
-			return nil, err
-		}
-		by, err := c.actor()
+		id, by, err := c.target("id_project", taskd.CodeProjectInvalid)
 		if err != nil {
 			return nil, err
 		}

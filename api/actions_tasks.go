@@ -192,11 +192,7 @@ func updateTask(c *call) (any, error) {
 
 func taskStatus(complete bool) func(*call) (any, error) {
 	return func(c *call) (any, error) {
-		id, err := c.id("id_task", taskd.CodeTaskInvalid)
-		if err != nil {
-			return nil, err
-		}
-		by, err := c.actor()
+		id, by, err := c.target("id_task", taskd.CodeTaskInvalid)
 		if err != nil {
 			return nil, err
 		}
@@ -214,11 +210,7 @@ func taskStatus(complete bool) func(*call) (any, error) {
 }
 
 func deleteTask(c *call) (any, error) {
-	id, err := c.id("id_task", taskd.CodeTaskInvalid)
-	if err != nil {
-		return nil, err
-	}
-	by, err := c.actor()
+	id, by, err := c.target("id_task", taskd.CodeTaskInvalid)
 	if err != nil {
 		return nil, err
 	}

@@ -160,3 +160,14 @@ func (c *call) actor() (taskd.Actor, error) {
 	a.Person, a.Role = m.Ref(), m.Role
 	return a, nil
 }
+
+// target reads the required id of the object an action changes, and who
+// changes it.
+func (c *call) target(name string, code taskd.Code) (int64, taskd.Actor, error) {
+	id, err := c.id(name, code)
+	if err != nil {
+		return 0, taskd.Actor{}, err
+	}
+	by, err := c.actor()
+	return id, by, err
+}

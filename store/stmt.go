@@ -7,7 +7,7 @@ import (
 )
 
 // stmts prepares each query once per pool and reuses it: parsing SQL was a
-// large share of a small read's cost on SQLite.
+// large share of a small query's cost on SQLite.
 type stmts struct {
 	db *sql.DB
 	mu sync.RWMutex
@@ -16,21 +16,28 @@ type stmts struct {
 
 func newStmts(db *sql.DB) *stmts { return &stmts{db: db, m: make(map[string]*sql.Stmt)} }
 
-func (s *stmts) get(ctx context.Context, query string) (*sql.Stmt, error) {
+func (s *stmts) lookup(query string) *sql.Stmt {
 	s.mu.RLock()
-	st, ok := s.m[query]
-	s.mu.RUnlock()
-	if ok {
-		return st, nil
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if st, ok := s.m[query]; ok {
+	defer s.mu.RUnlock()
+	return s.m[query]
+}
+
+// get returns the statement for query, preparing it on the pool first if
+// needed. The mutex is not held while preparing: preparing may wait for a
+// connection whose holder needs the mutex to look up its own statements.
+func (s *stmts) get(ctx context.Context, query string) (*sql.Stmt, error) {
+	if st := s.lookup(query); st != nil {
 		return st, nil
 	}
 	st, err := s.db.PrepareContext(ctx, query)
 	if err != nil {
 		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if prev, ok := s.m[query]; ok {
+		st.Close()
+		return prev, nil
 	}
 	s.m[query] = st
 	return st, nil
@@ -69,4 +76,54 @@ func (p pool) ExecContext(ctx context.Context, query string, args ...any) (sql.R
 		return nil, err
 	}
 	return st.ExecContext(ctx, args...)
+}
+
+// txStmts runs a transaction's queries through the statements already
+// prepared on its pool (Tx.StmtContext reuses the one prepared on the
+// transaction's connection). A query met for the first time runs unprepared
+// and is noted; prepareNoted prepares it once the transaction has released
+// its connection, because preparing on the pool from inside the transaction
+// would wait for the one SQLite write connection the transaction holds.
+type txStmts struct {
+	tx    *sql.Tx
+	s     *stmts
+	noted []string
+}
+
+func (t *txStmts) stmt(ctx context.Context, query string) *sql.Stmt {
+	if st := t.s.lookup(query); st != nil {
+		return t.tx.StmtContext(ctx, st)
+	}
+	t.noted = append(t.noted, query)
+	return nil
+}
+
+func (t *txStmts) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	if st := t.stmt(ctx, query); st != nil {
+		return st.QueryContext(ctx, args...)
+	}
+	return t.tx.QueryContext(ctx, query, args...)
+}
+
+func (t *txStmts) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	if st := t.stmt(ctx, query); st != nil {
+		return st.QueryRowContext(ctx, args...)
+	}
+	return t.tx.QueryRowContext(ctx, query, args...)
+}
+
+func (t *txStmts) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	if st := t.stmt(ctx, query); st != nil {
+		return st.ExecContext(ctx, args...)
+	}
+	return t.tx.ExecContext(ctx, query, args...)
+}
+
+// prepareNoted prepares the queries the transaction ran unprepared. It must
+// be called after the transaction ended. A failure only means the query
+// stays unprepared, so it is not reported.
+func (t *txStmts) prepareNoted(ctx context.Context) {
+	for _, q := range t.noted {
+		_, _ = t.s.get(ctx, q)
+	}
 }

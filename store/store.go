@@ -25,10 +25,12 @@ type DB struct {
 	write *sql.DB // SQLite: one connection, so writers queue here, not on locks
 	read  *sql.DB // SQLite: several read-only connections; PostgreSQL: same as write
 
-	// reader runs reads through prepared statements. Transactions do not:
-	// preparing on the pool from inside a transaction would wait for the
-	// one SQLite write connection that the transaction holds.
+	// reader runs reads through prepared statements.
 	reader pool
+	// writer holds the statements that write transactions reuse on
+	// SQLite's one write connection; nil on PostgreSQL, where pgx caches
+	// statements per connection itself.
+	writer *stmts
 	d      dialect
 	now    func() time.Time
 }
@@ -68,6 +70,7 @@ func Open(ctx context.Context, o Options) (*DB, error) {
 		if err := openSQLite(db, o.DataDir); err != nil {
 			return nil, err
 		}
+		db.writer = newStmts(db.write)
 	}
 	db.reader = pool{newStmts(db.read)}
 	if err := db.Ping(ctx); err != nil {
@@ -122,6 +125,9 @@ func (db *DB) Ping(ctx context.Context) error {
 // Close closes the connection pools.
 func (db *DB) Close() error {
 	db.reader.close()
+	if db.writer != nil {
+		db.writer.close()
+	}
 	err := db.write.Close()
 	if db.read != db.write {
 		err = errors.Join(err, db.read.Close())
@@ -138,8 +144,19 @@ func (db *DB) tx(ctx context.Context, op string, fn func(querier) error) error {
 	if err != nil {
 		return taskd.Internal(op+": begin", err)
 	}
+	if db.writer == nil {
+		return db.run(op, tx, tx, fn)
+	}
+	ts := &txStmts{tx: tx, s: db.writer}
+	err = db.run(op, tx, ts, fn)
+	ts.prepareNoted(context.WithoutCancel(ctx)) // the transaction has released its connection
+	return err
+}
+
+// run calls fn with q, which runs on tx, then commits tx or rolls it back.
+func (db *DB) run(op string, tx *sql.Tx, q querier, fn func(querier) error) error {
 	defer tx.Rollback()
-	if err := fn(tx); err != nil {
+	if err := fn(q); err != nil {
 		var te *taskd.Error
 		if errors.As(err, &te) {
 			return err

@@ -36,6 +36,7 @@ const (
 	CodeUserInvalid     Code = 22 // User is invalid
 	CodeConflict        Code = 23 // Value already exists (details: the field)
 	CodeRateLimited     Code = 24 // Too many requests
+	CodeNotFound        Code = 25 // Object is not found (application, authorization)
 	CodeInternal        Code = 99 // Internal error; details are never shown
 )
 
@@ -78,6 +79,7 @@ var defaultMessages = map[Code]string{
 	CodeCommentInvalid:  "Comment is invalid",
 	CodeUnknownParam:    "Parameter is not supported",
 	CodeMalformed:       "Request is malformed",
+	CodeNotFound:        "Not found",
 	CodeTooLarge:        "Request body is too large",
 	CodeMethod:          "Method is not allowed",
 	CodeForbidden:       "Not permitted",

@@ -62,6 +62,7 @@ type Store interface {
 	Members(ctx context.Context, accountID int64) ([]Member, error)
 	Owner(ctx context.Context, accountID int64) (Member, error)
 	MemberByEmail(ctx context.Context, accountID int64, email string) (Member, error)
+	Member(ctx context.Context, accountID, personID int64) (Member, error)
 
 	Projects(ctx context.Context, accountID int64, status string) ([]Project, error)
 	Project(ctx context.Context, accountID, id int64) (Project, error)

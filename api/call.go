@@ -140,6 +140,9 @@ func (c *call) text(name string) (*string, error) {
 func (c *call) actor() (taskd.Actor, error) {
 	a := taskd.Actor{AccountID: c.accountID()}
 	if p := c.who.person; p != nil {
+		if email, ok := c.p["email_user_from"]; ok && !strings.EqualFold(email, p.Email) {
+			return a, taskd.Errorf(taskd.CodeForbidden, "email_user_from", "An access token acts as its own user; email_user_from is for the administrative key")
+		}
 		a.Person, a.Role = p.Ref(), p.Role
 		return a, nil
 	}

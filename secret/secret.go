@@ -5,7 +5,9 @@ package secret
 import (
 	"crypto/aes"
 	"crypto/cipher"
+	"crypto/hmac"
 	"crypto/rand"
+	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/base64"
 	"encoding/hex"
@@ -76,8 +78,12 @@ func APIKey() string {
 	return hex.EncodeToString(b)
 }
 
-// Sealer encrypts small secrets at rest with the server's key (AES-256-GCM).
-type Sealer struct{ aead cipher.AEAD }
+// Sealer encrypts small secrets at rest with the server's key (AES-256-GCM)
+// and authenticates values the server hands out and must recognise (MAC).
+type Sealer struct {
+	aead   cipher.AEAD
+	macKey []byte // HMAC-SHA256(server key, "taskd/mac/v1"): never the encryption key itself
+}
 
 // NewSealer returns a Sealer for a 32-byte key.
 func NewSealer(key []byte) (*Sealer, error) {
@@ -92,7 +98,27 @@ func NewSealer(key []byte) (*Sealer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("secret: %w", err)
 	}
-	return &Sealer{aead: aead}, nil
+	m := hmac.New(sha256.New, key)
+	m.Write([]byte("taskd/mac/v1"))
+	return &Sealer{aead: aead, macKey: m.Sum(nil)}, nil
+}
+
+// MAC returns HMAC-SHA256 over purpose and data, under a key derived from
+// the server key, so that every replica computes the same value.
+func (s *Sealer) MAC(purpose string, data []byte) []byte {
+	m := hmac.New(sha256.New, s.macKey)
+	m.Write([]byte(purpose))
+	m.Write([]byte{0})
+	m.Write(data)
+	return m.Sum(nil)
+}
+
+// HashToken returns the hex SHA-256 of a random token, the form in which
+// client secrets, codes, refresh tokens and sessions are stored. Tokens carry
+// 256 bits of entropy, so a fast hash is enough; passwords use HashPassword.
+func HashToken(token string) string {
+	sum := sha256.Sum256([]byte(token))
+	return hex.EncodeToString(sum[:])
 }
 
 // Seal encrypts plain; additional binds the ciphertext to its owner (for

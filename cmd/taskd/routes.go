@@ -1,17 +1,44 @@
 package main
 
 import (
+	"context"
 	"log/slog"
 	"net/http"
 	"time"
 
 	"github.com/taskd/taskd/api"
+	"github.com/taskd/taskd/oauth"
 	"github.com/taskd/taskd/secret"
 	"github.com/taskd/taskd/store"
+	"github.com/taskd/taskd/web"
 )
 
+// site is what the routes need.
+type site struct {
+	db         *store.DB
+	sealer     *secret.Sealer
+	log        *slog.Logger
+	now        func() time.Time
+	publicURL  string // {auth_url}, no trailing slash
+	secure     bool   // cookies Secure: HTTPS here or at the proxy
+	trustProxy bool
+	strict     bool // --strict-oauth
+}
+
 // routes lists every address the server answers, in one place.
-func routes(db *store.DB, sealer *secret.Sealer, log *slog.Logger, now func() time.Time) http.Handler {
+func routes(ctx context.Context, s site) (http.Handler, error) {
+	acctURL := func(slug string) string { return accountURL(s.publicURL, slug) }
+	auth, err := oauth.New(ctx, oauth.Config{Store: s.db, Sealer: s.sealer, Issuer: s.publicURL, AccountURL: acctURL,
+		Strict: s.strict, Now: s.now, Log: s.log})
+	if err != nil {
+		return nil, err
+	}
+	pages, err := web.New(web.Config{Store: s.db, OAuth: auth, Sealer: s.sealer, Log: s.log, Now: s.now,
+		AccountURL: acctURL, Secure: s.secure, TrustProxy: s.trustProxy})
+	if err != nil {
+		return nil, err
+	}
+
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
@@ -19,22 +46,35 @@ func routes(db *store.DB, sealer *secret.Sealer, log *slog.Logger, now func() ti
 	})
 	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-		if err := db.Ping(r.Context()); err != nil {
-			log.WarnContext(r.Context(), "not ready", "err", err)
+		if err := s.db.Ping(r.Context()); err != nil {
+			s.log.WarnContext(r.Context(), "not ready", "err", err)
 			http.Error(w, "database unavailable", http.StatusServiceUnavailable)
 			return
 		}
 		w.Write([]byte("ready\n"))
 	})
 
-	admin := api.NewAdmin(db, sealer, log, now)
+	admin := api.NewAdmin(s.db, s.sealer, s.log, s.now)
 	mux.Handle("/a/{slug}/api/admin/v2", admin)
 	mux.Handle("/a/{slug}/api/admin/v2/{$}", admin)
+	bearer := admin.OAuth(auth)
+	mux.Handle("/a/{slug}/api/oauth2", bearer)
+	mux.Handle("/a/{slug}/api/oauth2/{$}", bearer)
+
+	endpoints := auth.Handler()
+	for _, p := range []string{"/oauth2/token", "/oauth2/refresh", "/oauth2/resource", "/oauth2/revoke",
+		"/oauth2/introspect", "/oauth2/jwks", "/.well-known/oauth-authorization-server"} {
+		mux.Handle(p, endpoints)
+	}
+	ui := pages.Handler()
+	for _, p := range []string{"/{$}", "/login", "/logout", "/oauth2/authorize", "/settings/", "/a/{slug}/settings/", "/static/"} {
+		mux.Handle(p, ui)
+	}
 
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json; charset=utf-8")
 		w.WriteHeader(http.StatusNotFound)
 		w.Write([]byte(`{"status":"error","status_code":0,"message":"Not found"}` + "\n"))
 	})
-	return withRecover(log, withAccessLog(log, mux))
+	return withRecover(s.log, withAccessLog(s.log, mux)), nil
 }

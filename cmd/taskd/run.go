@@ -26,6 +26,9 @@ Usage:
   taskd account create   create an account and its owner; prints its API key
   taskd user add         add a person to an account
   taskd apikey rotate    replace an account's administrative API key
+  taskd client create    register an OAuth application in an account
+  taskd signing-key rotate
+                         add a new access-token signing key
 
 Run "taskd COMMAND --help" for a command's flags. Every flag can also be set
 with the environment variable TASKD_<FLAG>, e.g. TASKD_DB for --db.
@@ -39,7 +42,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return errors.New("a command is required")
 	}
 	cmd, rest := args[0], args[1:]
-	if len(rest) > 0 && (cmd == "account" || cmd == "user" || cmd == "apikey") {
+	if len(rest) > 0 && (cmd == "account" || cmd == "user" || cmd == "apikey" || cmd == "client" || cmd == "signing-key") {
 		cmd, rest = cmd+" "+rest[0], rest[1:]
 	}
 	switch cmd {
@@ -53,6 +56,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return userAdd(ctx, e, rest)
 	case "apikey rotate":
 		return apikeyRotate(ctx, e, rest)
+	case "client create":
+		return clientCreate(ctx, e, rest)
+	case "signing-key rotate":
+		return signingKeyRotate(ctx, e, rest)
 	case "-h", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return nil

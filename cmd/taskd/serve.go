@@ -24,6 +24,7 @@ type serveFlags struct {
 	logFormat       string
 	logLevel        string
 	shutdownTimeout time.Duration
+	strictOAuth     bool
 }
 
 func serve(ctx context.Context, e env, args []string) error {
@@ -39,6 +40,7 @@ func serve(ctx context.Context, e env, args []string) error {
 	fs.StringVar(&f.logFormat, "log-format", "", "log format: json or text (default json; text with --dev)")
 	fs.StringVar(&f.logLevel, "log-level", "info", "log level: debug (adds one line per request), info, warn or error")
 	fs.DurationVar(&f.shutdownTimeout, "shutdown-timeout", 15*time.Second, "how long shutdown waits for requests in flight")
+	fs.BoolVar(&f.strictOAuth, "strict-oauth", false, "refuse token requests sent as GET with query parameters (accepted by default for the official SDKs)")
 	if err := parseFlags(fs, e, args); err != nil {
 		return helpOK(err)
 	}
@@ -69,8 +71,14 @@ func serve(ctx context.Context, e env, args []string) error {
 			return fmt.Errorf("demo: %w", err)
 		}
 	}
+	handler, err := routes(ctx, site{db: db, sealer: sealer, log: log, now: time.Now, publicURL: base,
+		secure: strings.HasPrefix(base, "https://"), trustProxy: f.trustProxy, strict: f.strictOAuth})
+	if err != nil {
+		ln.Close()
+		return err
+	}
 	srv := &http.Server{
-		Handler:           routes(db, sealer, log, time.Now),
+		Handler:           handler,
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       30 * time.Second,
 		WriteTimeout:      60 * time.Second,

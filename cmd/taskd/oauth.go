@@ -1,0 +1,76 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/taskd/taskd/oauth"
+)
+
+// stringList is a repeatable flag.
+type stringList []string
+
+func (l *stringList) String() string { return strings.Join(*l, ",") }
+
+func (l *stringList) Set(v string) error {
+	*l = append(*l, v)
+	return nil
+}
+
+var _ flag.Value = (*stringList)(nil)
+
+func clientCreate(ctx context.Context, e env, args []string) error {
+	var sf storageFlags
+	fs := newFlags("client create", "Register an OAuth application in an account. Prints its client_id and client_secret; the secret is shown only now.")
+	sf.register(fs)
+	slug := fs.String("account", "", "account slug (required)")
+	name := fs.String("name", "", "application name (required)")
+	var uris stringList
+	fs.Var(&uris, "redirect-uri", "exact HTTPS redirect URI (required; repeat for several)")
+	if err := parseFlags(fs, e, args); err != nil {
+		return helpOK(err)
+	}
+	db, _, err := sf.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	a, err := db.AccountBySlug(ctx, *slug)
+	if err != nil {
+		return fmt.Errorf("no account %q", *slug)
+	}
+	c, sec, err := oauth.NewClient(a.ID, *name, uris)
+	if err != nil {
+		return cliError(err)
+	}
+	if c, err = db.CreateClient(ctx, c); err != nil {
+		return cliError(err)
+	}
+	return printJSON(e.stdout, map[string]string{"client_id": c.ClientID, "client_secret": sec})
+}
+
+func signingKeyRotate(ctx context.Context, e env, args []string) error {
+	var sf storageFlags
+	fs := newFlags("signing-key rotate", "Add a new access-token signing key. It is published in the JWKS at once and signs new tokens after ten minutes; tokens signed with older keys stay valid until they expire.")
+	sf.register(fs)
+	if err := parseFlags(fs, e, args); err != nil {
+		return helpOK(err)
+	}
+	db, sealer, err := sf.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	s, err := oauth.New(ctx, oauth.Config{Store: db, Sealer: sealer, Issuer: sf.baseURL("127.0.0.1:8080"),
+		AccountURL: func(slug string) string { return accountURL(sf.baseURL("127.0.0.1:8080"), slug) }, Now: time.Now})
+	if err != nil {
+		return err
+	}
+	if err := s.RotateKey(ctx); err != nil {
+		return err
+	}
+	return printJSON(e.stdout, map[string]string{"status": "ok"})
+}

@@ -1,0 +1,144 @@
+package taskd
+
+import (
+	"context"
+	"strings"
+	"time"
+)
+
+// Scopes are the permissions an application may request (spec list).
+var Scopes = []string{
+	"projects_read", "projects_write", "tasks_read", "tasks_write", "costs_read", "costs_write",
+	"tags_read", "tags_write", "comments_read", "comments_write", "files_read", "files_write",
+	"users_read", "users_write", "contacts_read", "contacts_write", "administrative",
+}
+
+// ScopeAdministrative is granted only to owners and admins.
+const ScopeAdministrative = "administrative"
+
+// ParseScope splits a scope parameter (space or comma separated) into known
+// scopes in the order of Scopes, without duplicates. An unknown or empty
+// scope is code 11 naming it.
+func ParseScope(s string) ([]string, error) {
+	want := make(map[string]bool)
+	for _, f := range strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == ',' }) {
+		if !HasScope(Scopes, f) {
+			return nil, Errorf(CodeInvalidValue, f, "Unknown scope")
+		}
+		want[f] = true
+	}
+	if len(want) == 0 {
+		return nil, Errorf(CodeInvalidValue, "scope", "At least one scope is required")
+	}
+	out := make([]string, 0, len(want))
+	for _, sc := range Scopes {
+		if want[sc] {
+			out = append(out, sc)
+		}
+	}
+	return out, nil
+}
+
+// HasScope reports whether scopes holds s.
+func HasScope(scopes []string, s string) bool {
+	for _, v := range scopes {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+// Client is an application registered in an account's API settings.
+type Client struct {
+	ID           int64
+	AccountID    int64
+	ClientID     string
+	SecretHash   string // SHA-256 of the secret, hex
+	Name         string
+	RedirectURIs []string
+	Added        time.Time
+}
+
+// Grant is one authorization of a client by a person for an account: the
+// code it starts with and the current access and refresh token.
+type Grant struct {
+	ID            int64
+	ClientPK      int64 // Client.ID
+	ClientID      string
+	ClientName    string
+	AccountID     int64
+	AccountSlug   string
+	PersonID      int64
+	Scopes        []string
+	RedirectURI   string
+	CodeChallenge string // PKCE S256 challenge; empty when none was sent
+	CodeExpires   time.Time
+	CodeUsed      bool
+	Tokens
+	Added   time.Time
+	Updated time.Time
+	Revoked bool
+}
+
+// Tokens are the current token pair of a grant, as stored: the access
+// token's id and the refresh token's hash.
+type Tokens struct {
+	AccessJTI      string
+	AccessExpires  time.Time
+	RefreshHash    string
+	RefreshExpires time.Time
+}
+
+// SigningKey is a key access tokens are signed with.
+type SigningKey struct {
+	KID     string
+	Private []byte // sealed PKCS #8
+	Added   time.Time
+}
+
+// Membership is an account a person belongs to, with their role.
+type Membership struct {
+	Account Account
+	Role    Role
+}
+
+// OAuthStore keeps applications, grants, signing keys, sign-in sessions and
+// failed sign-ins. Errors are *Error: code 21 for an unknown client or grant.
+type OAuthStore interface {
+	CreateClient(ctx context.Context, c Client) (Client, error)
+	Client(ctx context.Context, clientID string) (Client, error)
+	Clients(ctx context.Context, accountID int64) ([]Client, error)
+	SetClientSecret(ctx context.Context, accountID int64, clientID, secretHash string) error
+	DeleteClient(ctx context.Context, accountID int64, clientID string) error
+
+	CreateGrant(ctx context.Context, g Grant, codeHash string) (Grant, error)
+	GrantByCode(ctx context.Context, codeHash string) (Grant, error)
+	// RedeemCode stores the first tokens of an unused code's grant; false
+	// when the code was used (or the grant revoked) meanwhile.
+	RedeemCode(ctx context.Context, grantID int64, t Tokens) (bool, error)
+	GrantByRefresh(ctx context.Context, refreshHash string) (Grant, error)
+	// SpentRefresh returns the grant a rotated refresh token belonged to.
+	SpentRefresh(ctx context.Context, refreshHash string) (int64, error)
+	// Rotate replaces the grant's tokens if its refresh token is still
+	// oldRefreshHash; false when another request rotated it first.
+	Rotate(ctx context.Context, grantID int64, oldRefreshHash string, t Tokens) (bool, error)
+	GrantByAccess(ctx context.Context, jti string) (Grant, error)
+	RevokeGrant(ctx context.Context, grantID int64) error
+	// RevokeClientGrants revokes every grant a person gave a client.
+	RevokeClientGrants(ctx context.Context, personID int64, clientID string) error
+	PersonGrants(ctx context.Context, personID int64) ([]Grant, error)
+
+	SigningKeys(ctx context.Context) ([]SigningKey, error)
+	AddSigningKey(ctx context.Context, k SigningKey) error
+
+	CreateSession(ctx context.Context, hash string, personID int64, expires time.Time) error
+	SessionPerson(ctx context.Context, hash string) (Person, error)
+	DeleteSession(ctx context.Context, hash string) error
+	// LoginFailures counts failed sign-ins under key since the time.
+	LoginFailures(ctx context.Context, key string, since time.Time) (int, error)
+	AddLoginFailure(ctx context.Context, keys []string) error
+
+	PersonByID(ctx context.Context, id int64) (Person, error)
+	Memberships(ctx context.Context, personID int64) ([]Membership, error)
+}

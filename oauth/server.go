@@ -1,0 +1,343 @@
+// Package oauth is taskd's OAuth 2.0 authorization server: authorization
+// codes, ES256 access tokens, rotating refresh tokens, and the JSON
+// endpoints of the interface and of RFC 7009, 7662 and 8414. The sign-in and
+// consent pages are in package web; they call Server to validate requests
+// and issue codes.
+package oauth
+
+import (
+	"context"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/taskd/taskd"
+	"github.com/taskd/taskd/secret"
+)
+
+// Lifetimes (spec Limits).
+const (
+	CodeTTL    = 10 * time.Minute
+	AccessTTL  = 24 * time.Hour
+	RefreshTTL = 30 * 24 * time.Hour
+)
+
+// Config configures a Server.
+type Config struct {
+	Store  taskd.OAuthStore
+	Sealer *secret.Sealer
+	// Issuer is {auth_url}, the server's public URL without a trailing slash.
+	Issuer string
+	// AccountURL returns an account's absolute URL.
+	AccountURL func(slug string) string
+	// Strict refuses token requests sent as GET with query parameters.
+	Strict bool
+	Now    func() time.Time
+	Log    *slog.Logger
+}
+
+// Server issues and checks codes and tokens.
+type Server struct {
+	cfg  Config
+	keys *keyring
+}
+
+// New returns a Server, creating the first signing key if there is none.
+func New(ctx context.Context, cfg Config) (*Server, error) {
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.Log == nil {
+		cfg.Log = slog.New(slog.DiscardHandler)
+	}
+	cfg.Issuer = strings.TrimSuffix(cfg.Issuer, "/")
+	s := &Server{cfg: cfg, keys: &keyring{store: cfg.Store, sealer: cfg.Sealer, now: cfg.Now}}
+	if err := s.keys.ensure(ctx); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// Issuer returns {auth_url}.
+func (s *Server) Issuer() string { return s.cfg.Issuer }
+
+// RotateKey adds a signing key, which takes over signing once it has been
+// published in the JWKS for ten minutes.
+func (s *Server) RotateKey(ctx context.Context) error { return s.keys.rotate(ctx) }
+
+// Error is an OAuth error response (RFC 6749 §5.2).
+type Error struct {
+	Code        string // invalid_request, invalid_client, invalid_grant, …
+	Description string
+	Status      int // HTTP status
+}
+
+func (e *Error) Error() string { return "oauth: " + e.Code + ": " + e.Description }
+
+func oerr(status int, code, desc string) *Error {
+	return &Error{Code: code, Description: desc, Status: status}
+}
+
+var (
+	errInvalidClient = oerr(401, "invalid_client", "Client authentication failed")
+	errInvalidGrant  = oerr(400, "invalid_grant", "The code or refresh token is invalid, expired or already used")
+	errInvalidToken  = oerr(401, "invalid_token", "Access token is invalid")
+	errExpiredToken  = oerr(401, "invalid_token", "Access token is expired")
+)
+
+// TokenSet is the token and refresh response (spec Token set, plus scope).
+type TokenSet struct {
+	TokenType    string `json:"token_type"`
+	ExpiresIn    int    `json:"expires_in"`
+	AccessToken  string `json:"access_token"`
+	RefreshToken string `json:"refresh_token"`
+	AccountURL   string `json:"account_url"`
+	Scope        string `json:"scope"`
+}
+
+// AuthenticateClient checks client credentials in constant time.
+func (s *Server) AuthenticateClient(ctx context.Context, clientID, clientSecret string) (taskd.Client, error) {
+	if clientID == "" || clientSecret == "" || len(clientID) > 200 || len(clientSecret) > 200 {
+		return taskd.Client{}, errInvalidClient
+	}
+	c, err := s.cfg.Store.Client(ctx, clientID)
+	if taskd.ErrorCode(err) == taskd.CodeNotFound {
+		return c, errInvalidClient
+	}
+	if err != nil {
+		return c, err
+	}
+	got := secret.HashToken(clientSecret)
+	if subtle.ConstantTimeCompare([]byte(got), []byte(c.SecretHash)) != 1 {
+		return c, errInvalidClient
+	}
+	return c, nil
+}
+
+// Exchange redeems an authorization code (grant_type=authorization_code).
+// A code presented a second time revokes every token issued from it.
+func (s *Server) Exchange(ctx context.Context, c taskd.Client, code, redirectURI, verifier string) (TokenSet, error) {
+	if code == "" || len(code) > 200 {
+		return TokenSet{}, errInvalidGrant
+	}
+	g, err := s.cfg.Store.GrantByCode(ctx, secret.HashToken(code))
+	if taskd.ErrorCode(err) == taskd.CodeNotFound {
+		return TokenSet{}, errInvalidGrant
+	}
+	if err != nil {
+		return TokenSet{}, err
+	}
+	if g.ClientPK != c.ID {
+		return TokenSet{}, errInvalidGrant
+	}
+	if g.CodeUsed {
+		if err := s.cfg.Store.RevokeGrant(ctx, g.ID); err != nil {
+			return TokenSet{}, err
+		}
+		s.cfg.Log.WarnContext(ctx, "authorization code reused; grant revoked", "grant", g.ID, "client", c.ClientID)
+		return TokenSet{}, errInvalidGrant
+	}
+	if g.Revoked || !s.cfg.Now().Before(g.CodeExpires) || g.RedirectURI != redirectURI {
+		return TokenSet{}, errInvalidGrant
+	}
+	if err := checkPKCE(g.CodeChallenge, verifier); err != nil {
+		return TokenSet{}, err
+	}
+	set, t, err := s.issue(ctx, g)
+	if err != nil {
+		return TokenSet{}, err
+	}
+	ok, err := s.cfg.Store.RedeemCode(ctx, g.ID, t)
+	if err != nil {
+		return TokenSet{}, err
+	}
+	if !ok { // redeemed by a concurrent request: this one is the second redemption
+		if err := s.cfg.Store.RevokeGrant(ctx, g.ID); err != nil {
+			return TokenSet{}, err
+		}
+		return TokenSet{}, errInvalidGrant
+	}
+	return set, nil
+}
+
+// checkPKCE verifies an S256 code verifier (RFC 7636). A verifier sent for a
+// code that was issued without a challenge is a downgrade and is refused.
+func checkPKCE(challenge, verifier string) error {
+	switch {
+	case challenge == "" && verifier == "":
+		return nil
+	case challenge == "":
+		return oerr(400, "invalid_grant", "code_verifier sent for a code issued without code_challenge")
+	case verifier == "":
+		return oerr(400, "invalid_grant", "code_verifier is required")
+	}
+	sum := sha256.Sum256([]byte(verifier))
+	if subtle.ConstantTimeCompare([]byte(base64.RawURLEncoding.EncodeToString(sum[:])), []byte(challenge)) != 1 {
+		return oerr(400, "invalid_grant", "code_verifier does not match code_challenge")
+	}
+	return nil
+}
+
+// Refresh rotates a grant's tokens (grant_type=refresh_token). Of several
+// concurrent refreshes with one token exactly one succeeds; a refresh token
+// presented after it was rotated revokes the whole grant.
+func (s *Server) Refresh(ctx context.Context, c taskd.Client, refreshToken string) (TokenSet, error) {
+	if refreshToken == "" || len(refreshToken) > 200 {
+		return TokenSet{}, errInvalidGrant
+	}
+	hash := secret.HashToken(refreshToken)
+	g, err := s.cfg.Store.GrantByRefresh(ctx, hash)
+	if taskd.ErrorCode(err) == taskd.CodeNotFound {
+		return TokenSet{}, s.refreshReuse(ctx, c, hash)
+	}
+	if err != nil {
+		return TokenSet{}, err
+	}
+	if g.ClientPK != c.ID || g.Revoked || !s.cfg.Now().Before(g.RefreshExpires) {
+		return TokenSet{}, errInvalidGrant
+	}
+	set, t, err := s.issue(ctx, g)
+	if err != nil {
+		return TokenSet{}, err
+	}
+	ok, err := s.cfg.Store.Rotate(ctx, g.ID, hash, t)
+	if err != nil {
+		return TokenSet{}, err
+	}
+	if !ok { // a concurrent refresh rotated it first
+		return TokenSet{}, errInvalidGrant
+	}
+	return set, nil
+}
+
+// refreshReuse handles a refresh token that is not current: when it is one
+// that was rotated, the grant is revoked (RFC 9700 §4.14.2).
+func (s *Server) refreshReuse(ctx context.Context, c taskd.Client, hash string) error {
+	id, err := s.cfg.Store.SpentRefresh(ctx, hash)
+	if taskd.ErrorCode(err) == taskd.CodeNotFound {
+		return errInvalidGrant
+	}
+	if err != nil {
+		return err
+	}
+	if err := s.cfg.Store.RevokeGrant(ctx, id); err != nil {
+		return err
+	}
+	s.cfg.Log.WarnContext(ctx, "rotated refresh token reused; grant revoked", "grant", id, "client", c.ClientID)
+	return errInvalidGrant
+}
+
+// issue makes a new token pair for the grant.
+func (s *Server) issue(ctx context.Context, g taskd.Grant) (TokenSet, taskd.Tokens, error) {
+	k, err := s.keys.signer(ctx)
+	if err != nil {
+		return TokenSet{}, taskd.Tokens{}, err
+	}
+	now := s.cfg.Now()
+	t := taskd.Tokens{AccessJTI: secret.Token(16), AccessExpires: now.Add(AccessTTL), RefreshExpires: now.Add(RefreshTTL)}
+	scope := strings.Join(g.Scopes, " ")
+	access, err := sign(k.priv, k.kid, Claims{
+		Issuer: s.cfg.Issuer, Subject: strconv.FormatInt(g.PersonID, 10), Audience: s.cfg.AccountURL(g.AccountSlug),
+		ClientID: g.ClientID, Scope: scope, IssuedAt: now.Unix(), Expires: t.AccessExpires.Unix(), ID: t.AccessJTI,
+		Account: g.AccountSlug,
+	})
+	if err != nil {
+		return TokenSet{}, t, fmt.Errorf("oauth: sign: %w", err)
+	}
+	refresh := secret.Token(32)
+	t.RefreshHash = secret.HashToken(refresh)
+	return TokenSet{TokenType: "bearer", ExpiresIn: int(AccessTTL / time.Second), AccessToken: access, RefreshToken: refresh,
+		AccountURL: s.cfg.AccountURL(g.AccountSlug), Scope: scope}, t, nil
+}
+
+// Access is a verified access token and the grant it belongs to.
+type Access struct {
+	Claims Claims
+	Grant  taskd.Grant
+}
+
+// Verify checks an access token's signature, issuer and expiry, and that it
+// is still its grant's current token (so a refresh or revocation ends it at
+// once). Errors are *Error with code invalid_token; an expired token's
+// description is "Access token is expired".
+func (s *Server) Verify(ctx context.Context, token string) (Access, error) {
+	kid, verify, err := parse(token)
+	if err != nil {
+		return Access{}, errInvalidToken
+	}
+	pub, ok := s.keys.public(ctx, kid)
+	if !ok {
+		return Access{}, errInvalidToken
+	}
+	c, err := verify(pub)
+	if err != nil || c.Issuer != s.cfg.Issuer || c.ID == "" {
+		return Access{}, errInvalidToken
+	}
+	if s.cfg.Now().Unix() >= c.Expires {
+		return Access{}, errExpiredToken
+	}
+	g, err := s.cfg.Store.GrantByAccess(ctx, c.ID)
+	if taskd.ErrorCode(err) == taskd.CodeNotFound {
+		return Access{}, errInvalidToken
+	}
+	if err != nil {
+		return Access{}, err
+	}
+	if g.Revoked || g.AccountSlug != c.Account {
+		return Access{}, errInvalidToken
+	}
+	return Access{Claims: c, Grant: g}, nil
+}
+
+// Revoke ends the grant that a token (access or refresh) of the client
+// belongs to (RFC 7009). Unknown tokens and other clients' tokens are
+// ignored, as the RFC requires.
+func (s *Server) Revoke(ctx context.Context, c taskd.Client, token string) error {
+	g, ok, err := s.lookup(ctx, token)
+	if err != nil || !ok || g.ClientPK != c.ID {
+		return err
+	}
+	return s.cfg.Store.RevokeGrant(ctx, g.ID)
+}
+
+// lookup finds the live grant of an access or refresh token.
+func (s *Server) lookup(ctx context.Context, token string) (taskd.Grant, bool, error) {
+	if a, err := s.Verify(ctx, token); err == nil {
+		return a.Grant, true, nil
+	} else if !isOAuth(err) {
+		return taskd.Grant{}, false, err
+	}
+	if len(token) > 200 {
+		return taskd.Grant{}, false, nil
+	}
+	g, err := s.cfg.Store.GrantByRefresh(ctx, secret.HashToken(token))
+	if taskd.ErrorCode(err) == taskd.CodeNotFound {
+		return g, false, nil
+	}
+	if err != nil {
+		return g, false, err
+	}
+	return g, !g.Revoked && s.cfg.Now().Before(g.RefreshExpires), nil
+}
+
+func isOAuth(err error) bool {
+	var oe *Error
+	return errors.As(err, &oe)
+}
+
+// VerifyToken is Verify for the account API: it returns the grant, or a
+// *taskd.Error with code 2 carrying the reason as its message.
+func (s *Server) VerifyToken(ctx context.Context, token string) (taskd.Grant, error) {
+	a, err := s.Verify(ctx, token)
+	var oe *Error
+	if errors.As(err, &oe) {
+		return taskd.Grant{}, taskd.Errorf(taskd.CodeAuth, "", "%s", oe.Description)
+	}
+	return a.Grant, err
+}

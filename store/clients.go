@@ -1,0 +1,96 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"strings"
+
+	"github.com/taskd/taskd"
+)
+
+var _ taskd.OAuthStore = (*DB)(nil)
+
+const clientColumns = `id, account_id, client_id, secret_hash, name, redirect_uris, created_at FROM clients`
+
+func scanClient(s interface{ Scan(...any) error }) (taskd.Client, error) {
+	var c taskd.Client
+	var uris string
+	var added int64
+	err := s.Scan(&c.ID, &c.AccountID, &c.ClientID, &c.SecretHash, &c.Name, &uris, &added)
+	c.RedirectURIs = strings.Split(uris, "\n")
+	c.Added = fromMS(added)
+	return c, err
+}
+
+// CreateClient registers an application.
+func (db *DB) CreateClient(ctx context.Context, c taskd.Client) (taskd.Client, error) {
+	c.Added = db.now().UTC()
+	err := db.tx(ctx, "create client", func(tx querier) error {
+		return tx.QueryRowContext(ctx, db.d.q(`INSERT INTO clients (account_id, client_id, secret_hash, name, redirect_uris, created_at)
+			VALUES (?, ?, ?, ?, ?, ?) RETURNING id`), c.AccountID, c.ClientID, c.SecretHash, c.Name,
+			strings.Join(c.RedirectURIs, "\n"), ms(c.Added)).Scan(&c.ID)
+	})
+	return c, err
+}
+
+// Client returns the application with the client_id, or code 25.
+func (db *DB) Client(ctx context.Context, clientID string) (taskd.Client, error) {
+	c, err := scanClient(db.reader.QueryRowContext(ctx, db.d.q(`SELECT `+clientColumns+` WHERE client_id = ?`), clientID))
+	if errors.Is(err, sql.ErrNoRows) {
+		return c, taskd.E(taskd.CodeNotFound, "client_id")
+	}
+	if err != nil {
+		return c, taskd.Internal("client", err)
+	}
+	return c, nil
+}
+
+// Clients lists the account's applications, oldest first.
+func (db *DB) Clients(ctx context.Context, accountID int64) ([]taskd.Client, error) {
+	rows, err := db.reader.QueryContext(ctx, db.d.q(`SELECT `+clientColumns+` WHERE account_id = ? ORDER BY id`), accountID)
+	if err != nil {
+		return nil, taskd.Internal("clients", err)
+	}
+	defer rows.Close()
+	var out []taskd.Client
+	for rows.Next() {
+		c, err := scanClient(rows)
+		if err != nil {
+			return nil, taskd.Internal("clients", err)
+		}
+		out = append(out, c)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, taskd.Internal("clients", err)
+	}
+	return out, nil
+}
+
+// SetClientSecret replaces an application's secret hash; code 25 when the
+// account has no such application.
+func (db *DB) SetClientSecret(ctx context.Context, accountID int64, clientID, secretHash string) error {
+	return db.tx(ctx, "set client secret", func(tx querier) error {
+		res, err := tx.ExecContext(ctx, db.d.q(`UPDATE clients SET secret_hash = ? WHERE account_id = ? AND client_id = ?`),
+			secretHash, accountID, clientID)
+		return oneRow(res, err, "client_id")
+	})
+}
+
+// DeleteClient removes an application and, with it, every grant and token
+// it holds; code 25 when the account has no such application.
+func (db *DB) DeleteClient(ctx context.Context, accountID int64, clientID string) error {
+	return db.tx(ctx, "delete client", func(tx querier) error {
+		res, err := tx.ExecContext(ctx, db.d.q(`DELETE FROM clients WHERE account_id = ? AND client_id = ?`), accountID, clientID)
+		return oneRow(res, err, "client_id")
+	})
+}
+
+// oneRow turns "no row changed" into code 25 naming the field.
+func oneRow(res sql.Result, err error, field string) error {
+	ok, err := changed(res, err)
+	if err == nil && !ok {
+		return taskd.E(taskd.CodeNotFound, field)
+	}
+	return err
+}

@@ -1,0 +1,159 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"time"
+
+	"github.com/taskd/taskd"
+)
+
+// SigningKeys returns every stored signing key, oldest first.
+func (db *DB) SigningKeys(ctx context.Context) ([]taskd.SigningKey, error) {
+	rows, err := db.reader.QueryContext(ctx, `SELECT kid, private_key, created_at FROM signing_keys ORDER BY created_at, kid`)
+	if err != nil {
+		return nil, taskd.Internal("signing keys", err)
+	}
+	defer rows.Close()
+	var out []taskd.SigningKey
+	for rows.Next() {
+		var k taskd.SigningKey
+		var added int64
+		if err := rows.Scan(&k.KID, &k.Private, &added); err != nil {
+			return nil, taskd.Internal("signing keys", err)
+		}
+		k.Added = fromMS(added)
+		out = append(out, k)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, taskd.Internal("signing keys", err)
+	}
+	return out, nil
+}
+
+// AddSigningKey stores a new signing key.
+func (db *DB) AddSigningKey(ctx context.Context, k taskd.SigningKey) error {
+	return db.tx(ctx, "add signing key", func(tx querier) error {
+		_, err := tx.ExecContext(ctx, db.d.q(`INSERT INTO signing_keys (kid, private_key, created_at) VALUES (?, ?, ?)`),
+			k.KID, k.Private, ms(k.Added))
+		return err
+	})
+}
+
+// CreateSession stores a sign-in session under the hash of its cookie.
+func (db *DB) CreateSession(ctx context.Context, hash string, personID int64, expires time.Time) error {
+	return db.tx(ctx, "create session", func(tx querier) error {
+		now := db.now()
+		// Sessions are few per person; expired ones go when a new one starts.
+		if _, err := tx.ExecContext(ctx, db.d.q(`DELETE FROM sessions WHERE person_id = ? AND expires_at <= ?`), personID, ms(now)); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, db.d.q(`INSERT INTO sessions (hash, person_id, created_at, expires_at) VALUES (?, ?, ?, ?)`),
+			hash, personID, ms(now), ms(expires))
+		return err
+	})
+}
+
+// SessionPerson returns the person signed in by the session, or code 25 when
+// the session is unknown or expired.
+func (db *DB) SessionPerson(ctx context.Context, hash string) (taskd.Person, error) {
+	var p taskd.Person
+	err := db.reader.QueryRowContext(ctx, db.d.q(`SELECT p.id, p.email, p.password_hash, p.first_name, p.last_name
+		FROM sessions s JOIN persons p ON p.id = s.person_id WHERE s.hash = ? AND s.expires_at > ?`), hash, ms(db.now())).
+		Scan(&p.ID, &p.Email, &p.PasswordHash, &p.FirstName, &p.LastName)
+	if errors.Is(err, sql.ErrNoRows) {
+		return p, taskd.E(taskd.CodeNotFound, "session")
+	}
+	if err != nil {
+		return p, taskd.Internal("session", err)
+	}
+	return p, nil
+}
+
+// DeleteSession ends a session (sign-out).
+func (db *DB) DeleteSession(ctx context.Context, hash string) error {
+	return db.tx(ctx, "delete session", func(tx querier) error {
+		_, err := tx.ExecContext(ctx, db.d.q(`DELETE FROM sessions WHERE hash = ?`), hash)
+		return err
+	})
+}
+
+// LoginFailures counts the failed sign-ins recorded under key since the time.
+func (db *DB) LoginFailures(ctx context.Context, key string, since time.Time) (int, error) {
+	var n int
+	err := db.reader.QueryRowContext(ctx, db.d.q(`SELECT COUNT(*) FROM login_failures WHERE key = ? AND at > ?`), key, ms(since)).Scan(&n)
+	if err != nil {
+		return 0, taskd.Internal("login failures", err)
+	}
+	return n, nil
+}
+
+// AddLoginFailure records a failed sign-in under each key and forgets
+// failures older than a day.
+func (db *DB) AddLoginFailure(ctx context.Context, keys []string) error {
+	return db.tx(ctx, "add login failure", func(tx querier) error {
+		now := db.now()
+		if _, err := tx.ExecContext(ctx, db.d.q(`DELETE FROM login_failures WHERE at < ?`), ms(now.Add(-24*time.Hour))); err != nil {
+			return err
+		}
+		for _, k := range keys {
+			if _, err := tx.ExecContext(ctx, db.d.q(`INSERT INTO login_failures (key, at) VALUES (?, ?)`), k, ms(now)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// PersonByID returns a person, or code 22.
+func (db *DB) PersonByID(ctx context.Context, id int64) (taskd.Person, error) {
+	p := taskd.Person{ID: id}
+	err := db.reader.QueryRowContext(ctx, db.d.q(`SELECT email, password_hash, first_name, last_name FROM persons WHERE id = ?`), id).
+		Scan(&p.Email, &p.PasswordHash, &p.FirstName, &p.LastName)
+	if errors.Is(err, sql.ErrNoRows) {
+		return p, taskd.E(taskd.CodeUserInvalid, "id")
+	}
+	if err != nil {
+		return p, taskd.Internal("person", err)
+	}
+	return p, nil
+}
+
+// Memberships lists the accounts the person belongs to, by account name.
+func (db *DB) Memberships(ctx context.Context, personID int64) ([]taskd.Membership, error) {
+	rows, err := db.reader.QueryContext(ctx, db.d.q(`SELECT a.id, a.slug, a.name, a.created_at, m.role
+		FROM members m JOIN accounts a ON a.id = m.account_id WHERE m.person_id = ? ORDER BY a.name, a.id`), personID)
+	if err != nil {
+		return nil, taskd.Internal("memberships", err)
+	}
+	defer rows.Close()
+	var out []taskd.Membership
+	for rows.Next() {
+		var m taskd.Membership
+		var added int64
+		var role string
+		if err := rows.Scan(&m.Account.ID, &m.Account.Slug, &m.Account.Name, &added, &role); err != nil {
+			return nil, taskd.Internal("memberships", err)
+		}
+		m.Account.Added, m.Role = fromMS(added), taskd.Role(role)
+		out = append(out, m)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, taskd.Internal("memberships", err)
+	}
+	return out, nil
+}
+
+// Member returns the person's membership of the account, or code 22.
+func (db *DB) Member(ctx context.Context, accountID, personID int64) (taskd.Member, error) {
+	m, err := scanMember(db.reader.QueryRowContext(ctx, db.d.q(`SELECT `+memberColumns+` WHERE m.account_id = ? AND m.person_id = ?`),
+		accountID, personID))
+	if errors.Is(err, sql.ErrNoRows) {
+		return m, taskd.E(taskd.CodeUserInvalid, "member")
+	}
+	if err != nil {
+		return m, taskd.Internal("member", err)
+	}
+	return m, nil
+}

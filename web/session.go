@@ -1,0 +1,100 @@
+package web
+
+import (
+	"context"
+	"crypto/subtle"
+	"encoding/base64"
+	"net/http"
+	"time"
+
+	"github.com/taskd/taskd"
+	"github.com/taskd/taskd/secret"
+)
+
+// sessionTTL is how long a sign-in lasts.
+const sessionTTL = 7 * 24 * time.Hour
+
+// cookieName prefixes a name with __Host- when cookies are Secure, which
+// pins them to this host and path "/".
+func (s *Server) cookieName(name string) string {
+	if s.cfg.Secure {
+		return "__Host-" + name
+	}
+	return name
+}
+
+func (s *Server) setCookie(w http.ResponseWriter, name, value string, maxAge time.Duration) {
+	http.SetCookie(w, &http.Cookie{Name: s.cookieName(name), Value: value, Path: "/", MaxAge: int(maxAge / time.Second),
+		HttpOnly: true, Secure: s.cfg.Secure, SameSite: http.SameSiteLaxMode})
+}
+
+func (s *Server) clearCookie(w http.ResponseWriter, name string) {
+	http.SetCookie(w, &http.Cookie{Name: s.cookieName(name), Value: "", Path: "/", MaxAge: -1,
+		HttpOnly: true, Secure: s.cfg.Secure, SameSite: http.SameSiteLaxMode})
+}
+
+func (s *Server) cookie(r *http.Request, name string) string {
+	c, err := r.Cookie(s.cookieName(name))
+	if err != nil || len(c.Value) > 512 {
+		return ""
+	}
+	return c.Value
+}
+
+// person returns the signed-in person, if any. Sessions live in the
+// database, so any replica can serve any request.
+func (s *Server) person(ctx context.Context, r *http.Request) (taskd.Person, bool, error) {
+	v := s.cookie(r, "session")
+	if v == "" {
+		return taskd.Person{}, false, nil
+	}
+	p, err := s.cfg.Store.SessionPerson(ctx, secret.HashToken(v))
+	if taskd.ErrorCode(err) == taskd.CodeNotFound {
+		return p, false, nil
+	}
+	return p, err == nil, err
+}
+
+// signIn starts a new session (a fresh cookie, so a planted one is useless).
+func (s *Server) signIn(ctx context.Context, w http.ResponseWriter, p taskd.Person) error {
+	v := secret.Token(32)
+	if err := s.cfg.Store.CreateSession(ctx, secret.HashToken(v), p.ID, s.cfg.Now().Add(sessionTTL)); err != nil {
+		return err
+	}
+	s.setCookie(w, "session", v, sessionTTL)
+	return nil
+}
+
+func (s *Server) signOut(ctx context.Context, w http.ResponseWriter, r *http.Request) error {
+	if v := s.cookie(r, "session"); v != "" {
+		if err := s.cfg.Store.DeleteSession(ctx, secret.HashToken(v)); err != nil {
+			return err
+		}
+	}
+	s.clearCookie(w, "session")
+	return nil
+}
+
+// csrfToken returns the form token for this browser, setting the random
+// cookie it is derived from when there is none. The token is a MAC of the
+// cookie under the server key, so every replica accepts it and a page of
+// another origin can neither read nor forge it.
+func (s *Server) csrfToken(w http.ResponseWriter, r *http.Request) string {
+	v := s.cookie(r, "csrf")
+	if v == "" {
+		v = secret.Token(24)
+		s.setCookie(w, "csrf", v, 0)
+		r.AddCookie(&http.Cookie{Name: s.cookieName("csrf"), Value: v}) // later calls in this request see it
+	}
+	return base64.RawURLEncoding.EncodeToString(s.cfg.Sealer.MAC("csrf", []byte(v)))
+}
+
+// checkCSRF verifies a POSTed form's token against the cookie.
+func (s *Server) checkCSRF(r *http.Request) bool {
+	v := s.cookie(r, "csrf")
+	if v == "" {
+		return false
+	}
+	want := base64.RawURLEncoding.EncodeToString(s.cfg.Sealer.MAC("csrf", []byte(v)))
+	return subtle.ConstantTimeCompare([]byte(r.PostFormValue("csrf")), []byte(want)) == 1
+}

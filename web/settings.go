@@ -1,0 +1,221 @@
+package web
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/taskd/taskd"
+	"github.com/taskd/taskd/oauth"
+)
+
+// clientsView is the API settings page.
+type clientsView struct {
+	Account taskd.Account
+	Clients []taskd.Client
+	Shown   *shownSecret // a secret just made, shown once
+	Error   string
+	Name    string
+	URIs    string
+}
+
+// shownSecret travels from a POST to the page after it in a sealed,
+// short-lived cookie, so that it never appears in a URL.
+type shownSecret struct {
+	ClientID string `json:"client_id"`
+	Secret   string `json:"client_secret"`
+}
+
+var flashAD = []byte("taskd flash")
+
+func (s *Server) setFlash(w http.ResponseWriter, f shownSecret) {
+	b, _ := json.Marshal(f)
+	s.setCookie(w, "flash", base64.RawURLEncoding.EncodeToString(s.cfg.Sealer.Seal(b, flashAD)), time.Minute)
+}
+
+func (s *Server) takeFlash(w http.ResponseWriter, r *http.Request) *shownSecret {
+	v := s.cookie(r, "flash")
+	if v == "" {
+		return nil
+	}
+	s.clearCookie(w, "flash")
+	sealed, err := base64.RawURLEncoding.DecodeString(v)
+	if err != nil {
+		return nil
+	}
+	b, err := s.cfg.Sealer.Open(sealed, flashAD)
+	if err != nil {
+		return nil
+	}
+	var f shownSecret
+	if json.Unmarshal(b, &f) != nil {
+		return nil
+	}
+	return &f
+}
+
+// manager returns the account of the path when the signed-in person is its
+// owner or admin; otherwise it answers and returns ok false.
+func (s *Server) manager(w http.ResponseWriter, r *http.Request, v *view) (taskd.Account, bool, error) {
+	if v.Person == nil {
+		return taskd.Account{}, false, see303(w, r, "/login?next="+url.QueryEscape(r.URL.Path))
+	}
+	acct, err := s.cfg.Store.AccountBySlug(r.Context(), r.PathValue("slug"))
+	if taskd.ErrorCode(err) == taskd.CodeAuth {
+		s.fail(w, r, http.StatusNotFound, "There is no such account.")
+		return acct, false, nil
+	}
+	if err != nil {
+		return acct, false, err
+	}
+	m, err := s.cfg.Store.Member(r.Context(), acct.ID, v.Person.ID)
+	if taskd.ErrorCode(err) == taskd.CodeUserInvalid {
+		s.fail(w, r, http.StatusNotFound, "There is no such account.") // do not reveal accounts one is not in
+		return acct, false, nil
+	}
+	if err != nil {
+		return acct, false, err
+	}
+	if m.Role != taskd.RoleOwner && m.Role != taskd.RoleAdmin {
+		s.fail(w, r, http.StatusForbidden, "Only the account's owner and admins manage API applications.")
+		return acct, false, nil
+	}
+	return acct, true, nil
+}
+
+func (s *Server) clients(w http.ResponseWriter, r *http.Request, v *view) error {
+	acct, ok, err := s.manager(w, r, v)
+	if !ok {
+		return err
+	}
+	return s.renderClients(w, r, v, http.StatusOK, &clientsView{Account: acct, Shown: s.takeFlash(w, r)})
+}
+
+func (s *Server) renderClients(w http.ResponseWriter, r *http.Request, v *view, status int, cv *clientsView) error {
+	list, err := s.cfg.Store.Clients(r.Context(), cv.Account.ID)
+	if err != nil {
+		return err
+	}
+	cv.Clients = list
+	v.Title, v.Data = "API applications", cv
+	return s.renderStatus(w, r, status, "clients.html", v)
+}
+
+func (s *Server) settingsPath(acct taskd.Account) string { return "/a/" + acct.Slug + "/settings/api" }
+
+func (s *Server) createClient(w http.ResponseWriter, r *http.Request, v *view) error {
+	acct, ok, err := s.manager(w, r, v)
+	if !ok {
+		return err
+	}
+	name, uris := r.PostFormValue("name"), r.PostFormValue("redirect_uris")
+	c, sec, err := oauth.NewClient(acct.ID, name, strings.Fields(uris))
+	var e *taskd.Error
+	if errors.As(err, &e) && e.Code != taskd.CodeInternal {
+		return s.renderClients(w, r, v, http.StatusUnprocessableEntity, &clientsView{Account: acct, Error: e.Message, Name: name, URIs: uris})
+	}
+	if err != nil {
+		return err
+	}
+	if c, err = s.cfg.Store.CreateClient(r.Context(), c); err != nil {
+		return err
+	}
+	s.setFlash(w, shownSecret{ClientID: c.ClientID, Secret: sec})
+	return see303(w, r, s.settingsPath(acct))
+}
+
+func (s *Server) rotateClient(w http.ResponseWriter, r *http.Request, v *view) error {
+	acct, ok, err := s.manager(w, r, v)
+	if !ok {
+		return err
+	}
+	id := r.PostFormValue("client_id")
+	sec, hash := oauth.NewSecret()
+	err = s.cfg.Store.SetClientSecret(r.Context(), acct.ID, id, hash)
+	if taskd.ErrorCode(err) == taskd.CodeNotFound {
+		s.fail(w, r, http.StatusNotFound, "There is no such application in this account.")
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	s.setFlash(w, shownSecret{ClientID: id, Secret: sec})
+	return see303(w, r, s.settingsPath(acct))
+}
+
+func (s *Server) deleteClient(w http.ResponseWriter, r *http.Request, v *view) error {
+	acct, ok, err := s.manager(w, r, v)
+	if !ok {
+		return err
+	}
+	err = s.cfg.Store.DeleteClient(r.Context(), acct.ID, r.PostFormValue("client_id"))
+	if taskd.ErrorCode(err) == taskd.CodeNotFound {
+		s.fail(w, r, http.StatusNotFound, "There is no such application in this account.")
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	return see303(w, r, s.settingsPath(acct))
+}
+
+// authorized is one application a person authorized, over all its grants.
+type authorized struct {
+	ClientID   string
+	ClientName string
+	Accounts   []string
+	Scopes     []string
+	First      time.Time
+	LastUsed   time.Time
+}
+
+func (s *Server) applications(w http.ResponseWriter, r *http.Request, v *view) error {
+	if v.Person == nil {
+		return see303(w, r, "/login?next="+url.QueryEscape(r.URL.Path))
+	}
+	grants, err := s.cfg.Store.PersonGrants(r.Context(), v.Person.ID)
+	if err != nil {
+		return err
+	}
+	var list []*authorized
+	byClient := map[string]*authorized{}
+	for _, g := range grants {
+		a := byClient[g.ClientID]
+		if a == nil {
+			a = &authorized{ClientID: g.ClientID, ClientName: g.ClientName, First: g.Added, LastUsed: g.Updated}
+			byClient[g.ClientID] = a
+			list = append(list, a)
+		}
+		a.Accounts = appendNew(a.Accounts, g.AccountSlug)
+		for _, sc := range g.Scopes {
+			a.Scopes = appendNew(a.Scopes, sc)
+		}
+		if g.Added.Before(a.First) {
+			a.First = g.Added
+		}
+	}
+	v.Title, v.Data = "Authorized applications", list
+	return s.render(w, r, "applications.html", v)
+}
+
+func (s *Server) revokeApplication(w http.ResponseWriter, r *http.Request, v *view) error {
+	if v.Person == nil {
+		return see303(w, r, "/login")
+	}
+	err := s.cfg.Store.RevokeClientGrants(r.Context(), v.Person.ID, r.PostFormValue("client_id"))
+	if err != nil && taskd.ErrorCode(err) != taskd.CodeNotFound {
+		return err
+	}
+	return see303(w, r, "/settings/applications")
+}
+
+func appendNew(list []string, s string) []string {
+	if taskd.HasScope(list, s) {
+		return list
+	}
+	return append(list, s)
+}

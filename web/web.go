@@ -1,0 +1,238 @@
+// Package web serves taskd's HTML pages: sign-in and sign-out, the OAuth
+// authorization pages (user selection and consent) and the settings pages
+// for API applications and authorized applications. Pages are rendered on
+// the server with html/template; static files are embedded.
+package web
+
+import (
+	"bytes"
+	"embed"
+	"html/template"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/taskd/taskd"
+	"github.com/taskd/taskd/oauth"
+	"github.com/taskd/taskd/secret"
+)
+
+//go:embed templates/*.html
+var templateFS embed.FS
+
+//go:embed static
+var staticFS embed.FS
+
+// Store is what the pages read and change.
+type Store interface {
+	taskd.Store
+	taskd.OAuthStore
+}
+
+// Config configures the pages.
+type Config struct {
+	Store  Store
+	OAuth  *oauth.Server
+	Sealer *secret.Sealer
+	Log    *slog.Logger
+	Now    func() time.Time
+	// AccountURL returns an account's absolute URL.
+	AccountURL func(slug string) string
+	// Secure marks cookies Secure (HTTPS deployments).
+	Secure bool
+	// TrustProxy takes the client address from X-Forwarded-For.
+	TrustProxy bool
+}
+
+// Server serves the pages.
+type Server struct {
+	cfg  Config
+	tmpl *template.Template
+}
+
+// New parses the templates.
+func New(cfg Config) (*Server, error) {
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.Log == nil {
+		cfg.Log = slog.New(slog.DiscardHandler)
+	}
+	t, err := template.New("").Funcs(template.FuncMap{
+		"scopeText": scopeText,
+		"date":      func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") },
+	}).ParseFS(templateFS, "templates/*.html")
+	if err != nil {
+		return nil, err
+	}
+	return &Server{cfg: cfg, tmpl: t}, nil
+}
+
+// Handler returns the pages' routes. POSTs are checked against cross-origin
+// requests (Sec-Fetch-Site / Origin) and carry a form token.
+func (s *Server) Handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.Handle("GET /static/", http.FileServerFS(staticFS))
+	mux.HandleFunc("GET /{$}", s.page(s.home))
+	mux.HandleFunc("GET /login", s.page(s.loginPage))
+	mux.HandleFunc("POST /login", s.form(s.login))
+	mux.HandleFunc("POST /logout", s.form(s.logout))
+	mux.HandleFunc("GET /oauth2/authorize", s.page(s.authorize))
+	mux.HandleFunc("POST /oauth2/authorize", s.form(s.authorizeForm))
+	mux.HandleFunc("GET /settings/applications", s.page(s.applications))
+	mux.HandleFunc("POST /settings/applications/revoke", s.form(s.revokeApplication))
+	mux.HandleFunc("GET /a/{slug}/settings/api", s.page(s.clients))
+	mux.HandleFunc("POST /a/{slug}/settings/api", s.form(s.createClient))
+	mux.HandleFunc("POST /a/{slug}/settings/api/rotate", s.form(s.rotateClient))
+	mux.HandleFunc("POST /a/{slug}/settings/api/delete", s.form(s.deleteClient))
+	cop := http.NewCrossOriginProtection()
+	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.fail(w, r, http.StatusForbidden, "This form was sent from another site and was refused.")
+	}))
+	return headers(cop.Handler(mux))
+}
+
+// headers sets the security headers every page carries.
+func headers(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		h.Set("X-Frame-Options", "DENY")
+		h.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'; object-src 'none'")
+		h.Set("Referrer-Policy", "no-referrer")
+		h.Set("X-Content-Type-Options", "nosniff")
+		if !strings.HasPrefix(r.URL.Path, "/static/") {
+			h.Set("Cache-Control", "no-store")
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// view is what every template gets.
+type view struct {
+	Title  string
+	CSRF   string
+	Person *taskd.Person
+	Data   any
+}
+
+// handler is a page or form handler; it returns an error to show.
+type handler func(w http.ResponseWriter, r *http.Request, v *view) error
+
+// page wraps a GET handler.
+func (s *Server) page(h handler) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		s.run(w, r, h)
+	}
+}
+
+// form wraps a POST handler: a bounded body and a valid form token.
+func (s *Server) form(h handler) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		r.Body = http.MaxBytesReader(w, r.Body, 64<<10)
+		if err := r.ParseForm(); err != nil {
+			s.fail(w, r, http.StatusBadRequest, "The form could not be read.")
+			return
+		}
+		if !s.checkCSRF(r) {
+			s.fail(w, r, http.StatusForbidden, "The form has expired. Go back, reload the page and try again.")
+			return
+		}
+		s.run(w, r, h)
+	}
+}
+
+func (s *Server) run(w http.ResponseWriter, r *http.Request, h handler) {
+	v := &view{CSRF: s.csrfToken(w, r)}
+	p, ok, err := s.person(r.Context(), r)
+	if err != nil {
+		s.internal(w, r, err)
+		return
+	}
+	if ok {
+		v.Person = &p
+	}
+	if err := h(w, r, v); err != nil {
+		s.internal(w, r, err)
+	}
+}
+
+// render writes a template with status 200.
+func (s *Server) render(w http.ResponseWriter, r *http.Request, name string, v *view) error {
+	return s.renderStatus(w, r, http.StatusOK, name, v)
+}
+
+func (s *Server) renderStatus(w http.ResponseWriter, r *http.Request, status int, name string, v *view) error {
+	var buf bytes.Buffer
+	if err := s.tmpl.ExecuteTemplate(&buf, name, v); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.WriteHeader(status)
+	_, err := w.Write(buf.Bytes())
+	return err
+}
+
+// fail shows the error page with a message safe for the user.
+func (s *Server) fail(w http.ResponseWriter, r *http.Request, status int, msg string) {
+	v := &view{Title: http.StatusText(status), Data: msg}
+	if err := s.renderStatus(w, r, status, "error.html", v); err != nil {
+		s.cfg.Log.ErrorContext(r.Context(), "render error page", "err", err)
+	}
+}
+
+func (s *Server) internal(w http.ResponseWriter, r *http.Request, err error) {
+	s.cfg.Log.ErrorContext(r.Context(), "page failed", "path", r.URL.Path, "err", err)
+	s.fail(w, r, http.StatusInternalServerError, "Something went wrong on our side. Please try again.")
+}
+
+// see303 answers a POST with a redirect to a GET (Post/Redirect/Get).
+func see303(w http.ResponseWriter, r *http.Request, to string) error {
+	http.Redirect(w, r, to, http.StatusSeeOther)
+	return nil
+}
+
+// clientIP is the address sign-in attempts are counted under.
+func (s *Server) clientIP(r *http.Request) string {
+	if s.cfg.TrustProxy {
+		if xff := r.Header.Get("X-Forwarded-For"); xff != "" {
+			parts := strings.Split(xff, ",")
+			return strings.TrimSpace(parts[len(parts)-1])
+		}
+	}
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
+}
+
+// localPath returns next when it is a path on this server, else "/".
+func localPath(next string) string {
+	if !strings.HasPrefix(next, "/") || strings.HasPrefix(next, "//") || strings.HasPrefix(next, "/\\") ||
+		strings.ContainsAny(next, "\r\n\\") || len(next) > 4000 {
+		return "/"
+	}
+	return next
+}
+
+// scopeTexts says in plain words what each scope allows.
+var scopeTexts = map[string]string{
+	"projects_read": "See your projects", "projects_write": "Create, edit, archive and reopen projects",
+	"tasks_read": "See tasks and subtasks", "tasks_write": "Create, edit, complete, reopen and delete tasks",
+	"costs_read": "See time and costs", "costs_write": "Record time and costs",
+	"tags_read": "See tags", "tags_write": "Create and change tags",
+	"comments_read": "Read comments", "comments_write": "Write, edit and delete comments",
+	"files_read": "Download files", "files_write": "Upload and delete files",
+	"users_read": "See the people in the account", "users_write": "Invite and change people",
+	"contacts_read": "See contacts", "contacts_write": "Change contacts",
+	"administrative": "Manage webhooks and read the account's change history",
+}
+
+func scopeText(scope string) string {
+	if t, ok := scopeTexts[scope]; ok {
+		return t
+	}
+	return scope
+}

@@ -118,8 +118,9 @@ type OAuthStore interface {
 	// when the code was used (or the grant revoked) meanwhile.
 	RedeemCode(ctx context.Context, grantID int64, t Tokens) (bool, error)
 	GrantByRefresh(ctx context.Context, refreshHash string) (Grant, error)
-	// SpentRefresh returns the grant a rotated refresh token belonged to.
-	SpentRefresh(ctx context.Context, refreshHash string) (int64, error)
+	// SpentRefresh returns the grant a rotated refresh token belonged to
+	// and when it was rotated.
+	SpentRefresh(ctx context.Context, refreshHash string) (grantID int64, spent time.Time, err error)
 	// Rotate replaces the grant's tokens if its refresh token is still
 	// oldRefreshHash; false when another request rotated it first.
 	Rotate(ctx context.Context, grantID int64, oldRefreshHash string, t Tokens) (bool, error)

@@ -216,15 +216,24 @@ func (s *Server) Refresh(ctx context.Context, c taskd.Client, refreshToken strin
 	return set, nil
 }
 
+// raceWindow is how long after a rotation a second presentation of the old
+// refresh token is taken for a concurrent request of the same client (which
+// fails) rather than for reuse (which revokes the grant). Nothing is issued
+// either way.
+const raceWindow = 10 * time.Second
+
 // refreshReuse handles a refresh token that is not current: when it is one
 // that was rotated, the grant is revoked (RFC 9700 §4.14.2).
 func (s *Server) refreshReuse(ctx context.Context, c taskd.Client, hash string) error {
-	id, err := s.cfg.Store.SpentRefresh(ctx, hash)
+	id, spent, err := s.cfg.Store.SpentRefresh(ctx, hash)
 	if taskd.ErrorCode(err) == taskd.CodeNotFound {
 		return errInvalidGrant
 	}
 	if err != nil {
 		return err
+	}
+	if s.cfg.Now().Sub(spent) < raceWindow {
+		return errInvalidGrant
 	}
 	if err := s.cfg.Store.RevokeGrant(ctx, id); err != nil {
 		return err

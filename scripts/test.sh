@@ -20,9 +20,10 @@ if [ -z "${TASKD_TEST_POSTGRES:-}" ]; then
     for _ in $(seq 1 30); do pg_up && break; sleep 1; done
   fi
   if pg_up; then
-    if ! psql -h 127.0.0.1 -U postgres -tAc "SELECT 1 FROM pg_database WHERE datname = 'taskd_test'" | grep -q 1; then
-      psql -h 127.0.0.1 -U postgres -qc "CREATE DATABASE taskd_test"
-    fi
+    # A fresh database each run: tests share it, and leftovers of an older
+    # run (signing keys sealed with another key, say) must not leak in.
+    psql -h 127.0.0.1 -U postgres -qc "DROP DATABASE IF EXISTS taskd_test WITH (FORCE)"
+    psql -h 127.0.0.1 -U postgres -qc "CREATE DATABASE taskd_test"
     export TASKD_TEST_POSTGRES="postgres://postgres@127.0.0.1:5432/taskd_test?sslmode=disable"
   elif [ "${CI:-}" = "true" ]; then
     echo "PostgreSQL is required in CI and could not be started" >&2

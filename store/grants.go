@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"strings"
+	"time"
 
 	"github.com/taskd/taskd"
 )
@@ -99,17 +100,18 @@ func (db *DB) Rotate(ctx context.Context, grantID int64, oldRefreshHash string, 
 	return done, err
 }
 
-// SpentRefresh returns the grant of a rotated refresh token, or code 25.
-func (db *DB) SpentRefresh(ctx context.Context, refreshHash string) (int64, error) {
-	var id int64
-	err := db.reader.QueryRowContext(ctx, db.d.q(`SELECT grant_id FROM spent_refresh_tokens WHERE hash = ?`), refreshHash).Scan(&id)
+// SpentRefresh returns the grant of a rotated refresh token and when it was
+// rotated, or code 25.
+func (db *DB) SpentRefresh(ctx context.Context, refreshHash string) (int64, time.Time, error) {
+	var id, at int64
+	err := db.reader.QueryRowContext(ctx, db.d.q(`SELECT grant_id, spent_at FROM spent_refresh_tokens WHERE hash = ?`), refreshHash).Scan(&id, &at)
 	if errors.Is(err, sql.ErrNoRows) {
-		return 0, taskd.E(taskd.CodeNotFound, "refresh_token")
+		return 0, time.Time{}, taskd.E(taskd.CodeNotFound, "refresh_token")
 	}
 	if err != nil {
-		return 0, taskd.Internal("spent refresh token", err)
+		return 0, time.Time{}, taskd.Internal("spent refresh token", err)
 	}
-	return id, nil
+	return id, fromMS(at), nil
 }
 
 // RevokeGrant ends a grant: its code and tokens stop working.

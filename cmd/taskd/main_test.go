@@ -38,7 +38,7 @@ func (b *syncBuffer) String() string {
 // storage is where a test's commands keep data: a SQLite directory, and a
 // PostgreSQL URL when testing that backend.
 type storage struct {
-	data, db string
+	data, db, masterKey string
 }
 
 func (s storage) args() []string {
@@ -46,13 +46,21 @@ func (s storage) args() []string {
 	if s.db != "" {
 		a = append(a, "--db", s.db)
 	}
+	if s.masterKey != "" {
+		a = append(a, "--master-key", s.masterKey)
+	}
 	return a
 }
+
+// testMasterKey is the server key of every test on the shared PostgreSQL
+// database: like replicas of one deployment, they must share it to read the
+// signing keys they all see.
+const testMasterKey = "dGFza2QtdGVzdC1tYXN0ZXIta2V5LTMyLWJ5dGVzISE="
 
 func backends(t *testing.T) map[string]storage {
 	b := map[string]storage{"sqlite": {data: t.TempDir()}}
 	if u := os.Getenv("TASKD_TEST_POSTGRES"); u != "" {
-		b["postgres"] = storage{data: t.TempDir(), db: u}
+		b["postgres"] = storage{data: t.TempDir(), db: u, masterKey: testMasterKey}
 	}
 	return b
 }

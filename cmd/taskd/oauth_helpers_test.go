@@ -1,0 +1,300 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"html"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/http/cookiejar"
+	"net/http/httptest"
+	"net/url"
+	"regexp"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/taskd/taskd/secret"
+	"github.com/taskd/taskd/store"
+)
+
+const redirectURI = "https://app.example/cb"
+
+// clock is time.Now shifted by an offset tests move forward.
+type clock struct{ offset atomic.Int64 }
+
+func (c *clock) now() time.Time          { return time.Now().Add(time.Duration(c.offset.Load())) }
+func (c *clock) advance(d time.Duration) { c.offset.Add(int64(d)) }
+
+// oauthSite is a whole taskd (routes) on a loopback server, with an account
+// "acme" (owner and a plain user), a second account "other" of the owner,
+// and one registered application.
+type oauthSite struct {
+	t      *testing.T
+	base   string
+	db     *store.DB
+	clock  *clock
+	st     storage
+	slug   string
+	other  string
+	key    string // acme's administrative key
+	client map[string]string
+}
+
+const (
+	ownerEmail = "owner@acme.example"
+	userEmail  = "user@acme.example"
+	password   = "correct horse battery"
+)
+
+func newOAuthSite(t *testing.T, st storage) *oauthSite {
+	t.Helper()
+	s := &oauthSite{t: t, st: st, clock: &clock{}, slug: uniqueSlug("acme"), other: uniqueSlug("other")}
+	acct := cliJSON(t, st, "account", "create", "--slug", s.slug, "--name", "Acme", "--owner-email", ownerEmail,
+		"--owner-password", password, "--owner-first-name", "Olga", "--owner-last-name", "Owner")
+	s.key = acct["api_key"]
+	cliJSON(t, st, "account", "create", "--slug", s.other, "--name", "Other", "--owner-email", ownerEmail, "--owner-password", password)
+	if _, err := cli(t, st, "user", "add", "--account", s.slug, "--email", userEmail, "--password", password,
+		"--first-name", "Uma", "--last-name", "User"); err != nil && !strings.Contains(err.Error(), "already") {
+		t.Fatal(err)
+	}
+	s.client = cliJSON(t, st, "client", "create", "--account", s.slug, "--name", "My app", "--redirect-uri", redirectURI)
+
+	ctx := context.Background()
+	key, err := secret.LoadKey(st.masterKey, st.data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sealer, err := secret.NewSealer(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.db, err = store.Open(ctx, store.Options{URL: st.db, DataDir: st.data, Now: s.clock.now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.db.Close() })
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.base = "http://" + ln.Addr().String()
+	h, err := routes(ctx, site{db: s.db, sealer: sealer, log: slog.New(slog.DiscardHandler), now: s.clock.now, publicURL: s.base})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewUnstartedServer(h)
+	srv.Listener.Close()
+	srv.Listener = ln
+	srv.Start()
+	t.Cleanup(srv.Close)
+	return s
+}
+
+func (s *oauthSite) accountURL() string { return s.base + "/a/" + s.slug }
+
+// browser is a cookie-keeping client that does not follow redirects.
+type browser struct {
+	t *testing.T
+	c *http.Client
+}
+
+func (s *oauthSite) browser() *browser {
+	jar, _ := cookiejar.New(nil)
+	return &browser{t: s.t, c: &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error {
+		return http.ErrUseLastResponse
+	}}}
+}
+
+// page is a fetched response with its body.
+type page struct {
+	status int
+	header http.Header
+	body   string
+}
+
+func (b *browser) do(method, u string, form url.Values) page {
+	b.t.Helper()
+	var body io.Reader
+	if form != nil {
+		body = strings.NewReader(form.Encode())
+	}
+	req, err := http.NewRequest(method, u, body)
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	if form != nil {
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	}
+	res, err := b.c.Do(req)
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	raw, _ := io.ReadAll(res.Body)
+	return page{status: res.StatusCode, header: res.Header, body: string(raw)}
+}
+
+func (b *browser) get(u string) page                    { return b.do("GET", u, nil) }
+func (b *browser) post(u string, form url.Values) page { return b.do("POST", u, form) }
+
+var (
+	formRE   = regexp.MustCompile(`(?s)<form[^>]*action="([^"]*)"[^>]*>(.*?)</form>`)
+	hiddenRE = regexp.MustCompile(`<input type="hidden" name="([^"]+)" value="([^"]*)">`)
+)
+
+// forms returns each form's action and hidden fields.
+func (p page) forms() []struct {
+	action string
+	fields url.Values
+} {
+	var out []struct {
+		action string
+		fields url.Values
+	}
+	for _, m := range formRE.FindAllStringSubmatch(p.body, -1) {
+		f := url.Values{}
+		for _, h := range hiddenRE.FindAllStringSubmatch(m[2], -1) {
+			f.Add(html.UnescapeString(h[1]), html.UnescapeString(h[2]))
+		}
+		out = append(out, struct {
+			action string
+			fields url.Values
+		}{html.UnescapeString(m[1]), f})
+	}
+	return out
+}
+
+// form returns the hidden fields of the first form whose fields include
+// name=value (or of the first form when name is empty).
+func (p page) form(t *testing.T, name, value string) url.Values {
+	t.Helper()
+	for _, f := range p.forms() {
+		if name == "" || f.fields.Get(name) == value {
+			return f.fields
+		}
+	}
+	t.Fatalf("no form with %s=%s in page (HTTP %d):\n%s", name, value, p.status, p.body)
+	return nil
+}
+
+func (p page) location(t *testing.T) *url.URL {
+	t.Helper()
+	if p.status != http.StatusSeeOther && p.status != http.StatusFound {
+		t.Fatalf("HTTP %d, want a redirect:\n%s", p.status, p.body)
+	}
+	u, err := url.Parse(p.header.Get("Location"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u
+}
+
+// authorizeURL is an authorization request of the site's application.
+func (s *oauthSite) authorizeURL(extra ...string) string {
+	q := url.Values{"client_id": {s.client["client_id"]}, "response_type": {"code"}, "redirect_uri": {redirectURI},
+		"state": {"xyz-state"}, "scope": {"projects_read tasks_read tasks_write administrative"}}
+	for i := 0; i+1 < len(extra); i += 2 {
+		q.Set(extra[i], extra[i+1])
+	}
+	return s.base + "/oauth2/authorize?" + q.Encode()
+}
+
+// consent runs the pages from an authorization request to the redirect back
+// to the application, for a person choosing an account, and returns it.
+func (s *oauthSite) consent(b *browser, authURL, email, slug, decision string) *url.URL {
+	t := s.t
+	t.Helper()
+	p := b.get(authURL)
+	if p.status == http.StatusOK && strings.Contains(p.body, `name="password"`) {
+		f := p.form(t, "", "")
+		f.Set("email", email)
+		f.Set("password", password)
+		next := b.post(s.base+"/login", f).location(t)
+		p = b.get(s.base + next.String())
+	}
+	if p.status != http.StatusOK || !strings.Contains(p.body, "Choose an account") {
+		t.Fatalf("want the user-selection page, got HTTP %d:\n%s", p.status, p.body)
+	}
+	sel := b.post(s.base+"/oauth2/authorize", p.form(t, "account", slug)).location(t)
+	p = b.get(s.base + sel.String())
+	if p.status != http.StatusOK || !strings.Contains(p.body, "Allow access?") {
+		t.Fatalf("want the consent page, got HTTP %d:\n%s", p.status, p.body)
+	}
+	f := p.form(t, "account", slug)
+	f.Set("decision", decision)
+	return b.post(s.base+"/oauth2/authorize", f).location(t)
+}
+
+// code runs the whole flow as the owner and returns an authorization code.
+func (s *oauthSite) code(extra ...string) string {
+	s.t.Helper()
+	u := s.consent(s.browser(), s.authorizeURL(extra...), ownerEmail, s.slug, "allow")
+	c := u.Query().Get("code")
+	if c == "" {
+		s.t.Fatalf("no code in %s", u)
+	}
+	return c
+}
+
+// tokenCall posts a form to an OAuth endpoint and decodes the JSON answer.
+func (s *oauthSite) tokenCall(path string, form url.Values, basic ...string) (int, map[string]any, http.Header) {
+	s.t.Helper()
+	req, _ := http.NewRequest("POST", s.base+path, strings.NewReader(form.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	if len(basic) == 2 {
+		req.SetBasicAuth(url.QueryEscape(basic[0]), url.QueryEscape(basic[1]))
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var body map[string]any
+	if err := json.NewDecoder(res.Body).Decode(&body); err != nil {
+		s.t.Fatalf("%s: answer is not JSON: %v", path, err)
+	}
+	return res.StatusCode, body, res.Header
+}
+
+// creds returns the form with the application's credentials added.
+func (s *oauthSite) creds(pairs ...string) url.Values {
+	f := url.Values{"client_id": {s.client["client_id"]}, "client_secret": {s.client["client_secret"]}}
+	for i := 0; i+1 < len(pairs); i += 2 {
+		f.Set(pairs[i], pairs[i+1])
+	}
+	return f
+}
+
+// exchange redeems a code and fails the test unless it works.
+func (s *oauthSite) exchange(code string, pairs ...string) map[string]any {
+	s.t.Helper()
+	status, body, _ := s.tokenCall("/oauth2/token", s.creds(append([]string{"grant_type", "authorization_code",
+		"code", code, "redirect_uri", redirectURI}, pairs...)...))
+	if status != 200 {
+		s.t.Fatalf("token exchange: HTTP %d %v", status, body)
+	}
+	return body
+}
+
+// api calls the account API with a bearer token.
+func (s *oauthSite) api(accountURL, token, query string) (int, map[string]any, http.Header) {
+	s.t.Helper()
+	req, _ := http.NewRequest("GET", accountURL+"/api/oauth2?"+query, nil)
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var body map[string]any
+	if err := json.NewDecoder(res.Body).Decode(&body); err != nil {
+		s.t.Fatalf("api %s: not JSON: %v", query, err)
+	}
+	return res.StatusCode, body, res.Header
+}

@@ -1,0 +1,319 @@
+package main
+
+import (
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"math/big"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// TestOAuthFlow drives the authorization-code flow through the pages, then
+// the token, API, refresh, resource, introspection and revocation endpoints.
+func TestOAuthFlow(t *testing.T) {
+	for name, st := range backends(t) {
+		t.Run(name, func(t *testing.T) {
+			s := newOAuthSite(t, st)
+			b := s.browser()
+
+			// Not signed in: the sign-in page, carrying the request.
+			p := b.get(s.authorizeURL())
+			if p.status != 200 || !strings.Contains(p.body, `name="password"`) {
+				t.Fatalf("want the sign-in page, got HTTP %d", p.status)
+			}
+			for _, h := range []string{"X-Frame-Options", "Content-Security-Policy", "Referrer-Policy"} {
+				if p.header.Get(h) == "" {
+					t.Errorf("page lacks %s", h)
+				}
+			}
+			if !strings.Contains(p.header.Get("Content-Security-Policy"), "frame-ancestors 'none'") || p.header.Get("Referrer-Policy") != "no-referrer" {
+				t.Errorf("headers: %v", p.header)
+			}
+			u := s.consent(b, s.authorizeURL(), ownerEmail, s.slug, "allow")
+			q := u.Query()
+			if u.Scheme+"://"+u.Host+u.Path != redirectURI || q.Get("state") != "xyz-state" || q.Get("iss") != s.base || q.Get("code") == "" {
+				t.Fatalf("redirect %s", u)
+			}
+
+			// Signed in already: straight to the user-selection page, which
+			// lists every account of the person.
+			p = b.get(s.authorizeURL())
+			if !strings.Contains(p.body, "Choose an account") || !strings.Contains(p.body, `value="`+s.other+`"`) || !strings.Contains(p.body, `value="`+s.slug+`"`) {
+				t.Fatalf("selection page does not list both accounts:\n%s", p.body)
+			}
+
+			tok := s.exchange(q.Get("code"))
+			if tok["token_type"] != "bearer" || tok["expires_in"] != float64(86400) || tok["account_url"] != s.accountURL() ||
+				tok["scope"] != "projects_read tasks_read tasks_write administrative" {
+				t.Fatalf("token set %v", tok)
+			}
+			access, refresh := tok["access_token"].(string), tok["refresh_token"].(string)
+			checkJWT(t, s, access)
+
+			// The account API with the token.
+			status, body, _ := s.api(s.accountURL(), access, "action=me")
+			if status != 200 || body["data"].(map[string]any)["email"] != ownerEmail {
+				t.Fatalf("me: %d %v", status, body)
+			}
+			status, body, _ = s.api(s.accountURL(), access, "action=post_task&id_project=1&title=x")
+			if status != 200 || body["status_code"] != float64(4) { // tasks_write: allowed; project 1 is unknown
+				t.Fatalf("post_task: %d %v", status, body)
+			}
+			status, body, hdr := s.api(s.accountURL(), access, "action=get_comments&id_task=1")
+			if status != 403 || body["status_code"] != float64(20) || !strings.Contains(hdr.Get("WWW-Authenticate"), "insufficient_scope") {
+				t.Fatalf("missing scope: %d %v %v", status, body, hdr)
+			}
+			status, body, _ = s.api(s.accountURL(), access, "action=get_events&period=1h")
+			if status != 200 || body["status"] != "ok" {
+				t.Fatalf("get_events with administrative: %d %v", status, body)
+			}
+			// access_token as a query parameter works too.
+			status, _, _ = s.api(s.accountURL(), "", "action=me&access_token="+url.QueryEscape(access))
+			if status != 200 {
+				t.Fatalf("access_token parameter: %d", status)
+			}
+			// Only on its own account's URL.
+			status, body, hdr = s.api(s.base+"/a/"+s.other, access, "action=me")
+			if status != 401 || !strings.Contains(hdr.Get("WWW-Authenticate"), `error="invalid_token"`) {
+				t.Fatalf("token on another account: %d %v", status, body)
+			}
+			status, _, hdr = s.api(s.accountURL(), "", "action=me")
+			if status != 401 || hdr.Get("WWW-Authenticate") != `Bearer realm="taskd"` {
+				t.Fatalf("no token: %d %v", status, hdr)
+			}
+			status, _, _ = s.api(s.accountURL(), access+"x", "action=me")
+			if status != 401 {
+				t.Fatalf("tampered token: %d", status)
+			}
+
+			// Resource endpoint: form credentials, and HTTP Basic.
+			status, body, _ = s.tokenCall("/oauth2/resource", s.creds("access_token", access))
+			if status != 200 || body["email"] != ownerEmail || body["first_name"] != "Olga" || body["account_url"] != s.accountURL() || body["id"] == "" {
+				t.Fatalf("resource: %d %v", status, body)
+			}
+			status, body, _ = s.tokenCall("/oauth2/resource", url.Values{"access_token": {access}}, s.client["client_id"], s.client["client_secret"])
+			if status != 200 || body["last_name"] != "Owner" {
+				t.Fatalf("resource with Basic: %d %v", status, body)
+			}
+
+			// Introspection.
+			status, body, _ = s.tokenCall("/oauth2/introspect", s.creds("token", access))
+			if status != 200 || body["active"] != true || body["client_id"] != s.client["client_id"] {
+				t.Fatalf("introspect: %d %v", status, body)
+			}
+
+			// Refresh: a new pair, and the old pair stops working at once.
+			status, tok2, hdr := s.tokenCall("/oauth2/refresh", s.creds("grant_type", "refresh_token", "refresh_token", refresh))
+			if status != 200 || tok2["access_token"] == access || tok2["refresh_token"] == refresh || hdr.Get("Cache-Control") != "no-store" {
+				t.Fatalf("refresh: %d %v", status, tok2)
+			}
+			if status, _, _ = s.api(s.accountURL(), access, "action=me"); status != 401 {
+				t.Fatalf("old access token after refresh: HTTP %d", status)
+			}
+			access2, refresh2 := tok2["access_token"].(string), tok2["refresh_token"].(string)
+			if status, _, _ = s.api(s.accountURL(), access2, "action=me"); status != 200 {
+				t.Fatalf("new access token: HTTP %d", status)
+			}
+			// grant_type=refresh_token on /oauth2/token too.
+			status, tok3, _ := s.tokenCall("/oauth2/token", s.creds("grant_type", "refresh_token", "refresh_token", refresh2))
+			if status != 200 {
+				t.Fatalf("refresh on /oauth2/token: %d %v", status, tok3)
+			}
+			// Presenting a rotated refresh token (after the window in which
+			// it is taken for a concurrent request) revokes the whole grant.
+			s.clock.advance(11 * time.Second)
+			status, body, _ = s.tokenCall("/oauth2/refresh", s.creds("grant_type", "refresh_token", "refresh_token", refresh))
+			if status != 400 || body["error"] != "invalid_grant" || body["errorDescription"] == nil {
+				t.Fatalf("reused refresh token: %d %v", status, body)
+			}
+			if status, _, _ = s.api(s.accountURL(), tok3["access_token"].(string), "action=me"); status != 401 {
+				t.Fatalf("grant still works after refresh-token reuse: HTTP %d", status)
+			}
+			status, body, _ = s.tokenCall("/oauth2/refresh", s.creds("grant_type", "refresh_token", "refresh_token", tok3["refresh_token"].(string)))
+			if status != 400 {
+				t.Fatalf("refresh of a revoked grant: %d %v", status, body)
+			}
+		})
+	}
+}
+
+// checkJWT verifies the access token with the key the JWKS publishes, as a
+// resource server would, independently of taskd's code.
+func checkJWT(t *testing.T, s *oauthSite, token string) {
+	t.Helper()
+	res, err := http.Get(s.base + "/oauth2/jwks")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var set struct {
+		Keys []map[string]string `json:"keys"`
+	}
+	json.NewDecoder(res.Body).Decode(&set)
+	parts := strings.Split(token, ".")
+	if len(parts) != 3 {
+		t.Fatalf("access token is not a JWS: %q", token)
+	}
+	var hdr, claims map[string]any
+	hb, _ := base64.RawURLEncoding.DecodeString(parts[0])
+	cb, _ := base64.RawURLEncoding.DecodeString(parts[1])
+	json.Unmarshal(hb, &hdr)
+	json.Unmarshal(cb, &claims)
+	if hdr["typ"] != "at+jwt" || hdr["alg"] != "ES256" {
+		t.Fatalf("header %v", hdr)
+	}
+	for _, c := range []string{"iss", "sub", "aud", "client_id", "scope", "iat", "exp", "jti", "account"} {
+		if claims[c] == nil {
+			t.Errorf("claim %s missing: %v", c, claims)
+		}
+	}
+	if claims["iss"] != s.base || claims["aud"] != s.accountURL() || claims["account"] != s.slug {
+		t.Errorf("claims %v", claims)
+	}
+	for _, k := range set.Keys {
+		if k["kid"] != hdr["kid"] {
+			continue
+		}
+		x, _ := base64.RawURLEncoding.DecodeString(k["x"])
+		y, _ := base64.RawURLEncoding.DecodeString(k["y"])
+		pub := &ecdsa.PublicKey{Curve: elliptic.P256(), X: new(big.Int).SetBytes(x), Y: new(big.Int).SetBytes(y)}
+		sig, _ := base64.RawURLEncoding.DecodeString(parts[2])
+		digest := sha256.Sum256([]byte(parts[0] + "." + parts[1]))
+		if !ecdsa.Verify(pub, digest[:], new(big.Int).SetBytes(sig[:32]), new(big.Int).SetBytes(sig[32:])) {
+			t.Fatal("signature does not verify with the JWKS key")
+		}
+		return
+	}
+	t.Fatalf("kid %v not in JWKS %v", hdr["kid"], set.Keys)
+}
+
+// TestOAuthCodeRules: single use (a second redemption revokes the grant),
+// bound to client and redirect URI, 10 minutes, PKCE, and a request that
+// fails client authentication consumes nothing.
+func TestOAuthCodeRules(t *testing.T) {
+	for name, st := range backends(t) {
+		t.Run(name, func(t *testing.T) {
+			s := newOAuthSite(t, st)
+			code := s.code()
+			redeem := func(pairs ...string) (int, map[string]any) {
+				status, body, _ := s.tokenCall("/oauth2/token", s.creds(append([]string{"grant_type", "authorization_code",
+					"code", code, "redirect_uri", redirectURI}, pairs...)...))
+				return status, body
+			}
+			// Wrong secret: 401 invalid_client with a challenge, code not consumed.
+			f := s.creds("grant_type", "authorization_code", "code", code, "redirect_uri", redirectURI)
+			f.Set("client_secret", "wrong")
+			status, body, hdr := s.tokenCall("/oauth2/token", f)
+			if status != 401 || body["error"] != "invalid_client" || hdr.Get("WWW-Authenticate") == "" {
+				t.Fatalf("bad secret: %d %v", status, body)
+			}
+			if status, body := redeem("redirect_uri", "https://app.example/other"); status != 400 || body["error"] != "invalid_grant" {
+				t.Fatalf("other redirect_uri: %d %v", status, body)
+			}
+			if status, body := redeem("code_verifier", strings.Repeat("a", 43)); status != 400 || body["error"] != "invalid_grant" {
+				t.Fatalf("PKCE downgrade: %d %v", status, body)
+			}
+			tok := s.exchange(code)
+			if status, body := redeem(); status != 400 || body["error"] != "invalid_grant" {
+				t.Fatalf("second redemption: %d %v", status, body)
+			}
+			if status, _, _ := s.api(s.accountURL(), tok["access_token"].(string), "action=me"); status != 401 {
+				t.Fatalf("tokens of a twice-redeemed code still work: %d", status)
+			}
+			status, _, _ = s.tokenCall("/oauth2/refresh", s.creds("grant_type", "refresh_token", "refresh_token", tok["refresh_token"].(string)))
+			if status != 400 {
+				t.Fatalf("refresh token of a twice-redeemed code still works: %d", status)
+			}
+
+			// Expiry after 10 minutes.
+			code = s.code()
+			s.clock.advance(10*time.Minute + time.Second)
+			if status, body := redeem(); status != 400 || body["error"] != "invalid_grant" {
+				t.Fatalf("expired code: %d %v", status, body)
+			}
+
+			// PKCE S256.
+			verifier := strings.Repeat("v", 50)
+			sum := sha256.Sum256([]byte(verifier))
+			code = s.code("code_challenge", base64.RawURLEncoding.EncodeToString(sum[:]), "code_challenge_method", "S256")
+			if status, _ := redeem(); status != 400 {
+				t.Fatal("PKCE code redeemed without a verifier")
+			}
+			if status, _ := redeem("code_verifier", strings.Repeat("w", 50)); status != 400 {
+				t.Fatal("PKCE code redeemed with a wrong verifier")
+			}
+			if status, body := redeem("code_verifier", verifier); status != 200 {
+				t.Fatalf("PKCE: %d %v", status, body)
+			}
+		})
+	}
+}
+
+// TestOAuthParallelRefresh: of many refreshes with one token, exactly one
+// succeeds, and its tokens keep working.
+func TestOAuthParallelRefresh(t *testing.T) {
+	for name, st := range backends(t) {
+		t.Run(name, func(t *testing.T) {
+			s := newOAuthSite(t, st)
+			tok := s.exchange(s.code())
+			const n = 16
+			var wg sync.WaitGroup
+			results := make(chan map[string]any, n)
+			for range n {
+				wg.Go(func() {
+					status, body, _ := s.tokenCall("/oauth2/refresh", s.creds("grant_type", "refresh_token", "refresh_token", tok["refresh_token"].(string)))
+					if status == 200 {
+						results <- body
+					} else if status != 400 || body["error"] != "invalid_grant" {
+						t.Errorf("refresh: %d %v", status, body)
+					}
+				})
+			}
+			wg.Wait()
+			close(results)
+			var won []map[string]any
+			for r := range results {
+				won = append(won, r)
+			}
+			if len(won) != 1 {
+				t.Fatalf("%d of %d parallel refreshes succeeded, want exactly 1", len(won), n)
+			}
+			if status, _, _ := s.api(s.accountURL(), won[0]["access_token"].(string), "action=me"); status != 200 {
+				t.Fatalf("the winning refresh's token: HTTP %d", status)
+			}
+		})
+	}
+}
+
+// TestOAuthExpiryAndRoles: an expired token's message, and administrative
+// is not granted to a plain user.
+func TestOAuthExpiryAndRoles(t *testing.T) {
+	st := storage{data: t.TempDir()}
+	s := newOAuthSite(t, st)
+	u := s.consent(s.browser(), s.authorizeURL(), userEmail, s.slug, "allow")
+	tok := s.exchange(u.Query().Get("code"))
+	if tok["scope"] != "projects_read tasks_read tasks_write" {
+		t.Fatalf("a plain user granted %v", tok["scope"])
+	}
+	status, body, _ := s.api(s.accountURL(), tok["access_token"].(string), "action=get_events&period=1h")
+	if status != 403 {
+		t.Fatalf("get_events without administrative: %d %v", status, body)
+	}
+	s.clock.advance(24*time.Hour + time.Second)
+	status, body, hdr := s.api(s.accountURL(), tok["access_token"].(string), "action=me")
+	if status != 401 || body["message"] != "Access token is expired" || !strings.Contains(hdr.Get("WWW-Authenticate"), "expired") {
+		t.Fatalf("expired token: %d %v %v", status, body, hdr)
+	}
+	// The refresh token outlives it (1 month).
+	status, _, _ = s.tokenCall("/oauth2/refresh", s.creds("grant_type", "refresh_token", "refresh_token", tok["refresh_token"].(string)))
+	if status != 200 {
+		t.Fatalf("refresh after a day: %d", status)
+	}
+}

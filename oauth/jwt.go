@@ -30,7 +30,8 @@ type header struct {
 	Kid string `json:"kid"`
 }
 
-var b64 = base64.RawURLEncoding
+// b64 is strict, so that each byte string has exactly one encoding.
+var b64 = base64.RawURLEncoding.Strict()
 
 // errMalformed is any token that is not a well-formed ES256 JWT of ours.
 var errMalformed = errors.New("oauth: malformed token")

@@ -40,3 +40,4 @@ go test -race -count=1 ./...
 echo "== fuzzing (${FUZZTIME} per target)"
 go test -run '^$' -fuzz '^FuzzAdminRequest$' -fuzztime "$FUZZTIME" ./api
 go test -run '^$' -fuzz '^FuzzParsers$' -fuzztime "$FUZZTIME" .
+go test -run '^$' -fuzz '^FuzzParseJWT$' -fuzztime "$FUZZTIME" ./oauth

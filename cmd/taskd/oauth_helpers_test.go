@@ -138,7 +138,7 @@ func (b *browser) do(method, u string, form url.Values) page {
 	return page{status: res.StatusCode, header: res.Header, body: string(raw)}
 }
 
-func (b *browser) get(u string) page                    { return b.do("GET", u, nil) }
+func (b *browser) get(u string) page                   { return b.do("GET", u, nil) }
 func (b *browser) post(u string, form url.Values) page { return b.do("POST", u, form) }
 
 var (

@@ -183,7 +183,10 @@ func checkJWT(t *testing.T, s *oauthSite, token string) {
 		}
 		x, _ := base64.RawURLEncoding.DecodeString(k["x"])
 		y, _ := base64.RawURLEncoding.DecodeString(k["y"])
-		pub := &ecdsa.PublicKey{Curve: elliptic.P256(), X: new(big.Int).SetBytes(x), Y: new(big.Int).SetBytes(y)}
+		pub, err := ecdsa.ParseUncompressedPublicKey(elliptic.P256(), append(append([]byte{4}, x...), y...))
+		if err != nil {
+			t.Fatalf("JWKS key: %v", err)
+		}
 		sig, _ := base64.RawURLEncoding.DecodeString(parts[2])
 		digest := sha256.Sum256([]byte(parts[0] + "." + parts[1]))
 		if !ecdsa.Verify(pub, digest[:], new(big.Int).SetBytes(sig[:32]), new(big.Int).SetBytes(sig[32:])) {
@@ -315,5 +318,112 @@ func TestOAuthExpiryAndRoles(t *testing.T) {
 	status, _, _ = s.tokenCall("/oauth2/refresh", s.creds("grant_type", "refresh_token", "refresh_token", tok["refresh_token"].(string)))
 	if status != 200 {
 		t.Fatalf("refresh after a day: %d", status)
+	}
+}
+
+// TestOAuthEndpoints: metadata, revocation, introspection of dead tokens,
+// GET requests of the official SDKs, and malformed requests.
+func TestOAuthEndpoints(t *testing.T) {
+	s := newOAuthSite(t, storage{data: t.TempDir()})
+	res, err := http.Get(s.base + "/.well-known/oauth-authorization-server")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var meta map[string]any
+	json.NewDecoder(res.Body).Decode(&meta)
+	res.Body.Close()
+	if meta["issuer"] != s.base || meta["token_endpoint"] != s.base+"/oauth2/token" || meta["jwks_uri"] != s.base+"/oauth2/jwks" ||
+		!strings.Contains(fmtJSON(meta["code_challenge_methods_supported"]), "S256") || meta["authorization_response_iss_parameter_supported"] != true {
+		t.Fatalf("metadata %v", meta)
+	}
+
+	// The official SDKs send token requests as GET with a query.
+	code := s.code()
+	q := s.creds("grant_type", "authorization_code", "code", code, "redirect_uri", redirectURI)
+	res, err = http.Get(s.base + "/oauth2/token?" + q.Encode())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tok map[string]any
+	json.NewDecoder(res.Body).Decode(&tok)
+	res.Body.Close()
+	if res.StatusCode != 200 || tok["access_token"] == nil {
+		t.Fatalf("GET token request: %d %v", res.StatusCode, tok)
+	}
+
+	// Revocation (RFC 7009): another client's attempt does nothing; the
+	// owner's ends the grant; unknown tokens answer 200 too.
+	other := cliJSON(t, s.st, "client", "create", "--account", s.slug, "--name", "Other app", "--redirect-uri", redirectURI)
+	otherCreds := url.Values{"client_id": {other["client_id"]}, "client_secret": {other["client_secret"]}, "token": {tok["access_token"].(string)}}
+	if status, _, _ := s.tokenCall("/oauth2/revoke", otherCreds); status != 200 {
+		t.Fatalf("revoke by another client: %d", status)
+	}
+	if status, body, _ := s.tokenCall("/oauth2/introspect", otherCreds); status != 200 || body["active"] != false {
+		t.Fatalf("introspect by another client: %d %v", status, body)
+	}
+	if status, _, _ := s.api(s.accountURL(), tok["access_token"].(string), "action=me"); status != 200 {
+		t.Fatal("another client revoked the token")
+	}
+	if status, _, _ := s.tokenCall("/oauth2/revoke", s.creds("token", tok["refresh_token"].(string))); status != 200 {
+		t.Fatal("revoke")
+	}
+	if status, _, _ := s.api(s.accountURL(), tok["access_token"].(string), "action=me"); status != 401 {
+		t.Fatal("access token works after its refresh token was revoked")
+	}
+	if status, body, _ := s.tokenCall("/oauth2/introspect", s.creds("token", tok["access_token"].(string))); status != 200 || body["active"] != false {
+		t.Fatalf("introspect revoked: %d %v", status, body)
+	}
+	if status, _, _ := s.tokenCall("/oauth2/revoke", s.creds("token", "unknown")); status != 200 {
+		t.Fatal("revoke of an unknown token")
+	}
+
+	for _, tc := range []struct {
+		name   string
+		form   url.Values
+		status int
+		err    string
+	}{
+		{"no grant_type", s.creds("code", "x"), 400, "invalid_request"},
+		{"password grant", s.creds("grant_type", "password"), 400, "unsupported_grant_type"},
+		{"no code", s.creds("grant_type", "authorization_code", "redirect_uri", redirectURI), 400, "invalid_request"},
+		{"unknown code", s.creds("grant_type", "authorization_code", "code", "nope", "redirect_uri", redirectURI), 400, "invalid_grant"},
+		{"no client", url.Values{"grant_type": {"authorization_code"}, "code": {"x"}, "redirect_uri": {redirectURI}}, 401, "invalid_client"},
+		{"repeated", url.Values{"grant_type": {"refresh_token", "refresh_token"}}, 400, "invalid_request"},
+	} {
+		status, body, _ := s.tokenCall("/oauth2/token", tc.form)
+		if status != tc.status || body["error"] != tc.err || body["error_description"] == "" {
+			t.Errorf("%s: %d %v, want %d %s", tc.name, status, body, tc.status, tc.err)
+		}
+	}
+	status, body, _ := s.tokenCall("/oauth2/refresh", s.creds("grant_type", "authorization_code"))
+	if status != 400 || body["error"] != "unsupported_grant_type" {
+		t.Errorf("authorization_code on /oauth2/refresh: %d %v", status, body)
+	}
+	res, err = http.Post(s.base+"/oauth2/token", "application/json", strings.NewReader(`{}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != 400 {
+		t.Errorf("JSON token request: %d", res.StatusCode)
+	}
+}
+
+func fmtJSON(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+// TestStrictOAuth: --strict-oauth refuses GET token requests.
+func TestStrictOAuth(t *testing.T) {
+	st := storage{data: t.TempDir()}
+	base, _ := startServer(t, st, "--strict-oauth")
+	res, err := http.Get(base + "/oauth2/token?grant_type=authorization_code")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusMethodNotAllowed {
+		t.Fatalf("GET with --strict-oauth: %d", res.StatusCode)
 	}
 }

@@ -76,7 +76,7 @@ func TestFormsNeedToken(t *testing.T) {
 	}
 	// Another browser's token does not work with this browser's cookie.
 	other := s.browser()
-	of := other.get(s.base + "/login").form(t, "", "")
+	of := other.get(s.base+"/login").form(t, "", "")
 	f.Set("csrf", of.Get("csrf"))
 	if p := b.post(s.base+"/logout", f); p.status != http.StatusForbidden {
 		t.Fatalf("sign-out with another browser's token: HTTP %d", p.status)
@@ -89,7 +89,7 @@ func TestSignInRateLimit(t *testing.T) {
 	s := newOAuthSite(t, storage{data: t.TempDir()})
 	b := s.browser()
 	try := func(pw string) page {
-		f := b.get(s.base + "/login").form(t, "", "")
+		f := b.get(s.base+"/login").form(t, "", "")
 		f.Set("email", userEmail)
 		f.Set("password", pw)
 		return b.post(s.base+"/login", f)
@@ -118,7 +118,7 @@ func TestSettingsPages(t *testing.T) {
 	s := newOAuthSite(t, storage{data: t.TempDir()})
 	owner := s.browser()
 	signIn := func(b *browser, email string) {
-		f := b.get(s.base + "/login").form(t, "", "")
+		f := b.get(s.base+"/login").form(t, "", "")
 		f.Set("email", email)
 		f.Set("password", password)
 		if p := b.post(s.base+"/login", f); p.status != http.StatusSeeOther {
@@ -183,7 +183,7 @@ func TestSettingsPages(t *testing.T) {
 	if p := user.get(settings); p.status != http.StatusForbidden {
 		t.Fatalf("user on API settings: HTTP %d", p.status)
 	}
-	uf := user.get(s.base + "/login").form(t, "", "")
+	uf := user.get(s.base+"/login").form(t, "", "")
 	uf.Set("client_id", s.client["client_id"])
 	if p := user.post(settings+"/delete", uf); p.status != http.StatusForbidden {
 		t.Fatalf("user deleting an application: HTTP %d", p.status)

@@ -91,3 +91,40 @@ func BenchmarkPostTask(b *testing.B) {
 		})
 	})
 }
+
+// BenchmarkAuth compares one warm get_tasks call authenticated by the
+// administrative hash with the same call authenticated by an access token
+// (signature check plus the grant lookup), in the same run.
+func BenchmarkAuth(b *testing.B) {
+	benchBackends(b, func(b *testing.B, dbURL string) {
+		s := newServer(b, dbURL)
+		a := s.newAccount(b)
+		pid := seedProject(b, a)
+		token := accessToken(b, s, a, "tasks_read")
+		admin := api.NewAdmin(s.DB, s.Sealer, discardLog(), nil)
+		mux := http.NewServeMux()
+		mux.Handle("/a/{slug}/api/admin/v2/{$}", admin)
+		mux.Handle("/a/{slug}/api/oauth2", admin.OAuth(s.oauth(b)))
+		q := "action=get_tasks&id_project=" + pid
+		run := func(b *testing.B, target string, header http.Header) {
+			b.ReportAllocs()
+			b.RunParallel(func(pb *testing.PB) {
+				for pb.Next() {
+					rec := httptest.NewRecorder()
+					req := httptest.NewRequest("GET", target, nil)
+					req.Header = header
+					mux.ServeHTTP(rec, req)
+					if rec.Code != 200 {
+						b.Fatalf("get_tasks: %d %s", rec.Code, rec.Body)
+					}
+				}
+			})
+		}
+		b.Run("hash", func(b *testing.B) {
+			run(b, "/a/"+a.Slug+"/api/admin/v2/?"+q+"&hash="+api.Hash(q, a.Key), http.Header{})
+		})
+		b.Run("token", func(b *testing.B) {
+			run(b, "/a/"+a.Slug+"/api/oauth2?"+q, http.Header{"Authorization": {"Bearer " + token}})
+		})
+	})
+}

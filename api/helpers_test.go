@@ -1,7 +1,6 @@
 package api_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -18,6 +17,7 @@ import (
 
 	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/api"
+	"github.com/taskd/taskd/oauth"
 	"github.com/taskd/taskd/secret"
 	"github.com/taskd/taskd/store"
 )
@@ -59,9 +59,14 @@ func openStore(t testing.TB, dbURL string) *store.DB {
 	return db
 }
 
+// testMasterKey is the server key of every test: tests share the PostgreSQL
+// database, and like replicas of one deployment they must share the key to
+// read the signing keys they all see (cmd/taskd's tests use the same).
+var testMasterKey = []byte("taskd-test-master-key-32-bytes!!")
+
 func newServer(t testing.TB, dbURL string) *server {
 	t.Helper()
-	sealer, err := secret.NewSealer(bytes.Repeat([]byte{42}, 32))
+	sealer, err := secret.NewSealer(testMasterKey)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,6 +109,48 @@ func (s *server) newAccount(t testing.TB) *account {
 		t.Fatal(err)
 	}
 	return &account{server: s, Slug: slug, Key: key, Owner: owner, t: t}
+}
+
+// oauth returns an authorization server on the test server's store.
+func (s *server) oauth(t testing.TB) *oauth.Server {
+	t.Helper()
+	srv, err := oauth.New(context.Background(), oauth.Config{Store: s.DB, Sealer: s.Sealer, Issuer: s.URL,
+		AccountURL: func(slug string) string { return s.URL + "/a/" + slug }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return srv
+}
+
+// accessToken runs the authorization-code grant in process for the
+// account's owner and returns an access token with the scopes.
+func accessToken(t testing.TB, s *server, a *account, scopes ...string) string {
+	t.Helper()
+	ctx := context.Background()
+	auth := s.oauth(t)
+	c, _, err := oauth.NewClient(0, "Test app", []string{"https://app.example/cb"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	acct, err := s.DB.AccountBySlug(ctx, a.Slug)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.AccountID = acct.ID
+	if c, err = s.DB.CreateClient(ctx, c); err != nil {
+		t.Fatal(err)
+	}
+	to, err := auth.Approve(ctx, oauth.Request{Client: c, RedirectURI: "https://app.example/cb", State: "s", Scopes: scopes},
+		a.Owner, taskd.Membership{Account: acct, Role: taskd.RoleOwner})
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, _ := url.Parse(to)
+	set, err := auth.Exchange(ctx, c, u.Query().Get("code"), "https://app.example/cb", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return set.AccessToken
 }
 
 func (a *account) endpoint() string { return a.URL + "/a/" + a.Slug + "/api/admin/v2/" }

@@ -44,8 +44,9 @@ type Config struct {
 
 // Server issues and checks codes and tokens.
 type Server struct {
-	cfg  Config
-	keys *keyring
+	cfg      Config
+	keys     *keyring
+	verified verified
 }
 
 // New returns a Server, creating the first signing key if there is none.
@@ -276,17 +277,9 @@ type Access struct {
 // once). Errors are *Error with code invalid_token; an expired token's
 // description is "Access token is expired".
 func (s *Server) Verify(ctx context.Context, token string) (Access, error) {
-	kid, verify, err := parse(token)
+	c, err := s.signed(ctx, token)
 	if err != nil {
-		return Access{}, errInvalidToken
-	}
-	pub, ok := s.keys.public(ctx, kid)
-	if !ok {
-		return Access{}, errInvalidToken
-	}
-	c, err := verify(pub)
-	if err != nil || c.Issuer != s.cfg.Issuer || c.ID == "" {
-		return Access{}, errInvalidToken
+		return Access{}, err
 	}
 	if s.cfg.Now().Unix() >= c.Expires {
 		return Access{}, errExpiredToken
@@ -302,6 +295,28 @@ func (s *Server) Verify(ctx context.Context, token string) (Access, error) {
 		return Access{}, errInvalidToken
 	}
 	return Access{Claims: c, Grant: g}, nil
+}
+
+// signed returns the claims of a token signed by one of our keys and issued
+// by this server.
+func (s *Server) signed(ctx context.Context, token string) (Claims, error) {
+	if c, ok := s.verified.get(token); ok {
+		return c, nil
+	}
+	kid, verify, err := parse(token)
+	if err != nil {
+		return Claims{}, errInvalidToken
+	}
+	pub, ok := s.keys.public(ctx, kid)
+	if !ok {
+		return Claims{}, errInvalidToken
+	}
+	c, err := verify(pub)
+	if err != nil || c.Issuer != s.cfg.Issuer || c.ID == "" {
+		return Claims{}, errInvalidToken
+	}
+	s.verified.put(token, c)
+	return c, nil
 }
 
 // Revoke ends the grant that a token (access or refresh) of the client

@@ -44,8 +44,9 @@ Demo account ready
   owner login:  %[2]s / %[3]s
   API key:      %[4]s
   try:          curl '%[1]s/api/admin/v2/?action=get_projects&hash=%[5]s'
+  sign in:      %[6]s/login  (API applications: %[1]s/settings/api)
 
-`, url, demoEmail, demoPassword, key, api.Hash("action=get_projects", key))
+`, url, demoEmail, demoPassword, key, api.Hash("action=get_projects", key), base)
 	return nil
 }
 

@@ -35,7 +35,6 @@ func (c *clock) advance(d time.Duration) { c.offset.Add(int64(d)) }
 type oauthSite struct {
 	t      *testing.T
 	base   string
-	db     *store.DB
 	clock  *clock
 	st     storage
 	slug   string
@@ -63,8 +62,18 @@ func newOAuthSite(t *testing.T, st storage) *oauthSite {
 	}
 	s.client = cliJSON(t, st, "client", "create", "--account", s.slug, "--name", "My app", "--redirect-uri", redirectURI)
 
+	s.base = s.replica()
+	return s
+}
+
+// replica starts a taskd (routes) on its own connection to the site's
+// database and returns its URL. The first replica's URL is the public URL
+// of all of them.
+func (s *oauthSite) replica() string {
+	t := s.t
+	t.Helper()
 	ctx := context.Background()
-	key, err := secret.LoadKey(st.masterKey, st.data)
+	key, err := secret.LoadKey(s.st.masterKey, s.st.data)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,17 +81,21 @@ func newOAuthSite(t *testing.T, st storage) *oauthSite {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.db, err = store.Open(ctx, store.Options{URL: st.db, DataDir: st.data, Now: s.clock.now})
+	db, err := store.Open(ctx, store.Options{URL: s.st.db, DataDir: s.st.data, Now: s.clock.now})
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { s.db.Close() })
+	t.Cleanup(func() { db.Close() })
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.base = "http://" + ln.Addr().String()
-	h, err := routes(ctx, site{db: s.db, sealer: sealer, log: slog.New(slog.DiscardHandler), now: s.clock.now, publicURL: s.base})
+	base := "http://" + ln.Addr().String()
+	public := s.base
+	if public == "" {
+		public = base
+	}
+	h, err := routes(ctx, site{db: db, sealer: sealer, log: slog.New(slog.DiscardHandler), now: s.clock.now, publicURL: public})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +104,7 @@ func newOAuthSite(t *testing.T, st storage) *oauthSite {
 	srv.Listener = ln
 	srv.Start()
 	t.Cleanup(srv.Close)
-	return s
+	return base
 }
 
 func (s *oauthSite) accountURL() string { return s.base + "/a/" + s.slug }

@@ -213,3 +213,32 @@ func TestSettingsPages(t *testing.T) {
 		t.Fatalf("settings after sign-out: HTTP %d", p.status)
 	}
 }
+
+// TestReplicasShareState: a session started on one replica, and a token
+// issued by it, work on another replica of the same database.
+func TestReplicasShareState(t *testing.T) {
+	for name, st := range backends(t) {
+		t.Run(name, func(t *testing.T) {
+			s := newOAuthSite(t, st)
+			replica := s.replica()
+			b := s.browser()
+			f := b.get(s.base + "/login").form(t, "", "")
+			f.Set("email", ownerEmail)
+			f.Set("password", password)
+			b.post(s.base+"/login", f).location(t)
+			if p := b.get(replica + "/settings/applications"); p.status != http.StatusOK {
+				t.Fatalf("session on the other replica: HTTP %d", p.status)
+			}
+			tok := s.exchange(s.code())
+			status, body, _ := s.api(replica+"/a/"+s.slug, tok["access_token"].(string), "action=me")
+			if status != 200 {
+				t.Fatalf("token on the other replica: %d %v", status, body)
+			}
+			// A refresh on the first replica ends the token on the second at once.
+			s.tokenCall("/oauth2/refresh", s.creds("grant_type", "refresh_token", "refresh_token", tok["refresh_token"].(string)))
+			if status, _, _ := s.api(replica+"/a/"+s.slug, tok["access_token"].(string), "action=me"); status != 401 {
+				t.Fatalf("refreshed-away token on the other replica: %d", status)
+			}
+		})
+	}
+}

@@ -1,6 +1,9 @@
 package taskd
 
-import "time"
+import (
+	"strconv"
+	"time"
+)
 
 // Date layouts of the API (compat).
 const (
@@ -40,3 +43,21 @@ func CheckDateRange(start, end string) error {
 
 // FormatDateTime renders a timestamp as the API's date_added (UTC).
 func FormatDateTime(t time.Time) string { return t.UTC().Format(DateTimeLayout) }
+
+// ParseID reads a positive decimal id. Anything else, including signs,
+// leading zeros and overflow, is the code given (4, 5, 15 …).
+func ParseID(s string, code Code, name string) (int64, error) {
+	if len(s) == 0 || len(s) > 18 || s[0] == '0' {
+		return 0, E(code, name)
+	}
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return 0, E(code, name)
+		}
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		return 0, E(code, name)
+	}
+	return n, nil
+}

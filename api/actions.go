@@ -33,6 +33,12 @@ func actions() map[string]action {
 
 		"get_users":  {nil, getUsers},
 		"get_events": {[]string{"period", "id_project"}, getEvents},
+
+		"get_webhooks":    {nil, getWebhooks},
+		"add_webhook":     {[]string{"url", "events", "projects", "http_user", "http_pass"}, addWebhook},
+		"delete_webhook":  {[]string{"id"}, webhookAction(WebhookService.Delete)},
+		"enable_webhook":  {[]string{"id"}, webhookAction(WebhookService.Enable)},
+		"disable_webhook": {[]string{"id"}, webhookAction(WebhookService.Disable)},
 	}
 }
 

@@ -3,7 +3,6 @@ package api
 import (
 	"context"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -26,6 +25,7 @@ type call struct {
 	who   *caller
 	now   func() time.Time
 	lists *listCache
+	hooks WebhookService
 }
 
 func (c *call) accountID() int64 { return c.who.account.ID }
@@ -61,31 +61,13 @@ func (c *call) required(name string) (string, error) {
 	return v, nil
 }
 
-// parseID reads a positive decimal id. Anything else, including signs,
-// leading zeros and overflow, is the code given (4, 5, 15 …).
-func parseID(s string, code taskd.Code, name string) (int64, error) {
-	if len(s) == 0 || len(s) > 18 || s[0] == '0' {
-		return 0, taskd.E(code, name)
-	}
-	for _, r := range s {
-		if r < '0' || r > '9' {
-			return 0, taskd.E(code, name)
-		}
-	}
-	n, err := strconv.ParseInt(s, 10, 64)
-	if err != nil {
-		return 0, taskd.E(code, name)
-	}
-	return n, nil
-}
-
 // id reads a required id parameter; code 10 when absent.
 func (c *call) id(name string, code taskd.Code) (int64, error) {
 	v, err := c.required(name)
 	if err != nil {
 		return 0, err
 	}
-	return parseID(v, code, name)
+	return taskd.ParseID(v, code, name)
 }
 
 // optID reads an optional id parameter; 0 when absent or empty.
@@ -94,7 +76,7 @@ func (c *call) optID(name string, code taskd.Code) (int64, error) {
 	if v == "" {
 		return 0, nil
 	}
-	return parseID(v, code, name)
+	return taskd.ParseID(v, code, name)
 }
 
 // choice reads an optional parameter restricted to the allowed values.

@@ -24,6 +24,7 @@ type Admin struct {
 	now     func() time.Time
 	actions map[string]action
 	lists   *listCache
+	hooks   WebhookService
 }
 
 // NewAdmin returns the administrative API handler.
@@ -32,6 +33,12 @@ func NewAdmin(store taskd.Store, sealer *secret.Sealer, log *slog.Logger, now fu
 		now = time.Now
 	}
 	return &Admin{store: store, sealer: sealer, log: log, now: now, actions: actions(), lists: newListCache(64 << 20)}
+}
+
+// WithWebhooks enables the webhook actions, served by s.
+func (h *Admin) WithWebhooks(s WebhookService) *Admin {
+	h.hooks = s
+	return h
 }
 
 // ServeHTTP parses, authenticates and dispatches one call.
@@ -69,7 +76,7 @@ func (h *Admin) serve(w http.ResponseWriter, r *http.Request) (any, error) {
 	if !authorized {
 		return nil, taskd.E(taskd.CodeAuth, "")
 	}
-	return dispatch(ctx, h.actions, &call{store: h.store, now: h.now, lists: h.lists, p: req.params, who: &caller{account: acct}})
+	return dispatch(ctx, h.actions, &call{store: h.store, now: h.now, lists: h.lists, hooks: h.hooks, p: req.params, who: &caller{account: acct}})
 }
 
 // caller is who makes a call: the account, and for token calls the person.

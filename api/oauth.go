@@ -27,7 +27,9 @@ var scopes = map[string]string{
 	"get_comments": "comments_read",
 	"post_comment": "comments_write", "update_comment": "comments_write", "delete_comment": "comments_write",
 	"get_users":  "users_read",
-	"get_events": taskd.ScopeAdministrative,
+	"get_events": taskd.ScopeAdministrative, "get_webhooks": taskd.ScopeAdministrative,
+	"add_webhook": taskd.ScopeAdministrative, "delete_webhook": taskd.ScopeAdministrative,
+	"enable_webhook": taskd.ScopeAdministrative, "disable_webhook": taskd.ScopeAdministrative,
 }
 
 // OAuth serves {account_url}/api/oauth2: the administrative API's actions
@@ -103,7 +105,7 @@ func (h *OAuth) serve(w http.ResponseWriter, r *http.Request) (any, error) {
 	if err := permitted(name, grant.Scopes, m.Role); err != nil {
 		return nil, err
 	}
-	return dispatch(ctx, h.actions, &call{store: h.store, now: h.now, lists: h.lists, p: req.params, who: &caller{account: acct, person: &m}})
+	return dispatch(ctx, h.actions, &call{store: h.store, now: h.now, lists: h.lists, hooks: h.hooks, p: req.params, who: &caller{account: acct, person: &m}})
 }
 
 // permitted checks the token's scopes and, for administrative actions, that

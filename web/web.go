@@ -17,6 +17,7 @@ import (
 	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/oauth"
 	"github.com/taskd/taskd/secret"
+	"github.com/taskd/taskd/webhook"
 )
 
 //go:embed templates/*.html
@@ -35,6 +36,7 @@ type Store interface {
 type Config struct {
 	Store  Store
 	OAuth  *oauth.Server
+	Hooks  *webhook.Service
 	Sealer *secret.Sealer
 	Log    *slog.Logger
 	Now    func() time.Time

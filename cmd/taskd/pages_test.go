@@ -222,7 +222,7 @@ func TestReplicasShareState(t *testing.T) {
 			s := newOAuthSite(t, st)
 			replica := s.replica()
 			b := s.browser()
-			f := b.get(s.base + "/login").form(t, "", "")
+			f := b.get(s.base+"/login").form(t, "", "")
 			f.Set("email", ownerEmail)
 			f.Set("password", password)
 			b.post(s.base+"/login", f).location(t)

@@ -11,6 +11,7 @@ import (
 	"github.com/taskd/taskd/secret"
 	"github.com/taskd/taskd/store"
 	"github.com/taskd/taskd/web"
+	"github.com/taskd/taskd/webhook"
 )
 
 // site is what the routes need.
@@ -23,6 +24,7 @@ type site struct {
 	secure     bool   // cookies Secure: HTTPS here or at the proxy
 	trustProxy bool
 	strict     bool // --strict-oauth
+	hooks      *webhook.Service
 }
 
 // routes lists every address the server answers, in one place.
@@ -33,7 +35,7 @@ func routes(ctx context.Context, s site) (http.Handler, error) {
 	if err != nil {
 		return nil, err
 	}
-	pages, err := web.New(web.Config{Store: s.db, OAuth: auth, Sealer: s.sealer, Log: s.log, Now: s.now,
+	pages, err := web.New(web.Config{Store: s.db, OAuth: auth, Hooks: s.hooks, Sealer: s.sealer, Log: s.log, Now: s.now,
 		AccountURL: acctURL, Secure: s.secure, TrustProxy: s.trustProxy})
 	if err != nil {
 		return nil, err
@@ -55,6 +57,9 @@ func routes(ctx context.Context, s site) (http.Handler, error) {
 	})
 
 	admin := api.NewAdmin(s.db, s.sealer, s.log, s.now)
+	if s.hooks != nil {
+		admin.WithWebhooks(s.hooks)
+	}
 	mux.Handle("/a/{slug}/api/admin/v2", admin)
 	mux.Handle("/a/{slug}/api/admin/v2/{$}", admin)
 	bearer := admin.OAuth(auth)

@@ -27,6 +27,7 @@ Usage:
   taskd user add         add a person to an account
   taskd apikey rotate    replace an account's administrative API key
   taskd client create    register an OAuth application in an account
+  taskd listen           receive webhooks and print them (for trying webhooks)
   taskd signing-key rotate
                          add a new access-token signing key
 
@@ -58,6 +59,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return apikeyRotate(ctx, e, rest)
 	case "client create":
 		return clientCreate(ctx, e, rest)
+	case "listen":
+		return listen(ctx, e, rest)
 	case "signing-key rotate":
 		return signingKeyRotate(ctx, e, rest)
 	case "-h", "--help", "help":

@@ -11,6 +11,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/taskd/taskd/webhook"
 )
 
 type serveFlags struct {
@@ -25,6 +27,9 @@ type serveFlags struct {
 	logLevel        string
 	shutdownTimeout time.Duration
 	strictOAuth     bool
+	hookPrivate     bool
+	hookWorkers     int
+	hookLease       time.Duration
 }
 
 func serve(ctx context.Context, e env, args []string) error {
@@ -40,6 +45,9 @@ func serve(ctx context.Context, e env, args []string) error {
 	fs.StringVar(&f.logFormat, "log-format", "", "log format: json or text (default json; text with --dev)")
 	fs.StringVar(&f.logLevel, "log-level", "info", "log level: debug (adds one line per request), info, warn or error")
 	fs.DurationVar(&f.shutdownTimeout, "shutdown-timeout", 15*time.Second, "how long shutdown waits for requests in flight")
+	fs.BoolVar(&f.hookPrivate, "webhook-allow-private", false, "let webhooks reach loopback and private addresses (on with --dev)")
+	fs.IntVar(&f.hookWorkers, "webhook-workers", 16, "deliveries in flight at once (at most one per webhook)")
+	fs.DurationVar(&f.hookLease, "webhook-lease", 30*time.Second, "how long a replica's claim on a webhook lasts; a crashed replica's webhooks move after it")
 	fs.BoolVar(&f.strictOAuth, "strict-oauth", false, "refuse token requests sent as GET with query parameters (accepted by default for the official SDKs)")
 	if err := parseFlags(fs, e, args); err != nil {
 		return helpOK(err)
@@ -63,7 +71,7 @@ func serve(ctx context.Context, e env, args []string) error {
 	}
 	base := f.baseURL(ln.Addr().String())
 	if f.dev {
-		log.Warn("development mode: plain HTTP, loopback only; do not expose this server", "public_url", base)
+		log.Warn("development mode: plain HTTP, loopback only, webhooks may reach private addresses; do not expose this server", "public_url", base)
 	}
 	if f.demo {
 		if err := seedDemo(ctx, e.stdout, db, sealer, base); err != nil {
@@ -71,12 +79,20 @@ func serve(ctx context.Context, e env, args []string) error {
 			return fmt.Errorf("demo: %w", err)
 		}
 	}
+	hooks := webhook.NewService(db, sealer, webhook.NewHTTPClient(f.hookPrivate || f.dev), time.Now, log)
 	handler, err := routes(ctx, site{db: db, sealer: sealer, log: log, now: time.Now, publicURL: base,
-		secure: strings.HasPrefix(base, "https://"), trustProxy: f.trustProxy, strict: f.strictOAuth})
+		secure: strings.HasPrefix(base, "https://"), trustProxy: f.trustProxy, strict: f.strictOAuth, hooks: hooks})
 	if err != nil {
 		ln.Close()
 		return err
 	}
+	dctx, stopDispatch := context.WithCancel(context.WithoutCancel(ctx))
+	dispatched := make(chan struct{})
+	go func() {
+		defer close(dispatched)
+		webhook.NewDispatcher(hooks, webhook.DispatcherConfig{Workers: f.hookWorkers, Lease: f.hookLease}).Run(dctx)
+	}()
+	defer func() { stopDispatch(); <-dispatched }() // drains deliveries in flight
 	srv := &http.Server{
 		Handler:           handler,
 		ReadHeaderTimeout: 10 * time.Second,

@@ -1,0 +1,110 @@
+package api
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"strings"
+
+	"github.com/taskd/taskd"
+)
+
+// WebhookService runs the webhook actions; package webhook implements it.
+type WebhookService interface {
+	Add(ctx context.Context, accountID int64, in taskd.WebhookInput, allowed []string) (taskd.Webhook, string, error)
+	List(ctx context.Context, accountID int64) ([]taskd.Webhook, error)
+	Delete(ctx context.Context, accountID, id int64) error
+	Enable(ctx context.Context, accountID, id int64) error
+	Disable(ctx context.Context, accountID, id int64) error
+}
+
+// webhookOut is an element of get_webhooks: the spec's fields plus the
+// failure count, the last error and the last successful delivery.
+type webhookOut struct {
+	ID             string `json:"id"`
+	URL            string `json:"url"`
+	Events         string `json:"events"`
+	Status         string `json:"status"`
+	Projects       string `json:"projects,omitempty"`
+	Errors         int    `json:"errors"`
+	LastError      string `json:"last_error,omitempty"`
+	LastDeliveryAt string `json:"last_delivery_at,omitempty"`
+}
+
+func (c *call) webhooks() (WebhookService, error) {
+	if c.hooks == nil {
+		return nil, taskd.Internal("webhook actions", errNoWebhooks)
+	}
+	return c.hooks, nil
+}
+
+var errNoWebhooks = errors.New("api: no webhook service configured")
+
+func getWebhooks(c *call) (any, error) {
+	hooks, err := c.webhooks()
+	if err != nil {
+		return nil, err
+	}
+	list, err := hooks.List(c.ctx, c.accountID())
+	if err != nil {
+		return nil, err
+	}
+	out := make([]webhookOut, len(list))
+	for i, w := range list {
+		out[i] = webhookOut{ID: strconv.FormatInt(w.ID, 10), URL: w.URL, Events: strings.Join(w.Events, ","), Status: w.Status(),
+			Projects: taskd.JoinIDs(w.Projects), Errors: w.Errors, LastError: w.LastError}
+		if !w.LastDelivery.IsZero() {
+			out[i].LastDeliveryAt = taskd.FormatDateTime(w.LastDelivery)
+		}
+	}
+	return ok(out), nil
+}
+
+// addOut is add_webhook's answer: the id as an integer (spec) and the
+// signing secret, shown only here.
+type addOut struct {
+	Status string `json:"status"`
+	ID     int64  `json:"id"`
+	Secret string `json:"secret"`
+}
+
+func addWebhook(c *call) (any, error) {
+	hooks, err := c.webhooks()
+	if err != nil {
+		return nil, err
+	}
+	in := taskd.WebhookInput{Projects: c.p["projects"], HTTPUser: c.p["http_user"], HTTPPass: c.p["http_pass"]}
+	if in.URL, err = c.required("url"); err != nil {
+		return nil, err
+	}
+	if in.Events, err = c.required("events"); err != nil {
+		return nil, err
+	}
+	w, sec, err := hooks.Add(c.ctx, c.accountID(), in, taskd.WebhookEvents)
+	if err != nil {
+		return nil, err
+	}
+	return addOut{Status: "ok", ID: w.ID, Secret: sec}, nil
+}
+
+// webhookAction adapts an operation on one webhook, named by id, to an action.
+func webhookAction(op func(WebhookService, context.Context, int64, int64) error) func(*call) (any, error) {
+	return func(c *call) (any, error) {
+		hooks, err := c.webhooks()
+		if err != nil {
+			return nil, err
+		}
+		v, err := c.required("id")
+		if err != nil {
+			return nil, err
+		}
+		id, err := taskd.ParseID(v, taskd.CodeFieldRequired, "id")
+		if err != nil {
+			return nil, taskd.Errorf(taskd.CodeFieldRequired, "id", "WebHook not found")
+		}
+		if err := op(hooks, c.ctx, c.accountID(), id); err != nil {
+			return nil, err
+		}
+		return okBody{Status: "ok"}, nil
+	}
+}

@@ -1,0 +1,434 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"strings"
+	"time"
+
+	"github.com/taskd/taskd"
+)
+
+var _ taskd.WebhookStore = (*DB)(nil)
+
+const webhookColumns = `id, account_id, url, events, projects, http_user, http_pass, secret, enabled, errors, last_error,
+	disabled_reason, last_delivery_at, next_attempt_at, created_at FROM webhooks`
+
+func scanWebhook(s interface{ Scan(...any) error }) (taskd.Webhook, error) {
+	var w taskd.Webhook
+	var events, projects string
+	var enabled int
+	var last, next, added int64
+	err := s.Scan(&w.ID, &w.AccountID, &w.URL, &events, &projects, &w.HTTPUser, &w.HTTPPass, &w.Secret, &enabled,
+		&w.Errors, &w.LastError, &w.DisabledReason, &last, &next, &added)
+	if err != nil {
+		return w, err
+	}
+	w.Events = strings.Split(events, ",")
+	w.Projects, err = taskd.ParseProjectIDs(projects)
+	w.Enabled = enabled != 0
+	w.LastDelivery, w.NextAttempt, w.Added = fromMS(last), fromMS(next), fromMS(added)
+	return w, err
+}
+
+// CreateWebhook stores a new webhook, disabled.
+func (db *DB) CreateWebhook(ctx context.Context, w taskd.Webhook) (taskd.Webhook, error) {
+	w.Added, w.Enabled = db.now().UTC(), false
+	err := db.tx(ctx, "create webhook", func(tx querier) error {
+		return tx.QueryRowContext(ctx, db.d.q(`INSERT INTO webhooks (account_id, url, events, projects, http_user, http_pass, secret, created_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`), w.AccountID, w.URL, strings.Join(w.Events, ","), taskd.JoinIDs(w.Projects),
+			w.HTTPUser, w.HTTPPass, w.Secret, ms(w.Added)).Scan(&w.ID)
+	})
+	return w, err
+}
+
+// Webhooks lists the account's webhooks, oldest first.
+func (db *DB) Webhooks(ctx context.Context, accountID int64) ([]taskd.Webhook, error) {
+	rows, err := db.reader.QueryContext(ctx, db.d.q(`SELECT `+webhookColumns+` WHERE account_id = ? ORDER BY id`), accountID)
+	if err != nil {
+		return nil, taskd.Internal("webhooks", err)
+	}
+	defer rows.Close()
+	var out []taskd.Webhook
+	for rows.Next() {
+		w, err := scanWebhook(rows)
+		if err != nil {
+			return nil, taskd.Internal("webhooks", err)
+		}
+		out = append(out, w)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, taskd.Internal("webhooks", err)
+	}
+	return out, nil
+}
+
+func webhookNotFound() error { return taskd.Errorf(taskd.CodeFieldRequired, "id", "WebHook not found") }
+
+// Webhook returns one of the account's webhooks, or code 10.
+func (db *DB) Webhook(ctx context.Context, accountID, id int64) (taskd.Webhook, error) {
+	w, err := scanWebhook(db.reader.QueryRowContext(ctx, db.d.q(`SELECT `+webhookColumns+` WHERE account_id = ? AND id = ?`), accountID, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return w, webhookNotFound()
+	}
+	if err != nil {
+		return w, taskd.Internal("webhook", err)
+	}
+	return w, nil
+}
+
+// accountWebhook runs an UPDATE or DELETE scoped to one of the account's
+// webhooks and reports code 10 when it touched none.
+func (db *DB) accountWebhook(ctx context.Context, op, stmt string, args ...any) error {
+	return db.tx(ctx, op, func(tx querier) error {
+		ok, err := changed(tx.ExecContext(ctx, db.d.q(stmt), args...))
+		if err == nil && !ok {
+			return webhookNotFound()
+		}
+		return err
+	})
+}
+
+// DeleteWebhook removes a webhook with its deliveries and log.
+func (db *DB) DeleteWebhook(ctx context.Context, accountID, id int64) error {
+	return db.accountWebhook(ctx, "delete webhook", `DELETE FROM webhooks WHERE account_id = ? AND id = ?`, accountID, id)
+}
+
+// SetWebhookEnabled enables a webhook (a fresh start: no errors, due now)
+// or disables it with the reason.
+func (db *DB) SetWebhookEnabled(ctx context.Context, accountID, id int64, enabled bool, reason string) error {
+	if enabled {
+		return db.accountWebhook(ctx, "enable webhook", `UPDATE webhooks SET enabled = 1, errors = 0, last_error = '',
+			disabled_reason = '', next_attempt_at = 0 WHERE account_id = ? AND id = ?`, accountID, id)
+	}
+	return db.accountWebhook(ctx, "disable webhook", `UPDATE webhooks SET enabled = 0, disabled_reason = ?
+		WHERE account_id = ? AND id = ?`, reason, accountID, id)
+}
+
+// SetWebhookSecret replaces the sealed signing secret.
+func (db *DB) SetWebhookSecret(ctx context.Context, accountID, id int64, sealed []byte) error {
+	return db.accountWebhook(ctx, "set webhook secret", `UPDATE webhooks SET secret = ? WHERE account_id = ? AND id = ?`, sealed, accountID, id)
+}
+
+// FanOut turns up to limit unprocessed events into deliveries. On
+// PostgreSQL concurrent replicas skip each other's rows; a delivery made
+// twice is absorbed by the unique (webhook, event) key either way.
+func (db *DB) FanOut(ctx context.Context, limit int) (int, error) {
+	made := 0
+	err := db.tx(ctx, "fan out", func(tx querier) error {
+		query := `SELECT id, account_id, project_id, name FROM events WHERE fanned = 0 ORDER BY id LIMIT ?`
+		if db.d.forUpdate != "" {
+			query += db.d.forUpdate + ` SKIP LOCKED`
+		}
+		rows, err := tx.QueryContext(ctx, db.d.q(query), limit)
+		if err != nil {
+			return err
+		}
+		type ev struct {
+			id, account, project int64
+			name                 string
+		}
+		var evs []ev
+		for rows.Next() {
+			var e ev
+			if err := rows.Scan(&e.id, &e.account, &e.project, &e.name); err != nil {
+				rows.Close()
+				return err
+			}
+			evs = append(evs, e)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil || len(evs) == 0 {
+			return err
+		}
+		hooks := map[int64][]taskd.Webhook{}
+		now := ms(db.now())
+		for _, e := range evs {
+			ws, ok := hooks[e.account]
+			if !ok {
+				if ws, err = db.webhooksIn(ctx, tx, e.account); err != nil {
+					return err
+				}
+				hooks[e.account] = ws
+			}
+			for _, w := range ws {
+				if !w.Wants(e.name, e.project) {
+					continue
+				}
+				if _, err := tx.ExecContext(ctx, db.d.q(`INSERT INTO deliveries (webhook_id, event_id, state, created_at)
+					VALUES (?, ?, 'pending', ?) ON CONFLICT (webhook_id, event_id) DO NOTHING`), w.ID, e.id, now); err != nil {
+					return err
+				}
+				made++
+			}
+		}
+		ids := make([]any, len(evs))
+		for i, e := range evs {
+			ids[i] = e.id
+		}
+		_, err = tx.ExecContext(ctx, db.d.q(`UPDATE events SET fanned = 1 WHERE id IN (?`+strings.Repeat(", ?", len(ids)-1)+`)`), ids...)
+		return err
+	})
+	return made, err
+}
+
+func (db *DB) webhooksIn(ctx context.Context, tx querier, accountID int64) ([]taskd.Webhook, error) {
+	rows, err := tx.QueryContext(ctx, db.d.q(`SELECT `+webhookColumns+` WHERE account_id = ?`), accountID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []taskd.Webhook
+	for rows.Next() {
+		w, err := scanWebhook(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, w)
+	}
+	return out, rows.Err()
+}
+
+// DueWebhooks lists enabled webhooks with pending deliveries, due and not
+// leased, the longest-waiting first.
+func (db *DB) DueWebhooks(ctx context.Context, limit int) ([]int64, error) {
+	now := ms(db.now())
+	rows, err := db.reader.QueryContext(ctx, db.d.q(`SELECT w.id FROM webhooks w WHERE w.enabled = 1 AND w.next_attempt_at <= ?
+		AND w.lease_until < ? AND EXISTS (SELECT 1 FROM deliveries d WHERE d.webhook_id = w.id AND d.state = 'pending')
+		ORDER BY w.next_attempt_at, w.id LIMIT ?`), now, now, limit)
+	if err != nil {
+		return nil, taskd.Internal("due webhooks", err)
+	}
+	defer rows.Close()
+	var out []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, taskd.Internal("due webhooks", err)
+		}
+		out = append(out, id)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, taskd.Internal("due webhooks", err)
+	}
+	return out, nil
+}
+
+// Lease claims a webhook for owner until the time, unless another owner
+// holds a lease that has not run out.
+func (db *DB) Lease(ctx context.Context, webhookID int64, owner string, until time.Time) (bool, error) {
+	var ok bool
+	err := db.tx(ctx, "lease webhook", func(tx querier) error {
+		var err error
+		ok, err = changed(tx.ExecContext(ctx, db.d.q(`UPDATE webhooks SET lease_owner = ?, lease_until = ?
+			WHERE id = ? AND (lease_until < ? OR lease_owner = ?)`), owner, ms(until), webhookID, ms(db.now()), owner))
+		return err
+	})
+	return ok, err
+}
+
+// Release gives up owner's lease.
+func (db *DB) Release(ctx context.Context, webhookID int64, owner string) error {
+	return db.tx(ctx, "release webhook", func(tx querier) error {
+		_, err := tx.ExecContext(ctx, db.d.q(`UPDATE webhooks SET lease_owner = '', lease_until = 0 WHERE id = ? AND lease_owner = ?`),
+			webhookID, owner)
+		return err
+	})
+}
+
+// NextDelivery returns the webhook (as it is now) and its oldest pending delivery.
+func (db *DB) NextDelivery(ctx context.Context, webhookID int64) (taskd.Delivery, taskd.Webhook, bool, error) {
+	var d taskd.Delivery
+	w, err := scanWebhook(db.reader.QueryRowContext(ctx, db.d.q(`SELECT `+webhookColumns+` WHERE id = ?`), webhookID))
+	if errors.Is(err, sql.ErrNoRows) {
+		return d, w, false, nil
+	}
+	if err != nil {
+		return d, w, false, taskd.Internal("next delivery", err)
+	}
+	var added, at int64
+	var body string
+	err = db.reader.QueryRowContext(ctx, db.d.q(`SELECT d.id, d.attempts, d.created_at, e.id, e.account_id, e.project_id, e.name, e.created_at, e.body
+		FROM deliveries d JOIN events e ON e.id = d.event_id WHERE d.webhook_id = ? AND d.state = 'pending' ORDER BY d.event_id LIMIT 1`), webhookID).
+		Scan(&d.ID, &d.Attempts, &added, &d.Event.ID, &d.Event.AccountID, &d.Event.ProjectID, &d.Event.Name, &at, &body)
+	if errors.Is(err, sql.ErrNoRows) {
+		return d, w, false, nil
+	}
+	if err != nil {
+		return d, w, false, taskd.Internal("next delivery", err)
+	}
+	d.WebhookID, d.State, d.Added = webhookID, taskd.DeliveryPending, fromMS(added)
+	d.Event.Time, d.Event.Body = fromMS(at), []byte(body)
+	return d, w, true, nil
+}
+
+// RecordAttempt logs an attempt and applies its outcome (see taskd.WebhookStore).
+func (db *DB) RecordAttempt(ctx context.Context, a taskd.Attempt, retryAt time.Time) error {
+	return db.tx(ctx, "record attempt", func(tx querier) error {
+		ok := 0
+		if a.OK {
+			ok = 1
+		}
+		if _, err := tx.ExecContext(ctx, db.d.q(`INSERT INTO attempts (webhook_id, delivery_id, event_id, event_name, at, ok,
+			http_status, latency_us, error, response) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`), a.WebhookID, a.DeliveryID, a.EventID,
+			a.EventName, ms(a.At), ok, a.HTTPStatus, a.Latency.Microseconds(), a.Error, a.Response); err != nil {
+			return err
+		}
+		if a.DeliveryID == 0 {
+			return nil
+		}
+		if a.OK {
+			if _, err := tx.ExecContext(ctx, db.d.q(`UPDATE deliveries SET state = 'delivered', attempts = attempts + 1, delivered_at = ?
+				WHERE id = ?`), ms(a.At), a.DeliveryID); err != nil {
+				return err
+			}
+			_, err := tx.ExecContext(ctx, db.d.q(`UPDATE webhooks SET errors = 0, last_error = '', last_delivery_at = ?, next_attempt_at = 0
+				WHERE id = ?`), ms(a.At), a.WebhookID)
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, db.d.q(`UPDATE deliveries SET attempts = attempts + 1 WHERE id = ?`), a.DeliveryID); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, db.d.q(`UPDATE webhooks SET errors = errors + 1, last_error = ?, next_attempt_at = ?
+			WHERE id = ?`), a.Error, ms(retryAt), a.WebhookID); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, db.d.q(`UPDATE webhooks SET enabled = 0, disabled_reason = ?
+			WHERE id = ? AND enabled = 1 AND errors >= ?`),
+			"Disabled automatically after 10 consecutive failed attempts; the last: "+a.Error, a.WebhookID, taskd.MaxWebhookFailures)
+		return err
+	})
+}
+
+// ExpireHeld marks pending deliveries made before the time expired, and
+// forgets attempts and finished deliveries older than 30 days.
+func (db *DB) ExpireHeld(ctx context.Context, before time.Time) (int, error) {
+	var n int64
+	err := db.tx(ctx, "expire held deliveries", func(tx querier) error {
+		res, err := tx.ExecContext(ctx, db.d.q(`UPDATE deliveries SET state = 'expired' WHERE state = 'pending' AND created_at < ?`), ms(before))
+		if err != nil {
+			return err
+		}
+		if n, err = res.RowsAffected(); err != nil {
+			return err
+		}
+		old := ms(db.now().Add(-30 * 24 * time.Hour))
+		if _, err := tx.ExecContext(ctx, db.d.q(`DELETE FROM attempts WHERE at < ?`), old); err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, db.d.q(`DELETE FROM deliveries WHERE state <> 'pending' AND created_at < ?`), old)
+		return err
+	})
+	return int(n), err
+}
+
+// Redeliver makes one of the account's deliveries pending again, as if new.
+func (db *DB) Redeliver(ctx context.Context, accountID, deliveryID int64) error {
+	return db.tx(ctx, "redeliver", func(tx querier) error {
+		ok, err := changed(tx.ExecContext(ctx, db.d.q(`UPDATE deliveries SET state = 'pending', created_at = ?
+			WHERE id = ? AND webhook_id IN (SELECT id FROM webhooks WHERE account_id = ?)`), ms(db.now()), deliveryID, accountID))
+		if err == nil && !ok {
+			return taskd.E(taskd.CodeNotFound, "delivery")
+		}
+		return err
+	})
+}
+
+// Attempts returns the webhook's latest attempts, newest first.
+func (db *DB) Attempts(ctx context.Context, accountID, webhookID int64, limit int) ([]taskd.Attempt, error) {
+	rows, err := db.reader.QueryContext(ctx, db.d.q(`SELECT a.id, a.delivery_id, a.event_id, a.event_name, a.at, a.ok, a.http_status,
+		a.latency_us, a.error, a.response FROM attempts a JOIN webhooks w ON w.id = a.webhook_id
+		WHERE w.account_id = ? AND a.webhook_id = ? ORDER BY a.id DESC LIMIT ?`), accountID, webhookID, limit)
+	if err != nil {
+		return nil, taskd.Internal("attempts", err)
+	}
+	defer rows.Close()
+	var out []taskd.Attempt
+	for rows.Next() {
+		a := taskd.Attempt{WebhookID: webhookID}
+		var at, us int64
+		var ok int
+		if err := rows.Scan(&a.ID, &a.DeliveryID, &a.EventID, &a.EventName, &at, &ok, &a.HTTPStatus, &us, &a.Error, &a.Response); err != nil {
+			return nil, taskd.Internal("attempts", err)
+		}
+		a.At, a.OK, a.Latency = fromMS(at), ok != 0, time.Duration(us)*time.Microsecond
+		out = append(out, a)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, taskd.Internal("attempts", err)
+	}
+	return out, nil
+}
+
+// AttemptStats sums the webhook's attempts per hour since the time.
+func (db *DB) AttemptStats(ctx context.Context, accountID, webhookID int64, since time.Time) ([]taskd.AttemptStats, error) {
+	rows, err := db.reader.QueryContext(ctx, db.d.q(`SELECT a.at, a.ok, a.latency_us FROM attempts a JOIN webhooks w ON w.id = a.webhook_id
+		WHERE w.account_id = ? AND a.webhook_id = ? AND a.at >= ? AND a.delivery_id <> 0 ORDER BY a.at LIMIT 100000`),
+		accountID, webhookID, ms(since))
+	if err != nil {
+		return nil, taskd.Internal("attempt stats", err)
+	}
+	defer rows.Close()
+	var out []taskd.AttemptStats
+	var total time.Duration
+	for rows.Next() {
+		var at, us int64
+		var ok int
+		if err := rows.Scan(&at, &ok, &us); err != nil {
+			return nil, taskd.Internal("attempt stats", err)
+		}
+		hour := fromMS(at).Truncate(time.Hour)
+		if len(out) == 0 || !out[len(out)-1].Hour.Equal(hour) {
+			if len(out) > 0 {
+				finishMean(&out[len(out)-1], total)
+			}
+			out, total = append(out, taskd.AttemptStats{Hour: hour}), 0
+		}
+		s := &out[len(out)-1]
+		if ok != 0 {
+			s.OK++
+		} else {
+			s.Failed++
+		}
+		total += time.Duration(us) * time.Microsecond
+	}
+	if len(out) > 0 {
+		finishMean(&out[len(out)-1], total)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, taskd.Internal("attempt stats", err)
+	}
+	return out, nil
+}
+
+func finishMean(s *taskd.AttemptStats, total time.Duration) {
+	if n := s.OK + s.Failed; n > 0 {
+		s.Latency = total / time.Duration(n)
+	}
+}
+
+// ExpiredDeliveries lists the webhook's expired deliveries, newest first.
+func (db *DB) ExpiredDeliveries(ctx context.Context, accountID, webhookID int64, limit int) ([]taskd.Delivery, error) {
+	rows, err := db.reader.QueryContext(ctx, db.d.q(`SELECT d.id, d.attempts, d.created_at, e.id, e.name, e.created_at
+		FROM deliveries d JOIN webhooks w ON w.id = d.webhook_id JOIN events e ON e.id = d.event_id
+		WHERE w.account_id = ? AND d.webhook_id = ? AND d.state = 'expired' ORDER BY d.event_id DESC LIMIT ?`), accountID, webhookID, limit)
+	if err != nil {
+		return nil, taskd.Internal("expired deliveries", err)
+	}
+	defer rows.Close()
+	var out []taskd.Delivery
+	for rows.Next() {
+		d := taskd.Delivery{WebhookID: webhookID, State: taskd.DeliveryExpired}
+		var added, at int64
+		if err := rows.Scan(&d.ID, &d.Attempts, &added, &d.Event.ID, &d.Event.Name, &at); err != nil {
+			return nil, taskd.Internal("expired deliveries", err)
+		}
+		d.Added, d.Event.Time = fromMS(added), fromMS(at)
+		out = append(out, d)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, taskd.Internal("expired deliveries", err)
+	}
+	return out, nil
+}

@@ -1,0 +1,224 @@
+package taskd
+
+import (
+	"context"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// SubscribableEvents are the events a webhook can subscribe to: the nine
+// add_webhook accepts, and reopen_task, which the pages offer too (spec).
+var SubscribableEvents = append(append([]string(nil), WebhookEvents...), "reopen_task")
+
+// MaxWebhookFailures is how many consecutive failed attempts disable a
+// webhook (spec Limits).
+const MaxWebhookFailures = 10
+
+// Webhook is a destination that changes in an account are delivered to.
+type Webhook struct {
+	ID        int64
+	AccountID int64
+	URL       string
+	Events    []string
+	Projects  []int64 // empty: every project
+	HTTPUser  string
+	HTTPPass  []byte // sealed; never returned by the API
+	Secret    []byte // sealed whsec_ secret
+	Enabled   bool
+	// Errors counts consecutive failed attempts since the last success.
+	Errors         int
+	LastError      string
+	DisabledReason string
+	LastDelivery   time.Time
+	NextAttempt    time.Time // after a failure: when the next attempt is due
+	Added          time.Time
+}
+
+// Status is the API's status: active (enabled) or paused.
+func (w Webhook) Status() string {
+	if w.Enabled {
+		return "active"
+	}
+	return "paused"
+}
+
+// State is the page's state: gray (disabled), green (working) or orange
+// (working with failed attempts since the last success).
+func (w Webhook) State() string {
+	switch {
+	case !w.Enabled:
+		return "gray"
+	case w.Errors > 0:
+		return "orange"
+	}
+	return "green"
+}
+
+// Wants reports whether the webhook subscribes to an event of the project.
+func (w Webhook) Wants(event string, projectID int64) bool {
+	if !HasScope(w.Events, event) {
+		return false
+	}
+	if len(w.Projects) == 0 {
+		return true
+	}
+	for _, p := range w.Projects {
+		if p == projectID {
+			return true
+		}
+	}
+	return false
+}
+
+// ParseWebhookURL checks a destination: an absolute http or https URL with
+// a host and no user information or fragment.
+func ParseWebhookURL(raw string) (*url.URL, error) {
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil ||
+		u.Fragment != "" || len(raw) > 2000 || strings.ContainsAny(raw, " \t\r\n") {
+		return nil, Errorf(CodeInvalidValue, "url", "The URL must be an absolute http:// or https:// URL")
+	}
+	return u, nil
+}
+
+// ParseWebhookEvents reads a comma-separated event list. allowed is the set
+// that may be chosen: WebhookEvents for add_webhook, SubscribableEvents for
+// the pages.
+func ParseWebhookEvents(s string, allowed []string) ([]string, error) {
+	var out []string
+	for _, e := range strings.Split(s, ",") {
+		e = strings.TrimSpace(e)
+		if e == "" {
+			continue
+		}
+		if !HasScope(allowed, e) {
+			return nil, Errorf(CodeInvalidValue, "events", "Unknown event %q; allowed: %s", e, strings.Join(allowed, ", "))
+		}
+		if !HasScope(out, e) {
+			out = append(out, e)
+		}
+	}
+	if len(out) == 0 {
+		return nil, Errorf(CodeFieldRequired, "events", "At least one event is required")
+	}
+	return out, nil
+}
+
+// ParseProjectIDs reads a comma-separated list of project ids.
+func ParseProjectIDs(s string) ([]int64, error) {
+	var out []int64
+	for _, p := range strings.Split(s, ",") {
+		p = strings.TrimSpace(p)
+		if p == "" {
+			continue
+		}
+		id, err := ParseID(p, CodeProjectInvalid, p)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, id)
+	}
+	return out, nil
+}
+
+// JoinIDs renders ids as the API's comma-separated string.
+func JoinIDs(ids []int64) string {
+	parts := make([]string, len(ids))
+	for i, id := range ids {
+		parts[i] = strconv.FormatInt(id, 10)
+	}
+	return strings.Join(parts, ",")
+}
+
+// WebhookInput is a webhook to create, as the API or a form gives it.
+type WebhookInput struct {
+	URL      string
+	Events   string // comma-separated
+	Projects string // comma-separated ids; empty: all
+	HTTPUser string
+	HTTPPass string
+}
+
+// Delivery states.
+const (
+	DeliveryPending   = "pending"
+	DeliveryDelivered = "delivered"
+	DeliveryExpired   = "expired" // held longer than HoldLimit
+)
+
+// HoldLimit is how long an undelivered event is kept for a webhook.
+const HoldLimit = 72 * time.Hour
+
+// Delivery is one event due to one webhook.
+type Delivery struct {
+	ID        int64
+	WebhookID int64
+	Event     StoredEvent
+	State     string
+	Attempts  int
+	Added     time.Time
+}
+
+// Attempt is one try to deliver, or one URL check (EventID 0).
+type Attempt struct {
+	ID         int64
+	WebhookID  int64
+	DeliveryID int64
+	EventID    int64
+	EventName  string
+	At         time.Time
+	OK         bool
+	HTTPStatus int
+	Latency    time.Duration
+	Error      string // why it failed
+	Response   string // excerpt of the answer
+}
+
+// AttemptStats are one hour's attempts of a webhook, for the chart.
+type AttemptStats struct {
+	Hour    time.Time
+	OK      int
+	Failed  int
+	Latency time.Duration // mean
+}
+
+// WebhookStore keeps webhooks, their deliveries and the attempt log.
+// Unknown webhooks are code 10 ("WebHook not found", compat).
+type WebhookStore interface {
+	CreateWebhook(ctx context.Context, w Webhook) (Webhook, error)
+	Webhooks(ctx context.Context, accountID int64) ([]Webhook, error)
+	Webhook(ctx context.Context, accountID, id int64) (Webhook, error)
+	DeleteWebhook(ctx context.Context, accountID, id int64) error
+	// SetWebhookEnabled enables (resetting the error count) or disables it,
+	// recording why.
+	SetWebhookEnabled(ctx context.Context, accountID, id int64, enabled bool, reason string) error
+	SetWebhookSecret(ctx context.Context, accountID, id int64, sealed []byte) error
+
+	// FanOut turns new events into deliveries of every webhook whose
+	// subscription matches, and returns how many it made.
+	FanOut(ctx context.Context, limit int) (int, error)
+	// DueWebhooks lists enabled webhooks with pending deliveries whose next
+	// attempt is due and that no live lease holds.
+	DueWebhooks(ctx context.Context, limit int) ([]int64, error)
+	// Lease claims a webhook's deliveries for owner until the time; false
+	// when another owner holds a live lease.
+	Lease(ctx context.Context, webhookID int64, owner string, until time.Time) (bool, error)
+	Release(ctx context.Context, webhookID int64, owner string) error
+	// NextDelivery returns the webhook's oldest pending delivery, if any.
+	NextDelivery(ctx context.Context, webhookID int64) (Delivery, Webhook, bool, error)
+	// RecordAttempt logs an attempt and applies it: on success the delivery
+	// is done and the error count reset; on failure the count grows, the
+	// next attempt is put off until retryAt, and at MaxWebhookFailures the
+	// webhook is disabled.
+	RecordAttempt(ctx context.Context, a Attempt, retryAt time.Time) error
+	// ExpireHeld marks pending deliveries older than the time expired.
+	ExpireHeld(ctx context.Context, before time.Time) (int, error)
+	// Redeliver makes a delivered or expired delivery pending again.
+	Redeliver(ctx context.Context, accountID, deliveryID int64) error
+	Attempts(ctx context.Context, accountID, webhookID int64, limit int) ([]Attempt, error)
+	AttemptStats(ctx context.Context, accountID, webhookID int64, since time.Time) ([]AttemptStats, error)
+	// ExpiredDeliveries lists a webhook's expired deliveries, newest first.
+	ExpiredDeliveries(ctx context.Context, accountID, webhookID int64, limit int) ([]Delivery, error)
+}

@@ -1,0 +1,200 @@
+package webhook
+
+import (
+	"context"
+	"math/rand/v2"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/taskd/taskd"
+	"github.com/taskd/taskd/secret"
+)
+
+// DispatcherConfig tunes the dispatcher; zero values take the defaults.
+type DispatcherConfig struct {
+	// Workers bounds concurrent deliveries (default 16). Each webhook has at
+	// most one delivery in flight, so a slow destination holds one worker.
+	Workers int
+	// Poll is how often the outbox is read (default 200ms).
+	Poll time.Duration
+	// Lease is how long a claim on a webhook lasts without renewal; a
+	// crashed replica's webhooks are taken over after it (default 30s).
+	Lease time.Duration
+	// Backoff returns the wait after the n-th consecutive failure
+	// (default: 5s, 1m, 5m, 30m, 2h, 5h, 10h, … with ±20% jitter).
+	Backoff func(n int) time.Duration
+}
+
+// Dispatcher drains the outbox: it turns events into deliveries, sends
+// them in order per webhook, and records every attempt. Several replicas
+// run one each; leases in the database keep them from sending the same
+// webhook's deliveries at once.
+type Dispatcher struct {
+	svc   *Service
+	cfg   DispatcherConfig
+	owner string
+
+	mu   sync.Mutex
+	busy map[int64]bool
+}
+
+// NewDispatcher returns a dispatcher for the service's store and client.
+func NewDispatcher(svc *Service, cfg DispatcherConfig) *Dispatcher {
+	if cfg.Workers <= 0 {
+		cfg.Workers = 16
+	}
+	if cfg.Poll <= 0 {
+		cfg.Poll = 200 * time.Millisecond
+	}
+	if cfg.Lease <= 0 {
+		cfg.Lease = 30 * time.Second
+	}
+	if cfg.Backoff == nil {
+		cfg.Backoff = Backoff
+	}
+	return &Dispatcher{svc: svc, cfg: cfg, owner: secret.Token(12), busy: map[int64]bool{}}
+}
+
+var schedule = []time.Duration{5 * time.Second, time.Minute, 5 * time.Minute, 30 * time.Minute, 2 * time.Hour, 5 * time.Hour, 10 * time.Hour}
+
+// Backoff is the default retry schedule with ±20% jitter.
+func Backoff(n int) time.Duration {
+	d := schedule[min(max(n, 1), len(schedule))-1]
+	return time.Duration(float64(d) * (0.8 + 0.4*rand.Float64()))
+}
+
+// Run works until ctx ends, then waits for the deliveries in flight (each
+// bounded by the 5-second timeout) and returns.
+func (d *Dispatcher) Run(ctx context.Context) {
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	slots := make(chan struct{}, d.cfg.Workers)
+	tick := time.NewTicker(d.cfg.Poll)
+	defer tick.Stop()
+	var lastExpiry time.Time
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+		if err := d.fanOut(ctx); err != nil {
+			d.svc.log.WarnContext(ctx, "webhook fan-out failed", "err", err)
+			continue
+		}
+		if now := d.svc.now(); now.Sub(lastExpiry) > time.Minute {
+			lastExpiry = now
+			if n, err := d.svc.store.ExpireHeld(ctx, now.Add(-taskd.HoldLimit)); err != nil {
+				d.svc.log.WarnContext(ctx, "expiring held deliveries failed", "err", err)
+			} else if n > 0 {
+				d.svc.log.InfoContext(ctx, "held webhook deliveries expired", "count", n)
+			}
+		}
+		ids, err := d.svc.store.DueWebhooks(ctx, d.cfg.Workers)
+		if err != nil {
+			d.svc.log.WarnContext(ctx, "listing due webhooks failed", "err", err)
+			continue
+		}
+		for _, id := range ids {
+			if !d.claim(id) {
+				continue
+			}
+			select {
+			case slots <- struct{}{}:
+			default:
+				d.unclaim(id)
+				continue
+			}
+			ok, err := d.svc.store.Lease(ctx, id, d.owner, d.svc.now().Add(d.cfg.Lease))
+			if err != nil || !ok {
+				<-slots
+				d.unclaim(id)
+				continue
+			}
+			wg.Go(func() {
+				defer func() { <-slots; d.unclaim(id) }()
+				d.drain(ctx, id)
+			})
+		}
+	}
+}
+
+func (d *Dispatcher) fanOut(ctx context.Context) error {
+	for {
+		n, err := d.svc.store.FanOut(ctx, 200)
+		if err != nil || n < 200 {
+			return err
+		}
+	}
+}
+
+func (d *Dispatcher) claim(id int64) bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.busy[id] {
+		return false
+	}
+	d.busy[id] = true
+	return true
+}
+
+func (d *Dispatcher) unclaim(id int64) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	delete(d.busy, id)
+}
+
+// drain sends a leased webhook's pending deliveries in event order until
+// none is left, one fails, the lease is lost or ctx ends.
+func (d *Dispatcher) drain(ctx context.Context, id int64) {
+	// Shutdown lets the attempt in flight finish and be recorded.
+	work := context.WithoutCancel(ctx)
+	defer d.svc.store.Release(work, id, d.owner)
+	for ctx.Err() == nil {
+		del, w, ok, err := d.svc.store.NextDelivery(work, id)
+		if err != nil {
+			d.svc.log.WarnContext(ctx, "reading the next delivery failed", "webhook", id, "err", err)
+			return
+		}
+		if !ok || !w.Enabled || d.svc.now().Before(w.NextAttempt) {
+			return
+		}
+		if ok, err := d.svc.store.Lease(work, id, d.owner, d.svc.now().Add(d.cfg.Lease)); err != nil || !ok {
+			return
+		}
+		if !d.send(work, w, del) {
+			return
+		}
+	}
+}
+
+// send makes one attempt and records it; it reports success.
+func (d *Dispatcher) send(ctx context.Context, w taskd.Webhook, del taskd.Delivery) bool {
+	body := append(append([]byte("["), del.Event.JSON()...), ']')
+	a := taskd.Attempt{WebhookID: w.ID, DeliveryID: del.ID, EventID: del.Event.ID, EventName: del.Event.Name, At: d.svc.now()}
+	var retryAt time.Time
+	r, err := d.svc.request(w, body, "evt_"+strconv.FormatInt(del.Event.ID, 10))
+	if err != nil {
+		a.Error = "cannot open the webhook's secrets"
+		d.svc.log.ErrorContext(ctx, "webhook secrets", "webhook", w.ID, "err", err)
+	} else {
+		res := Post(ctx, d.svc.client, r, a.At)
+		a.OK, a.HTTPStatus, a.Latency, a.Error, a.Response = res.OK, res.Status, res.Latency, res.Error, res.Response
+	}
+	if !a.OK {
+		retryAt = d.svc.now().Add(d.cfg.Backoff(w.Errors + 1))
+	}
+	if err := d.svc.store.RecordAttempt(ctx, a, retryAt); err != nil {
+		d.svc.log.WarnContext(ctx, "recording a webhook attempt failed", "webhook", w.ID, "err", err)
+		return false
+	}
+	if !a.OK {
+		d.svc.log.InfoContext(ctx, "webhook delivery failed", "webhook", w.ID, "event", del.Event.ID, "errors", w.Errors+1, "reason", a.Error)
+	}
+	return a.OK
+}
+
+// Owner identifies this dispatcher's leases.
+func (d *Dispatcher) Owner() string { return d.owner }
+

@@ -117,7 +117,7 @@ func (db *DB) SetWebhookSecret(ctx context.Context, accountID, id int64, sealed 
 func (db *DB) FanOut(ctx context.Context, limit int) (int, error) {
 	made := 0
 	err := db.tx(ctx, "fan out", func(tx querier) error {
-		query := `SELECT id, account_id, project_id, name FROM events WHERE fanned = 0 ORDER BY id LIMIT ?`
+		query := `SELECT id, account_id, project_id, name, created_at FROM events WHERE fanned = 0 ORDER BY id LIMIT ?`
 		if db.d.forUpdate != "" {
 			query += db.d.forUpdate + ` SKIP LOCKED`
 		}
@@ -126,13 +126,13 @@ func (db *DB) FanOut(ctx context.Context, limit int) (int, error) {
 			return err
 		}
 		type ev struct {
-			id, account, project int64
-			name                 string
+			id, account, project, at int64
+			name                     string
 		}
 		var evs []ev
 		for rows.Next() {
 			var e ev
-			if err := rows.Scan(&e.id, &e.account, &e.project, &e.name); err != nil {
+			if err := rows.Scan(&e.id, &e.account, &e.project, &e.name, &e.at); err != nil {
 				rows.Close()
 				return err
 			}
@@ -153,7 +153,8 @@ func (db *DB) FanOut(ctx context.Context, limit int) (int, error) {
 				hooks[e.account] = ws
 			}
 			for _, w := range ws {
-				if !w.Wants(e.name, e.project) {
+				// A webhook hears of changes made after it was created.
+				if !w.Wants(e.name, e.project) || e.at < ms(w.Added) {
 					continue
 				}
 				if _, err := tx.ExecContext(ctx, db.d.q(`INSERT INTO deliveries (webhook_id, event_id, state, created_at)

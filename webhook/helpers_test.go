@@ -1,0 +1,202 @@
+package webhook_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/taskd/taskd"
+	"github.com/taskd/taskd/secret"
+	"github.com/taskd/taskd/store"
+	"github.com/taskd/taskd/webhook"
+)
+
+var testMasterKey = []byte("taskd-test-master-key-32-bytes!!")
+
+// forEachBackend runs fn on SQLite and, with TASKD_TEST_POSTGRES, PostgreSQL.
+func forEachBackend(t *testing.T, fn func(t *testing.T, dbURL string)) {
+	backends := map[string]string{"sqlite": ""}
+	if u := os.Getenv("TASKD_TEST_POSTGRES"); u != "" {
+		backends["postgres"] = u
+	}
+	for name, u := range backends {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			fn(t, u)
+		})
+	}
+}
+
+// env is a store with one account and project, and the webhook service on it.
+type env struct {
+	t       *testing.T
+	db      *store.DB
+	svc     *webhook.Service
+	account taskd.Account
+	by      taskd.Actor
+	project taskd.Project
+}
+
+var seq atomic.Int64
+
+func newEnv(t *testing.T, dbURL string, allowPrivate bool) *env {
+	t.Helper()
+	ctx := context.Background()
+	db, err := store.Open(ctx, store.Options{URL: dbURL, DataDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	sealer, err := secret.NewSealer(testMasterKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	slug := fmt.Sprintf("hook-%d-%d", time.Now().UnixNano()%1e9, seq.Add(1))
+	acct, owner, err := db.CreateAccount(ctx, taskd.NewAccount{Slug: slug, Name: "Hooks", APIKey: []byte("x"),
+		Owner: taskd.NewPerson{Email: slug + "@example.com", PasswordHash: "x", FirstName: "Olga", LastName: "Owner"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := &env{t: t, db: db, account: acct, by: taskd.Actor{AccountID: acct.ID, Person: owner.Ref(), Role: taskd.RoleOwner},
+		svc: webhook.NewService(db, sealer, webhook.NewHTTPClient(allowPrivate), time.Now, nil)}
+	e.project = e.newProject("Main")
+	return e
+}
+
+func ptr[T any](v T) *T { return &v }
+
+func (e *env) newProject(name string) taskd.Project {
+	e.t.Helper()
+	p, err := e.db.CreateProject(context.Background(), e.by, taskd.ProjectInput{Name: ptr(name)})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return p
+}
+
+func (e *env) newTask(projectID int64, name string) taskd.Task {
+	e.t.Helper()
+	tk, err := e.db.CreateTask(context.Background(), e.by, projectID, 0, taskd.TaskInput{Name: ptr(name)})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return tk
+}
+
+// add creates and enables a webhook for every subscribable event.
+func (e *env) add(url string, in taskd.WebhookInput) (taskd.Webhook, string) {
+	e.t.Helper()
+	in.URL = url
+	if in.Events == "" {
+		in.Events = "post_task,update_task,close_task,reopen_task,delete_task,post_comment,update_comment,delete_comment,post_project,update_project"
+	}
+	w, sec, err := e.svc.Add(context.Background(), e.account.ID, in, taskd.SubscribableEvents)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	if err := e.svc.Enable(context.Background(), e.account.ID, w.ID); err != nil {
+		e.t.Fatal(err)
+	}
+	return w, sec
+}
+
+// run starts a dispatcher until the test ends.
+func (e *env) run(cfg webhook.DispatcherConfig) {
+	if cfg.Poll == 0 {
+		cfg.Poll = 5 * time.Millisecond
+	}
+	if cfg.Backoff == nil {
+		cfg.Backoff = func(int) time.Duration { return time.Millisecond }
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); webhook.NewDispatcher(e.svc, cfg).Run(ctx) }()
+	e.t.Cleanup(func() { cancel(); <-done })
+}
+
+func (e *env) webhook(id int64) taskd.Webhook {
+	e.t.Helper()
+	w, err := e.db.Webhook(context.Background(), e.account.ID, id)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return w
+}
+
+// waitFor polls cond until it holds; the test fails after a generous bound
+// (a hang, not a slowness check).
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// delivery is one request a receiver got.
+type delivery struct {
+	header http.Header
+	body   []byte
+	events []map[string]any
+}
+
+// receiver is a destination on loopback whose answer the test controls.
+type receiver struct {
+	*httptest.Server
+	mu     sync.Mutex
+	got    []delivery
+	answer atomic.Value // func(w http.ResponseWriter)
+}
+
+func ok(w http.ResponseWriter) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Write([]byte(`{"status":"OK"}`))
+}
+
+func newReceiver(t *testing.T) *receiver {
+	r := &receiver{}
+	r.answer.Store(ok)
+	r.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		body, _ := io.ReadAll(req.Body)
+		var evs []map[string]any
+		json.Unmarshal(body, &evs)
+		r.mu.Lock()
+		r.got = append(r.got, delivery{header: req.Header.Clone(), body: body, events: evs})
+		r.mu.Unlock()
+		r.answer.Load().(func(http.ResponseWriter))(w)
+	}))
+	t.Cleanup(r.Close)
+	return r
+}
+
+func (r *receiver) setAnswer(f func(http.ResponseWriter)) { r.answer.Store(f) }
+
+// deliveries returns the requests that carried events (not URL checks).
+func (r *receiver) deliveries() []delivery {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []delivery
+	for _, d := range r.got {
+		if len(d.events) > 0 {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+func (r *receiver) requests() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.got)
+}

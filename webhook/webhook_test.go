@@ -1,0 +1,308 @@
+package webhook_test
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
+
+	"github.com/taskd/taskd"
+	"github.com/taskd/taskd/webhook"
+)
+
+// TestEveryEventArrives makes one change of each kind and checks what the
+// receiver gets: payload shape, headers, a signature an independent
+// Standard Webhooks implementation accepts, and basic auth.
+func TestEveryEventArrives(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, dbURL string) {
+		e := newEnv(t, dbURL, true)
+		r := newReceiver(t)
+		w, sec := e.add(r.URL+"/hook", taskd.WebhookInput{HTTPUser: "taskd", HTTPPass: "p@ss word"})
+		if !strings.HasPrefix(sec, "whsec_") {
+			t.Fatalf("secret %q", sec)
+		}
+		e.run(webhook.DispatcherConfig{})
+
+		ctx := context.Background()
+		tk := e.newTask(e.project.ID, "First")
+		if _, err := e.db.UpdateTask(ctx, e.by, tk.ID, taskd.TaskInput{Name: ptr("First, renamed")}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := e.db.CompleteTask(ctx, e.by, tk.ID); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := e.db.ReopenTask(ctx, e.by, tk.ID); err != nil {
+			t.Fatal(err)
+		}
+		c, err := e.db.CreateComment(ctx, e.by, tk.ID, "Hello")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := e.db.UpdateComment(ctx, e.by, c.ID, "Hello again"); err != nil {
+			t.Fatal(err)
+		}
+		if err := e.db.DeleteComment(ctx, e.by, c.ID); err != nil {
+			t.Fatal(err)
+		}
+		if err := e.db.DeleteTask(ctx, e.by, tk.ID); err != nil {
+			t.Fatal(err)
+		}
+		p := e.newProject("Second")
+		if _, err := e.db.UpdateProject(ctx, e.by, p.ID, taskd.ProjectInput{Name: ptr("Second, renamed")}); err != nil {
+			t.Fatal(err)
+		}
+		want := []string{"post_task", "update_task", "close_task", "reopen_task", "post_comment", "update_comment",
+			"delete_comment", "delete_task", "post_project", "update_project"}
+		waitFor(t, "every event", func() bool { return len(r.deliveries()) >= len(want) })
+
+		verifier, err := standardwebhooks.NewWebhook(sec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := r.deliveries()
+		if len(got) != len(want) {
+			t.Fatalf("got %d deliveries, want %d", len(got), len(want))
+		}
+		for i, d := range got {
+			if len(d.events) != 1 {
+				t.Fatalf("delivery %d carries %d events", i, len(d.events))
+			}
+			ev := d.events[0]
+			if ev["event"] != want[i] {
+				t.Errorf("delivery %d is %v, want %s (in order)", i, ev["event"], want[i])
+			}
+			for _, f := range []string{"id", "action", "object", "date_added", "user_from", "new", "old", "project"} {
+				if _, ok := ev[f]; !ok {
+					t.Errorf("%s lacks %s: %v", want[i], f, ev)
+				}
+			}
+			if err := verifier.Verify(d.body, d.header); err != nil {
+				t.Errorf("%s: the Standard Webhooks library rejects the signature: %v", want[i], err)
+			}
+			if d.header.Get("webhook-id") != "evt_"+ev["id"].(string) || d.header.Get("Content-Type") != "application/json" ||
+				!strings.HasPrefix(d.header.Get("User-Agent"), "taskd-webhooks/") {
+				t.Errorf("headers %v", d.header)
+			}
+			req := http.Request{Header: d.header}
+			if u, p, ok := req.BasicAuth(); !ok || u != "taskd" || p != "p@ss word" {
+				t.Errorf("basic auth %q %q %v", u, p, ok)
+			}
+		}
+		ev := got[1].events[0]
+		if ev["action"] != "update" || ev["new"].(map[string]any)["name"] != "First, renamed" || ev["old"].(map[string]any)["name"] != "First" {
+			t.Errorf("update_task payload %v", ev)
+		}
+		if w := e.webhook(w.ID); w.Errors != 0 || w.LastDelivery.IsZero() || w.State() != "green" {
+			t.Errorf("webhook after deliveries: %+v", w)
+		}
+	})
+}
+
+// TestProjectFilter: a webhook limited to a project hears nothing of others.
+func TestProjectFilter(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, dbURL string) {
+		e := newEnv(t, dbURL, true)
+		other := e.newProject("Other")
+		r := newReceiver(t)
+		e.add(r.URL, taskd.WebhookInput{Events: "post_task", Projects: taskd.JoinIDs([]int64{e.project.ID})})
+		all := newReceiver(t)
+		e.add(all.URL, taskd.WebhookInput{Events: "post_task"})
+		e.run(webhook.DispatcherConfig{})
+		e.newTask(other.ID, "elsewhere")
+		e.newTask(e.project.ID, "here")
+		waitFor(t, "both tasks at the unfiltered webhook", func() bool { return len(all.deliveries()) == 2 })
+		waitFor(t, "the task at the filtered webhook", func() bool { return len(r.deliveries()) >= 1 })
+		got := r.deliveries()
+		if len(got) != 1 || got[0].events[0]["object"].(map[string]any)["id"] == nil ||
+			got[0].events[0]["project"].(map[string]any)["id"] != taskd.JoinIDs([]int64{e.project.ID}) {
+			t.Fatalf("filtered webhook got %d deliveries: %v", len(got), got)
+		}
+	})
+}
+
+// TestBadAnswersCountAsErrors: 500, a wrong body, a wrong content type, a
+// redirect and an answer after 6 seconds are each a failed attempt.
+func TestBadAnswersCountAsErrors(t *testing.T) {
+	cases := map[string]func(http.ResponseWriter){
+		"500": func(w http.ResponseWriter) {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(500)
+			w.Write([]byte(`{"status":"OK"}`))
+		},
+		"wrong body": func(w http.ResponseWriter) {
+			w.Header().Set("Content-Type", "application/json")
+			w.Write([]byte(`{"status":"ok"}`))
+		},
+		"wrong content type": func(w http.ResponseWriter) {
+			w.Header().Set("Content-Type", "text/plain")
+			w.Write([]byte(`{"status":"OK"}`))
+		},
+		"redirect": func(w http.ResponseWriter) {
+			w.Header().Set("Location", "https://example.com/")
+			w.WriteHeader(http.StatusFound)
+		},
+		"after 6 seconds": func(w http.ResponseWriter) {
+			time.Sleep(6 * time.Second)
+			ok(w)
+		},
+	}
+	for name, answer := range cases {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			e := newEnv(t, "", true)
+			r := newReceiver(t)
+			w, _ := e.add(r.URL, taskd.WebhookInput{Events: "post_task"})
+			r.setAnswer(answer)
+			e.run(webhook.DispatcherConfig{Backoff: func(int) time.Duration { return time.Hour }})
+			e.newTask(e.project.ID, "x")
+			waitFor(t, "a failed attempt", func() bool { return e.webhook(w.ID).Errors == 1 })
+			got := e.webhook(w.ID)
+			if got.LastError == "" || got.State() != "orange" || !got.Enabled {
+				t.Fatalf("after one failure: %+v", got)
+			}
+			// The same check guards enabling: it fails, and the webhook stays disabled with the error.
+			err := e.svc.Enable(context.Background(), e.account.ID, w.ID)
+			if taskd.ErrorCode(err) != taskd.CodeInvalidValue || taskd.AsError(err).Details != r.URL {
+				t.Fatalf("enable against a failing URL: %v", err)
+			}
+			if got := e.webhook(w.ID); got.Enabled || got.DisabledReason == "" {
+				t.Fatalf("after a failed enable: %+v", got)
+			}
+		})
+	}
+}
+
+// TestTenErrorsDisable: consecutive failures count up (a success resets
+// them), and the tenth disables the webhook with the reason; its events are
+// then held and resume once it is enabled again.
+func TestTenErrorsDisable(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, dbURL string) {
+		e := newEnv(t, dbURL, true)
+		r := newReceiver(t)
+		w, _ := e.add(r.URL, taskd.WebhookInput{Events: "post_task"})
+		fail := func(w http.ResponseWriter) { w.WriteHeader(503) }
+		r.setAnswer(fail)
+		e.run(webhook.DispatcherConfig{})
+		e.newTask(e.project.ID, "one")
+		waitFor(t, "3 failures", func() bool { return e.webhook(w.ID).Errors >= 3 })
+		r.setAnswer(ok)
+		waitFor(t, "the success", func() bool { return len(r.deliveries()) > 0 && e.webhook(w.ID).Errors == 0 })
+		if got := e.webhook(w.ID); got.State() != "green" {
+			t.Fatalf("after a success: %+v", got)
+		}
+		r.setAnswer(fail)
+		e.newTask(e.project.ID, "two")
+		waitFor(t, "automatic disabling", func() bool { return !e.webhook(w.ID).Enabled })
+		got := e.webhook(w.ID)
+		if got.Errors != taskd.MaxWebhookFailures || !strings.Contains(got.DisabledReason, "10 consecutive") || got.State() != "gray" {
+			t.Fatalf("after 10 failures: %+v", got)
+		}
+		attempts := r.requests()
+		// Held while disabled: nothing is sent, however many changes happen.
+		e.newTask(e.project.ID, "three")
+		e.newTask(e.project.ID, "four")
+		time.Sleep(100 * time.Millisecond) // give a wrongly running dispatcher the chance to send
+		if r.requests() != attempts {
+			t.Fatal("a disabled webhook was called")
+		}
+		r.setAnswer(ok)
+		if err := e.svc.Enable(context.Background(), e.account.ID, w.ID); err != nil {
+			t.Fatal(err)
+		}
+		names := func() map[string]bool {
+			m := map[string]bool{}
+			for _, d := range r.deliveries() {
+				m[d.events[0]["new"].(map[string]any)["name"].(string)] = true
+			}
+			return m
+		}
+		waitFor(t, "the held events", func() bool { return names()["three"] && names()["four"] })
+		if got := names(); !got["one"] || !got["two"] {
+			t.Errorf("delivered %v", got)
+		}
+		waitFor(t, "the backlog to drain", func() bool { return e.webhook(w.ID).Errors == 0 && e.webhook(w.ID).Enabled })
+	})
+}
+
+// TestHeldEventsExpire: a delivery held past 72 hours expires, is listed,
+// and can be redelivered by hand.
+func TestHeldEventsExpire(t *testing.T) {
+	e := newEnv(t, "", true)
+	r := newReceiver(t)
+	w, _ := e.add(r.URL, taskd.WebhookInput{Events: "post_task"})
+	ctx := context.Background()
+	if err := e.svc.Disable(ctx, e.account.ID, w.ID); err != nil {
+		t.Fatal(err)
+	}
+	e.newTask(e.project.ID, "held")
+	if _, err := e.db.FanOut(ctx, 100); err != nil {
+		t.Fatal(err)
+	}
+	n, err := e.db.ExpireHeld(ctx, time.Now().Add(time.Minute)) // as if 72 hours had passed
+	if err != nil || n != 1 {
+		t.Fatalf("expired %d, %v", n, err)
+	}
+	expired, err := e.db.ExpiredDeliveries(ctx, e.account.ID, w.ID, 10)
+	if err != nil || len(expired) != 1 || expired[0].Event.Name != "post_task" {
+		t.Fatalf("expired deliveries %v %v", expired, err)
+	}
+	if err := e.svc.Enable(ctx, e.account.ID, w.ID); err != nil {
+		t.Fatal(err)
+	}
+	e.run(webhook.DispatcherConfig{})
+	time.Sleep(50 * time.Millisecond)
+	if len(r.deliveries()) != 0 {
+		t.Fatal("an expired delivery was sent")
+	}
+	if err := e.svc.Redeliver(ctx, e.account.ID, expired[0].ID); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the redelivery", func() bool { return len(r.deliveries()) == 1 })
+	if err := e.svc.Redeliver(ctx, e.account.ID+1000, expired[0].ID); taskd.ErrorCode(err) != taskd.CodeNotFound {
+		t.Fatalf("redeliver through another account: %v", err)
+	}
+}
+
+// TestPrivateDestinationsRefused: without allow-private, loopback and
+// private destinations fail the URL check (at connection time) and nothing
+// is stored.
+func TestPrivateDestinationsRefused(t *testing.T) {
+	e := newEnv(t, "", false)
+	r := newReceiver(t)
+	port := r.URL[strings.LastIndex(r.URL, ":"):]
+	for _, u := range []string{r.URL, "http://localhost" + port, "http://[::1]" + port, "http://10.0.0.1/", "http://169.254.169.254/latest"} {
+		_, _, err := e.svc.Add(context.Background(), e.account.ID, taskd.WebhookInput{URL: u, Events: "post_task"}, taskd.WebhookEvents)
+		if taskd.ErrorCode(err) != taskd.CodeInvalidValue || taskd.AsError(err).Details != u {
+			t.Errorf("%s: %v", u, err)
+		}
+	}
+	if r.requests() != 0 {
+		t.Fatalf("the receiver was reached %d times", r.requests())
+	}
+	if list, _ := e.svc.List(context.Background(), e.account.ID); len(list) != 0 {
+		t.Fatalf("stored %d webhooks", len(list))
+	}
+}
+
+// TestDeadEndpointDoesNotDelayOthers: while one destination hangs, another
+// receives every event.
+func TestDeadEndpointDoesNotDelayOthers(t *testing.T) {
+	e := newEnv(t, "", true)
+	dead, healthy := newReceiver(t), newReceiver(t)
+	e.add(dead.URL, taskd.WebhookInput{Events: "post_task"})
+	e.add(healthy.URL, taskd.WebhookInput{Events: "post_task"})
+	release := make(chan struct{})
+	dead.setAnswer(func(w http.ResponseWriter) { <-release; ok(w) })
+	t.Cleanup(func() { close(release) })
+	e.run(webhook.DispatcherConfig{Workers: 4})
+	for i := range 20 {
+		e.newTask(e.project.ID, "task "+string(rune('a'+i)))
+	}
+	waitFor(t, "the healthy destination's 20 events", func() bool { return len(healthy.deliveries()) == 20 })
+	if n := len(dead.deliveries()); n != 1 {
+		t.Fatalf("the hanging destination got %d requests so far, want the 1 it is stuck on", n)
+	}
+}

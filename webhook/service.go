@@ -46,7 +46,9 @@ func CheckFailed(url, why string) error {
 }
 
 // sealAD binds sealed webhook secrets to their purpose and account.
-func sealAD(accountID int64) []byte { return []byte("taskd webhook " + strconv.FormatInt(accountID, 10)) }
+func sealAD(accountID int64) []byte {
+	return []byte("taskd webhook " + strconv.FormatInt(accountID, 10))
+}
 
 // Add validates a webhook, runs the URL check and stores it disabled.
 // allowed is the set of events that may be chosen. It returns the webhook

@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -10,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/taskd/taskd/api"
+	"github.com/taskd/taskd/webhook"
 )
 
 // FuzzAdminRequest sends arbitrary signed queries and bodies through parsing,
@@ -30,12 +32,17 @@ func FuzzAdminRequest(f *testing.F) {
 		{"PATCH", "action=x", "text/plain", "\xff"},
 		{"GET", "action=complete_task&id_task=" + tid, "", ""},
 		{"GET", "action=delete_comment&id_comment=-0", "", ""},
+		{"GET", "action=add_webhook&url=http://x.example/&events=post_task,close_task&projects=" + pid, "", ""},
+		{"GET", "action=delete_webhook&id=1", "", ""},
 	}
 	for _, s := range seeds {
 		f.Add(s.method, s.query, s.ctype, s.body)
 	}
 	handler := http.NewServeMux()
-	handler.Handle("/a/{slug}/api/admin/v2/{$}", api.NewAdmin(srv.DB, srv.Sealer, discardLog(), nil))
+	// Webhook URL checks go nowhere: every destination fails at once.
+	nowhere := &http.Client{Transport: roundTripper(func(*http.Request) (*http.Response, error) { return nil, errors.New("no network in fuzzing") })}
+	handler.Handle("/a/{slug}/api/admin/v2/{$}", api.NewAdmin(srv.DB, srv.Sealer, discardLog(), nil).
+		WithWebhooks(webhook.NewService(srv.DB, srv.Sealer, nowhere, nil, nil)))
 	f.Fuzz(func(t *testing.T, method, query, ctype, body string) {
 		if len(method) == 0 || len(method) > 10 || strings.ContainsAny(method, " \t\r\n") {
 			method = "GET"
@@ -70,3 +77,7 @@ func FuzzAdminRequest(f *testing.F) {
 		}
 	})
 }
+
+type roundTripper func(*http.Request) (*http.Response, error)
+
+func (f roundTripper) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }

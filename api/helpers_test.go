@@ -20,6 +20,7 @@ import (
 	"github.com/taskd/taskd/oauth"
 	"github.com/taskd/taskd/secret"
 	"github.com/taskd/taskd/store"
+	"github.com/taskd/taskd/webhook"
 )
 
 // backends are the databases the API tests run on: SQLite always,
@@ -77,13 +78,15 @@ func newServer(t testing.TB, dbURL string) *server {
 func newServerOn(t testing.TB, db *store.DB, sealer *secret.Sealer) *server {
 	t.Helper()
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	admin := api.NewAdmin(db, sealer, log, time.Now)
+	admin := api.NewAdmin(db, sealer, log, time.Now).WithWebhooks(webhook.NewService(db, sealer, webhook.NewHTTPClient(true), time.Now, log))
 	mux := http.NewServeMux()
 	mux.Handle("/a/{slug}/api/admin/v2", admin)
 	mux.Handle("/a/{slug}/api/admin/v2/{$}", admin)
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
-	return &server{URL: srv.URL, DB: db, Sealer: sealer}
+	s := &server{URL: srv.URL, DB: db, Sealer: sealer}
+	mux.Handle("/a/{slug}/api/oauth2", admin.OAuth(s.oauth(t))) // the issuer is the server's URL, known only now
+	return s
 }
 
 var slugSeq atomic.Int64

@@ -1,0 +1,74 @@
+package main
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/taskd/taskd/webhook"
+)
+
+var receivingRE = regexp.MustCompile(`receiving webhooks on (http://[0-9.:]+)/`)
+
+// TestListen: taskd listen answers {"status":"OK"}, checks signatures when
+// given the secret, and prints each event.
+func TestListen(t *testing.T) {
+	sec := webhook.NewSecret()
+	ctx, cancel := context.WithCancel(context.Background())
+	out := &syncBuffer{}
+	done := make(chan error, 1)
+	go func() { done <- run(ctx, []string{"listen", "--addr", "127.0.0.1:0", "--secret", sec}, noEnv, out, io.Discard) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("listen: %v", err)
+		}
+	})
+	var base string
+	for deadline := time.Now().Add(10 * time.Second); base == ""; time.Sleep(5 * time.Millisecond) {
+		if m := receivingRE.FindStringSubmatch(out.String()); m != nil {
+			base = m[1]
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("listen did not start")
+		}
+	}
+	body := `[{"id":"7","event":"post_task","action":"post","object":{"type":"task","id":"42","page":"/project/1/42/"},` +
+		`"user_from":{"id":"101","email":"ann@example.com","name":"Ann"},"new":{"name":"Write the report"},"old":{}}]`
+	send := func(secret string) (int, string) {
+		now := time.Now()
+		sig, err := webhook.Sign(secret, "evt_7", now, []byte(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req, _ := http.NewRequest("POST", base+"/", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("webhook-id", "evt_7")
+		req.Header.Set("webhook-timestamp", strconv.FormatInt(now.Unix(), 10))
+		req.Header.Set("webhook-signature", sig)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		b, _ := io.ReadAll(res.Body)
+		if res.StatusCode == 200 && res.Header.Get("Content-Type") != "application/json" {
+			t.Errorf("content type %q", res.Header.Get("Content-Type"))
+		}
+		return res.StatusCode, string(b)
+	}
+	if status, b := send(sec); status != 200 || b != `{"status":"OK"}` {
+		t.Fatalf("signed delivery: %d %s", status, b)
+	}
+	if !strings.Contains(out.String(), "post_task") || !strings.Contains(out.String(), "Write the report") || !strings.Contains(out.String(), "signature ok") {
+		t.Fatalf("printed:\n%s", out)
+	}
+	if status, _ := send(webhook.NewSecret()); status != http.StatusUnauthorized {
+		t.Fatalf("delivery signed with another secret: %d", status)
+	}
+}

@@ -1,8 +1,6 @@
 package web
 
 import (
-	"encoding/base64"
-	"encoding/json"
 	"errors"
 	"net/http"
 	"net/url"
@@ -17,45 +15,10 @@ import (
 type clientsView struct {
 	Account taskd.Account
 	Clients []taskd.Client
-	Shown   *shownSecret // a secret just made, shown once
+	Shown   *flash // a secret just made, shown once
 	Error   string
 	Name    string
 	URIs    string
-}
-
-// shownSecret travels from a POST to the page after it in a sealed,
-// short-lived cookie, so that it never appears in a URL.
-type shownSecret struct {
-	ClientID string `json:"client_id"`
-	Secret   string `json:"client_secret"`
-}
-
-var flashAD = []byte("taskd flash")
-
-func (s *Server) setFlash(w http.ResponseWriter, f shownSecret) {
-	b, _ := json.Marshal(f)
-	s.setCookie(w, "flash", base64.RawURLEncoding.EncodeToString(s.cfg.Sealer.Seal(b, flashAD)), time.Minute)
-}
-
-func (s *Server) takeFlash(w http.ResponseWriter, r *http.Request) *shownSecret {
-	v := s.cookie(r, "flash")
-	if v == "" {
-		return nil
-	}
-	s.clearCookie(w, "flash")
-	sealed, err := base64.RawURLEncoding.DecodeString(v)
-	if err != nil {
-		return nil
-	}
-	b, err := s.cfg.Sealer.Open(sealed, flashAD)
-	if err != nil {
-		return nil
-	}
-	var f shownSecret
-	if json.Unmarshal(b, &f) != nil {
-		return nil
-	}
-	return &f
 }
 
 // manager returns the account of the path when the signed-in person is its
@@ -124,7 +87,7 @@ func (s *Server) createClient(w http.ResponseWriter, r *http.Request, v *view) e
 	if c, err = s.cfg.Store.CreateClient(r.Context(), c); err != nil {
 		return err
 	}
-	s.setFlash(w, shownSecret{ClientID: c.ClientID, Secret: sec})
+	s.setFlash(w, flash{ClientID: c.ClientID, Secret: sec})
 	return see303(w, r, s.settingsPath(acct))
 }
 
@@ -143,7 +106,7 @@ func (s *Server) rotateClient(w http.ResponseWriter, r *http.Request, v *view) e
 	if err != nil {
 		return err
 	}
-	s.setFlash(w, shownSecret{ClientID: id, Secret: sec})
+	s.setFlash(w, flash{ClientID: id, Secret: sec})
 	return see303(w, r, s.settingsPath(acct))
 }
 

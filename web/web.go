@@ -30,6 +30,7 @@ var staticFS embed.FS
 type Store interface {
 	taskd.Store
 	taskd.OAuthStore
+	taskd.WebhookStore
 }
 
 // Config configures the pages.
@@ -65,6 +66,9 @@ func New(cfg Config) (*Server, error) {
 	t, err := template.New("").Funcs(template.FuncMap{
 		"scopeText": scopeText,
 		"date":      func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") },
+		"ms":        func(d time.Duration) int64 { return d.Milliseconds() },
+		"has":       func(m map[string]bool, k string) bool { return m[k] },
+		"joinIDs":   taskd.JoinIDs,
 	}).ParseFS(templateFS, "templates/*.html")
 	if err != nil {
 		return nil, err
@@ -89,6 +93,17 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("POST /a/{slug}/settings/api", s.form(s.createClient))
 	mux.HandleFunc("POST /a/{slug}/settings/api/rotate", s.form(s.rotateClient))
 	mux.HandleFunc("POST /a/{slug}/settings/api/delete", s.form(s.deleteClient))
+	if s.cfg.Hooks != nil {
+		mux.HandleFunc("GET /a/{slug}/settings/webhooks", s.page(s.webhooks))
+		mux.HandleFunc("POST /a/{slug}/settings/webhooks", s.form(s.createWebhook))
+		mux.HandleFunc("GET /a/{slug}/settings/webhooks/{id}", s.page(s.webhookPage))
+		mux.HandleFunc("POST /a/{slug}/settings/webhooks/{id}/enable", s.form(s.webhookOp(s.enableWebhook)))
+		mux.HandleFunc("POST /a/{slug}/settings/webhooks/{id}/disable", s.form(s.webhookOp(s.disableWebhook)))
+		mux.HandleFunc("POST /a/{slug}/settings/webhooks/{id}/test", s.form(s.webhookOp(s.testWebhook)))
+		mux.HandleFunc("POST /a/{slug}/settings/webhooks/{id}/rotate", s.form(s.webhookOp(s.rotateWebhook)))
+		mux.HandleFunc("POST /a/{slug}/settings/webhooks/{id}/redeliver", s.form(s.webhookOp(s.redeliver)))
+		mux.HandleFunc("POST /a/{slug}/settings/webhooks/{id}/delete", s.form(s.deleteWebhook))
+	}
 	cop := http.NewCrossOriginProtection()
 	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, http.StatusForbidden, "This form was sent from another site and was refused.")

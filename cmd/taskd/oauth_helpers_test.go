@@ -19,6 +19,7 @@ import (
 
 	"github.com/taskd/taskd/secret"
 	"github.com/taskd/taskd/store"
+	"github.com/taskd/taskd/webhook"
 )
 
 const redirectURI = "https://app.example/cb"
@@ -95,10 +96,19 @@ func (s *oauthSite) replica() string {
 	if public == "" {
 		public = base
 	}
-	h, err := routes(ctx, site{db: db, sealer: sealer, log: slog.New(slog.DiscardHandler), now: s.clock.now, publicURL: public})
+	log := slog.New(slog.DiscardHandler)
+	hooks := webhook.NewService(db, sealer, webhook.NewHTTPClient(true), s.clock.now, log)
+	h, err := routes(ctx, site{db: db, sealer: sealer, log: log, now: s.clock.now, publicURL: public, hooks: hooks})
 	if err != nil {
 		t.Fatal(err)
 	}
+	dctx, stop := context.WithCancel(ctx)
+	dispatched := make(chan struct{})
+	go func() {
+		defer close(dispatched)
+		webhook.NewDispatcher(hooks, webhook.DispatcherConfig{Poll: 10 * time.Millisecond}).Run(dctx)
+	}()
+	t.Cleanup(func() { stop(); <-dispatched })
 	srv := httptest.NewUnstartedServer(h)
 	srv.Listener.Close()
 	srv.Listener = ln

@@ -1,0 +1,204 @@
+package web
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/taskd/taskd"
+)
+
+// webhooksView is the webhooks list with the create form.
+type webhooksView struct {
+	Account  taskd.Account
+	Webhooks []taskd.Webhook
+	Projects []taskd.Project
+	Events   []string
+	Shown    *flash
+	Error    string
+	Form     taskd.WebhookInput
+	Checked  map[string]bool // events ticked in the form
+}
+
+func (s *Server) webhooksPath(acct taskd.Account) string { return "/a/" + acct.Slug + "/settings/webhooks" }
+
+func (s *Server) webhooks(w http.ResponseWriter, r *http.Request, v *view) error {
+	acct, ok, err := s.manager(w, r, v)
+	if !ok {
+		return err
+	}
+	return s.renderWebhooks(w, r, v, http.StatusOK, &webhooksView{Account: acct, Shown: s.takeFlash(w, r),
+		Checked: map[string]bool{"post_task": true}})
+}
+
+func (s *Server) renderWebhooks(w http.ResponseWriter, r *http.Request, v *view, status int, wv *webhooksView) error {
+	var err error
+	if wv.Webhooks, err = s.cfg.Hooks.List(r.Context(), wv.Account.ID); err != nil {
+		return err
+	}
+	if wv.Projects, err = s.cfg.Store.Projects(r.Context(), wv.Account.ID, taskd.ProjectActive); err != nil {
+		return err
+	}
+	wv.Events = taskd.SubscribableEvents
+	v.Title, v.Data = "Webhooks", wv
+	return s.renderStatus(w, r, status, "webhooks.html", v)
+}
+
+func (s *Server) createWebhook(w http.ResponseWriter, r *http.Request, v *view) error {
+	acct, ok, err := s.manager(w, r, v)
+	if !ok {
+		return err
+	}
+	in := taskd.WebhookInput{URL: strings.TrimSpace(r.PostFormValue("url")), Events: strings.Join(r.PostForm["events"], ","),
+		Projects: strings.Join(r.PostForm["projects"], ","), HTTPUser: r.PostFormValue("http_user"), HTTPPass: r.PostFormValue("http_pass")}
+	hook, sec, err := s.cfg.Hooks.Add(r.Context(), acct.ID, in, taskd.SubscribableEvents)
+	var te *taskd.Error
+	if errors.As(err, &te) && te.Code != taskd.CodeInternal {
+		msg := te.Message
+		if te.Err != nil && te.Code == taskd.CodeInvalidValue && te.Details == in.URL {
+			msg += " — " + te.Err.Error() // the URL check's finding
+		}
+		checked := map[string]bool{}
+		for _, e := range r.PostForm["events"] {
+			checked[e] = true
+		}
+		in.HTTPPass = ""
+		return s.renderWebhooks(w, r, v, http.StatusUnprocessableEntity, &webhooksView{Account: acct, Error: msg, Form: in, Checked: checked})
+	}
+	if err != nil {
+		return err
+	}
+	s.setFlash(w, flash{Secret: sec, Message: fmt.Sprintf("Webhook %d created. It is disabled: enable it when you are ready.", hook.ID)})
+	return see303(w, r, s.webhookPath(acct, hook.ID))
+}
+
+func (s *Server) webhookPath(acct taskd.Account, id int64) string {
+	return s.webhooksPath(acct) + "/" + strconv.FormatInt(id, 10)
+}
+
+// webhookView is one webhook's page: state, actions, chart and log.
+type webhookView struct {
+	Account  taskd.Account
+	Hook     taskd.Webhook
+	Shown    *flash
+	Attempts []taskd.Attempt
+	Expired  []taskd.Delivery
+	Chart    chart
+}
+
+// hook reads the path's webhook for a manager; ok false when it answered.
+func (s *Server) hook(w http.ResponseWriter, r *http.Request, v *view) (taskd.Account, taskd.Webhook, bool, error) {
+	acct, ok, err := s.manager(w, r, v)
+	if !ok {
+		return acct, taskd.Webhook{}, false, err
+	}
+	id, err := taskd.ParseID(r.PathValue("id"), taskd.CodeFieldRequired, "id")
+	var hook taskd.Webhook
+	if err == nil {
+		hook, err = s.cfg.Store.Webhook(r.Context(), acct.ID, id)
+	}
+	if taskd.ErrorCode(err) == taskd.CodeFieldRequired {
+		s.fail(w, r, http.StatusNotFound, "There is no such webhook in this account.")
+		return acct, hook, false, nil
+	}
+	return acct, hook, err == nil, err
+}
+
+func (s *Server) webhookPage(w http.ResponseWriter, r *http.Request, v *view) error {
+	acct, hook, ok, err := s.hook(w, r, v)
+	if !ok {
+		return err
+	}
+	ctx := r.Context()
+	wv := &webhookView{Account: acct, Hook: hook, Shown: s.takeFlash(w, r)}
+	if wv.Attempts, err = s.cfg.Store.Attempts(ctx, acct.ID, hook.ID, 50); err != nil {
+		return err
+	}
+	if wv.Expired, err = s.cfg.Store.ExpiredDeliveries(ctx, acct.ID, hook.ID, 20); err != nil {
+		return err
+	}
+	now := s.cfg.Now()
+	stats, err := s.cfg.Store.AttemptStats(ctx, acct.ID, hook.ID, now.Add(-24*time.Hour))
+	if err != nil {
+		return err
+	}
+	wv.Chart = newChart(stats, now)
+	v.Title, v.Data = "Webhook "+strconv.FormatInt(hook.ID, 10), wv
+	return s.render(w, r, "webhook.html", v)
+}
+
+// webhookOp runs a POST on one webhook and returns to its page with a message.
+func (s *Server) webhookOp(op func(r *http.Request, acct taskd.Account, hook taskd.Webhook) (flash, error)) handler {
+	return func(w http.ResponseWriter, r *http.Request, v *view) error {
+		acct, hook, ok, err := s.hook(w, r, v)
+		if !ok {
+			return err
+		}
+		f, err := op(r, acct, hook)
+		var te *taskd.Error
+		if errors.As(err, &te) && te.Code != taskd.CodeInternal {
+			f = flash{Failed: true, Message: te.Message}
+			if te.Err != nil {
+				f.Message += " — " + te.Err.Error()
+			}
+		} else if err != nil {
+			return err
+		}
+		s.setFlash(w, f)
+		return see303(w, r, s.webhookPath(acct, hook.ID))
+	}
+}
+
+func (s *Server) enableWebhook(r *http.Request, acct taskd.Account, hook taskd.Webhook) (flash, error) {
+	return flash{Message: "Enabled: the URL check passed."}, s.cfg.Hooks.Enable(r.Context(), acct.ID, hook.ID)
+}
+
+func (s *Server) disableWebhook(r *http.Request, acct taskd.Account, hook taskd.Webhook) (flash, error) {
+	return flash{Message: "Disabled. New events are held for up to 72 hours."}, s.cfg.Hooks.Disable(r.Context(), acct.ID, hook.ID)
+}
+
+func (s *Server) testWebhook(r *http.Request, acct taskd.Account, hook taskd.Webhook) (flash, error) {
+	_, res, err := s.cfg.Hooks.Test(r.Context(), acct.ID, hook.ID)
+	if err != nil {
+		return flash{}, err
+	}
+	if res.OK {
+		return flash{Message: fmt.Sprintf("The URL check passed: HTTP %d in %d ms.", res.Status, res.Latency.Milliseconds())}, nil
+	}
+	return flash{Failed: true, Message: "The URL check failed: " + res.Error + answerExcerpt(res.Response)}, nil
+}
+
+func answerExcerpt(s string) string {
+	if s == "" {
+		return ""
+	}
+	return " (answer: " + s + ")"
+}
+
+func (s *Server) rotateWebhook(r *http.Request, acct taskd.Account, hook taskd.Webhook) (flash, error) {
+	sec, err := s.cfg.Hooks.RotateSecret(r.Context(), acct.ID, hook.ID)
+	return flash{Secret: sec, Message: "New signing secret made; the old one no longer signs."}, err
+}
+
+func (s *Server) redeliver(r *http.Request, acct taskd.Account, hook taskd.Webhook) (flash, error) {
+	id, err := taskd.ParseID(r.PostFormValue("delivery_id"), taskd.CodeNotFound, "delivery_id")
+	if err == nil {
+		err = s.cfg.Hooks.Redeliver(r.Context(), acct.ID, id)
+	}
+	return flash{Message: "Queued for delivery again."}, err
+}
+
+func (s *Server) deleteWebhook(w http.ResponseWriter, r *http.Request, v *view) error {
+	acct, hook, ok, err := s.hook(w, r, v)
+	if !ok {
+		return err
+	}
+	if err := s.cfg.Hooks.Delete(r.Context(), acct.ID, hook.ID); err != nil {
+		return err
+	}
+	s.setFlash(w, flash{Message: fmt.Sprintf("Webhook %d deleted.", hook.ID)})
+	return see303(w, r, s.webhooksPath(acct))
+}

@@ -23,7 +23,9 @@ type webhooksView struct {
 	Checked  map[string]bool // events ticked in the form
 }
 
-func (s *Server) webhooksPath(acct taskd.Account) string { return "/a/" + acct.Slug + "/settings/webhooks" }
+func (s *Server) webhooksPath(acct taskd.Account) string {
+	return "/a/" + acct.Slug + "/settings/webhooks"
+}
 
 func (s *Server) webhooks(w http.ResponseWriter, r *http.Request, v *view) error {
 	acct, ok, err := s.manager(w, r, v)

@@ -22,7 +22,9 @@ func TestListen(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	out := &syncBuffer{}
 	done := make(chan error, 1)
-	go func() { done <- run(ctx, []string{"listen", "--addr", "127.0.0.1:0", "--secret", sec}, noEnv, out, io.Discard) }()
+	go func() {
+		done <- run(ctx, []string{"listen", "--addr", "127.0.0.1:0", "--secret", sec}, noEnv, out, io.Discard)
+	}()
 	t.Cleanup(func() {
 		cancel()
 		if err := <-done; err != nil {

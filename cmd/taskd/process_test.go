@@ -105,12 +105,6 @@ func newEventReceiver(t *testing.T) *eventReceiver {
 	return r
 }
 
-func (r *eventReceiver) count() int {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return len(r.seen)
-}
-
 // missing returns the ids not yet received, and how many were received twice.
 func (r *eventReceiver) missing(ids []string) (missing []string, twice int) {
 	r.mu.Lock()

@@ -28,7 +28,7 @@ func TestWebhookPages(t *testing.T) {
 	t.Cleanup(recv.Close)
 
 	b := s.browser()
-	f := b.get(s.base + "/login").form(t, "", "")
+	f := b.get(s.base+"/login").form(t, "", "")
 	f.Set("email", ownerEmail)
 	f.Set("password", password)
 	b.post(s.base+"/login", f).location(t)
@@ -111,14 +111,14 @@ func TestWebhookPages(t *testing.T) {
 	}
 	// A plain user cannot reach or change it.
 	u := s.browser()
-	uf := u.get(s.base + "/login").form(t, "", "")
+	uf := u.get(s.base+"/login").form(t, "", "")
 	uf.Set("email", userEmail)
 	uf.Set("password", password)
 	u.post(s.base+"/login", uf).location(t)
 	if p := u.get(hook); p.status != http.StatusForbidden {
 		t.Fatalf("user on a webhook page: HTTP %d", p.status)
 	}
-	if p := u.post(hook+"/delete", url.Values{"csrf": {u.get(s.base + "/login").form(t, "", "").Get("csrf")}}); p.status != http.StatusForbidden {
+	if p := u.post(hook+"/delete", url.Values{"csrf": {u.get(s.base+"/login").form(t, "", "").Get("csrf")}}); p.status != http.StatusForbidden {
 		t.Fatalf("user deleting a webhook: HTTP %d", p.status)
 	}
 	b.post(hook+"/delete", b.get(hook).form(t, "", "")).location(t)

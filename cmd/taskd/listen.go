@@ -9,6 +9,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -91,17 +92,40 @@ func printDelivery(out io.Writer, id, verdict string, body []byte) {
 		return
 	}
 	if len(events) == 0 {
-		fmt.Fprintf(out, "%s  URL check %s (%s)\n", now, id, verdict)
+		fmt.Fprintf(out, "%s  URL check  (%s; %s)\n", now, id, verdict)
 		return
 	}
 	for _, ev := range events {
-		fmt.Fprintf(out, "%s  %-15s %s %s by %s  (%s, %s)\n", now, ev.Event, ev.Object.Type, ev.Object.ID, ev.User.Email, id, verdict)
-		for k, v := range ev.New {
-			line := fmt.Sprintf("    %s: %v", k, v)
+		fmt.Fprintf(out, "%s  %-15s %s %s by %s  (%s; %s)\n", now, ev.Event, ev.Object.Type, ev.Object.ID, ev.User.Email, id, verdict)
+		keys := make([]string, 0, len(ev.New))
+		for k := range ev.New {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			line := fmt.Sprintf("    %s: %s", k, show(ev.New[k]))
 			if old, ok := ev.Old[k]; ok {
-				line = fmt.Sprintf("    %s: %v → %v", k, old, v)
+				line = fmt.Sprintf("    %s: %s → %s", k, show(old), show(ev.New[k]))
 			}
 			fmt.Fprintln(out, strings.ReplaceAll(line, "\n", " "))
 		}
 	}
+}
+
+// show renders a field value: people by name, empty values as a dash.
+func show(v any) string {
+	switch x := v.(type) {
+	case map[string]any:
+		if name, ok := x["name"].(string); ok {
+			return name
+		}
+	case string:
+		if x == "" {
+			return "—"
+		}
+		return x
+	case nil:
+		return "—"
+	}
+	return fmt.Sprint(v)
 }

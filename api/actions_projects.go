@@ -32,33 +32,11 @@ func getProject(c *call) (any, error) {
 	return ok(renderProject(p, true)), nil
 }
 
-// projectInput reads the fields shared by post_project and update_project.
-func projectInput(c *call) (in taskd.ProjectInput, err error) {
-	if v, ok := c.opt("title"); ok {
-		name, err := taskd.CleanName("title", v)
-		if err != nil {
-			return in, err
-		}
-		in.Name = &name
-	}
-	if in.Text, err = c.text("text"); err != nil {
-		return in, err
-	}
-	if v, ok := c.opt("email_manager"); ok {
-		in.ManagerEmail = &v
-	}
-	if in.DateStart, err = c.date("datestart"); err != nil {
-		return in, err
-	}
-	in.DateEnd, err = c.date("dateend")
-	return in, err
-}
-
 func postProject(c *call) (any, error) {
 	if _, err := c.required("title"); err != nil {
 		return nil, err
 	}
-	in, err := projectInput(c)
+	in, err := taskd.ParseProjectInput(c.opt)
 	if err != nil {
 		return nil, err
 	}
@@ -78,7 +56,7 @@ func updateProject(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	in, err := projectInput(c)
+	in, err := taskd.ParseProjectInput(c.opt)
 	if err != nil {
 		return nil, err
 	}

@@ -116,33 +116,6 @@ func getTask(c *call) (any, error) {
 	return c.renderOne(t)
 }
 
-// taskInput reads the fields shared by post_task and update_task.
-func taskInput(c *call) (in taskd.TaskInput, err error) {
-	if v, ok := c.opt("title"); ok {
-		name, err := taskd.CleanName("title", v)
-		if err != nil {
-			return in, err
-		}
-		in.Name = &name
-	}
-	if in.Text, err = c.text("text"); err != nil {
-		return in, err
-	}
-	if v, ok := c.opt("priority"); ok {
-		p, err := taskd.ParsePriority(v)
-		if err != nil {
-			return in, err
-		}
-		in.Priority = &p
-	}
-	in.AssigneeEmail = c.optPtr("email_user_to")
-	if in.DateStart, err = c.date("datestart"); err != nil {
-		return in, err
-	}
-	in.DateEnd, err = c.date("dateend")
-	return in, err
-}
-
 func postTask(c *call) (any, error) {
 	pid, err := c.id("id_project", taskd.CodeProjectInvalid)
 	if err != nil {
@@ -155,7 +128,7 @@ func postTask(c *call) (any, error) {
 	if _, err := c.required("title"); err != nil {
 		return nil, err
 	}
-	in, err := taskInput(c)
+	in, err := taskd.ParseTaskInput(c.opt)
 	if err != nil {
 		return nil, err
 	}
@@ -175,7 +148,7 @@ func updateTask(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	in, err := taskInput(c)
+	in, err := taskd.ParseTaskInput(c.opt)
 	if err != nil {
 		return nil, err
 	}

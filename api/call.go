@@ -44,14 +44,6 @@ func (c *call) opt(name string) (string, bool) {
 	return v, ok
 }
 
-// optPtr returns a pointer to the parameter's value, or nil when absent.
-func (c *call) optPtr(name string) *string {
-	if v, ok := c.p[name]; ok {
-		return &v
-	}
-	return nil
-}
-
 // required returns a non-blank parameter, or code 10 naming it.
 func (c *call) required(name string) (string, error) {
 	v := c.p[name]
@@ -96,25 +88,6 @@ func (c *call) extra(word string) bool {
 		}
 	}
 	return false
-}
-
-// date reads an optional input date into storage form.
-func (c *call) date(name string) (*string, error) {
-	v, ok := c.p[name]
-	if !ok {
-		return nil, nil
-	}
-	d, err := taskd.ParseDate(name, v)
-	return &d, err
-}
-
-// text reads an optional free text, checking its length.
-func (c *call) text(name string) (*string, error) {
-	v, ok := c.p[name]
-	if !ok {
-		return nil, nil
-	}
-	return &v, taskd.CheckText(name, v)
 }
 
 // actor returns who a change is made by: the token's person, or for the

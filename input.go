@@ -1,0 +1,78 @@
+package taskd
+
+// Params gives a request's parameters by name, and whether each was sent.
+// The account API and the pages both read changes through it, so that a
+// change made in a page is validated exactly as the same change through
+// the API.
+type Params func(name string) (string, bool)
+
+func (p Params) date(name string) (*string, error) {
+	v, ok := p(name)
+	if !ok {
+		return nil, nil
+	}
+	d, err := ParseDate(name, v)
+	return &d, err
+}
+
+func (p Params) text(name string) (*string, error) {
+	v, ok := p(name)
+	if !ok {
+		return nil, nil
+	}
+	return &v, CheckText(name, v)
+}
+
+func (p Params) name(field string) (*string, error) {
+	v, ok := p(field)
+	if !ok {
+		return nil, nil
+	}
+	n, err := CleanName(field, v)
+	return &n, err
+}
+
+// ParseTaskInput reads title, text, priority, email_user_to, datestart and
+// dateend; absent ones stay nil.
+func ParseTaskInput(p Params) (in TaskInput, err error) {
+	if in.Name, err = p.name("title"); err != nil {
+		return in, err
+	}
+	if in.Text, err = p.text("text"); err != nil {
+		return in, err
+	}
+	if v, ok := p("priority"); ok {
+		pr, err := ParsePriority(v)
+		if err != nil {
+			return in, err
+		}
+		in.Priority = &pr
+	}
+	if v, ok := p("email_user_to"); ok {
+		in.AssigneeEmail = &v
+	}
+	if in.DateStart, err = p.date("datestart"); err != nil {
+		return in, err
+	}
+	in.DateEnd, err = p.date("dateend")
+	return in, err
+}
+
+// ParseProjectInput reads title, text, email_manager, datestart and
+// dateend; absent ones stay nil.
+func ParseProjectInput(p Params) (in ProjectInput, err error) {
+	if in.Name, err = p.name("title"); err != nil {
+		return in, err
+	}
+	if in.Text, err = p.text("text"); err != nil {
+		return in, err
+	}
+	if v, ok := p("email_manager"); ok {
+		in.ManagerEmail = &v
+	}
+	if in.DateStart, err = p.date("datestart"); err != nil {
+		return in, err
+	}
+	in.DateEnd, err = p.date("dateend")
+	return in, err
+}

@@ -119,3 +119,26 @@ type Actor struct {
 	Person    PersonRef
 	Role      Role
 }
+
+// MinPasswordLen is the shortest password accepted.
+const MinPasswordLen = 8
+
+// PreparePerson validates a new person's details and hashes the password
+// with hash. Code 11 names the bad field.
+func PreparePerson(email, password, first, last string, hash func(string) (string, error)) (NewPerson, error) {
+	e, err := NormalizeEmail(email)
+	if err != nil {
+		return NewPerson{}, Errorf(CodeInvalidValue, "email", "E-mail address is invalid")
+	}
+	if len(password) < MinPasswordLen {
+		return NewPerson{}, Errorf(CodeInvalidValue, "password", "The password must be at least %d characters", MinPasswordLen)
+	}
+	if len(first) > MaxNameLen || len(last) > MaxNameLen {
+		return NewPerson{}, Errorf(CodeInvalidValue, "first_name", "Names are limited to %d bytes", MaxNameLen)
+	}
+	h, err := hash(password)
+	if err != nil {
+		return NewPerson{}, Internal("hash password", err)
+	}
+	return NewPerson{Email: e, PasswordHash: h, FirstName: strings.TrimSpace(first), LastName: strings.TrimSpace(last)}, nil
+}

@@ -63,6 +63,7 @@ type Store interface {
 	Owner(ctx context.Context, accountID int64) (Member, error)
 	MemberByEmail(ctx context.Context, accountID int64, email string) (Member, error)
 	Member(ctx context.Context, accountID, personID int64) (Member, error)
+	SetRole(ctx context.Context, accountID, personID int64, role Role) error
 
 	Projects(ctx context.Context, accountID int64, status string) ([]Project, error)
 	Project(ctx context.Context, accountID, id int64) (Project, error)
@@ -81,6 +82,7 @@ type Store interface {
 	DeleteTask(ctx context.Context, by Actor, id int64) error
 
 	Comments(ctx context.Context, accountID, taskID int64) ([]Comment, error)
+	Comment(ctx context.Context, accountID, id int64) (Comment, error)
 	CreateComment(ctx context.Context, by Actor, taskID int64, text string) (Comment, error)
 	UpdateComment(ctx context.Context, by Actor, id int64, text string) (Comment, error)
 	DeleteComment(ctx context.Context, by Actor, id int64) error

@@ -61,7 +61,7 @@ func (h *Admin) serve(w http.ResponseWriter, r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	key, err := h.sealer.Open(acct.APIKey, []byte(acct.Slug))
+	key, err := h.sealer.OpenAPIKey(acct.Slug, acct.APIKey)
 	if err != nil {
 		return nil, taskd.Internal("open api key", err)
 	}

@@ -194,3 +194,12 @@ func LoadKey(value, dir string) ([]byte, error) {
 	}
 	return key, nil
 }
+
+// SealAPIKey seals an account's administrative key, bound to its slug so
+// that the sealed value cannot be moved to another account.
+func (s *Sealer) SealAPIKey(slug, key string) []byte { return s.Seal([]byte(key), []byte(slug)) }
+
+// OpenAPIKey opens what SealAPIKey sealed.
+func (s *Sealer) OpenAPIKey(slug string, sealed []byte) ([]byte, error) {
+	return s.Open(sealed, []byte(slug))
+}

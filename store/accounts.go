@@ -190,3 +190,26 @@ func personRef(id int64, email, first, last string) taskd.PersonRef {
 	}
 	return taskd.Person{ID: id, Email: email, FirstName: first, LastName: last}.Ref()
 }
+
+// SetRole changes a member's role to admin or user. The owner's role does
+// not change (code 20); an unknown member is code 22.
+func (db *DB) SetRole(ctx context.Context, accountID, personID int64, role taskd.Role) error {
+	if role != taskd.RoleAdmin && role != taskd.RoleUser {
+		return taskd.Errorf(taskd.CodeInvalidValue, "role", "Role must be admin or user")
+	}
+	return db.tx(ctx, "set role", func(tx querier) error {
+		var current string
+		err := tx.QueryRowContext(ctx, db.d.q(`SELECT role FROM members WHERE account_id = ? AND person_id = ?`), accountID, personID).Scan(&current)
+		if errors.Is(err, sql.ErrNoRows) {
+			return taskd.E(taskd.CodeUserInvalid, "member")
+		}
+		if err != nil {
+			return err
+		}
+		if taskd.Role(current) == taskd.RoleOwner {
+			return taskd.Errorf(taskd.CodeForbidden, "role", "The owner's role cannot be changed")
+		}
+		_, err = tx.ExecContext(ctx, db.d.q(`UPDATE members SET role = ? WHERE account_id = ? AND person_id = ?`), string(role), accountID, personID)
+		return err
+	})
+}

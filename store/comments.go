@@ -49,6 +49,11 @@ func (db *DB) Comments(ctx context.Context, accountID, taskID int64) ([]taskd.Co
 	return out, nil
 }
 
+// Comment returns one of the account's comments, or code 15.
+func (db *DB) Comment(ctx context.Context, accountID, id int64) (taskd.Comment, error) {
+	return db.comment(ctx, db.reader, accountID, id, false)
+}
+
 func (db *DB) comment(ctx context.Context, q querier, accountID, id int64, lock bool) (taskd.Comment, error) {
 	query := `SELECT ` + commentColumns + ` WHERE c.account_id = ? AND c.id = ?`
 	if lock && db.d.forUpdate != "" {

@@ -21,35 +21,6 @@ type clientsView struct {
 	URIs    string
 }
 
-// manager returns the account of the path when the signed-in person is its
-// owner or admin; otherwise it answers and returns ok false.
-func (s *Server) manager(w http.ResponseWriter, r *http.Request, v *view) (taskd.Account, bool, error) {
-	if v.Person == nil {
-		return taskd.Account{}, false, see303(w, r, "/login?next="+url.QueryEscape(r.URL.Path))
-	}
-	acct, err := s.cfg.Store.AccountBySlug(r.Context(), r.PathValue("slug"))
-	if taskd.ErrorCode(err) == taskd.CodeAuth {
-		s.fail(w, r, http.StatusNotFound, "There is no such account.")
-		return acct, false, nil
-	}
-	if err != nil {
-		return acct, false, err
-	}
-	m, err := s.cfg.Store.Member(r.Context(), acct.ID, v.Person.ID)
-	if taskd.ErrorCode(err) == taskd.CodeUserInvalid {
-		s.fail(w, r, http.StatusNotFound, "There is no such account.") // do not reveal accounts one is not in
-		return acct, false, nil
-	}
-	if err != nil {
-		return acct, false, err
-	}
-	if m.Role != taskd.RoleOwner && m.Role != taskd.RoleAdmin {
-		s.fail(w, r, http.StatusForbidden, "Only the account's owner and admins manage API applications.")
-		return acct, false, nil
-	}
-	return acct, true, nil
-}
-
 func (s *Server) clients(w http.ResponseWriter, r *http.Request, v *view) error {
 	acct, ok, err := s.manager(w, r, v)
 	if !ok {

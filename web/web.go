@@ -49,6 +49,9 @@ type Config struct {
 	TrustProxy bool
 }
 
+// accountPath is an account's pages' path on this server.
+func (c Config) accountPath(a taskd.Account) string { return "/a/" + a.Slug }
+
 // Server serves the pages.
 type Server struct {
 	cfg  Config
@@ -131,6 +134,7 @@ type view struct {
 	Title  string
 	CSRF   string
 	Person *taskd.Person
+	Nav    *nav // set on an account's pages
 	Data   any
 }
 

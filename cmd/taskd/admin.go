@@ -11,9 +11,6 @@ import (
 	"github.com/taskd/taskd/store"
 )
 
-// MinPasswordLen is the shortest password accepted.
-const MinPasswordLen = 8
-
 // cliError turns a store error into a message for the terminal.
 func cliError(err error) error {
 	var e *taskd.Error
@@ -28,18 +25,8 @@ func cliError(err error) error {
 
 // newPerson validates and hashes a person's details.
 func newPerson(email, password, first, last string) (taskd.NewPerson, error) {
-	e, err := taskd.NormalizeEmail(email)
-	if err != nil {
-		return taskd.NewPerson{}, fmt.Errorf("e-mail address %q is invalid", email)
-	}
-	if len(password) < MinPasswordLen {
-		return taskd.NewPerson{}, fmt.Errorf("the password must be at least %d characters", MinPasswordLen)
-	}
-	hash, err := secret.HashPassword(password)
-	if err != nil {
-		return taskd.NewPerson{}, err
-	}
-	return taskd.NewPerson{Email: e, PasswordHash: hash, FirstName: first, LastName: last}, nil
+	p, err := taskd.PreparePerson(email, password, first, last, secret.HashPassword)
+	return p, cliError(err)
 }
 
 // checkExisting refuses to attach an already registered person unless the
@@ -113,7 +100,7 @@ func accountCreate(ctx context.Context, e env, args []string) error {
 	}
 	key := secret.APIKey()
 	a, _, err := db.CreateAccount(ctx, taskd.NewAccount{Slug: *slug, Name: *name,
-		APIKey: sealKey(sealer, taskd.Account{Slug: *slug}, key), Owner: owner})
+		APIKey: sealer.SealAPIKey(*slug, key), Owner: owner})
 	if err != nil {
 		return cliError(err)
 	}
@@ -180,7 +167,7 @@ func apikeyRotate(ctx context.Context, e env, args []string) error {
 		return fmt.Errorf("no account %q", *slug)
 	}
 	key := secret.APIKey()
-	if err := db.SetAPIKey(ctx, a.ID, sealKey(sealer, a, key)); err != nil {
+	if err := db.SetAPIKey(ctx, a.ID, sealer.SealAPIKey(a.Slug, key)); err != nil {
 		return cliError(err)
 	}
 	return printJSON(e.stdout, map[string]string{"api_key": key})

@@ -25,7 +25,7 @@ func seedDemo(ctx context.Context, out io.Writer, db *store.DB, sealer *secret.S
 	var key string
 	switch {
 	case err == nil:
-		plain, err := sealer.Open(a.APIKey, []byte(a.Slug))
+		plain, err := sealer.OpenAPIKey(a.Slug, a.APIKey)
 		if err != nil {
 			return err
 		}
@@ -57,7 +57,7 @@ func createDemo(ctx context.Context, db *store.DB, sealer *secret.Sealer) (strin
 	}
 	key := secret.APIKey()
 	a, o, err := db.CreateAccount(ctx, taskd.NewAccount{Slug: demoSlug, Name: "Demo Company",
-		APIKey: sealKey(sealer, taskd.Account{Slug: demoSlug}, key), Owner: owner})
+		APIKey: sealer.SealAPIKey(demoSlug, key), Owner: owner})
 	if err != nil {
 		return "", err
 	}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/secret"
 	"github.com/taskd/taskd/store"
 )
@@ -53,8 +52,3 @@ func (s *storageFlags) baseURL(addr string) string {
 
 // accountURL is an account's absolute URL in the path-based layout.
 func accountURL(base, slug string) string { return fmt.Sprintf("%s/a/%s", base, slug) }
-
-// sealKey seals an account's API key, bound to its slug.
-func sealKey(sealer *secret.Sealer, a taskd.Account, key string) []byte {
-	return sealer.Seal([]byte(key), []byte(a.Slug))
-}

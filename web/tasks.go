@@ -1,0 +1,209 @@
+package web
+
+import (
+	"net/http"
+	"strconv"
+
+	"github.com/taskd/taskd"
+)
+
+// taskView is a task's page: the task, its subtasks and its comments.
+type taskView struct {
+	Task     taskd.Task
+	Parent   *taskd.Task
+	Project  taskd.Project
+	Comments []taskd.Comment
+	People   []taskd.Member
+	Me       taskd.Member
+	Error    *formError
+	Values   map[string][]string
+	Base     string
+}
+
+// taskPage serves /project/{pid}/{tid}/ and /project/{pid}/{parent}/{tid}/:
+// the task must be of that project (and parent), or the page is not found.
+func (s *Server) taskPage(w http.ResponseWriter, r *http.Request, v *view) error {
+	acct, _, ok, err := s.member(w, r, v)
+	if !ok {
+		return err
+	}
+	t, ok, err := s.pathTask(w, r, acct, r.PathValue("tid"))
+	if !ok {
+		return err
+	}
+	if strconv.FormatInt(t.ProjectID, 10) != r.PathValue("pid") || parentOf(r) != t.ParentID {
+		s.fail(w, r, http.StatusNotFound, "There is no such task.")
+		return nil
+	}
+	return s.renderTask(w, r, v, acct, t, http.StatusOK, nil)
+}
+
+func parentOf(r *http.Request) int64 {
+	p, _ := strconv.ParseInt(r.PathValue("parent"), 10, 64)
+	return p
+}
+
+// pathTask reads one of the account's tasks by id; ok false when it answered.
+func (s *Server) pathTask(w http.ResponseWriter, r *http.Request, acct taskd.Account, raw string) (taskd.Task, bool, error) {
+	id, err := taskd.ParseID(raw, taskd.CodeTaskInvalid, "id_task")
+	var t taskd.Task
+	if err == nil {
+		t, err = s.cfg.Store.Task(r.Context(), acct.ID, id)
+	}
+	if taskd.ErrorCode(err) == taskd.CodeTaskInvalid {
+		s.fail(w, r, http.StatusNotFound, "There is no such task.")
+		return t, false, nil
+	}
+	return t, err == nil, err
+}
+
+func (s *Server) renderTaskByID(w http.ResponseWriter, r *http.Request, v *view, acct taskd.Account, id int64, status int, fe *formError) error {
+	t, err := s.cfg.Store.Task(r.Context(), acct.ID, id)
+	if err != nil {
+		return err
+	}
+	return s.renderTask(w, r, v, acct, t, status, fe)
+}
+
+func (s *Server) renderTask(w http.ResponseWriter, r *http.Request, v *view, acct taskd.Account, t taskd.Task, status int, fe *formError) error {
+	ctx := r.Context()
+	tv := &taskView{Task: t, Error: fe, Values: r.PostForm, Base: s.cfg.accountPath(acct), Me: v.Nav.Member}
+	var err error
+	if t.ParentID == 0 {
+		if tv.Task.Children, err = s.cfg.Store.Tasks(ctx, taskd.TaskQuery{AccountID: acct.ID, ParentID: t.ID}); err != nil {
+			return err
+		}
+	} else {
+		parent, err := s.cfg.Store.Task(ctx, acct.ID, t.ParentID)
+		if err != nil {
+			return err
+		}
+		tv.Parent = &parent
+	}
+	if tv.Project, err = s.cfg.Store.Project(ctx, acct.ID, t.ProjectID); err != nil {
+		return err
+	}
+	if tv.Comments, err = s.cfg.Store.Comments(ctx, acct.ID, t.ID); err != nil {
+		return err
+	}
+	if tv.People, err = s.cfg.Store.Members(ctx, acct.ID); err != nil {
+		return err
+	}
+	v.Title, v.Data = t.Name, tv
+	return s.renderStatus(w, r, status, "task.html", v)
+}
+
+// taskChange runs a change on the path's task and returns to its page; a
+// rule the change breaks is shown on the page.
+func (s *Server) taskChange(form string, change func(r *http.Request, by taskd.Actor, t taskd.Task) (string, error)) handler {
+	return func(w http.ResponseWriter, r *http.Request, v *view) error {
+		acct, m, ok, err := s.member(w, r, v)
+		if !ok {
+			return err
+		}
+		t, ok, err := s.pathTask(w, r, acct, r.PathValue("tid"))
+		if !ok {
+			return err
+		}
+		to, err := change(r, actor(acct, m), t)
+		if err != nil {
+			fe, ok := asFormError(form, err)
+			if !ok {
+				return err
+			}
+			return s.renderTaskByID(w, r, v, acct, t.ID, http.StatusUnprocessableEntity, fe)
+		}
+		if to == "" {
+			to = t.Page()
+		}
+		return see303(w, r, s.cfg.accountPath(acct)+to)
+	}
+}
+
+func (s *Server) updateTask(r *http.Request, by taskd.Actor, t taskd.Task) (string, error) {
+	in, err := taskd.ParseTaskInput(formParams(r))
+	if err != nil {
+		return "", err
+	}
+	_, err = s.cfg.Store.UpdateTask(r.Context(), by, t.ID, in)
+	return "", err
+}
+
+func (s *Server) completeTask(r *http.Request, by taskd.Actor, t taskd.Task) (string, error) {
+	_, err := s.cfg.Store.CompleteTask(r.Context(), by, t.ID)
+	return "", err
+}
+
+func (s *Server) reopenTask(r *http.Request, by taskd.Actor, t taskd.Task) (string, error) {
+	_, err := s.cfg.Store.ReopenTask(r.Context(), by, t.ID)
+	return "", err
+}
+
+func (s *Server) deleteTask(r *http.Request, by taskd.Actor, t taskd.Task) (string, error) {
+	to := taskd.ProjectPage(t.ProjectID)
+	if t.ParentID != 0 {
+		to = taskd.TaskPage(t.ProjectID, 0, t.ParentID)
+	}
+	return to, s.cfg.Store.DeleteTask(r.Context(), by, t.ID)
+}
+
+func (s *Server) addComment(r *http.Request, by taskd.Actor, t taskd.Task) (string, error) {
+	text := r.PostFormValue("text")
+	if text == "" {
+		return "", taskd.E(taskd.CodeFieldRequired, "text")
+	}
+	if err := taskd.CheckText("text", text); err != nil {
+		return "", err
+	}
+	c, err := s.cfg.Store.CreateComment(r.Context(), by, t.ID, text)
+	return c.Page(), err
+}
+
+// commentChange edits or deletes the path's comment; only its author, an
+// admin or the owner may.
+func (s *Server) commentChange(del bool) handler {
+	return func(w http.ResponseWriter, r *http.Request, v *view) error {
+		acct, m, ok, err := s.member(w, r, v)
+		if !ok {
+			return err
+		}
+		id, err := taskd.ParseID(r.PathValue("cid"), taskd.CodeCommentInvalid, "id_comment")
+		var c taskd.Comment
+		if err == nil {
+			c, err = s.cfg.Store.Comment(r.Context(), acct.ID, id)
+		}
+		if taskd.ErrorCode(err) == taskd.CodeCommentInvalid {
+			s.fail(w, r, http.StatusNotFound, "There is no such comment.")
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if c.Author.ID != m.ID && !isManager(m.Role) {
+			s.fail(w, r, http.StatusForbidden, "Only the comment's author, an admin or the owner may change it.")
+			return nil
+		}
+		by := actor(acct, m)
+		if del {
+			err = s.cfg.Store.DeleteComment(r.Context(), by, c.ID)
+		} else {
+			text := r.PostFormValue("text")
+			if text == "" {
+				err = taskd.E(taskd.CodeFieldRequired, "text")
+			} else if err = taskd.CheckText("text", text); err == nil {
+				c, err = s.cfg.Store.UpdateComment(r.Context(), by, c.ID, text)
+			}
+		}
+		if err != nil {
+			fe, ok := asFormError("comment"+strconv.FormatInt(c.ID, 10), err)
+			if !ok {
+				return err
+			}
+			return s.renderTaskByID(w, r, v, acct, c.TaskID, http.StatusUnprocessableEntity, fe)
+		}
+		if del {
+			return see303(w, r, s.cfg.accountPath(acct)+c.TaskPage)
+		}
+		return see303(w, r, s.cfg.accountPath(acct)+c.Page())
+	}
+}

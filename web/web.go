@@ -67,11 +67,19 @@ func New(cfg Config) (*Server, error) {
 		cfg.Log = slog.New(slog.DiscardHandler)
 	}
 	t, err := template.New("").Funcs(template.FuncMap{
-		"scopeText": scopeText,
-		"date":      func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") },
-		"ms":        func(d time.Duration) int64 { return d.Milliseconds() },
-		"has":       func(m map[string]bool, k string) bool { return m[k] },
-		"joinIDs":   taskd.JoinIDs,
+		"scopeText":  scopeText,
+		"date":       func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") },
+		"ms":         func(d time.Duration) int64 { return d.Milliseconds() },
+		"has":        func(m map[string]bool, k string) bool { return m[k] },
+		"joinIDs":    taskd.JoinIDs,
+		"page":       func(base, page string) string { return base + page },
+		"value":      formValue,
+		"priorities": func() []int { return []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10} },
+		"errorFor":   errorFor,
+		"canEdit":    func(me taskd.Member, c taskd.Comment) bool { return c.Author.ID == me.ID || isManager(me.Role) },
+		"isOwner":    func(m taskd.Member) bool { return m.Role == taskd.RoleOwner },
+		"dict2":      func(base string, t taskd.Task) taskItem { return taskItem{Base: base, Task: t} },
+		"fields":     newTaskFields,
 	}).ParseFS(templateFS, "templates/*.html")
 	if err != nil {
 		return nil, err
@@ -96,6 +104,26 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("POST /a/{slug}/settings/api", s.form(s.createClient))
 	mux.HandleFunc("POST /a/{slug}/settings/api/rotate", s.form(s.rotateClient))
 	mux.HandleFunc("POST /a/{slug}/settings/api/delete", s.form(s.deleteClient))
+	mux.HandleFunc("GET /a/{slug}/{$}", s.page(s.projects))
+	mux.HandleFunc("POST /a/{slug}/projects", s.form(s.createProject))
+	mux.HandleFunc("POST /a/{slug}/project/{pid}/archive", s.form(s.setProjectStatus(taskd.ProjectArchive)))
+	mux.HandleFunc("POST /a/{slug}/project/{pid}/activate", s.form(s.setProjectStatus(taskd.ProjectActive)))
+	mux.HandleFunc("GET /a/{slug}/project/{pid}/{$}", s.page(s.projectPage))
+	mux.HandleFunc("POST /a/{slug}/project/{pid}/tasks", s.form(s.createTask))
+	mux.HandleFunc("GET /a/{slug}/project/{pid}/{tid}/{$}", s.page(s.taskPage))
+	mux.HandleFunc("GET /a/{slug}/project/{pid}/{parent}/{tid}/{$}", s.page(s.taskPage))
+	mux.HandleFunc("POST /a/{slug}/tasks/{tid}/update", s.form(s.taskChange("edit", s.updateTask)))
+	mux.HandleFunc("POST /a/{slug}/tasks/{tid}/complete", s.form(s.taskChange("status", s.completeTask)))
+	mux.HandleFunc("POST /a/{slug}/tasks/{tid}/reopen", s.form(s.taskChange("status", s.reopenTask)))
+	mux.HandleFunc("POST /a/{slug}/tasks/{tid}/delete", s.form(s.taskChange("status", s.deleteTask)))
+	mux.HandleFunc("POST /a/{slug}/tasks/{tid}/comments", s.form(s.taskChange("comment", s.addComment)))
+	mux.HandleFunc("POST /a/{slug}/comments/{cid}/update", s.form(s.commentChange(false)))
+	mux.HandleFunc("POST /a/{slug}/comments/{cid}/delete", s.form(s.commentChange(true)))
+	mux.HandleFunc("GET /a/{slug}/people", s.page(s.people))
+	mux.HandleFunc("POST /a/{slug}/people", s.form(s.addPerson))
+	mux.HandleFunc("POST /a/{slug}/people/{pid}/role", s.form(s.setRole))
+	mux.HandleFunc("GET /a/{slug}/settings/apikey", s.page(s.apiKey))
+	mux.HandleFunc("POST /a/{slug}/settings/apikey", s.form(s.rotateAPIKey))
 	if s.cfg.Hooks != nil {
 		mux.HandleFunc("GET /a/{slug}/settings/webhooks", s.page(s.webhooks))
 		mux.HandleFunc("POST /a/{slug}/settings/webhooks", s.form(s.createWebhook))
@@ -107,11 +135,60 @@ func (s *Server) Handler() http.Handler {
 		mux.HandleFunc("POST /a/{slug}/settings/webhooks/{id}/redeliver", s.form(s.webhookOp(s.redeliver)))
 		mux.HandleFunc("POST /a/{slug}/settings/webhooks/{id}/delete", s.form(s.deleteWebhook))
 	}
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		s.fail(w, r, http.StatusNotFound, "There is no such page.")
+	})
 	cop := http.NewCrossOriginProtection()
 	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, http.StatusForbidden, "This form was sent from another site and was refused.")
 	}))
 	return headers(cop.Handler(mux))
+}
+
+// taskItem is one entry of a task tree.
+type taskItem struct {
+	Base string
+	Task taskd.Task
+}
+
+// taskFields fills the task form's shared fields.
+type taskFields struct {
+	ID                   string
+	People               []taskd.Member
+	Priority             int
+	Assignee, Start, End string
+}
+
+func newTaskFields(id string, people []taskd.Member, priority any, assignee, start, end string) taskFields {
+	f := taskFields{ID: id, People: people, Priority: 1, Assignee: assignee, Start: start, End: end}
+	switch p := priority.(type) {
+	case int:
+		f.Priority = p
+	case string:
+		if n, err := taskd.ParsePriority(p); err == nil {
+			f.Priority = n
+		}
+	}
+	if f.Assignee == "" {
+		f.Assignee = "NOONE"
+	}
+	return f
+}
+
+// formValue is a submitted form's value, to refill the form after an error.
+func formValue(values map[string][]string, name string) string {
+	if v := values[name]; len(v) > 0 {
+		return v[0]
+	}
+	return ""
+}
+
+// errorFor returns the error message when it belongs to the named form.
+func errorFor(fe *formError, form string) string {
+	if fe != nil && fe.Form == form {
+		return fe.Message
+	}
+	return ""
 }
 
 // headers sets the security headers every page carries.

@@ -33,6 +33,9 @@ func (s *Server) home(w http.ResponseWriter, r *http.Request, v *view) error {
 	if err != nil {
 		return err
 	}
+	if len(ms) == 1 {
+		return see303(w, r, s.cfg.accountPath(ms[0].Account)+"/")
+	}
 	type entry struct {
 		taskd.Membership
 		URL      string

@@ -4,11 +4,14 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/api"
+	"github.com/taskd/taskd/oauth"
 	"github.com/taskd/taskd/secret"
 	"github.com/taskd/taskd/store"
+	"github.com/taskd/taskd/webhook"
 )
 
 // The demo account, made by serve --dev --demo.
@@ -18,20 +21,25 @@ const (
 	demoPassword = "taskd-demo-password"
 )
 
+// demo is what the demo account offers a newcomer.
+type demo struct {
+	key, clientID, clientSecret string
+	hookID                      int64
+	hookSecret                  string
+}
+
 // seedDemo creates the demo account with some work in it, or reuses it, and
 // prints how to reach it. It runs only with --dev, on loopback.
-func seedDemo(ctx context.Context, out io.Writer, db *store.DB, sealer *secret.Sealer, base string) error {
+func seedDemo(ctx context.Context, out io.Writer, db *store.DB, sealer *secret.Sealer, hooks *webhook.Service, base string) error {
 	a, err := db.AccountBySlug(ctx, demoSlug)
-	var key string
+	var d demo
 	switch {
 	case err == nil:
-		plain, err := sealer.OpenAPIKey(a.Slug, a.APIKey)
-		if err != nil {
+		if d, err = existingDemo(ctx, db, sealer, a); err != nil {
 			return err
 		}
-		key = string(plain)
 	case taskd.ErrorCode(err) == taskd.CodeAuth:
-		if key, err = createDemo(ctx, db, sealer); err != nil {
+		if d, err = createDemo(ctx, db, sealer, hooks); err != nil {
 			return err
 		}
 	default:
@@ -39,18 +47,82 @@ func seedDemo(ctx context.Context, out io.Writer, db *store.DB, sealer *secret.S
 	}
 	url := accountURL(base, demoSlug)
 	fmt.Fprintf(out, `
-Demo account ready
-  account URL:  %[1]s
-  owner login:  %[2]s / %[3]s
-  API key:      %[4]s
-  try:          curl '%[1]s/api/admin/v2/?action=get_projects&hash=%[5]s'
-  sign in:      %[6]s/login  (API applications: %[1]s/settings/api)
-
-`, url, demoEmail, demoPassword, key, api.Hash("action=get_projects", key), base)
+Demo account ready: sign in at %[6]s/login as %[2]s / %[3]s
+  account URL:   %[1]s   (also sam@demo.example, a plain user, same password)
+  API key:       %[4]s
+  try:           curl '%[1]s/api/admin/v2/?action=get_projects&hash=%[5]s'
+`, url, demoEmail, demoPassword, d.key, api.Hash("action=get_projects", d.key), base)
+	if d.clientID != "" {
+		fmt.Fprintf(out, "  OAuth app:     client_id %s", d.clientID)
+		if d.clientSecret != "" {
+			fmt.Fprintf(out, ", client_secret %s", d.clientSecret)
+		} else {
+			fmt.Fprint(out, " (secret shown when the demo was made; rotate it in the settings)")
+		}
+		fmt.Fprintf(out, "\n                 authorize: %s/oauth2/authorize?client_id=%s&response_type=code&redirect_uri=%s&state=demo&scope=tasks_read\n",
+			base, d.clientID, demoRedirect)
+	}
+	if d.hookID != 0 {
+		listen := "go run ./cmd/taskd listen --addr 127.0.0.1:9000"
+		if d.hookSecret != "" {
+			listen += " --secret " + d.hookSecret
+		}
+		fmt.Fprintf(out, "  webhook:       %s (disabled). Start a receiver:  %s\n                 then enable it at %s/settings/webhooks/%d\n",
+			demoHookURL, listen, url, d.hookID)
+	}
+	fmt.Fprintln(out)
 	return nil
 }
 
-func createDemo(ctx context.Context, db *store.DB, sealer *secret.Sealer) (string, error) {
+// The demo's OAuth application and webhook.
+const (
+	demoRedirect = "https://app.example/callback"
+	demoHookURL  = "http://127.0.0.1:9000/"
+)
+
+func existingDemo(ctx context.Context, db *store.DB, sealer *secret.Sealer, a taskd.Account) (demo, error) {
+	plain, err := sealer.OpenAPIKey(a.Slug, a.APIKey)
+	if err != nil {
+		return demo{}, err
+	}
+	d := demo{key: string(plain)}
+	if clients, err := db.Clients(ctx, a.ID); err == nil && len(clients) > 0 {
+		d.clientID = clients[0].ClientID
+	}
+	if hooks, err := db.Webhooks(ctx, a.ID); err == nil && len(hooks) > 0 {
+		d.hookID = hooks[0].ID
+	}
+	return d, nil
+}
+
+func createDemo(ctx context.Context, db *store.DB, sealer *secret.Sealer, hooks *webhook.Service) (demo, error) {
+	key, err := createDemoWork(ctx, db, sealer)
+	if err != nil {
+		return demo{}, err
+	}
+	d := demo{key: key}
+	a, err := db.AccountBySlug(ctx, demoSlug)
+	if err != nil {
+		return d, err
+	}
+	c, sec, err := oauth.NewClient(a.ID, "Demo app", []string{demoRedirect})
+	if err != nil {
+		return d, err
+	}
+	if c, err = db.CreateClient(ctx, c); err != nil {
+		return d, err
+	}
+	d.clientID, d.clientSecret = c.ClientID, sec
+	w, hsec, err := hooks.AddUnchecked(ctx, a.ID, taskd.WebhookInput{URL: demoHookURL, Events: strings.Join(taskd.SubscribableEvents, ",")})
+	if err != nil {
+		return d, err
+	}
+	d.hookID, d.hookSecret = w.ID, hsec
+	return d, nil
+}
+
+// createDemoWork makes the demo account, its people and some work.
+func createDemoWork(ctx context.Context, db *store.DB, sealer *secret.Sealer) (string, error) {
 	owner, err := newPerson(demoEmail, demoPassword, "Dana", "Demo")
 	if err != nil {
 		return "", err

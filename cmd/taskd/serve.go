@@ -73,13 +73,13 @@ func serve(ctx context.Context, e env, args []string) error {
 	if f.dev {
 		log.Warn("development mode: plain HTTP, loopback only, webhooks may reach private addresses; do not expose this server", "public_url", base)
 	}
+	hooks := webhook.NewService(db, sealer, webhook.NewHTTPClient(f.hookPrivate || f.dev), time.Now, log)
 	if f.demo {
-		if err := seedDemo(ctx, e.stdout, db, sealer, base); err != nil {
+		if err := seedDemo(ctx, e.stdout, db, sealer, hooks, base); err != nil {
 			ln.Close()
 			return fmt.Errorf("demo: %w", err)
 		}
 	}
-	hooks := webhook.NewService(db, sealer, webhook.NewHTTPClient(f.hookPrivate || f.dev), time.Now, log)
 	handler, err := routes(ctx, site{db: db, sealer: sealer, log: log, now: time.Now, publicURL: base,
 		secure: strings.HasPrefix(base, "https://"), trustProxy: f.trustProxy, strict: f.strictOAuth, hooks: hooks})
 	if err != nil {

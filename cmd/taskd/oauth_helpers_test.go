@@ -12,6 +12,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -321,3 +322,7 @@ func (s *oauthSite) api(accountURL, token, query string) (int, map[string]any, h
 	}
 	return res.StatusCode, body, res.Header
 }
+
+func decodeJSON(r *http.Request, v any) { json.NewDecoder(r.Body).Decode(v) }
+
+func jsonNumber(v any) string { return strconv.FormatFloat(v.(float64), 'f', -1, 64) }

@@ -34,6 +34,10 @@ if [ -z "${TASKD_TEST_POSTGRES:-}" ]; then
 fi
 echo "== PostgreSQL: ${TASKD_TEST_POSTGRES:-not used}"
 
+# Browser tests save screenshots of every page here (a CI artifact).
+export TASKD_ARTIFACTS=${TASKD_ARTIFACTS:-$PWD/artifacts}
+echo "== screenshots: $TASKD_ARTIFACTS/screenshots"
+
 echo "== go test -race ./..."
 go test -race -count=1 ./...
 

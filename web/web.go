@@ -7,6 +7,7 @@ package web
 import (
 	"bytes"
 	"embed"
+	"fmt"
 	"html/template"
 	"log/slog"
 	"net"
@@ -69,7 +70,7 @@ func New(cfg Config) (*Server, error) {
 	t, err := template.New("").Funcs(template.FuncMap{
 		"scopeText":  scopeText,
 		"date":       func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") },
-		"ms":         func(d time.Duration) int64 { return d.Milliseconds() },
+		"ms":         func(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d.Microseconds())/1000) },
 		"has":        func(m map[string]bool, k string) bool { return m[k] },
 		"joinIDs":    taskd.JoinIDs,
 		"page":       func(base, page string) string { return base + page },
@@ -80,6 +81,7 @@ func New(cfg Config) (*Server, error) {
 		"isOwner":    func(m taskd.Member) bool { return m.Role == taskd.RoleOwner },
 		"dict2":      func(base string, t taskd.Task) taskItem { return taskItem{Base: base, Task: t} },
 		"fields":     newTaskFields,
+		"who":        who,
 	}).ParseFS(templateFS, "templates/*.html")
 	if err != nil {
 		return nil, err
@@ -143,6 +145,17 @@ func (s *Server) Handler() http.Handler {
 		s.fail(w, r, http.StatusForbidden, "This form was sent from another site and was refused.")
 	}))
 	return headers(cop.Handler(mux))
+}
+
+// who names an assignee in a sentence.
+func who(p taskd.PersonRef) string {
+	switch p.ID {
+	case taskd.NobodyID:
+		return "nobody"
+	case taskd.AnyoneID:
+		return "anyone"
+	}
+	return p.Name
 }
 
 // taskItem is one entry of a task tree.

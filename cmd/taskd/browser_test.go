@@ -1,0 +1,323 @@
+package main
+
+import (
+	"context"
+	"crypto/tls"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// chrome is a headless Chromium driving the site, failing the test on any
+// console error and saving a screenshot of each step.
+type chrome struct {
+	t    *testing.T
+	ctx  context.Context
+	dir  string
+	step int
+	mu   sync.Mutex
+	errs []string
+}
+
+// newChrome starts Debian's Chromium. Outside CI a machine without it skips
+// the browser tests; in CI (CI=true) that is a failure.
+func newChrome(t *testing.T) *chrome {
+	t.Helper()
+	path, err := exec.LookPath("chromium")
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("chromium is not installed (.ci/run installs it)")
+		}
+		t.Skip("chromium is not installed")
+	}
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(path), chromedp.Headless, chromedp.NoSandbox,
+		chromedp.DisableGPU, chromedp.Flag("disable-background-networking", true), chromedp.NoFirstRun,
+		chromedp.IgnoreCertErrors, chromedp.WindowSize(1100, 900))
+	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancelCtx := chromedp.NewContext(alloc)
+	ctx, cancelTimeout := context.WithTimeout(ctx, 3*time.Minute)
+	t.Cleanup(func() { cancelTimeout(); cancelCtx(); cancelAlloc() })
+	dir := os.Getenv("TASKD_ARTIFACTS")
+	if dir == "" {
+		dir = t.TempDir()
+	}
+	dir = filepath.Join(dir, "screenshots", t.Name())
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	c := &chrome{t: t, ctx: ctx, dir: dir}
+	c.run() // starts the browser and opens the tab
+	messages := chromedp.Console(ctx)
+	go func() {
+		for m, err := range messages {
+			if err != nil {
+				return
+			}
+			if m.Type == "error" || m.IsException() {
+				c.mu.Lock()
+				c.errs = append(c.errs, m.String())
+				c.mu.Unlock()
+			}
+		}
+	}()
+	t.Cleanup(c.checkConsole)
+	return c
+}
+
+func (c *chrome) run(steps ...chromedp.Action[chromedp.Void]) {
+	c.t.Helper()
+	if err := chromedp.Do(c.ctx, steps...); err != nil {
+		c.shot("failure")
+		c.t.Fatalf("browser: %v", err)
+	}
+}
+
+// shot saves a screenshot of the page, numbered in step order.
+func (c *chrome) shot(name string) {
+	c.step++
+	buf, err := chromedp.Run(c.ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		c.t.Logf("screenshot %s: %v", name, err)
+		return
+	}
+	os.WriteFile(filepath.Join(c.dir, fmt.Sprintf("%02d-%s.png", c.step, name)), buf, 0o644)
+}
+
+// checkConsole fails the test on console errors seen so far.
+func (c *chrome) checkConsole() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, e := range c.errs {
+		c.t.Errorf("browser console: %s", e)
+	}
+	c.errs = nil
+}
+
+// expectErrors drops console errors a step causes on purpose (a page that
+// answers 404 logs a failed resource), after checking there was one.
+func (c *chrome) expectErrors() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.errs = nil
+}
+
+// text returns the visible text of the page's main element.
+func (c *chrome) text() string {
+	c.t.Helper()
+	s, err := chromedp.Run(c.ctx, chromedp.Text(chromedp.CSS("main")))
+	if err != nil {
+		c.t.Fatalf("browser: %v", err)
+	}
+	return s
+}
+
+// see checks that the main element shows every one of want.
+func (c *chrome) see(step string, want ...string) {
+	c.t.Helper()
+	c.shot(step)
+	got := c.text()
+	for _, w := range want {
+		if !strings.Contains(got, w) {
+			c.t.Fatalf("%s: the page does not show %q; it shows:\n%s", step, w, got)
+		}
+	}
+	c.checkControls(step)
+	c.checkConsole()
+}
+
+// unlabeled lists the form controls a person cannot identify: visible
+// inputs, selects and textareas without a label, and buttons without text.
+const unlabeled = `Array.from(document.querySelectorAll('input:not([type=hidden]), select, textarea, button'))
+	.filter(e => e.tagName === 'BUTTON' ? !e.textContent.trim() && !e.getAttribute('aria-label')
+		: !(e.labels && e.labels.length) && !e.getAttribute('aria-label'))
+	.map(e => e.outerHTML.slice(0, 120))`
+
+// checkControls fails on unlabeled controls, and on a page wider than a
+// phone's screen (390 CSS pixels), which it checks by narrowing the window.
+func (c *chrome) checkControls(step string) {
+	c.t.Helper()
+	bad, err := chromedp.Run(c.ctx, chromedp.Evaluate[[]string](unlabeled))
+	if err != nil {
+		c.t.Fatalf("browser: %v", err)
+	}
+	for _, b := range bad {
+		c.t.Errorf("%s: control without a label: %s", step, b)
+	}
+	c.run(chromedp.EmulateViewport(390, 844))
+	overflow, err := chromedp.Run(c.ctx, chromedp.Evaluate[bool](`document.documentElement.scrollWidth > window.innerWidth + 1`))
+	if err != nil {
+		c.t.Fatalf("browser: %v", err)
+	}
+	if overflow {
+		c.shot(step + "-phone-overflow")
+		c.t.Errorf("%s: the page is wider than a phone's screen", step)
+	}
+	c.run(chromedp.ResetViewport())
+}
+
+func (c *chrome) location() string {
+	c.t.Helper()
+	u, err := chromedp.Run(c.ctx, chromedp.Location())
+	if err != nil {
+		c.t.Fatalf("browser: %v", err)
+	}
+	return u
+}
+
+// TestBrowser walks the main flows in Chromium: sign in, a project, a task,
+// a subtask, a comment, complete and reopen; the OAuth consent flow; a
+// webhook created in the page firing for a change made in the page; and
+// another account's pages refused.
+func TestBrowser(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a browser")
+	}
+	s := newOAuthSite(t, storage{data: t.TempDir()})
+	c := newChrome(t)
+	acct := s.base + "/a/" + s.slug
+
+	c.run(chromedp.Navigate(s.base+"/login"), chromedp.WaitVisible(chromedp.CSS("#email")),
+		chromedp.SendKeys(chromedp.CSS("#email"), ownerEmail), chromedp.SendKeys(chromedp.CSS("#password"), password),
+		chromedp.Click(chromedp.CSS(`button[type=submit]`)), chromedp.WaitVisible(chromedp.CSS("main")))
+	c.see("signed-in", "Your accounts", "Acme", "Other")
+
+	c.run(chromedp.Navigate(acct+"/"), chromedp.WaitVisible(chromedp.CSS("#project-title")))
+	c.see("projects-empty", "No active projects yet")
+	c.run(chromedp.SendKeys(chromedp.CSS("#project-title"), "Launch"), chromedp.Submit(chromedp.CSS("#project-title")),
+		chromedp.WaitVisible(chromedp.CSS("#task-title")))
+	c.see("project", "Launch", "No tasks yet")
+
+	c.run(chromedp.SendKeys(chromedp.CSS("#task-title"), "Write copy"), chromedp.SetValue(chromedp.CSS("#new-priority"), "7"),
+		chromedp.Submit(chromedp.CSS("#task-title")), chromedp.WaitVisible(`//a[text()="Write copy"]`))
+	c.see("task-created", "Write copy", "priority 7")
+
+	c.run(chromedp.Click(`//a[text()="Write copy"]`), chromedp.WaitVisible(chromedp.CSS("#subtask-title")))
+	c.see("task-page", "Write copy", "No subtasks", "No comments yet")
+	taskURL := c.location()
+
+	c.run(chromedp.SendKeys(chromedp.CSS("#subtask-title"), "Outline"), chromedp.Submit(chromedp.CSS("#subtask-title")),
+		chromedp.WaitVisible(`//a[text()="Outline"]`))
+	c.see("subtask-created", "Outline")
+
+	c.run(chromedp.SendKeys(chromedp.CSS("#new-comment"), "First draft is up"), chromedp.Submit(chromedp.CSS("#new-comment")),
+		chromedp.WaitVisible(`//p[text()="First draft is up"]`))
+	c.see("commented", "First draft is up")
+
+	// Complete the subtask, then the task.
+	c.run(chromedp.Click(`//a[text()="Outline"]`), chromedp.WaitVisible(`//button[text()="Complete"]`),
+		chromedp.Click(`//button[text()="Complete"]`), chromedp.WaitVisible(`//button[text()="Reopen"]`))
+	c.see("subtask-completed", "Outline", "done")
+	c.run(chromedp.Navigate(taskURL), chromedp.WaitVisible(`//button[text()="Complete"]`),
+		chromedp.Click(`//button[text()="Complete"]`), chromedp.WaitVisible(`//button[text()="Reopen"]`))
+	c.see("task-completed", "done")
+	c.run(chromedp.Click(`//button[text()="Reopen"]`), chromedp.WaitVisible(`//button[text()="Complete"]`))
+	c.see("task-reopened", "active")
+
+	// A webhook made in the page fires for a change made in the page.
+	var mu sync.Mutex
+	var events []string
+	recv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var evs []map[string]any
+		decodeJSON(r, &evs)
+		mu.Lock()
+		for _, e := range evs {
+			events = append(events, e["event"].(string))
+		}
+		mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte(`{"status":"OK"}`))
+	}))
+	t.Cleanup(recv.Close)
+	c.run(chromedp.Navigate(acct+"/settings/webhooks"), chromedp.WaitVisible(chromedp.CSS("#url")))
+	c.see("webhooks-empty", "No webhooks yet", "reopen_task")
+	c.run(chromedp.SendKeys(chromedp.CSS("#url"), recv.URL+"/"), chromedp.Submit(chromedp.CSS("#url")),
+		chromedp.WaitVisible(`//button[text()="Enable"]`))
+	c.see("webhook-created", "Copy the signing secret now", "Disabled")
+	hookURL := c.location()
+	c.run(chromedp.Click(`//button[text()="Enable"]`), chromedp.WaitVisible(`//button[text()="Disable"]`))
+	c.see("webhook-enabled", "Working")
+	c.run(chromedp.Navigate(taskURL), chromedp.WaitVisible(chromedp.CSS("#subtask-title")),
+		chromedp.SendKeys(chromedp.CSS("#subtask-title"), "Proofread"), chromedp.Submit(chromedp.CSS("#subtask-title")),
+		chromedp.WaitVisible(`//a[text()="Proofread"]`))
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		c.run(chromedp.Navigate(hookURL), chromedp.WaitVisible(chromedp.CSS("main")))
+		if strings.Contains(c.text(), "post_task #") {
+			break
+		}
+		if time.Now().After(deadline) {
+			c.shot("no-delivery")
+			t.Fatal("the webhook page never showed the delivery")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	c.see("webhook-delivered", "post_task #", "OK", "1 delivered")
+	mu.Lock()
+	if len(events) != 1 || events[0] != "post_task" {
+		t.Errorf("receiver got %v", events)
+	}
+	mu.Unlock()
+
+	// The OAuth consent flow, clicked through.
+	var codes = make(chan url.Values, 1)
+	app := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case codes <- r.URL.Query():
+		default:
+		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Write([]byte(`<!doctype html><title>App</title><main>Signed in to the app</main>`))
+	}))
+	app.Config.ErrorLog = nil
+	app.TLS = &tls.Config{}
+	t.Cleanup(app.Close)
+	client := cliJSON(t, s.st, "client", "create", "--account", s.slug, "--name", "Browser app", "--redirect-uri", app.URL+"/cb")
+	authURL := s.base + "/oauth2/authorize?" + url.Values{"client_id": {client["client_id"]}, "response_type": {"code"},
+		"redirect_uri": {app.URL + "/cb"}, "state": {"st-1"}, "scope": {"tasks_read comments_read"}}.Encode()
+	c.run(chromedp.Navigate(authURL), chromedp.WaitVisible(fmt.Sprintf(`//input[@name="account"][@value=%q]/..`, s.slug)))
+	c.see("oauth-select", "Browser app asks for access", "Sign in as someone else")
+	c.run(chromedp.Click(fmt.Sprintf(`//input[@name="account"][@value=%q]/../button`, s.slug)), chromedp.WaitVisible(`//button[@value="allow"]`))
+	c.see("oauth-consent", "See tasks and subtasks", "Read comments")
+	c.run(chromedp.Click(`//button[@value="allow"]`), chromedp.WaitVisible(chromedp.CSS("main")))
+	var q url.Values
+	select {
+	case q = <-codes:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the browser never reached the application")
+	}
+	c.see("oauth-redirected", "Signed in to the app")
+	if q.Get("state") != "st-1" || q.Get("iss") != s.base || q.Get("code") == "" {
+		t.Fatalf("redirect query %v", q)
+	}
+	s.client = client
+	status, tok, _ := s.tokenCall("/oauth2/token", s.creds("grant_type", "authorization_code", "code", q.Get("code"), "redirect_uri", app.URL+"/cb"))
+	if status != 200 || tok["access_token"] == nil {
+		t.Fatalf("exchanging the browser's code: %d %v", status, tok)
+	}
+
+	// Another account's pages are refused.
+	if _, err := cli(t, s.st, "account", "create", "--slug", "elsewhere", "--name", "Elsewhere", "--owner-email", "e@example.com", "--owner-password", password); err != nil {
+		t.Fatal(err)
+	}
+	c.run(chromedp.Navigate(s.base+"/a/elsewhere/"), chromedp.WaitVisible(chromedp.CSS("main")))
+	c.shot("other-account")
+	if got := c.text(); !strings.Contains(got, "There is no such account") {
+		t.Fatalf("another account's page shows:\n%s", got)
+	}
+	c.expectErrors() // the 404 logs a failed resource load, as it should
+	c.run(chromedp.Navigate(s.base+"/a/elsewhere/settings/webhooks"), chromedp.WaitVisible(chromedp.CSS("main")))
+	if got := c.text(); !strings.Contains(got, "There is no such account") {
+		t.Fatalf("another account's settings show:\n%s", got)
+	}
+	c.expectErrors()
+}

@@ -175,12 +175,12 @@ func (s *Server) createTask(w http.ResponseWriter, r *http.Request, v *view) err
 		if !ok {
 			return err
 		}
-		if parent != 0 {
+		if parent != 0 && r.PostFormValue("return") != "project" {
 			return s.renderTaskByID(w, r, v, acct, parent, http.StatusUnprocessableEntity, &formError{Form: "subtask", Field: fe.Field, Message: fe.Message})
 		}
 		return s.renderProject(w, r, v, acct, p, http.StatusUnprocessableEntity, fe)
 	}
-	if parent != 0 {
+	if parent != 0 && r.PostFormValue("return") != "project" {
 		return see303(w, r, s.cfg.accountPath(acct)+taskd.TaskPage(p.ID, 0, parent))
 	}
 	return see303(w, r, s.cfg.accountPath(acct)+p.Page()+"#task"+strconv.FormatInt(t.ID, 10))

@@ -105,15 +105,27 @@ func (s *Server) taskChange(form string, change func(r *http.Request, by taskd.A
 		if !ok {
 			return err
 		}
+		fromProject := r.PostFormValue("return") == "project"
 		to, err := change(r, actor(acct, m), t)
 		if err != nil {
 			fe, ok := asFormError(form, err)
 			if !ok {
 				return err
 			}
+			if fromProject {
+				fe.Form = "tree"
+				p, err := s.cfg.Store.Project(r.Context(), acct.ID, t.ProjectID)
+				if err != nil {
+					return err
+				}
+				return s.renderProject(w, r, v, acct, p, http.StatusUnprocessableEntity, fe)
+			}
 			return s.renderTaskByID(w, r, v, acct, t.ID, http.StatusUnprocessableEntity, fe)
 		}
-		if to == "" {
+		switch {
+		case fromProject:
+			to = taskd.ProjectPage(t.ProjectID) + "#task" + strconv.FormatInt(t.ID, 10)
+		case to == "":
 			to = t.Page()
 		}
 		return see303(w, r, s.cfg.accountPath(acct)+to)

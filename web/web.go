@@ -79,9 +79,11 @@ func New(cfg Config) (*Server, error) {
 		"errorFor":   errorFor,
 		"canEdit":    func(me taskd.Member, c taskd.Comment) bool { return c.Author.ID == me.ID || isManager(me.Role) },
 		"isOwner":    func(m taskd.Member) bool { return m.Role == taskd.RoleOwner },
-		"dict2":      func(base string, t taskd.Task) taskItem { return taskItem{Base: base, Task: t} },
-		"fields":     newTaskFields,
-		"who":        who,
+		"dict2": func(base string, t taskd.Task, csrf string) taskItem {
+			return taskItem{Base: base, Task: t, CSRF: csrf}
+		},
+		"fields": newTaskFields,
+		"who":    who,
 	}).ParseFS(templateFS, "templates/*.html")
 	if err != nil {
 		return nil, err
@@ -162,6 +164,7 @@ func who(p taskd.PersonRef) string {
 type taskItem struct {
 	Base string
 	Task taskd.Task
+	CSRF string
 }
 
 // taskFields fills the task form's shared fields.

@@ -272,3 +272,39 @@ func TestWebPeopleAndKeys(t *testing.T) {
 		}
 	}
 }
+
+// TestProjectPageTree: subtasks are created, and tasks completed and
+// reopened, from the project page too; a broken rule shows there.
+func TestProjectPageTree(t *testing.T) {
+	s := newOAuthSite(t, storage{data: t.TempDir()})
+	b := s.signedIn(ownerEmail)
+	acct := "/a/" + s.slug
+	projURL := b.submit(s.base, b.get(s.base+acct+"/"), acct+"/projects", url.Values{"title": {"Tree"}}).location(t).Path
+	pid := strings.Split(strings.TrimSuffix(projURL, "/"), "/")[4]
+	newTask := acct + "/project/" + pid + "/tasks"
+	b.submit(s.base, b.get(s.base+projURL), newTask, url.Values{"title": {"Parent"}}).location(t)
+	proj := b.get(s.base + projURL)
+	parentURL := taskLink(t, proj, "Parent")
+	tid := strings.Split(strings.TrimSuffix(parentURL, "/"), "/")[5]
+	to := b.submit(s.base, proj, newTask, url.Values{"title": {"Child"}, "id_parent": {tid}}).location(t)
+	if to.Path != projURL {
+		t.Fatalf("a subtask made on the project page returns to %s", to)
+	}
+	proj = b.get(s.base + projURL)
+	if child := taskLink(t, proj, "Child"); !strings.HasPrefix(child, parentURL) {
+		t.Fatalf("subtask link %s", child)
+	}
+	p := b.submit(s.base, proj, acct+"/tasks/"+tid+"/complete", nil)
+	if p.status != http.StatusUnprocessableEntity || !strings.Contains(p.body, "Task has children") || !strings.Contains(p.body, "Tree") {
+		t.Fatalf("completing a parent from the tree: %d\n%s", p.status, p.body)
+	}
+	childID := strings.Split(strings.TrimSuffix(taskLink(t, proj, "Child"), "/"), "/")[6]
+	if to := b.submit(s.base, proj, acct+"/tasks/"+childID+"/complete", nil).location(t); to.Path != projURL {
+		t.Fatalf("completing from the tree returns to %s", to)
+	}
+	b.submit(s.base, b.get(s.base+projURL), acct+"/tasks/"+tid+"/complete", nil).location(t)
+	proj = b.get(s.base + projURL)
+	if !strings.Contains(proj.body, "Reopen Parent") || !strings.Contains(proj.body, "2 done") {
+		t.Fatalf("tree after completing:\n%s", proj.body)
+	}
+}

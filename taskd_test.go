@@ -121,7 +121,7 @@ func TestValidation(t *testing.T) {
 }
 
 func FuzzParsers(f *testing.F) {
-	for _, s := range []string{"01.03.2026", "2026-03-01", "72h", "10", "a@b.cd"} {
+	for _, s := range []string{"01.03.2026", "2026-03-01", "72h", "10", "a@b.cd", "post_task, close_task", "1,2,3", "tasks_read administrative"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -138,6 +138,33 @@ func FuzzParsers(f *testing.F) {
 		}
 		if e, err := taskd.NormalizeEmail(s); err == nil && e != strings.ToLower(e) {
 			t.Fatalf("NormalizeEmail(%q) = %q", s, e)
+		}
+		if evs, err := taskd.ParseWebhookEvents(s, taskd.SubscribableEvents); err == nil {
+			for _, e := range evs {
+				if !taskd.HasScope(taskd.SubscribableEvents, e) {
+					t.Fatalf("ParseWebhookEvents(%q) accepted %q", s, e)
+				}
+			}
+		}
+		if ids, err := taskd.ParseProjectIDs(s); err == nil {
+			if again, err := taskd.ParseProjectIDs(taskd.JoinIDs(ids)); err != nil || len(again) != len(ids) {
+				t.Fatalf("ParseProjectIDs(%q) = %v does not round-trip", s, ids)
+			}
+			for _, id := range ids {
+				if id <= 0 {
+					t.Fatalf("ParseProjectIDs(%q) gave %d", s, id)
+				}
+			}
+		}
+		if scopes, err := taskd.ParseScope(s); err == nil {
+			for _, sc := range scopes {
+				if !taskd.HasScope(taskd.Scopes, sc) {
+					t.Fatalf("ParseScope(%q) accepted %q", s, sc)
+				}
+			}
+		}
+		if u, err := taskd.ParseWebhookURL(s); err == nil && u.Scheme != "http" && u.Scheme != "https" {
+			t.Fatalf("ParseWebhookURL(%q) accepted scheme %q", s, u.Scheme)
 		}
 	})
 }

@@ -244,7 +244,7 @@ func (s *Server) page(h handler) http.HandlerFunc {
 // form wraps a POST handler: a bounded body and a valid form token.
 func (s *Server) form(h handler) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		r.Body = http.MaxBytesReader(w, r.Body, 64<<10)
+		r.Body = http.MaxBytesReader(w, r.Body, 1<<20) // the API's limit: texts may be 100 KB
 		if err := r.ParseForm(); err != nil {
 			s.fail(w, r, http.StatusBadRequest, "The form could not be read.")
 			return

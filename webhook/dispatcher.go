@@ -24,6 +24,8 @@ type DispatcherConfig struct {
 	// Backoff returns the wait after the n-th consecutive failure
 	// (default: 5s, 1m, 5m, 30m, 2h, 5h, 10h, … with ±20% jitter).
 	Backoff func(n int) time.Duration
+	// Observe, when set, hears of every delivery attempt.
+	Observe func(ok bool, latency time.Duration)
 }
 
 // Dispatcher drains the outbox: it turns events into deliveries, sends
@@ -184,6 +186,9 @@ func (d *Dispatcher) send(ctx context.Context, w taskd.Webhook, del taskd.Delive
 	}
 	if !a.OK {
 		retryAt = d.svc.now().Add(d.cfg.Backoff(w.Errors + 1))
+	}
+	if d.cfg.Observe != nil {
+		d.cfg.Observe(a.OK, a.Latency)
 	}
 	if err := d.svc.store.RecordAttempt(ctx, a, retryAt); err != nil {
 		d.svc.log.WarnContext(ctx, "recording a webhook attempt failed", "webhook", w.ID, "err", err)

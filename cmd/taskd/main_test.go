@@ -322,4 +322,16 @@ func TestDemoHealthAndNotFound(t *testing.T) {
 			t.Errorf("GET %s = %d, want %d", path, res.StatusCode, want)
 		}
 	}
+	res, err := http.Get(base + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	metrics, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	for _, want := range []string{`taskd_http_requests_total{route="GET /healthz",code="2xx"} 1`,
+		`taskd_http_requests_total{route="/",code="4xx"} 2`, "taskd_http_request_duration_seconds_bucket{", "go_goroutines "} {
+		if !strings.Contains(string(metrics), want) {
+			t.Errorf("/metrics lacks %q:\n%s", want, metrics)
+		}
+	}
 }

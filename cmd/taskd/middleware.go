@@ -4,7 +4,10 @@ import (
 	"log/slog"
 	"net/http"
 	"runtime/debug"
+	"strconv"
 	"time"
+
+	"github.com/taskd/taskd/metrics"
 )
 
 // statusWriter remembers the status and size of a response.
@@ -63,5 +66,27 @@ func withRecover(log *slog.Logger, next http.Handler) http.Handler {
 			}
 		}()
 		next.ServeHTTP(w, r)
+	})
+}
+
+// withMetrics counts requests by route pattern and status class, and times
+// them. The pattern (set by the ServeMux that handled the request) keeps
+// the number of series bounded, whatever paths clients send.
+func withMetrics(reg *metrics.Registry, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		sw := &statusWriter{ResponseWriter: w}
+		next.ServeHTTP(sw, r)
+		route := r.Pattern
+		if route == "" {
+			route = "unmatched"
+		}
+		status := sw.status
+		if status == 0 {
+			status = http.StatusOK
+		}
+		class := strconv.Itoa(status/100) + "xx"
+		reg.Add("taskd_http_requests_total", "HTTP requests by route pattern and status class.", 1, "route", route, "code", class)
+		reg.Observe("taskd_http_request_duration_seconds", "Time to answer an HTTP request, by route pattern.", time.Since(start), "route", route)
 	})
 }

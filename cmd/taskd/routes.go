@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/taskd/taskd/api"
+	"github.com/taskd/taskd/metrics"
 	"github.com/taskd/taskd/oauth"
 	"github.com/taskd/taskd/secret"
 	"github.com/taskd/taskd/store"
@@ -25,6 +26,7 @@ type site struct {
 	trustProxy bool
 	strict     bool // --strict-oauth
 	hooks      *webhook.Service
+	metrics    *metrics.Registry // nil: no /metrics
 }
 
 // routes lists every address the server answers, in one place.
@@ -81,5 +83,10 @@ func routes(ctx context.Context, s site) (http.Handler, error) {
 		w.WriteHeader(http.StatusNotFound)
 		w.Write([]byte(`{"status":"error","status_code":0,"message":"Not found"}` + "\n"))
 	})
-	return withRecover(s.log, withAccessLog(s.log, mux)), nil
+	var h http.Handler = mux
+	if s.metrics != nil {
+		mux.Handle("GET /metrics", s.metrics.Handler())
+		h = withMetrics(s.metrics, h)
+	}
+	return withRecover(s.log, withAccessLog(s.log, h)), nil
 }

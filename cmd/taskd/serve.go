@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/taskd/taskd/metrics"
 	"github.com/taskd/taskd/webhook"
 )
 
@@ -80,8 +81,9 @@ func serve(ctx context.Context, e env, args []string) error {
 			return fmt.Errorf("demo: %w", err)
 		}
 	}
+	reg := metrics.New()
 	handler, err := routes(ctx, site{db: db, sealer: sealer, log: log, now: time.Now, publicURL: base,
-		secure: strings.HasPrefix(base, "https://"), trustProxy: f.trustProxy, strict: f.strictOAuth, hooks: hooks})
+		secure: strings.HasPrefix(base, "https://"), trustProxy: f.trustProxy, strict: f.strictOAuth, hooks: hooks, metrics: reg})
 	if err != nil {
 		ln.Close()
 		return err
@@ -90,7 +92,15 @@ func serve(ctx context.Context, e env, args []string) error {
 	dispatched := make(chan struct{})
 	go func() {
 		defer close(dispatched)
-		webhook.NewDispatcher(hooks, webhook.DispatcherConfig{Workers: f.hookWorkers, Lease: f.hookLease}).Run(dctx)
+		webhook.NewDispatcher(hooks, webhook.DispatcherConfig{Workers: f.hookWorkers, Lease: f.hookLease,
+			Observe: func(ok bool, latency time.Duration) {
+				result := "ok"
+				if !ok {
+					result = "failed"
+				}
+				reg.Add("taskd_webhook_attempts_total", "Webhook delivery attempts by result.", 1, "result", result)
+				reg.Observe("taskd_webhook_attempt_duration_seconds", "Time a destination took to answer.", latency)
+			}}).Run(dctx)
 	}()
 	defer func() { stopDispatch(); <-dispatched }() // drains deliveries in flight
 	srv := &http.Server{

@@ -1,0 +1,35 @@
+package metrics
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestExposition(t *testing.T) {
+	r := New()
+	r.Add("taskd_requests_total", "Requests.", 1, "route", "api", "code", "2xx")
+	r.Add("taskd_requests_total", "Requests.", 2, "route", "api", "code", "2xx")
+	r.Add("taskd_requests_total", "Requests.", 1, "route", `we"ird`, "code", "5xx")
+	r.Observe("taskd_request_seconds", "Latency.", 3*time.Millisecond, "route", "api")
+	r.Observe("taskd_request_seconds", "Latency.", 2*time.Second, "route", "api")
+	var b strings.Builder
+	r.WriteTo(&b)
+	out := b.String()
+	for _, want := range []string{
+		"# TYPE taskd_requests_total counter\n",
+		`taskd_requests_total{route="api",code="2xx"} 3` + "\n",
+		`taskd_requests_total{route="we\"ird",code="5xx"} 1` + "\n",
+		"# TYPE taskd_request_seconds histogram\n",
+		`taskd_request_seconds_bucket{route="api",le="0.0025"} 0` + "\n",
+		`taskd_request_seconds_bucket{route="api",le="0.005"} 1` + "\n",
+		`taskd_request_seconds_bucket{route="api",le="2.5"} 2` + "\n",
+		`taskd_request_seconds_bucket{route="api",le="+Inf"} 2` + "\n",
+		`taskd_request_seconds_count{route="api"} 2` + "\n",
+		"go_goroutines ",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("exposition lacks %q:\n%s", want, out)
+		}
+	}
+}

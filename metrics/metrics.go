@@ -97,11 +97,21 @@ func render(labels []string) string {
 		}
 		b.WriteString(labels[i])
 		b.WriteString(`="`)
-		b.WriteString(strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`).Replace(labels[i+1]))
+		b.WriteString(escape(labels[i+1]))
 		b.WriteByte('"')
 	}
 	b.WriteByte('}')
 	return b.String()
+}
+
+var escaper = strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`)
+
+// escape quotes a label value as the text format requires.
+func escape(v string) string {
+	if !strings.ContainsAny(v, "\\\"\n") {
+		return v
+	}
+	return escaper.Replace(v)
 }
 
 // withLabel adds one label to a rendered label set.

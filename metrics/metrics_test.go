@@ -33,3 +33,15 @@ func TestExposition(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkRecord is the cost one request adds: a counter and a histogram.
+func BenchmarkRecord(b *testing.B) {
+	r := New()
+	b.ReportAllocs()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			r.Add("taskd_http_requests_total", "Requests.", 1, "route", "/a/{slug}/api/admin/v2/{$}", "code", "2xx")
+			r.Observe("taskd_http_request_duration_seconds", "Latency.", time.Millisecond, "route", "/a/{slug}/api/admin/v2/{$}")
+		}
+	})
+}

@@ -308,3 +308,41 @@ func TestProjectPageTree(t *testing.T) {
 		t.Fatalf("tree after completing:\n%s", proj.body)
 	}
 }
+
+// TestPageLinksWork: every page the API returns (project, task, subtask,
+// comment) opens in the browser under the account URL.
+func TestPageLinksWork(t *testing.T) {
+	s := newOAuthSite(t, storage{data: t.TempDir()})
+	b := s.signedIn(ownerEmail)
+	data := func(q string) map[string]any {
+		t.Helper()
+		_, body := apiCall(t, s.accountURL(), s.key, q)
+		d, ok := body["data"].(map[string]any)
+		if !ok {
+			t.Fatalf("%s: %v", q, body)
+		}
+		return d
+	}
+	p := data("action=post_project&title=Links")
+	tk := data("action=post_task&id_project=" + p["id"].(string) + "&title=Parent")
+	sub := data("action=post_task&id_project=" + p["id"].(string) + "&id_parent=" + tk["id"].(string) + "&title=Child")
+	c := data("action=post_comment&id_task=" + sub["id"].(string) + "&text=Hello")
+	for _, obj := range []map[string]any{p, tk, sub, c} {
+		u, err := url.Parse(s.accountURL() + obj["page"].(string))
+		if err != nil {
+			t.Fatal(err)
+		}
+		page := b.get(u.String())
+		if page.status != http.StatusOK {
+			t.Errorf("page %s: HTTP %d", obj["page"], page.status)
+		}
+		if u.Fragment != "" && !strings.Contains(page.body, `id="`+u.Fragment+`"`) {
+			t.Errorf("page %s has no element #%s", obj["page"], u.Fragment)
+		}
+	}
+	// A task's page under the wrong project or parent is not found.
+	wrong := "/project/" + p["id"].(string) + "/999999/" + sub["id"].(string) + "/"
+	if page := b.get(s.accountURL() + wrong); page.status != http.StatusNotFound {
+		t.Errorf("%s: HTTP %d", wrong, page.status)
+	}
+}

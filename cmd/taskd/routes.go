@@ -78,11 +78,13 @@ func routes(ctx context.Context, s site) (http.Handler, error) {
 		mux.Handle(p, ui)
 	}
 
-	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+	notFound := func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json; charset=utf-8")
 		w.WriteHeader(http.StatusNotFound)
 		w.Write([]byte(`{"status":"error","status_code":0,"message":"Not found"}` + "\n"))
-	})
+	}
+	mux.HandleFunc("/a/{slug}/api/", notFound) // API clients get JSON, not a page
+	mux.HandleFunc("/", notFound)
 	var h http.Handler = mux
 	if s.metrics != nil {
 		mux.Handle("GET /metrics", s.metrics.Handler())

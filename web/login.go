@@ -66,6 +66,9 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request, v *view) error {
 	if err != nil {
 		email = lv.Email
 	}
+	if len(email) > 320 { // no address is longer; keep the counter keys small
+		email, lv.Email = email[:320], ""
+	}
 	keys := []string{"email:" + email, "ip:" + s.clientIP(r)}
 	since := s.cfg.Now().Add(-loginWindow)
 	for i, limit := range []int{loginPerEmail, loginPerAddress} {

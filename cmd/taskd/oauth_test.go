@@ -427,3 +427,36 @@ func TestStrictOAuth(t *testing.T) {
 		t.Fatalf("GET with --strict-oauth: %d", res.StatusCode)
 	}
 }
+
+// TestAdministrativeFollowsRole: a token with the administrative scope stops
+// working for administrative actions once its person is no longer an admin.
+func TestAdministrativeFollowsRole(t *testing.T) {
+	s := newOAuthSite(t, storage{data: t.TempDir()})
+	cliJSON(t, s.st, "user", "add", "--account", s.slug, "--email", "admin@acme.example", "--password", password,
+		"--first-name", "Ada", "--last-name", "Admin", "--role", "admin")
+	u := s.consent(s.browser(), s.authorizeURL(), "admin@acme.example", s.slug, "allow")
+	tok := s.exchange(u.Query().Get("code"))
+	if !strings.Contains(tok["scope"].(string), "administrative") {
+		t.Fatalf("an admin was not granted administrative: %v", tok["scope"])
+	}
+	access := tok["access_token"].(string)
+	if status, body, _ := s.api(s.accountURL(), access, "action=get_webhooks"); status != 200 {
+		t.Fatalf("get_webhooks as admin: %d %v", status, body)
+	}
+	owner := s.signedIn(ownerEmail)
+	people := owner.get(s.base + "/a/" + s.slug + "/people")
+	var action string
+	for _, f := range people.forms() {
+		if strings.HasSuffix(f.action, "/role") && strings.Contains(people.body, "admin@acme.example") {
+			action = f.action // the last role form is the newest member's
+		}
+	}
+	owner.submit(s.base, people, action, url.Values{"role": {"user"}}).location(t)
+	status, body, _ := s.api(s.accountURL(), access, "action=get_webhooks")
+	if status != 403 || body["status_code"] != float64(20) {
+		t.Fatalf("get_webhooks after losing the admin role: %d %v", status, body)
+	}
+	if status, _, _ := s.api(s.accountURL(), access, "action=get_tasks&id_project=1"); status != 200 {
+		t.Fatalf("a non-administrative action after the role change: %d", status)
+	}
+}

@@ -113,23 +113,7 @@ func scanMember(s interface{ Scan(...any) error }) (taskd.Member, error) {
 
 // Members lists the account's members in the order they joined.
 func (db *DB) Members(ctx context.Context, accountID int64) ([]taskd.Member, error) {
-	rows, err := db.reader.QueryContext(ctx, db.d.q(`SELECT `+memberColumns+` WHERE m.account_id = ? ORDER BY m.created_at, p.id`), accountID)
-	if err != nil {
-		return nil, taskd.Internal("members", err)
-	}
-	defer rows.Close()
-	var out []taskd.Member
-	for rows.Next() {
-		m, err := scanMember(rows)
-		if err != nil {
-			return nil, taskd.Internal("members", err)
-		}
-		out = append(out, m)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, taskd.Internal("members", err)
-	}
-	return out, nil
+	return all(ctx, db.reader, "members", db.d.q(`SELECT `+memberColumns+` WHERE m.account_id = ? ORDER BY m.created_at, p.id`), scanMember, accountID)
 }
 
 // Owner returns the account's owner.

@@ -48,23 +48,7 @@ func (db *DB) Client(ctx context.Context, clientID string) (taskd.Client, error)
 
 // Clients lists the account's applications, oldest first.
 func (db *DB) Clients(ctx context.Context, accountID int64) ([]taskd.Client, error) {
-	rows, err := db.reader.QueryContext(ctx, db.d.q(`SELECT `+clientColumns+` WHERE account_id = ? ORDER BY id`), accountID)
-	if err != nil {
-		return nil, taskd.Internal("clients", err)
-	}
-	defer rows.Close()
-	var out []taskd.Client
-	for rows.Next() {
-		c, err := scanClient(rows)
-		if err != nil {
-			return nil, taskd.Internal("clients", err)
-		}
-		out = append(out, c)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, taskd.Internal("clients", err)
-	}
-	return out, nil
+	return all(ctx, db.reader, "clients", db.d.q(`SELECT `+clientColumns+` WHERE account_id = ? ORDER BY id`), scanClient, accountID)
 }
 
 // SetClientSecret replaces an application's secret hash; code 25 when the

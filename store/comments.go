@@ -29,24 +29,8 @@ func (db *DB) Comments(ctx context.Context, accountID, taskID int64) ([]taskd.Co
 	if _, err := db.task(ctx, db.reader, accountID, taskID, false); err != nil {
 		return nil, err
 	}
-	rows, err := db.reader.QueryContext(ctx, db.d.q(`SELECT `+commentColumns+` WHERE c.account_id = ? AND c.task_id = ? ORDER BY c.id`),
+	return all(ctx, db.reader, "comments", db.d.q(`SELECT `+commentColumns+` WHERE c.account_id = ? AND c.task_id = ? ORDER BY c.id`), scanComment,
 		accountID, taskID)
-	if err != nil {
-		return nil, taskd.Internal("comments", err)
-	}
-	defer rows.Close()
-	var out []taskd.Comment
-	for rows.Next() {
-		c, err := scanComment(rows)
-		if err != nil {
-			return nil, taskd.Internal("comments", err)
-		}
-		out = append(out, c)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, taskd.Internal("comments", err)
-	}
-	return out, nil
 }
 
 // Comment returns one of the account's comments, or code 15.

@@ -39,24 +39,12 @@ func (db *DB) Events(ctx context.Context, accountID int64, since time.Time, proj
 		query += ` AND project_id = ?`
 		args = append(args, projectID)
 	}
-	rows, err := db.reader.QueryContext(ctx, db.d.q(query+` ORDER BY id LIMIT 10000`), args...)
-	if err != nil {
-		return nil, taskd.Internal("events", err)
-	}
-	defer rows.Close()
-	var out []taskd.StoredEvent
-	for rows.Next() {
+	return all(ctx, db.reader, "events", db.d.q(query+` ORDER BY id LIMIT 10000`), func(s scanner) (taskd.StoredEvent, error) {
 		e := taskd.StoredEvent{AccountID: accountID}
 		var at int64
 		var body string
-		if err := rows.Scan(&e.ID, &e.ProjectID, &e.Name, &at, &body); err != nil {
-			return nil, taskd.Internal("events", err)
-		}
+		err := s.Scan(&e.ID, &e.ProjectID, &e.Name, &at, &body)
 		e.Time, e.Body = fromMS(at), []byte(body)
-		out = append(out, e)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, taskd.Internal("events", err)
-	}
-	return out, nil
+		return e, err
+	}, args...)
 }

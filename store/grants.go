@@ -135,24 +135,8 @@ func (db *DB) RevokeClientGrants(ctx context.Context, personID int64, clientID s
 // PersonGrants lists the person's grants that are in force (code redeemed,
 // not revoked, refresh token not expired), newest first.
 func (db *DB) PersonGrants(ctx context.Context, personID int64) ([]taskd.Grant, error) {
-	rows, err := db.reader.QueryContext(ctx, db.d.q(`SELECT `+grantColumns+` WHERE g.person_id = ? AND g.revoked = 0
-		AND g.code_used = 1 AND g.refresh_expires_at > ? ORDER BY g.updated_at DESC, g.id DESC`), personID, ms(db.now()))
-	if err != nil {
-		return nil, taskd.Internal("person grants", err)
-	}
-	defer rows.Close()
-	var out []taskd.Grant
-	for rows.Next() {
-		g, err := scanGrant(rows)
-		if err != nil {
-			return nil, taskd.Internal("person grants", err)
-		}
-		out = append(out, g)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, taskd.Internal("person grants", err)
-	}
-	return out, nil
+	return all(ctx, db.reader, "person grants", db.d.q(`SELECT `+grantColumns+` WHERE g.person_id = ? AND g.revoked = 0
+		AND g.code_used = 1 AND g.refresh_expires_at > ? ORDER BY g.updated_at DESC, g.id DESC`), scanGrant, personID, ms(db.now()))
 }
 
 // changed reports whether an UPDATE changed a row.

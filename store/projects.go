@@ -32,23 +32,7 @@ func (db *DB) Projects(ctx context.Context, accountID int64, status string) ([]t
 		query += ` AND pr.status = ?`
 		args = append(args, status)
 	}
-	rows, err := db.reader.QueryContext(ctx, db.d.q(query+` ORDER BY pr.id`), args...)
-	if err != nil {
-		return nil, taskd.Internal("projects", err)
-	}
-	defer rows.Close()
-	var out []taskd.Project
-	for rows.Next() {
-		p, err := scanProject(rows)
-		if err != nil {
-			return nil, taskd.Internal("projects", err)
-		}
-		out = append(out, p)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, taskd.Internal("projects", err)
-	}
-	return out, nil
+	return all(ctx, db.reader, "projects", db.d.q(query+` ORDER BY pr.id`), scanProject, args...)
 }
 
 // Project returns one project of the account, or code 4.

@@ -11,25 +11,13 @@ import (
 
 // SigningKeys returns every stored signing key, oldest first.
 func (db *DB) SigningKeys(ctx context.Context) ([]taskd.SigningKey, error) {
-	rows, err := db.reader.QueryContext(ctx, `SELECT kid, private_key, created_at FROM signing_keys ORDER BY created_at, kid`)
-	if err != nil {
-		return nil, taskd.Internal("signing keys", err)
-	}
-	defer rows.Close()
-	var out []taskd.SigningKey
-	for rows.Next() {
+	return all(ctx, db.reader, "signing keys", `SELECT kid, private_key, created_at FROM signing_keys ORDER BY created_at, kid`, func(s scanner) (taskd.SigningKey, error) {
 		var k taskd.SigningKey
 		var added int64
-		if err := rows.Scan(&k.KID, &k.Private, &added); err != nil {
-			return nil, taskd.Internal("signing keys", err)
-		}
+		err := s.Scan(&k.KID, &k.Private, &added)
 		k.Added = fromMS(added)
-		out = append(out, k)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, taskd.Internal("signing keys", err)
-	}
-	return out, nil
+		return k, err
+	})
 }
 
 // AddSigningKey stores a new signing key.
@@ -122,27 +110,15 @@ func (db *DB) PersonByID(ctx context.Context, id int64) (taskd.Person, error) {
 
 // Memberships lists the accounts the person belongs to, by account name.
 func (db *DB) Memberships(ctx context.Context, personID int64) ([]taskd.Membership, error) {
-	rows, err := db.reader.QueryContext(ctx, db.d.q(`SELECT a.id, a.slug, a.name, a.created_at, m.role
-		FROM members m JOIN accounts a ON a.id = m.account_id WHERE m.person_id = ? ORDER BY a.name, a.id`), personID)
-	if err != nil {
-		return nil, taskd.Internal("memberships", err)
-	}
-	defer rows.Close()
-	var out []taskd.Membership
-	for rows.Next() {
+	return all(ctx, db.reader, "memberships", db.d.q(`SELECT a.id, a.slug, a.name, a.created_at, m.role
+		FROM members m JOIN accounts a ON a.id = m.account_id WHERE m.person_id = ? ORDER BY a.name, a.id`), func(s scanner) (taskd.Membership, error) {
 		var m taskd.Membership
 		var added int64
 		var role string
-		if err := rows.Scan(&m.Account.ID, &m.Account.Slug, &m.Account.Name, &added, &role); err != nil {
-			return nil, taskd.Internal("memberships", err)
-		}
+		err := s.Scan(&m.Account.ID, &m.Account.Slug, &m.Account.Name, &added, &role)
 		m.Account.Added, m.Role = fromMS(added), taskd.Role(role)
-		out = append(out, m)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, taskd.Internal("memberships", err)
-	}
-	return out, nil
+		return m, err
+	}, personID)
 }
 
 // Member returns the person's membership of the account, or code 22.

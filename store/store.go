@@ -191,3 +191,28 @@ type querier interface {
 	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
 	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
 }
+
+// scanner is a row to scan: *sql.Row or *sql.Rows.
+type scanner = interface{ Scan(...any) error }
+
+// all runs a query and scans every row with scan. Errors are internal,
+// named by op.
+func all[T any](ctx context.Context, q querier, op, query string, scan func(scanner) (T, error), args ...any) ([]T, error) {
+	rows, err := q.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, taskd.Internal(op, err)
+	}
+	defer rows.Close()
+	var out []T
+	for rows.Next() {
+		v, err := scan(rows)
+		if err != nil {
+			return nil, taskd.Internal(op, err)
+		}
+		out = append(out, v)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, taskd.Internal(op, err)
+	}
+	return out, nil
+}

@@ -45,23 +45,7 @@ func (db *DB) CreateWebhook(ctx context.Context, w taskd.Webhook) (taskd.Webhook
 
 // Webhooks lists the account's webhooks, oldest first.
 func (db *DB) Webhooks(ctx context.Context, accountID int64) ([]taskd.Webhook, error) {
-	rows, err := db.reader.QueryContext(ctx, db.d.q(`SELECT `+webhookColumns+` WHERE account_id = ? ORDER BY id`), accountID)
-	if err != nil {
-		return nil, taskd.Internal("webhooks", err)
-	}
-	defer rows.Close()
-	var out []taskd.Webhook
-	for rows.Next() {
-		w, err := scanWebhook(rows)
-		if err != nil {
-			return nil, taskd.Internal("webhooks", err)
-		}
-		out = append(out, w)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, taskd.Internal("webhooks", err)
-	}
-	return out, nil
+	return all(ctx, db.reader, "webhooks", db.d.q(`SELECT `+webhookColumns+` WHERE account_id = ? ORDER BY id`), scanWebhook, accountID)
 }
 
 func webhookNotFound() error { return taskd.Errorf(taskd.CodeFieldRequired, "id", "WebHook not found") }
@@ -195,25 +179,13 @@ func (db *DB) webhooksIn(ctx context.Context, tx querier, accountID int64) ([]ta
 // leased, the longest-waiting first.
 func (db *DB) DueWebhooks(ctx context.Context, limit int) ([]int64, error) {
 	now := ms(db.now())
-	rows, err := db.reader.QueryContext(ctx, db.d.q(`SELECT w.id FROM webhooks w WHERE w.enabled = 1 AND w.next_attempt_at <= ?
+	return all(ctx, db.reader, "due webhooks", db.d.q(`SELECT w.id FROM webhooks w WHERE w.enabled = 1 AND w.next_attempt_at <= ?
 		AND w.lease_until < ? AND EXISTS (SELECT 1 FROM deliveries d WHERE d.webhook_id = w.id AND d.state = 'pending')
-		ORDER BY w.next_attempt_at, w.id LIMIT ?`), now, now, limit)
-	if err != nil {
-		return nil, taskd.Internal("due webhooks", err)
-	}
-	defer rows.Close()
-	var out []int64
-	for rows.Next() {
+		ORDER BY w.next_attempt_at, w.id LIMIT ?`), func(s scanner) (int64, error) {
 		var id int64
-		if err := rows.Scan(&id); err != nil {
-			return nil, taskd.Internal("due webhooks", err)
-		}
-		out = append(out, id)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, taskd.Internal("due webhooks", err)
-	}
-	return out, nil
+		err := s.Scan(&id)
+		return id, err
+	}, now, now, limit)
 }
 
 // Lease claims a webhook for owner until the time, unless another owner
@@ -338,28 +310,16 @@ func (db *DB) Redeliver(ctx context.Context, accountID, deliveryID int64) error 
 
 // Attempts returns the webhook's latest attempts, newest first.
 func (db *DB) Attempts(ctx context.Context, accountID, webhookID int64, limit int) ([]taskd.Attempt, error) {
-	rows, err := db.reader.QueryContext(ctx, db.d.q(`SELECT a.id, a.delivery_id, a.event_id, a.event_name, a.at, a.ok, a.http_status,
+	return all(ctx, db.reader, "attempts", db.d.q(`SELECT a.id, a.delivery_id, a.event_id, a.event_name, a.at, a.ok, a.http_status,
 		a.latency_us, a.error, a.response FROM attempts a JOIN webhooks w ON w.id = a.webhook_id
-		WHERE w.account_id = ? AND a.webhook_id = ? ORDER BY a.id DESC LIMIT ?`), accountID, webhookID, limit)
-	if err != nil {
-		return nil, taskd.Internal("attempts", err)
-	}
-	defer rows.Close()
-	var out []taskd.Attempt
-	for rows.Next() {
+		WHERE w.account_id = ? AND a.webhook_id = ? ORDER BY a.id DESC LIMIT ?`), func(s scanner) (taskd.Attempt, error) {
 		a := taskd.Attempt{WebhookID: webhookID}
 		var at, us int64
 		var ok int
-		if err := rows.Scan(&a.ID, &a.DeliveryID, &a.EventID, &a.EventName, &at, &ok, &a.HTTPStatus, &us, &a.Error, &a.Response); err != nil {
-			return nil, taskd.Internal("attempts", err)
-		}
+		err := s.Scan(&a.ID, &a.DeliveryID, &a.EventID, &a.EventName, &at, &ok, &a.HTTPStatus, &us, &a.Error, &a.Response)
 		a.At, a.OK, a.Latency = fromMS(at), ok != 0, time.Duration(us)*time.Microsecond
-		out = append(out, a)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, taskd.Internal("attempts", err)
-	}
-	return out, nil
+		return a, err
+	}, accountID, webhookID, limit)
 }
 
 // AttemptStats sums the webhook's attempts per hour since the time.
@@ -411,25 +371,13 @@ func finishMean(s *taskd.AttemptStats, total time.Duration) {
 
 // ExpiredDeliveries lists the webhook's expired deliveries, newest first.
 func (db *DB) ExpiredDeliveries(ctx context.Context, accountID, webhookID int64, limit int) ([]taskd.Delivery, error) {
-	rows, err := db.reader.QueryContext(ctx, db.d.q(`SELECT d.id, d.attempts, d.created_at, e.id, e.name, e.created_at
+	return all(ctx, db.reader, "expired deliveries", db.d.q(`SELECT d.id, d.attempts, d.created_at, e.id, e.name, e.created_at
 		FROM deliveries d JOIN webhooks w ON w.id = d.webhook_id JOIN events e ON e.id = d.event_id
-		WHERE w.account_id = ? AND d.webhook_id = ? AND d.state = 'expired' ORDER BY d.event_id DESC LIMIT ?`), accountID, webhookID, limit)
-	if err != nil {
-		return nil, taskd.Internal("expired deliveries", err)
-	}
-	defer rows.Close()
-	var out []taskd.Delivery
-	for rows.Next() {
+		WHERE w.account_id = ? AND d.webhook_id = ? AND d.state = 'expired' ORDER BY d.event_id DESC LIMIT ?`), func(s scanner) (taskd.Delivery, error) {
 		d := taskd.Delivery{WebhookID: webhookID, State: taskd.DeliveryExpired}
 		var added, at int64
-		if err := rows.Scan(&d.ID, &d.Attempts, &added, &d.Event.ID, &d.Event.Name, &at); err != nil {
-			return nil, taskd.Internal("expired deliveries", err)
-		}
+		err := s.Scan(&d.ID, &d.Attempts, &added, &d.Event.ID, &d.Event.Name, &at)
 		d.Added, d.Event.Time = fromMS(added), fromMS(at)
-		out = append(out, d)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, taskd.Internal("expired deliveries", err)
-	}
-	return out, nil
+		return d, err
+	}, accountID, webhookID, limit)
 }

@@ -130,15 +130,11 @@ func userAdd(ctx context.Context, e env, args []string) error {
 	if err != nil {
 		return err
 	}
-	db, _, err := sf.open(ctx)
+	db, _, a, err := sf.openAccount(ctx, *slug)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	a, err := db.AccountBySlug(ctx, *slug)
-	if err != nil {
-		return fmt.Errorf("no account %q", *slug)
-	}
 	if err := checkExisting(ctx, db, p, *password); err != nil {
 		return err
 	}
@@ -157,15 +153,11 @@ func apikeyRotate(ctx context.Context, e env, args []string) error {
 	if err := parseFlags(fs, e, args); err != nil {
 		return helpOK(err)
 	}
-	db, sealer, err := sf.open(ctx)
+	db, sealer, a, err := sf.openAccount(ctx, *slug)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	a, err := db.AccountBySlug(ctx, *slug)
-	if err != nil {
-		return fmt.Errorf("no account %q", *slug)
-	}
 	key := secret.APIKey()
 	if err := db.SetAPIKey(ctx, a.ID, sealer.SealAPIKey(a.Slug, key)); err != nil {
 		return cliError(err)

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"flag"
-	"fmt"
 	"strings"
 	"time"
 
@@ -33,15 +32,11 @@ func clientCreate(ctx context.Context, e env, args []string) error {
 	if err := parseFlags(fs, e, args); err != nil {
 		return helpOK(err)
 	}
-	db, _, err := sf.open(ctx)
+	db, _, a, err := sf.openAccount(ctx, *slug)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	a, err := db.AccountBySlug(ctx, *slug)
-	if err != nil {
-		return fmt.Errorf("no account %q", *slug)
-	}
 	c, sec, err := oauth.NewClient(a.ID, *name, uris)
 	if err != nil {
 		return cliError(err)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/secret"
 	"github.com/taskd/taskd/store"
 )
@@ -40,6 +41,24 @@ func (s *storageFlags) open(ctx context.Context) (*store.DB, *secret.Sealer, err
 		return nil, nil, err
 	}
 	return db, sealer, nil
+}
+
+// openAccount opens the store and finds the account a command works on.
+// The caller closes the store.
+func (s *storageFlags) openAccount(ctx context.Context, slug string) (*store.DB, *secret.Sealer, taskd.Account, error) {
+	db, sealer, err := s.open(ctx)
+	if err != nil {
+		return nil, nil, taskd.Account{}, err
+	}
+	a, err := db.AccountBySlug(ctx, slug)
+	if err != nil {
+		db.Close()
+		if taskd.ErrorCode(err) == taskd.CodeAuth {
+			return nil, nil, a, fmt.Errorf("no account %q", slug)
+		}
+		return nil, nil, a, err
+	}
+	return db, sealer, a, nil
 }
 
 // baseURL is the public URL without a trailing slash.

@@ -1,5 +1,7 @@
 package taskd
 
+import "strings"
+
 // Params gives a request's parameters by name, and whether each was sent.
 // The account API and the pages both read changes through it, so that a
 // change made in a page is validated exactly as the same change through
@@ -75,4 +77,15 @@ func ParseProjectInput(p Params) (in ProjectInput, err error) {
 	}
 	in.DateEnd, err = p.date("dateend")
 	return in, err
+}
+
+// ParseCommentText reads a comment's text: required, not blank, trimmed,
+// and within the length limit.
+func ParseCommentText(p Params) (string, error) {
+	v, ok := p("text")
+	v = strings.TrimSpace(v)
+	if !ok || v == "" {
+		return "", E(CodeFieldRequired, "text")
+	}
+	return v, CheckText("text", v)
 }

@@ -27,8 +27,8 @@ func actions() map[string]action {
 		"delete_task":   {[]string{"id_task"}, deleteTask},
 
 		"get_comments":   {[]string{"id_task"}, getComments},
-		"post_comment":   {[]string{"id_task", "text", "email_user_from"}, postComment},
-		"update_comment": {[]string{"id_comment", "text"}, updateComment},
+		"post_comment":   {[]string{"id_task", "text", "email_user_from"}, writeComment("id_task", taskd.CodeTaskInvalid, taskd.Store.CreateComment)},
+		"update_comment": {[]string{"id_comment", "text"}, writeComment("id_comment", taskd.CodeCommentInvalid, taskd.Store.UpdateComment)},
 		"delete_comment": {[]string{"id_comment"}, deleteComment},
 
 		"get_users":  {nil, getUsers},

@@ -1,7 +1,7 @@
 package api
 
 import (
-	"strings"
+	"context"
 
 	"github.com/taskd/taskd"
 )
@@ -22,53 +22,27 @@ func getComments(c *call) (any, error) {
 	return ok(out), nil
 }
 
-// commentText reads the required, non-blank text of a comment.
-func commentText(c *call) (string, error) {
-	text, err := c.required("text")
-	if err != nil {
-		return "", err
+// writeComment reads a target id and the text, and makes the change.
+func writeComment(idName string, code taskd.Code, write func(s taskd.Store, ctx context.Context, by taskd.Actor, id int64, text string) (taskd.Comment, error)) func(*call) (any, error) {
+	return func(c *call) (any, error) {
+		id, err := c.id(idName, code)
+		if err != nil {
+			return nil, err
+		}
+		text, err := taskd.ParseCommentText(c.opt)
+		if err != nil {
+			return nil, err
+		}
+		by, err := c.actor()
+		if err != nil {
+			return nil, err
+		}
+		cm, err := write(c.store, c.ctx, by, id, text)
+		if err != nil {
+			return nil, err
+		}
+		return ok(renderComment(cm)), nil
 	}
-	return strings.TrimSpace(text), taskd.CheckText("text", text)
-}
-
-func postComment(c *call) (any, error) {
-	id, err := c.id("id_task", taskd.CodeTaskInvalid)
-	if err != nil {
-		return nil, err
-	}
-	text, err := commentText(c)
-	if err != nil {
-		return nil, err
-	}
-	by, err := c.actor()
-	if err != nil {
-		return nil, err
-	}
-	cm, err := c.store.CreateComment(c.ctx, by, id, text)
-	if err != nil {
-		return nil, err
-	}
-	return ok(renderComment(cm)), nil
-}
-
-func updateComment(c *call) (any, error) {
-	id, err := c.id("id_comment", taskd.CodeCommentInvalid)
-	if err != nil {
-		return nil, err
-	}
-	text, err := commentText(c)
-	if err != nil {
-		return nil, err
-	}
-	by, err := c.actor()
-	if err != nil {
-		return nil, err
-	}
-	cm, err := c.store.UpdateComment(c.ctx, by, id, text)
-	if err != nil {
-		return nil, err
-	}
-	return ok(renderComment(cm)), nil
 }
 
 func deleteComment(c *call) (any, error) {

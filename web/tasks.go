@@ -160,11 +160,8 @@ func (s *Server) deleteTask(r *http.Request, by taskd.Actor, t taskd.Task) (stri
 }
 
 func (s *Server) addComment(r *http.Request, by taskd.Actor, t taskd.Task) (string, error) {
-	text := r.PostFormValue("text")
-	if text == "" {
-		return "", taskd.E(taskd.CodeFieldRequired, "text")
-	}
-	if err := taskd.CheckText("text", text); err != nil {
+	text, err := taskd.ParseCommentText(formParams(r))
+	if err != nil {
 		return "", err
 	}
 	c, err := s.cfg.Store.CreateComment(r.Context(), by, t.ID, text)
@@ -199,10 +196,8 @@ func (s *Server) commentChange(del bool) handler {
 		if del {
 			err = s.cfg.Store.DeleteComment(r.Context(), by, c.ID)
 		} else {
-			text := r.PostFormValue("text")
-			if text == "" {
-				err = taskd.E(taskd.CodeFieldRequired, "text")
-			} else if err = taskd.CheckText("text", text); err == nil {
+			var text string
+			if text, err = taskd.ParseCommentText(formParams(r)); err == nil {
 				c, err = s.cfg.Store.UpdateComment(r.Context(), by, c.ID, text)
 			}
 		}

@@ -56,16 +56,25 @@ func Hash(signed, key string) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// checkHash verifies the hash parameter against the form-encoded string that
+// checkHash verifies the hash parameter against the form-encoded text that
 // carried it. Clients disagree on encoding, so three renderings of the
-// remainder (the pairs other than hash, in their order) are accepted: as sent,
-// percent-decoded, and re-encoded the way PHP's http_build_query does.
-// Every candidate is compared in constant time.
+// remainder (the pairs other than hash, in their order) are candidates: as
+// sent, percent-decoded, and re-encoded the way PHP's http_build_query does.
+// A rendering counts only when it parses back to exactly the parameters that
+// will run, so one signature authenticates one parameter set: a decoded "&"
+// or "=" (a%26b%3Dc against a&b=c) or a decoded "+" could otherwise let a
+// signature made for some parameters vouch for others. Every candidate is
+// compared in constant time.
 func checkHash(signed, hash string, key []byte) bool {
 	want, err := hex.DecodeString(strings.ToLower(hash))
 	if err != nil || len(want) != md5.Size {
 		return false
 	}
+	params, err := url.ParseQuery(signed)
+	if err != nil {
+		return false
+	}
+	params.Del("hash")
 	var raw, decoded, php []string
 	for _, pair := range strings.Split(signed, "&") {
 		k, v, _ := strings.Cut(pair, "=")
@@ -83,10 +92,34 @@ func checkHash(signed, hash string, key []byte) bool {
 	}
 	ok := 0
 	for _, candidate := range []string{strings.Join(raw, "&"), strings.Join(decoded, "&"), strings.Join(php, "&")} {
+		if !parsesTo(candidate, params) {
+			continue
+		}
 		sum := md5.Sum(append([]byte(candidate), key...))
 		ok |= subtle.ConstantTimeCompare(sum[:], want)
 	}
 	return ok == 1
+}
+
+// parsesTo reports whether form-encoded text holds exactly the parameters
+// want, each with its one value.
+func parsesTo(text string, want url.Values) bool {
+	got, err := url.ParseQuery(text)
+	if err != nil || len(got) != len(want) {
+		return false
+	}
+	for k, vs := range want {
+		g, ok := got[k]
+		if !ok || len(g) != len(vs) {
+			return false
+		}
+		for i := range vs {
+			if g[i] != vs[i] {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // phpEncode is PHP's urlencode: like url.QueryEscape, but "~" is escaped too.

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"net/url"
 	"testing"
 	"time"
 )
@@ -73,4 +74,38 @@ func TestAdminHeader(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzHashBindsParameters: whatever text a hash was made over, it is
+// accepted only for a request whose parameters are exactly the ones that
+// text parses to, so no encoding variant merges, splits or changes them.
+func FuzzHashBindsParameters(f *testing.F) {
+	for _, s := range [][2]string{
+		{"action=get_tasks&id_project=26", "action=get_tasks&id_project=26"},
+		{"a=x&b=y", "a=x%26b%3Dy"},
+		{"a=x%26b%3Dy", "a=x&b=y"},
+		{"t=a+b", "t=a%2Bb"},
+		{"t=a b", "t=a%20b"},
+		{"t=a%25", "t=a%2525"},
+		{"k", "k="},
+		{"action=get_projects&action=delete_task", "action=get_projects%26action%3Ddelete_task"},
+	} {
+		f.Add(s[0], s[1])
+	}
+	key := []byte("fuzz-key")
+	f.Fuzz(func(t *testing.T, signedOver, sent string) {
+		h := Hash(signedOver, string(key))
+		full := sent + "&hash=" + h
+		if !checkHash(full, h, key) {
+			return
+		}
+		got, err := url.ParseQuery(full)
+		if err != nil {
+			t.Fatalf("accepted unparsable %q", full)
+		}
+		got.Del("hash")
+		if !parsesTo(signedOver, got) {
+			t.Fatalf("a hash over %q was accepted for %q (%v)", signedOver, sent, got)
+		}
+	})
 }

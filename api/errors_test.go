@@ -141,7 +141,8 @@ func TestAuthenticationForms(t *testing.T) {
 		{"hash in a form body", "POST", ep, form, "action=post_project&title=Form&hash=" + api.Hash("action=post_project&title=Form", a.Key), nil, "Form"},
 		{"Admin header with a form body", "POST", ep, form, "action=post_project&title=Header", http.Header{"Authorization": {api.AdminHeader(a.Key, "post_project", time.Now())}}, "Header"},
 		{"Admin header with a JSON body", "POST", noSlash, "application/json", `{"action":"post_project","title":"JSON","text":null}`, http.Header{"Authorization": {api.AdminHeader(a.Key, "post_project", time.Now())}}, "JSON"},
-		{"signed query, body parameters", "POST", ep + "?action=post_project&hash=" + api.Hash("action=post_project", a.Key), form, "title=Body", nil, "Body"},
+		{"PHP SDK: every parameter in the query", "GET", ep + "?action=post_project&title=PHP+SDK%7E&hash=" + api.Hash("action=post_project&title=PHP+SDK%7E", a.Key), "", "", nil, "PHP SDK~"},
+		{"Python SDK: action in the query, Admin header, JSON body", "POST", noSlash + "?action=post_project", "application/json; charset=utf-8", `{"title":"Python SDK"}`, http.Header{"Authorization": {api.AdminHeader(a.Key, "post_project", time.Now())}}, "Python SDK"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := a.do(tc.method, tc.url, tc.ctype, tc.body, tc.header)

@@ -65,18 +65,36 @@ func (h *Admin) serve(w http.ResponseWriter, r *http.Request) (any, error) {
 	if err != nil {
 		return nil, taskd.Internal("open api key", err)
 	}
-	name := req.params["action"]
-	header := r.Header.Get("Authorization")
-	authorized := false
-	if strings.HasPrefix(header, "Admin ") {
-		authorized = checkAdminHeader(header, name, key, h.now())
-	} else if hash := req.params["hash"]; hash != "" && req.signed != "" {
-		authorized = checkHash(req.signed, hash, key)
+	params, err := h.authenticate(r, req, key)
+	if err != nil {
+		return nil, err
 	}
-	if !authorized {
+	return dispatch(ctx, h.actions, &call{store: h.store, now: h.now, lists: h.lists, hooks: h.hooks, p: params, who: &caller{account: acct}})
+}
+
+// authenticate checks the Admin header or the hash and returns the
+// parameters the credential covers: with the header, every source (it
+// signs the action and the time, not parameters); with a hash, only the
+// signed source, and a request with parameters elsewhere is refused.
+func (h *Admin) authenticate(r *http.Request, req *request, key []byte) (map[string]string, error) {
+	if header := r.Header.Get("Authorization"); strings.HasPrefix(header, "Admin ") {
+		params, err := req.merged()
+		if err != nil {
+			return nil, err
+		}
+		if !checkAdminHeader(header, params["action"], key, h.now()) {
+			return nil, taskd.E(taskd.CodeAuth, "")
+		}
+		return params, nil
+	}
+	src, err := req.signed()
+	if err != nil {
+		return nil, err
+	}
+	if !checkHash(src.form, src.params["hash"], key) {
 		return nil, taskd.E(taskd.CodeAuth, "")
 	}
-	return dispatch(ctx, h.actions, &call{store: h.store, now: h.now, lists: h.lists, hooks: h.hooks, p: req.params, who: &caller{account: acct}})
+	return src.params, nil
 }
 
 // caller is who makes a call: the account, and for token calls the person.

@@ -74,9 +74,13 @@ func (h *OAuth) serve(w http.ResponseWriter, r *http.Request) (any, error) {
 		return nil, err
 	}
 	ctx := r.Context()
+	params, err := req.merged()
+	if err != nil {
+		return nil, err
+	}
 	token, ok := bearer(r)
 	if !ok {
-		token = req.params["access_token"]
+		token = params["access_token"]
 	}
 	if token == "" { // no credentials: a challenge without an error code (RFC 6750 §3.1)
 		w.Header().Set("WWW-Authenticate", `Bearer realm="taskd"`)
@@ -101,11 +105,11 @@ func (h *OAuth) serve(w http.ResponseWriter, r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	name := req.params["action"]
+	name := params["action"]
 	if err := permitted(name, grant.Scopes, m.Role); err != nil {
 		return nil, err
 	}
-	return dispatch(ctx, h.actions, &call{store: h.store, now: h.now, lists: h.lists, hooks: h.hooks, p: req.params, who: &caller{account: acct, person: &m}})
+	return dispatch(ctx, h.actions, &call{store: h.store, now: h.now, lists: h.lists, hooks: h.hooks, p: params, who: &caller{account: acct, person: &m}})
 }
 
 // permitted checks the token's scopes and, for administrative actions, that

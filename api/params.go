@@ -8,7 +8,6 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -18,27 +17,39 @@ import (
 // MaxBody is the largest request body the API reads.
 const MaxBody = 1 << 20
 
-// request is a parsed API request: merged parameters plus what the hash
-// signature covers.
-type request struct {
+// source is one place a request's parameters came from: the query string, a
+// form body or a JSON body.
+type source struct {
+	name   string
 	params map[string]string
-	// signed is the raw form-encoded string that carried the hash parameter
-	// (the query string or a form body), for hash verification.
-	signed string
+	// form is the form-encoded text the parameters were parsed from; empty
+	// for JSON. A hash parameter signs exactly this text.
+	form string
 }
 
-// parseRequest reads parameters from the query string, a form body or a JSON
-// body; body values win. Codes: 17 malformed, 18 too large, 19 method.
+func (s *source) has(name string) bool {
+	_, ok := s.params[name]
+	return ok
+}
+
+// request is a parsed API request: its parameters by source, before the
+// caller's authentication decides which of them count.
+type request struct {
+	query source
+	body  source // params nil when there is no body
+}
+
+// parseRequest reads the query string and a form or JSON body, each on its
+// own. Codes: 17 malformed or a parameter given twice in one source, 18 too
+// large, 19 method.
 func parseRequest(w http.ResponseWriter, r *http.Request) (*request, error) {
 	if r.Method != http.MethodGet && r.Method != http.MethodPost {
 		return nil, taskd.Errorf(taskd.CodeMethod, r.Method, "Method is not allowed; use GET or POST")
 	}
-	req := &request{params: make(map[string]string, 8)}
-	if err := addForm(req.params, r.URL.RawQuery, "query string"); err != nil {
+	req := &request{query: source{name: "query string", form: r.URL.RawQuery}}
+	var err error
+	if req.query.params, err = parseForm(r.URL.RawQuery, "query string"); err != nil {
 		return nil, err
-	}
-	if _, ok := req.params["hash"]; ok {
-		req.signed = r.URL.RawQuery
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBody))
 	var tooBig *http.MaxBytesError
@@ -54,81 +65,138 @@ func parseRequest(w http.ResponseWriter, r *http.Request) (*request, error) {
 	ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	switch ct {
 	case "application/x-www-form-urlencoded":
-		bodyParams := make(map[string]string)
-		if err := addForm(bodyParams, string(body), "body"); err != nil {
-			return nil, err
-		}
-		if _, ok := bodyParams["hash"]; ok {
-			req.signed = string(body)
-		}
-		for k, v := range bodyParams {
-			req.params[k] = v
-		}
+		req.body = source{name: "form body", form: string(body)}
+		req.body.params, err = parseForm(string(body), "body")
 	case "application/json":
-		if err := addJSON(req.params, body); err != nil {
-			return nil, err
-		}
+		req.body = source{name: "JSON body"}
+		req.body.params, err = parseJSON(body)
 	default:
 		return nil, taskd.Errorf(taskd.CodeMalformed, "Content-Type",
 			"Body must be application/x-www-form-urlencoded or application/json")
 	}
+	if err != nil {
+		return nil, err
+	}
 	return req, nil
 }
 
-// addForm parses a form-encoded string into dst. A parameter given twice in
-// one source is refused rather than guessed at.
-func addForm(dst map[string]string, raw, where string) error {
-	values, err := url.ParseQuery(raw)
-	if err != nil {
-		return taskd.Errorf(taskd.CodeMalformed, where, "The %s is not valid form encoding", where)
+// merged returns the parameters of every source, for credentials that do
+// not sign parameters (the Admin header, an access token). A parameter
+// given in two sources is refused (17): no value silently wins.
+func (req *request) merged() (map[string]string, error) {
+	if len(req.body.params) == 0 {
+		return req.query.params, nil
 	}
-	for k, vs := range values {
-		if len(vs) > 1 {
-			return taskd.Errorf(taskd.CodeMalformed, k, "Parameter is given more than once")
-		}
-		if err := checkText(k, vs[0]); err != nil {
-			return err
-		}
-		dst[k] = vs[0]
+	out := make(map[string]string, len(req.query.params)+len(req.body.params))
+	for k, v := range req.query.params {
+		out[k] = v
 	}
-	return nil
+	for k, v := range req.body.params {
+		if _, dup := out[k]; dup {
+			return nil, taskd.Errorf(taskd.CodeMalformed, k, "Parameter is given both in the query string and in the body")
+		}
+		out[k] = v
+	}
+	return out, nil
 }
 
-// addJSON parses a JSON object of scalar values into dst.
-func addJSON(dst map[string]string, body []byte) error {
+// signed returns the one source that carries the hash parameter. A signed
+// request must bring every parameter in that source: anything in another
+// source would run unsigned (a leaked URL for a harmless read must not
+// carry a write), so it is refused with code 2, as is a hash in a JSON body
+// (the hash signs form-encoded text) or in two sources.
+func (req *request) signed() (*source, error) {
+	q, b := req.query.has("hash"), req.body.has("hash")
+	switch {
+	case q && !b && len(req.body.params) == 0:
+		return &req.query, nil
+	case b && !q && req.body.form != "" && len(req.query.params) == 0:
+		return &req.body, nil
+	case !q && !b:
+		return nil, taskd.E(taskd.CodeAuth, "")
+	case b && req.body.form == "":
+		return nil, taskd.Errorf(taskd.CodeAuth, "hash", "The hash signs a form-encoded query string or body; sign JSON bodies with the Admin header")
+	}
+	return nil, taskd.Errorf(taskd.CodeAuth, "hash", "A signed request carries every parameter in the part the hash signs")
+}
+
+// parseForm parses form-encoded text. A parameter given twice is refused
+// rather than guessed at.
+func parseForm(raw, where string) (map[string]string, error) {
+	values, err := url.ParseQuery(raw)
+	if err != nil {
+		return nil, taskd.Errorf(taskd.CodeMalformed, where, "The %s is not valid form encoding", where)
+	}
+	out := make(map[string]string, len(values))
+	for k, vs := range values {
+		if len(vs) > 1 {
+			return nil, taskd.Errorf(taskd.CodeMalformed, k, "Parameter is given more than once")
+		}
+		if err := checkText(k, vs[0]); err != nil {
+			return nil, err
+		}
+		out[k] = vs[0]
+	}
+	return out, nil
+}
+
+// parseJSON parses a JSON object of scalar values. A key given twice is
+// refused (encoding/json would keep the last one silently), and so are
+// nested values. A null value counts as absent.
+func parseJSON(body []byte) (map[string]string, error) {
 	// encoding/json would quietly replace invalid bytes with U+FFFD.
 	if !utf8.Valid(body) {
-		return taskd.Errorf(taskd.CodeMalformed, "body", "Body is not valid UTF-8")
+		return nil, taskd.Errorf(taskd.CodeMalformed, "body", "Body is not valid UTF-8")
 	}
+	notObject := taskd.Errorf(taskd.CodeMalformed, "body", "Body is not a JSON object")
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.UseNumber()
-	var obj map[string]any
-	if err := dec.Decode(&obj); err != nil || obj == nil {
-		return taskd.Errorf(taskd.CodeMalformed, "body", "Body is not a JSON object")
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil, notObject
 	}
-	if dec.More() {
-		return taskd.Errorf(taskd.CodeMalformed, "body", "Body has data after the JSON object")
-	}
-	for k, v := range obj {
+	out := make(map[string]string)
+	seen := make(map[string]bool)
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, notObject
+		}
+		k := tok.(string) // object keys are always strings
+		if seen[k] {
+			return nil, taskd.Errorf(taskd.CodeMalformed, k, "Parameter is given more than once")
+		}
+		seen[k] = true
+		if tok, err = dec.Token(); err != nil {
+			return nil, notObject
+		}
 		var s string
-		switch v := v.(type) {
+		switch v := tok.(type) {
 		case string:
 			s = v
 		case json.Number:
 			s = v.String()
 		case bool:
-			s = strconv.FormatBool(v)
+			s = "false"
+			if v {
+				s = "true"
+			}
 		case nil:
 			continue
-		default:
-			return taskd.Errorf(taskd.CodeMalformed, k, "Parameter must be a string, number or boolean")
+		default: // an array or object
+			return nil, taskd.Errorf(taskd.CodeMalformed, k, "Parameter must be a string, number or boolean")
 		}
 		if err := checkText(k, s); err != nil {
-			return err
+			return nil, err
 		}
-		dst[k] = s
+		out[k] = s
 	}
-	return nil
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('}') {
+		return nil, notObject
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, taskd.Errorf(taskd.CodeMalformed, "body", "Body has data after the JSON object")
+	}
+	return out, nil
 }
 
 // checkText refuses invalid UTF-8 and NUL bytes in names and values.

@@ -44,5 +44,6 @@ go test -race -count=1 ./...
 echo "== fuzzing (${FUZZTIME} per target)"
 go test -run '^$' -fuzz '^FuzzAdminRequest$' -fuzztime "$FUZZTIME" ./api
 go test -run '^$' -fuzz '^FuzzHashBindsParameters$' -fuzztime "$FUZZTIME" ./api
+go test -run '^$' -fuzz '^FuzzLocalPath$' -fuzztime "$FUZZTIME" ./web
 go test -run '^$' -fuzz '^FuzzParsers$' -fuzztime "$FUZZTIME" .
 go test -run '^$' -fuzz '^FuzzParseJWT$' -fuzztime "$FUZZTIME" ./oauth

@@ -87,13 +87,13 @@ func (s *Server) authorizeForm(w http.ResponseWriter, r *http.Request, v *view) 
 		q.Set("account", slug)
 		return see303(w, r, "/oauth2/authorize?"+q.Encode())
 	case "deny":
-		return see303(w, r, s.cfg.OAuth.Deny(req))
+		return toClient(w, r, s.cfg.OAuth.Deny(req))
 	case "allow":
 		to, err := s.cfg.OAuth.Approve(r.Context(), req, *v.Person, m)
 		if err != nil {
 			return err
 		}
-		return see303(w, r, to)
+		return toClient(w, r, to)
 	}
 	s.fail(w, r, http.StatusBadRequest, "Choose allow or deny.")
 	return nil
@@ -109,7 +109,7 @@ func (s *Server) request(w http.ResponseWriter, r *http.Request, q url.Values) (
 	case err == nil:
 		return req, true, nil
 	case errors.As(err, &re) && re.Redirect != "":
-		return req, false, see303(w, r, re.Redirect)
+		return req, false, toClient(w, r, re.Redirect)
 	case errors.As(err, &re):
 		s.fail(w, r, http.StatusBadRequest, "This authorization request cannot be used: "+re.Description+".")
 		return req, false, nil

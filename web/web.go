@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 
@@ -301,9 +302,19 @@ func (s *Server) internal(w http.ResponseWriter, r *http.Request, err error) {
 	s.fail(w, r, http.StatusInternalServerError, "Something went wrong on our side. Please try again.")
 }
 
-// see303 answers a POST with a redirect to a GET (Post/Redirect/Get).
+// see303 answers with a redirect to a page of this server (Post/Redirect/
+// Get). Whatever to holds, the browser stays on this server: a target
+// localPath does not accept becomes "/". Redirects to an OAuth client go
+// through toClient instead.
 func see303(w http.ResponseWriter, r *http.Request, to string) error {
-	http.Redirect(w, r, to, http.StatusSeeOther)
+	http.Redirect(w, r, localPath(to), http.StatusSeeOther)
+	return nil
+}
+
+// toClient redirects to an OAuth client's redirect URI; uri must come from
+// package oauth, which validated it against the client's registered URIs.
+func toClient(w http.ResponseWriter, r *http.Request, uri string) error {
+	http.Redirect(w, r, uri, http.StatusSeeOther)
 	return nil
 }
 
@@ -323,12 +334,38 @@ func (s *Server) clientIP(r *http.Request) string {
 }
 
 // localPath returns next when it is a path on this server, else "/".
+// Browsers read URLs by the WHATWG URL Standard: they drop TAB, CR and LF
+// anywhere in the string, strip leading and trailing C0 controls and spaces,
+// and read "\" as "/" in http(s) URLs, so "/\t/evil.example" or
+// "/\evil.example" would take the user to another origin. Any control
+// character, backslash, scheme, host or leading "//" is refused, and what
+// passes is re-serialised from its parsed form, so the Location header holds
+// exactly what was checked.
 func localPath(next string) string {
-	if !strings.HasPrefix(next, "/") || strings.HasPrefix(next, "//") || strings.HasPrefix(next, "/\\") ||
-		strings.ContainsAny(next, "\r\n\\") || len(next) > 4000 {
+	if next == "" || next[0] != '/' || len(next) > 4000 {
 		return "/"
 	}
-	return next
+	for i := 0; i < len(next); i++ {
+		if c := next[i]; c < 0x20 || c == 0x7f || c == '\\' {
+			return "/"
+		}
+	}
+	u, err := url.Parse(next)
+	if err != nil || u.Scheme != "" || u.Host != "" || u.User != nil || u.Opaque != "" ||
+		!strings.HasPrefix(u.Path, "/") || strings.HasPrefix(u.Path, "//") {
+		return "/"
+	}
+	out := u.EscapedPath()
+	if u.RawQuery != "" {
+		out += "?" + u.RawQuery
+	}
+	if u.Fragment != "" {
+		out += "#" + u.EscapedFragment()
+	}
+	if !strings.HasPrefix(out, "/") || strings.HasPrefix(out, "//") {
+		return "/"
+	}
+	return out
 }
 
 // scopeTexts says in plain words what each scope allows.

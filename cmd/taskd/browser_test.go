@@ -321,3 +321,41 @@ func TestBrowser(t *testing.T) {
 	}
 	c.expectErrors()
 }
+
+// TestBrowserSignInRedirectStaysHome: Chromium, which reads URLs by the
+// WHATWG rules (tabs and newlines dropped, "\" read as "/"), signs in with
+// hostile "next" targets, in the link and in the form itself, and always
+// lands on taskd.
+func TestBrowserSignInRedirectStaysHome(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a browser")
+	}
+	s := newOAuthSite(t, storage{data: t.TempDir()})
+	c := newChrome(t)
+	for i, next := range []string{"/\t/evil.example/", "/\\evil.example/", "//evil.example/", "/\r\n/evil.example/",
+		"\t//evil.example/", "https://evil.example/", "javascript:alert(1)", "/\\/evil.example/"} {
+		for _, in := range []string{"link", "form"} {
+			login := s.base + "/login"
+			if in == "link" {
+				login += "?next=" + url.QueryEscape(next)
+			}
+			c.run(chromedp.Navigate(login), chromedp.WaitVisible(chromedp.CSS("#email")))
+			if in == "form" {
+				c.run(chromedp.SetValue(chromedp.CSS(`input[name="next"]`), next))
+			}
+			c.run(chromedp.SendKeys(chromedp.CSS("#email"), ownerEmail), chromedp.SendKeys(chromedp.CSS("#password"), password),
+				chromedp.Click(chromedp.CSS(`form[action="/login"] button[type=submit]`)))
+			got := c.location()
+			for deadline := time.Now().Add(10 * time.Second); strings.HasPrefix(got, s.base+"/login") && time.Now().Before(deadline); {
+				time.Sleep(20 * time.Millisecond)
+				got = c.location()
+			}
+			if !strings.HasPrefix(got, s.base+"/") || strings.HasPrefix(got, s.base+"/login") {
+				c.shot(fmt.Sprintf("redirect-%d-%s", i, in))
+				t.Fatalf("next %q in the %s: the browser went to %s", next, in, got)
+			}
+		}
+	}
+	c.run(chromedp.WaitVisible(chromedp.CSS("main")))
+	c.see("after-hostile-next", "Your accounts")
+}

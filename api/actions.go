@@ -4,41 +4,65 @@ import (
 	"github.com/taskd/taskd"
 )
 
-// actions returns the API's action table. Parameter lists are exhaustive:
-// anything else is refused with code 16.
+// Scopes of the actions (DESIGN §5, spec/account-api.md §16).
+const (
+	projectsRead  = "projects_read"
+	projectsWrite = "projects_write"
+	tasksRead     = "tasks_read"
+	tasksWrite    = "tasks_write"
+	commentsRead  = "comments_read"
+	commentsWrite = "comments_write"
+	usersRead     = "users_read"
+	admin         = taskd.ScopeAdministrative
+	// anyScope marks an action any valid token may call (me).
+	anyScope = "*"
+)
+
+// work and administrative are the permissions (taskd.Permission) the
+// actions need from the caller's role.
+const (
+	work           = taskd.PermWork
+	administrative = taskd.PermAdministrative
+)
+
+// actions returns the API's action table: for each action the scope a
+// token needs, what the caller's role must allow, the parameters it accepts
+// (exhaustive: anything else is refused with code 16) and what it does. It
+// is the only list of actions; a token may call an action only through its
+// entry here.
 func actions() map[string]action {
 	return map[string]action{
-		"get_projects":     {[]string{"filter", "extra"}, getProjects},
-		"get_project":      {[]string{"id_project", "extra"}, getProject},
-		"post_project":     {[]string{"title", "text", "email_user_from", "email_manager", "datestart", "dateend"}, postProject},
-		"update_project":   {[]string{"id_project", "title", "text", "email_manager", "datestart", "dateend"}, updateProject},
-		"close_project":    {[]string{"id_project"}, projectStatus(taskd.ProjectArchive)},
-		"activate_project": {[]string{"id_project"}, projectStatus(taskd.ProjectActive)},
+		"get_projects":     {projectsRead, work, []string{"filter", "extra"}, getProjects},
+		"get_project":      {projectsRead, work, []string{"id_project", "extra"}, getProject},
+		"post_project":     {projectsWrite, work, []string{"title", "text", "email_user_from", "email_manager", "datestart", "dateend"}, postProject},
+		"update_project":   {projectsWrite, work, []string{"id_project", "title", "text", "email_manager", "datestart", "dateend"}, updateProject},
+		"close_project":    {projectsWrite, work, []string{"id_project"}, projectStatus(taskd.ProjectArchive)},
+		"activate_project": {projectsWrite, work, []string{"id_project"}, projectStatus(taskd.ProjectActive)},
 
-		"get_all_tasks": {[]string{"filter", "extra"}, getAllTasks},
-		"get_tasks":     {[]string{"id_project", "filter", "extra"}, getTasks},
-		"get_task":      {[]string{"id_task", "extra"}, getTask},
-		"search_tasks":  {[]string{"id_project", "email_user_from", "email_user_to", "status", "filter", "extra"}, searchTasks},
-		"post_task": {[]string{"id_project", "id_parent", "title", "text", "email_user_from", "email_user_to",
+		"get_all_tasks": {tasksRead, work, []string{"filter", "extra"}, getAllTasks},
+		"get_tasks":     {tasksRead, work, []string{"id_project", "filter", "extra"}, getTasks},
+		"get_task":      {tasksRead, work, []string{"id_task", "extra"}, getTask},
+		"search_tasks":  {tasksRead, work, []string{"id_project", "email_user_from", "email_user_to", "status", "filter", "extra"}, searchTasks},
+		"post_task": {tasksWrite, work, []string{"id_project", "id_parent", "title", "text", "email_user_from", "email_user_to",
 			"priority", "datestart", "dateend"}, postTask},
-		"update_task":   {[]string{"id_task", "title", "text", "email_user_to", "priority", "datestart", "dateend"}, updateTask},
-		"complete_task": {[]string{"id_task"}, taskStatus(true)},
-		"reopen_task":   {[]string{"id_task"}, taskStatus(false)},
-		"delete_task":   {[]string{"id_task"}, deleteTask},
+		"update_task":   {tasksWrite, work, []string{"id_task", "title", "text", "email_user_to", "priority", "datestart", "dateend"}, updateTask},
+		"complete_task": {tasksWrite, work, []string{"id_task"}, taskStatus(true)},
+		"reopen_task":   {tasksWrite, work, []string{"id_task"}, taskStatus(false)},
+		"delete_task":   {tasksWrite, work, []string{"id_task"}, deleteTask},
 
-		"get_comments":   {[]string{"id_task"}, getComments},
-		"post_comment":   {[]string{"id_task", "text", "email_user_from"}, writeComment("id_task", taskd.CodeTaskInvalid, taskd.Store.CreateComment)},
-		"update_comment": {[]string{"id_comment", "text"}, writeComment("id_comment", taskd.CodeCommentInvalid, taskd.Store.UpdateComment)},
-		"delete_comment": {[]string{"id_comment"}, deleteComment},
+		"get_comments":   {commentsRead, work, []string{"id_task"}, getComments},
+		"post_comment":   {commentsWrite, work, []string{"id_task", "text", "email_user_from"}, writeComment("id_task", taskd.CodeTaskInvalid, taskd.Store.CreateComment)},
+		"update_comment": {commentsWrite, work, []string{"id_comment", "text"}, writeComment("id_comment", taskd.CodeCommentInvalid, taskd.Store.UpdateComment)},
+		"delete_comment": {commentsWrite, work, []string{"id_comment"}, deleteComment},
 
-		"get_users":  {nil, getUsers},
-		"get_events": {[]string{"period", "id_project"}, getEvents},
+		"get_users":  {usersRead, work, nil, getUsers},
+		"get_events": {admin, administrative, []string{"period", "id_project"}, getEvents},
 
-		"get_webhooks":    {nil, getWebhooks},
-		"add_webhook":     {[]string{"url", "events", "projects", "http_user", "http_pass"}, addWebhook},
-		"delete_webhook":  {[]string{"id"}, webhookAction(WebhookService.Delete)},
-		"enable_webhook":  {[]string{"id"}, webhookAction(WebhookService.Enable)},
-		"disable_webhook": {[]string{"id"}, webhookAction(WebhookService.Disable)},
+		"get_webhooks":    {admin, administrative, nil, getWebhooks},
+		"add_webhook":     {admin, administrative, []string{"url", "events", "projects", "http_user", "http_pass"}, addWebhook},
+		"delete_webhook":  {admin, administrative, []string{"id"}, webhookAction(WebhookService.Delete)},
+		"enable_webhook":  {admin, administrative, []string{"id"}, webhookAction(WebhookService.Enable)},
+		"disable_webhook": {admin, administrative, []string{"id"}, webhookAction(WebhookService.Disable)},
 	}
 }
 

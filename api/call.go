@@ -9,8 +9,11 @@ import (
 	"github.com/taskd/taskd"
 )
 
-// action is one operation of the API: the parameters it accepts and what it does.
+// action is one operation of the API: the scope a token needs for it, what
+// the caller's role must allow, the parameters it accepts and what it does.
 type action struct {
+	scope  string
+	perm   taskd.Permission
 	params []string
 	run    func(*call) (any, error)
 }

@@ -97,15 +97,37 @@ func (h *Admin) authenticate(r *http.Request, req *request, key []byte) (map[str
 	return src.params, nil
 }
 
-// caller is who makes a call: the account, and for token calls the person.
+// caller is who makes a call: the account, and for token calls the person
+// and the token's scopes.
 type caller struct {
 	account taskd.Account
 	// person is the token's person; nil for administrative-key calls, which
 	// act as the account owner (or as email_user_from where accepted).
 	person *taskd.Member
+	scopes []string // the token's scopes
 }
 
-// dispatch checks the action and its parameters and runs it.
+// permits checks that the caller may run a. A token needs the action's
+// scope, and an action without a scope is refused, so an action added
+// without an entry is never open to tokens. The caller's role must allow
+// the action's permission (taskd.Authorize): the token's person's current
+// role, or the owner's for the administrative key.
+func (w *caller) permits(a action) error {
+	role := taskd.RoleOwner
+	if w.person != nil {
+		role = w.person.Role
+		switch {
+		case a.scope == "":
+			return taskd.Errorf(taskd.CodeForbidden, "action", "This action cannot be called with an access token")
+		case a.scope != anyScope && !taskd.HasScope(w.scopes, a.scope):
+			return taskd.Errorf(taskd.CodeForbidden, a.scope, "The access token lacks the scope %s", a.scope)
+		}
+	}
+	return taskd.Authorize(taskd.Actor{AccountID: w.account.ID, Role: role}, a.perm)
+}
+
+// dispatch checks the action, the caller's right to it and its parameters,
+// and runs it.
 func dispatch(ctx context.Context, table map[string]action, c *call) (any, error) {
 	params := c.p
 	name, ok := params["action"]
@@ -115,6 +137,9 @@ func dispatch(ctx context.Context, table map[string]action, c *call) (any, error
 	a, ok := table[name]
 	if !ok {
 		return nil, taskd.E(taskd.CodeActionInvalid, name)
+	}
+	if err := c.who.permits(a); err != nil {
+		return nil, err
 	}
 	for k := range params {
 		if k != "action" && k != "hash" && k != "access_token" && !a.accepts(k) {

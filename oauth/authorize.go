@@ -154,7 +154,7 @@ func (s *Server) redirect(r Request, v url.Values) string {
 func GrantedScopes(requested []string, role taskd.Role) []string {
 	out := make([]string, 0, len(requested))
 	for _, sc := range requested {
-		if sc == taskd.ScopeAdministrative && role != taskd.RoleOwner && role != taskd.RoleAdmin {
+		if sc == taskd.ScopeAdministrative && !role.Can(taskd.PermAdministrative) {
 			continue
 		}
 		out = append(out, sc)

@@ -61,7 +61,7 @@ func (db *DB) emitComment(ctx context.Context, tx querier, by taskd.Actor, actio
 // an unknown task.
 func (db *DB) CreateComment(ctx context.Context, by taskd.Actor, taskID int64, text string) (taskd.Comment, error) {
 	c := taskd.Comment{AccountID: by.AccountID, TaskID: taskID, Text: text, Author: by.Person, DateAdded: db.now().UTC()}
-	err := db.tx(ctx, "create comment", func(tx querier) error {
+	err := db.change(ctx, by, "create comment", func(tx querier) error {
 		t, err := db.task(ctx, tx, by.AccountID, taskID, true)
 		if err != nil {
 			return err
@@ -78,12 +78,15 @@ func (db *DB) CreateComment(ctx context.Context, by taskd.Actor, taskID int64, t
 }
 
 // UpdateComment changes a comment's text and writes update_comment. Code 15
-// for an unknown comment.
+// for an unknown comment, 20 when by may not change it (taskd.CanChangeComment).
 func (db *DB) UpdateComment(ctx context.Context, by taskd.Actor, id int64, text string) (taskd.Comment, error) {
 	var c taskd.Comment
-	err := db.tx(ctx, "update comment", func(tx querier) error {
+	err := db.change(ctx, by, "update comment", func(tx querier) error {
 		var err error
 		if c, err = db.comment(ctx, tx, by.AccountID, id, true); err != nil {
+			return err
+		}
+		if err := taskd.CanChangeComment(by, c); err != nil {
 			return err
 		}
 		before := taskd.CommentFields(c)
@@ -97,11 +100,14 @@ func (db *DB) UpdateComment(ctx context.Context, by taskd.Actor, id int64, text 
 }
 
 // DeleteComment deletes a comment and writes delete_comment. Code 15 for an
-// unknown comment.
+// unknown comment, 20 when by may not change it (taskd.CanChangeComment).
 func (db *DB) DeleteComment(ctx context.Context, by taskd.Actor, id int64) error {
-	return db.tx(ctx, "delete comment", func(tx querier) error {
+	return db.change(ctx, by, "delete comment", func(tx querier) error {
 		c, err := db.comment(ctx, tx, by.AccountID, id, true)
 		if err != nil {
+			return err
+		}
+		if err := taskd.CanChangeComment(by, c); err != nil {
 			return err
 		}
 		if _, err := tx.ExecContext(ctx, db.d.q(`DELETE FROM comments WHERE id = ? AND account_id = ?`), id, by.AccountID); err != nil {

@@ -83,7 +83,7 @@ func (db *DB) applyProject(ctx context.Context, tx querier, p *taskd.Project, in
 func (db *DB) CreateProject(ctx context.Context, by taskd.Actor, in taskd.ProjectInput) (taskd.Project, error) {
 	p := taskd.Project{AccountID: by.AccountID, Status: taskd.ProjectActive, Author: by.Person, Manager: taskd.Nobody,
 		DateAdded: db.now().UTC()}
-	err := db.tx(ctx, "create project", func(tx querier) error {
+	err := db.change(ctx, by, "create project", func(tx querier) error {
 		if err := db.applyProject(ctx, tx, &p, in); err != nil {
 			return err
 		}
@@ -102,7 +102,7 @@ func (db *DB) CreateProject(ctx context.Context, by taskd.Actor, in taskd.Projec
 // UpdateProject changes a project's fields and writes update_project.
 func (db *DB) UpdateProject(ctx context.Context, by taskd.Actor, id int64, in taskd.ProjectInput) (taskd.Project, error) {
 	var p taskd.Project
-	err := db.tx(ctx, "update project", func(tx querier) error {
+	err := db.change(ctx, by, "update project", func(tx querier) error {
 		var err error
 		if p, err = db.project(ctx, tx, by.AccountID, id, true); err != nil {
 			return err
@@ -125,7 +125,7 @@ func (db *DB) UpdateProject(ctx context.Context, by taskd.Actor, id int64, in ta
 // when it already has the status.
 func (db *DB) SetProjectStatus(ctx context.Context, by taskd.Actor, id int64, status string) (taskd.Project, error) {
 	var p taskd.Project
-	err := db.tx(ctx, "set project status", func(tx querier) error {
+	err := db.change(ctx, by, "set project status", func(tx querier) error {
 		var err error
 		if p, err = db.project(ctx, tx, by.AccountID, id, true); err != nil {
 			return err

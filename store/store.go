@@ -153,6 +153,16 @@ func (db *DB) tx(ctx context.Context, op string, fn func(querier) error) error {
 	return err
 }
 
+// change runs fn in a write transaction as tx does, for a change to an
+// account's work made by by; a person whose role does not allow work
+// (taskd.Authorize) changes nothing.
+func (db *DB) change(ctx context.Context, by taskd.Actor, op string, fn func(querier) error) error {
+	if err := taskd.Authorize(by, taskd.PermWork); err != nil {
+		return err
+	}
+	return db.tx(ctx, op, fn)
+}
+
 // run calls fn with q, which runs on tx, then commits tx or rolls it back.
 func (db *DB) run(op string, tx *sql.Tx, q querier, fn func(querier) error) error {
 	defer tx.Rollback()

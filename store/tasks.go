@@ -171,7 +171,7 @@ func (db *DB) emitTask(ctx context.Context, tx querier, by taskd.Actor, action s
 func (db *DB) CreateTask(ctx context.Context, by taskd.Actor, projectID, parentID int64, in taskd.TaskInput) (taskd.Task, error) {
 	t := taskd.Task{AccountID: by.AccountID, ProjectID: projectID, ParentID: parentID, Status: taskd.StatusActive,
 		Priority: DefaultPriority, Author: by.Person, Assignee: taskd.Nobody, DateAdded: db.now().UTC()}
-	err := db.tx(ctx, "create task", func(tx querier) error {
+	err := db.change(ctx, by, "create task", func(tx querier) error {
 		p, err := db.project(ctx, tx, by.AccountID, projectID, false)
 		if err != nil {
 			return err
@@ -212,7 +212,7 @@ func (db *DB) CreateTask(ctx context.Context, by taskd.Actor, projectID, parentI
 // UpdateTask changes a task's fields and writes update_task when anything changed.
 func (db *DB) UpdateTask(ctx context.Context, by taskd.Actor, id int64, in taskd.TaskInput) (taskd.Task, error) {
 	var t taskd.Task
-	err := db.tx(ctx, "update task", func(tx querier) error {
+	err := db.change(ctx, by, "update task", func(tx querier) error {
 		var err error
 		if t, err = db.task(ctx, tx, by.AccountID, id, true); err != nil {
 			return err
@@ -252,7 +252,7 @@ func (db *DB) setStatus(ctx context.Context, tx querier, by taskd.Actor, t *task
 // done, 13 active subtasks.
 func (db *DB) CompleteTask(ctx context.Context, by taskd.Actor, id int64) (taskd.Task, error) {
 	var t taskd.Task
-	err := db.tx(ctx, "complete task", func(tx querier) error {
+	err := db.change(ctx, by, "complete task", func(tx querier) error {
 		var err error
 		if t, err = db.task(ctx, tx, by.AccountID, id, true); err != nil {
 			return err
@@ -276,7 +276,7 @@ func (db *DB) CompleteTask(ctx context.Context, by taskd.Actor, id int64) (taskd
 // concurrent changes.
 func (db *DB) ReopenTask(ctx context.Context, by taskd.Actor, id int64) (taskd.Task, error) {
 	var t taskd.Task
-	err := db.tx(ctx, "reopen task", func(tx querier) error {
+	err := db.change(ctx, by, "reopen task", func(tx querier) error {
 		var err error
 		if t, err = db.task(ctx, tx, by.AccountID, id, false); err != nil {
 			return err
@@ -303,7 +303,7 @@ func (db *DB) ReopenTask(ctx context.Context, by taskd.Actor, id int64) (taskd.T
 // DeleteTask deletes a task with its subtasks and comments, writing
 // delete_task for each subtask and then for the task.
 func (db *DB) DeleteTask(ctx context.Context, by taskd.Actor, id int64) error {
-	return db.tx(ctx, "delete task", func(tx querier) error {
+	return db.change(ctx, by, "delete task", func(tx querier) error {
 		t, err := db.task(ctx, tx, by.AccountID, id, true)
 		if err != nil {
 			return err

@@ -13,7 +13,8 @@ type nav struct {
 	Account  taskd.Account
 	Member   taskd.Member
 	Accounts []taskd.Membership
-	Manager  bool // owner or admin
+	Settings bool // may see the settings (taskd.PermSettings)
+	People   bool // may add people and set roles (taskd.PermManagePeople)
 }
 
 // member resolves the path's account for the signed-in person. A visitor is
@@ -44,19 +45,18 @@ func (s *Server) member(w http.ResponseWriter, r *http.Request, v *view) (taskd.
 	if err != nil {
 		return acct, m, false, err
 	}
-	v.Nav = &nav{Account: acct, Member: m, Accounts: ms, Manager: isManager(m.Role)}
+	v.Nav = &nav{Account: acct, Member: m, Accounts: ms, Settings: m.Role.Can(taskd.PermSettings), People: m.Role.Can(taskd.PermManagePeople)}
 	return acct, m, true, nil
 }
 
-func isManager(r taskd.Role) bool { return r == taskd.RoleOwner || r == taskd.RoleAdmin }
-
-// manager is member for the pages of owners and admins only.
-func (s *Server) manager(w http.ResponseWriter, r *http.Request, v *view) (taskd.Account, bool, error) {
+// allowed is member for pages that need perm (taskd.Authorize): a member
+// whose role does not allow it gets 403. ok false means it has answered.
+func (s *Server) allowed(w http.ResponseWriter, r *http.Request, v *view, perm taskd.Permission) (taskd.Account, bool, error) {
 	acct, m, ok, err := s.member(w, r, v)
 	if !ok {
 		return acct, false, err
 	}
-	if !isManager(m.Role) {
+	if err := taskd.Authorize(actor(acct, m), perm); err != nil {
 		s.fail(w, r, http.StatusForbidden, "Only the account's owner and admins may do this.")
 		return acct, false, nil
 	}

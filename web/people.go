@@ -35,7 +35,7 @@ func (s *Server) renderPeople(w http.ResponseWriter, r *http.Request, v *view, a
 // addPerson adds a member (owners and admins). Someone new to taskd gets
 // the password given; someone already registered keeps theirs.
 func (s *Server) addPerson(w http.ResponseWriter, r *http.Request, v *view) error {
-	acct, ok, err := s.manager(w, r, v)
+	acct, ok, err := s.allowed(w, r, v, taskd.PermManagePeople)
 	if !ok {
 		return err
 	}
@@ -75,7 +75,7 @@ func (s *Server) newMember(r *http.Request) (taskd.NewPerson, error) {
 }
 
 func (s *Server) setRole(w http.ResponseWriter, r *http.Request, v *view) error {
-	acct, ok, err := s.manager(w, r, v)
+	acct, ok, err := s.allowed(w, r, v, taskd.PermManagePeople)
 	if !ok {
 		return err
 	}
@@ -100,7 +100,7 @@ func (s *Server) setRole(w http.ResponseWriter, r *http.Request, v *view) error 
 
 // apiKey is the administrative-key page: rotate, and see the new key once.
 func (s *Server) apiKey(w http.ResponseWriter, r *http.Request, v *view) error {
-	if _, ok, err := s.manager(w, r, v); !ok {
+	if _, ok, err := s.allowed(w, r, v, taskd.PermSettings); !ok {
 		return err
 	}
 	v.Title, v.Data = "Administrative API key", s.takeFlash(w, r)
@@ -108,7 +108,7 @@ func (s *Server) apiKey(w http.ResponseWriter, r *http.Request, v *view) error {
 }
 
 func (s *Server) rotateAPIKey(w http.ResponseWriter, r *http.Request, v *view) error {
-	acct, ok, err := s.manager(w, r, v)
+	acct, ok, err := s.allowed(w, r, v, taskd.PermSettings)
 	if !ok {
 		return err
 	}

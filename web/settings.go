@@ -22,7 +22,7 @@ type clientsView struct {
 }
 
 func (s *Server) clients(w http.ResponseWriter, r *http.Request, v *view) error {
-	acct, ok, err := s.manager(w, r, v)
+	acct, ok, err := s.allowed(w, r, v, taskd.PermSettings)
 	if !ok {
 		return err
 	}
@@ -42,7 +42,7 @@ func (s *Server) renderClients(w http.ResponseWriter, r *http.Request, v *view, 
 func (s *Server) settingsPath(acct taskd.Account) string { return "/a/" + acct.Slug + "/settings/api" }
 
 func (s *Server) createClient(w http.ResponseWriter, r *http.Request, v *view) error {
-	acct, ok, err := s.manager(w, r, v)
+	acct, ok, err := s.allowed(w, r, v, taskd.PermSettings)
 	if !ok {
 		return err
 	}
@@ -63,7 +63,7 @@ func (s *Server) createClient(w http.ResponseWriter, r *http.Request, v *view) e
 }
 
 func (s *Server) rotateClient(w http.ResponseWriter, r *http.Request, v *view) error {
-	acct, ok, err := s.manager(w, r, v)
+	acct, ok, err := s.allowed(w, r, v, taskd.PermSettings)
 	if !ok {
 		return err
 	}
@@ -82,7 +82,7 @@ func (s *Server) rotateClient(w http.ResponseWriter, r *http.Request, v *view) e
 }
 
 func (s *Server) deleteClient(w http.ResponseWriter, r *http.Request, v *view) error {
-	acct, ok, err := s.manager(w, r, v)
+	acct, ok, err := s.allowed(w, r, v, taskd.PermSettings)
 	if !ok {
 		return err
 	}

@@ -14,7 +14,7 @@ type taskView struct {
 	Project  taskd.Project
 	Comments []taskd.Comment
 	People   []taskd.Member
-	Me       taskd.Member
+	Me       taskd.Actor
 	Error    *formError
 	Values   map[string][]string
 	Base     string
@@ -67,7 +67,7 @@ func (s *Server) renderTaskByID(w http.ResponseWriter, r *http.Request, v *view,
 
 func (s *Server) renderTask(w http.ResponseWriter, r *http.Request, v *view, acct taskd.Account, t taskd.Task, status int, fe *formError) error {
 	ctx := r.Context()
-	tv := &taskView{Task: t, Error: fe, Values: r.PostForm, Base: s.cfg.accountPath(acct), Me: v.Nav.Member}
+	tv := &taskView{Task: t, Error: fe, Values: r.PostForm, Base: s.cfg.accountPath(acct), Me: actor(acct, v.Nav.Member)}
 	var err error
 	if t.ParentID == 0 {
 		if tv.Task.Children, err = s.cfg.Store.Tasks(ctx, taskd.TaskQuery{AccountID: acct.ID, ParentID: t.ID}); err != nil {
@@ -168,8 +168,8 @@ func (s *Server) addComment(r *http.Request, by taskd.Actor, t taskd.Task) (stri
 	return c.Page(), err
 }
 
-// commentChange edits or deletes the path's comment; only its author, an
-// admin or the owner may.
+// commentChange edits or deletes the path's comment, if taskd.CanChangeComment
+// allows (the store checks it again in the change's transaction).
 func (s *Server) commentChange(del bool) handler {
 	return func(w http.ResponseWriter, r *http.Request, v *view) error {
 		acct, m, ok, err := s.member(w, r, v)
@@ -188,11 +188,11 @@ func (s *Server) commentChange(del bool) handler {
 		if err != nil {
 			return err
 		}
-		if c.Author.ID != m.ID && !isManager(m.Role) {
-			s.fail(w, r, http.StatusForbidden, "Only the comment's author, an admin or the owner may change it.")
+		by := actor(acct, m)
+		if err := taskd.CanChangeComment(by, c); err != nil {
+			s.fail(w, r, http.StatusForbidden, taskd.AsError(err).Message+".")
 			return nil
 		}
-		by := actor(acct, m)
 		if del {
 			err = s.cfg.Store.DeleteComment(r.Context(), by, c.ID)
 		} else {

@@ -78,7 +78,7 @@ func New(cfg Config) (*Server, error) {
 		"value":      formValue,
 		"priorities": func() []int { return []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10} },
 		"errorFor":   errorFor,
-		"canEdit":    func(me taskd.Member, c taskd.Comment) bool { return c.Author.ID == me.ID || isManager(me.Role) },
+		"canEdit":    func(by taskd.Actor, c taskd.Comment) bool { return taskd.CanChangeComment(by, c) == nil },
 		"isOwner":    func(m taskd.Member) bool { return m.Role == taskd.RoleOwner },
 		"dict2": func(base string, t taskd.Task, csrf string) taskItem {
 			return taskItem{Base: base, Task: t, CSRF: csrf}

@@ -28,7 +28,7 @@ func (s *Server) webhooksPath(acct taskd.Account) string {
 }
 
 func (s *Server) webhooks(w http.ResponseWriter, r *http.Request, v *view) error {
-	acct, ok, err := s.manager(w, r, v)
+	acct, ok, err := s.allowed(w, r, v, taskd.PermSettings)
 	if !ok {
 		return err
 	}
@@ -50,7 +50,7 @@ func (s *Server) renderWebhooks(w http.ResponseWriter, r *http.Request, v *view,
 }
 
 func (s *Server) createWebhook(w http.ResponseWriter, r *http.Request, v *view) error {
-	acct, ok, err := s.manager(w, r, v)
+	acct, ok, err := s.allowed(w, r, v, taskd.PermSettings)
 	if !ok {
 		return err
 	}
@@ -93,7 +93,7 @@ type webhookView struct {
 
 // hook reads the path's webhook for a manager; ok false when it answered.
 func (s *Server) hook(w http.ResponseWriter, r *http.Request, v *view) (taskd.Account, taskd.Webhook, bool, error) {
-	acct, ok, err := s.manager(w, r, v)
+	acct, ok, err := s.allowed(w, r, v, taskd.PermSettings)
 	if !ok {
 		return acct, taskd.Webhook{}, false, err
 	}

@@ -1,0 +1,74 @@
+package taskd
+
+// Permission is something a member of an account may be allowed to do. Who
+// may do what is decided here and nowhere else: the account API, the pages
+// and the store ask these functions, so no surface can drift from another.
+type Permission string
+
+// The permissions, from what every member may do to what only owners and
+// admins may.
+const (
+	// PermWork is seeing and changing projects, tasks and subtasks, and
+	// writing comments and changing one's own.
+	PermWork Permission = "work"
+	// PermModerate is editing and deleting other people's comments.
+	PermModerate Permission = "moderate"
+	// PermManagePeople is adding people and changing their roles.
+	PermManagePeople Permission = "manage people"
+	// PermSettings is the administrative API key, API applications and
+	// webhooks, in the pages.
+	PermSettings Permission = "settings"
+	// PermAdministrative is the administrative scope of the API: webhook
+	// actions and the event log. Only members who hold it may grant it to
+	// an application.
+	PermAdministrative Permission = "administrative"
+)
+
+// rolePermissions lists what each role may do. Owners and admins may do
+// everything; they differ only in that the owner's role cannot change.
+var rolePermissions = map[Role][]Permission{
+	RoleOwner: {PermWork, PermModerate, PermManagePeople, PermSettings, PermAdministrative},
+	RoleAdmin: {PermWork, PermModerate, PermManagePeople, PermSettings, PermAdministrative},
+	RoleUser:  {PermWork},
+}
+
+// Can reports whether a member with role r may do p. An unknown role may
+// do nothing.
+func (r Role) Can(p Permission) bool {
+	for _, q := range rolePermissions[r] {
+		if q == p {
+			return true
+		}
+	}
+	return false
+}
+
+// Authorize returns nil when by may do p, else code 20 naming p.
+func Authorize(by Actor, p Permission) error {
+	if by.Role.Can(p) {
+		return nil
+	}
+	return Errorf(CodeForbidden, string(p), "Your role (%s) does not allow this", roleName(by.Role))
+}
+
+func roleName(r Role) string {
+	if r == "" {
+		return "none"
+	}
+	return string(r)
+}
+
+// CanChangeComment returns nil when by may edit or delete c: its author,
+// or a member who may moderate. Otherwise code 20.
+func CanChangeComment(by Actor, c Comment) error {
+	if by.AccountID != c.AccountID {
+		return E(CodeCommentInvalid, "id_comment")
+	}
+	if c.Author.ID == by.Person.ID && by.Role.Can(PermWork) {
+		return nil
+	}
+	if by.Role.Can(PermModerate) {
+		return nil
+	}
+	return Errorf(CodeForbidden, "id_comment", "Only the comment's author, an admin or the owner may change it")
+}

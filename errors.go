@@ -6,6 +6,7 @@ package taskd
 import (
 	"errors"
 	"fmt"
+	"time"
 )
 
 // Code is a stable numeric error code of the account API. The values up to 14
@@ -47,6 +48,13 @@ type Error struct {
 	Message string
 	Details string
 	Err     error
+	// RetryAfter is, for CodeRateLimited, when the caller may try again.
+	RetryAfter time.Duration
+}
+
+// RateLimited is code 24: too many requests, try again after wait.
+func RateLimited(wait time.Duration) *Error {
+	return &Error{Code: CodeRateLimited, Message: defaultMessages[CodeRateLimited], RetryAfter: wait}
 }
 
 func (e *Error) Error() string {

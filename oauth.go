@@ -136,9 +136,6 @@ type OAuthStore interface {
 	CreateSession(ctx context.Context, hash string, personID int64, expires time.Time) error
 	SessionPerson(ctx context.Context, hash string) (Person, error)
 	DeleteSession(ctx context.Context, hash string) error
-	// LoginFailures counts failed sign-ins under key since the time.
-	LoginFailures(ctx context.Context, key string, since time.Time) (int, error)
-	AddLoginFailure(ctx context.Context, keys []string) error
 
 	PersonByID(ctx context.Context, id int64) (Person, error)
 	Memberships(ctx context.Context, personID int64) ([]Membership, error)

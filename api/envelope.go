@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"log/slog"
 	"net/http"
+	"strconv"
+	"time"
 
 	"github.com/taskd/taskd"
 )
@@ -49,6 +51,8 @@ func WriteError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err er
 	switch status {
 	case http.StatusMethodNotAllowed:
 		w.Header().Set("Allow", "GET, POST")
+	case http.StatusTooManyRequests:
+		w.Header().Set("Retry-After", strconv.Itoa(int(max(e.RetryAfter, time.Second)/time.Second)))
 	}
 	writeJSON(w, status, errorBody{Status: "error", StatusCode: int(e.Code), Message: e.Message, MessageDetails: e.Details})
 }

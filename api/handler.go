@@ -8,10 +8,12 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/taskd/taskd"
+	"github.com/taskd/taskd/ratelimit"
 	"github.com/taskd/taskd/secret"
 )
 
@@ -25,6 +27,19 @@ type Admin struct {
 	actions map[string]action
 	lists   *listCache
 	hooks   WebhookService
+	limits  Limits
+}
+
+// Limits are the API's rate limits; a nil limiter allows everything.
+type Limits struct {
+	// PerAddress counts every request by client address, before the
+	// caller is authenticated.
+	PerAddress *ratelimit.Shared
+	// PerAccount counts an account's authenticated calls, by key and by
+	// token alike.
+	PerAccount *ratelimit.Shared
+	// TrustProxy takes the client address from X-Forwarded-For.
+	TrustProxy bool
 }
 
 // NewAdmin returns the administrative API handler.
@@ -41,6 +56,31 @@ func (h *Admin) WithWebhooks(s WebhookService) *Admin {
 	return h
 }
 
+// WithLimits sets the rate limits of both APIs.
+func (h *Admin) WithLimits(l Limits) *Admin {
+	h.limits = l
+	return h
+}
+
+// allowAddress counts a request under its client address.
+func (h *Admin) allowAddress(r *http.Request) error {
+	if h.limits.PerAddress == nil {
+		return nil
+	}
+	if wait, ok := h.limits.PerAddress.Allow(r.Context(), ratelimit.ClientAddress(r, h.limits.TrustProxy)); !ok {
+		return taskd.RateLimited(wait)
+	}
+	return nil
+}
+
+// allowAccount counts an authenticated call under its account.
+func (h *Admin) allowAccount(ctx context.Context, acct taskd.Account) error {
+	if wait, ok := h.limits.PerAccount.Allow(ctx, strconv.FormatInt(acct.ID, 10)); !ok {
+		return taskd.RateLimited(wait)
+	}
+	return nil
+}
+
 // ServeHTTP parses, authenticates and dispatches one call.
 func (h *Admin) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	data, err := h.serve(w, r)
@@ -52,6 +92,9 @@ func (h *Admin) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Admin) serve(w http.ResponseWriter, r *http.Request) (any, error) {
+	if err := h.allowAddress(r); err != nil {
+		return nil, err
+	}
 	req, err := parseRequest(w, r)
 	if err != nil {
 		return nil, err
@@ -67,6 +110,9 @@ func (h *Admin) serve(w http.ResponseWriter, r *http.Request) (any, error) {
 	}
 	params, err := h.authenticate(r, req, key)
 	if err != nil {
+		return nil, err
+	}
+	if err := h.allowAccount(ctx, acct); err != nil {
 		return nil, err
 	}
 	return dispatch(ctx, h.actions, &call{store: h.store, now: h.now, lists: h.lists, hooks: h.hooks, p: params, who: &caller{account: acct}})

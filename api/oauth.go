@@ -52,6 +52,9 @@ func (h *OAuth) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *OAuth) serve(w http.ResponseWriter, r *http.Request) (any, error) {
+	if err := h.allowAddress(r); err != nil {
+		return nil, err
+	}
 	req, err := parseRequest(w, r)
 	if err != nil {
 		return nil, err
@@ -86,6 +89,9 @@ func (h *OAuth) serve(w http.ResponseWriter, r *http.Request) (any, error) {
 		return nil, invalid // no longer a member
 	}
 	if err != nil {
+		return nil, err
+	}
+	if err := h.allowAccount(ctx, acct); err != nil {
 		return nil, err
 	}
 	return dispatch(ctx, h.actions, &call{store: h.store, now: h.now, lists: h.lists, hooks: h.hooks, p: params, who: &caller{account: acct, person: &m, scopes: grant.Scopes}})

@@ -7,9 +7,12 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/taskd/taskd"
+	"github.com/taskd/taskd/ratelimit"
 )
 
 // maxForm bounds the body of a token request.
@@ -42,6 +45,12 @@ func (f form) get(name string) string { return f.v.Get(name) }
 // Strict), then calls fn and writes its answer or error.
 func (s *Server) endpoint(fn func(context.Context, form) (any, error)) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
+		if l := s.cfg.Limits.PerAddress; l != nil {
+			if wait, ok := l.Allow(r.Context(), ratelimit.ClientAddress(r, s.cfg.Limits.TrustProxy)); !ok {
+				s.writeError(w, r, tooMany(wait))
+				return
+			}
+		}
 		f, err := s.parse(w, r)
 		if err == nil {
 			var out any
@@ -115,7 +124,14 @@ func (s *Server) client(ctx context.Context, f form) (taskd.Client, error) {
 		}
 		id, sec = bu, bp
 	}
-	return s.AuthenticateClient(ctx, id, sec)
+	c, err := s.AuthenticateClient(ctx, id, sec)
+	if err != nil {
+		return c, err
+	}
+	if wait, ok := s.cfg.Limits.PerAccount.Allow(ctx, strconv.FormatInt(c.AccountID, 10)); !ok {
+		return taskd.Client{}, tooMany(wait)
+	}
+	return c, nil
 }
 
 func required(f form, names ...string) error {
@@ -334,8 +350,11 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	case "invalid_token":
 		w.Header().Set("WWW-Authenticate", `Bearer error="invalid_token", error_description="`+oe.Description+`"`)
 	}
-	if oe.Status == 405 {
+	switch oe.Status {
+	case http.StatusMethodNotAllowed:
 		w.Header().Set("Allow", "POST")
+	case http.StatusTooManyRequests:
+		w.Header().Set("Retry-After", strconv.Itoa(int(max(oe.RetryAfter, time.Second)/time.Second)))
 	}
 	writeJSON(w, oe.Status, map[string]string{"error": oe.Code, "error_description": oe.Description, "errorDescription": oe.Description})
 }

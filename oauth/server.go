@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/taskd/taskd"
+	"github.com/taskd/taskd/ratelimit"
 	"github.com/taskd/taskd/secret"
 )
 
@@ -38,8 +39,22 @@ type Config struct {
 	AccountURL func(slug string) string
 	// Strict refuses token requests sent as GET with query parameters.
 	Strict bool
+	// Limits are the token endpoints' rate limits.
+	Limits Limits
 	Now    func() time.Time
 	Log    *slog.Logger
+}
+
+// Limits are rate limits of the token endpoints (token, refresh, resource,
+// revoke, introspect); a nil limiter allows everything.
+type Limits struct {
+	// PerAddress counts every request by client address.
+	PerAddress *ratelimit.Shared
+	// PerAccount counts the requests of authenticated clients by the
+	// account that registered them.
+	PerAccount *ratelimit.Shared
+	// TrustProxy takes the client address from X-Forwarded-For.
+	TrustProxy bool
 }
 
 // Server issues and checks codes and tokens.
@@ -76,7 +91,15 @@ func (s *Server) RotateKey(ctx context.Context) error { return s.keys.rotate(ctx
 type Error struct {
 	Code        string // invalid_request, invalid_client, invalid_grant, …
 	Description string
-	Status      int // HTTP status
+	Status      int           // HTTP status
+	RetryAfter  time.Duration // with status 429
+}
+
+// tooMany is the answer to a client over a rate limit: HTTP 429 with
+// Retry-After. RFC 6749 names no error code for it; too_many_requests is
+// what other servers send.
+func tooMany(wait time.Duration) *Error {
+	return &Error{Code: "too_many_requests", Description: "Too many requests; retry later", Status: 429, RetryAfter: wait}
 }
 
 func (e *Error) Error() string { return "oauth: " + e.Code + ": " + e.Description }

@@ -47,3 +47,4 @@ go test -run '^$' -fuzz '^FuzzHashBindsParameters$' -fuzztime "$FUZZTIME" ./api
 go test -run '^$' -fuzz '^FuzzLocalPath$' -fuzztime "$FUZZTIME" ./web
 go test -run '^$' -fuzz '^FuzzParsers$' -fuzztime "$FUZZTIME" .
 go test -run '^$' -fuzz '^FuzzParseJWT$' -fuzztime "$FUZZTIME" ./oauth
+go test -run '^$' -fuzz '^FuzzVerifyJWT$' -fuzztime "$FUZZTIME" ./oauth

@@ -67,33 +67,6 @@ func (db *DB) DeleteSession(ctx context.Context, hash string) error {
 	})
 }
 
-// LoginFailures counts the failed sign-ins recorded under key since the time.
-func (db *DB) LoginFailures(ctx context.Context, key string, since time.Time) (int, error) {
-	var n int
-	err := db.reader.QueryRowContext(ctx, db.d.q(`SELECT COUNT(*) FROM login_failures WHERE key = ? AND at > ?`), key, ms(since)).Scan(&n)
-	if err != nil {
-		return 0, taskd.Internal("login failures", err)
-	}
-	return n, nil
-}
-
-// AddLoginFailure records a failed sign-in under each key and forgets
-// failures older than a day.
-func (db *DB) AddLoginFailure(ctx context.Context, keys []string) error {
-	return db.tx(ctx, "add login failure", func(tx querier) error {
-		now := db.now()
-		if _, err := tx.ExecContext(ctx, db.d.q(`DELETE FROM login_failures WHERE at < ?`), ms(now.Add(-24*time.Hour))); err != nil {
-			return err
-		}
-		for _, k := range keys {
-			if _, err := tx.ExecContext(ctx, db.d.q(`INSERT INTO login_failures (key, at) VALUES (?, ?)`), k, ms(now)); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-}
-
 // PersonByID returns a person, or code 22.
 func (db *DB) PersonByID(ctx context.Context, id int64) (taskd.Person, error) {
 	p := taskd.Person{ID: id}

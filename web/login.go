@@ -1,21 +1,25 @@
 package web
 
 import (
+	"context"
+	"errors"
 	"net/http"
 	"net/url"
 	"strconv"
 	"time"
 
 	"github.com/taskd/taskd"
+	"github.com/taskd/taskd/ratelimit"
 	"github.com/taskd/taskd/secret"
 )
 
 // Sign-in limits: failed attempts per e-mail and per client address within
-// loginWindow, counted in the database so that every replica sees them.
-const (
-	loginWindow     = 15 * time.Minute
-	loginPerEmail   = 10
-	loginPerAddress = 50
+// 15 minutes, counted in the database so that every replica sees them. An
+// attempt is counted before its password is checked and given back if it
+// succeeds, so parallel attempts cannot pass the limit.
+var (
+	signInLimitPerEmail   = ratelimit.Limit{Max: 10, Window: 15 * time.Minute}
+	signInLimitPerAddress = ratelimit.Limit{Max: 50, Window: 15 * time.Minute}
 )
 
 // loginView is the sign-in form.
@@ -69,18 +73,14 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request, v *view) error {
 	if len(email) > 320 { // no address is longer; keep the counter keys small
 		email, lv.Email = email[:320], ""
 	}
-	keys := []string{"email:" + email, "ip:" + s.clientIP(r)}
-	since := s.cfg.Now().Add(-loginWindow)
-	for i, limit := range []int{loginPerEmail, loginPerAddress} {
-		n, err := s.cfg.Store.LoginFailures(ctx, keys[i], since)
-		if err != nil {
-			return err
-		}
-		if n >= limit {
-			w.Header().Set("Retry-After", strconv.Itoa(int(loginWindow/time.Second)))
-			lv.Error = "Too many failed sign-ins. Wait a few minutes and try again."
-			return s.renderStatus(w, r, http.StatusTooManyRequests, "login.html", v)
-		}
+	tickets, wait, err := s.takeSignIn(r, email)
+	if err != nil {
+		return err
+	}
+	if tickets == nil {
+		w.Header().Set("Retry-After", strconv.Itoa(int(wait/time.Second)))
+		lv.Error = "Too many failed sign-ins. Wait a few minutes and try again."
+		return s.renderStatus(w, r, http.StatusTooManyRequests, "login.html", v)
 	}
 	p, err := s.cfg.Store.PersonByEmail(ctx, email)
 	if err != nil && taskd.ErrorCode(err) != taskd.CodeUserInvalid {
@@ -91,16 +91,49 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request, v *view) error {
 		hash = dummyHash
 	}
 	if !secret.VerifyPassword(hash, r.PostFormValue("password")) || p.ID == 0 {
-		if err := s.cfg.Store.AddLoginFailure(ctx, keys); err != nil {
-			return err
-		}
 		lv.Error = "The e-mail or password is not right."
 		return s.renderStatus(w, r, http.StatusUnauthorized, "login.html", v)
+	}
+	for _, t := range tickets {
+		if err := t.give(ctx); err != nil {
+			return err
+		}
 	}
 	if err := s.signIn(ctx, w, p); err != nil {
 		return err
 	}
 	return see303(w, r, next)
+}
+
+// signInTicket is an attempt counted by a sign-in limiter.
+type signInTicket struct {
+	limiter *ratelimit.Strict
+	ticket  ratelimit.Ticket
+}
+
+func (t signInTicket) give(ctx context.Context) error { return t.limiter.Return(ctx, t.ticket) }
+
+// takeSignIn counts a sign-in attempt under the e-mail and the client
+// address. If either limit is reached it returns no tickets, how long to
+// wait, and nothing stays counted.
+func (s *Server) takeSignIn(r *http.Request, email string) ([]signInTicket, time.Duration, error) {
+	ctx := r.Context()
+	var tickets []signInTicket
+	for _, k := range []struct {
+		limiter *ratelimit.Strict
+		key     string
+	}{{s.signInsPerEmail, email}, {s.signInsPerAddress, ratelimit.ClientAddress(r, s.cfg.TrustProxy)}} {
+		t, wait, ok, err := k.limiter.Take(ctx, k.key)
+		if err == nil && ok {
+			tickets = append(tickets, signInTicket{k.limiter, t})
+			continue
+		}
+		for _, t := range tickets {
+			err = errors.Join(err, t.give(ctx))
+		}
+		return nil, wait, err
+	}
+	return tickets, 0, nil
 }
 
 // dummyHash makes a sign-in with an unknown e-mail cost what a real one does.

@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"html/template"
 	"log/slog"
-	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -18,6 +17,7 @@ import (
 
 	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/oauth"
+	"github.com/taskd/taskd/ratelimit"
 	"github.com/taskd/taskd/secret"
 	"github.com/taskd/taskd/webhook"
 )
@@ -33,6 +33,7 @@ type Store interface {
 	taskd.Store
 	taskd.OAuthStore
 	taskd.WebhookStore
+	ratelimit.Store
 }
 
 // Config configures the pages.
@@ -58,6 +59,8 @@ func (c Config) accountPath(a taskd.Account) string { return "/a/" + a.Slug }
 type Server struct {
 	cfg  Config
 	tmpl *template.Template
+	// signIns limit failed sign-ins per e-mail and per client address.
+	signInsPerEmail, signInsPerAddress *ratelimit.Strict
 }
 
 // New parses the templates.
@@ -89,7 +92,10 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Server{cfg: cfg, tmpl: t}, nil
+	return &Server{cfg: cfg, tmpl: t,
+		signInsPerEmail:   ratelimit.NewStrict("signin-email:", cfg.Store, signInLimitPerEmail, cfg.Now),
+		signInsPerAddress: ratelimit.NewStrict("signin-address:", cfg.Store, signInLimitPerAddress, cfg.Now),
+	}, nil
 }
 
 // Handler returns the pages' routes. POSTs are checked against cross-origin
@@ -316,21 +322,6 @@ func see303(w http.ResponseWriter, r *http.Request, to string) error {
 func toClient(w http.ResponseWriter, r *http.Request, uri string) error {
 	http.Redirect(w, r, uri, http.StatusSeeOther)
 	return nil
-}
-
-// clientIP is the address sign-in attempts are counted under.
-func (s *Server) clientIP(r *http.Request) string {
-	if s.cfg.TrustProxy {
-		if xff := r.Header.Get("X-Forwarded-For"); xff != "" {
-			parts := strings.Split(xff, ",")
-			return strings.TrimSpace(parts[len(parts)-1])
-		}
-	}
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		return r.RemoteAddr
-	}
-	return host
 }
 
 // localPath returns next when it is a path on this server, else "/".

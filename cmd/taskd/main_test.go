@@ -100,7 +100,8 @@ func startServer(t *testing.T, s storage, extra ...string) (base string, stdout 
 	ctx, cancel := context.WithCancel(context.Background())
 	stdout = &syncBuffer{}
 	done := make(chan error, 1)
-	args := append([]string{"serve", "--dev", "--addr", "127.0.0.1:0", "--log-level", "warn"}, s.args()...)
+	args := append([]string{"serve", "--dev", "--addr", "127.0.0.1:0", "--log-level", "warn",
+		"--api-rate-limit", "0", "--api-rate-limit-address", "0"}, s.args()...)
 	go func() { done <- run(ctx, append(args, extra...), noEnv, stdout, io.Discard) }()
 	deadline := time.Now().Add(20 * time.Second)
 	for {

@@ -43,6 +43,7 @@ type oauthSite struct {
 	other  string
 	key    string // acme's administrative key
 	client map[string]string
+	limits rateLimits // of every replica; none by default
 }
 
 const (
@@ -53,7 +54,13 @@ const (
 
 func newOAuthSite(t *testing.T, st storage) *oauthSite {
 	t.Helper()
-	s := &oauthSite{t: t, st: st, clock: &clock{}, slug: uniqueSlug("acme"), other: uniqueSlug("other")}
+	return newLimitedSite(t, st, rateLimits{})
+}
+
+// newLimitedSite is newOAuthSite with rate limits.
+func newLimitedSite(t *testing.T, st storage, limits rateLimits) *oauthSite {
+	t.Helper()
+	s := &oauthSite{t: t, st: st, clock: &clock{}, slug: uniqueSlug("acme"), other: uniqueSlug("other"), limits: limits}
 	acct := cliJSON(t, st, "account", "create", "--slug", s.slug, "--name", "Acme", "--owner-email", ownerEmail,
 		"--owner-password", password, "--owner-first-name", "Olga", "--owner-last-name", "Owner")
 	s.key = acct["api_key"]
@@ -99,7 +106,7 @@ func (s *oauthSite) replica() string {
 	}
 	log := slog.New(slog.DiscardHandler)
 	hooks := webhook.NewService(db, sealer, webhook.NewHTTPClient(true), s.clock.now, log)
-	h, err := routes(ctx, site{db: db, sealer: sealer, log: log, now: s.clock.now, publicURL: public, hooks: hooks})
+	h, err := routes(ctx, site{db: db, sealer: sealer, log: log, now: s.clock.now, publicURL: public, hooks: hooks, limits: s.limits})
 	if err != nil {
 		t.Fatal(err)
 	}

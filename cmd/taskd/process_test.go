@@ -38,7 +38,8 @@ type process struct {
 // startProcess runs taskd serve in a child process until the test ends.
 func startProcess(t *testing.T, st storage, extra ...string) *process {
 	t.Helper()
-	args := append([]string{"serve", "--dev", "--addr", "127.0.0.1:0", "--log-level", "error", "--webhook-lease", "2s"}, st.args()...)
+	args := append([]string{"serve", "--dev", "--addr", "127.0.0.1:0", "--log-level", "error", "--webhook-lease", "2s",
+		"--api-rate-limit", "0", "--api-rate-limit-address", "0"}, st.args()...)
 	cmd := exec.Command(os.Args[0], append(args, extra...)...)
 	cmd.Env = append(os.Environ(), "TASKD_TEST_AS_TASKD=1")
 	cmd.Stderr = os.Stderr

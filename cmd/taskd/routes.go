@@ -9,6 +9,7 @@ import (
 	"github.com/taskd/taskd/api"
 	"github.com/taskd/taskd/metrics"
 	"github.com/taskd/taskd/oauth"
+	"github.com/taskd/taskd/ratelimit"
 	"github.com/taskd/taskd/secret"
 	"github.com/taskd/taskd/store"
 	"github.com/taskd/taskd/web"
@@ -27,13 +28,30 @@ type site struct {
 	strict     bool // --strict-oauth
 	hooks      *webhook.Service
 	metrics    *metrics.Registry // nil: no /metrics
+	limits     rateLimits
+}
+
+// rateLimits are requests per minute; 0 turns a limit off.
+type rateLimits struct {
+	apiAccount, apiAddress     int // both account APIs
+	tokenAccount, tokenAddress int // the OAuth token endpoints
+}
+
+// limiter returns a shared limiter of n requests a minute, or nil for 0.
+func (s site) limiter(name string, n int) *ratelimit.Shared {
+	if n <= 0 {
+		return nil
+	}
+	return ratelimit.NewShared(ratelimit.SharedConfig{Name: name, Store: s.db, Limit: ratelimit.PerMinute(n), Now: s.now, Log: s.log})
 }
 
 // routes lists every address the server answers, in one place.
 func routes(ctx context.Context, s site) (http.Handler, error) {
 	acctURL := func(slug string) string { return accountURL(s.publicURL, slug) }
 	auth, err := oauth.New(ctx, oauth.Config{Store: s.db, Sealer: s.sealer, Issuer: s.publicURL, AccountURL: acctURL,
-		Strict: s.strict, Now: s.now, Log: s.log})
+		Strict: s.strict, Now: s.now, Log: s.log, Limits: oauth.Limits{
+			PerAddress: s.limiter("token-address:", s.limits.tokenAddress),
+			PerAccount: s.limiter("token-account:", s.limits.tokenAccount), TrustProxy: s.trustProxy}})
 	if err != nil {
 		return nil, err
 	}
@@ -58,7 +76,9 @@ func routes(ctx context.Context, s site) (http.Handler, error) {
 		w.Write([]byte("ready\n"))
 	})
 
-	admin := api.NewAdmin(s.db, s.sealer, s.log, s.now)
+	admin := api.NewAdmin(s.db, s.sealer, s.log, s.now).WithLimits(api.Limits{
+		PerAddress: s.limiter("api-address:", s.limits.apiAddress),
+		PerAccount: s.limiter("api-account:", s.limits.apiAccount), TrustProxy: s.trustProxy})
 	if s.hooks != nil {
 		admin.WithWebhooks(s.hooks)
 	}

@@ -31,6 +31,7 @@ type serveFlags struct {
 	hookPrivate     bool
 	hookWorkers     int
 	hookLease       time.Duration
+	limits          rateLimits
 }
 
 func serve(ctx context.Context, e env, args []string) error {
@@ -49,6 +50,10 @@ func serve(ctx context.Context, e env, args []string) error {
 	fs.BoolVar(&f.hookPrivate, "webhook-allow-private", false, "let webhooks reach loopback and private addresses (on with --dev)")
 	fs.IntVar(&f.hookWorkers, "webhook-workers", 16, "deliveries in flight at once (at most one per webhook)")
 	fs.DurationVar(&f.hookLease, "webhook-lease", 30*time.Second, "how long a replica's claim on a webhook lasts; a crashed replica's webhooks move after it")
+	fs.IntVar(&f.limits.apiAccount, "api-rate-limit", 1200, "account API calls per minute per account, by key and token together (0: no limit)")
+	fs.IntVar(&f.limits.apiAddress, "api-rate-limit-address", 2400, "account API requests per minute per client address, counted before authentication (0: no limit)")
+	fs.IntVar(&f.limits.tokenAccount, "token-rate-limit", 600, "OAuth token-endpoint requests per minute per account of the authenticated application (0: no limit)")
+	fs.IntVar(&f.limits.tokenAddress, "token-rate-limit-address", 300, "OAuth token-endpoint requests per minute per client address (0: no limit)")
 	fs.BoolVar(&f.strictOAuth, "strict-oauth", false, "refuse token requests sent as GET with query parameters (accepted by default for the official SDKs)")
 	if err := parseFlags(fs, e, args); err != nil {
 		return helpOK(err)
@@ -83,7 +88,7 @@ func serve(ctx context.Context, e env, args []string) error {
 	}
 	reg := metrics.New()
 	handler, err := routes(ctx, site{db: db, sealer: sealer, log: log, now: time.Now, publicURL: base,
-		secure: strings.HasPrefix(base, "https://"), trustProxy: f.trustProxy, strict: f.strictOAuth, hooks: hooks, metrics: reg})
+		secure: strings.HasPrefix(base, "https://"), trustProxy: f.trustProxy, strict: f.strictOAuth, hooks: hooks, metrics: reg, limits: f.limits})
 	if err != nil {
 		ln.Close()
 		return err

@@ -1,0 +1,120 @@
+package main
+
+import (
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// TestSignInLimitHoldsInParallel: 40 wrong passwords for one e-mail sent at
+// once, on two replicas, have exactly 10 evaluated; the other 30 are
+// refused before their password is checked.
+func TestSignInLimitHoldsInParallel(t *testing.T) {
+	for name, st := range backends(t) {
+		t.Run(name, func(t *testing.T) {
+			s := newOAuthSite(t, st)
+			second := s.replica()
+			b := s.browser()
+			f := b.get(s.base+"/login").form(t, "", "")
+			f.Set("email", userEmail)
+			f.Set("password", "wrong password")
+			var mu sync.Mutex
+			statuses := map[int]int{}
+			var wg sync.WaitGroup
+			for i := range 40 {
+				base := s.base
+				if i%2 == 1 {
+					base = second
+				}
+				wg.Go(func() {
+					p := b.post(base+"/login", f)
+					mu.Lock()
+					statuses[p.status]++
+					mu.Unlock()
+				})
+			}
+			wg.Wait()
+			if statuses[http.StatusUnauthorized] != 10 || statuses[http.StatusTooManyRequests] != 30 {
+				t.Fatalf("40 parallel wrong passwords: %v; want 10 × 401 and 30 × 429", statuses)
+			}
+			// The right password is refused too until the window has slid.
+			f.Set("password", password)
+			if p := b.post(s.base+"/login", f); p.status != http.StatusTooManyRequests {
+				t.Fatalf("right password after 10 failures: HTTP %d", p.status)
+			}
+		})
+	}
+}
+
+// TestAPIRateLimits: the account APIs count calls per account (key and
+// token together) and requests per client address, and answer code 24 with
+// HTTP 429 and Retry-After beyond them; the token endpoints answer 429 in
+// the OAuth error format.
+func TestAPIRateLimits(t *testing.T) {
+	s := newLimitedSite(t, storage{data: t.TempDir()}, rateLimits{apiAccount: 5, apiAddress: 8, tokenAccount: 3, tokenAddress: 100})
+	tok := s.exchange(s.code())["access_token"].(string)
+	for i := range 3 {
+		if status, body := apiCall(t, s.accountURL(), s.key, "action=get_projects"); status != 200 {
+			t.Fatalf("call %d with the key: %d %v", i+1, status, body)
+		}
+	}
+	for i := range 2 {
+		if status, body, _ := s.api(s.accountURL(), tok, "action=me"); status != 200 {
+			t.Fatalf("call %d with the token: %d %v", i+1, status, body)
+		}
+	}
+	status, body, hdr := s.api(s.accountURL(), tok, "action=me")
+	checkLimited(t, "6th call of the account", status, body, hdr)
+	status, body = apiCall(t, s.accountURL(), s.key, "action=get_projects")
+	if status != 429 || body["status_code"] != float64(24) {
+		t.Fatalf("6th call with the key: %d %v", status, body)
+	}
+
+	// The other account has its own count, but the address's is shared:
+	// 8 requests from this address, counted before authentication.
+	u := s.consent(s.browser(), s.authorizeURL(), ownerEmail, s.other, "allow")
+	other := s.exchange(u.Query().Get("code"))["access_token"].(string)
+	if status, body, _ := s.api(s.base+"/a/"+s.other, other, "action=me"); status != 200 {
+		t.Fatalf("another account's first call: %d %v", status, body)
+	}
+	status, body, hdr = s.api(s.base+"/a/"+s.other, "not-a-token", "action=me")
+	checkLimited(t, "9th request from the address, unauthenticated", status, body, hdr)
+
+	// Token endpoints: the application's account may make 3 requests a
+	// minute; two were spent above.
+	form := s.creds("grant_type", "refresh_token", "refresh_token", "unknown")
+	if status, body, _ := s.tokenCall("/oauth2/token", form); status != 400 {
+		t.Fatalf("3rd token request: %d %v", status, body)
+	}
+	status, body, hdr = s.tokenCall("/oauth2/token", form)
+	if status != 429 || body["error"] != "too_many_requests" || hdr.Get("Retry-After") == "" {
+		t.Fatalf("4th token request: %d %v %v", status, body, hdr)
+	}
+
+	// A minute and more later, the counts have faded.
+	s.clock.advance(2 * time.Minute)
+	if status, body := apiCall(t, s.accountURL(), s.key, "action=get_projects"); status != 200 {
+		t.Fatalf("two minutes later: %d %v", status, body)
+	}
+}
+
+func checkLimited(t *testing.T, what string, status int, body map[string]any, hdr http.Header) {
+	t.Helper()
+	wait, err := strconv.Atoi(hdr.Get("Retry-After"))
+	if status != 429 || body["status_code"] != float64(24) || body["message"] != "Too many requests" || err != nil || wait < 1 || wait > 120 {
+		t.Fatalf("%s: %d %v Retry-After %q; want 429, code 24 and a Retry-After", what, status, body, hdr.Get("Retry-After"))
+	}
+}
+
+// TestRateLimitFlags: the limits are flags of serve, documented in -help.
+func TestRateLimitFlags(t *testing.T) {
+	out, _ := cli(t, storage{data: t.TempDir()}, "serve", "-help")
+	for _, flag := range []string{"-api-rate-limit", "-api-rate-limit-address", "-token-rate-limit", "-token-rate-limit-address"} {
+		if !strings.Contains(out, flag) {
+			t.Errorf("serve -help does not list %s:\n%s", flag, out)
+		}
+	}
+}

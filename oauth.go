@@ -56,6 +56,7 @@ type Client struct {
 	ClientID     string
 	SecretHash   string // SHA-256 of the secret, hex
 	Name         string
+	AccountName  string // of the account that registered it (read only)
 	RedirectURIs []string
 	Added        time.Time
 }

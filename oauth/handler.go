@@ -303,7 +303,6 @@ func (s *Server) metadata(w http.ResponseWriter, r *http.Request) {
 		"jwks_uri":                                       iss + "/oauth2/jwks",
 		"revocation_endpoint":                            iss + "/oauth2/revoke",
 		"introspection_endpoint":                         iss + "/oauth2/introspect",
-		"userinfo_endpoint":                              iss + "/oauth2/resource",
 		"scopes_supported":                               taskd.Scopes,
 		"response_types_supported":                       []string{"code"},
 		"response_modes_supported":                       []string{"query"},

@@ -11,13 +11,14 @@ import (
 
 var _ taskd.OAuthStore = (*DB)(nil)
 
-const clientColumns = `id, account_id, client_id, secret_hash, name, redirect_uris, created_at FROM clients`
+const clientColumns = `c.id, c.account_id, c.client_id, c.secret_hash, c.name, c.redirect_uris, c.created_at, a.name
+	FROM clients c JOIN accounts a ON a.id = c.account_id`
 
 func scanClient(s interface{ Scan(...any) error }) (taskd.Client, error) {
 	var c taskd.Client
 	var uris string
 	var added int64
-	err := s.Scan(&c.ID, &c.AccountID, &c.ClientID, &c.SecretHash, &c.Name, &uris, &added)
+	err := s.Scan(&c.ID, &c.AccountID, &c.ClientID, &c.SecretHash, &c.Name, &uris, &added, &c.AccountName)
 	c.RedirectURIs = strings.Split(uris, "\n")
 	c.Added = fromMS(added)
 	return c, err
@@ -36,7 +37,7 @@ func (db *DB) CreateClient(ctx context.Context, c taskd.Client) (taskd.Client, e
 
 // Client returns the application with the client_id, or code 25.
 func (db *DB) Client(ctx context.Context, clientID string) (taskd.Client, error) {
-	c, err := scanClient(db.reader.QueryRowContext(ctx, db.d.q(`SELECT `+clientColumns+` WHERE client_id = ?`), clientID))
+	c, err := scanClient(db.reader.QueryRowContext(ctx, db.d.q(`SELECT `+clientColumns+` WHERE c.client_id = ?`), clientID))
 	if errors.Is(err, sql.ErrNoRows) {
 		return c, taskd.E(taskd.CodeNotFound, "client_id")
 	}
@@ -48,7 +49,7 @@ func (db *DB) Client(ctx context.Context, clientID string) (taskd.Client, error)
 
 // Clients lists the account's applications, oldest first.
 func (db *DB) Clients(ctx context.Context, accountID int64) ([]taskd.Client, error) {
-	return all(ctx, db.reader, "clients", db.d.q(`SELECT `+clientColumns+` WHERE account_id = ? ORDER BY id`), scanClient, accountID)
+	return all(ctx, db.reader, "clients", db.d.q(`SELECT `+clientColumns+` WHERE c.account_id = ? ORDER BY c.id`), scanClient, accountID)
 }
 
 // SetClientSecret replaces an application's secret hash; code 25 when the

@@ -31,7 +31,7 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request, v *view) erro
 	av := &authorizeView{Request: req, Params: req.Params()}
 	av.Here = "/oauth2/authorize?" + av.Params.Encode()
 	if v.Person == nil {
-		v.Title, v.Data = "Sign in", loginView{Next: av.Here}
+		v.Title, v.Data = "Sign in", loginView{Next: av.Here, Client: &req.Client}
 		return s.render(w, r, "login.html", v)
 	}
 	ms, err := s.cfg.Store.Memberships(r.Context(), v.Person.ID)

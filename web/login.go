@@ -27,6 +27,9 @@ type loginView struct {
 	Next  string
 	Email string
 	Error string
+	// Client is the application asking for access, when signing in is
+	// the first step of an authorization.
+	Client *taskd.Client
 }
 
 func (s *Server) home(w http.ResponseWriter, r *http.Request, v *view) error {

@@ -285,7 +285,7 @@ func TestBrowser(t *testing.T) {
 	authURL := s.base + "/oauth2/authorize?" + url.Values{"client_id": {client["client_id"]}, "response_type": {"code"},
 		"redirect_uri": {app.URL + "/cb"}, "state": {"st-1"}, "scope": {"tasks_read comments_read"}}.Encode()
 	c.run(chromedp.Navigate(authURL), chromedp.WaitVisible(fmt.Sprintf(`//input[@name="account"][@value=%q]/..`, s.slug)))
-	c.see("oauth-select", "Browser app asks for access", "Sign in as someone else")
+	c.see("oauth-select", "Browser app, an application registered by the account Acme, asks for access", "Sign in as someone else")
 	c.run(chromedp.Click(fmt.Sprintf(`//input[@name="account"][@value=%q]/../button`, s.slug)), chromedp.WaitVisible(`//button[@value="allow"]`))
 	c.see("oauth-consent", "See tasks and subtasks", "Read comments")
 	c.run(chromedp.Click(`//button[@value="allow"]`), chromedp.WaitVisible(chromedp.CSS("main")))

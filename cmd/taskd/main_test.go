@@ -336,3 +336,27 @@ func TestDemoHealthAndNotFound(t *testing.T) {
 		}
 	}
 }
+
+// TestHSTS: Strict-Transport-Security is sent when the public URL is https
+// (TLS here or at a trusted proxy), never on plain HTTP.
+func TestHSTS(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{nil, ""},
+		{[]string{"--trust-proxy", "--public-url", "https://taskd.example"}, "max-age=31536000"},
+	} {
+		base, _ := startServer(t, storage{data: t.TempDir()}, tc.args...)
+		for _, path := range []string{"/healthz", "/login", "/nowhere"} {
+			res, err := http.Get(base + path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res.Body.Close()
+			if got := res.Header.Get("Strict-Transport-Security"); got != tc.want {
+				t.Errorf("%v GET %s: Strict-Transport-Security %q, want %q", tc.args, path, got, tc.want)
+			}
+		}
+	}
+}

@@ -336,6 +336,12 @@ func TestOAuthEndpoints(t *testing.T) {
 		!strings.Contains(fmtJSON(meta["code_challenge_methods_supported"]), "S256") || meta["authorization_response_iss_parameter_supported"] != true {
 		t.Fatalf("metadata %v", meta)
 	}
+	// /oauth2/resource needs client authentication besides the token, so
+	// it is not an OpenID Connect UserInfo endpoint and is not advertised
+	// as one (clients would send the Bearer token alone and fail).
+	if _, ok := meta["userinfo_endpoint"]; ok {
+		t.Fatalf("metadata advertises userinfo_endpoint: %v", meta)
+	}
 
 	// The official SDKs send token requests as GET with a query.
 	code := s.code()

@@ -242,3 +242,27 @@ func TestReplicasShareState(t *testing.T) {
 		})
 	}
 }
+
+// TestConsentNamesApplication: the sign-in, account-selection and consent
+// pages of an authorization name the application and the account that
+// registered it, so a person can tell a look-alike from the real one.
+func TestConsentNamesApplication(t *testing.T) {
+	s := newOAuthSite(t, storage{data: t.TempDir()})
+	b := s.browser()
+	named := func(step string, p page) {
+		t.Helper()
+		if !strings.Contains(p.body, "<strong>My app</strong>, an application registered by the account <strong>Acme</strong>") {
+			t.Fatalf("%s does not name the application and its account:\n%s", step, p.body)
+		}
+	}
+	p := b.get(s.authorizeURL())
+	named("sign-in", p)
+	f := p.form(t, "", "")
+	f.Set("email", userEmail)
+	f.Set("password", password)
+	next := b.post(s.base+"/login", f).location(t)
+	p = b.get(s.base + next.String())
+	named("account selection", p)
+	sel := b.post(s.base+"/oauth2/authorize", p.form(t, "account", s.slug)).location(t)
+	named("consent", b.get(s.base+sel.String()))
+}

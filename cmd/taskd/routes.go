@@ -110,5 +110,8 @@ func routes(ctx context.Context, s site) (http.Handler, error) {
 		mux.Handle("GET /metrics", s.metrics.Handler())
 		h = withMetrics(s.metrics, h)
 	}
+	if s.secure {
+		h = withHSTS(h)
+	}
 	return withRecover(s.log, withAccessLog(s.log, h)), nil
 }

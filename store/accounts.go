@@ -32,9 +32,7 @@ func (db *DB) CreateAccount(ctx context.Context, a taskd.NewAccount) (taskd.Acco
 func (db *DB) addMember(ctx context.Context, tx querier, accountID int64, np taskd.NewPerson, role taskd.Role) (taskd.Person, error) {
 	p, err := db.personByEmail(ctx, tx, np.Email)
 	if taskd.ErrorCode(err) == taskd.CodeUserInvalid {
-		p = taskd.Person{Email: np.Email, PasswordHash: np.PasswordHash, FirstName: np.FirstName, LastName: np.LastName}
-		err = tx.QueryRowContext(ctx, db.d.q(`INSERT INTO persons (email, password_hash, first_name, last_name, created_at)
-			VALUES (?, ?, ?, ?, ?) RETURNING id`), p.Email, p.PasswordHash, p.FirstName, p.LastName, ms(db.now())).Scan(&p.ID)
+		p, err = db.createPerson(ctx, tx, np)
 	}
 	if err != nil {
 		return p, err
@@ -44,6 +42,19 @@ func (db *DB) addMember(ctx context.Context, tx querier, accountID int64, np tas
 	if isUnique(err) {
 		return p, taskd.Errorf(taskd.CodeConflict, "email", "This person is already a member of the account")
 	}
+	if err != nil {
+		return p, err
+	}
+	// A membership answers any invitation to the account.
+	_, err = tx.ExecContext(ctx, db.d.q(`DELETE FROM invitations WHERE account_id = ? AND person_id = ?`), accountID, p.ID)
+	return p, err
+}
+
+// createPerson registers a person new to taskd.
+func (db *DB) createPerson(ctx context.Context, tx querier, np taskd.NewPerson) (taskd.Person, error) {
+	p := taskd.Person{Email: np.Email, PasswordHash: np.PasswordHash, FirstName: np.FirstName, LastName: np.LastName}
+	err := tx.QueryRowContext(ctx, db.d.q(`INSERT INTO persons (email, password_hash, first_name, last_name, created_at)
+		VALUES (?, ?, ?, ?, ?) RETURNING id`), p.Email, p.PasswordHash, p.FirstName, p.LastName, ms(db.now())).Scan(&p.ID)
 	return p, err
 }
 

@@ -40,7 +40,11 @@ func (s *Server) home(w http.ResponseWriter, r *http.Request, v *view) error {
 	if err != nil {
 		return err
 	}
-	if len(ms) == 1 {
+	invitations, err := s.cfg.Store.PersonInvitations(r.Context(), v.Person.ID)
+	if err != nil {
+		return err
+	}
+	if len(ms) == 1 && len(invitations) == 0 {
 		return see303(w, r, s.cfg.accountPath(ms[0].Account)+"/")
 	}
 	type entry struct {
@@ -50,9 +54,12 @@ func (s *Server) home(w http.ResponseWriter, r *http.Request, v *view) error {
 	}
 	var list []entry
 	for _, m := range ms {
-		list = append(list, entry{m, s.cfg.AccountURL(m.Account.Slug), m.Role != taskd.RoleUser})
+		list = append(list, entry{m, s.cfg.AccountURL(m.Account.Slug), m.Role.Can(taskd.PermSettings)})
 	}
-	v.Title, v.Data = "Your accounts", list
+	v.Title, v.Data = "Your accounts", struct {
+		Accounts    []entry
+		Invitations []taskd.Invitation
+	}{list, invitations}
 	return s.render(w, r, "home.html", v)
 }
 
@@ -105,7 +112,11 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request, v *view) error {
 	if err := s.signIn(ctx, w, p); err != nil {
 		return err
 	}
-	return see303(w, r, next)
+	to, err := s.afterSignIn(r, p.ID, next)
+	if err != nil {
+		return err
+	}
+	return see303(w, r, to)
 }
 
 // signInTicket is an attempt counted by a sign-in limiter.

@@ -9,10 +9,11 @@ import (
 
 // peopleView is the people page.
 type peopleView struct {
-	Members []taskd.Member
-	Error   *formError
-	Values  map[string][]string
-	Shown   *flash
+	Members     []taskd.Member
+	Invitations []taskd.Invitation // pending; shown to those who manage people
+	Error       *formError
+	Values      map[string][]string
+	Shown       *flash
 }
 
 func (s *Server) people(w http.ResponseWriter, r *http.Request, v *view) error {
@@ -28,12 +29,21 @@ func (s *Server) renderPeople(w http.ResponseWriter, r *http.Request, v *view, a
 	if err != nil {
 		return err
 	}
-	v.Title, v.Data = "People", &peopleView{Members: members, Error: fe, Values: r.PostForm, Shown: s.takeFlash(w, r)}
+	pv := &peopleView{Members: members, Error: fe, Values: r.PostForm, Shown: s.takeFlash(w, r)}
+	if v.Nav != nil && v.Nav.People {
+		if pv.Invitations, err = s.cfg.Store.AccountInvitations(r.Context(), acct.ID); err != nil {
+			return err
+		}
+	}
+	v.Title, v.Data = "People", pv
 	return s.renderStatus(w, r, status, "people.html", v)
 }
 
-// addPerson adds a member (owners and admins). Someone new to taskd gets
-// the password given; someone already registered keeps theirs.
+// addPerson invites a person (owners and admins). Nobody joins without
+// consenting: the person accepts the invitation after signing in. Someone
+// new to taskd is registered with the password given; someone already
+// registered keeps theirs. Both cases take the same steps and get the
+// same answer, so the page does not tell whether an e-mail is registered.
 func (s *Server) addPerson(w http.ResponseWriter, r *http.Request, v *view) error {
 	acct, ok, err := s.allowed(w, r, v, taskd.PermManagePeople)
 	if !ok {
@@ -46,7 +56,7 @@ func (s *Server) addPerson(w http.ResponseWriter, r *http.Request, v *view) erro
 		np, err = s.newMember(r)
 	}
 	if err == nil {
-		_, err = s.cfg.Store.AddMember(ctx, acct.ID, np, role)
+		_, err = s.cfg.Store.Invite(ctx, acct.ID, np, role, v.Person.ID)
 	}
 	if err != nil {
 		fe, ok := asFormError("person", err)
@@ -55,21 +65,17 @@ func (s *Server) addPerson(w http.ResponseWriter, r *http.Request, v *view) erro
 		}
 		return s.renderPeople(w, r, v, acct, http.StatusUnprocessableEntity, fe)
 	}
-	s.setFlash(w, flash{Message: np.Email + " was added as " + string(role) + "."})
+	s.setFlash(w, flash{Message: np.Email + " was invited as " + string(role) + ". They join when they accept, after signing in."})
 	return see303(w, r, s.cfg.accountPath(acct)+"/people")
 }
 
-// newMember reads the person of the add form. A registered e-mail needs no
-// password: the person keeps their own.
+// newMember reads the person of the add form. The password is checked and
+// hashed whether or not the e-mail is registered (a registered person keeps
+// their own), so neither the answer nor its time tells the two apart.
 func (s *Server) newMember(r *http.Request) (taskd.NewPerson, error) {
 	email, err := taskd.NormalizeEmail(r.PostFormValue("email"))
 	if err != nil {
 		return taskd.NewPerson{}, taskd.Errorf(taskd.CodeInvalidValue, "email", "E-mail address is invalid")
-	}
-	if p, err := s.cfg.Store.PersonByEmail(r.Context(), email); err == nil {
-		return taskd.NewPerson{Email: p.Email}, nil
-	} else if taskd.ErrorCode(err) != taskd.CodeUserInvalid {
-		return taskd.NewPerson{}, err
 	}
 	return taskd.PreparePerson(email, r.PostFormValue("password"), r.PostFormValue("first_name"), r.PostFormValue("last_name"), secret.HashPassword)
 }

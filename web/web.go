@@ -34,6 +34,7 @@ type Store interface {
 	taskd.OAuthStore
 	taskd.WebhookStore
 	ratelimit.Store
+	taskd.InvitationStore
 }
 
 // Config configures the pages.
@@ -130,6 +131,10 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("POST /a/{slug}/tasks/{tid}/comments", s.form(s.taskChange("comment", s.addComment)))
 	mux.HandleFunc("POST /a/{slug}/comments/{cid}/update", s.form(s.commentChange(false)))
 	mux.HandleFunc("POST /a/{slug}/comments/{cid}/delete", s.form(s.commentChange(true)))
+	mux.HandleFunc("GET /invitations", s.page(s.invitations))
+	mux.HandleFunc("POST /invitations/{id}/accept", s.form(s.answerInvitation(true)))
+	mux.HandleFunc("POST /invitations/{id}/decline", s.form(s.answerInvitation(false)))
+	mux.HandleFunc("POST /a/{slug}/invitations/{id}/cancel", s.form(s.cancelInvitation))
 	mux.HandleFunc("GET /a/{slug}/people", s.page(s.people))
 	mux.HandleFunc("POST /a/{slug}/people", s.form(s.addPerson))
 	mux.HandleFunc("POST /a/{slug}/people/{pid}/role", s.form(s.setRole))

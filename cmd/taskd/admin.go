@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -29,20 +30,19 @@ func newPerson(email, password, first, last string) (taskd.NewPerson, error) {
 	return p, cliError(err)
 }
 
-// checkExisting refuses to attach an already registered person unless the
-// password given is theirs: a second account must not change or bypass it.
-func checkExisting(ctx context.Context, db *store.DB, p taskd.NewPerson, password string) error {
+// joinsAtOnce reports whether p may be made a member without an
+// invitation: they are new to taskd, or the password given is theirs (so
+// whoever gives it could as well sign in and accept). A second account
+// must never change or bypass a registered person's password.
+func joinsAtOnce(ctx context.Context, db *store.DB, p taskd.NewPerson, password string) (bool, error) {
 	existing, err := db.PersonByEmail(ctx, p.Email)
 	if taskd.ErrorCode(err) == taskd.CodeUserInvalid {
-		return nil
+		return true, nil
 	}
 	if err != nil {
-		return err
+		return false, err
 	}
-	if !secret.VerifyPassword(existing.PasswordHash, password) {
-		return fmt.Errorf("%s is already registered with a different password", p.Email)
-	}
-	return nil
+	return secret.VerifyPassword(existing.PasswordHash, password), nil
 }
 
 func migrate(ctx context.Context, e env, args []string) error {
@@ -95,8 +95,8 @@ func accountCreate(ctx context.Context, e env, args []string) error {
 		return err
 	}
 	defer db.Close()
-	if err := checkExisting(ctx, db, owner, *password); err != nil {
-		return err
+	if ok, err := joinsAtOnce(ctx, db, owner, *password); err != nil || !ok {
+		return cmp.Or(err, fmt.Errorf("%s is already registered with a different password", owner.Email))
 	}
 	key := secret.APIKey()
 	a, _, err := db.CreateAccount(ctx, taskd.NewAccount{Slug: *slug, Name: *name,
@@ -111,7 +111,7 @@ func accountCreate(ctx context.Context, e env, args []string) error {
 
 func userAdd(ctx context.Context, e env, args []string) error {
 	var sf storageFlags
-	fs := newFlags("user add", "Add a person to an account. An already registered person joins with their own password.")
+	fs := newFlags("user add", "Add a person to an account. Someone new to taskd joins at once with the password given. Someone already registered joins at once only if the password given is theirs; otherwise they are invited, and join when they accept after signing in.")
 	sf.register(fs)
 	slug := fs.String("account", "", "account slug (required)")
 	email := fs.String("email", "", "e-mail address (required)")
@@ -135,14 +135,23 @@ func userAdd(ctx context.Context, e env, args []string) error {
 		return err
 	}
 	defer db.Close()
-	if err := checkExisting(ctx, db, p, *password); err != nil {
+	ok, err := joinsAtOnce(ctx, db, p, *password)
+	if err != nil {
 		return err
+	}
+	if !ok {
+		// Registered, and the password is not theirs: only they can consent.
+		inv, err := db.Invite(ctx, a.ID, p, role, 0)
+		if err != nil {
+			return cliError(err)
+		}
+		return printJSON(e.stdout, map[string]string{"id": strconv.FormatInt(inv.Person.ID, 10), "email": inv.Person.Email, "status": "invited"})
 	}
 	person, err := db.AddMember(ctx, a.ID, p, role)
 	if err != nil {
 		return cliError(err)
 	}
-	return printJSON(e.stdout, map[string]string{"id": strconv.FormatInt(person.ID, 10), "email": person.Email})
+	return printJSON(e.stdout, map[string]string{"id": strconv.FormatInt(person.ID, 10), "email": person.Email, "status": "member"})
 }
 
 func apikeyRotate(ctx context.Context, e env, args []string) error {

@@ -214,8 +214,33 @@ func TestWebPeopleAndKeys(t *testing.T) {
 	b.submit(s.base, people, acct+"/people", url.Values{"email": {"new@acme.example"}, "first_name": {"Nia"}, "last_name": {"New"},
 		"password": {"a new password"}, "role": {"user"}}).location(t)
 	people = b.get(s.base + acct + "/people")
-	if !strings.Contains(people.body, "Nia New") {
-		t.Fatalf("added person:\n%s", people.body)
+	if !strings.Contains(people.body, "new@acme.example was invited as user.") || strings.Contains(people.body, "Nia New") {
+		t.Fatalf("invited person:\n%s", people.body)
+	}
+	// The new person signs in, is shown the invitation and accepts it.
+	n := s.browser()
+	f := n.get(s.base+"/login").form(t, "", "")
+	f.Set("email", "new@acme.example")
+	f.Set("password", "a new password")
+	if to := n.post(s.base+"/login", f).location(t); to.Path != "/invitations" {
+		t.Fatalf("signed in with an invitation waiting: sent to %s", to)
+	}
+	inv := n.get(s.base + "/invitations")
+	if !strings.Contains(inv.body, "<strong>Olga Owner</strong> invited you to join <strong>Acme</strong> as user.") {
+		t.Fatalf("invitations page:\n%s", inv.body)
+	}
+	accept := ""
+	for _, f := range inv.forms() {
+		if strings.HasSuffix(f.action, "/accept") {
+			accept = f.action
+		}
+	}
+	if to := n.submit(s.base, inv, accept, nil).location(t); to.Path != acct+"/" {
+		t.Fatalf("accepting led to %s", to)
+	}
+	people = b.get(s.base + acct + "/people")
+	if !strings.Contains(people.body, "Nia New") || strings.Contains(people.body, "Cancel the invitation") {
+		t.Fatalf("after accepting:\n%s", people.body)
 	}
 	var roleAction string
 	for _, f := range people.forms() {
@@ -227,13 +252,6 @@ func TestWebPeopleAndKeys(t *testing.T) {
 	if !strings.Contains(b.get(s.base+acct+"/people").body, "· admin") {
 		t.Fatal("role not changed")
 	}
-	// The new person can sign in.
-	n := s.browser()
-	f := n.get(s.base+"/login").form(t, "", "")
-	f.Set("email", "new@acme.example")
-	f.Set("password", "a new password")
-	n.post(s.base+"/login", f).location(t)
-
 	// A user cannot add people, change roles, or reach the key page.
 	u := s.signedIn(userEmail)
 	csrf := u.get(s.base+acct+"/people").form(t, "", "").Get("csrf")

@@ -94,7 +94,7 @@ func routes(ctx context.Context, s site) (http.Handler, error) {
 		mux.Handle(p, endpoints)
 	}
 	ui := pages.Handler()
-	for _, p := range []string{"/{$}", "/login", "/logout", "/oauth2/authorize", "/settings/", "/a/{slug}/", "/static/"} {
+	for _, p := range []string{"/{$}", "/login", "/logout", "/invitations", "/invitations/", "/oauth2/authorize", "/settings/", "/a/{slug}/", "/static/"} {
 		mux.Handle(p, ui)
 	}
 

@@ -1,0 +1,105 @@
+package web
+
+import (
+	"net/http"
+	"net/url"
+
+	"github.com/taskd/taskd"
+)
+
+// invitationsView is the list of invitations waiting for the signed-in
+// person.
+type invitationsView struct {
+	Invitations []taskd.Invitation
+	Next        string
+}
+
+// invitations is GET /invitations: the invitations waiting for the signed-in
+// person, each to accept or decline; "next" is where to go afterwards.
+func (s *Server) invitations(w http.ResponseWriter, r *http.Request, v *view) error {
+	if v.Person == nil {
+		return see303(w, r, "/login?next="+url.QueryEscape(r.URL.RequestURI()))
+	}
+	list, err := s.cfg.Store.PersonInvitations(r.Context(), v.Person.ID)
+	if err != nil {
+		return err
+	}
+	v.Title, v.Data = "Invitations", invitationsView{Invitations: list, Next: localPath(r.URL.Query().Get("next"))}
+	return s.render(w, r, "invitations.html", v)
+}
+
+// answerInvitation is POST /invitations/{id}/accept or /decline. Accepting
+// leads to the account; declining back to the list, or to next once none
+// is left.
+func (s *Server) answerInvitation(accept bool) handler {
+	return func(w http.ResponseWriter, r *http.Request, v *view) error {
+		if v.Person == nil {
+			return see303(w, r, "/login")
+		}
+		ctx := r.Context()
+		next := localPath(r.PostFormValue("next"))
+		id, err := taskd.ParseID(r.PathValue("id"), taskd.CodeNotFound, "invitation")
+		if err != nil {
+			s.fail(w, r, http.StatusNotFound, "There is no such invitation.")
+			return nil
+		}
+		if accept {
+			acct, err := s.cfg.Store.AcceptInvitation(ctx, v.Person.ID, id)
+			if taskd.ErrorCode(err) == taskd.CodeNotFound {
+				s.fail(w, r, http.StatusNotFound, "There is no such invitation.")
+				return nil
+			}
+			if err != nil {
+				return err
+			}
+			return see303(w, r, s.cfg.accountPath(acct)+"/")
+		}
+		err = s.cfg.Store.DeclineInvitation(ctx, v.Person.ID, id)
+		if taskd.ErrorCode(err) == taskd.CodeNotFound {
+			s.fail(w, r, http.StatusNotFound, "There is no such invitation.")
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		left, err := s.cfg.Store.PersonInvitations(ctx, v.Person.ID)
+		if err != nil {
+			return err
+		}
+		if len(left) == 0 {
+			return see303(w, r, next)
+		}
+		return see303(w, r, "/invitations?next="+url.QueryEscape(next))
+	}
+}
+
+// cancelInvitation is POST /a/{slug}/invitations/{id}/cancel (owners and
+// admins).
+func (s *Server) cancelInvitation(w http.ResponseWriter, r *http.Request, v *view) error {
+	acct, ok, err := s.allowed(w, r, v, taskd.PermManagePeople)
+	if !ok {
+		return err
+	}
+	id, err := taskd.ParseID(r.PathValue("id"), taskd.CodeNotFound, "invitation")
+	if err == nil {
+		err = s.cfg.Store.CancelInvitation(r.Context(), acct.ID, id)
+	}
+	if taskd.ErrorCode(err) == taskd.CodeNotFound {
+		s.fail(w, r, http.StatusNotFound, "There is no such invitation.")
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	return see303(w, r, s.cfg.accountPath(acct)+"/people")
+}
+
+// afterSignIn is where a person goes once signed in: to their invitations
+// first, if any wait, then to next.
+func (s *Server) afterSignIn(r *http.Request, personID int64, next string) (string, error) {
+	list, err := s.cfg.Store.PersonInvitations(r.Context(), personID)
+	if err != nil || len(list) == 0 {
+		return next, err
+	}
+	return "/invitations?next=" + url.QueryEscape(next), nil
+}

@@ -34,32 +34,7 @@ const (
 const UserAgent = "taskd-webhooks/1"
 
 // errPrivate is a destination refused by the SSRF guard.
-var errPrivate = errors.New("the destination resolves to a private, loopback, link-local, multicast or unspecified address")
-
-// blocked reports whether a destination address is refused.
-func blocked(ip netip.Addr) bool {
-	ip = ip.Unmap()
-	if ip.IsLoopback() || ip.IsPrivate() || ip.IsLinkLocalUnicast() || ip.IsLinkLocalMulticast() ||
-		ip.IsInterfaceLocalMulticast() || ip.IsMulticast() || ip.IsUnspecified() {
-		return true
-	}
-	for _, p := range reserved {
-		if p.Contains(ip) {
-			return true
-		}
-	}
-	return false
-}
-
-// reserved are further ranges that never reach the public internet.
-var reserved = []netip.Prefix{
-	netip.MustParsePrefix("0.0.0.0/8"),
-	netip.MustParsePrefix("100.64.0.0/10"), // carrier-grade NAT
-	netip.MustParsePrefix("192.0.0.0/24"),
-	netip.MustParsePrefix("198.18.0.0/15"),
-	netip.MustParsePrefix("240.0.0.0/4"),
-	netip.MustParsePrefix("64:ff9b::/96"), // NAT64: may embed a private IPv4 address
-}
+var errPrivate = errors.New("the destination resolves to a non-public (private, loopback, link-local, multicast, reserved or special-purpose) address")
 
 // NewHTTPClient returns the client deliveries and URL checks use: no
 // redirects followed, no proxy from the environment (it would bypass the
@@ -70,7 +45,7 @@ func NewHTTPClient(allowPrivate bool) *http.Client {
 	if !allowPrivate {
 		dialer.Control = func(network, address string, _ syscall.RawConn) error {
 			ap, err := netip.ParseAddrPort(address)
-			if err != nil || blocked(ap.Addr()) {
+			if err != nil || isBlocked(ap.Addr()) {
 				return errPrivate
 			}
 			return nil

@@ -13,6 +13,9 @@
 #   WARMUP                warm-up before each measurement (default 1s)
 #   TASKD_BENCH_POSTGRES  postgres:// URL; empty means SQLite in a temp dir
 #   TASKD_BENCH_SAVE      when 1, also write the report to bench/results/
+#   TASKD_BENCH_LIMITS    rate-limit flags of serve (default: limits on, far above the load,
+#                         so their cost is measured; "--api-rate-limit 0 --api-rate-limit-address 0"
+#                         measures without them)
 set -euo pipefail
 
 DURATION=${DURATION:-10s}
@@ -20,6 +23,7 @@ CLIENTS=${CLIENTS:-16}
 WARMUP=${WARMUP:-1s}
 PG=${TASKD_BENCH_POSTGRES:-}
 SAVE=${TASKD_BENCH_SAVE:-}
+LIMITS=${TASKD_BENCH_LIMITS:---api-rate-limit 1000000000 --api-rate-limit-address 1000000000}
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/taskd-bench.XXXXXX")
@@ -66,12 +70,10 @@ storage_flags() {
 # start_server starts taskd on a free loopback port, sets base_url and waits
 # for /healthz.
 start_server() {
-	local flags i
+	local flags limits i
 	mapfile -t flags < <(storage_flags)
-	# The rate limits stay on, set far above what the load reaches, so that
-	# their cost is part of what is measured.
-	"$tmp/taskd" serve --dev --log-level warn --addr 127.0.0.1:0 "${flags[@]}" \
-		--api-rate-limit 1000000000 --api-rate-limit-address 1000000000 \
+	read -ra limits <<<"$LIMITS"
+	"$tmp/taskd" serve --dev --log-level warn --addr 127.0.0.1:0 "${flags[@]}" "${limits[@]}" \
 		>"$tmp/serve.out" 2>"$tmp/serve.err" &
 	server_pid=$!
 	base_url=""

@@ -12,25 +12,8 @@ import (
 
 	"github.com/taskd/taskd/ratelimit"
 	"github.com/taskd/taskd/store"
+	"github.com/taskd/taskd/store/storetest"
 )
-
-// clock is a time tests move by hand.
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *clock) now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *clock) advance(d time.Duration) {
-	c.mu.Lock()
-	c.t = c.t.Add(d)
-	c.mu.Unlock()
-}
 
 // forEachBackend runs fn with a real SQLite file and, with
 // TASKD_TEST_POSTGRES, PostgreSQL.
@@ -60,8 +43,8 @@ func uniqueKey(t *testing.T) string {
 // limit of 10 let exactly 10 through, and the refused ones are not counted.
 func TestStrictHoldsUnderConcurrency(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, db *store.DB) {
-		c := &clock{t: time.Date(2026, 11, 23, 10, 0, 30, 0, time.UTC)}
-		l := ratelimit.NewStrict(uniqueKey(t), db, ratelimit.Limit{Max: 10, Window: 15 * time.Minute}, c.now)
+		c := storetest.NewClock(time.Date(2026, 11, 23, 10, 0, 30, 0, time.UTC))
+		l := ratelimit.NewStrict(uniqueKey(t), db, ratelimit.Limit{Max: 10, Window: 15 * time.Minute}, c.Now)
 		ctx := context.Background()
 		var ok, refused atomic.Int64
 		var wg sync.WaitGroup
@@ -95,8 +78,8 @@ func TestStrictHoldsUnderConcurrency(t *testing.T) {
 // were made, a bucket at a time, and Retry-After says when.
 func TestStrictWindowSlides(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, db *store.DB) {
-		c := &clock{t: time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)}
-		l := ratelimit.NewStrict(uniqueKey(t), db, ratelimit.Limit{Max: 3, Window: 15 * time.Minute}, c.now)
+		c := storetest.NewClock(time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC))
+		l := ratelimit.NewStrict(uniqueKey(t), db, ratelimit.Limit{Max: 3, Window: 15 * time.Minute}, c.Now)
 		ctx := context.Background()
 		take := func() (time.Duration, bool) {
 			t.Helper()
@@ -107,15 +90,15 @@ func TestStrictWindowSlides(t *testing.T) {
 			return wait, ok
 		}
 		take() // 10:00
-		c.advance(5 * time.Minute)
+		c.Advance(5 * time.Minute)
 		take() // 10:05
 		take()
-		c.advance(5 * time.Minute) // 10:10
+		c.Advance(5 * time.Minute) // 10:10
 		wait, ok := take()
 		if ok || wait != 5*time.Minute+time.Second {
 			t.Fatalf("4th attempt: ok %v, Retry-After %v; want refused for 5m1s (the 10:00 attempt leaves at 10:15)", ok, wait)
 		}
-		c.advance(5 * time.Minute) // 10:15: the first attempt has left
+		c.Advance(5 * time.Minute) // 10:15: the first attempt has left
 		if _, ok := take(); !ok {
 			t.Fatal("refused after the oldest attempt left the window")
 		}
@@ -128,8 +111,8 @@ func TestStrictWindowSlides(t *testing.T) {
 // TestStrictReturn: a returned attempt no longer counts.
 func TestStrictReturn(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, db *store.DB) {
-		c := &clock{t: time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)}
-		l := ratelimit.NewStrict(uniqueKey(t), db, ratelimit.Limit{Max: 2, Window: time.Minute}, c.now)
+		c := storetest.NewClock(time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC))
+		l := ratelimit.NewStrict(uniqueKey(t), db, ratelimit.Limit{Max: 2, Window: time.Minute}, c.Now)
 		ctx := context.Background()
 		for i := range 10 {
 			tk, _, ok, err := l.Take(ctx, "k")
@@ -148,11 +131,11 @@ func TestStrictReturn(t *testing.T) {
 // the other at its next sync.
 func TestSharedAcrossReplicas(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, db *store.DB) {
-		c := &clock{t: time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)}
+		c := storetest.NewClock(time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC))
 		name := uniqueKey(t)
 		replica := func() *ratelimit.Shared {
 			return ratelimit.NewShared(ratelimit.SharedConfig{Name: name, Store: db, Limit: ratelimit.PerMinute(100),
-				Sync: time.Second, Now: c.now})
+				Sync: time.Second, Now: c.Now})
 		}
 		a, b := replica(), replica()
 		ctx := context.Background()
@@ -167,7 +150,7 @@ func TestSharedAcrossReplicas(t *testing.T) {
 		if n := allow(a, 60); n != 60 {
 			t.Fatalf("replica A allowed %d of 60", n)
 		}
-		c.advance(1100 * time.Millisecond)
+		c.Advance(1100 * time.Millisecond)
 		allow(a, 1) // syncs A's 61 hits
 		got := allow(b, 100)
 		if got != 39 {
@@ -182,7 +165,7 @@ func TestSharedAcrossReplicas(t *testing.T) {
 			t.Fatal("another key was refused")
 		}
 		// Two minutes later the counts have faded.
-		c.advance(2 * time.Minute)
+		c.Advance(2 * time.Minute)
 		if n := allow(b, 50); n != 50 {
 			t.Fatalf("after the window, B allowed %d of 50", n)
 		}
@@ -193,15 +176,15 @@ func TestSharedAcrossReplicas(t *testing.T) {
 // it still inside the sliding window.
 func TestSharedSlidingWindow(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, db *store.DB) {
-		c := &clock{t: time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)}
-		l := ratelimit.NewShared(ratelimit.SharedConfig{Name: uniqueKey(t), Store: db, Limit: ratelimit.PerMinute(10), Now: c.now})
+		c := storetest.NewClock(time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC))
+		l := ratelimit.NewShared(ratelimit.SharedConfig{Name: uniqueKey(t), Store: db, Limit: ratelimit.PerMinute(10), Now: c.Now})
 		ctx := context.Background()
 		for i := range 10 {
 			if _, ok := l.Allow(ctx, "k"); !ok {
 				t.Fatalf("hit %d refused", i)
 			}
 		}
-		c.advance(90 * time.Second) // half way through the next window: 10 × ½ = 5 still count
+		c.Advance(90 * time.Second) // half way through the next window: 10 × ½ = 5 still count
 		allowed := 0
 		for range 10 {
 			if _, ok := l.Allow(ctx, "k"); ok {

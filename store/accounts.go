@@ -50,11 +50,15 @@ func (db *DB) addMember(ctx context.Context, tx querier, accountID int64, np tas
 	return p, err
 }
 
-// createPerson registers a person new to taskd.
+// createPerson registers a person new to taskd. Code 23 when the e-mail
+// was registered by a transaction that committed meanwhile.
 func (db *DB) createPerson(ctx context.Context, tx querier, np taskd.NewPerson) (taskd.Person, error) {
 	p := taskd.Person{Email: np.Email, PasswordHash: np.PasswordHash, FirstName: np.FirstName, LastName: np.LastName}
 	err := tx.QueryRowContext(ctx, db.d.q(`INSERT INTO persons (email, password_hash, first_name, last_name, created_at)
 		VALUES (?, ?, ?, ?, ?) RETURNING id`), p.Email, p.PasswordHash, p.FirstName, p.LastName, ms(db.now())).Scan(&p.ID)
+	if isUnique(err) {
+		return p, taskd.Errorf(taskd.CodeConflict, "email", "This e-mail was registered at the same moment; try again")
+	}
 	return p, err
 }
 

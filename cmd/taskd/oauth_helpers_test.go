@@ -6,6 +6,7 @@ import (
 	"html"
 	"io"
 	"log/slog"
+	"math/rand/v2"
 	"net"
 	"net/http"
 	"net/http/cookiejar"
@@ -133,9 +134,15 @@ type browser struct {
 	c *http.Client
 }
 
+// Each browser connects from its own loopback address (127.x.y.z), so that
+// the sign-in limits per client address, counted in the database, do not
+// add up across the tests that share a PostgreSQL database.
 func (s *oauthSite) browser() *browser {
 	jar, _ := cookiejar.New(nil)
-	return &browser{t: s.t, c: &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error {
+	from := &net.TCPAddr{IP: net.IPv4(127, byte(1+rand.IntN(254)), byte(rand.IntN(256)), byte(1+rand.IntN(254)))}
+	transport := &http.Transport{DialContext: (&net.Dialer{LocalAddr: from, Timeout: 5 * time.Second}).DialContext}
+	s.t.Cleanup(transport.CloseIdleConnections)
+	return &browser{t: s.t, c: &http.Client{Jar: jar, Transport: transport, CheckRedirect: func(*http.Request, []*http.Request) error {
 		return http.ErrUseLastResponse
 	}}}
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/taskd/taskd"
+	"github.com/taskd/taskd/internal/testdb"
 )
 
 var (
@@ -55,8 +56,8 @@ func checkTaskShape(t *testing.T, task map[string]any, top bool, extra ...string
 
 // TestWorkflow walks everything a script does with the admin API alone.
 func TestWorkflow(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, dbURL string) {
-		a := newServer(t, dbURL).newAccount(t)
+	forEachBackend(t, func(t *testing.T, d testdb.DB) {
+		a := newServer(t, d).newAccount(t)
 		owner := a.Owner.Email
 
 		// Projects.
@@ -189,8 +190,8 @@ func TestWorkflow(t *testing.T) {
 
 // TestTenantIsolation tries every action of account B on account A's ids.
 func TestTenantIsolation(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, dbURL string) {
-		s := newServer(t, dbURL)
+	forEachBackend(t, func(t *testing.T, d testdb.DB) {
+		s := newServer(t, d)
 		a, b := s.newAccount(t), s.newAccount(t)
 		pid := a.ok("action", "post_project", "title", "Secret").data()["id"].(string)
 		tid := a.ok("action", "post_task", "id_project", pid, "title", "Secret task").data()["id"].(string)
@@ -233,8 +234,8 @@ func TestTenantIsolation(t *testing.T) {
 
 // TestConcurrentRequests sends parallel writes over HTTP; nothing is lost.
 func TestConcurrentRequests(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, dbURL string) {
-		a := newServer(t, dbURL).newAccount(t)
+	forEachBackend(t, func(t *testing.T, d testdb.DB) {
+		a := newServer(t, d).newAccount(t)
 		pid := a.ok("action", "post_project", "title", "Busy").data()["id"].(string)
 		const workers, each = 8, 12
 		var wg sync.WaitGroup
@@ -274,8 +275,8 @@ func TestConcurrentRequests(t *testing.T) {
 // its tasks through another on the same database (a second replica), and
 // reads again: every change shows at once.
 func TestTaskListNeverStale(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, dbURL string) {
-		a := newServer(t, dbURL).newAccount(t)
+	forEachBackend(t, func(t *testing.T, d testdb.DB) {
+		a := newServer(t, d).newAccount(t)
 		b := &account{server: newServerOn(t, a.DB, a.Sealer), Slug: a.Slug, Key: a.Key, Owner: a.Owner, t: t}
 
 		pid := a.ok("action", "post_project", "title", "P").data()["id"].(string)

@@ -5,20 +5,20 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"os"
 	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
 
 	"github.com/taskd/taskd/api"
+	"github.com/taskd/taskd/internal/testdb"
 )
 
-// benchBackends runs fn on SQLite and, with TASKD_TEST_POSTGRES, PostgreSQL.
-func benchBackends(b *testing.B, fn func(b *testing.B, dbURL string)) {
-	b.Run("sqlite", func(b *testing.B) { fn(b, "") })
-	if u := os.Getenv("TASKD_TEST_POSTGRES"); u != "" {
-		b.Run("postgres", func(b *testing.B) { fn(b, u) })
+// benchBackends runs fn on SQLite and, with TASKD_TEST_POSTGRES, PostgreSQL,
+// each on a fresh database.
+func benchBackends(b *testing.B, fn func(b *testing.B, d testdb.DB)) {
+	for _, backend := range testdb.Backends() {
+		b.Run(backend, func(b *testing.B) { fn(b, testdb.New(b, backend)) })
 	}
 }
 
@@ -46,8 +46,8 @@ func adminMux(s *server) http.Handler {
 // BenchmarkGetTasks measures one get_tasks call (175 tasks) through the
 // handler: parsing, authentication, the query and the JSON rendering.
 func BenchmarkGetTasks(b *testing.B) {
-	benchBackends(b, func(b *testing.B, dbURL string) {
-		s := newServer(b, dbURL)
+	benchBackends(b, func(b *testing.B, d testdb.DB) {
+		s := newServer(b, d)
 		a := s.newAccount(b)
 		pid := seedProject(b, a)
 		h := adminMux(s)
@@ -69,8 +69,8 @@ func BenchmarkGetTasks(b *testing.B) {
 
 // BenchmarkPostTask measures creating a task (and its event) through the handler.
 func BenchmarkPostTask(b *testing.B) {
-	benchBackends(b, func(b *testing.B, dbURL string) {
-		s := newServer(b, dbURL)
+	benchBackends(b, func(b *testing.B, d testdb.DB) {
+		s := newServer(b, d)
 		a := s.newAccount(b)
 		pid := a.ok("action", "post_project", "title", "Bench").data()["id"].(string)
 		h := adminMux(s)
@@ -96,8 +96,8 @@ func BenchmarkPostTask(b *testing.B) {
 // administrative hash with the same call authenticated by an access token
 // (signature check plus the grant lookup), in the same run.
 func BenchmarkAuth(b *testing.B) {
-	benchBackends(b, func(b *testing.B, dbURL string) {
-		s := newServer(b, dbURL)
+	benchBackends(b, func(b *testing.B, d testdb.DB) {
+		s := newServer(b, d)
 		a := s.newAccount(b)
 		pid := seedProject(b, a)
 		token := accessToken(b, s, a, "tasks_read")

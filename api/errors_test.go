@@ -8,13 +8,14 @@ import (
 
 	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/api"
+	"github.com/taskd/taskd/internal/testdb"
 )
 
 // TestBadRequests checks that each malformed or refused request gets its
 // documented code and HTTP status, in the error envelope.
 func TestBadRequests(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, dbURL string) {
-		a := newServer(t, dbURL).newAccount(t)
+	forEachBackend(t, func(t *testing.T, d testdb.DB) {
+		a := newServer(t, d).newAccount(t)
 		pid := a.ok("action", "post_project", "title", "P").data()["id"].(string)
 		tid := a.ok("action", "post_task", "id_project", pid, "title", "T").data()["id"].(string)
 		long := strings.Repeat("x", taskd.MaxNameLen+1)
@@ -81,7 +82,7 @@ func TestBadRequests(t *testing.T) {
 
 // TestTransportErrors covers authentication, methods, encodings and sizes.
 func TestTransportErrors(t *testing.T) {
-	a := newServer(t, "").newAccount(t)
+	a := newServer(t, testdb.New(t, "sqlite")).newAccount(t)
 	ep := a.endpoint()
 	signed := func(q string) string { return ep + "?" + q + "&hash=" + api.Hash(q, a.Key) }
 	form := "application/x-www-form-urlencoded"
@@ -123,7 +124,7 @@ func TestTransportErrors(t *testing.T) {
 
 // TestAuthenticationForms checks the accepted ways to authenticate and send parameters.
 func TestAuthenticationForms(t *testing.T) {
-	a := newServer(t, "").newAccount(t)
+	a := newServer(t, testdb.New(t, "sqlite")).newAccount(t)
 	ep := a.endpoint()
 	noSlash := strings.TrimSuffix(ep, "/")
 	form := "application/x-www-form-urlencoded"

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/taskd/taskd/api"
+	"github.com/taskd/taskd/internal/testdb"
 	"github.com/taskd/taskd/webhook"
 )
 
@@ -18,7 +19,7 @@ import (
 // authentication and dispatch on a real SQLite store. Whatever comes in, the
 // answer is the JSON envelope and never a 500.
 func FuzzAdminRequest(f *testing.F) {
-	srv := newServer(f, "")
+	srv := newServer(f, testdb.New(f, "sqlite"))
 	a := srv.newAccount(f)
 	pid := a.ok("action", "post_project", "title", "Fuzz").data()["id"].(string)
 	tid := a.ok("action", "post_task", "id_project", pid, "title", "Fuzz").data()["id"].(string)

@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"os"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -17,31 +16,16 @@ import (
 
 	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/api"
+	"github.com/taskd/taskd/internal/testdb"
 	"github.com/taskd/taskd/oauth"
 	"github.com/taskd/taskd/secret"
 	"github.com/taskd/taskd/store"
 	"github.com/taskd/taskd/webhook"
 )
 
-// backends are the databases the API tests run on: SQLite always,
-// PostgreSQL when TASKD_TEST_POSTGRES holds a URL.
-func backends(t *testing.T) map[string]string {
-	b := map[string]string{"sqlite": ""}
-	if u := os.Getenv("TASKD_TEST_POSTGRES"); u != "" {
-		b["postgres"] = u
-	}
-	return b
-}
-
-// forEachBackend runs fn as a parallel subtest per database.
-func forEachBackend(t *testing.T, fn func(t *testing.T, dbURL string)) {
-	for name, u := range backends(t) {
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			fn(t, u)
-		})
-	}
-}
+// forEachBackend runs fn as a parallel subtest per database, each on a
+// fresh one.
+func forEachBackend(t *testing.T, fn func(t *testing.T, d testdb.DB)) { testdb.Each(t, fn) }
 
 // server is a real store behind the admin API on a loopback HTTP server.
 type server struct {
@@ -50,28 +34,10 @@ type server struct {
 	Sealer *secret.Sealer
 }
 
-func openStore(t testing.TB, dbURL string) *store.DB {
+// newServer serves a test database.
+func newServer(t testing.TB, d testdb.DB) *server {
 	t.Helper()
-	db, err := store.Open(context.Background(), store.Options{URL: dbURL, DataDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	return db
-}
-
-// testMasterKey is the server key of every test: tests share the PostgreSQL
-// database, and like replicas of one deployment they must share the key to
-// read the signing keys they all see (cmd/taskd's tests use the same).
-var testMasterKey = []byte("taskd-test-master-key-32-bytes!!")
-
-func newServer(t testing.TB, dbURL string) *server {
-	t.Helper()
-	sealer, err := secret.NewSealer(testMasterKey)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return newServerOn(t, openStore(t, dbURL), sealer)
+	return newServerOn(t, d.Open(t), testdb.Sealer(t))
 }
 
 // newServerOn serves an existing store: a second replica of the same data.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/api"
+	"github.com/taskd/taskd/internal/testdb"
 )
 
 // TestSignedRequestsAuthenticateEveryParameter: a hash vouches for the
@@ -14,8 +15,8 @@ import (
 // A leaked signed URL for a harmless read cannot be turned into a write by
 // adding parameters elsewhere, nor by re-encoding what it signs.
 func TestSignedRequestsAuthenticateEveryParameter(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, dbURL string) {
-		a := newServer(t, dbURL).newAccount(t)
+	forEachBackend(t, func(t *testing.T, d testdb.DB) {
+		a := newServer(t, d).newAccount(t)
 		pid := a.ok("action", "post_project", "title", "Keep").data()["id"].(string)
 		tid := a.ok("action", "post_task", "id_project", pid, "title", "Keep me").data()["id"].(string)
 		ep := a.endpoint()

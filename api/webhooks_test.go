@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/taskd/taskd"
+	"github.com/taskd/taskd/internal/testdb"
 )
 
 // okReceiver answers as a healthy destination would, except on /404.
@@ -27,8 +28,8 @@ func okReceiver(t *testing.T) string {
 // TestWebhookActions covers add/get/enable/disable/delete_webhook on the
 // administrative API, with their errors.
 func TestWebhookActions(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, dbURL string) {
-		s := newServer(t, dbURL)
+	forEachBackend(t, func(t *testing.T, d testdb.DB) {
+		s := newServer(t, d)
 		a := s.newAccount(t)
 		other := s.newAccount(t)
 		pid := a.ok("action", "post_project", "title", "P").data()["id"].(string)
@@ -99,7 +100,7 @@ func TestWebhookActions(t *testing.T) {
 // TestWebhookActionsNeedAdministrative: with a token, the webhook actions
 // need the administrative scope.
 func TestWebhookActionsNeedAdministrative(t *testing.T) {
-	s := newServer(t, "")
+	s := newServer(t, testdb.New(t, "sqlite"))
 	a := s.newAccount(t)
 	get := func(token string) int {
 		req, _ := http.NewRequest("GET", s.URL+"/a/"+a.Slug+"/api/oauth2?action=get_webhooks", nil)

@@ -2,42 +2,28 @@ package ratelimit_test
 
 import (
 	"context"
-	"fmt"
 	"net/http"
-	"os"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/taskd/taskd/internal/testdb"
 	"github.com/taskd/taskd/ratelimit"
 	"github.com/taskd/taskd/store"
 	"github.com/taskd/taskd/store/storetest"
 )
 
 // forEachBackend runs fn with a real SQLite file and, with
-// TASKD_TEST_POSTGRES, PostgreSQL.
+// TASKD_TEST_POSTGRES, PostgreSQL, each on a fresh database.
 func forEachBackend(t *testing.T, fn func(t *testing.T, db *store.DB)) {
-	urls := map[string]string{"sqlite": ""}
-	if u := os.Getenv("TASKD_TEST_POSTGRES"); u != "" {
-		urls["postgres"] = u
-	}
-	for name, u := range urls {
-		t.Run(name, func(t *testing.T) {
-			db, err := store.Open(context.Background(), store.Options{URL: u, DataDir: t.TempDir()})
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { db.Close() })
-			fn(t, db)
-		})
+	for _, backend := range testdb.Backends() {
+		t.Run(backend, func(t *testing.T) { fn(t, testdb.New(t, backend).Open(t)) })
 	}
 }
 
-// uniqueKey keeps tests on the shared PostgreSQL database apart.
-func uniqueKey(t *testing.T) string {
-	return fmt.Sprintf("%s-%d:", t.Name(), time.Now().UnixNano())
-}
+// uniqueKey names a test's limiter.
+func uniqueKey(t *testing.T) string { return t.Name() + ":" }
 
 // TestStrictHoldsUnderConcurrency: 40 attempts at once under one key with a
 // limit of 10 let exactly 10 through, and the refused ones are not counted.

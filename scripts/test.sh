@@ -2,10 +2,12 @@
 # Runs the whole test suite: every package with the race detector, on SQLite
 # and on PostgreSQL, then a short fuzzing run of each parser target.
 #
-# PostgreSQL: TASKD_TEST_POSTGRES may hold a URL. Otherwise a local server on
-# 127.0.0.1:5432 is used (started if it is installed but stopped) with the
-# database taskd_test, created if missing. Without PostgreSQL the suite runs on
-# SQLite only, except in CI (CI=true), where PostgreSQL is required.
+# PostgreSQL: TASKD_TEST_POSTGRES may hold the URL of a server whose role can
+# create databases. Otherwise a local server on 127.0.0.1:5432 is used
+# (started if it is installed but stopped). Every test creates its own
+# database there and drops it when done (internal/testdb), so two runs on one
+# machine never meet. Without PostgreSQL the suite runs on SQLite only, except
+# in CI (CI=true), where PostgreSQL is required.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -20,11 +22,7 @@ if [ -z "${TASKD_TEST_POSTGRES:-}" ]; then
     for _ in $(seq 1 30); do pg_up && break; sleep 1; done
   fi
   if pg_up; then
-    # A fresh database each run: tests share it, and leftovers of an older
-    # run (signing keys sealed with another key, say) must not leak in.
-    psql -h 127.0.0.1 -U postgres -qc "DROP DATABASE IF EXISTS taskd_test WITH (FORCE)"
-    psql -h 127.0.0.1 -U postgres -qc "CREATE DATABASE taskd_test"
-    export TASKD_TEST_POSTGRES="postgres://postgres@127.0.0.1:5432/taskd_test?sslmode=disable"
+    export TASKD_TEST_POSTGRES="postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"
   elif [ "${CI:-}" = "true" ]; then
     echo "PostgreSQL is required in CI and could not be started" >&2
     exit 1

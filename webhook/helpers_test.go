@@ -7,33 +7,20 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/taskd/taskd"
-	"github.com/taskd/taskd/secret"
+	"github.com/taskd/taskd/internal/testdb"
 	"github.com/taskd/taskd/store"
 	"github.com/taskd/taskd/webhook"
 )
 
-var testMasterKey = []byte("taskd-test-master-key-32-bytes!!")
-
-// forEachBackend runs fn on SQLite and, with TASKD_TEST_POSTGRES, PostgreSQL.
-func forEachBackend(t *testing.T, fn func(t *testing.T, dbURL string)) {
-	backends := map[string]string{"sqlite": ""}
-	if u := os.Getenv("TASKD_TEST_POSTGRES"); u != "" {
-		backends["postgres"] = u
-	}
-	for name, u := range backends {
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			fn(t, u)
-		})
-	}
-}
+// forEachBackend runs fn on SQLite and, with TASKD_TEST_POSTGRES,
+// PostgreSQL, each time on a fresh database.
+func forEachBackend(t *testing.T, fn func(t *testing.T, d testdb.DB)) { testdb.Each(t, fn) }
 
 // env is a store with one account and project, and the webhook service on it.
 type env struct {
@@ -47,18 +34,11 @@ type env struct {
 
 var seq atomic.Int64
 
-func newEnv(t *testing.T, dbURL string, allowPrivate bool) *env {
+func newEnv(t *testing.T, d testdb.DB, allowPrivate bool) *env {
 	t.Helper()
 	ctx := context.Background()
-	db, err := store.Open(ctx, store.Options{URL: dbURL, DataDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	sealer, err := secret.NewSealer(testMasterKey)
-	if err != nil {
-		t.Fatal(err)
-	}
+	db := d.Open(t)
+	sealer := testdb.Sealer(t)
 	slug := fmt.Sprintf("hook-%d-%d", time.Now().UnixNano()%1e9, seq.Add(1))
 	acct, owner, err := db.CreateAccount(ctx, taskd.NewAccount{Slug: slug, Name: "Hooks", APIKey: []byte("x"),
 		Owner: taskd.NewPerson{Email: slug + "@example.com", PasswordHash: "x", FirstName: "Olga", LastName: "Owner"}})

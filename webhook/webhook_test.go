@@ -10,6 +10,7 @@ import (
 	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
 
 	"github.com/taskd/taskd"
+	"github.com/taskd/taskd/internal/testdb"
 	"github.com/taskd/taskd/webhook"
 )
 
@@ -17,8 +18,8 @@ import (
 // receiver gets: payload shape, headers, a signature an independent
 // Standard Webhooks implementation accepts, and basic auth.
 func TestEveryEventArrives(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, dbURL string) {
-		e := newEnv(t, dbURL, true)
+	forEachBackend(t, func(t *testing.T, d testdb.DB) {
+		e := newEnv(t, d, true)
 		r := newReceiver(t)
 		w, sec := e.add(r.URL+"/hook", taskd.WebhookInput{HTTPUser: "taskd", HTTPPass: "p@ss word"})
 		if !strings.HasPrefix(sec, "whsec_") {
@@ -103,8 +104,8 @@ func TestEveryEventArrives(t *testing.T) {
 
 // TestProjectFilter: a webhook limited to a project hears nothing of others.
 func TestProjectFilter(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, dbURL string) {
-		e := newEnv(t, dbURL, true)
+	forEachBackend(t, func(t *testing.T, d testdb.DB) {
+		e := newEnv(t, d, true)
 		other := e.newProject("Other")
 		r := newReceiver(t)
 		e.add(r.URL, taskd.WebhookInput{Events: "post_task", Projects: taskd.JoinIDs([]int64{e.project.ID})})
@@ -152,7 +153,7 @@ func TestBadAnswersCountAsErrors(t *testing.T) {
 	for name, answer := range cases {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			e := newEnv(t, "", true)
+			e := newEnv(t, testdb.New(t, "sqlite"), true)
 			r := newReceiver(t)
 			w, _ := e.add(r.URL, taskd.WebhookInput{Events: "post_task"})
 			r.setAnswer(answer)
@@ -179,8 +180,8 @@ func TestBadAnswersCountAsErrors(t *testing.T) {
 // them), and the tenth disables the webhook with the reason; its events are
 // then held and resume once it is enabled again.
 func TestTenErrorsDisable(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, dbURL string) {
-		e := newEnv(t, dbURL, true)
+	forEachBackend(t, func(t *testing.T, d testdb.DB) {
+		e := newEnv(t, d, true)
 		r := newReceiver(t)
 		w, _ := e.add(r.URL, taskd.WebhookInput{Events: "post_task"})
 		fail := func(w http.ResponseWriter) { w.WriteHeader(503) }
@@ -230,7 +231,7 @@ func TestTenErrorsDisable(t *testing.T) {
 // TestHeldEventsExpire: a delivery held past 72 hours expires, is listed,
 // and can be redelivered by hand.
 func TestHeldEventsExpire(t *testing.T) {
-	e := newEnv(t, "", true)
+	e := newEnv(t, testdb.New(t, "sqlite"), true)
 	r := newReceiver(t)
 	w, _ := e.add(r.URL, taskd.WebhookInput{Events: "post_task"})
 	ctx := context.Background()
@@ -270,7 +271,7 @@ func TestHeldEventsExpire(t *testing.T) {
 // private destinations fail the URL check (at connection time) and nothing
 // is stored.
 func TestPrivateDestinationsRefused(t *testing.T) {
-	e := newEnv(t, "", false)
+	e := newEnv(t, testdb.New(t, "sqlite"), false)
 	r := newReceiver(t)
 	port := r.URL[strings.LastIndex(r.URL, ":"):]
 	for _, u := range []string{r.URL, "http://localhost" + port, "http://[::1]" + port, "http://10.0.0.1/", "http://169.254.169.254/latest"} {
@@ -290,7 +291,7 @@ func TestPrivateDestinationsRefused(t *testing.T) {
 // TestDeadEndpointDoesNotDelayOthers: while one destination hangs, another
 // receives every event.
 func TestDeadEndpointDoesNotDelayOthers(t *testing.T) {
-	e := newEnv(t, "", true)
+	e := newEnv(t, testdb.New(t, "sqlite"), true)
 	dead, healthy := newReceiver(t), newReceiver(t)
 	e.add(dead.URL, taskd.WebhookInput{Events: "post_task"})
 	e.add(healthy.URL, taskd.WebhookInput{Events: "post_task"})

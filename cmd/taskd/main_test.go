@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/taskd/taskd/api"
+	"github.com/taskd/taskd/internal/testdb"
 )
 
 // syncBuffer is a bytes.Buffer safe for a writer and a reader goroutine.
@@ -52,15 +53,12 @@ func (s storage) args() []string {
 	return a
 }
 
-// testMasterKey is the server key of every test on the shared PostgreSQL
-// database: like replicas of one deployment, they must share it to read the
-// signing keys they all see.
-const testMasterKey = "dGFza2QtdGVzdC1tYXN0ZXIta2V5LTMyLWJ5dGVzISE="
-
+// backends gives the test a fresh database on each backend.
 func backends(t *testing.T) map[string]storage {
-	b := map[string]storage{"sqlite": {data: t.TempDir()}}
-	if u := os.Getenv("TASKD_TEST_POSTGRES"); u != "" {
-		b["postgres"] = storage{data: t.TempDir(), db: u, masterKey: testMasterKey}
+	b := map[string]storage{}
+	for _, name := range testdb.Backends() {
+		d := testdb.New(t, name)
+		b[name] = storage{data: d.Dir, db: d.URL, masterKey: testdb.MasterKeyBase64()}
 	}
 	return b
 }

@@ -250,11 +250,10 @@ func TestCrashLosesNoEvent(t *testing.T) {
 // every event exactly once in normal operation, and when one is killed the
 // others take its work over.
 func TestReplicasShareDeliveries(t *testing.T) {
-	u := os.Getenv("TASKD_TEST_POSTGRES")
-	if u == "" || testing.Short() {
+	st, ok := backends(t)["postgres"]
+	if !ok || testing.Short() {
 		t.Skip("needs TASKD_TEST_POSTGRES")
 	}
-	st := storage{data: t.TempDir(), db: u, masterKey: testMasterKey}
 	r := newEventReceiver(t)
 	ps := []*process{startProcess(t, st), startProcess(t, st), startProcess(t, st)}
 	acctURL, key, pid := hookedAccount(t, st, ps[0].base, r.URL)

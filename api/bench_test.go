@@ -39,7 +39,7 @@ func seedProject(b *testing.B, a *account) string {
 
 func adminMux(s *server) http.Handler {
 	mux := http.NewServeMux()
-	mux.Handle("/a/{slug}/api/admin/v2/{$}", api.NewAdmin(s.DB, s.Sealer, discardLog(), nil))
+	api.New(api.Config{Store: s.DB, Sealer: s.Sealer}).Mount(mux)
 	return mux
 }
 
@@ -101,10 +101,8 @@ func BenchmarkAuth(b *testing.B) {
 		a := s.newAccount(b)
 		pid := seedProject(b, a)
 		token := accessToken(b, s, a, "tasks_read")
-		admin := api.NewAdmin(s.DB, s.Sealer, discardLog(), nil)
 		mux := http.NewServeMux()
-		mux.Handle("/a/{slug}/api/admin/v2/{$}", admin)
-		mux.Handle("/a/{slug}/api/oauth2", admin.OAuth(s.oauth(b)))
+		api.New(api.Config{Store: s.DB, Sealer: s.Sealer, Tokens: s.oauth(b)}).Mount(mux)
 		q := "action=get_tasks&id_project=" + pid
 		run := func(b *testing.B, target string, header http.Header) {
 			b.ReportAllocs()

@@ -42,8 +42,7 @@ func FuzzAdminRequest(f *testing.F) {
 	handler := http.NewServeMux()
 	// Webhook URL checks go nowhere: every destination fails at once.
 	nowhere := &http.Client{Transport: roundTripper(func(*http.Request) (*http.Response, error) { return nil, errors.New("no network in fuzzing") })}
-	handler.Handle("/a/{slug}/api/admin/v2/{$}", api.NewAdmin(srv.DB, srv.Sealer, discardLog(), nil).
-		WithWebhooks(webhook.NewService(srv.DB, srv.Sealer, nowhere, nil, nil)))
+	api.New(api.Config{Store: srv.DB, Sealer: srv.Sealer, Hooks: webhook.NewService(srv.DB, srv.Sealer, nowhere, nil, nil)}).Mount(handler)
 	f.Fuzz(func(t *testing.T, method, query, ctype, body string) {
 		if len(method) == 0 || len(method) > 10 || strings.ContainsAny(method, " \t\r\n") {
 			method = "GET"

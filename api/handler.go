@@ -17,9 +17,9 @@ import (
 	"github.com/taskd/taskd/secret"
 )
 
-// Admin serves the administrative API of one account, named by the path
+// adminAPI serves the administrative API of one account, named by the path
 // value "slug".
-type Admin struct {
+type adminAPI struct {
 	store   taskd.Store
 	sealer  *secret.Sealer
 	log     *slog.Logger
@@ -42,28 +42,61 @@ type Limits struct {
 	TrustProxy bool
 }
 
-// NewAdmin returns the administrative API handler.
-func NewAdmin(store taskd.Store, sealer *secret.Sealer, log *slog.Logger, now func() time.Time) *Admin {
-	if now == nil {
-		now = time.Now
+// Config configures the account APIs.
+type Config struct {
+	Store  taskd.Store
+	Sealer *secret.Sealer
+	Log    *slog.Logger
+	Now    func() time.Time // time.Now when nil
+	// Hooks serves the webhook actions; nil leaves them unavailable.
+	Hooks WebhookService
+	// Tokens checks access tokens; nil serves no access-token API.
+	Tokens TokenVerifier
+	Limits Limits
+}
+
+// API is both account APIs of every account.
+type API struct {
+	admin  *adminAPI
+	bearer *tokenAPI // nil without Config.Tokens
+}
+
+// New returns the account APIs.
+func New(cfg Config) *API {
+	if cfg.Now == nil {
+		cfg.Now = time.Now
 	}
-	return &Admin{store: store, sealer: sealer, log: log, now: now, actions: actions(), lists: newListCache(64 << 20)}
+	if cfg.Log == nil {
+		cfg.Log = slog.New(slog.DiscardHandler)
+	}
+	a := &API{admin: &adminAPI{store: cfg.Store, sealer: cfg.Sealer, log: cfg.Log, now: cfg.Now, actions: actions(),
+		lists: newListCache(64 << 20), hooks: cfg.Hooks, limits: cfg.Limits}}
+	if cfg.Tokens != nil {
+		table := actions()
+		table["me"] = action{anyScope, work, nil, me}
+		a.bearer = &tokenAPI{adminAPI: a.admin, tokens: cfg.Tokens, actions: table}
+	}
+	return a
 }
 
-// WithWebhooks enables the webhook actions, served by s.
-func (h *Admin) WithWebhooks(s WebhookService) *Admin {
-	h.hooks = s
-	return h
-}
-
-// WithLimits sets the rate limits of both APIs.
-func (h *Admin) WithLimits(l Limits) *Admin {
-	h.limits = l
-	return h
+// Mount registers the APIs' addresses on mux: {account_url}/api/admin/v2,
+// {account_url}/api/oauth2, and a "not found" in the JSON envelope for
+// every other address under {account_url}/api/, since API clients read
+// JSON, not pages.
+func (a *API) Mount(mux *http.ServeMux) {
+	mux.Handle("/a/{slug}/api/admin/v2", a.admin)
+	mux.Handle("/a/{slug}/api/admin/v2/{$}", a.admin)
+	if a.bearer != nil {
+		mux.Handle("/a/{slug}/api/oauth2", a.bearer)
+		mux.Handle("/a/{slug}/api/oauth2/{$}", a.bearer)
+	}
+	mux.HandleFunc("/a/{slug}/api/", func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, http.StatusNotFound, errorBody{Status: "error", StatusCode: 0, Message: "Not found"})
+	})
 }
 
 // allowAddress counts a request under its client address.
-func (h *Admin) allowAddress(r *http.Request) error {
+func (h *adminAPI) allowAddress(r *http.Request) error {
 	if h.limits.PerAddress == nil {
 		return nil
 	}
@@ -74,7 +107,7 @@ func (h *Admin) allowAddress(r *http.Request) error {
 }
 
 // allowAccount counts an authenticated call under its account.
-func (h *Admin) allowAccount(ctx context.Context, acct taskd.Account) error {
+func (h *adminAPI) allowAccount(ctx context.Context, acct taskd.Account) error {
 	if wait, ok := h.limits.PerAccount.Allow(ctx, strconv.FormatInt(acct.ID, 10)); !ok {
 		return taskd.RateLimited(wait)
 	}
@@ -82,7 +115,7 @@ func (h *Admin) allowAccount(ctx context.Context, acct taskd.Account) error {
 }
 
 // ServeHTTP parses, authenticates and dispatches one call.
-func (h *Admin) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+func (h *adminAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	data, err := h.serve(w, r)
 	if err != nil {
 		WriteError(w, r, h.log, err)
@@ -91,7 +124,7 @@ func (h *Admin) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, data)
 }
 
-func (h *Admin) serve(w http.ResponseWriter, r *http.Request) (any, error) {
+func (h *adminAPI) serve(w http.ResponseWriter, r *http.Request) (any, error) {
 	if err := h.allowAddress(r); err != nil {
 		return nil, err
 	}
@@ -122,7 +155,7 @@ func (h *Admin) serve(w http.ResponseWriter, r *http.Request) (any, error) {
 // parameters the credential covers: with the header, every source (it
 // signs the action and the time, not parameters); with a hash, only the
 // signed source, and a request with parameters elsewhere is refused.
-func (h *Admin) authenticate(r *http.Request, req *request, key []byte) (map[string]string, error) {
+func (h *adminAPI) authenticate(r *http.Request, req *request, key []byte) (map[string]string, error) {
 	if header := r.Header.Get("Authorization"); strings.HasPrefix(header, "Admin ") {
 		params, err := req.merged()
 		if err != nil {

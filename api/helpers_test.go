@@ -44,14 +44,13 @@ func newServer(t testing.TB, d testdb.DB) *server {
 func newServerOn(t testing.TB, db *store.DB, sealer *secret.Sealer) *server {
 	t.Helper()
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	admin := api.NewAdmin(db, sealer, log, time.Now).WithWebhooks(webhook.NewService(db, sealer, webhook.NewHTTPClient(true), time.Now, log))
 	mux := http.NewServeMux()
-	mux.Handle("/a/{slug}/api/admin/v2", admin)
-	mux.Handle("/a/{slug}/api/admin/v2/{$}", admin)
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
 	s := &server{URL: srv.URL, DB: db, Sealer: sealer}
-	mux.Handle("/a/{slug}/api/oauth2", admin.OAuth(s.oauth(t))) // the issuer is the server's URL, known only now
+	// The issuer is the server's URL, known only now.
+	api.New(api.Config{Store: db, Sealer: sealer, Log: log, Tokens: s.oauth(t),
+		Hooks: webhook.NewService(db, sealer, webhook.NewHTTPClient(true), time.Now, log)}).Mount(mux)
 	return s
 }
 
@@ -219,5 +218,3 @@ func (a *account) do(method, target, contentType, body string, header http.Heade
 }
 
 func hashWith(q, key string) string { return api.Hash(q, key) }
-
-func discardLog() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }

@@ -15,24 +15,16 @@ type TokenVerifier interface {
 	VerifyToken(ctx context.Context, token string) (taskd.Grant, error)
 }
 
-// OAuth serves {account_url}/api/oauth2: the administrative API's actions
+// tokenAPI serves {account_url}/api/oauth2: the administrative API's actions
 // plus me, called with an access token and limited by its scopes.
-type OAuth struct {
-	*Admin
+type tokenAPI struct {
+	*adminAPI
 	tokens  TokenVerifier
 	actions map[string]action
 }
 
-// OAuth returns the access-token API, sharing the administrative API's
-// store and caches.
-func (h *Admin) OAuth(tokens TokenVerifier) *OAuth {
-	table := actions()
-	table["me"] = action{anyScope, work, nil, me}
-	return &OAuth{Admin: h, tokens: tokens, actions: table}
-}
-
 // ServeHTTP authenticates the token, checks its scope and dispatches.
-func (h *OAuth) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+func (h *tokenAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	data, err := h.serve(w, r)
 	if err != nil {
 		switch e := taskd.AsError(err); e.Code {
@@ -51,7 +43,7 @@ func (h *OAuth) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, data)
 }
 
-func (h *OAuth) serve(w http.ResponseWriter, r *http.Request) (any, error) {
+func (h *tokenAPI) serve(w http.ResponseWriter, r *http.Request) (any, error) {
 	if err := h.allowAddress(r); err != nil {
 		return nil, err
 	}

@@ -18,11 +18,10 @@ import (
 // maxForm bounds the body of a token request.
 const maxForm = 64 << 10
 
-// Handler returns the JSON endpoints under {auth_url}: token, refresh,
-// resource, revoke, introspect, JWKS and the RFC 8414 metadata. The
-// authorize endpoint is a page, served by package web.
-func (s *Server) Handler() http.Handler {
-	mux := http.NewServeMux()
+// Mount registers the JSON endpoints under {auth_url} on mux: token,
+// refresh, resource, revoke, introspect, JWKS and the RFC 8414 metadata.
+// The authorize endpoint is a page, served by package web.
+func (s *Server) Mount(mux *http.ServeMux) {
 	mux.HandleFunc("/oauth2/token", s.endpoint(s.token))
 	mux.HandleFunc("/oauth2/refresh", s.endpoint(s.refresh))
 	mux.HandleFunc("/oauth2/resource", s.endpoint(s.resource))
@@ -30,7 +29,6 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("/oauth2/introspect", s.endpoint(s.introspect))
 	mux.HandleFunc("GET /oauth2/jwks", s.jwks)
 	mux.HandleFunc("GET /.well-known/oauth-authorization-server", s.metadata)
-	return mux
 }
 
 // form is a token request's parameters.

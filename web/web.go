@@ -99,66 +99,75 @@ func New(cfg Config) (*Server, error) {
 	}, nil
 }
 
-// Handler returns the pages' routes. POSTs are checked against cross-origin
-// requests (Sec-Fetch-Site / Origin) and carry a form token.
-func (s *Server) Handler() http.Handler {
-	mux := http.NewServeMux()
-	mux.Handle("GET /static/", http.FileServerFS(staticFS))
-	mux.HandleFunc("GET /{$}", s.page(s.home))
-	mux.HandleFunc("GET /login", s.page(s.loginPage))
-	mux.HandleFunc("POST /login", s.form(s.login))
-	mux.HandleFunc("POST /logout", s.form(s.logout))
-	mux.HandleFunc("GET /oauth2/authorize", s.page(s.authorize))
-	mux.HandleFunc("POST /oauth2/authorize", s.form(s.authorizeForm))
-	mux.HandleFunc("GET /settings/applications", s.page(s.applications))
-	mux.HandleFunc("POST /settings/applications/revoke", s.form(s.revokeApplication))
-	mux.HandleFunc("GET /a/{slug}/settings/api", s.page(s.clients))
-	mux.HandleFunc("POST /a/{slug}/settings/api", s.form(s.createClient))
-	mux.HandleFunc("POST /a/{slug}/settings/api/rotate", s.form(s.rotateClient))
-	mux.HandleFunc("POST /a/{slug}/settings/api/delete", s.form(s.deleteClient))
-	mux.HandleFunc("GET /a/{slug}/{$}", s.page(s.projects))
-	mux.HandleFunc("POST /a/{slug}/projects", s.form(s.createProject))
-	mux.HandleFunc("POST /a/{slug}/project/{pid}/archive", s.form(s.setProjectStatus(taskd.ProjectArchive)))
-	mux.HandleFunc("POST /a/{slug}/project/{pid}/activate", s.form(s.setProjectStatus(taskd.ProjectActive)))
-	mux.HandleFunc("GET /a/{slug}/project/{pid}/{$}", s.page(s.projectPage))
-	mux.HandleFunc("POST /a/{slug}/project/{pid}/tasks", s.form(s.createTask))
-	mux.HandleFunc("GET /a/{slug}/project/{pid}/{tid}/{$}", s.page(s.taskPage))
-	mux.HandleFunc("GET /a/{slug}/project/{pid}/{parent}/{tid}/{$}", s.page(s.taskPage))
-	mux.HandleFunc("POST /a/{slug}/tasks/{tid}/update", s.form(s.taskChange("edit", s.updateTask)))
-	mux.HandleFunc("POST /a/{slug}/tasks/{tid}/complete", s.form(s.taskChange("status", s.completeTask)))
-	mux.HandleFunc("POST /a/{slug}/tasks/{tid}/reopen", s.form(s.taskChange("status", s.reopenTask)))
-	mux.HandleFunc("POST /a/{slug}/tasks/{tid}/delete", s.form(s.taskChange("status", s.deleteTask)))
-	mux.HandleFunc("POST /a/{slug}/tasks/{tid}/comments", s.form(s.taskChange("comment", s.addComment)))
-	mux.HandleFunc("POST /a/{slug}/comments/{cid}/update", s.form(s.commentChange(false)))
-	mux.HandleFunc("POST /a/{slug}/comments/{cid}/delete", s.form(s.commentChange(true)))
-	mux.HandleFunc("GET /invitations", s.page(s.invitations))
-	mux.HandleFunc("POST /invitations/{id}/accept", s.form(s.answerInvitation(true)))
-	mux.HandleFunc("POST /invitations/{id}/decline", s.form(s.answerInvitation(false)))
-	mux.HandleFunc("POST /a/{slug}/invitations/{id}/cancel", s.form(s.cancelInvitation))
-	mux.HandleFunc("GET /a/{slug}/people", s.page(s.people))
-	mux.HandleFunc("POST /a/{slug}/people", s.form(s.addPerson))
-	mux.HandleFunc("POST /a/{slug}/people/{pid}/role", s.form(s.setRole))
-	mux.HandleFunc("GET /a/{slug}/settings/apikey", s.page(s.apiKey))
-	mux.HandleFunc("POST /a/{slug}/settings/apikey", s.form(s.rotateAPIKey))
-	if s.cfg.Hooks != nil {
-		mux.HandleFunc("GET /a/{slug}/settings/webhooks", s.page(s.webhooks))
-		mux.HandleFunc("POST /a/{slug}/settings/webhooks", s.form(s.createWebhook))
-		mux.HandleFunc("GET /a/{slug}/settings/webhooks/{id}", s.page(s.webhookPage))
-		mux.HandleFunc("POST /a/{slug}/settings/webhooks/{id}/enable", s.form(s.webhookOp(s.enableWebhook)))
-		mux.HandleFunc("POST /a/{slug}/settings/webhooks/{id}/disable", s.form(s.webhookOp(s.disableWebhook)))
-		mux.HandleFunc("POST /a/{slug}/settings/webhooks/{id}/test", s.form(s.webhookOp(s.testWebhook)))
-		mux.HandleFunc("POST /a/{slug}/settings/webhooks/{id}/rotate", s.form(s.webhookOp(s.rotateWebhook)))
-		mux.HandleFunc("POST /a/{slug}/settings/webhooks/{id}/redeliver", s.form(s.webhookOp(s.redeliver)))
-		mux.HandleFunc("POST /a/{slug}/settings/webhooks/{id}/delete", s.form(s.deleteWebhook))
-	}
-	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		s.fail(w, r, http.StatusNotFound, "There is no such page.")
-	})
+// Mount registers the pages on mux, with the page "not found" for every
+// address no other package serves. Every page carries the security
+// headers; POSTs are checked against cross-origin requests (Sec-Fetch-Site
+// / Origin) and carry a form token.
+func (s *Server) Mount(mux *http.ServeMux) {
 	cop := http.NewCrossOriginProtection()
 	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, http.StatusForbidden, "This form was sent from another site and was refused.")
 	}))
-	return headers(cop.Handler(mux))
+	handle := func(pattern string, h http.HandlerFunc) { mux.Handle(pattern, headers(cop.Handler(h))) }
+	mux.Handle("GET /static/", headers(http.FileServerFS(staticFS)))
+	handle("GET /{$}", s.page(s.home))
+	handle("GET /login", s.page(s.loginPage))
+	handle("POST /login", s.form(s.login))
+	handle("POST /logout", s.form(s.logout))
+	handle("GET /oauth2/authorize", s.page(s.authorize))
+	handle("POST /oauth2/authorize", s.form(s.authorizeForm))
+	handle("GET /settings/applications", s.page(s.applications))
+	handle("POST /settings/applications/revoke", s.form(s.revokeApplication))
+	handle("GET /a/{slug}/settings/api", s.page(s.clients))
+	handle("POST /a/{slug}/settings/api", s.form(s.createClient))
+	handle("POST /a/{slug}/settings/api/rotate", s.form(s.rotateClient))
+	handle("POST /a/{slug}/settings/api/delete", s.form(s.deleteClient))
+	handle("GET /a/{slug}/{$}", s.page(s.projects))
+	handle("POST /a/{slug}/projects", s.form(s.createProject))
+	handle("POST /a/{slug}/project/{pid}/archive", s.form(s.setProjectStatus(taskd.ProjectArchive)))
+	handle("POST /a/{slug}/project/{pid}/activate", s.form(s.setProjectStatus(taskd.ProjectActive)))
+	handle("GET /a/{slug}/project/{pid}/{$}", s.page(s.projectPage))
+	handle("POST /a/{slug}/project/{pid}/tasks", s.form(s.createTask))
+	handle("GET /a/{slug}/project/{pid}/{tid}/{$}", s.page(s.taskPage))
+	handle("GET /a/{slug}/project/{pid}/{parent}/{tid}/{$}", s.page(s.taskPage))
+	handle("POST /a/{slug}/tasks/{tid}/update", s.form(s.taskChange("edit", s.updateTask)))
+	handle("POST /a/{slug}/tasks/{tid}/complete", s.form(s.taskChange("status", s.completeTask)))
+	handle("POST /a/{slug}/tasks/{tid}/reopen", s.form(s.taskChange("status", s.reopenTask)))
+	handle("POST /a/{slug}/tasks/{tid}/delete", s.form(s.taskChange("status", s.deleteTask)))
+	handle("POST /a/{slug}/tasks/{tid}/comments", s.form(s.taskChange("comment", s.addComment)))
+	handle("POST /a/{slug}/comments/{cid}/update", s.form(s.commentChange(false)))
+	handle("POST /a/{slug}/comments/{cid}/delete", s.form(s.commentChange(true)))
+	handle("GET /invitations", s.page(s.invitations))
+	handle("POST /invitations/{id}/accept", s.form(s.answerInvitation(true)))
+	handle("POST /invitations/{id}/decline", s.form(s.answerInvitation(false)))
+	handle("POST /a/{slug}/invitations/{id}/cancel", s.form(s.cancelInvitation))
+	handle("GET /a/{slug}/people", s.page(s.people))
+	handle("POST /a/{slug}/people", s.form(s.addPerson))
+	handle("POST /a/{slug}/people/{pid}/role", s.form(s.setRole))
+	handle("GET /a/{slug}/settings/apikey", s.page(s.apiKey))
+	handle("POST /a/{slug}/settings/apikey", s.form(s.rotateAPIKey))
+	if s.cfg.Hooks != nil {
+		handle("GET /a/{slug}/settings/webhooks", s.page(s.webhooks))
+		handle("POST /a/{slug}/settings/webhooks", s.form(s.createWebhook))
+		handle("GET /a/{slug}/settings/webhooks/{id}", s.page(s.webhookPage))
+		handle("POST /a/{slug}/settings/webhooks/{id}/enable", s.form(s.webhookOp(s.enableWebhook)))
+		handle("POST /a/{slug}/settings/webhooks/{id}/disable", s.form(s.webhookOp(s.disableWebhook)))
+		handle("POST /a/{slug}/settings/webhooks/{id}/test", s.form(s.webhookOp(s.testWebhook)))
+		handle("POST /a/{slug}/settings/webhooks/{id}/rotate", s.form(s.webhookOp(s.rotateWebhook)))
+		handle("POST /a/{slug}/settings/webhooks/{id}/redeliver", s.form(s.webhookOp(s.redeliver)))
+		handle("POST /a/{slug}/settings/webhooks/{id}/delete", s.form(s.deleteWebhook))
+	}
+	handle("/", func(w http.ResponseWriter, r *http.Request) { s.Error(w, r, http.StatusNotFound) })
+}
+
+// Error answers with the error page of an HTTP status, in words safe for
+// anyone to read.
+func (s *Server) Error(w http.ResponseWriter, r *http.Request, status int) {
+	msg := "Something went wrong on our side. Please try again."
+	if status == http.StatusNotFound {
+		msg = "There is no such page."
+	}
+	s.fail(w, r, status, msg)
 }
 
 // who names an assignee in a sentence.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/secret"
+	"github.com/taskd/taskd/server"
 	"github.com/taskd/taskd/store"
 )
 
@@ -105,7 +106,7 @@ func accountCreate(ctx context.Context, e env, args []string) error {
 		return cliError(err)
 	}
 	return printJSON(e.stdout, map[string]string{
-		"id": strconv.FormatInt(a.ID, 10), "slug": a.Slug, "account_url": accountURL(sf.baseURL("127.0.0.1:8080"), a.Slug), "api_key": key,
+		"id": strconv.FormatInt(a.ID, 10), "slug": a.Slug, "account_url": server.AccountURL(sf.baseURL("127.0.0.1:8080"), a.Slug), "api_key": key,
 	})
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/taskd/taskd/api"
 	"github.com/taskd/taskd/oauth"
 	"github.com/taskd/taskd/secret"
+	"github.com/taskd/taskd/server"
 	"github.com/taskd/taskd/store"
 	"github.com/taskd/taskd/webhook"
 )
@@ -45,7 +46,7 @@ func seedDemo(ctx context.Context, out io.Writer, db *store.DB, sealer *secret.S
 	default:
 		return err
 	}
-	url := accountURL(base, demoSlug)
+	url := server.AccountURL(base, demoSlug)
 	fmt.Fprintf(out, `
 Demo account ready: sign in at %[6]s/login as %[2]s / %[3]s
   account URL:   %[1]s   (also sam@demo.example, a plain user, same password)

@@ -16,6 +16,7 @@ import (
 
 	"github.com/taskd/taskd/api"
 	"github.com/taskd/taskd/internal/testdb"
+	"github.com/taskd/taskd/store"
 )
 
 // syncBuffer is a bytes.Buffer safe for a writer and a reader goroutine.
@@ -357,4 +358,82 @@ func TestHSTS(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestStrictOAuth: --strict-oauth refuses GET token requests.
+func TestStrictOAuth(t *testing.T) {
+	st := storage{data: t.TempDir()}
+	base, _ := startServer(t, st, "--strict-oauth")
+	res, err := http.Get(base + "/oauth2/token?grant_type=authorization_code")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusMethodNotAllowed {
+		t.Fatalf("GET with --strict-oauth: %d", res.StatusCode)
+	}
+}
+
+// TestRateLimitFlags: the limits are flags of serve, documented in -help.
+func TestRateLimitFlags(t *testing.T) {
+	out, _ := cli(t, storage{data: t.TempDir()}, "serve", "-help")
+	for _, flag := range []string{"-api-rate-limit", "-api-rate-limit-address", "-token-rate-limit", "-token-rate-limit-address"} {
+		if !strings.Contains(out, flag) {
+			t.Errorf("serve -help does not list %s:\n%s", flag, out)
+		}
+	}
+}
+
+// password signs every test person in.
+const password = "correct horse battery"
+
+// TestUserAddJoinsOrInvites: someone new, or someone whose own password is
+// given, joins at once; a person registered elsewhere is otherwise only
+// invited, and their password is not touched.
+func TestUserAddJoinsOrInvites(t *testing.T) {
+	for name, st := range backends(t) {
+		t.Run(name, func(t *testing.T) {
+			slug := uniqueSlug("cli")
+			cliJSON(t, st, "account", "create", "--slug", slug, "--owner-email", slug+"@example.com", "--owner-password", password)
+			elsewhere := uniqueSlug("elsewhere") + "@example.com"
+			cliJSON(t, st, "account", "create", "--slug", uniqueSlug("else"), "--owner-email", elsewhere, "--owner-password", password)
+			for _, tc := range []struct{ email, password, want string }{
+				{uniqueSlug("new") + "@example.com", password, "member"},
+				{elsewhere, "not their password", "invited"},
+				{elsewhere, "not their password", ""}, // invited already
+				{elsewhere, password, "member"},
+			} {
+				out, err := cli(t, st, "user", "add", "--account", slug, "--email", tc.email, "--password", tc.password)
+				if tc.want == "" {
+					if err == nil || !strings.Contains(err.Error(), "already invited") {
+						t.Errorf("user add %s again: %q %v, want an error", tc.email, out, err)
+					}
+					continue
+				}
+				if !strings.Contains(out, `"status":"`+tc.want+`"`) || err != nil {
+					t.Errorf("user add %s: %q %v, want status %s", tc.email, out, err, tc.want)
+				}
+			}
+			// The invitation is gone once they joined.
+			db := openStore(t, st)
+			p, err := db.PersonByEmail(context.Background(), elsewhere)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if left, err := db.PersonInvitations(context.Background(), p.ID); err != nil || len(left) != 0 {
+				t.Fatalf("invitations left after joining: %v %v", left, err)
+			}
+		})
+	}
+}
+
+// openStore opens a test's database directly.
+func openStore(t *testing.T, st storage) *store.DB {
+	t.Helper()
+	db, err := store.Open(context.Background(), store.Options{URL: st.db, DataDir: st.data})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/taskd/taskd/oauth"
+	"github.com/taskd/taskd/server"
 )
 
 // stringList is a repeatable flag.
@@ -60,7 +61,7 @@ func signingKeyRotate(ctx context.Context, e env, args []string) error {
 	}
 	defer db.Close()
 	s, err := oauth.New(ctx, oauth.Config{Store: db, Sealer: sealer, Issuer: sf.baseURL("127.0.0.1:8080"),
-		AccountURL: func(slug string) string { return accountURL(sf.baseURL("127.0.0.1:8080"), slug) }, Now: time.Now})
+		AccountURL: func(slug string) string { return server.AccountURL(sf.baseURL("127.0.0.1:8080"), slug) }, Now: time.Now})
 	if err != nil {
 		return err
 	}

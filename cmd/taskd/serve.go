@@ -7,12 +7,12 @@ import (
 	"io"
 	"log/slog"
 	"net"
-	"net/http"
 	"net/url"
 	"strings"
 	"time"
 
 	"github.com/taskd/taskd/metrics"
+	"github.com/taskd/taskd/server"
 	"github.com/taskd/taskd/webhook"
 )
 
@@ -31,7 +31,7 @@ type serveFlags struct {
 	hookPrivate     bool
 	hookWorkers     int
 	hookLease       time.Duration
-	limits          rateLimits
+	limits          server.Limits
 }
 
 func serve(ctx context.Context, e env, args []string) error {
@@ -50,10 +50,10 @@ func serve(ctx context.Context, e env, args []string) error {
 	fs.BoolVar(&f.hookPrivate, "webhook-allow-private", false, "let webhooks reach loopback and private addresses (on with --dev)")
 	fs.IntVar(&f.hookWorkers, "webhook-workers", 16, "deliveries in flight at once (at most one per webhook)")
 	fs.DurationVar(&f.hookLease, "webhook-lease", 30*time.Second, "how long a replica's claim on a webhook lasts; a crashed replica's webhooks move after it")
-	fs.IntVar(&f.limits.apiAccount, "api-rate-limit", 1200, "account API calls per minute per account, by key and token together (0: no limit)")
-	fs.IntVar(&f.limits.apiAddress, "api-rate-limit-address", 2400, "account API requests per minute per client address, counted before authentication (0: no limit)")
-	fs.IntVar(&f.limits.tokenAccount, "token-rate-limit", 600, "OAuth token-endpoint requests per minute per account of the authenticated application (0: no limit)")
-	fs.IntVar(&f.limits.tokenAddress, "token-rate-limit-address", 300, "OAuth token-endpoint requests per minute per client address (0: no limit)")
+	fs.IntVar(&f.limits.APIAccount, "api-rate-limit", 1200, "account API calls per minute per account, by key and token together (0: no limit)")
+	fs.IntVar(&f.limits.APIAddress, "api-rate-limit-address", 2400, "account API requests per minute per client address, counted before authentication (0: no limit)")
+	fs.IntVar(&f.limits.TokenAccount, "token-rate-limit", 600, "OAuth token-endpoint requests per minute per account of the authenticated application (0: no limit)")
+	fs.IntVar(&f.limits.TokenAddress, "token-rate-limit-address", 300, "OAuth token-endpoint requests per minute per client address (0: no limit)")
 	fs.BoolVar(&f.strictOAuth, "strict-oauth", false, "refuse token requests sent as GET with query parameters (accepted by default for the official SDKs)")
 	if err := parseFlags(fs, e, args); err != nil {
 		return helpOK(err)
@@ -86,67 +86,21 @@ func serve(ctx context.Context, e env, args []string) error {
 			return fmt.Errorf("demo: %w", err)
 		}
 	}
-	reg := metrics.New()
-	handler, err := routes(ctx, site{db: db, sealer: sealer, log: log, now: time.Now, publicURL: base,
-		secure: strings.HasPrefix(base, "https://"), trustProxy: f.trustProxy, strict: f.strictOAuth, hooks: hooks, metrics: reg, limits: f.limits})
+	srv, err := server.New(ctx, server.Config{Store: db, Sealer: sealer, Log: log, PublicURL: base,
+		TrustProxy: f.trustProxy, StrictOAuth: f.strictOAuth, Hooks: hooks, Metrics: metrics.New(), Limits: f.limits,
+		Dispatch: webhook.DispatcherConfig{Workers: f.hookWorkers, Lease: f.hookLease},
+		TLSCert:  f.tlsCert, TLSKey: f.tlsKey, ShutdownTimeout: f.shutdownTimeout})
 	if err != nil {
 		ln.Close()
 		return err
 	}
-	dctx, stopDispatch := context.WithCancel(context.WithoutCancel(ctx))
-	dispatched := make(chan struct{})
-	go func() {
-		defer close(dispatched)
-		webhook.NewDispatcher(hooks, webhook.DispatcherConfig{Workers: f.hookWorkers, Lease: f.hookLease,
-			Observe: func(ok bool, latency time.Duration) {
-				result := "ok"
-				if !ok {
-					result = "failed"
-				}
-				reg.Add("taskd_webhook_attempts_total", "Webhook delivery attempts by result.", 1, "result", result)
-				reg.Observe("taskd_webhook_attempt_duration_seconds", "Time a destination took to answer.", latency)
-			}}).Run(dctx)
-	}()
-	defer func() { stopDispatch(); <-dispatched }() // drains deliveries in flight
-	srv := &http.Server{
-		Handler:           handler,
-		ReadHeaderTimeout: 10 * time.Second,
-		ReadTimeout:       30 * time.Second,
-		WriteTimeout:      60 * time.Second,
-		IdleTimeout:       120 * time.Second,
-		MaxHeaderBytes:    64 << 10,
-		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
-	}
-	errc := make(chan error, 1)
-	go func() {
-		if f.tlsCert != "" {
-			errc <- srv.ServeTLS(ln, f.tlsCert, f.tlsKey)
-		} else {
-			errc <- srv.Serve(ln)
-		}
-	}()
 	scheme := "http"
 	if f.tlsCert != "" {
 		scheme = "https"
 	}
 	fmt.Fprintf(e.stdout, "taskd listening on %s://%s (public URL %s, %s database)\n", scheme, ln.Addr(), base, db.Dialect())
 	log.Info("listening", "addr", ln.Addr().String(), "public_url", base, "database", db.Dialect())
-
-	select {
-	case err := <-errc:
-		return fmt.Errorf("serve: %w", err)
-	case <-ctx.Done():
-	}
-	log.Info("shutting down")
-	sctx, cancel := context.WithTimeout(context.Background(), f.shutdownTimeout)
-	defer cancel()
-	if err := srv.Shutdown(sctx); err != nil {
-		return fmt.Errorf("shutdown: %w", err)
-	}
-	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
-		return err
-	}
-	return nil
+	return srv.Serve(ctx, ln)
 }
 
 // check refuses configurations that would be insecure outside --dev.

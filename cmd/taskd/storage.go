@@ -68,6 +68,3 @@ func (s *storageFlags) baseURL(addr string) string {
 	}
 	return "http://" + addr
 }
-
-// accountURL is an account's absolute URL in the path-based layout.
-func accountURL(base, slug string) string { return fmt.Sprintf("%s/a/%s", base, slug) }

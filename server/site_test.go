@@ -1,8 +1,9 @@
-package main
+package server
 
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"html"
 	"io"
 	"log/slog"
@@ -10,7 +11,6 @@ import (
 	"net"
 	"net/http"
 	"net/http/cookiejar"
-	"net/http/httptest"
 	"net/url"
 	"regexp"
 	"strconv"
@@ -19,6 +19,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/taskd/taskd"
+	"github.com/taskd/taskd/api"
+	"github.com/taskd/taskd/internal/testdb"
+	"github.com/taskd/taskd/oauth"
 	"github.com/taskd/taskd/secret"
 	"github.com/taskd/taskd/store"
 	"github.com/taskd/taskd/webhook"
@@ -32,19 +36,21 @@ type clock struct{ offset atomic.Int64 }
 func (c *clock) now() time.Time          { return time.Now().Add(time.Duration(c.offset.Load())) }
 func (c *clock) advance(d time.Duration) { c.offset.Add(int64(d)) }
 
-// oauthSite is a whole taskd (routes) on a loopback server, with an account
-// "acme" (owner and a plain user), a second account "other" of the owner,
-// and one registered application.
+// oauthSite is a whole taskd (every route) on a loopback server, with an
+// account "acme" (owner and a plain user), a second account "other" of the
+// owner, and one registered application.
 type oauthSite struct {
 	t      *testing.T
 	base   string
 	clock  *clock
-	st     storage
+	db     testdb.DB
+	setup  *store.DB // for fixtures
+	sealer *secret.Sealer
 	slug   string
 	other  string
 	key    string // acme's administrative key
 	client map[string]string
-	limits rateLimits // of every replica; none by default
+	limits Limits // of every replica; none by default
 }
 
 const (
@@ -53,49 +59,103 @@ const (
 	password   = "correct horse battery"
 )
 
-func newOAuthSite(t *testing.T, st storage) *oauthSite {
+func newOAuthSite(t *testing.T, d testdb.DB) *oauthSite {
 	t.Helper()
-	return newLimitedSite(t, st, rateLimits{})
+	return newLimitedSite(t, d, Limits{})
 }
 
 // newLimitedSite is newOAuthSite with rate limits.
-func newLimitedSite(t *testing.T, st storage, limits rateLimits) *oauthSite {
+func newLimitedSite(t *testing.T, d testdb.DB, limits Limits) *oauthSite {
 	t.Helper()
-	s := &oauthSite{t: t, st: st, clock: &clock{}, slug: uniqueSlug("acme"), other: uniqueSlug("other"), limits: limits}
-	acct := cliJSON(t, st, "account", "create", "--slug", s.slug, "--name", "Acme", "--owner-email", ownerEmail,
-		"--owner-password", password, "--owner-first-name", "Olga", "--owner-last-name", "Owner")
-	s.key = acct["api_key"]
-	cliJSON(t, st, "account", "create", "--slug", s.other, "--name", "Other", "--owner-email", ownerEmail, "--owner-password", password)
-	if _, err := cli(t, st, "user", "add", "--account", s.slug, "--email", userEmail, "--password", password,
-		"--first-name", "Uma", "--last-name", "User"); err != nil && !strings.Contains(err.Error(), "already") {
-		t.Fatal(err)
-	}
-	s.client = cliJSON(t, st, "client", "create", "--account", s.slug, "--name", "My app", "--redirect-uri", redirectURI)
-
+	s := &oauthSite{t: t, db: d, setup: d.Open(t), sealer: testdb.Sealer(t), clock: &clock{},
+		slug: uniqueSlug("acme"), other: uniqueSlug("other"), limits: limits}
+	s.key = s.createAccount(s.slug, "Acme", ownerEmail, "Olga", "Owner")
+	s.createAccount(s.other, "Other", ownerEmail, "", "")
+	s.addMember(s.slug, userEmail, "Uma", "User", taskd.RoleUser)
+	s.client = s.createClient(s.slug, "My app", redirectURI)
 	s.base = s.replica()
 	return s
 }
 
-// replica starts a taskd (routes) on its own connection to the site's
-// database and returns its URL. The first replica's URL is the public URL
-// of all of them.
+// newSite is a site on a fresh SQLite database.
+func newSite(t *testing.T) *oauthSite { return newOAuthSite(t, testdb.New(t, "sqlite")) }
+
+// backends gives the test a fresh database on each backend.
+func backends(t *testing.T) map[string]testdb.DB {
+	b := map[string]testdb.DB{}
+	for _, name := range testdb.Backends() {
+		b[name] = testdb.New(t, name)
+	}
+	return b
+}
+
+// createAccount creates an account whose owner signs in with password (an
+// owner already registered keeps theirs) and returns its API key.
+func (s *oauthSite) createAccount(slug, name, email, first, last string) string {
+	s.t.Helper()
+	ctx := context.Background()
+	owner := s.person(email, first, last)
+	if p, err := s.setup.PersonByEmail(ctx, email); err == nil {
+		owner.PasswordHash = p.PasswordHash
+	}
+	key := secret.APIKey()
+	if _, _, err := s.setup.CreateAccount(ctx, taskd.NewAccount{Slug: slug, Name: name,
+		APIKey: s.sealer.SealAPIKey(slug, key), Owner: owner}); err != nil {
+		s.t.Fatal(err)
+	}
+	return key
+}
+
+// addMember adds a person, new to taskd or not, to an account.
+func (s *oauthSite) addMember(slug, email, first, last string, role taskd.Role) {
+	s.t.Helper()
+	ctx := context.Background()
+	a, err := s.setup.AccountBySlug(ctx, slug)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	if _, err := s.setup.AddMember(ctx, a.ID, s.person(email, first, last), role); err != nil {
+		s.t.Fatal(err)
+	}
+}
+
+// person is a new person who signs in with password.
+func (s *oauthSite) person(email, first, last string) taskd.NewPerson {
+	s.t.Helper()
+	p, err := taskd.PreparePerson(email, password, first, last, secret.HashPassword)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	return p
+}
+
+// createClient registers an application in an account and returns its
+// client_id and client_secret.
+func (s *oauthSite) createClient(slug, name, redirect string) map[string]string {
+	s.t.Helper()
+	ctx := context.Background()
+	a, err := s.setup.AccountBySlug(ctx, slug)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	c, sec, err := oauth.NewClient(a.ID, name, []string{redirect})
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	if c, err = s.setup.CreateClient(ctx, c); err != nil {
+		s.t.Fatal(err)
+	}
+	return map[string]string{"client_id": c.ClientID, "client_secret": sec}
+}
+
+// replica starts a taskd on its own connection to the site's database and
+// returns its URL. The first replica's URL is the public URL of all of
+// them.
 func (s *oauthSite) replica() string {
 	t := s.t
 	t.Helper()
 	ctx := context.Background()
-	key, err := secret.LoadKey(s.st.masterKey, s.st.data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sealer, err := secret.NewSealer(key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	db, err := store.Open(ctx, store.Options{URL: s.st.db, DataDir: s.st.data, Now: s.clock.now})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
+	db := s.db.OpenWith(t, store.Options{Now: s.clock.now})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -106,25 +166,42 @@ func (s *oauthSite) replica() string {
 		public = base
 	}
 	log := slog.New(slog.DiscardHandler)
-	hooks := webhook.NewService(db, sealer, webhook.NewHTTPClient(true), s.clock.now, log)
-	h, err := routes(ctx, site{db: db, sealer: sealer, log: log, now: s.clock.now, publicURL: public, hooks: hooks, limits: s.limits})
+	hooks := webhook.NewService(db, s.sealer, webhook.NewHTTPClient(true), s.clock.now, log)
+	srv, err := New(ctx, Config{Store: db, Sealer: s.sealer, Log: log, Now: s.clock.now, PublicURL: public, Hooks: hooks,
+		Limits: s.limits, Dispatch: webhook.DispatcherConfig{Poll: 10 * time.Millisecond}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	dctx, stop := context.WithCancel(ctx)
-	dispatched := make(chan struct{})
-	go func() {
-		defer close(dispatched)
-		webhook.NewDispatcher(hooks, webhook.DispatcherConfig{Poll: 10 * time.Millisecond}).Run(dctx)
-	}()
-	t.Cleanup(func() { stop(); <-dispatched })
-	srv := httptest.NewUnstartedServer(h)
-	srv.Listener.Close()
-	srv.Listener = ln
-	srv.Start()
-	t.Cleanup(srv.Close)
+	sctx, stop := context.WithCancel(ctx)
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(sctx, ln) }()
+	t.Cleanup(func() {
+		stop()
+		if err := <-served; err != nil {
+			t.Errorf("serve: %v", err)
+		}
+	})
 	return base
 }
+
+// apiCall makes a hash-signed GET and returns the HTTP status and body.
+func apiCall(t *testing.T, accountURL, key, q string) (int, map[string]any) {
+	t.Helper()
+	res, err := http.Get(accountURL + "/api/admin/v2/?" + q + "&hash=" + api.Hash(q, key))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var body map[string]any
+	if err := json.NewDecoder(res.Body).Decode(&body); err != nil {
+		t.Fatalf("%s: body is not JSON: %v", q, err)
+	}
+	return res.StatusCode, body
+}
+
+var slugN atomic.Int64
+
+func uniqueSlug(prefix string) string { return fmt.Sprintf("%s-%d", prefix, slugN.Add(1)) }
 
 func (s *oauthSite) accountURL() string { return s.base + "/a/" + s.slug }
 
@@ -136,7 +213,7 @@ type browser struct {
 
 // Each browser connects from its own loopback address (127.x.y.z), so that
 // the sign-in limits per client address, counted in the database, do not
-// add up across the tests that share a PostgreSQL database.
+// add up across the browsers of one test.
 func (s *oauthSite) browser() *browser {
 	jar, _ := cookiejar.New(nil)
 	from := &net.TCPAddr{IP: net.IPv4(127, byte(1+rand.IntN(254)), byte(rand.IntN(256)), byte(1+rand.IntN(254)))}

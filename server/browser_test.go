@@ -1,4 +1,4 @@
-package main
+package server
 
 import (
 	"context"
@@ -182,7 +182,7 @@ func TestBrowser(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a browser")
 	}
-	s := newOAuthSite(t, storage{data: t.TempDir()})
+	s := newSite(t)
 	c := newChrome(t)
 	acct := s.base + "/a/" + s.slug
 
@@ -281,7 +281,7 @@ func TestBrowser(t *testing.T) {
 	app.Config.ErrorLog = nil
 	app.TLS = &tls.Config{}
 	t.Cleanup(app.Close)
-	client := cliJSON(t, s.st, "client", "create", "--account", s.slug, "--name", "Browser app", "--redirect-uri", app.URL+"/cb")
+	client := s.createClient(s.slug, "Browser app", app.URL+"/cb")
 	authURL := s.base + "/oauth2/authorize?" + url.Values{"client_id": {client["client_id"]}, "response_type": {"code"},
 		"redirect_uri": {app.URL + "/cb"}, "state": {"st-1"}, "scope": {"tasks_read comments_read"}}.Encode()
 	c.run(chromedp.Navigate(authURL), chromedp.WaitVisible(fmt.Sprintf(`//input[@name="account"][@value=%q]/..`, s.slug)))
@@ -306,9 +306,7 @@ func TestBrowser(t *testing.T) {
 	}
 
 	// Another account's pages are refused.
-	if _, err := cli(t, s.st, "account", "create", "--slug", "elsewhere", "--name", "Elsewhere", "--owner-email", "e@example.com", "--owner-password", password); err != nil {
-		t.Fatal(err)
-	}
+	s.createAccount("elsewhere", "Elsewhere", "e@example.com", "", "")
 	c.run(chromedp.Navigate(s.base+"/a/elsewhere/"), chromedp.WaitVisible(chromedp.CSS("main")))
 	c.shot("other-account")
 	if got := c.text(); !strings.Contains(got, "There is no such account") {
@@ -330,7 +328,7 @@ func TestBrowserSignInRedirectStaysHome(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a browser")
 	}
-	s := newOAuthSite(t, storage{data: t.TempDir()})
+	s := newSite(t)
 	c := newChrome(t)
 	for i, next := range []string{"/\t/evil.example/", "/\\evil.example/", "//evil.example/", "/\r\n/evil.example/",
 		"\t//evil.example/", "https://evil.example/", "javascript:alert(1)", "/\\/evil.example/"} {

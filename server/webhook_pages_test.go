@@ -1,4 +1,4 @@
-package main
+package server
 
 import (
 	"net/http"
@@ -15,7 +15,7 @@ import (
 // its log and chart, then disable, rotate and delete it. Plain users are
 // refused.
 func TestWebhookPages(t *testing.T) {
-	s := newOAuthSite(t, storage{data: t.TempDir()})
+	s := newSite(t)
 	var failing atomic.Bool
 	recv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if failing.Load() {

@@ -1,10 +1,11 @@
-package main
+package server
 
 import (
 	"log/slog"
 	"net/http"
 	"runtime/debug"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/taskd/taskd/metrics"
@@ -64,22 +65,43 @@ func withHSTS(next http.Handler) http.Handler {
 	})
 }
 
-// withRecover turns a panic into a 500 in the API envelope, logging the stack.
-func withRecover(log *slog.Logger, next http.Handler) http.Handler {
+// withRecover turns a panic into a 500, logging the stack: in the API's
+// JSON envelope where clients read JSON (the account APIs and the OAuth
+// endpoints), and as an error page everywhere else.
+func withRecover(log *slog.Logger, page func(http.ResponseWriter, *http.Request, int), next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		defer func() {
-			if v := recover(); v != nil {
-				if v == http.ErrAbortHandler {
-					panic(v)
-				}
-				log.ErrorContext(r.Context(), "panic", "path", r.URL.Path, "panic", v, "stack", string(debug.Stack()))
-				w.Header().Set("Content-Type", "application/json; charset=utf-8")
-				w.WriteHeader(http.StatusInternalServerError)
-				w.Write([]byte(`{"status":"error","status_code":99,"message":"Internal error"}` + "\n"))
+			v := recover()
+			if v == nil {
+				return
 			}
+			if v == http.ErrAbortHandler {
+				panic(v)
+			}
+			log.ErrorContext(r.Context(), "panic", "path", r.URL.Path, "panic", v, "stack", string(debug.Stack()))
+			if !readsJSON(r.URL.Path) {
+				page(w, r, http.StatusInternalServerError)
+				return
+			}
+			w.Header().Set("Content-Type", "application/json; charset=utf-8")
+			w.WriteHeader(http.StatusInternalServerError)
+			w.Write([]byte(`{"status":"error","status_code":99,"message":"Internal error"}` + "\n"))
 		}()
 		next.ServeHTTP(w, r)
 	})
+}
+
+// readsJSON reports whether the client of path reads JSON: an account API
+// (/a/{slug}/api/…) or an OAuth endpoint other than the authorize page.
+func readsJSON(path string) bool {
+	if rest, ok := strings.CutPrefix(path, "/a/"); ok {
+		_, sub, _ := strings.Cut(rest, "/")
+		return sub == "api" || strings.HasPrefix(sub, "api/")
+	}
+	if strings.HasPrefix(path, "/.well-known/") {
+		return true
+	}
+	return strings.HasPrefix(path, "/oauth2/") && path != "/oauth2/authorize"
 }
 
 // withMetrics counts requests by route pattern and status class, and times

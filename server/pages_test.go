@@ -1,4 +1,4 @@
-package main
+package server
 
 import (
 	"net/http"
@@ -12,7 +12,7 @@ import (
 // never redirects; other errors go back to the validated redirect URI; deny
 // redirects with access_denied.
 func TestAuthorizeErrors(t *testing.T) {
-	s := newOAuthSite(t, storage{data: t.TempDir()})
+	s := newSite(t)
 	b := s.browser()
 	for _, tc := range []struct{ name, key, value string }{
 		{"unknown client", "client_id", "nope"},
@@ -50,7 +50,7 @@ func TestAuthorizeErrors(t *testing.T) {
 // TestFormsNeedToken: every POST without the form token, or from another
 // origin, is refused.
 func TestFormsNeedToken(t *testing.T) {
-	s := newOAuthSite(t, storage{data: t.TempDir()})
+	s := newSite(t)
 	b := s.browser()
 	p := b.post(s.base+"/login", url.Values{"email": {ownerEmail}, "password": {password}})
 	if p.status != http.StatusForbidden {
@@ -86,7 +86,7 @@ func TestFormsNeedToken(t *testing.T) {
 // TestSignInRateLimit: after ten failures for one e-mail, even the right
 // password is refused for a while, with Retry-After.
 func TestSignInRateLimit(t *testing.T) {
-	s := newOAuthSite(t, storage{data: t.TempDir()})
+	s := newSite(t)
 	b := s.browser()
 	try := func(pw string) page {
 		f := b.get(s.base+"/login").form(t, "", "")
@@ -115,7 +115,7 @@ var secretRE = regexp.MustCompile(`id="shown-secret">([^<]+)<`)
 // applications (owner and admins only); the authorized-applications page
 // lists and revokes; sign-out ends the session.
 func TestSettingsPages(t *testing.T) {
-	s := newOAuthSite(t, storage{data: t.TempDir()})
+	s := newSite(t)
 	owner := s.browser()
 	signIn := func(b *browser, email string) {
 		f := b.get(s.base+"/login").form(t, "", "")
@@ -190,9 +190,7 @@ func TestSettingsPages(t *testing.T) {
 	}
 	// Another account's settings are not found for a non-member.
 	stranger := s.browser()
-	if _, err := cli(t, s.st, "account", "create", "--slug", "lone", "--name", "Lone", "--owner-email", "lone@example.com", "--owner-password", password); err != nil {
-		t.Fatal(err)
-	}
+	s.createAccount("lone", "Lone", "lone@example.com", "", "")
 	signIn(stranger, "lone@example.com")
 	if p := stranger.get(settings); p.status != http.StatusNotFound {
 		t.Fatalf("stranger on settings: HTTP %d", p.status)
@@ -247,7 +245,7 @@ func TestReplicasShareState(t *testing.T) {
 // pages of an authorization name the application and the account that
 // registered it, so a person can tell a look-alike from the real one.
 func TestConsentNamesApplication(t *testing.T) {
-	s := newOAuthSite(t, storage{data: t.TempDir()})
+	s := newSite(t)
 	b := s.browser()
 	named := func(step string, p page) {
 		t.Helper()

@@ -1,4 +1,4 @@
-package main
+package server
 
 import (
 	"net/http"
@@ -10,15 +10,14 @@ import (
 // TestInvitationsNeedConsent: adding an e-mail that belongs to a person of
 // another account does not join them, does not tell that they exist, and
 // does not touch their password; they join only by accepting after signing
-// in, and may decline. The CLI follows the same rule.
+// in, and may decline.
 func TestInvitationsNeedConsent(t *testing.T) {
 	for name, st := range backends(t) {
 		t.Run(name, func(t *testing.T) {
 			s := newOAuthSite(t, st)
 			acct := "/a/" + s.slug
 			elsewhere := uniqueSlug("elsewhere") + "@example.com"
-			cliJSON(t, st, "account", "create", "--slug", uniqueSlug("else"), "--name", "Elsewhere", "--owner-email", elsewhere,
-				"--owner-password", password, "--owner-first-name", "Real", "--owner-last-name", "Name")
+			s.createAccount(uniqueSlug("else"), "Elsewhere", elsewhere, "Real", "Name")
 			fresh := uniqueSlug("fresh") + "@example.com"
 
 			owner := s.signedIn(ownerEmail)
@@ -95,19 +94,14 @@ func TestInvitationsNeedConsent(t *testing.T) {
 				t.Fatalf("accepting a cancelled invitation: %d", p.status)
 			}
 
-			// The CLI: someone new, or someone whose password is given, joins
-			// at once; a registered person is otherwise invited.
-			for _, tc := range []struct{ email, password, want string }{
-				{uniqueSlug("cli") + "@example.com", password, "member"},
-				{elsewhere, "not their password", "invited"},
-			} {
-				out := cliJSON(t, st, "user", "add", "--account", s.slug, "--email", tc.email, "--password", tc.password)
-				if out["status"] != tc.want {
-					t.Errorf("user add %s: %v, want status %s", tc.email, out, tc.want)
-				}
+			// Accepted, the invitation makes them a member with its role.
+			invite(elsewhere)
+			inv = b.get(s.base + "/invitations")
+			if to := b.submit(s.base, inv, formEnding(inv, "/accept"), nil).location(t); to.Path != acct+"/" {
+				t.Fatalf("accepting led to %s", to)
 			}
-			if out := cliJSON(t, st, "user", "add", "--account", s.slug, "--email", elsewhere, "--password", password); out["status"] != "member" {
-				t.Errorf("user add with the person's own password: %v", out)
+			if p := b.get(s.base + acct + "/people"); p.status != http.StatusOK {
+				t.Fatalf("an admin who accepted cannot see the people page: %d", p.status)
 			}
 			if inv := b.get(s.base + "/invitations"); !strings.Contains(inv.body, "No invitations wait for you") {
 				t.Errorf("joining left the invitation behind:\n%s", inv.body)

@@ -1,4 +1,4 @@
-package main
+package server
 
 import (
 	"net/http"
@@ -57,7 +57,7 @@ func taskLink(t *testing.T, p page, name string) string {
 // through the same domain code as the API, so the API sees it, its events
 // are written, and a webhook fires; rule violations show their message.
 func TestWebWorkflow(t *testing.T) {
-	s := newOAuthSite(t, storage{data: t.TempDir()})
+	s := newSite(t)
 	var mu sync.Mutex
 	var delivered []string
 	recv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -204,7 +204,7 @@ func TestWebWorkflow(t *testing.T) {
 // TestWebPeopleAndKeys: owners add people and set roles; users may not; a
 // rotated API key replaces the old one; strangers find nothing.
 func TestWebPeopleAndKeys(t *testing.T) {
-	s := newOAuthSite(t, storage{data: t.TempDir()})
+	s := newSite(t)
 	acct := "/a/" + s.slug
 	b := s.signedIn(ownerEmail)
 	people := b.get(s.base + acct + "/people")
@@ -280,9 +280,7 @@ func TestWebPeopleAndKeys(t *testing.T) {
 	}
 
 	// A stranger finds none of the account's pages.
-	if _, err := cli(t, s.st, "account", "create", "--slug", "stranger", "--name", "S", "--owner-email", "s@example.com", "--owner-password", password); err != nil {
-		t.Fatal(err)
-	}
+	s.createAccount("stranger", "S", "s@example.com", "", "")
 	st := s.signedIn("s@example.com")
 	for _, path := range []string{"/", "/people", "/project/1/", "/project/1/2/", "/settings/apikey", "/settings/webhooks", "/settings/api"} {
 		if p := st.get(s.base + acct + path); p.status != http.StatusNotFound {
@@ -294,7 +292,7 @@ func TestWebPeopleAndKeys(t *testing.T) {
 // TestProjectPageTree: subtasks are created, and tasks completed and
 // reopened, from the project page too; a broken rule shows there.
 func TestProjectPageTree(t *testing.T) {
-	s := newOAuthSite(t, storage{data: t.TempDir()})
+	s := newSite(t)
 	b := s.signedIn(ownerEmail)
 	acct := "/a/" + s.slug
 	projURL := b.submit(s.base, b.get(s.base+acct+"/"), acct+"/projects", url.Values{"title": {"Tree"}}).location(t).Path
@@ -330,7 +328,7 @@ func TestProjectPageTree(t *testing.T) {
 // TestPageLinksWork: every page the API returns (project, task, subtask,
 // comment) opens in the browser under the account URL.
 func TestPageLinksWork(t *testing.T) {
-	s := newOAuthSite(t, storage{data: t.TempDir()})
+	s := newSite(t)
 	b := s.signedIn(ownerEmail)
 	data := func(q string) map[string]any {
 		t.Helper()

@@ -1,4 +1,4 @@
-package main
+package server
 
 import (
 	"fmt"
@@ -165,15 +165,14 @@ func withText(action string) string {
 // compares what happens with the matrices above. Nobody outside the account
 // gets in with a token, a key or a session.
 func TestAuthorizationMatrix(t *testing.T) {
-	s := newOAuthSite(t, storage{data: t.TempDir()})
+	s := newSite(t)
 	recv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		w.Write([]byte(`{"status":"OK"}`))
 	}))
 	t.Cleanup(recv.Close)
 	for _, p := range []struct{ email, role string }{{adminEmail, "admin"}, {demotedEmail, "admin"}, {writerEmail, "user"}} {
-		cliJSON(t, s.st, "user", "add", "--account", s.slug, "--email", p.email, "--password", password,
-			"--first-name", "A", "--last-name", "B", "--role", p.role)
+		s.addMember(s.slug, p.email, "A", "B", taskd.Role(p.role))
 	}
 	f := &authzFixture{t: t, s: s, hookURL: recv.URL + "/hook"}
 	f.pid = f.create("action=post_project&title=Matrix")
@@ -227,8 +226,7 @@ func TestAuthorizationMatrix(t *testing.T) {
 
 	// Outside the account: the other account's key, a token the owner
 	// granted for the other account, and a stranger's session.
-	otherKey := cliJSON(t, s.st, "account", "create", "--slug", uniqueSlug("third"), "--name", "Third",
-		"--owner-email", strangerEmail, "--owner-password", password)["api_key"]
+	otherKey := s.createAccount(uniqueSlug("third"), "Third", strangerEmail, "", "")
 	u := s.consent(s.browser(), s.authorizeURL("scope", strings.Join(taskd.Scopes, " ")), ownerEmail, s.other, "allow")
 	otherToken := s.exchange(u.Query().Get("code"))["access_token"].(string)
 	for _, row := range authzMatrix {

@@ -1,12 +1,14 @@
-package main
+package server
 
 import (
 	"net/http"
 	"strconv"
-	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/taskd/taskd"
+	"github.com/taskd/taskd/internal/testdb"
 )
 
 // TestSignInLimitHoldsInParallel: 40 wrong passwords for one e-mail sent at
@@ -18,7 +20,7 @@ func TestSignInLimitHoldsInParallel(t *testing.T) {
 			s := newOAuthSite(t, st)
 			second := s.replica()
 			email := uniqueSlug("guessed") + "@acme.example" // its failures must not lock out other tests' people
-			cliJSON(t, st, "user", "add", "--account", s.slug, "--email", email, "--password", password)
+			s.addMember(s.slug, email, "", "", taskd.RoleUser)
 			b := s.browser()
 			f := b.get(s.base+"/login").form(t, "", "")
 			f.Set("email", email)
@@ -56,7 +58,7 @@ func TestSignInLimitHoldsInParallel(t *testing.T) {
 // HTTP 429 and Retry-After beyond them; the token endpoints answer 429 in
 // the OAuth error format.
 func TestAPIRateLimits(t *testing.T) {
-	s := newLimitedSite(t, storage{data: t.TempDir()}, rateLimits{apiAccount: 5, apiAddress: 8, tokenAccount: 3, tokenAddress: 100})
+	s := newLimitedSite(t, testdb.New(t, "sqlite"), Limits{APIAccount: 5, APIAddress: 8, TokenAccount: 3, TokenAddress: 100})
 	tok := s.exchange(s.code())["access_token"].(string)
 	for i := range 3 {
 		if status, body := apiCall(t, s.accountURL(), s.key, "action=get_projects"); status != 200 {
@@ -108,15 +110,5 @@ func checkLimited(t *testing.T, what string, status int, body map[string]any, hd
 	wait, err := strconv.Atoi(hdr.Get("Retry-After"))
 	if status != 429 || body["status_code"] != float64(24) || body["message"] != "Too many requests" || err != nil || wait < 1 || wait > 120 {
 		t.Fatalf("%s: %d %v Retry-After %q; want 429, code 24 and a Retry-After", what, status, body, hdr.Get("Retry-After"))
-	}
-}
-
-// TestRateLimitFlags: the limits are flags of serve, documented in -help.
-func TestRateLimitFlags(t *testing.T) {
-	out, _ := cli(t, storage{data: t.TempDir()}, "serve", "-help")
-	for _, flag := range []string{"-api-rate-limit", "-api-rate-limit-address", "-token-rate-limit", "-token-rate-limit-address"} {
-		if !strings.Contains(out, flag) {
-			t.Errorf("serve -help does not list %s:\n%s", flag, out)
-		}
 	}
 }

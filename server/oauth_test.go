@@ -1,4 +1,4 @@
-package main
+package server
 
 import (
 	"crypto/ecdsa"
@@ -13,6 +13,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/taskd/taskd"
 )
 
 // TestOAuthFlow drives the authorization-code flow through the pages, then
@@ -298,8 +300,7 @@ func TestOAuthParallelRefresh(t *testing.T) {
 // TestOAuthExpiryAndRoles: an expired token's message, and administrative
 // is not granted to a plain user.
 func TestOAuthExpiryAndRoles(t *testing.T) {
-	st := storage{data: t.TempDir()}
-	s := newOAuthSite(t, st)
+	s := newSite(t)
 	u := s.consent(s.browser(), s.authorizeURL(), userEmail, s.slug, "allow")
 	tok := s.exchange(u.Query().Get("code"))
 	if tok["scope"] != "projects_read tasks_read tasks_write" {
@@ -324,7 +325,7 @@ func TestOAuthExpiryAndRoles(t *testing.T) {
 // TestOAuthEndpoints: metadata, revocation, introspection of dead tokens,
 // GET requests of the official SDKs, and malformed requests.
 func TestOAuthEndpoints(t *testing.T) {
-	s := newOAuthSite(t, storage{data: t.TempDir()})
+	s := newSite(t)
 	res, err := http.Get(s.base + "/.well-known/oauth-authorization-server")
 	if err != nil {
 		t.Fatal(err)
@@ -359,7 +360,7 @@ func TestOAuthEndpoints(t *testing.T) {
 
 	// Revocation (RFC 7009): another client's attempt does nothing; the
 	// owner's ends the grant; unknown tokens answer 200 too.
-	other := cliJSON(t, s.st, "client", "create", "--account", s.slug, "--name", "Other app", "--redirect-uri", redirectURI)
+	other := s.createClient(s.slug, "Other app", redirectURI)
 	otherCreds := url.Values{"client_id": {other["client_id"]}, "client_secret": {other["client_secret"]}, "token": {tok["access_token"].(string)}}
 	if status, _, _ := s.tokenCall("/oauth2/revoke", otherCreds); status != 200 {
 		t.Fatalf("revoke by another client: %d", status)
@@ -420,26 +421,11 @@ func fmtJSON(v any) string {
 	return string(b)
 }
 
-// TestStrictOAuth: --strict-oauth refuses GET token requests.
-func TestStrictOAuth(t *testing.T) {
-	st := storage{data: t.TempDir()}
-	base, _ := startServer(t, st, "--strict-oauth")
-	res, err := http.Get(base + "/oauth2/token?grant_type=authorization_code")
-	if err != nil {
-		t.Fatal(err)
-	}
-	res.Body.Close()
-	if res.StatusCode != http.StatusMethodNotAllowed {
-		t.Fatalf("GET with --strict-oauth: %d", res.StatusCode)
-	}
-}
-
 // TestAdministrativeFollowsRole: a token with the administrative scope stops
 // working for administrative actions once its person is no longer an admin.
 func TestAdministrativeFollowsRole(t *testing.T) {
-	s := newOAuthSite(t, storage{data: t.TempDir()})
-	cliJSON(t, s.st, "user", "add", "--account", s.slug, "--email", "admin@acme.example", "--password", password,
-		"--first-name", "Ada", "--last-name", "Admin", "--role", "admin")
+	s := newSite(t)
+	s.addMember(s.slug, "admin@acme.example", "Ada", "Admin", taskd.RoleAdmin)
 	u := s.consent(s.browser(), s.authorizeURL(), "admin@acme.example", s.slug, "allow")
 	tok := s.exchange(u.Query().Get("code"))
 	if !strings.Contains(tok["scope"].(string), "administrative") {

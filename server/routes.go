@@ -1,0 +1,71 @@
+package server
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/taskd/taskd/api"
+	"github.com/taskd/taskd/oauth"
+	"github.com/taskd/taskd/ratelimit"
+	"github.com/taskd/taskd/web"
+)
+
+// limiter returns a shared limiter of n requests a minute, or nil for 0.
+func (c Config) limiter(name string, n int) *ratelimit.Shared {
+	if n <= 0 {
+		return nil
+	}
+	return ratelimit.NewShared(ratelimit.SharedConfig{Name: name, Store: c.Store, Limit: ratelimit.PerMinute(n), Now: c.Now, Log: c.Log})
+}
+
+// routes puts every package's addresses on one mux (each package mounts
+// its own) and wraps it in the middleware.
+func routes(ctx context.Context, c Config) (http.Handler, error) {
+	acctURL := func(slug string) string { return AccountURL(c.PublicURL, slug) }
+	auth, err := oauth.New(ctx, oauth.Config{Store: c.Store, Sealer: c.Sealer, Issuer: c.PublicURL, AccountURL: acctURL,
+		Strict: c.StrictOAuth, Now: c.Now, Log: c.Log, Limits: oauth.Limits{
+			PerAddress: c.limiter("token-address:", c.Limits.TokenAddress),
+			PerAccount: c.limiter("token-account:", c.Limits.TokenAccount), TrustProxy: c.TrustProxy}})
+	if err != nil {
+		return nil, err
+	}
+	pages, err := web.New(web.Config{Store: c.Store, OAuth: auth, Hooks: c.Hooks, Sealer: c.Sealer, Log: c.Log, Now: c.Now,
+		AccountURL: acctURL, Secure: c.secure(), TrustProxy: c.TrustProxy})
+	if err != nil {
+		return nil, err
+	}
+	accounts := api.Config{Store: c.Store, Sealer: c.Sealer, Log: c.Log, Now: c.Now, Tokens: auth, Limits: api.Limits{
+		PerAddress: c.limiter("api-address:", c.Limits.APIAddress),
+		PerAccount: c.limiter("api-account:", c.Limits.APIAccount), TrustProxy: c.TrustProxy}}
+	if c.Hooks != nil { // a nil *webhook.Service would make a non-nil interface
+		accounts.Hooks = c.Hooks
+	}
+
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		w.Write([]byte("ok\n"))
+	})
+	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		if err := c.Store.Ping(r.Context()); err != nil {
+			c.Log.WarnContext(r.Context(), "not ready", "err", err)
+			http.Error(w, "database unavailable", http.StatusServiceUnavailable)
+			return
+		}
+		w.Write([]byte("ready\n"))
+	})
+	api.New(accounts).Mount(mux)
+	auth.Mount(mux)
+	pages.Mount(mux) // and "not found" for every other address
+
+	var h http.Handler = mux
+	if c.Metrics != nil {
+		mux.Handle("GET /metrics", c.Metrics.Handler())
+		h = withMetrics(c.Metrics, h)
+	}
+	if c.secure() {
+		h = withHSTS(h)
+	}
+	return withRecover(c.Log, pages.Error, withAccessLog(c.Log, h)), nil
+}

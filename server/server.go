@@ -1,0 +1,155 @@
+// Package server is taskd's HTTP server: it puts the account API, the OAuth
+// endpoints and the pages on one address, wraps them in the middleware every
+// request passes (panic recovery, access log, metrics, HSTS), and runs the
+// webhook dispatcher for as long as it serves.
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/taskd/taskd/metrics"
+	"github.com/taskd/taskd/secret"
+	"github.com/taskd/taskd/store"
+	"github.com/taskd/taskd/webhook"
+)
+
+// Config is what the server needs. Store, Sealer and PublicURL are
+// required; the rest have defaults.
+type Config struct {
+	Store  *store.DB
+	Sealer *secret.Sealer
+	Log    *slog.Logger     // discards when nil
+	Now    func() time.Time // time.Now when nil
+	// PublicURL is {auth_url}, the server's address as clients reach it.
+	PublicURL string
+	// TrustProxy takes client addresses from X-Forwarded-For: taskd runs
+	// behind a TLS-terminating proxy.
+	TrustProxy bool
+	// StrictOAuth refuses token requests sent as GET with query parameters.
+	StrictOAuth bool
+	// Hooks serves the webhook actions and pages; nil leaves them out.
+	Hooks *webhook.Service
+	// Dispatch configures the webhook dispatcher that Serve runs.
+	Dispatch webhook.DispatcherConfig
+	// Metrics is served at /metrics and fed by every request; nil: none.
+	Metrics *metrics.Registry
+	Limits  Limits
+
+	// TLSCert and TLSKey are PEM files; with both, Serve speaks HTTPS.
+	TLSCert, TLSKey string
+	// ShutdownTimeout is how long Serve waits for requests in flight
+	// when it stops; 15 seconds when zero.
+	ShutdownTimeout time.Duration
+}
+
+// Limits are requests per minute; 0 turns a limit off.
+type Limits struct {
+	APIAccount, APIAddress     int // both account APIs
+	TokenAccount, TokenAddress int // the OAuth token endpoints
+}
+
+// Server is a configured taskd HTTP server.
+type Server struct {
+	cfg     Config
+	handler http.Handler
+}
+
+// New builds the routes and middleware.
+func New(ctx context.Context, cfg Config) (*Server, error) {
+	if cfg.Log == nil {
+		cfg.Log = slog.New(slog.DiscardHandler)
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.ShutdownTimeout == 0 {
+		cfg.ShutdownTimeout = 15 * time.Second
+	}
+	cfg.PublicURL = strings.TrimRight(cfg.PublicURL, "/")
+	h, err := routes(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	return &Server{cfg: cfg, handler: h}, nil
+}
+
+// Handler answers every address of the server.
+func (s *Server) Handler() http.Handler { return s.handler }
+
+// secure reports whether the public URL is HTTPS: cookies are then marked
+// Secure and browsers are told to use HTTPS only (HSTS).
+func (c Config) secure() bool { return strings.HasPrefix(c.PublicURL, "https://") }
+
+// AccountURL is an account's absolute URL in the path-based layout.
+func AccountURL(publicURL, slug string) string {
+	return fmt.Sprintf("%s/a/%s", strings.TrimRight(publicURL, "/"), slug)
+}
+
+// Serve answers on ln, and delivers webhooks, until ctx ends. Then it
+// stops accepting, waits up to ShutdownTimeout for requests in flight,
+// and stops the dispatcher once its deliveries in flight are done.
+func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	if s.cfg.Hooks != nil {
+		dctx, stopDispatch := context.WithCancel(context.WithoutCancel(ctx))
+		dispatched := make(chan struct{})
+		dispatch := s.cfg.Dispatch
+		dispatch.Observe = s.observeDelivery
+		go func() {
+			defer close(dispatched)
+			webhook.NewDispatcher(s.cfg.Hooks, dispatch).Run(dctx)
+		}()
+		defer func() { stopDispatch(); <-dispatched }()
+	}
+	srv := &http.Server{
+		Handler:           s.handler,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		WriteTimeout:      60 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          slog.NewLogLogger(s.cfg.Log.Handler(), slog.LevelWarn),
+	}
+	errc := make(chan error, 1)
+	go func() {
+		if s.cfg.TLSCert != "" {
+			errc <- srv.ServeTLS(ln, s.cfg.TLSCert, s.cfg.TLSKey)
+		} else {
+			errc <- srv.Serve(ln)
+		}
+	}()
+	select {
+	case err := <-errc:
+		return fmt.Errorf("serve: %w", err)
+	case <-ctx.Done():
+	}
+	s.cfg.Log.Info("shutting down")
+	sctx, cancel := context.WithTimeout(context.Background(), s.cfg.ShutdownTimeout)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+// observeDelivery counts and times webhook delivery attempts.
+func (s *Server) observeDelivery(ok bool, latency time.Duration) {
+	if s.cfg.Metrics == nil {
+		return
+	}
+	result := "ok"
+	if !ok {
+		result = "failed"
+	}
+	s.cfg.Metrics.Add("taskd_webhook_attempts_total", "Webhook delivery attempts by result.", 1, "result", result)
+	s.cfg.Metrics.Observe("taskd_webhook_attempt_duration_seconds", "Time a destination took to answer.", latency)
+}

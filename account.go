@@ -22,7 +22,7 @@ func ParseRole(s string) (Role, error) {
 	case RoleAdmin, RoleUser:
 		return Role(s), nil
 	}
-	return "", Errorf(CodeInvalidValue, "role", "Role must be admin or user")
+	return "", Invalid("role", "Role must be admin or user")
 }
 
 // Account is one tenant: a customer's workspace, reached at its own URL.
@@ -40,7 +40,7 @@ var slugRE = regexp.MustCompile(`^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$`)
 // inner hyphens, so that it is safe in a URL path or a host name.
 func ValidateSlug(slug string) error {
 	if !slugRE.MatchString(slug) {
-		return Errorf(CodeInvalidValue, "slug", "Slug must be 1-40 lower-case letters, digits or inner hyphens")
+		return Invalid("slug", "Slug must be 1-40 lower-case letters, digits or inner hyphens")
 	}
 	return nil
 }
@@ -81,7 +81,7 @@ var emailRE = regexp.MustCompile(`^[^\s@<>",;]{1,64}@[^\s@<>",;]+\.[^\s@<>",;]+$
 func NormalizeEmail(s string) (string, error) {
 	e := strings.ToLower(strings.TrimSpace(s))
 	if len(e) > 254 || !emailRE.MatchString(e) {
-		return "", Errorf(CodeInvalidValue, "email", "E-mail address is invalid")
+		return "", Invalid("email", "E-mail address is invalid")
 	}
 	return e, nil
 }
@@ -124,17 +124,17 @@ type Actor struct {
 const MinPasswordLen = 8
 
 // PreparePerson validates a new person's details and hashes the password
-// with hash. Code 11 names the bad field.
+// with hash. An invalid error names the bad field.
 func PreparePerson(email, password, first, last string, hash func(string) (string, error)) (NewPerson, error) {
 	e, err := NormalizeEmail(email)
 	if err != nil {
-		return NewPerson{}, Errorf(CodeInvalidValue, "email", "E-mail address is invalid")
+		return NewPerson{}, Invalid("email", "E-mail address is invalid")
 	}
 	if len(password) < MinPasswordLen {
-		return NewPerson{}, Errorf(CodeInvalidValue, "password", "The password must be at least %d characters", MinPasswordLen)
+		return NewPerson{}, Invalid("password", "The password must be at least %d characters", MinPasswordLen)
 	}
 	if len(first) > MaxNameLen || len(last) > MaxNameLen {
-		return NewPerson{}, Errorf(CodeInvalidValue, "first_name", "Names are limited to %d bytes", MaxNameLen)
+		return NewPerson{}, Invalid("first_name", "Names are limited to %d bytes", MaxNameLen)
 	}
 	h, err := hash(password)
 	if err != nil {

@@ -43,12 +43,12 @@ func (r Role) Can(p Permission) bool {
 	return false
 }
 
-// Authorize returns nil when by may do p, else code 20 naming p.
+// Authorize returns nil when by may do p, else a forbidden error naming p.
 func Authorize(by Actor, p Permission) error {
 	if by.Role.Can(p) {
 		return nil
 	}
-	return Errorf(CodeForbidden, string(p), "Your role (%s) does not allow this", roleName(by.Role))
+	return Forbidden(string(p), "Your role (%s) does not allow this", roleName(by.Role))
 }
 
 func roleName(r Role) string {
@@ -59,10 +59,10 @@ func roleName(r Role) string {
 }
 
 // CanChangeComment returns nil when by may edit or delete c: its author,
-// or a member who may moderate. Otherwise code 20.
+// or a member who may moderate. Otherwise it is forbidden.
 func CanChangeComment(by Actor, c Comment) error {
 	if by.AccountID != c.AccountID {
-		return E(CodeCommentInvalid, "id_comment")
+		return NotFound("comment")
 	}
 	if c.Author.ID == by.Person.ID && by.Role.Can(PermWork) {
 		return nil
@@ -70,5 +70,5 @@ func CanChangeComment(by Actor, c Comment) error {
 	if by.Role.Can(PermModerate) {
 		return nil
 	}
-	return Errorf(CodeForbidden, "id_comment", "Only the comment's author, an admin or the owner may change it")
+	return Forbidden("comment", "Only the comment's author, an admin or the owner may change it")
 }

@@ -14,7 +14,7 @@ const (
 
 // ParseDate reads an input date in DD.MM.YYYY (compat) or YYYY-MM-DD form and
 // returns it in storage form YYYY-MM-DD. An empty string clears the date.
-// Errors have code 11 with the field as details.
+// Errors are invalid, naming the field.
 func ParseDate(field, s string) (string, error) {
 	if s == "" {
 		return "", nil
@@ -30,13 +30,13 @@ func ParseDate(field, s string) (string, error) {
 			return t.Format(DateLayout), nil
 		}
 	}
-	return "", Errorf(CodeInvalidValue, field, "Date must be DD.MM.YYYY")
+	return "", Invalid(field, "Date must be DD.MM.YYYY")
 }
 
-// CheckDateRange returns code 11 when both dates are set and end precedes start.
+// CheckDateRange returns an invalid error when both dates are set and end precedes start.
 func CheckDateRange(start, end string) error {
 	if start != "" && end != "" && end < start {
-		return Errorf(CodeInvalidValue, "dateend", "End date is before start date")
+		return Invalid("dateend", "End date is before start date")
 	}
 	return nil
 }
@@ -44,20 +44,21 @@ func CheckDateRange(start, end string) error {
 // FormatDateTime renders a timestamp as the API's date_added (UTC).
 func FormatDateTime(t time.Time) string { return t.UTC().Format(DateTimeLayout) }
 
-// ParseID reads a positive decimal id. Anything else, including signs,
-// leading zeros and overflow, is the code given (4, 5, 15 …).
-func ParseID(s string, code Code, name string) (int64, error) {
+// ParseID reads a positive decimal id of the object named by field.
+// Anything else, including signs, leading zeros and overflow, names no
+// object: a KindNotFound error.
+func ParseID(s, field string) (int64, error) {
 	if len(s) == 0 || len(s) > 18 || s[0] == '0' {
-		return 0, E(code, name)
+		return 0, NotFound(field)
 	}
 	for _, r := range s {
 		if r < '0' || r > '9' {
-			return 0, E(code, name)
+			return 0, NotFound(field)
 		}
 	}
 	n, err := strconv.ParseInt(s, 10, 64)
 	if err != nil {
-		return 0, E(code, name)
+		return 0, NotFound(field)
 	}
 	return n, nil
 }

@@ -9,58 +9,72 @@ import (
 	"time"
 )
 
-// Code is a stable numeric error code of the account API. The values up to 14
-// follow the Worksection API (compat); higher values are taskd's own and are
-// listed in docs/api.md.
-type Code int
+// Kind says what went wrong in terms a caller can act on. The domain and
+// the store speak only in kinds; each interface maps them to its own
+// answers in one table: the account API to its numeric codes (api), the
+// pages to HTTP statuses and sentences (web).
+type Kind uint8
 
-// Error codes. Keep their numbers: clients branch on them.
+// Kinds of error.
 const (
-	CodeActionInvalid   Code = 0  // Action is invalid
-	CodeActionRequired  Code = 1  // Action is required
-	CodeAuth            Code = 2  // Action hash is missed or invalid
-	CodeProjectInvalid  Code = 4  // Project is invalid
-	CodeTaskInvalid     Code = 5  // Task is invalid
-	CodeTaskClosed      Code = 8  // Task is closed
-	CodeFieldRequired   Code = 10 // Field is required (details: the field)
-	CodeInvalidValue    Code = 11 // A value is invalid (details: the field or value)
-	CodeAlreadyInState  Code = 12 // Already closed / already active
-	CodeTaskHasChildren Code = 13 // Task has active subtasks
-	CodeParentDone      Code = 14 // Parent task is done
-	CodeCommentInvalid  Code = 15 // Comment is invalid
-	CodeUnknownParam    Code = 16 // Parameter is not supported (details: the parameter)
-	CodeMalformed       Code = 17 // Request cannot be parsed
-	CodeTooLarge        Code = 18 // Request body is too large
-	CodeMethod          Code = 19 // Method is not allowed
-	CodeForbidden       Code = 20 // Not permitted for this caller
-	CodeProjectArchived Code = 21 // Project is archived
-	CodeUserInvalid     Code = 22 // User is invalid
-	CodeConflict        Code = 23 // Value already exists (details: the field)
-	CodeRateLimited     Code = 24 // Too many requests
-	CodeNotFound        Code = 25 // Object is not found (application, authorization)
-	CodeInternal        Code = 99 // Internal error; details are never shown
+	KindInternal        Kind = iota // a fault of ours; the cause is for logs only
+	KindInvalid                     // the input breaks a rule; Field names the input
+	KindNotFound                    // no such object, or not the caller's to see; Field names it
+	KindConflict                    // the object's state forbids the change; Reason names the rule
+	KindForbidden                   // the caller may not do this; Field names what is missing
+	KindUnauthenticated             // no valid credentials
+	KindRateLimited                 // too many requests; RetryAfter says when to try again
 )
 
-// Error is the one error type of taskd. Message is safe to show to the caller;
-// Details names the offending field or value; Err is the cause, for logs only.
+var kindNames = [...]string{"internal", "invalid", "not found", "conflict", "forbidden", "unauthenticated", "rate limited"}
+
+func (k Kind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return fmt.Sprintf("kind %d", k)
+}
+
+// Reason tells apart the rules an invalid input or a conflict broke where
+// a caller may branch on which one.
+type Reason uint8
+
+// Reasons.
+const (
+	ReasonNone            Reason = iota
+	ReasonRequired               // invalid: a required field is missing or blank
+	ReasonTaskClosed             // conflict: the task (Field) is done
+	ReasonAlreadyInState         // conflict: the object is already in the state asked for
+	ReasonOpenSubtasks           // conflict: the task has subtasks still open
+	ReasonParentDone             // conflict: the task's parent is done
+	ReasonProjectArchived        // conflict: the project is archived
+)
+
+// Error is the one error type of the domain and the store. Message is safe
+// to show to the caller and may be empty (the interface then says it in
+// its own words); Err is the cause, for logs only.
 type Error struct {
-	Code    Code
+	Kind   Kind
+	Reason Reason
+	// Field names the input or object concerned in the domain's words:
+	// "title", "email", "project", "parent" (a task's parent task) …
+	Field string
+	// Value is the offending value where showing it helps (an e-mail that
+	// names no member, an id in a list).
+	Value   string
 	Message string
-	Details string
 	Err     error
-	// RetryAfter is, for CodeRateLimited, when the caller may try again.
+	// RetryAfter is, for KindRateLimited, when the caller may try again.
 	RetryAfter time.Duration
 }
 
-// RateLimited is code 24: too many requests, try again after wait.
-func RateLimited(wait time.Duration) *Error {
-	return &Error{Code: CodeRateLimited, Message: defaultMessages[CodeRateLimited], RetryAfter: wait}
-}
-
 func (e *Error) Error() string {
-	s := fmt.Sprintf("taskd: code %d: %s", e.Code, e.Message)
-	if e.Details != "" {
-		s += " (" + e.Details + ")"
+	s := "taskd: " + e.Kind.String()
+	if e.Message != "" {
+		s += ": " + e.Message
+	}
+	if e.Field != "" {
+		s += " (" + e.Field + ")"
 	}
 	if e.Err != nil {
 		s += ": " + e.Err.Error()
@@ -71,46 +85,47 @@ func (e *Error) Error() string {
 // Unwrap returns the cause.
 func (e *Error) Unwrap() error { return e.Err }
 
-// defaultMessages are the messages of each code when none more specific is given.
-var defaultMessages = map[Code]string{
-	CodeActionInvalid:   "Action is invalid",
-	CodeActionRequired:  "Action is required",
-	CodeAuth:            "Action hash is missed or invalid",
-	CodeProjectInvalid:  "Project is invalid",
-	CodeTaskInvalid:     "Task is invalid",
-	CodeTaskClosed:      "Task is closed",
-	CodeFieldRequired:   "Field is required",
-	CodeInvalidValue:    "Field value is invalid",
-	CodeAlreadyInState:  "Already in this state",
-	CodeTaskHasChildren: "Task has children",
-	CodeParentDone:      "Parent task is done",
-	CodeCommentInvalid:  "Comment is invalid",
-	CodeUnknownParam:    "Parameter is not supported",
-	CodeMalformed:       "Request is malformed",
-	CodeNotFound:        "Not found",
-	CodeTooLarge:        "Request body is too large",
-	CodeMethod:          "Method is not allowed",
-	CodeForbidden:       "Not permitted",
-	CodeProjectArchived: "Project is archived",
-	CodeUserInvalid:     "User is invalid",
-	CodeConflict:        "Value already exists",
-	CodeRateLimited:     "Too many requests",
-	CodeInternal:        "Internal error",
+// Invalid reports input that breaks a rule.
+func Invalid(field, format string, args ...any) *Error {
+	return &Error{Kind: KindInvalid, Field: field, Message: fmt.Sprintf(format, args...)}
 }
 
-// E returns an *Error with the code's default message and the given details.
-func E(code Code, details string) *Error {
-	return &Error{Code: code, Message: defaultMessages[code], Details: details}
+// Required reports a required field that is missing or blank.
+func Required(field string) *Error {
+	return &Error{Kind: KindInvalid, Reason: ReasonRequired, Field: field}
 }
 
-// Errorf returns an *Error with a specific message.
-func Errorf(code Code, details, format string, args ...any) *Error {
-	return &Error{Code: code, Message: fmt.Sprintf(format, args...), Details: details}
+// NotFound reports an object that does not exist or is not the caller's.
+func NotFound(field string) *Error { return &Error{Kind: KindNotFound, Field: field} }
+
+// Conflict reports a change the object's state forbids. The message may be
+// empty.
+func Conflict(reason Reason, field, format string, args ...any) *Error {
+	e := &Error{Kind: KindConflict, Reason: reason, Field: field}
+	if format != "" {
+		e.Message = fmt.Sprintf(format, args...)
+	}
+	return e
+}
+
+// Forbidden reports an action the caller may not take.
+func Forbidden(field, format string, args ...any) *Error {
+	return &Error{Kind: KindForbidden, Field: field, Message: fmt.Sprintf(format, args...)}
+}
+
+// Unauthenticated reports missing or invalid credentials.
+func Unauthenticated(format string, args ...any) *Error {
+	return &Error{Kind: KindUnauthenticated, Message: fmt.Sprintf(format, args...)}
+}
+
+// RateLimited reports too many requests: try again after wait.
+func RateLimited(wait time.Duration) *Error {
+	return &Error{Kind: KindRateLimited, RetryAfter: wait}
 }
 
 // Internal wraps an unexpected cause as an internal error whose message hides it.
 func Internal(op string, err error) *Error {
-	return &Error{Code: CodeInternal, Message: defaultMessages[CodeInternal], Err: fmt.Errorf("%s: %w", op, err)}
+	return &Error{Kind: KindInternal, Err: fmt.Errorf("%s: %w", op, err)}
 }
 
 // AsError returns err as an *Error, wrapping unknown errors as internal ones.
@@ -122,5 +137,8 @@ func AsError(err error) *Error {
 	return Internal("unexpected", err)
 }
 
-// ErrorCode returns the code of err, or CodeInternal if err is not an *Error.
-func ErrorCode(err error) Code { return AsError(err).Code }
+// ErrorKind returns the kind of err; KindInternal if err is not an *Error.
+func ErrorKind(err error) Kind { return AsError(err).Kind }
+
+// IsNotFound reports whether err says that an object does not exist.
+func IsNotFound(err error) bool { return err != nil && ErrorKind(err) == KindNotFound }

@@ -141,7 +141,7 @@ func ChangeEvent(actor Actor, at time.Time, action, objType string, id int64, pa
 
 // ParsePeriod reads get_events' period: 1m..360m, 1h..72h or 1d..30d.
 func ParsePeriod(s string) (time.Duration, error) {
-	bad := Errorf(CodeInvalidValue, "period", "Period must be 1m..360m, 1h..72h or 1d..30d")
+	bad := Invalid("period", "Period must be 1m..360m, 1h..72h or 1d..30d")
 	if len(s) < 2 || len(s) > 4 {
 		return 0, bad
 	}

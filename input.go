@@ -85,7 +85,7 @@ func ParseCommentText(p Params) (string, error) {
 	v, ok := p("text")
 	v = strings.TrimSpace(v)
 	if !ok || v == "" {
-		return "", E(CodeFieldRequired, "text")
+		return "", Required("text")
 	}
 	return v, CheckText("text", v)
 }

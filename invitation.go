@@ -21,7 +21,7 @@ type Invitation struct {
 type InvitationStore interface {
 	// Invite invites the person with np's e-mail to the account with
 	// role. A person new to taskd is created with np's password and names;
-	// an existing person keeps theirs. Code 23 when they are already a
+	// an existing person keeps theirs. A conflict when they are already a
 	// member or invited.
 	Invite(ctx context.Context, accountID int64, np NewPerson, role Role, by int64) (Invitation, error)
 	// AccountInvitations lists the account's pending invitations.
@@ -29,13 +29,13 @@ type InvitationStore interface {
 	// PersonInvitations lists the invitations waiting for a person.
 	PersonInvitations(ctx context.Context, personID int64) ([]Invitation, error)
 	// AcceptInvitation makes the person a member with the invitation's
-	// role and returns the account. Code 25 when the person has no such
+	// role and returns the account. Not found when the person has no such
 	// invitation.
 	AcceptInvitation(ctx context.Context, personID, id int64) (Account, error)
-	// DeclineInvitation deletes an invitation of the person; code 25 when
+	// DeclineInvitation deletes an invitation of the person; not found when
 	// there is none.
 	DeclineInvitation(ctx context.Context, personID, id int64) error
-	// CancelInvitation deletes an invitation of the account; code 25 when
+	// CancelInvitation deletes an invitation of the account; not found when
 	// there is none.
 	CancelInvitation(ctx context.Context, accountID, id int64) error
 }

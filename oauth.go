@@ -18,17 +18,17 @@ const ScopeAdministrative = "administrative"
 
 // ParseScope splits a scope parameter (space or comma separated) into known
 // scopes in the order of Scopes, without duplicates. An unknown or empty
-// scope is code 11 naming it.
+// scope is invalid, naming it.
 func ParseScope(s string) ([]string, error) {
 	want := make(map[string]bool)
 	for _, f := range strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == ',' }) {
 		if !HasScope(Scopes, f) {
-			return nil, Errorf(CodeInvalidValue, f, "Unknown scope")
+			return nil, Invalid(f, "Unknown scope")
 		}
 		want[f] = true
 	}
 	if len(want) == 0 {
-		return nil, Errorf(CodeInvalidValue, "scope", "At least one scope is required")
+		return nil, Invalid("scope", "At least one scope is required")
 	}
 	out := make([]string, 0, len(want))
 	for _, sc := range Scopes {
@@ -105,7 +105,7 @@ type Membership struct {
 }
 
 // OAuthStore keeps applications, grants, signing keys, sign-in sessions and
-// failed sign-ins. Errors are *Error: code 21 for an unknown client or grant.
+// failed sign-ins. Errors are *Error: not found for an unknown client or grant.
 type OAuthStore interface {
 	CreateClient(ctx context.Context, c Client) (Client, error)
 	Client(ctx context.Context, clientID string) (Client, error)

@@ -62,10 +62,10 @@ const (
 func CleanName(field, s string) (string, error) {
 	s = strings.TrimSpace(s)
 	if s == "" {
-		return "", E(CodeFieldRequired, field)
+		return "", Required(field)
 	}
 	if len(s) > MaxNameLen {
-		return "", Errorf(CodeInvalidValue, field, "Value is longer than %d bytes", MaxNameLen)
+		return "", Invalid(field, "Value is longer than %d bytes", MaxNameLen)
 	}
 	return s, nil
 }
@@ -73,7 +73,7 @@ func CleanName(field, s string) (string, error) {
 // CheckText checks the length of a free text.
 func CheckText(field, s string) error {
 	if len(s) > MaxTextLen {
-		return Errorf(CodeInvalidValue, field, "Value is longer than %d bytes", MaxTextLen)
+		return Invalid(field, "Value is longer than %d bytes", MaxTextLen)
 	}
 	return nil
 }

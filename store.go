@@ -50,9 +50,10 @@ type NewAccount struct {
 }
 
 // Store keeps accounts, people and work. Every method that changes a project,
-// task or comment writes its event in the same transaction. Errors are *Error
-// with the documented codes: 4 unknown project, 5 unknown task, 15 unknown
-// comment, 22 unknown member, 23 duplicate, 8/12/13/14 for task state rules.
+// task or comment writes its event in the same transaction. Errors are
+// *Error: KindNotFound naming the object ("project", "task", "parent",
+// "comment", "member", "account"), KindConflict for duplicates and for the
+// state rules (Reason), KindInvalid and KindForbidden.
 type Store interface {
 	CreateAccount(ctx context.Context, a NewAccount) (Account, Person, error)
 	AccountBySlug(ctx context.Context, slug string) (Account, error)

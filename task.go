@@ -50,9 +50,9 @@ func TaskPage(projectID, parentID, id int64) string {
 // Page is the task's page relative to the account URL.
 func (t Task) Page() string { return TaskPage(t.ProjectID, t.ParentID, t.ID) }
 
-// ParsePriority reads a priority "0".."10"; anything else is code 11.
+// ParsePriority reads a priority "0".."10"; anything else is invalid.
 func ParsePriority(s string) (int, error) {
-	bad := Errorf(CodeInvalidValue, "priority", "Priority must be an integer from 0 to 10")
+	bad := Invalid("priority", "Priority must be an integer from 0 to 10")
 	if len(s) == 0 || len(s) > 2 || (len(s) == 2 && s[0] == '0') {
 		return 0, bad
 	}
@@ -83,10 +83,10 @@ type TaskInput struct {
 // CanAddSubtask reports whether a subtask may be added under parent.
 func CanAddSubtask(parent Task) error {
 	if parent.ParentID != 0 {
-		return Errorf(CodeTaskInvalid, "id_parent", "Subtasks cannot have subtasks")
+		return Invalid("parent", "Subtasks cannot have subtasks")
 	}
 	if parent.Status == StatusDone {
-		return E(CodeTaskClosed, "id_parent")
+		return Conflict(ReasonTaskClosed, "parent", "Task is closed")
 	}
 	return nil
 }
@@ -95,10 +95,10 @@ func CanAddSubtask(parent Task) error {
 // subtasks are still active.
 func CanComplete(t Task, activeChildren int) error {
 	if t.Status == StatusDone {
-		return Errorf(CodeAlreadyInState, "id_task", "Task is already closed")
+		return Conflict(ReasonAlreadyInState, "task", "Task is already closed")
 	}
 	if activeChildren > 0 {
-		return E(CodeTaskHasChildren, "id_task")
+		return Conflict(ReasonOpenSubtasks, "task", "Task has children")
 	}
 	return nil
 }
@@ -107,10 +107,10 @@ func CanComplete(t Task, activeChildren int) error {
 // ("" for a top-level task).
 func CanReopen(t Task, parentStatus string) error {
 	if t.Status == StatusActive {
-		return Errorf(CodeAlreadyInState, "id_task", "Task is already active")
+		return Conflict(ReasonAlreadyInState, "task", "Task is already active")
 	}
 	if parentStatus == StatusDone {
-		return E(CodeParentDone, "id_task")
+		return Conflict(ReasonParentDone, "task", "Parent task is done")
 	}
 	return nil
 }

@@ -31,7 +31,7 @@ func TestParseDate(t *testing.T) {
 		if (err == nil) != tc.ok || got != tc.want {
 			t.Errorf("ParseDate(%q) = %q, %v; want %q, ok=%v", tc.in, got, err, tc.want, tc.ok)
 		}
-		if err != nil && (taskd.ErrorCode(err) != taskd.CodeInvalidValue || taskd.AsError(err).Details != "datestart") {
+		if err != nil && (taskd.ErrorKind(err) != taskd.KindInvalid || taskd.AsError(err).Field != "datestart") {
 			t.Errorf("ParseDate(%q) error = %v", tc.in, err)
 		}
 	}
@@ -47,7 +47,7 @@ func TestParsePeriod(t *testing.T) {
 		}
 	}
 	for _, in := range []string{"", "m", "0m", "361m", "73h", "31d", "01h", "+1h", "-1h", "1w", "1.5h", "99999d", "1H"} {
-		if _, err := taskd.ParsePeriod(in); taskd.ErrorCode(err) != taskd.CodeInvalidValue {
+		if _, err := taskd.ParsePeriod(in); taskd.ErrorKind(err) != taskd.KindInvalid {
 			t.Errorf("ParsePeriod(%q) accepted or wrong code: %v", in, err)
 		}
 	}
@@ -61,7 +61,7 @@ func TestParsePriority(t *testing.T) {
 		}
 	}
 	for _, in := range []string{"", "-1", "11", "007", "00", "05", "1.0", "x", " 1", "+1", "٣"} {
-		if _, err := taskd.ParsePriority(in); taskd.ErrorCode(err) != taskd.CodeInvalidValue {
+		if _, err := taskd.ParsePriority(in); taskd.ErrorKind(err) != taskd.KindInvalid {
 			t.Errorf("ParsePriority(%q) = %v", in, err)
 		}
 	}

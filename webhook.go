@@ -78,7 +78,7 @@ func ParseWebhookURL(raw string) (*url.URL, error) {
 	u, err := url.Parse(raw)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil ||
 		u.Fragment != "" || len(raw) > 2000 || strings.ContainsAny(raw, " \t\r\n") {
-		return nil, Errorf(CodeInvalidValue, "url", "The URL must be an absolute http:// or https:// URL")
+		return nil, Invalid("url", "The URL must be an absolute http:// or https:// URL")
 	}
 	return u, nil
 }
@@ -94,14 +94,14 @@ func ParseWebhookEvents(s string, allowed []string) ([]string, error) {
 			continue
 		}
 		if !HasScope(allowed, e) {
-			return nil, Errorf(CodeInvalidValue, "events", "Unknown event %q; allowed: %s", e, strings.Join(allowed, ", "))
+			return nil, Invalid("events", "Unknown event %q; allowed: %s", e, strings.Join(allowed, ", "))
 		}
 		if !HasScope(out, e) {
 			out = append(out, e)
 		}
 	}
 	if len(out) == 0 {
-		return nil, Errorf(CodeFieldRequired, "events", "At least one event is required")
+		return nil, &Error{Kind: KindInvalid, Reason: ReasonRequired, Field: "events", Message: "At least one event is required"}
 	}
 	return out, nil
 }
@@ -114,9 +114,9 @@ func ParseProjectIDs(s string) ([]int64, error) {
 		if p == "" {
 			continue
 		}
-		id, err := ParseID(p, CodeProjectInvalid, p)
+		id, err := ParseID(p, "project")
 		if err != nil {
-			return nil, err
+			return nil, &Error{Kind: KindNotFound, Field: "project", Value: p}
 		}
 		out = append(out, id)
 	}
@@ -185,7 +185,7 @@ type AttemptStats struct {
 }
 
 // WebhookStore keeps webhooks, their deliveries and the attempt log.
-// Unknown webhooks are code 10 ("WebHook not found", compat).
+// Unknown webhooks are not found ("webhook").
 type WebhookStore interface {
 	CreateWebhook(ctx context.Context, w Webhook) (Webhook, error)
 	Webhooks(ctx context.Context, accountID int64) ([]Webhook, error)

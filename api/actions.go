@@ -51,8 +51,8 @@ func actions() map[string]action {
 		"delete_task":   {tasksWrite, work, []string{"id_task"}, deleteTask},
 
 		"get_comments":   {commentsRead, work, []string{"id_task"}, getComments},
-		"post_comment":   {commentsWrite, work, []string{"id_task", "text", "email_user_from"}, writeComment("id_task", taskd.CodeTaskInvalid, taskd.Store.CreateComment)},
-		"update_comment": {commentsWrite, work, []string{"id_comment", "text"}, writeComment("id_comment", taskd.CodeCommentInvalid, taskd.Store.UpdateComment)},
+		"post_comment":   {commentsWrite, work, []string{"id_task", "text", "email_user_from"}, writeComment("id_task", CodeTaskInvalid, taskd.Store.CreateComment)},
+		"update_comment": {commentsWrite, work, []string{"id_comment", "text"}, writeComment("id_comment", CodeCommentInvalid, taskd.Store.UpdateComment)},
 		"delete_comment": {commentsWrite, work, []string{"id_comment"}, deleteComment},
 
 		"get_users":  {usersRead, work, nil, getUsers},
@@ -89,7 +89,7 @@ func getEvents(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	pid, err := c.optID("id_project", taskd.CodeProjectInvalid)
+	pid, err := c.optID("id_project", CodeProjectInvalid)
 	if err != nil {
 		return nil, err
 	}

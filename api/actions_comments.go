@@ -7,7 +7,7 @@ import (
 )
 
 func getComments(c *call) (any, error) {
-	id, err := c.id("id_task", taskd.CodeTaskInvalid)
+	id, err := c.id("id_task", CodeTaskInvalid)
 	if err != nil {
 		return nil, err
 	}
@@ -23,7 +23,7 @@ func getComments(c *call) (any, error) {
 }
 
 // writeComment reads a target id and the text, and makes the change.
-func writeComment(idName string, code taskd.Code, write func(s taskd.Store, ctx context.Context, by taskd.Actor, id int64, text string) (taskd.Comment, error)) func(*call) (any, error) {
+func writeComment(idName string, code Code, write func(s taskd.Store, ctx context.Context, by taskd.Actor, id int64, text string) (taskd.Comment, error)) func(*call) (any, error) {
 	return func(c *call) (any, error) {
 		id, err := c.id(idName, code)
 		if err != nil {
@@ -46,7 +46,7 @@ func writeComment(idName string, code taskd.Code, write func(s taskd.Store, ctx 
 }
 
 func deleteComment(c *call) (any, error) {
-	id, by, err := c.target("id_comment", taskd.CodeCommentInvalid)
+	id, by, err := c.target("id_comment", CodeCommentInvalid)
 	if err != nil {
 		return nil, err
 	}

@@ -21,7 +21,7 @@ func getProjects(c *call) (any, error) {
 }
 
 func getProject(c *call) (any, error) {
-	id, err := c.id("id_project", taskd.CodeProjectInvalid)
+	id, err := c.id("id_project", CodeProjectInvalid)
 	if err != nil {
 		return nil, err
 	}
@@ -52,7 +52,7 @@ func postProject(c *call) (any, error) {
 }
 
 func updateProject(c *call) (any, error) {
-	id, err := c.id("id_project", taskd.CodeProjectInvalid)
+	id, err := c.id("id_project", CodeProjectInvalid)
 	if err != nil {
 		return nil, err
 	}
@@ -73,7 +73,7 @@ func updateProject(c *call) (any, error) {
 
 func projectStatus(status string) func(*call) (any, error) {
 	return func(c *call) (any, error) {
-		id, by, err := c.target("id_project", taskd.CodeProjectInvalid)
+		id, by, err := c.target("id_project", CodeProjectInvalid)
 		if err != nil {
 			return nil, err
 		}

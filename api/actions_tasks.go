@@ -13,7 +13,7 @@ func taskFilter(c *call) (string, error) {
 }
 
 func getTasks(c *call) (any, error) {
-	pid, err := c.id("id_project", taskd.CodeProjectInvalid)
+	pid, err := c.id("id_project", CodeProjectInvalid)
 	if err != nil {
 		return nil, err
 	}
@@ -58,7 +58,7 @@ func getAllTasks(c *call) (any, error) {
 func searchTasks(c *call) (any, error) {
 	q := taskd.TaskQuery{AccountID: c.accountID(), Text: c.p["filter"]}
 	var err error
-	if q.ProjectID, err = c.optID("id_project", taskd.CodeProjectInvalid); err != nil {
+	if q.ProjectID, err = c.optID("id_project", CodeProjectInvalid); err != nil {
 		return nil, err
 	}
 	if q.Status, err = c.choice("status", taskd.StatusActive, taskd.StatusDone); err != nil {
@@ -71,11 +71,11 @@ func searchTasks(c *call) (any, error) {
 			continue
 		}
 		if *dst, err = taskd.NormalizeEmail(v); err != nil {
-			return nil, taskd.Errorf(taskd.CodeInvalidValue, name, "E-mail address is invalid")
+			return nil, failf(CodeInvalidValue, name, "E-mail address is invalid")
 		}
 	}
 	if q.AuthorEmail == "ANY" || q.AuthorEmail == "NOONE" {
-		return nil, taskd.Errorf(taskd.CodeInvalidValue, "email_user_from", "E-mail address is invalid")
+		return nil, failf(CodeInvalidValue, "email_user_from", "E-mail address is invalid")
 	}
 	tasks, err := c.store.Tasks(c.ctx, q)
 	if err != nil {
@@ -105,7 +105,7 @@ func (c *call) renderOne(t taskd.Task) (any, error) {
 }
 
 func getTask(c *call) (any, error) {
-	id, err := c.id("id_task", taskd.CodeTaskInvalid)
+	id, err := c.id("id_task", CodeTaskInvalid)
 	if err != nil {
 		return nil, err
 	}
@@ -117,11 +117,11 @@ func getTask(c *call) (any, error) {
 }
 
 func postTask(c *call) (any, error) {
-	pid, err := c.id("id_project", taskd.CodeProjectInvalid)
+	pid, err := c.id("id_project", CodeProjectInvalid)
 	if err != nil {
 		return nil, err
 	}
-	parent, err := c.optID("id_parent", taskd.CodeTaskInvalid)
+	parent, err := c.optID("id_parent", CodeTaskInvalid)
 	if err != nil {
 		return nil, err
 	}
@@ -144,7 +144,7 @@ func postTask(c *call) (any, error) {
 }
 
 func updateTask(c *call) (any, error) {
-	id, err := c.id("id_task", taskd.CodeTaskInvalid)
+	id, err := c.id("id_task", CodeTaskInvalid)
 	if err != nil {
 		return nil, err
 	}
@@ -165,7 +165,7 @@ func updateTask(c *call) (any, error) {
 
 func taskStatus(complete bool) func(*call) (any, error) {
 	return func(c *call) (any, error) {
-		id, by, err := c.target("id_task", taskd.CodeTaskInvalid)
+		id, by, err := c.target("id_task", CodeTaskInvalid)
 		if err != nil {
 			return nil, err
 		}
@@ -183,7 +183,7 @@ func taskStatus(complete bool) func(*call) (any, error) {
 }
 
 func deleteTask(c *call) (any, error) {
-	id, by, err := c.target("id_task", taskd.CodeTaskInvalid)
+	id, by, err := c.target("id_task", CodeTaskInvalid)
 	if err != nil {
 		return nil, err
 	}

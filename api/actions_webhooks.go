@@ -98,9 +98,9 @@ func webhookAction(op func(WebhookService, context.Context, int64, int64) error)
 		if err != nil {
 			return nil, err
 		}
-		id, err := taskd.ParseID(v, taskd.CodeFieldRequired, "id")
+		id, err := taskd.ParseID(v, "webhook")
 		if err != nil {
-			return nil, taskd.Errorf(taskd.CodeFieldRequired, "id", "WebHook not found")
+			return nil, err
 		}
 		if err := op(hooks, c.ctx, c.accountID(), id); err != nil {
 			return nil, err

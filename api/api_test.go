@@ -8,7 +8,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/taskd/taskd"
+	"github.com/taskd/taskd/api"
 	"github.com/taskd/taskd/internal/testdb"
 )
 
@@ -107,16 +107,16 @@ func TestWorkflow(t *testing.T) {
 		checkTaskShape(t, child[0].(map[string]any), false)
 
 		// Rules: parent with an active subtask, then complete and reopen.
-		a.fails(taskd.CodeTaskHasChildren, "action", "complete_task", "id_task", tid)
+		a.fails(api.CodeTaskHasChildren, "action", "complete_task", "id_task", tid)
 		a.ok("action", "complete_task", "id_task", sid)
-		a.fails(taskd.CodeAlreadyInState, "action", "complete_task", "id_task", sid)
+		a.fails(api.CodeAlreadyInState, "action", "complete_task", "id_task", sid)
 		if got := a.ok("action", "complete_task", "id_task", tid).data(); got["status"] != "done" {
 			t.Fatalf("complete_task = %v", got)
 		}
-		a.fails(taskd.CodeParentDone, "action", "reopen_task", "id_task", sid)
-		a.fails(taskd.CodeTaskClosed, "action", "post_task", "id_project", pid, "id_parent", tid, "title", "late")
+		a.fails(api.CodeParentDone, "action", "reopen_task", "id_task", sid)
+		a.fails(api.CodeTaskClosed, "action", "post_task", "id_project", pid, "id_parent", tid, "title", "late")
 		a.ok("action", "reopen_task", "id_task", tid)
-		a.fails(taskd.CodeAlreadyInState, "action", "reopen_task", "id_task", tid)
+		a.fails(api.CodeAlreadyInState, "action", "reopen_task", "id_task", tid)
 		a.ok("action", "reopen_task", "id_task", sid)
 		if got := a.ok("action", "get_tasks", "id_project", pid, "filter", "done").list(); len(got) != 0 {
 			t.Fatalf("done tasks = %v", got)
@@ -150,7 +150,7 @@ func TestWorkflow(t *testing.T) {
 			t.Fatalf("get_comments = %v", cs)
 		}
 		a.ok("action", "delete_comment", "id_comment", cid)
-		a.fails(taskd.CodeCommentInvalid, "action", "delete_comment", "id_comment", cid)
+		a.fails(api.CodeCommentInvalid, "action", "delete_comment", "id_comment", cid)
 
 		// Users and project status.
 		if us := a.ok("action", "get_users").list(); len(us) != 1 || us[0].(map[string]any)["email"] != owner || us[0].(map[string]any)["role"] != "owner" {
@@ -160,12 +160,12 @@ func TestWorkflow(t *testing.T) {
 		if ps := a.ok("action", "get_projects", "filter", "archive").list(); len(ps) != 1 {
 			t.Fatalf("archived projects = %v", ps)
 		}
-		a.fails(taskd.CodeProjectArchived, "action", "post_task", "id_project", pid, "title", "x")
+		a.fails(api.CodeProjectArchived, "action", "post_task", "id_project", pid, "title", "x")
 		a.ok("action", "activate_project", "id_project", pid)
 
 		// Delete, then read the events back.
 		a.ok("action", "delete_task", "id_task", tid)
-		a.fails(taskd.CodeTaskInvalid, "action", "get_task", "id_task", sid)
+		a.fails(api.CodeTaskInvalid, "action", "get_task", "id_task", sid)
 		evs := a.ok("action", "get_events", "period", "1h").list()
 		var names []string
 		for _, e := range evs {
@@ -197,21 +197,21 @@ func TestTenantIsolation(t *testing.T) {
 		tid := a.ok("action", "post_task", "id_project", pid, "title", "Secret task").data()["id"].(string)
 		cid := a.ok("action", "post_comment", "id_task", tid, "text", "Secret comment").data()["id"].(string)
 
-		b.fails(taskd.CodeProjectInvalid, "action", "get_project", "id_project", pid)
-		b.fails(taskd.CodeProjectInvalid, "action", "get_tasks", "id_project", pid)
-		b.fails(taskd.CodeProjectInvalid, "action", "update_project", "id_project", pid, "title", "x")
-		b.fails(taskd.CodeProjectInvalid, "action", "close_project", "id_project", pid)
-		b.fails(taskd.CodeProjectInvalid, "action", "post_task", "id_project", pid, "title", "x")
-		b.fails(taskd.CodeProjectInvalid, "action", "get_events", "period", "1h", "id_project", pid)
-		b.fails(taskd.CodeTaskInvalid, "action", "get_task", "id_task", tid)
-		b.fails(taskd.CodeTaskInvalid, "action", "update_task", "id_task", tid, "title", "x")
-		b.fails(taskd.CodeTaskInvalid, "action", "complete_task", "id_task", tid)
-		b.fails(taskd.CodeTaskInvalid, "action", "delete_task", "id_task", tid)
-		b.fails(taskd.CodeTaskInvalid, "action", "get_comments", "id_task", tid)
-		b.fails(taskd.CodeTaskInvalid, "action", "post_comment", "id_task", tid, "text", "x")
-		b.fails(taskd.CodeCommentInvalid, "action", "update_comment", "id_comment", cid, "text", "x")
-		b.fails(taskd.CodeCommentInvalid, "action", "delete_comment", "id_comment", cid)
-		b.fails(taskd.CodeUserInvalid, "action", "post_project", "title", "x", "email_user_from", a.Owner.Email)
+		b.fails(api.CodeProjectInvalid, "action", "get_project", "id_project", pid)
+		b.fails(api.CodeProjectInvalid, "action", "get_tasks", "id_project", pid)
+		b.fails(api.CodeProjectInvalid, "action", "update_project", "id_project", pid, "title", "x")
+		b.fails(api.CodeProjectInvalid, "action", "close_project", "id_project", pid)
+		b.fails(api.CodeProjectInvalid, "action", "post_task", "id_project", pid, "title", "x")
+		b.fails(api.CodeProjectInvalid, "action", "get_events", "period", "1h", "id_project", pid)
+		b.fails(api.CodeTaskInvalid, "action", "get_task", "id_task", tid)
+		b.fails(api.CodeTaskInvalid, "action", "update_task", "id_task", tid, "title", "x")
+		b.fails(api.CodeTaskInvalid, "action", "complete_task", "id_task", tid)
+		b.fails(api.CodeTaskInvalid, "action", "delete_task", "id_task", tid)
+		b.fails(api.CodeTaskInvalid, "action", "get_comments", "id_task", tid)
+		b.fails(api.CodeTaskInvalid, "action", "post_comment", "id_task", tid, "text", "x")
+		b.fails(api.CodeCommentInvalid, "action", "update_comment", "id_comment", cid, "text", "x")
+		b.fails(api.CodeCommentInvalid, "action", "delete_comment", "id_comment", cid)
+		b.fails(api.CodeUserInvalid, "action", "post_project", "title", "x", "email_user_from", a.Owner.Email)
 		for _, action := range []string{"get_all_tasks", "get_projects", "search_tasks"} {
 			if l := b.ok("action", action).list(); len(l) != 0 {
 				t.Fatalf("%s shows another account's data: %v", action, l)
@@ -223,7 +223,7 @@ func TestTenantIsolation(t *testing.T) {
 		// B's key does not open A's URL.
 		q := query("action", "get_projects")
 		r := a.do("GET", a.endpoint()+"?"+q+"&hash="+hashWith(q, b.Key), "", "", nil)
-		if r.HTTP != 401 || r.code() != int(taskd.CodeAuth) {
+		if r.HTTP != 401 || r.code() != int(api.CodeAuth) {
 			t.Fatalf("B's key on A's URL: %v", r)
 		}
 		if got := a.ok("action", "get_task", "id_task", tid).data(); got["name"] != "Secret task" {

@@ -51,27 +51,36 @@ func (c *call) opt(name string) (string, bool) {
 func (c *call) required(name string) (string, error) {
 	v := c.p[name]
 	if strings.TrimSpace(v) == "" {
-		return "", taskd.E(taskd.CodeFieldRequired, name)
+		return "", fail(CodeFieldRequired, name)
 	}
 	return v, nil
 }
 
 // id reads a required id parameter; code 10 when absent.
-func (c *call) id(name string, code taskd.Code) (int64, error) {
+func (c *call) id(name string, code Code) (int64, error) {
 	v, err := c.required(name)
 	if err != nil {
 		return 0, err
 	}
-	return taskd.ParseID(v, code, name)
+	return parseID(v, code, name)
+}
+
+// parseID reads an id parameter; anything but a positive decimal is code.
+func parseID(v string, code Code, name string) (int64, error) {
+	id, err := taskd.ParseID(v, name)
+	if err != nil {
+		return 0, fail(code, name)
+	}
+	return id, nil
 }
 
 // optID reads an optional id parameter; 0 when absent or empty.
-func (c *call) optID(name string, code taskd.Code) (int64, error) {
+func (c *call) optID(name string, code Code) (int64, error) {
 	v := c.p[name]
 	if v == "" {
 		return 0, nil
 	}
-	return taskd.ParseID(v, code, name)
+	return parseID(v, code, name)
 }
 
 // choice reads an optional parameter restricted to the allowed values.
@@ -80,7 +89,7 @@ func (c *call) choice(name string, allowed ...string) (string, error) {
 	if v == "" || slices.Contains(allowed, v) {
 		return v, nil
 	}
-	return "", taskd.Errorf(taskd.CodeInvalidValue, name, "Value must be one of: %s", strings.Join(allowed, ", "))
+	return "", failf(CodeInvalidValue, name, "Value must be one of: %s", strings.Join(allowed, ", "))
 }
 
 // extra reports whether the comma-separated extra parameter names word.
@@ -99,7 +108,7 @@ func (c *call) actor() (taskd.Actor, error) {
 	a := taskd.Actor{AccountID: c.accountID()}
 	if p := c.who.person; p != nil {
 		if email, ok := c.p["email_user_from"]; ok && !strings.EqualFold(email, p.Email) {
-			return a, taskd.Errorf(taskd.CodeForbidden, "email_user_from", "An access token acts as its own user; email_user_from is for the administrative key")
+			return a, failf(CodeForbidden, "email_user_from", "An access token acts as its own user; email_user_from is for the administrative key")
 		}
 		a.Person, a.Role = p.Ref(), p.Role
 		return a, nil
@@ -109,7 +118,7 @@ func (c *call) actor() (taskd.Actor, error) {
 	if email := c.p["email_user_from"]; email != "" {
 		e, nerr := taskd.NormalizeEmail(email)
 		if nerr != nil {
-			return a, taskd.Errorf(taskd.CodeUserInvalid, "email_user_from", "User is not a member of this account")
+			return a, failf(CodeUserInvalid, "email_user_from", "User is not a member of this account")
 		}
 		m, err = c.store.MemberByEmail(c.ctx, c.accountID(), e)
 	} else {
@@ -124,7 +133,7 @@ func (c *call) actor() (taskd.Actor, error) {
 
 // target reads the required id of the object an action changes, and who
 // changes it.
-func (c *call) target(name string, code taskd.Code) (int64, taskd.Actor, error) {
+func (c *call) target(name string, code Code) (int64, taskd.Actor, error) {
 	id, err := c.id(name, code)
 	if err != nil {
 		return 0, taskd.Actor{}, err

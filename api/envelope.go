@@ -6,27 +6,25 @@ import (
 	"net/http"
 	"strconv"
 	"time"
-
-	"github.com/taskd/taskd"
 )
 
 // httpStatus maps an error code to the HTTP status of its response.
 // Action-level errors answer 200 (compat: clients branch on "status").
-func httpStatus(code taskd.Code) int {
+func httpStatus(code Code) int {
 	switch code {
-	case taskd.CodeAuth:
+	case CodeAuth:
 		return http.StatusUnauthorized
-	case taskd.CodeMalformed:
+	case CodeMalformed:
 		return http.StatusBadRequest
-	case taskd.CodeTooLarge:
+	case CodeTooLarge:
 		return http.StatusRequestEntityTooLarge
-	case taskd.CodeMethod:
+	case CodeMethod:
 		return http.StatusMethodNotAllowed
-	case taskd.CodeForbidden:
+	case CodeForbidden:
 		return http.StatusForbidden
-	case taskd.CodeRateLimited:
+	case CodeRateLimited:
 		return http.StatusTooManyRequests
-	case taskd.CodeInternal:
+	case CodeInternal:
 		return http.StatusInternalServerError
 	}
 	return http.StatusOK
@@ -40,13 +38,13 @@ type errorBody struct {
 	MessageDetails string `json:"message_details,omitempty"`
 }
 
-// WriteError writes err in the error envelope. It is the one place where an
+// writeError writes err in the error envelope. It is the one place where an
 // error becomes an API response; internal causes are logged, never sent.
-func WriteError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err error) {
-	e := taskd.AsError(err)
+func writeError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err error) {
+	e := asError(err)
 	status := httpStatus(e.Code)
-	if e.Code == taskd.CodeInternal {
-		log.ErrorContext(r.Context(), "internal error", "path", r.URL.Path, "err", e.Err)
+	if e.Code == CodeInternal {
+		log.ErrorContext(r.Context(), "internal error", "path", r.URL.Path, "err", e.cause)
 	}
 	switch status {
 	case http.StatusMethodNotAllowed:

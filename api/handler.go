@@ -118,7 +118,7 @@ func (h *adminAPI) allowAccount(ctx context.Context, acct taskd.Account) error {
 func (h *adminAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	data, err := h.serve(w, r)
 	if err != nil {
-		WriteError(w, r, h.log, err)
+		writeError(w, r, h.log, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, data)
@@ -162,7 +162,7 @@ func (h *adminAPI) authenticate(r *http.Request, req *request, key []byte) (map[
 			return nil, err
 		}
 		if !checkAdminHeader(header, params["action"], key, h.now()) {
-			return nil, taskd.E(taskd.CodeAuth, "")
+			return nil, fail(CodeAuth, "")
 		}
 		return params, nil
 	}
@@ -171,7 +171,7 @@ func (h *adminAPI) authenticate(r *http.Request, req *request, key []byte) (map[
 		return nil, err
 	}
 	if !checkHash(src.form, src.params["hash"], key) {
-		return nil, taskd.E(taskd.CodeAuth, "")
+		return nil, fail(CodeAuth, "")
 	}
 	return src.params, nil
 }
@@ -197,9 +197,9 @@ func (w *caller) permits(a action) error {
 		role = w.person.Role
 		switch {
 		case a.scope == "":
-			return taskd.Errorf(taskd.CodeForbidden, "action", "This action cannot be called with an access token")
+			return failf(CodeForbidden, "action", "This action cannot be called with an access token")
 		case a.scope != anyScope && !taskd.HasScope(w.scopes, a.scope):
-			return taskd.Errorf(taskd.CodeForbidden, a.scope, "The access token lacks the scope %s", a.scope)
+			return failf(CodeForbidden, a.scope, "The access token lacks the scope %s", a.scope)
 		}
 	}
 	return taskd.Authorize(taskd.Actor{AccountID: w.account.ID, Role: role}, a.perm)
@@ -211,18 +211,18 @@ func dispatch(ctx context.Context, table map[string]action, c *call) (any, error
 	params := c.p
 	name, ok := params["action"]
 	if !ok || name == "" {
-		return nil, taskd.E(taskd.CodeActionRequired, "action")
+		return nil, fail(CodeActionRequired, "action")
 	}
 	a, ok := table[name]
 	if !ok {
-		return nil, taskd.E(taskd.CodeActionInvalid, name)
+		return nil, fail(CodeActionInvalid, name)
 	}
 	if err := c.who.permits(a); err != nil {
 		return nil, err
 	}
 	for k := range params {
 		if k != "action" && k != "hash" && k != "access_token" && !a.accepts(k) {
-			return nil, taskd.E(taskd.CodeUnknownParam, k)
+			return nil, fail(CodeUnknownParam, k)
 		}
 	}
 	c.ctx = ctx

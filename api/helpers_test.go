@@ -180,7 +180,7 @@ func (a *account) ok(pairs ...string) response {
 }
 
 // fails calls and checks the error code.
-func (a *account) fails(code taskd.Code, pairs ...string) response {
+func (a *account) fails(code api.Code, pairs ...string) response {
 	a.t.Helper()
 	r := a.call(pairs...)
 	if r.code() != int(code) {

@@ -27,17 +27,17 @@ type tokenAPI struct {
 func (h *tokenAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	data, err := h.serve(w, r)
 	if err != nil {
-		switch e := taskd.AsError(err); e.Code {
-		case taskd.CodeAuth:
+		switch e := asError(err); e.Code {
+		case CodeAuth:
 			if w.Header().Get("WWW-Authenticate") == "" {
 				w.Header().Set("WWW-Authenticate", `Bearer realm="taskd", error="invalid_token", error_description="`+e.Message+`"`)
 			}
-		case taskd.CodeForbidden:
+		case CodeForbidden:
 			if e.Details != "" && taskd.HasScope(taskd.Scopes, e.Details) {
 				w.Header().Set("WWW-Authenticate", `Bearer realm="taskd", error="insufficient_scope", scope="`+e.Details+`"`)
 			}
 		}
-		WriteError(w, r, h.log, err)
+		writeError(w, r, h.log, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, data)
@@ -62,22 +62,22 @@ func (h *tokenAPI) serve(w http.ResponseWriter, r *http.Request) (any, error) {
 	}
 	if token == "" { // no credentials: a challenge without an error code (RFC 6750 §3.1)
 		w.Header().Set("WWW-Authenticate", `Bearer realm="taskd"`)
-		return nil, taskd.Errorf(taskd.CodeAuth, "", "Access token is required")
+		return nil, failf(CodeAuth, "", "Access token is required")
 	}
 	grant, err := h.tokens.VerifyToken(ctx, token)
 	if err != nil {
 		return nil, err
 	}
-	invalid := taskd.Errorf(taskd.CodeAuth, "", "Access token is invalid")
+	invalid := failf(CodeAuth, "", "Access token is invalid")
 	acct, err := h.store.AccountBySlug(ctx, r.PathValue("slug"))
-	if taskd.ErrorCode(err) == taskd.CodeAuth || (err == nil && acct.ID != grant.AccountID) {
+	if taskd.IsNotFound(err) || (err == nil && acct.ID != grant.AccountID) {
 		return nil, invalid // a token works only on its own account's URL
 	}
 	if err != nil {
 		return nil, err
 	}
 	m, err := h.store.Member(ctx, acct.ID, grant.PersonID)
-	if taskd.ErrorCode(err) == taskd.CodeUserInvalid {
+	if taskd.IsNotFound(err) {
 		return nil, invalid // no longer a member
 	}
 	if err != nil {

@@ -10,8 +10,6 @@ import (
 	"net/url"
 	"strings"
 	"unicode/utf8"
-
-	"github.com/taskd/taskd"
 )
 
 // MaxBody is the largest request body the API reads.
@@ -44,7 +42,7 @@ type request struct {
 // large, 19 method.
 func parseRequest(w http.ResponseWriter, r *http.Request) (*request, error) {
 	if r.Method != http.MethodGet && r.Method != http.MethodPost {
-		return nil, taskd.Errorf(taskd.CodeMethod, r.Method, "Method is not allowed; use GET or POST")
+		return nil, failf(CodeMethod, r.Method, "Method is not allowed; use GET or POST")
 	}
 	req := &request{query: source{name: "query string", form: r.URL.RawQuery}}
 	var err error
@@ -54,10 +52,10 @@ func parseRequest(w http.ResponseWriter, r *http.Request) (*request, error) {
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBody))
 	var tooBig *http.MaxBytesError
 	if errors.As(err, &tooBig) {
-		return nil, taskd.Errorf(taskd.CodeTooLarge, "", "Request body is larger than %d bytes", MaxBody)
+		return nil, failf(CodeTooLarge, "", "Request body is larger than %d bytes", MaxBody)
 	}
 	if err != nil {
-		return nil, taskd.Errorf(taskd.CodeMalformed, "body", "Request body could not be read")
+		return nil, failf(CodeMalformed, "body", "Request body could not be read")
 	}
 	if len(bytes.TrimSpace(body)) == 0 {
 		return req, nil
@@ -71,7 +69,7 @@ func parseRequest(w http.ResponseWriter, r *http.Request) (*request, error) {
 		req.body = source{name: "JSON body"}
 		req.body.params, err = parseJSON(body)
 	default:
-		return nil, taskd.Errorf(taskd.CodeMalformed, "Content-Type",
+		return nil, failf(CodeMalformed, "Content-Type",
 			"Body must be application/x-www-form-urlencoded or application/json")
 	}
 	if err != nil {
@@ -93,7 +91,7 @@ func (req *request) merged() (map[string]string, error) {
 	}
 	for k, v := range req.body.params {
 		if _, dup := out[k]; dup {
-			return nil, taskd.Errorf(taskd.CodeMalformed, k, "Parameter is given both in the query string and in the body")
+			return nil, failf(CodeMalformed, k, "Parameter is given both in the query string and in the body")
 		}
 		out[k] = v
 	}
@@ -113,11 +111,11 @@ func (req *request) signed() (*source, error) {
 	case b && !q && req.body.form != "" && len(req.query.params) == 0:
 		return &req.body, nil
 	case !q && !b:
-		return nil, taskd.E(taskd.CodeAuth, "")
+		return nil, fail(CodeAuth, "")
 	case b && req.body.form == "":
-		return nil, taskd.Errorf(taskd.CodeAuth, "hash", "The hash signs a form-encoded query string or body; sign JSON bodies with the Admin header")
+		return nil, failf(CodeAuth, "hash", "The hash signs a form-encoded query string or body; sign JSON bodies with the Admin header")
 	}
-	return nil, taskd.Errorf(taskd.CodeAuth, "hash", "A signed request carries every parameter in the part the hash signs")
+	return nil, failf(CodeAuth, "hash", "A signed request carries every parameter in the part the hash signs")
 }
 
 // parseForm parses form-encoded text. A parameter given twice is refused
@@ -125,12 +123,12 @@ func (req *request) signed() (*source, error) {
 func parseForm(raw, where string) (map[string]string, error) {
 	values, err := url.ParseQuery(raw)
 	if err != nil {
-		return nil, taskd.Errorf(taskd.CodeMalformed, where, "The %s is not valid form encoding", where)
+		return nil, failf(CodeMalformed, where, "The %s is not valid form encoding", where)
 	}
 	out := make(map[string]string, len(values))
 	for k, vs := range values {
 		if len(vs) > 1 {
-			return nil, taskd.Errorf(taskd.CodeMalformed, k, "Parameter is given more than once")
+			return nil, failf(CodeMalformed, k, "Parameter is given more than once")
 		}
 		if err := checkText(k, vs[0]); err != nil {
 			return nil, err
@@ -146,9 +144,9 @@ func parseForm(raw, where string) (map[string]string, error) {
 func parseJSON(body []byte) (map[string]string, error) {
 	// encoding/json would quietly replace invalid bytes with U+FFFD.
 	if !utf8.Valid(body) {
-		return nil, taskd.Errorf(taskd.CodeMalformed, "body", "Body is not valid UTF-8")
+		return nil, failf(CodeMalformed, "body", "Body is not valid UTF-8")
 	}
-	notObject := taskd.Errorf(taskd.CodeMalformed, "body", "Body is not a JSON object")
+	notObject := failf(CodeMalformed, "body", "Body is not a JSON object")
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.UseNumber()
 	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
@@ -163,7 +161,7 @@ func parseJSON(body []byte) (map[string]string, error) {
 		}
 		k := tok.(string) // object keys are always strings
 		if seen[k] {
-			return nil, taskd.Errorf(taskd.CodeMalformed, k, "Parameter is given more than once")
+			return nil, failf(CodeMalformed, k, "Parameter is given more than once")
 		}
 		seen[k] = true
 		if tok, err = dec.Token(); err != nil {
@@ -183,7 +181,7 @@ func parseJSON(body []byte) (map[string]string, error) {
 		case nil:
 			continue
 		default: // an array or object
-			return nil, taskd.Errorf(taskd.CodeMalformed, k, "Parameter must be a string, number or boolean")
+			return nil, failf(CodeMalformed, k, "Parameter must be a string, number or boolean")
 		}
 		if err := checkText(k, s); err != nil {
 			return nil, err
@@ -194,7 +192,7 @@ func parseJSON(body []byte) (map[string]string, error) {
 		return nil, notObject
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return nil, taskd.Errorf(taskd.CodeMalformed, "body", "Body has data after the JSON object")
+		return nil, failf(CodeMalformed, "body", "Body has data after the JSON object")
 	}
 	return out, nil
 }
@@ -206,7 +204,7 @@ func checkText(k, v string) error {
 		if !utf8.ValidString(name) {
 			name = strings.ToValidUTF8(name, "\uFFFD")
 		}
-		return taskd.Errorf(taskd.CodeMalformed, name, "Parameter is not valid UTF-8 text")
+		return failf(CodeMalformed, name, "Parameter is not valid UTF-8 text")
 	}
 	return nil
 }

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/taskd/taskd"
+	"github.com/taskd/taskd/api"
 	"github.com/taskd/taskd/internal/testdb"
 )
 
@@ -35,13 +35,13 @@ func TestWebhookActions(t *testing.T) {
 		pid := a.ok("action", "post_project", "title", "P").data()["id"].(string)
 		url := okReceiver(t)
 
-		a.fails(taskd.CodeFieldRequired, "action", "add_webhook", "events", "post_task")
-		a.fails(taskd.CodeInvalidValue, "action", "add_webhook", "url", "ftp://x.example/", "events", "post_task")
-		a.fails(taskd.CodeInvalidValue, "action", "add_webhook", "url", url, "events", "reopen_task")
-		a.fails(taskd.CodeProjectInvalid, "action", "add_webhook", "url", url, "events", "post_task", "projects", "999999")
+		a.fails(api.CodeFieldRequired, "action", "add_webhook", "events", "post_task")
+		a.fails(api.CodeInvalidValue, "action", "add_webhook", "url", "ftp://x.example/", "events", "post_task")
+		a.fails(api.CodeInvalidValue, "action", "add_webhook", "url", url, "events", "reopen_task")
+		a.fails(api.CodeProjectInvalid, "action", "add_webhook", "url", url, "events", "post_task", "projects", "999999")
 		otherPid := other.ok("action", "post_project", "title", "Theirs").data()["id"].(string)
-		a.fails(taskd.CodeProjectInvalid, "action", "add_webhook", "url", url, "events", "post_task", "projects", otherPid)
-		r := a.fails(taskd.CodeInvalidValue, "action", "add_webhook", "url", url+"/404", "events", "post_task")
+		a.fails(api.CodeProjectInvalid, "action", "add_webhook", "url", url, "events", "post_task", "projects", otherPid)
+		r := a.fails(api.CodeInvalidValue, "action", "add_webhook", "url", url+"/404", "events", "post_task")
 		if r.Body["message"] != "Url should respond 200 HTTP_CODE and JSON {status:OK}" || r.Body["message_details"] != url+"/404" {
 			t.Fatalf("failed URL check: %v", r)
 		}
@@ -82,18 +82,18 @@ func TestWebhookActions(t *testing.T) {
 			t.Fatalf("after disable: %v", got)
 		}
 		// Tenants: another account cannot see or touch it.
-		other.fails(taskd.CodeFieldRequired, "action", "delete_webhook", "id", sid)
-		other.fails(taskd.CodeFieldRequired, "action", "enable_webhook", "id", sid)
+		other.fails(api.CodeFieldRequired, "action", "delete_webhook", "id", sid)
+		other.fails(api.CodeFieldRequired, "action", "enable_webhook", "id", sid)
 		if n := len(other.ok("action", "get_webhooks").list()); n != 0 {
 			t.Fatalf("other account sees %d webhooks", n)
 		}
 		a.ok("action", "delete_webhook", "id", sid)
-		r = a.fails(taskd.CodeFieldRequired, "action", "delete_webhook", "id", sid)
+		r = a.fails(api.CodeFieldRequired, "action", "delete_webhook", "id", sid)
 		if r.Body["message"] != "WebHook not found" {
 			t.Fatalf("second delete: %v", r)
 		}
-		a.fails(taskd.CodeFieldRequired, "action", "delete_webhook", "id", "-1")
-		a.fails(taskd.CodeFieldRequired, "action", "delete_webhook")
+		a.fails(api.CodeFieldRequired, "action", "delete_webhook", "id", "-1")
+		a.fails(api.CodeFieldRequired, "action", "delete_webhook")
 	})
 }
 

@@ -67,7 +67,7 @@ func (s *Server) ParseRequest(ctx context.Context, q url.Values) (Request, error
 		return page("client_id is required")
 	}
 	c, err := s.cfg.Store.Client(ctx, clientID)
-	if taskd.ErrorCode(err) == taskd.CodeNotFound {
+	if taskd.IsNotFound(err) {
 		return page("The application is not registered (unknown client_id)")
 	}
 	if err != nil {
@@ -125,7 +125,7 @@ func registered(c taskd.Client, uri string) bool {
 func ValidRedirectURI(uri string) error {
 	u, err := url.Parse(uri)
 	if err != nil || u.Scheme != "https" || u.Host == "" || u.Fragment != "" || u.User != nil || strings.ContainsAny(uri, " \t\r\n#") || len(uri) > 2000 {
-		return taskd.Errorf(taskd.CodeInvalidValue, "redirect_uri", "A redirect URI must be an absolute https:// URL without a fragment")
+		return taskd.Invalid("redirect_uri", "A redirect URI must be an absolute https:// URL without a fragment")
 	}
 	return nil
 }
@@ -187,10 +187,10 @@ func (s *Server) Deny(r Request) string {
 func NewClient(accountID int64, name string, redirectURIs []string) (taskd.Client, string, error) {
 	name = strings.TrimSpace(name)
 	if name == "" || len(name) > 200 {
-		return taskd.Client{}, "", taskd.Errorf(taskd.CodeFieldRequired, "name", "The application needs a name (up to 200 characters)")
+		return taskd.Client{}, "", &taskd.Error{Kind: taskd.KindInvalid, Reason: taskd.ReasonRequired, Field: "name", Message: "The application needs a name (up to 200 characters)"}
 	}
 	if len(redirectURIs) == 0 {
-		return taskd.Client{}, "", taskd.Errorf(taskd.CodeFieldRequired, "redirect_uri", "At least one redirect URI is required")
+		return taskd.Client{}, "", &taskd.Error{Kind: taskd.KindInvalid, Reason: taskd.ReasonRequired, Field: "redirect_uri", Message: "At least one redirect URI is required"}
 	}
 	for _, u := range redirectURIs {
 		if err := ValidRedirectURI(u); err != nil {

@@ -131,7 +131,7 @@ func (s *Server) AuthenticateClient(ctx context.Context, clientID, clientSecret 
 		return taskd.Client{}, errInvalidClient
 	}
 	c, err := s.cfg.Store.Client(ctx, clientID)
-	if taskd.ErrorCode(err) == taskd.CodeNotFound {
+	if taskd.IsNotFound(err) {
 		return c, errInvalidClient
 	}
 	if err != nil {
@@ -151,7 +151,7 @@ func (s *Server) Exchange(ctx context.Context, c taskd.Client, code, redirectURI
 		return TokenSet{}, errInvalidGrant
 	}
 	g, err := s.cfg.Store.GrantByCode(ctx, secret.HashToken(code))
-	if taskd.ErrorCode(err) == taskd.CodeNotFound {
+	if taskd.IsNotFound(err) {
 		return TokenSet{}, errInvalidGrant
 	}
 	if err != nil {
@@ -217,7 +217,7 @@ func (s *Server) Refresh(ctx context.Context, c taskd.Client, refreshToken strin
 	}
 	hash := secret.HashToken(refreshToken)
 	g, err := s.cfg.Store.GrantByRefresh(ctx, hash)
-	if taskd.ErrorCode(err) == taskd.CodeNotFound {
+	if taskd.IsNotFound(err) {
 		return TokenSet{}, s.refreshReuse(ctx, c, hash)
 	}
 	if err != nil {
@@ -250,7 +250,7 @@ const raceWindow = 10 * time.Second
 // that was rotated, the grant is revoked (RFC 9700 §4.14.2).
 func (s *Server) refreshReuse(ctx context.Context, c taskd.Client, hash string) error {
 	id, spent, err := s.cfg.Store.SpentRefresh(ctx, hash)
-	if taskd.ErrorCode(err) == taskd.CodeNotFound {
+	if taskd.IsNotFound(err) {
 		return errInvalidGrant
 	}
 	if err != nil {
@@ -308,7 +308,7 @@ func (s *Server) Verify(ctx context.Context, token string) (Access, error) {
 		return Access{}, errExpiredToken
 	}
 	g, err := s.cfg.Store.GrantByAccess(ctx, c.ID)
-	if taskd.ErrorCode(err) == taskd.CodeNotFound {
+	if taskd.IsNotFound(err) {
 		return Access{}, errInvalidToken
 	}
 	if err != nil {
@@ -364,7 +364,7 @@ func (s *Server) lookup(ctx context.Context, token string) (taskd.Grant, bool, e
 		return taskd.Grant{}, false, nil
 	}
 	g, err := s.cfg.Store.GrantByRefresh(ctx, secret.HashToken(token))
-	if taskd.ErrorCode(err) == taskd.CodeNotFound {
+	if taskd.IsNotFound(err) {
 		return g, false, nil
 	}
 	if err != nil {
@@ -379,12 +379,12 @@ func isOAuth(err error) bool {
 }
 
 // VerifyToken is Verify for the account API: it returns the grant, or a
-// *taskd.Error with code 2 carrying the reason as its message.
+// *taskd.Error of KindUnauthenticated carrying the reason as its message.
 func (s *Server) VerifyToken(ctx context.Context, token string) (taskd.Grant, error) {
 	a, err := s.Verify(ctx, token)
 	var oe *Error
 	if errors.As(err, &oe) {
-		return taskd.Grant{}, taskd.Errorf(taskd.CodeAuth, "", "%s", oe.Description)
+		return taskd.Grant{}, taskd.Unauthenticated("%s", oe.Description)
 	}
 	return a.Grant, err
 }

@@ -17,7 +17,7 @@ func (db *DB) CreateAccount(ctx context.Context, a taskd.NewAccount) (taskd.Acco
 		err := tx.QueryRowContext(ctx, db.d.q(`INSERT INTO accounts (slug, name, api_key, created_at)
 			VALUES (?, ?, ?, ?) RETURNING id`), a.Slug, a.Name, a.APIKey, ms(acct.Added)).Scan(&acct.ID)
 		if isUnique(err) {
-			return taskd.Errorf(taskd.CodeConflict, "slug", "An account with this slug already exists")
+			return taskd.Conflict(taskd.ReasonNone, "slug", "An account with this slug already exists")
 		}
 		if err != nil {
 			return err
@@ -31,7 +31,7 @@ func (db *DB) CreateAccount(ctx context.Context, a taskd.NewAccount) (taskd.Acco
 // addMember finds or creates the person and adds the membership.
 func (db *DB) addMember(ctx context.Context, tx querier, accountID int64, np taskd.NewPerson, role taskd.Role) (taskd.Person, error) {
 	p, err := db.personByEmail(ctx, tx, np.Email)
-	if taskd.ErrorCode(err) == taskd.CodeUserInvalid {
+	if taskd.IsNotFound(err) {
 		p, err = db.createPerson(ctx, tx, np)
 	}
 	if err != nil {
@@ -40,7 +40,7 @@ func (db *DB) addMember(ctx context.Context, tx querier, accountID int64, np tas
 	_, err = tx.ExecContext(ctx, db.d.q(`INSERT INTO members (account_id, person_id, role, created_at) VALUES (?, ?, ?, ?)`),
 		accountID, p.ID, string(role), ms(db.now()))
 	if isUnique(err) {
-		return p, taskd.Errorf(taskd.CodeConflict, "email", "This person is already a member of the account")
+		return p, taskd.Conflict(taskd.ReasonNone, "email", "This person is already a member of the account")
 	}
 	if err != nil {
 		return p, err
@@ -50,26 +50,26 @@ func (db *DB) addMember(ctx context.Context, tx querier, accountID int64, np tas
 	return p, err
 }
 
-// createPerson registers a person new to taskd. Code 23 when the e-mail
+// createPerson registers a person new to taskd. A conflict when the e-mail
 // was registered by a transaction that committed meanwhile.
 func (db *DB) createPerson(ctx context.Context, tx querier, np taskd.NewPerson) (taskd.Person, error) {
 	p := taskd.Person{Email: np.Email, PasswordHash: np.PasswordHash, FirstName: np.FirstName, LastName: np.LastName}
 	err := tx.QueryRowContext(ctx, db.d.q(`INSERT INTO persons (email, password_hash, first_name, last_name, created_at)
 		VALUES (?, ?, ?, ?, ?) RETURNING id`), p.Email, p.PasswordHash, p.FirstName, p.LastName, ms(db.now())).Scan(&p.ID)
 	if isUnique(err) {
-		return p, taskd.Errorf(taskd.CodeConflict, "email", "This e-mail was registered at the same moment; try again")
+		return p, taskd.Conflict(taskd.ReasonNone, "email", "This e-mail was registered at the same moment; try again")
 	}
 	return p, err
 }
 
-// AccountBySlug returns the account with the slug, or code 2 when there is none.
+// AccountBySlug returns the account with the slug; not found ("account") when there is none.
 func (db *DB) AccountBySlug(ctx context.Context, slug string) (taskd.Account, error) {
 	a := taskd.Account{Slug: slug}
 	var added int64
 	err := db.reader.QueryRowContext(ctx, db.d.q(`SELECT id, name, api_key, created_at FROM accounts WHERE slug = ?`), slug).
 		Scan(&a.ID, &a.Name, &a.APIKey, &added)
 	if errors.Is(err, sql.ErrNoRows) {
-		return a, taskd.E(taskd.CodeAuth, "")
+		return a, taskd.NotFound("account")
 	}
 	if err != nil {
 		return a, taskd.Internal("account by slug", err)
@@ -86,7 +86,7 @@ func (db *DB) SetAPIKey(ctx context.Context, accountID int64, sealed []byte) err
 	})
 }
 
-// PersonByEmail returns the person with the (normalised) e-mail, or code 22.
+// PersonByEmail returns the person with the (normalised) e-mail; not found ("person") otherwise.
 func (db *DB) PersonByEmail(ctx context.Context, email string) (taskd.Person, error) {
 	return db.personByEmail(ctx, db.reader, email)
 }
@@ -96,7 +96,7 @@ func (db *DB) personByEmail(ctx context.Context, q querier, email string) (taskd
 	err := q.QueryRowContext(ctx, db.d.q(`SELECT id, password_hash, first_name, last_name FROM persons WHERE email = ?`), email).
 		Scan(&p.ID, &p.PasswordHash, &p.FirstName, &p.LastName)
 	if errors.Is(err, sql.ErrNoRows) {
-		return p, taskd.E(taskd.CodeUserInvalid, "email")
+		return p, taskd.NotFound("person")
 	}
 	if err != nil {
 		return p, taskd.Internal("person by email", err)
@@ -105,7 +105,7 @@ func (db *DB) personByEmail(ctx context.Context, q querier, email string) (taskd
 }
 
 // AddMember adds a person to the account, creating the person if needed.
-// Code 23 when they are already a member.
+// A conflict when they are already a member.
 func (db *DB) AddMember(ctx context.Context, accountID int64, np taskd.NewPerson, role taskd.Role) (taskd.Person, error) {
 	var p taskd.Person
 	err := db.tx(ctx, "add member", func(tx querier) error {
@@ -141,15 +141,21 @@ func (db *DB) Owner(ctx context.Context, accountID int64) (taskd.Member, error) 
 	return m, nil
 }
 
-// MemberByEmail returns the account's member with the e-mail, or code 22.
+// MemberByEmail returns the account's member with the e-mail; not found
+// ("member", the e-mail as value) otherwise.
 func (db *DB) MemberByEmail(ctx context.Context, accountID int64, email string) (taskd.Member, error) {
 	return db.memberByEmail(ctx, db.reader, accountID, email)
+}
+
+// notMember reports an e-mail that names no member of the account.
+func notMember(email string) error {
+	return &taskd.Error{Kind: taskd.KindNotFound, Field: "member", Value: email, Message: "User is not a member of this account"}
 }
 
 func (db *DB) memberByEmail(ctx context.Context, q querier, accountID int64, email string) (taskd.Member, error) {
 	m, err := scanMember(q.QueryRowContext(ctx, db.d.q(`SELECT `+memberColumns+` WHERE m.account_id = ? AND p.email = ?`), accountID, email))
 	if errors.Is(err, sql.ErrNoRows) {
-		return m, taskd.Errorf(taskd.CodeUserInvalid, email, "User is not a member of this account")
+		return m, notMember(email)
 	}
 	if err != nil {
 		return m, taskd.Internal("member by email", err)
@@ -158,7 +164,7 @@ func (db *DB) memberByEmail(ctx context.Context, q querier, accountID int64, ema
 }
 
 // resolvePerson turns an assignee or manager e-mail (a member's, ANY or
-// NOONE) into a reference. Code 22 when it names no member.
+// NOONE) into a reference; not found ("member") when it names no member.
 func (db *DB) resolvePerson(ctx context.Context, q querier, accountID int64, email string, allowAny bool) (taskd.PersonRef, error) {
 	switch email {
 	case "", "NOONE":
@@ -170,7 +176,7 @@ func (db *DB) resolvePerson(ctx context.Context, q querier, accountID int64, ema
 	}
 	e, err := taskd.NormalizeEmail(email)
 	if err != nil {
-		return taskd.PersonRef{}, taskd.Errorf(taskd.CodeUserInvalid, email, "User is not a member of this account")
+		return taskd.PersonRef{}, notMember(email)
 	}
 	m, err := db.memberByEmail(ctx, q, accountID, e)
 	if err != nil {
@@ -191,22 +197,22 @@ func personRef(id int64, email, first, last string) taskd.PersonRef {
 }
 
 // SetRole changes a member's role to admin or user. The owner's role does
-// not change (code 20); an unknown member is code 22.
+// not change (forbidden); an unknown member is not found.
 func (db *DB) SetRole(ctx context.Context, accountID, personID int64, role taskd.Role) error {
 	if role != taskd.RoleAdmin && role != taskd.RoleUser {
-		return taskd.Errorf(taskd.CodeInvalidValue, "role", "Role must be admin or user")
+		return taskd.Invalid("role", "Role must be admin or user")
 	}
 	return db.tx(ctx, "set role", func(tx querier) error {
 		var current string
 		err := tx.QueryRowContext(ctx, db.d.q(`SELECT role FROM members WHERE account_id = ? AND person_id = ?`), accountID, personID).Scan(&current)
 		if errors.Is(err, sql.ErrNoRows) {
-			return taskd.E(taskd.CodeUserInvalid, "member")
+			return taskd.NotFound("member")
 		}
 		if err != nil {
 			return err
 		}
 		if taskd.Role(current) == taskd.RoleOwner {
-			return taskd.Errorf(taskd.CodeForbidden, "role", "The owner's role cannot be changed")
+			return taskd.Forbidden("role", "The owner's role cannot be changed")
 		}
 		_, err = tx.ExecContext(ctx, db.d.q(`UPDATE members SET role = ? WHERE account_id = ? AND person_id = ?`), string(role), accountID, personID)
 		return err

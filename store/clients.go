@@ -35,11 +35,11 @@ func (db *DB) CreateClient(ctx context.Context, c taskd.Client) (taskd.Client, e
 	return c, err
 }
 
-// Client returns the application with the client_id, or code 25.
+// Client returns the application with the client_id; not found ("client") otherwise.
 func (db *DB) Client(ctx context.Context, clientID string) (taskd.Client, error) {
 	c, err := scanClient(db.reader.QueryRowContext(ctx, db.d.q(`SELECT `+clientColumns+` WHERE c.client_id = ?`), clientID))
 	if errors.Is(err, sql.ErrNoRows) {
-		return c, taskd.E(taskd.CodeNotFound, "client_id")
+		return c, taskd.NotFound("client")
 	}
 	if err != nil {
 		return c, taskd.Internal("client", err)
@@ -52,7 +52,7 @@ func (db *DB) Clients(ctx context.Context, accountID int64) ([]taskd.Client, err
 	return all(ctx, db.reader, "clients", db.d.q(`SELECT `+clientColumns+` WHERE c.account_id = ? ORDER BY c.id`), scanClient, accountID)
 }
 
-// SetClientSecret replaces an application's secret hash; code 25 when the
+// SetClientSecret replaces an application's secret hash; not found when the
 // account has no such application.
 func (db *DB) SetClientSecret(ctx context.Context, accountID int64, clientID, secretHash string) error {
 	return db.tx(ctx, "set client secret", func(tx querier) error {
@@ -63,7 +63,7 @@ func (db *DB) SetClientSecret(ctx context.Context, accountID int64, clientID, se
 }
 
 // DeleteClient removes an application and, with it, every grant and token
-// it holds; code 25 when the account has no such application.
+// it holds; not found when the account has no such application.
 func (db *DB) DeleteClient(ctx context.Context, accountID int64, clientID string) error {
 	return db.tx(ctx, "delete client", func(tx querier) error {
 		res, err := tx.ExecContext(ctx, db.d.q(`DELETE FROM clients WHERE account_id = ? AND client_id = ?`), accountID, clientID)
@@ -71,11 +71,11 @@ func (db *DB) DeleteClient(ctx context.Context, accountID int64, clientID string
 	})
 }
 
-// oneRow turns "no row changed" into code 25 naming the field.
+// oneRow turns "no row changed" into not found, naming the field.
 func oneRow(res sql.Result, err error, field string) error {
 	ok, err := changed(res, err)
 	if err == nil && !ok {
-		return taskd.E(taskd.CodeNotFound, field)
+		return taskd.NotFound(field)
 	}
 	return err
 }

@@ -24,7 +24,7 @@ func scanComment(s interface{ Scan(...any) error }) (taskd.Comment, error) {
 	return c, err
 }
 
-// Comments lists a task's comments, oldest first. Code 5 for an unknown task.
+// Comments lists a task's comments, oldest first; not found ("task") for an unknown task.
 func (db *DB) Comments(ctx context.Context, accountID, taskID int64) ([]taskd.Comment, error) {
 	if _, err := db.task(ctx, db.reader, accountID, taskID, false); err != nil {
 		return nil, err
@@ -33,7 +33,7 @@ func (db *DB) Comments(ctx context.Context, accountID, taskID int64) ([]taskd.Co
 		accountID, taskID)
 }
 
-// Comment returns one of the account's comments, or code 15.
+// Comment returns one of the account's comments; not found ("comment") otherwise.
 func (db *DB) Comment(ctx context.Context, accountID, id int64) (taskd.Comment, error) {
 	return db.comment(ctx, db.reader, accountID, id, false)
 }
@@ -45,7 +45,7 @@ func (db *DB) comment(ctx context.Context, q querier, accountID, id int64, lock 
 	}
 	c, err := scanComment(q.QueryRowContext(ctx, db.d.q(query), accountID, id))
 	if errors.Is(err, sql.ErrNoRows) {
-		return c, taskd.E(taskd.CodeCommentInvalid, "id_comment")
+		return c, taskd.NotFound("comment")
 	}
 	if err != nil {
 		return c, taskd.Internal("comment", err)
@@ -57,8 +57,8 @@ func (db *DB) emitComment(ctx context.Context, tx querier, by taskd.Actor, actio
 	return db.emitChange(ctx, tx, by, action, taskd.ObjectComment, c.ID, c.Page(), c.Project, before, after)
 }
 
-// CreateComment adds a comment to a task and writes post_comment. Code 5 for
-// an unknown task.
+// CreateComment adds a comment to a task and writes post_comment. Not found
+// ("task") for an unknown task.
 func (db *DB) CreateComment(ctx context.Context, by taskd.Actor, taskID int64, text string) (taskd.Comment, error) {
 	c := taskd.Comment{AccountID: by.AccountID, TaskID: taskID, Text: text, Author: by.Person, DateAdded: db.now().UTC()}
 	err := db.change(ctx, by, "create comment", func(tx querier) error {
@@ -77,8 +77,8 @@ func (db *DB) CreateComment(ctx context.Context, by taskd.Actor, taskID int64, t
 	return c, err
 }
 
-// UpdateComment changes a comment's text and writes update_comment. Code 15
-// for an unknown comment, 20 when by may not change it (taskd.CanChangeComment).
+// UpdateComment changes a comment's text and writes update_comment. Not
+// found ("comment") for an unknown comment, forbidden when by may not change it (taskd.CanChangeComment).
 func (db *DB) UpdateComment(ctx context.Context, by taskd.Actor, id int64, text string) (taskd.Comment, error) {
 	var c taskd.Comment
 	err := db.change(ctx, by, "update comment", func(tx querier) error {
@@ -99,8 +99,8 @@ func (db *DB) UpdateComment(ctx context.Context, by taskd.Actor, id int64, text 
 	return c, err
 }
 
-// DeleteComment deletes a comment and writes delete_comment. Code 15 for an
-// unknown comment, 20 when by may not change it (taskd.CanChangeComment).
+// DeleteComment deletes a comment and writes delete_comment. Not found
+// ("comment") for an unknown comment, forbidden when by may not change it (taskd.CanChangeComment).
 func (db *DB) DeleteComment(ctx context.Context, by taskd.Actor, id int64) error {
 	return db.change(ctx, by, "delete comment", func(tx querier) error {
 		c, err := db.comment(ctx, tx, by.AccountID, id, true)

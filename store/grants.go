@@ -46,7 +46,7 @@ func (db *DB) CreateGrant(ctx context.Context, g taskd.Grant, codeHash string) (
 func (db *DB) grantWhere(ctx context.Context, op, where string, arg any) (taskd.Grant, error) {
 	g, err := scanGrant(db.reader.QueryRowContext(ctx, db.d.q(`SELECT `+grantColumns+` WHERE `+where), arg))
 	if errors.Is(err, sql.ErrNoRows) {
-		return g, taskd.E(taskd.CodeNotFound, "grant")
+		return g, taskd.NotFound("grant")
 	}
 	if err != nil {
 		return g, taskd.Internal(op, err)
@@ -54,7 +54,7 @@ func (db *DB) grantWhere(ctx context.Context, op, where string, arg any) (taskd.
 	return g, nil
 }
 
-// GrantByCode returns the grant of an authorization code, or code 25.
+// GrantByCode returns the grant of an authorization code; not found otherwise.
 func (db *DB) GrantByCode(ctx context.Context, codeHash string) (taskd.Grant, error) {
 	return db.grantWhere(ctx, "grant by code", `g.code_hash = ?`, codeHash)
 }
@@ -101,12 +101,12 @@ func (db *DB) Rotate(ctx context.Context, grantID int64, oldRefreshHash string, 
 }
 
 // SpentRefresh returns the grant of a rotated refresh token and when it was
-// rotated, or code 25.
+// rotated; not found otherwise.
 func (db *DB) SpentRefresh(ctx context.Context, refreshHash string) (int64, time.Time, error) {
 	var id, at int64
 	err := db.reader.QueryRowContext(ctx, db.d.q(`SELECT grant_id, spent_at FROM spent_refresh_tokens WHERE hash = ?`), refreshHash).Scan(&id, &at)
 	if errors.Is(err, sql.ErrNoRows) {
-		return 0, time.Time{}, taskd.E(taskd.CodeNotFound, "refresh_token")
+		return 0, time.Time{}, taskd.NotFound("refresh_token")
 	}
 	if err != nil {
 		return 0, time.Time{}, taskd.Internal("spent refresh token", err)

@@ -30,16 +30,16 @@ func scanInvitation(s interface{ Scan(...any) error }) (taskd.Invitation, error)
 }
 
 // Invite invites the person with np's e-mail to the account, creating the
-// person when they are new to taskd. Code 23 when they are already a
+// person when they are new to taskd. A conflict when they are already a
 // member or invited.
 func (db *DB) Invite(ctx context.Context, accountID int64, np taskd.NewPerson, role taskd.Role, by int64) (taskd.Invitation, error) {
 	if role != taskd.RoleAdmin && role != taskd.RoleUser {
-		return taskd.Invitation{}, taskd.Errorf(taskd.CodeInvalidValue, "role", "Role must be user or admin")
+		return taskd.Invitation{}, taskd.Invalid("role", "Role must be user or admin")
 	}
 	var id int64
 	err := db.tx(ctx, "invite", func(tx querier) error {
 		p, err := db.personByEmail(ctx, tx, np.Email)
-		if taskd.ErrorCode(err) == taskd.CodeUserInvalid {
+		if taskd.IsNotFound(err) {
 			p, err = db.createPerson(ctx, tx, np)
 		}
 		if err != nil {
@@ -50,7 +50,7 @@ func (db *DB) Invite(ctx context.Context, accountID int64, np taskd.NewPerson, r
 			return err
 		}
 		if n > 0 {
-			return taskd.Errorf(taskd.CodeConflict, "email", "This person is already a member of the account")
+			return taskd.Conflict(taskd.ReasonNone, "email", "This person is already a member of the account")
 		}
 		var inviter any
 		if by > 0 {
@@ -59,7 +59,7 @@ func (db *DB) Invite(ctx context.Context, accountID int64, np taskd.NewPerson, r
 		err = tx.QueryRowContext(ctx, db.d.q(`INSERT INTO invitations (account_id, person_id, role, invited_by, created_at)
 			VALUES (?, ?, ?, ?, ?) RETURNING id`), accountID, p.ID, string(role), inviter, ms(db.now())).Scan(&id)
 		if isUnique(err) {
-			return taskd.Errorf(taskd.CodeConflict, "email", "This person is already invited")
+			return taskd.Conflict(taskd.ReasonNone, "email", "This person is already invited")
 		}
 		return err
 	})
@@ -72,7 +72,7 @@ func (db *DB) Invite(ctx context.Context, accountID int64, np taskd.NewPerson, r
 func (db *DB) invitation(ctx context.Context, q querier, id int64) (taskd.Invitation, error) {
 	inv, err := scanInvitation(q.QueryRowContext(ctx, db.d.q(`SELECT `+invitationColumns+` WHERE i.id = ?`), id))
 	if errors.Is(err, sql.ErrNoRows) {
-		return inv, taskd.E(taskd.CodeNotFound, "invitation")
+		return inv, taskd.NotFound("invitation")
 	}
 	if err != nil {
 		return inv, taskd.Internal("invitation", err)
@@ -100,7 +100,7 @@ func (db *DB) AcceptInvitation(ctx context.Context, personID, id int64) (taskd.A
 			return err
 		}
 		if inv.Person.ID != personID {
-			return taskd.E(taskd.CodeNotFound, "invitation")
+			return taskd.NotFound("invitation")
 		}
 		if _, err := tx.ExecContext(ctx, db.d.q(`DELETE FROM invitations WHERE id = ?`), id); err != nil {
 			return err

@@ -24,23 +24,23 @@ func TestInvitations(t *testing.T) {
 		email := fmt.Sprintf("invitee-%d@example.com", time.Now().UnixNano())
 		np := taskd.NewPerson{Email: email, PasswordHash: "h", FirstName: "In", LastName: "Vitee"}
 
-		if _, err := db.Invite(ctx, a.ID, taskd.NewPerson{Email: owner.Person.Email}, taskd.RoleUser, owner.Person.ID); taskd.ErrorCode(err) != taskd.CodeConflict {
+		if _, err := db.Invite(ctx, a.ID, taskd.NewPerson{Email: owner.Person.Email}, taskd.RoleUser, owner.Person.ID); taskd.ErrorKind(err) != taskd.KindConflict {
 			t.Fatalf("inviting a member: %v", err)
 		}
-		if _, err := db.Invite(ctx, a.ID, np, taskd.RoleOwner, owner.Person.ID); taskd.ErrorCode(err) != taskd.CodeInvalidValue {
+		if _, err := db.Invite(ctx, a.ID, np, taskd.RoleOwner, owner.Person.ID); taskd.ErrorKind(err) != taskd.KindInvalid {
 			t.Fatalf("inviting as owner: %v", err)
 		}
 		inv, err := db.Invite(ctx, a.ID, np, taskd.RoleAdmin, owner.Person.ID)
 		if err != nil || inv.Account.ID != a.ID || inv.Role != taskd.RoleAdmin || inv.InvitedBy != "Olga Owner" {
 			t.Fatalf("invite: %+v %v", inv, err)
 		}
-		if _, err := db.Invite(ctx, a.ID, np, taskd.RoleUser, owner.Person.ID); taskd.ErrorCode(err) != taskd.CodeConflict {
+		if _, err := db.Invite(ctx, a.ID, np, taskd.RoleUser, owner.Person.ID); taskd.ErrorKind(err) != taskd.KindConflict {
 			t.Fatalf("inviting twice: %v", err)
 		}
-		if _, err := db.AcceptInvitation(ctx, owner.Person.ID, inv.ID); taskd.ErrorCode(err) != taskd.CodeNotFound {
+		if _, err := db.AcceptInvitation(ctx, owner.Person.ID, inv.ID); !taskd.IsNotFound(err) {
 			t.Fatalf("accepting someone else's invitation: %v", err)
 		}
-		if err := db.CancelInvitation(ctx, b.ID, inv.ID); taskd.ErrorCode(err) != taskd.CodeNotFound {
+		if err := db.CancelInvitation(ctx, b.ID, inv.ID); !taskd.IsNotFound(err) {
 			t.Fatalf("cancelling another account's invitation: %v", err)
 		}
 		if acct, err := db.AcceptInvitation(ctx, inv.Person.ID, inv.ID); err != nil || acct.ID != a.ID {
@@ -71,7 +71,7 @@ func TestInvitations(t *testing.T) {
 			switch {
 			case err == nil:
 				ok++
-			case taskd.ErrorCode(err) != taskd.CodeConflict:
+			case taskd.ErrorKind(err) != taskd.KindConflict:
 				t.Errorf("parallel invitation: %v", err)
 			}
 		}

@@ -35,7 +35,7 @@ func (db *DB) Projects(ctx context.Context, accountID int64, status string) ([]t
 	return all(ctx, db.reader, "projects", db.d.q(query+` ORDER BY pr.id`), scanProject, args...)
 }
 
-// Project returns one project of the account, or code 4.
+// Project returns one project of the account; not found ("project") otherwise.
 func (db *DB) Project(ctx context.Context, accountID, id int64) (taskd.Project, error) {
 	return db.project(ctx, db.reader, accountID, id, false)
 }
@@ -47,7 +47,7 @@ func (db *DB) project(ctx context.Context, q querier, accountID, id int64, lock 
 	}
 	p, err := scanProject(q.QueryRowContext(ctx, db.d.q(query), accountID, id))
 	if errors.Is(err, sql.ErrNoRows) {
-		return p, taskd.E(taskd.CodeProjectInvalid, "id_project")
+		return p, taskd.NotFound("project")
 	}
 	if err != nil {
 		return p, taskd.Internal("project", err)
@@ -121,8 +121,8 @@ func (db *DB) UpdateProject(ctx context.Context, by taskd.Actor, id int64, in ta
 	return p, err
 }
 
-// SetProjectStatus archives (close_project) or activates a project. Code 12
-// when it already has the status.
+// SetProjectStatus archives (close_project) or activates a project. A conflict
+// (ReasonAlreadyInState) when it already has the status.
 func (db *DB) SetProjectStatus(ctx context.Context, by taskd.Actor, id int64, status string) (taskd.Project, error) {
 	var p taskd.Project
 	err := db.change(ctx, by, "set project status", func(tx querier) error {
@@ -131,7 +131,7 @@ func (db *DB) SetProjectStatus(ctx context.Context, by taskd.Actor, id int64, st
 			return err
 		}
 		if p.Status == status {
-			return taskd.Errorf(taskd.CodeAlreadyInState, "id_project", "Project is already %s", status)
+			return taskd.Conflict(taskd.ReasonAlreadyInState, "project", "Project is already %s", status)
 		}
 		before := taskd.ProjectFields(p)
 		p.Status, p.DateClosed = status, db.now().UTC()

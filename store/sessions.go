@@ -43,7 +43,7 @@ func (db *DB) CreateSession(ctx context.Context, hash string, personID int64, ex
 	})
 }
 
-// SessionPerson returns the person signed in by the session, or code 25 when
+// SessionPerson returns the person signed in by the session; not found when
 // the session is unknown or expired.
 func (db *DB) SessionPerson(ctx context.Context, hash string) (taskd.Person, error) {
 	var p taskd.Person
@@ -51,7 +51,7 @@ func (db *DB) SessionPerson(ctx context.Context, hash string) (taskd.Person, err
 		FROM sessions s JOIN persons p ON p.id = s.person_id WHERE s.hash = ? AND s.expires_at > ?`), hash, ms(db.now())).
 		Scan(&p.ID, &p.Email, &p.PasswordHash, &p.FirstName, &p.LastName)
 	if errors.Is(err, sql.ErrNoRows) {
-		return p, taskd.E(taskd.CodeNotFound, "session")
+		return p, taskd.NotFound("session")
 	}
 	if err != nil {
 		return p, taskd.Internal("session", err)
@@ -67,13 +67,13 @@ func (db *DB) DeleteSession(ctx context.Context, hash string) error {
 	})
 }
 
-// PersonByID returns a person, or code 22.
+// PersonByID returns a person; not found ("person") otherwise.
 func (db *DB) PersonByID(ctx context.Context, id int64) (taskd.Person, error) {
 	p := taskd.Person{ID: id}
 	err := db.reader.QueryRowContext(ctx, db.d.q(`SELECT email, password_hash, first_name, last_name FROM persons WHERE id = ?`), id).
 		Scan(&p.Email, &p.PasswordHash, &p.FirstName, &p.LastName)
 	if errors.Is(err, sql.ErrNoRows) {
-		return p, taskd.E(taskd.CodeUserInvalid, "id")
+		return p, taskd.NotFound("person")
 	}
 	if err != nil {
 		return p, taskd.Internal("person", err)
@@ -94,12 +94,12 @@ func (db *DB) Memberships(ctx context.Context, personID int64) ([]taskd.Membersh
 	}, personID)
 }
 
-// Member returns the person's membership of the account, or code 22.
+// Member returns the person's membership of the account; not found ("member") otherwise.
 func (db *DB) Member(ctx context.Context, accountID, personID int64) (taskd.Member, error) {
 	m, err := scanMember(db.reader.QueryRowContext(ctx, db.d.q(`SELECT `+memberColumns+` WHERE m.account_id = ? AND m.person_id = ?`),
 		accountID, personID))
 	if errors.Is(err, sql.ErrNoRows) {
-		return m, taskd.E(taskd.CodeUserInvalid, "member")
+		return m, taskd.NotFound("member")
 	}
 	if err != nil {
 		return m, taskd.Internal("member", err)

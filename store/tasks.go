@@ -96,12 +96,12 @@ func escapeLike(s string) string {
 }
 
 // ProjectVersion returns the version of a project's task list, which every
-// change to its tasks increases. Code 4 for an unknown project.
+// change to its tasks increases; not found ("project") for an unknown project.
 func (db *DB) ProjectVersion(ctx context.Context, accountID, projectID int64) (int64, error) {
 	var v int64
 	err := db.reader.QueryRowContext(ctx, db.d.q(`SELECT version FROM projects WHERE account_id = ? AND id = ?`), accountID, projectID).Scan(&v)
 	if errors.Is(err, sql.ErrNoRows) {
-		return 0, taskd.E(taskd.CodeProjectInvalid, "id_project")
+		return 0, taskd.NotFound("project")
 	}
 	if err != nil {
 		return 0, taskd.Internal("project version", err)
@@ -109,7 +109,7 @@ func (db *DB) ProjectVersion(ctx context.Context, accountID, projectID int64) (i
 	return v, nil
 }
 
-// Task returns one task of the account, or code 5.
+// Task returns one task of the account; not found ("task") otherwise.
 func (db *DB) Task(ctx context.Context, accountID, id int64) (taskd.Task, error) {
 	return db.task(ctx, db.reader, accountID, id, false)
 }
@@ -121,7 +121,7 @@ func (db *DB) task(ctx context.Context, q querier, accountID, id int64, lock boo
 	}
 	t, err := scanTask(q.QueryRowContext(ctx, db.d.q(query), accountID, id))
 	if errors.Is(err, sql.ErrNoRows) {
-		return t, taskd.E(taskd.CodeTaskInvalid, "id_task")
+		return t, taskd.NotFound("task")
 	}
 	if err != nil {
 		return t, taskd.Internal("task", err)
@@ -177,17 +177,17 @@ func (db *DB) CreateTask(ctx context.Context, by taskd.Actor, projectID, parentI
 			return err
 		}
 		if p.Status != taskd.ProjectActive {
-			return taskd.E(taskd.CodeProjectArchived, "id_project")
+			return taskd.Conflict(taskd.ReasonProjectArchived, "project", "Project is archived")
 		}
 		t.Project = p.Ref()
 		var parent any
 		if parentID != 0 {
 			pt, err := db.task(ctx, tx, by.AccountID, parentID, true)
 			if err != nil {
-				return taskd.E(taskd.CodeTaskInvalid, "id_parent")
+				return taskd.NotFound("parent")
 			}
 			if pt.ProjectID != projectID {
-				return taskd.Errorf(taskd.CodeTaskInvalid, "id_parent", "Parent task is in another project")
+				return taskd.Invalid("parent", "Parent task is in another project")
 			}
 			if err := taskd.CanAddSubtask(pt); err != nil {
 				return err

@@ -48,13 +48,11 @@ func (db *DB) Webhooks(ctx context.Context, accountID int64) ([]taskd.Webhook, e
 	return all(ctx, db.reader, "webhooks", db.d.q(`SELECT `+webhookColumns+` WHERE account_id = ? ORDER BY id`), scanWebhook, accountID)
 }
 
-func webhookNotFound() error { return taskd.Errorf(taskd.CodeFieldRequired, "id", "WebHook not found") }
-
-// Webhook returns one of the account's webhooks, or code 10.
+// Webhook returns one of the account's webhooks; not found ("webhook") otherwise.
 func (db *DB) Webhook(ctx context.Context, accountID, id int64) (taskd.Webhook, error) {
 	w, err := scanWebhook(db.reader.QueryRowContext(ctx, db.d.q(`SELECT `+webhookColumns+` WHERE account_id = ? AND id = ?`), accountID, id))
 	if errors.Is(err, sql.ErrNoRows) {
-		return w, webhookNotFound()
+		return w, taskd.NotFound("webhook")
 	}
 	if err != nil {
 		return w, taskd.Internal("webhook", err)
@@ -63,12 +61,12 @@ func (db *DB) Webhook(ctx context.Context, accountID, id int64) (taskd.Webhook, 
 }
 
 // accountWebhook runs an UPDATE or DELETE scoped to one of the account's
-// webhooks and reports code 10 when it touched none.
+// webhooks; not found ("webhook") when it touched none.
 func (db *DB) accountWebhook(ctx context.Context, op, stmt string, args ...any) error {
 	return db.tx(ctx, op, func(tx querier) error {
 		ok, err := changed(tx.ExecContext(ctx, db.d.q(stmt), args...))
 		if err == nil && !ok {
-			return webhookNotFound()
+			return taskd.NotFound("webhook")
 		}
 		return err
 	})
@@ -302,7 +300,7 @@ func (db *DB) Redeliver(ctx context.Context, accountID, deliveryID int64) error 
 		ok, err := changed(tx.ExecContext(ctx, db.d.q(`UPDATE deliveries SET state = 'pending', created_at = ?
 			WHERE id = ? AND webhook_id IN (SELECT id FROM webhooks WHERE account_id = ?)`), ms(db.now()), deliveryID, accountID))
 		if err == nil && !ok {
-			return taskd.E(taskd.CodeNotFound, "delivery")
+			return taskd.NotFound("delivery")
 		}
 		return err
 	})

@@ -26,7 +26,7 @@ func (s *Server) member(w http.ResponseWriter, r *http.Request, v *view) (taskd.
 	}
 	ctx := r.Context()
 	acct, err := s.cfg.Store.AccountBySlug(ctx, r.PathValue("slug"))
-	if taskd.ErrorCode(err) == taskd.CodeAuth {
+	if taskd.IsNotFound(err) {
 		s.fail(w, r, http.StatusNotFound, "There is no such account.")
 		return acct, taskd.Member{}, false, nil
 	}
@@ -34,7 +34,7 @@ func (s *Server) member(w http.ResponseWriter, r *http.Request, v *view) (taskd.
 		return acct, taskd.Member{}, false, err
 	}
 	m, err := s.cfg.Store.Member(ctx, acct.ID, v.Person.ID)
-	if taskd.ErrorCode(err) == taskd.CodeUserInvalid {
+	if taskd.IsNotFound(err) {
 		s.fail(w, r, http.StatusNotFound, "There is no such account.")
 		return acct, m, false, nil
 	}
@@ -91,14 +91,17 @@ type formError struct {
 // returns false for internal errors.
 func asFormError(form string, err error) (*formError, bool) {
 	e := taskd.AsError(err)
-	if e.Code == taskd.CodeInternal {
+	if e.Kind == taskd.KindInternal {
 		return nil, false
 	}
 	msg := e.Message
-	if e.Code == taskd.CodeFieldRequired && e.Details != "" {
-		msg = fieldLabel(e.Details) + " is required"
+	if e.Reason == taskd.ReasonRequired && e.Field != "" {
+		msg = fieldLabel(e.Field) + " is required"
 	}
-	return &formError{Form: form, Field: e.Details, Message: msg}, true
+	if msg == "" {
+		_, msg, _ = page(err)
+	}
+	return &formError{Form: form, Field: e.Field, Message: msg}, true
 }
 
 func fieldLabel(field string) string {

@@ -38,29 +38,19 @@ func (s *Server) answerInvitation(accept bool) handler {
 		}
 		ctx := r.Context()
 		next := localPath(r.PostFormValue("next"))
-		id, err := taskd.ParseID(r.PathValue("id"), taskd.CodeNotFound, "invitation")
+		id, err := taskd.ParseID(r.PathValue("id"), "invitation")
 		if err != nil {
-			s.fail(w, r, http.StatusNotFound, "There is no such invitation.")
-			return nil
+			return s.failWith(w, r, err)
 		}
 		if accept {
 			acct, err := s.cfg.Store.AcceptInvitation(ctx, v.Person.ID, id)
-			if taskd.ErrorCode(err) == taskd.CodeNotFound {
-				s.fail(w, r, http.StatusNotFound, "There is no such invitation.")
-				return nil
-			}
 			if err != nil {
-				return err
+				return s.failWith(w, r, err)
 			}
 			return see303(w, r, s.cfg.accountPath(acct)+"/")
 		}
-		err = s.cfg.Store.DeclineInvitation(ctx, v.Person.ID, id)
-		if taskd.ErrorCode(err) == taskd.CodeNotFound {
-			s.fail(w, r, http.StatusNotFound, "There is no such invitation.")
-			return nil
-		}
-		if err != nil {
-			return err
+		if err := s.cfg.Store.DeclineInvitation(ctx, v.Person.ID, id); err != nil {
+			return s.failWith(w, r, err)
 		}
 		left, err := s.cfg.Store.PersonInvitations(ctx, v.Person.ID)
 		if err != nil {
@@ -80,16 +70,12 @@ func (s *Server) cancelInvitation(w http.ResponseWriter, r *http.Request, v *vie
 	if !ok {
 		return err
 	}
-	id, err := taskd.ParseID(r.PathValue("id"), taskd.CodeNotFound, "invitation")
+	id, err := taskd.ParseID(r.PathValue("id"), "invitation")
 	if err == nil {
 		err = s.cfg.Store.CancelInvitation(r.Context(), acct.ID, id)
 	}
-	if taskd.ErrorCode(err) == taskd.CodeNotFound {
-		s.fail(w, r, http.StatusNotFound, "There is no such invitation.")
-		return nil
-	}
 	if err != nil {
-		return err
+		return s.failWith(w, r, err)
 	}
 	return see303(w, r, s.cfg.accountPath(acct)+"/people")
 }

@@ -93,7 +93,7 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request, v *view) error {
 		return s.renderStatus(w, r, http.StatusTooManyRequests, "login.html", v)
 	}
 	p, err := s.cfg.Store.PersonByEmail(ctx, email)
-	if err != nil && taskd.ErrorCode(err) != taskd.CodeUserInvalid {
+	if err != nil && !taskd.IsNotFound(err) {
 		return err
 	}
 	hash := p.PasswordHash

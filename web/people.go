@@ -75,7 +75,7 @@ func (s *Server) addPerson(w http.ResponseWriter, r *http.Request, v *view) erro
 func (s *Server) newMember(r *http.Request) (taskd.NewPerson, error) {
 	email, err := taskd.NormalizeEmail(r.PostFormValue("email"))
 	if err != nil {
-		return taskd.NewPerson{}, taskd.Errorf(taskd.CodeInvalidValue, "email", "E-mail address is invalid")
+		return taskd.NewPerson{}, taskd.Invalid("email", "E-mail address is invalid")
 	}
 	return taskd.PreparePerson(email, r.PostFormValue("password"), r.PostFormValue("first_name"), r.PostFormValue("last_name"), secret.HashPassword)
 }
@@ -85,7 +85,7 @@ func (s *Server) setRole(w http.ResponseWriter, r *http.Request, v *view) error 
 	if !ok {
 		return err
 	}
-	id, err := taskd.ParseID(r.PathValue("pid"), taskd.CodeUserInvalid, "member")
+	id, err := taskd.ParseID(r.PathValue("pid"), "member")
 	var role taskd.Role
 	if err == nil {
 		role, err = taskd.ParseRole(r.PostFormValue("role"))

@@ -47,7 +47,7 @@ func (s *Server) createProject(w http.ResponseWriter, r *http.Request, v *view) 
 	}
 	in, err := taskd.ParseProjectInput(formParams(r))
 	if err == nil && in.Name == nil {
-		err = taskd.E(taskd.CodeFieldRequired, "title")
+		err = taskd.Required("title")
 	}
 	var p taskd.Project
 	if err == nil {
@@ -70,21 +70,14 @@ func (s *Server) setProjectStatus(status string) handler {
 		if !ok {
 			return err
 		}
-		id, err := taskd.ParseID(r.PathValue("pid"), taskd.CodeProjectInvalid, "id_project")
+		id, err := taskd.ParseID(r.PathValue("pid"), "project")
 		if err == nil {
 			_, err = s.cfg.Store.SetProjectStatus(r.Context(), actor(acct, m), id, status)
 		}
-		if err == nil {
+		if err == nil || taskd.AsError(err).Reason == taskd.ReasonAlreadyInState {
 			return see303(w, r, s.cfg.accountPath(acct)+"/")
 		}
-		switch taskd.ErrorCode(err) {
-		case taskd.CodeProjectInvalid:
-			s.fail(w, r, http.StatusNotFound, "There is no such project.")
-			return nil
-		case taskd.CodeAlreadyInState:
-			return see303(w, r, s.cfg.accountPath(acct)+"/")
-		}
-		return err
+		return s.failWith(w, r, err)
 	}
 }
 
@@ -113,14 +106,13 @@ func (s *Server) projectPage(w http.ResponseWriter, r *http.Request, v *view) er
 
 // pathProject reads the path's project of the account; ok false when it answered.
 func (s *Server) pathProject(w http.ResponseWriter, r *http.Request, acct taskd.Account) (taskd.Project, bool, error) {
-	id, err := taskd.ParseID(r.PathValue("pid"), taskd.CodeProjectInvalid, "id_project")
+	id, err := taskd.ParseID(r.PathValue("pid"), "project")
 	var p taskd.Project
 	if err == nil {
 		p, err = s.cfg.Store.Project(r.Context(), acct.ID, id)
 	}
-	if taskd.ErrorCode(err) == taskd.CodeProjectInvalid {
-		s.fail(w, r, http.StatusNotFound, "There is no such project.")
-		return p, false, nil
+	if taskd.IsNotFound(err) {
+		return p, false, s.failWith(w, r, err)
 	}
 	return p, err == nil, err
 }
@@ -157,14 +149,14 @@ func (s *Server) createTask(w http.ResponseWriter, r *http.Request, v *view) err
 	}
 	var parent int64
 	if pv := r.PostFormValue("id_parent"); pv != "" {
-		if parent, err = taskd.ParseID(pv, taskd.CodeTaskInvalid, "id_parent"); err != nil {
+		if parent, err = taskd.ParseID(pv, "parent"); err != nil {
 			s.fail(w, r, http.StatusNotFound, "There is no such task.")
 			return nil
 		}
 	}
 	in, err := taskd.ParseTaskInput(formParams(r))
 	if err == nil && in.Name == nil {
-		err = taskd.E(taskd.CodeFieldRequired, "title")
+		err = taskd.Required("title")
 	}
 	var t taskd.Task
 	if err == nil {

@@ -49,7 +49,7 @@ func (s *Server) person(ctx context.Context, r *http.Request) (taskd.Person, boo
 		return taskd.Person{}, false, nil
 	}
 	p, err := s.cfg.Store.SessionPerson(ctx, secret.HashToken(v))
-	if taskd.ErrorCode(err) == taskd.CodeNotFound {
+	if taskd.IsNotFound(err) {
 		return p, false, nil
 	}
 	return p, err == nil, err

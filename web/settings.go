@@ -49,7 +49,7 @@ func (s *Server) createClient(w http.ResponseWriter, r *http.Request, v *view) e
 	name, uris := r.PostFormValue("name"), r.PostFormValue("redirect_uris")
 	c, sec, err := oauth.NewClient(acct.ID, name, strings.Fields(uris))
 	var e *taskd.Error
-	if errors.As(err, &e) && e.Code != taskd.CodeInternal {
+	if errors.As(err, &e) && e.Kind != taskd.KindInternal {
 		return s.renderClients(w, r, v, http.StatusUnprocessableEntity, &clientsView{Account: acct, Error: e.Message, Name: name, URIs: uris})
 	}
 	if err != nil {
@@ -70,9 +70,8 @@ func (s *Server) rotateClient(w http.ResponseWriter, r *http.Request, v *view) e
 	id := r.PostFormValue("client_id")
 	sec, hash := oauth.NewSecret()
 	err = s.cfg.Store.SetClientSecret(r.Context(), acct.ID, id, hash)
-	if taskd.ErrorCode(err) == taskd.CodeNotFound {
-		s.fail(w, r, http.StatusNotFound, "There is no such application in this account.")
-		return nil
+	if taskd.IsNotFound(err) {
+		return s.failWith(w, r, err)
 	}
 	if err != nil {
 		return err
@@ -87,9 +86,8 @@ func (s *Server) deleteClient(w http.ResponseWriter, r *http.Request, v *view) e
 		return err
 	}
 	err = s.cfg.Store.DeleteClient(r.Context(), acct.ID, r.PostFormValue("client_id"))
-	if taskd.ErrorCode(err) == taskd.CodeNotFound {
-		s.fail(w, r, http.StatusNotFound, "There is no such application in this account.")
-		return nil
+	if taskd.IsNotFound(err) {
+		return s.failWith(w, r, err)
 	}
 	if err != nil {
 		return err
@@ -141,7 +139,7 @@ func (s *Server) revokeApplication(w http.ResponseWriter, r *http.Request, v *vi
 		return see303(w, r, "/login")
 	}
 	err := s.cfg.Store.RevokeClientGrants(r.Context(), v.Person.ID, r.PostFormValue("client_id"))
-	if err != nil && taskd.ErrorCode(err) != taskd.CodeNotFound {
+	if err != nil && !taskd.IsNotFound(err) {
 		return err
 	}
 	return see303(w, r, "/settings/applications")

@@ -45,14 +45,13 @@ func parentOf(r *http.Request) int64 {
 
 // pathTask reads one of the account's tasks by id; ok false when it answered.
 func (s *Server) pathTask(w http.ResponseWriter, r *http.Request, acct taskd.Account, raw string) (taskd.Task, bool, error) {
-	id, err := taskd.ParseID(raw, taskd.CodeTaskInvalid, "id_task")
+	id, err := taskd.ParseID(raw, "task")
 	var t taskd.Task
 	if err == nil {
 		t, err = s.cfg.Store.Task(r.Context(), acct.ID, id)
 	}
-	if taskd.ErrorCode(err) == taskd.CodeTaskInvalid {
-		s.fail(w, r, http.StatusNotFound, "There is no such task.")
-		return t, false, nil
+	if taskd.IsNotFound(err) {
+		return t, false, s.failWith(w, r, err)
 	}
 	return t, err == nil, err
 }
@@ -176,22 +175,17 @@ func (s *Server) commentChange(del bool) handler {
 		if !ok {
 			return err
 		}
-		id, err := taskd.ParseID(r.PathValue("cid"), taskd.CodeCommentInvalid, "id_comment")
+		id, err := taskd.ParseID(r.PathValue("cid"), "comment")
 		var c taskd.Comment
 		if err == nil {
 			c, err = s.cfg.Store.Comment(r.Context(), acct.ID, id)
 		}
-		if taskd.ErrorCode(err) == taskd.CodeCommentInvalid {
-			s.fail(w, r, http.StatusNotFound, "There is no such comment.")
-			return nil
+		by := actor(acct, m)
+		if err == nil {
+			err = taskd.CanChangeComment(by, c)
 		}
 		if err != nil {
-			return err
-		}
-		by := actor(acct, m)
-		if err := taskd.CanChangeComment(by, c); err != nil {
-			s.fail(w, r, http.StatusForbidden, taskd.AsError(err).Message+".")
-			return nil
+			return s.failWith(w, r, err)
 		}
 		if del {
 			err = s.cfg.Store.DeleteComment(r.Context(), by, c.ID)

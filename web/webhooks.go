@@ -58,9 +58,9 @@ func (s *Server) createWebhook(w http.ResponseWriter, r *http.Request, v *view) 
 		Projects: strings.Join(r.PostForm["projects"], ","), HTTPUser: r.PostFormValue("http_user"), HTTPPass: r.PostFormValue("http_pass")}
 	hook, sec, err := s.cfg.Hooks.Add(r.Context(), acct.ID, in, taskd.SubscribableEvents)
 	var te *taskd.Error
-	if errors.As(err, &te) && te.Code != taskd.CodeInternal {
+	if errors.As(err, &te) && te.Kind != taskd.KindInternal {
 		msg := te.Message
-		if te.Err != nil && te.Code == taskd.CodeInvalidValue && te.Details == in.URL {
+		if te.Err != nil && te.Kind == taskd.KindInvalid && te.Field == "url" {
 			msg += " — " + te.Err.Error() // the URL check's finding
 		}
 		checked := map[string]bool{}
@@ -97,14 +97,13 @@ func (s *Server) hook(w http.ResponseWriter, r *http.Request, v *view) (taskd.Ac
 	if !ok {
 		return acct, taskd.Webhook{}, false, err
 	}
-	id, err := taskd.ParseID(r.PathValue("id"), taskd.CodeFieldRequired, "id")
+	id, err := taskd.ParseID(r.PathValue("id"), "webhook")
 	var hook taskd.Webhook
 	if err == nil {
 		hook, err = s.cfg.Store.Webhook(r.Context(), acct.ID, id)
 	}
-	if taskd.ErrorCode(err) == taskd.CodeFieldRequired {
-		s.fail(w, r, http.StatusNotFound, "There is no such webhook in this account.")
-		return acct, hook, false, nil
+	if taskd.IsNotFound(err) {
+		return acct, hook, false, s.failWith(w, r, err)
 	}
 	return acct, hook, err == nil, err
 }
@@ -141,7 +140,7 @@ func (s *Server) webhookOp(op func(r *http.Request, acct taskd.Account, hook tas
 		}
 		f, err := op(r, acct, hook)
 		var te *taskd.Error
-		if errors.As(err, &te) && te.Code != taskd.CodeInternal {
+		if errors.As(err, &te) && te.Kind != taskd.KindInternal {
 			f = flash{Failed: true, Message: te.Message}
 			if te.Err != nil {
 				f.Message += " — " + te.Err.Error()
@@ -186,7 +185,7 @@ func (s *Server) rotateWebhook(r *http.Request, acct taskd.Account, hook taskd.W
 }
 
 func (s *Server) redeliver(r *http.Request, acct taskd.Account, hook taskd.Webhook) (flash, error) {
-	id, err := taskd.ParseID(r.PostFormValue("delivery_id"), taskd.CodeNotFound, "delivery_id")
+	id, err := taskd.ParseID(r.PostFormValue("delivery_id"), "delivery")
 	if err == nil {
 		err = s.cfg.Hooks.Redeliver(r.Context(), acct.ID, id)
 	}

@@ -39,10 +39,11 @@ func NewService(store Store, sealer *secret.Sealer, client *http.Client, now fun
 	return &Service{store: store, sealer: sealer, client: client, now: now, log: log}
 }
 
-// CheckFailed is the error of a failed URL check (code 11, the URL as details).
+// CheckFailed is the error of a failed URL check: invalid "url", the URL
+// as the value and what the check found as the cause.
 func CheckFailed(url, why string) error {
-	return &taskd.Error{Code: taskd.CodeInvalidValue, Message: "Url should respond 200 HTTP_CODE and JSON {status:OK}",
-		Details: url, Err: errors.New(why)}
+	return &taskd.Error{Kind: taskd.KindInvalid, Field: "url", Value: url,
+		Message: "Url should respond 200 HTTP_CODE and JSON {status:OK}", Err: errors.New(why)}
 }
 
 // sealAD binds sealed webhook secrets to their purpose and account.
@@ -82,7 +83,7 @@ func (s *Service) add(ctx context.Context, accountID int64, in taskd.WebhookInpu
 		}
 	}
 	if len(in.HTTPUser) > 200 || len(in.HTTPPass) > 200 {
-		return w, "", taskd.Errorf(taskd.CodeInvalidValue, "http_user", "Basic-auth credentials are limited to 200 characters")
+		return w, "", taskd.Invalid("http_user", "Basic-auth credentials are limited to 200 characters")
 	}
 	sec := NewSecret()
 	if check {

@@ -166,7 +166,7 @@ func TestBadAnswersCountAsErrors(t *testing.T) {
 			}
 			// The same check guards enabling: it fails, and the webhook stays disabled with the error.
 			err := e.svc.Enable(context.Background(), e.account.ID, w.ID)
-			if taskd.ErrorCode(err) != taskd.CodeInvalidValue || taskd.AsError(err).Details != r.URL {
+			if taskd.ErrorKind(err) != taskd.KindInvalid || taskd.AsError(err).Value != r.URL {
 				t.Fatalf("enable against a failing URL: %v", err)
 			}
 			if got := e.webhook(w.ID); got.Enabled || got.DisabledReason == "" {
@@ -262,7 +262,7 @@ func TestHeldEventsExpire(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitFor(t, "the redelivery", func() bool { return len(r.deliveries()) == 1 })
-	if err := e.svc.Redeliver(ctx, e.account.ID+1000, expired[0].ID); taskd.ErrorCode(err) != taskd.CodeNotFound {
+	if err := e.svc.Redeliver(ctx, e.account.ID+1000, expired[0].ID); !taskd.IsNotFound(err) {
 		t.Fatalf("redeliver through another account: %v", err)
 	}
 }
@@ -276,7 +276,7 @@ func TestPrivateDestinationsRefused(t *testing.T) {
 	port := r.URL[strings.LastIndex(r.URL, ":"):]
 	for _, u := range []string{r.URL, "http://localhost" + port, "http://[::1]" + port, "http://10.0.0.1/", "http://169.254.169.254/latest"} {
 		_, _, err := e.svc.Add(context.Background(), e.account.ID, taskd.WebhookInput{URL: u, Events: "post_task"}, taskd.WebhookEvents)
-		if taskd.ErrorCode(err) != taskd.CodeInvalidValue || taskd.AsError(err).Details != u {
+		if taskd.ErrorKind(err) != taskd.KindInvalid || taskd.AsError(err).Value != u {
 			t.Errorf("%s: %v", u, err)
 		}
 	}

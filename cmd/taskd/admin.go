@@ -13,16 +13,21 @@ import (
 	"github.com/taskd/taskd/store"
 )
 
-// cliError turns a store error into a message for the terminal.
+// cliError turns a domain error into a message for the terminal: its
+// message, or its kind, and the field or value it concerns.
 func cliError(err error) error {
 	var e *taskd.Error
-	if errors.As(err, &e) && e.Code != taskd.CodeInternal {
-		if e.Details != "" {
-			return fmt.Errorf("%s (%s)", e.Message, e.Details)
-		}
-		return errors.New(e.Message)
+	if !errors.As(err, &e) || e.Kind == taskd.KindInternal {
+		return err
 	}
-	return err
+	msg := cmp.Or(e.Message, e.Kind.String())
+	if e.Reason == taskd.ReasonRequired && e.Message == "" {
+		msg = "required"
+	}
+	if about := cmp.Or(e.Value, e.Field); about != "" {
+		return fmt.Errorf("%s (%s)", msg, about)
+	}
+	return errors.New(msg)
 }
 
 // newPerson validates and hashes a person's details.
@@ -37,7 +42,7 @@ func newPerson(email, password, first, last string) (taskd.NewPerson, error) {
 // must never change or bypass a registered person's password.
 func joinsAtOnce(ctx context.Context, db *store.DB, p taskd.NewPerson, password string) (bool, error) {
 	existing, err := db.PersonByEmail(ctx, p.Email)
-	if taskd.ErrorCode(err) == taskd.CodeUserInvalid {
+	if taskd.IsNotFound(err) {
 		return true, nil
 	}
 	if err != nil {

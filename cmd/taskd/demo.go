@@ -39,7 +39,7 @@ func seedDemo(ctx context.Context, out io.Writer, db *store.DB, sealer *secret.S
 		if d, err = existingDemo(ctx, db, sealer, a); err != nil {
 			return err
 		}
-	case taskd.ErrorCode(err) == taskd.CodeAuth:
+	case taskd.IsNotFound(err):
 		if d, err = createDemo(ctx, db, sealer, hooks); err != nil {
 			return err
 		}

@@ -53,7 +53,7 @@ func (s *storageFlags) openAccount(ctx context.Context, slug string) (*store.DB,
 	a, err := db.AccountBySlug(ctx, slug)
 	if err != nil {
 		db.Close()
-		if taskd.ErrorCode(err) == taskd.CodeAuth {
+		if taskd.IsNotFound(err) {
 			return nil, nil, a, fmt.Errorf("no account %q", slug)
 		}
 		return nil, nil, a, err

@@ -89,13 +89,22 @@ func Run(t *testing.T, open func(t *testing.T, now func() time.Time) taskd.Store
 
 func ptr[T any](v T) *T { return &v }
 
-func wantCode(t *testing.T, err error, code taskd.Code) {
+// want checks err's kind and, when field is set, the field it names.
+func want(t *testing.T, err error, kind taskd.Kind, field string) {
 	t.Helper()
 	if err == nil {
-		t.Fatalf("want error code %d, got success", code)
+		t.Fatalf("want a %s error, got success", kind)
 	}
-	if got := taskd.ErrorCode(err); got != code {
-		t.Fatalf("want error code %d, got %d (%v)", code, got, err)
+	if e := taskd.AsError(err); e.Kind != kind || (field != "" && e.Field != field) {
+		t.Fatalf("want a %s error naming %q, got %v", kind, field, err)
+	}
+}
+
+// wantConflict checks that err is a conflict over the rule.
+func wantConflict(t *testing.T, err error, rule taskd.Reason) {
+	t.Helper()
+	if e := taskd.AsError(err); err == nil || e.Kind != taskd.KindConflict || e.Reason != rule {
+		t.Fatalf("want a conflict (reason %d), got %v", rule, err)
 	}
 }
 
@@ -120,17 +129,17 @@ func testAccounts(t *testing.T, f *Fixture) {
 	s := f.Store
 	_, _, err := s.CreateAccount(ctx, taskd.NewAccount{Slug: f.Account.Slug, Name: "dup", APIKey: []byte("k"),
 		Owner: taskd.NewPerson{Email: "other-" + f.Account.Slug + "@example.com", PasswordHash: "x"}})
-	wantCode(t, err, taskd.CodeConflict)
+	want(t, err, taskd.KindConflict, "")
 	// The failed creation left no person behind.
 	_, err = s.PersonByEmail(ctx, "other-"+f.Account.Slug+"@example.com")
-	wantCode(t, err, taskd.CodeUserInvalid)
+	want(t, err, taskd.KindNotFound, "")
 
 	got := must(s.AccountBySlug(ctx, f.Account.Slug))(t)
 	if got.ID != f.Account.ID || string(got.APIKey) != "sealed" {
 		t.Fatalf("AccountBySlug = %+v", got)
 	}
 	_, err = s.AccountBySlug(ctx, "no-such-account")
-	wantCode(t, err, taskd.CodeAuth)
+	want(t, err, taskd.KindNotFound, "account")
 	noErr(t, s.SetAPIKey(ctx, f.Account.ID, []byte("new")))
 	if got := must(s.AccountBySlug(ctx, f.Account.Slug))(t); string(got.APIKey) != "new" {
 		t.Fatalf("api key not replaced: %q", got.APIKey)
@@ -142,7 +151,7 @@ func testAccounts(t *testing.T, f *Fixture) {
 		t.Fatalf("person id %d collides with pseudo-people", bob.ID)
 	}
 	_, err = s.AddMember(ctx, f.Account.ID, taskd.NewPerson{Email: email, PasswordHash: "h"}, taskd.RoleUser)
-	wantCode(t, err, taskd.CodeConflict)
+	want(t, err, taskd.KindConflict, "")
 	members := must(s.Members(ctx, f.Account.ID))(t)
 	if len(members) != 2 || members[0].Role != taskd.RoleOwner || members[1].Email != email || members[1].Role != taskd.RoleUser {
 		t.Fatalf("members = %+v", members)
@@ -166,9 +175,9 @@ func testProjects(t *testing.T, f *Fixture) {
 		t.Fatalf("created project = %+v", p)
 	}
 	_, err := s.CreateProject(ctx, by, taskd.ProjectInput{Name: ptr("x"), ManagerEmail: ptr("stranger@example.com")})
-	wantCode(t, err, taskd.CodeUserInvalid)
+	want(t, err, taskd.KindNotFound, "")
 	_, err = s.CreateProject(ctx, by, taskd.ProjectInput{Name: ptr("x"), DateStart: ptr("2026-05-01"), DateEnd: ptr("2026-04-01")})
-	wantCode(t, err, taskd.CodeInvalidValue)
+	want(t, err, taskd.KindInvalid, "")
 
 	u := must(s.UpdateProject(ctx, by, p.ID, taskd.ProjectInput{Name: ptr("Launch v2"), ManagerEmail: ptr(by.Person.Email)}))(t)
 	if u.Name != "Launch v2" || u.Manager.ID != by.Person.ID || u.Text != "Plan" {
@@ -179,9 +188,9 @@ func testProjects(t *testing.T, f *Fixture) {
 		t.Fatalf("closed project = %+v", closed)
 	}
 	_, err = s.SetProjectStatus(ctx, by, p.ID, taskd.ProjectArchive)
-	wantCode(t, err, taskd.CodeAlreadyInState)
+	wantConflict(t, err, taskd.ReasonAlreadyInState)
 	_, err = s.CreateTask(ctx, by, p.ID, 0, taskd.TaskInput{Name: ptr("t")})
-	wantCode(t, err, taskd.CodeProjectArchived)
+	wantConflict(t, err, taskd.ReasonProjectArchived)
 	if list := must(s.Projects(ctx, by.AccountID, taskd.ProjectActive))(t); len(list) != 0 {
 		t.Fatalf("active projects = %+v", list)
 	}
@@ -191,9 +200,9 @@ func testProjects(t *testing.T, f *Fixture) {
 		t.Fatalf("projects = %+v", list)
 	}
 	_, err = s.Project(ctx, by.AccountID, p.ID+1000)
-	wantCode(t, err, taskd.CodeProjectInvalid)
+	want(t, err, taskd.KindNotFound, "project")
 	_, err = s.UpdateProject(ctx, by, p.ID+1000, taskd.ProjectInput{Name: ptr("x")})
-	wantCode(t, err, taskd.CodeProjectInvalid)
+	want(t, err, taskd.KindNotFound, "project")
 }
 
 func newProject(t *testing.T, f *Fixture) taskd.Project {
@@ -214,28 +223,28 @@ func testTaskRules(t *testing.T, f *Fixture) {
 		t.Fatalf("child page = %s", child.Page())
 	}
 	_, err := s.CreateTask(ctx, by, p.ID, child.ID, taskd.TaskInput{Name: ptr("Grandchild")})
-	wantCode(t, err, taskd.CodeTaskInvalid)
+	want(t, err, taskd.KindInvalid, "parent")
 	other := newProject(t, f)
 	_, err = s.CreateTask(ctx, by, other.ID, parent.ID, taskd.TaskInput{Name: ptr("x")})
-	wantCode(t, err, taskd.CodeTaskInvalid)
+	want(t, err, taskd.KindInvalid, "parent")
 	_, err = s.CreateTask(ctx, by, p.ID+999, 0, taskd.TaskInput{Name: ptr("x")})
-	wantCode(t, err, taskd.CodeProjectInvalid)
+	want(t, err, taskd.KindNotFound, "project")
 
 	_, err = s.CompleteTask(ctx, by, parent.ID)
-	wantCode(t, err, taskd.CodeTaskHasChildren)
+	wantConflict(t, err, taskd.ReasonOpenSubtasks)
 	_, err = s.ReopenTask(ctx, by, child.ID)
-	wantCode(t, err, taskd.CodeAlreadyInState)
+	wantConflict(t, err, taskd.ReasonAlreadyInState)
 	must(s.CompleteTask(ctx, by, child.ID))(t)
 	_, err = s.CompleteTask(ctx, by, child.ID)
-	wantCode(t, err, taskd.CodeAlreadyInState)
+	wantConflict(t, err, taskd.ReasonAlreadyInState)
 	done := must(s.CompleteTask(ctx, by, parent.ID))(t)
 	if done.Status != taskd.StatusDone || done.DateClosed.IsZero() {
 		t.Fatalf("done = %+v", done)
 	}
 	_, err = s.ReopenTask(ctx, by, child.ID)
-	wantCode(t, err, taskd.CodeParentDone)
+	wantConflict(t, err, taskd.ReasonParentDone)
 	_, err = s.CreateTask(ctx, by, p.ID, parent.ID, taskd.TaskInput{Name: ptr("late")})
-	wantCode(t, err, taskd.CodeTaskClosed)
+	wantConflict(t, err, taskd.ReasonTaskClosed)
 	must(s.ReopenTask(ctx, by, parent.ID))(t)
 	must(s.ReopenTask(ctx, by, child.ID))(t)
 
@@ -244,14 +253,14 @@ func testTaskRules(t *testing.T, f *Fixture) {
 		t.Fatalf("updated = %+v", u)
 	}
 	_, err = s.UpdateTask(ctx, by, child.ID, taskd.TaskInput{AssigneeEmail: ptr("nobody@example.com")})
-	wantCode(t, err, taskd.CodeUserInvalid)
+	want(t, err, taskd.KindNotFound, "")
 	_, err = s.UpdateTask(ctx, by, child.ID+1000, taskd.TaskInput{Name: ptr("x")})
-	wantCode(t, err, taskd.CodeTaskInvalid)
+	want(t, err, taskd.KindNotFound, "task")
 
 	noErr(t, s.DeleteTask(ctx, by, parent.ID))
 	_, err = s.Task(ctx, by.AccountID, child.ID)
-	wantCode(t, err, taskd.CodeTaskInvalid)
-	wantCode(t, s.DeleteTask(ctx, by, parent.ID), taskd.CodeTaskInvalid)
+	want(t, err, taskd.KindNotFound, "task")
+	want(t, s.DeleteTask(ctx, by, parent.ID), taskd.KindNotFound, "task")
 }
 
 func testTaskQueries(t *testing.T, f *Fixture) {
@@ -308,13 +317,13 @@ func testComments(t *testing.T, f *Fixture) {
 		t.Fatalf("comments = %+v", list)
 	}
 	_, err := s.CreateComment(ctx, by, task.ID+999, "x")
-	wantCode(t, err, taskd.CodeTaskInvalid)
+	want(t, err, taskd.KindNotFound, "task")
 	_, err = s.Comments(ctx, by.AccountID, task.ID+999)
-	wantCode(t, err, taskd.CodeTaskInvalid)
+	want(t, err, taskd.KindNotFound, "task")
 	noErr(t, s.DeleteComment(ctx, by, c.ID))
-	wantCode(t, s.DeleteComment(ctx, by, c.ID), taskd.CodeCommentInvalid)
+	want(t, s.DeleteComment(ctx, by, c.ID), taskd.KindNotFound, "comment")
 	_, err = s.UpdateComment(ctx, by, c.ID, "x")
-	wantCode(t, err, taskd.CodeCommentInvalid)
+	want(t, err, taskd.KindNotFound, "comment")
 }
 
 func testEvents(t *testing.T, f *Fixture) {
@@ -378,29 +387,29 @@ func testIsolation(t *testing.T, f *Fixture) {
 	ia := intruder.AccountID
 
 	_, err := s.Project(ctx, ia, p.ID)
-	wantCode(t, err, taskd.CodeProjectInvalid)
+	want(t, err, taskd.KindNotFound, "project")
 	_, err = s.UpdateProject(ctx, intruder, p.ID, taskd.ProjectInput{Name: ptr("x")})
-	wantCode(t, err, taskd.CodeProjectInvalid)
+	want(t, err, taskd.KindNotFound, "project")
 	_, err = s.SetProjectStatus(ctx, intruder, p.ID, taskd.ProjectArchive)
-	wantCode(t, err, taskd.CodeProjectInvalid)
+	want(t, err, taskd.KindNotFound, "project")
 	_, err = s.CreateTask(ctx, intruder, p.ID, 0, taskd.TaskInput{Name: ptr("x")})
-	wantCode(t, err, taskd.CodeProjectInvalid)
+	want(t, err, taskd.KindNotFound, "project")
 	_, err = s.Task(ctx, ia, task.ID)
-	wantCode(t, err, taskd.CodeTaskInvalid)
+	want(t, err, taskd.KindNotFound, "task")
 	_, err = s.UpdateTask(ctx, intruder, task.ID, taskd.TaskInput{Name: ptr("x")})
-	wantCode(t, err, taskd.CodeTaskInvalid)
+	want(t, err, taskd.KindNotFound, "task")
 	_, err = s.CompleteTask(ctx, intruder, task.ID)
-	wantCode(t, err, taskd.CodeTaskInvalid)
-	wantCode(t, s.DeleteTask(ctx, intruder, task.ID), taskd.CodeTaskInvalid)
+	want(t, err, taskd.KindNotFound, "task")
+	want(t, s.DeleteTask(ctx, intruder, task.ID), taskd.KindNotFound, "task")
 	_, err = s.CreateComment(ctx, intruder, task.ID, "x")
-	wantCode(t, err, taskd.CodeTaskInvalid)
+	want(t, err, taskd.KindNotFound, "task")
 	_, err = s.Comments(ctx, ia, task.ID)
-	wantCode(t, err, taskd.CodeTaskInvalid)
+	want(t, err, taskd.KindNotFound, "task")
 	_, err = s.UpdateComment(ctx, intruder, c.ID, "x")
-	wantCode(t, err, taskd.CodeCommentInvalid)
-	wantCode(t, s.DeleteComment(ctx, intruder, c.ID), taskd.CodeCommentInvalid)
+	want(t, err, taskd.KindNotFound, "comment")
+	want(t, s.DeleteComment(ctx, intruder, c.ID), taskd.KindNotFound, "comment")
 	_, err = s.UpdateTask(ctx, intruder, task.ID, taskd.TaskInput{AssigneeEmail: ptr(by.Person.Email)})
-	wantCode(t, err, taskd.CodeTaskInvalid)
+	want(t, err, taskd.KindNotFound, "task")
 	if ts := must(s.Tasks(ctx, taskd.TaskQuery{AccountID: ia, ProjectID: p.ID}))(t); len(ts) != 0 {
 		t.Fatalf("intruder sees tasks: %+v", ts)
 	}
@@ -412,7 +421,7 @@ func testIsolation(t *testing.T, f *Fixture) {
 	}
 	// The owner of the other account is not a member here.
 	_, err = s.CreateTask(ctx, by, p.ID, 0, taskd.TaskInput{Name: ptr("x"), AssigneeEmail: ptr(intruder.Person.Email)})
-	wantCode(t, err, taskd.CodeUserInvalid)
+	want(t, err, taskd.KindNotFound, "")
 	if got := must(s.Task(ctx, by.AccountID, task.ID))(t); got.Name != "secret" {
 		t.Fatalf("task changed: %+v", got)
 	}
@@ -445,7 +454,7 @@ func testConcurrentWriters(t *testing.T, f *Fixture) {
 				// Racing to complete the parent: only allowed once every child is done.
 				if _, err := s.CompleteTask(ctx, by, parent.ID); err == nil {
 					completed.Add(1)
-				} else if c := taskd.ErrorCode(err); c != taskd.CodeTaskHasChildren && c != taskd.CodeAlreadyInState {
+				} else if e := taskd.AsError(err); e.Reason != taskd.ReasonOpenSubtasks && e.Reason != taskd.ReasonAlreadyInState {
 					errs <- err
 				}
 			}
@@ -454,7 +463,7 @@ func testConcurrentWriters(t *testing.T, f *Fixture) {
 	wg.Wait()
 	close(errs)
 	for err := range errs {
-		if c := taskd.ErrorCode(err); c != taskd.CodeTaskClosed {
+		if taskd.AsError(err).Reason != taskd.ReasonTaskClosed {
 			t.Errorf("concurrent write: %v", err)
 		}
 	}

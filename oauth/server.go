@@ -80,9 +80,6 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	return s, nil
 }
 
-// Issuer returns {auth_url}.
-func (s *Server) Issuer() string { return s.cfg.Issuer }
-
 // RotateKey adds a signing key, which takes over signing once it has been
 // published in the JWKS for ten minutes.
 func (s *Server) RotateKey(ctx context.Context) error { return s.keys.rotate(ctx) }

@@ -80,9 +80,6 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	return &Server{cfg: cfg, handler: h}, nil
 }
 
-// Handler answers every address of the server.
-func (s *Server) Handler() http.Handler { return s.handler }
-
 // secure reports whether the public URL is HTTPS: cookies are then marked
 // Secure and browsers are told to use HTTPS only (HSTS).
 func (c Config) secure() bool { return strings.HasPrefix(c.PublicURL, "https://") }

@@ -17,50 +17,49 @@ type nav struct {
 	People   bool // may add people and set roles (taskd.PermManagePeople)
 }
 
-// member resolves the path's account for the signed-in person. A visitor is
-// sent to sign in; a person who is not a member gets "not found", so that
-// accounts cannot be discovered. ok false means it has answered.
-func (s *Server) member(w http.ResponseWriter, r *http.Request, v *view) (taskd.Account, taskd.Member, bool, error) {
-	if v.Person == nil {
-		return taskd.Account{}, taskd.Member{}, false, see303(w, r, "/login?next="+url.QueryEscape(r.URL.Path))
-	}
-	ctx := r.Context()
-	acct, err := s.cfg.Store.AccountBySlug(ctx, r.PathValue("slug"))
-	if taskd.IsNotFound(err) {
-		s.fail(w, r, http.StatusNotFound, "There is no such account.")
-		return acct, taskd.Member{}, false, nil
-	}
-	if err != nil {
-		return acct, taskd.Member{}, false, err
-	}
-	m, err := s.cfg.Store.Member(ctx, acct.ID, v.Person.ID)
-	if taskd.IsNotFound(err) {
-		s.fail(w, r, http.StatusNotFound, "There is no such account.")
-		return acct, m, false, nil
-	}
-	if err != nil {
-		return acct, m, false, err
-	}
-	ms, err := s.cfg.Store.Memberships(ctx, v.Person.ID)
-	if err != nil {
-		return acct, m, false, err
-	}
-	v.Nav = &nav{Account: acct, Member: m, Accounts: ms, Settings: m.Role.Can(taskd.PermSettings), People: m.Role.Can(taskd.PermManagePeople)}
-	return acct, m, true, nil
+// member is the signed-in person's membership of the path's account.
+type member struct {
+	Account taskd.Account
+	Member  taskd.Member
 }
 
-// allowed is member for pages that need perm (taskd.Authorize): a member
-// whose role does not allow it gets 403. ok false means it has answered.
-func (s *Server) allowed(w http.ResponseWriter, r *http.Request, v *view, perm taskd.Permission) (taskd.Account, bool, error) {
-	acct, m, ok, err := s.member(w, r, v)
-	if !ok {
-		return acct, false, err
+// accountHandler is a page or form of the path's account.
+type accountHandler func(w http.ResponseWriter, r *http.Request, v *view, me member) error
+
+// inAccount runs h for members of the path's account whose role allows
+// perm (taskd.Authorize); PermWork lets every member in. A visitor is sent
+// to sign in; a person who is not a member gets "not found", so that
+// accounts cannot be discovered; a member whose role does not allow perm
+// gets 403. It fills the account's header (nav) of the page.
+func (s *Server) inAccount(perm taskd.Permission, h accountHandler) handler {
+	return func(w http.ResponseWriter, r *http.Request, v *view) error {
+		if v.Person == nil {
+			return see303(w, r, "/login?next="+url.QueryEscape(r.URL.Path))
+		}
+		ctx := r.Context()
+		acct, err := s.cfg.Store.AccountBySlug(ctx, r.PathValue("slug"))
+		var m taskd.Member
+		if err == nil {
+			m, err = s.cfg.Store.Member(ctx, acct.ID, v.Person.ID)
+		}
+		if taskd.IsNotFound(err) {
+			s.fail(w, r, http.StatusNotFound, "There is no such account.")
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		ms, err := s.cfg.Store.Memberships(ctx, v.Person.ID)
+		if err != nil {
+			return err
+		}
+		v.Nav = &nav{Account: acct, Member: m, Accounts: ms, Settings: m.Role.Can(taskd.PermSettings), People: m.Role.Can(taskd.PermManagePeople)}
+		if err := taskd.Authorize(actor(acct, m), perm); err != nil {
+			s.fail(w, r, http.StatusForbidden, "Only the account's owner and admins may do this.")
+			return nil
+		}
+		return h(w, r, v, member{Account: acct, Member: m})
 	}
-	if err := taskd.Authorize(actor(acct, m), perm); err != nil {
-		s.fail(w, r, http.StatusForbidden, "Only the account's owner and admins may do this.")
-		return acct, false, nil
-	}
-	return acct, true, nil
 }
 
 // actor is who a change made in a page is made by.

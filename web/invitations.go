@@ -65,11 +65,8 @@ func (s *Server) answerInvitation(accept bool) handler {
 
 // cancelInvitation is POST /a/{slug}/invitations/{id}/cancel (owners and
 // admins).
-func (s *Server) cancelInvitation(w http.ResponseWriter, r *http.Request, v *view) error {
-	acct, ok, err := s.allowed(w, r, v, taskd.PermManagePeople)
-	if !ok {
-		return err
-	}
+func (s *Server) cancelInvitation(w http.ResponseWriter, r *http.Request, v *view, me member) error {
+	acct := me.Account
 	id, err := taskd.ParseID(r.PathValue("id"), "invitation")
 	if err == nil {
 		err = s.cfg.Store.CancelInvitation(r.Context(), acct.ID, id)

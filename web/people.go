@@ -16,11 +16,8 @@ type peopleView struct {
 	Shown       *flash
 }
 
-func (s *Server) people(w http.ResponseWriter, r *http.Request, v *view) error {
-	acct, _, ok, err := s.member(w, r, v)
-	if !ok {
-		return err
-	}
+func (s *Server) people(w http.ResponseWriter, r *http.Request, v *view, me member) error {
+	acct := me.Account
 	return s.renderPeople(w, r, v, acct, http.StatusOK, nil)
 }
 
@@ -44,11 +41,8 @@ func (s *Server) renderPeople(w http.ResponseWriter, r *http.Request, v *view, a
 // new to taskd is registered with the password given; someone already
 // registered keeps theirs. Both cases take the same steps and get the
 // same answer, so the page does not tell whether an e-mail is registered.
-func (s *Server) addPerson(w http.ResponseWriter, r *http.Request, v *view) error {
-	acct, ok, err := s.allowed(w, r, v, taskd.PermManagePeople)
-	if !ok {
-		return err
-	}
+func (s *Server) addPerson(w http.ResponseWriter, r *http.Request, v *view, me member) error {
+	acct := me.Account
 	ctx := r.Context()
 	role, err := taskd.ParseRole(r.PostFormValue("role"))
 	var np taskd.NewPerson
@@ -80,11 +74,8 @@ func (s *Server) newMember(r *http.Request) (taskd.NewPerson, error) {
 	return taskd.PreparePerson(email, r.PostFormValue("password"), r.PostFormValue("first_name"), r.PostFormValue("last_name"), secret.HashPassword)
 }
 
-func (s *Server) setRole(w http.ResponseWriter, r *http.Request, v *view) error {
-	acct, ok, err := s.allowed(w, r, v, taskd.PermManagePeople)
-	if !ok {
-		return err
-	}
+func (s *Server) setRole(w http.ResponseWriter, r *http.Request, v *view, me member) error {
+	acct := me.Account
 	id, err := taskd.ParseID(r.PathValue("pid"), "member")
 	var role taskd.Role
 	if err == nil {
@@ -105,19 +96,13 @@ func (s *Server) setRole(w http.ResponseWriter, r *http.Request, v *view) error 
 }
 
 // apiKey is the administrative-key page: rotate, and see the new key once.
-func (s *Server) apiKey(w http.ResponseWriter, r *http.Request, v *view) error {
-	if _, ok, err := s.allowed(w, r, v, taskd.PermSettings); !ok {
-		return err
-	}
+func (s *Server) apiKey(w http.ResponseWriter, r *http.Request, v *view, me member) error {
 	v.Title, v.Data = "Administrative API key", s.takeFlash(w, r)
 	return s.render(w, r, "apikey.html", v)
 }
 
-func (s *Server) rotateAPIKey(w http.ResponseWriter, r *http.Request, v *view) error {
-	acct, ok, err := s.allowed(w, r, v, taskd.PermSettings)
-	if !ok {
-		return err
-	}
+func (s *Server) rotateAPIKey(w http.ResponseWriter, r *http.Request, v *view, me member) error {
+	acct := me.Account
 	key := secret.APIKey()
 	if err := s.cfg.Store.SetAPIKey(r.Context(), acct.ID, s.cfg.Sealer.SealAPIKey(acct.Slug, key)); err != nil {
 		return err

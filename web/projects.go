@@ -15,11 +15,8 @@ type projectsView struct {
 	Values   map[string][]string
 }
 
-func (s *Server) projects(w http.ResponseWriter, r *http.Request, v *view) error {
-	acct, _, ok, err := s.member(w, r, v)
-	if !ok {
-		return err
-	}
+func (s *Server) projects(w http.ResponseWriter, r *http.Request, v *view, me member) error {
+	acct := me.Account
 	return s.renderProjects(w, r, v, acct, http.StatusOK, nil)
 }
 
@@ -40,11 +37,8 @@ func (s *Server) renderProjects(w http.ResponseWriter, r *http.Request, v *view,
 	return s.renderStatus(w, r, status, "projects.html", v)
 }
 
-func (s *Server) createProject(w http.ResponseWriter, r *http.Request, v *view) error {
-	acct, m, ok, err := s.member(w, r, v)
-	if !ok {
-		return err
-	}
+func (s *Server) createProject(w http.ResponseWriter, r *http.Request, v *view, me member) error {
+	acct, m := me.Account, me.Member
 	in, err := taskd.ParseProjectInput(formParams(r))
 	if err == nil && in.Name == nil {
 		err = taskd.Required("title")
@@ -64,12 +58,9 @@ func (s *Server) createProject(w http.ResponseWriter, r *http.Request, v *view) 
 }
 
 // setProjectStatus archives or activates the path's project.
-func (s *Server) setProjectStatus(status string) handler {
-	return func(w http.ResponseWriter, r *http.Request, v *view) error {
-		acct, m, ok, err := s.member(w, r, v)
-		if !ok {
-			return err
-		}
+func (s *Server) setProjectStatus(status string) accountHandler {
+	return func(w http.ResponseWriter, r *http.Request, v *view, me member) error {
+		acct, m := me.Account, me.Member
 		id, err := taskd.ParseID(r.PathValue("pid"), "project")
 		if err == nil {
 			_, err = s.cfg.Store.SetProjectStatus(r.Context(), actor(acct, m), id, status)
@@ -92,11 +83,8 @@ type projectView struct {
 	Base    string // the account's path
 }
 
-func (s *Server) projectPage(w http.ResponseWriter, r *http.Request, v *view) error {
-	acct, _, ok, err := s.member(w, r, v)
-	if !ok {
-		return err
-	}
+func (s *Server) projectPage(w http.ResponseWriter, r *http.Request, v *view, me member) error {
+	acct := me.Account
 	p, ok, err := s.pathProject(w, r, acct)
 	if !ok {
 		return err
@@ -138,11 +126,8 @@ func (s *Server) renderProject(w http.ResponseWriter, r *http.Request, v *view, 
 }
 
 // createTask adds a task, or a subtask when the form names a parent.
-func (s *Server) createTask(w http.ResponseWriter, r *http.Request, v *view) error {
-	acct, m, ok, err := s.member(w, r, v)
-	if !ok {
-		return err
-	}
+func (s *Server) createTask(w http.ResponseWriter, r *http.Request, v *view, me member) error {
+	acct, m := me.Account, me.Member
 	p, ok, err := s.pathProject(w, r, acct)
 	if !ok {
 		return err

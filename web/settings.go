@@ -21,11 +21,8 @@ type clientsView struct {
 	URIs    string
 }
 
-func (s *Server) clients(w http.ResponseWriter, r *http.Request, v *view) error {
-	acct, ok, err := s.allowed(w, r, v, taskd.PermSettings)
-	if !ok {
-		return err
-	}
+func (s *Server) clients(w http.ResponseWriter, r *http.Request, v *view, me member) error {
+	acct := me.Account
 	return s.renderClients(w, r, v, http.StatusOK, &clientsView{Account: acct, Shown: s.takeFlash(w, r)})
 }
 
@@ -41,11 +38,8 @@ func (s *Server) renderClients(w http.ResponseWriter, r *http.Request, v *view, 
 
 func (s *Server) settingsPath(acct taskd.Account) string { return "/a/" + acct.Slug + "/settings/api" }
 
-func (s *Server) createClient(w http.ResponseWriter, r *http.Request, v *view) error {
-	acct, ok, err := s.allowed(w, r, v, taskd.PermSettings)
-	if !ok {
-		return err
-	}
+func (s *Server) createClient(w http.ResponseWriter, r *http.Request, v *view, me member) error {
+	acct := me.Account
 	name, uris := r.PostFormValue("name"), r.PostFormValue("redirect_uris")
 	c, sec, err := oauth.NewClient(acct.ID, name, strings.Fields(uris))
 	var e *taskd.Error
@@ -62,35 +56,21 @@ func (s *Server) createClient(w http.ResponseWriter, r *http.Request, v *view) e
 	return see303(w, r, s.settingsPath(acct))
 }
 
-func (s *Server) rotateClient(w http.ResponseWriter, r *http.Request, v *view) error {
-	acct, ok, err := s.allowed(w, r, v, taskd.PermSettings)
-	if !ok {
-		return err
-	}
+func (s *Server) rotateClient(w http.ResponseWriter, r *http.Request, v *view, me member) error {
+	acct := me.Account
 	id := r.PostFormValue("client_id")
 	sec, hash := oauth.NewSecret()
-	err = s.cfg.Store.SetClientSecret(r.Context(), acct.ID, id, hash)
-	if taskd.IsNotFound(err) {
+	if err := s.cfg.Store.SetClientSecret(r.Context(), acct.ID, id, hash); err != nil {
 		return s.failWith(w, r, err)
-	}
-	if err != nil {
-		return err
 	}
 	s.setFlash(w, flash{ClientID: id, Secret: sec})
 	return see303(w, r, s.settingsPath(acct))
 }
 
-func (s *Server) deleteClient(w http.ResponseWriter, r *http.Request, v *view) error {
-	acct, ok, err := s.allowed(w, r, v, taskd.PermSettings)
-	if !ok {
-		return err
-	}
-	err = s.cfg.Store.DeleteClient(r.Context(), acct.ID, r.PostFormValue("client_id"))
-	if taskd.IsNotFound(err) {
+func (s *Server) deleteClient(w http.ResponseWriter, r *http.Request, v *view, me member) error {
+	acct := me.Account
+	if err := s.cfg.Store.DeleteClient(r.Context(), acct.ID, r.PostFormValue("client_id")); err != nil {
 		return s.failWith(w, r, err)
-	}
-	if err != nil {
-		return err
 	}
 	return see303(w, r, s.settingsPath(acct))
 }

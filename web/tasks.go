@@ -22,11 +22,8 @@ type taskView struct {
 
 // taskPage serves /project/{pid}/{tid}/ and /project/{pid}/{parent}/{tid}/:
 // the task must be of that project (and parent), or the page is not found.
-func (s *Server) taskPage(w http.ResponseWriter, r *http.Request, v *view) error {
-	acct, _, ok, err := s.member(w, r, v)
-	if !ok {
-		return err
-	}
+func (s *Server) taskPage(w http.ResponseWriter, r *http.Request, v *view, me member) error {
+	acct := me.Account
 	t, ok, err := s.pathTask(w, r, acct, r.PathValue("tid"))
 	if !ok {
 		return err
@@ -94,12 +91,9 @@ func (s *Server) renderTask(w http.ResponseWriter, r *http.Request, v *view, acc
 
 // taskChange runs a change on the path's task and returns to its page; a
 // rule the change breaks is shown on the page.
-func (s *Server) taskChange(form string, change func(r *http.Request, by taskd.Actor, t taskd.Task) (string, error)) handler {
-	return func(w http.ResponseWriter, r *http.Request, v *view) error {
-		acct, m, ok, err := s.member(w, r, v)
-		if !ok {
-			return err
-		}
+func (s *Server) taskChange(form string, change func(r *http.Request, by taskd.Actor, t taskd.Task) (string, error)) accountHandler {
+	return func(w http.ResponseWriter, r *http.Request, v *view, me member) error {
+		acct, m := me.Account, me.Member
 		t, ok, err := s.pathTask(w, r, acct, r.PathValue("tid"))
 		if !ok {
 			return err
@@ -169,12 +163,9 @@ func (s *Server) addComment(r *http.Request, by taskd.Actor, t taskd.Task) (stri
 
 // commentChange edits or deletes the path's comment, if taskd.CanChangeComment
 // allows (the store checks it again in the change's transaction).
-func (s *Server) commentChange(del bool) handler {
-	return func(w http.ResponseWriter, r *http.Request, v *view) error {
-		acct, m, ok, err := s.member(w, r, v)
-		if !ok {
-			return err
-		}
+func (s *Server) commentChange(del bool) accountHandler {
+	return func(w http.ResponseWriter, r *http.Request, v *view, me member) error {
+		acct, m := me.Account, me.Member
 		id, err := taskd.ParseID(r.PathValue("cid"), "comment")
 		var c taskd.Comment
 		if err == nil {

@@ -27,11 +27,8 @@ func (s *Server) webhooksPath(acct taskd.Account) string {
 	return "/a/" + acct.Slug + "/settings/webhooks"
 }
 
-func (s *Server) webhooks(w http.ResponseWriter, r *http.Request, v *view) error {
-	acct, ok, err := s.allowed(w, r, v, taskd.PermSettings)
-	if !ok {
-		return err
-	}
+func (s *Server) webhooks(w http.ResponseWriter, r *http.Request, v *view, me member) error {
+	acct := me.Account
 	return s.renderWebhooks(w, r, v, http.StatusOK, &webhooksView{Account: acct, Shown: s.takeFlash(w, r),
 		Checked: map[string]bool{"post_task": true}})
 }
@@ -49,11 +46,8 @@ func (s *Server) renderWebhooks(w http.ResponseWriter, r *http.Request, v *view,
 	return s.renderStatus(w, r, status, "webhooks.html", v)
 }
 
-func (s *Server) createWebhook(w http.ResponseWriter, r *http.Request, v *view) error {
-	acct, ok, err := s.allowed(w, r, v, taskd.PermSettings)
-	if !ok {
-		return err
-	}
+func (s *Server) createWebhook(w http.ResponseWriter, r *http.Request, v *view, me member) error {
+	acct := me.Account
 	in := taskd.WebhookInput{URL: strings.TrimSpace(r.PostFormValue("url")), Events: strings.Join(r.PostForm["events"], ","),
 		Projects: strings.Join(r.PostForm["projects"], ","), HTTPUser: r.PostFormValue("http_user"), HTTPPass: r.PostFormValue("http_pass")}
 	hook, sec, err := s.cfg.Hooks.Add(r.Context(), acct.ID, in, taskd.SubscribableEvents)
@@ -91,12 +85,8 @@ type webhookView struct {
 	Chart    chart
 }
 
-// hook reads the path's webhook for a manager; ok false when it answered.
-func (s *Server) hook(w http.ResponseWriter, r *http.Request, v *view) (taskd.Account, taskd.Webhook, bool, error) {
-	acct, ok, err := s.allowed(w, r, v, taskd.PermSettings)
-	if !ok {
-		return acct, taskd.Webhook{}, false, err
-	}
+// hook reads the path's webhook of the account; ok false when it answered.
+func (s *Server) hook(w http.ResponseWriter, r *http.Request, acct taskd.Account) (taskd.Account, taskd.Webhook, bool, error) {
 	id, err := taskd.ParseID(r.PathValue("id"), "webhook")
 	var hook taskd.Webhook
 	if err == nil {
@@ -108,8 +98,8 @@ func (s *Server) hook(w http.ResponseWriter, r *http.Request, v *view) (taskd.Ac
 	return acct, hook, err == nil, err
 }
 
-func (s *Server) webhookPage(w http.ResponseWriter, r *http.Request, v *view) error {
-	acct, hook, ok, err := s.hook(w, r, v)
+func (s *Server) webhookPage(w http.ResponseWriter, r *http.Request, v *view, me member) error {
+	acct, hook, ok, err := s.hook(w, r, me.Account)
 	if !ok {
 		return err
 	}
@@ -132,9 +122,9 @@ func (s *Server) webhookPage(w http.ResponseWriter, r *http.Request, v *view) er
 }
 
 // webhookOp runs a POST on one webhook and returns to its page with a message.
-func (s *Server) webhookOp(op func(r *http.Request, acct taskd.Account, hook taskd.Webhook) (flash, error)) handler {
-	return func(w http.ResponseWriter, r *http.Request, v *view) error {
-		acct, hook, ok, err := s.hook(w, r, v)
+func (s *Server) webhookOp(op func(r *http.Request, acct taskd.Account, hook taskd.Webhook) (flash, error)) accountHandler {
+	return func(w http.ResponseWriter, r *http.Request, v *view, me member) error {
+		acct, hook, ok, err := s.hook(w, r, me.Account)
 		if !ok {
 			return err
 		}
@@ -192,8 +182,8 @@ func (s *Server) redeliver(r *http.Request, acct taskd.Account, hook taskd.Webho
 	return flash{Message: "Queued for delivery again."}, err
 }
 
-func (s *Server) deleteWebhook(w http.ResponseWriter, r *http.Request, v *view) error {
-	acct, hook, ok, err := s.hook(w, r, v)
+func (s *Server) deleteWebhook(w http.ResponseWriter, r *http.Request, v *view, me member) error {
+	acct, hook, ok, err := s.hook(w, r, me.Account)
 	if !ok {
 		return err
 	}

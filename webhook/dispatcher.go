@@ -199,6 +199,3 @@ func (d *Dispatcher) send(ctx context.Context, w taskd.Webhook, del taskd.Delive
 	}
 	return a.OK
 }
-
-// Owner identifies this dispatcher's leases.
-func (d *Dispatcher) Owner() string { return d.owner }

@@ -104,15 +104,19 @@ type Membership struct {
 	Role    Role
 }
 
-// OAuthStore keeps applications, grants, signing keys, sign-in sessions and
-// failed sign-ins. Errors are *Error: not found for an unknown client or grant.
-type OAuthStore interface {
+// ClientStore keeps the applications registered in accounts. Unknown
+// applications are not found ("client").
+type ClientStore interface {
 	CreateClient(ctx context.Context, c Client) (Client, error)
 	Client(ctx context.Context, clientID string) (Client, error)
 	Clients(ctx context.Context, accountID int64) ([]Client, error)
 	SetClientSecret(ctx context.Context, accountID int64, clientID, secretHash string) error
 	DeleteClient(ctx context.Context, accountID int64, clientID string) error
+}
 
+// GrantStore keeps authorizations: codes and token pairs. Unknown codes,
+// tokens and grants are not found.
+type GrantStore interface {
 	CreateGrant(ctx context.Context, g Grant, codeHash string) (Grant, error)
 	GrantByCode(ctx context.Context, codeHash string) (Grant, error)
 	// RedeemCode stores the first tokens of an unused code's grant; false
@@ -130,14 +134,19 @@ type OAuthStore interface {
 	// RevokeClientGrants revokes every grant a person gave a client.
 	RevokeClientGrants(ctx context.Context, personID int64, clientID string) error
 	PersonGrants(ctx context.Context, personID int64) ([]Grant, error)
+}
 
+// SigningKeyStore keeps the keys access tokens are signed with.
+type SigningKeyStore interface {
 	SigningKeys(ctx context.Context) ([]SigningKey, error)
 	AddSigningKey(ctx context.Context, k SigningKey) error
+}
 
+// SessionStore keeps sign-in sessions under the hashes of their cookies.
+type SessionStore interface {
 	CreateSession(ctx context.Context, hash string, personID int64, expires time.Time) error
+	// SessionPerson returns the person of a current session; not found
+	// for an unknown or expired one.
 	SessionPerson(ctx context.Context, hash string) (Person, error)
 	DeleteSession(ctx context.Context, hash string) error
-
-	PersonByID(ctx context.Context, id int64) (Person, error)
-	Memberships(ctx context.Context, personID int64) ([]Membership, error)
 }

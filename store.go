@@ -49,29 +49,42 @@ type NewAccount struct {
 	Owner  NewPerson
 }
 
-// Store keeps accounts, people and work. Every method that changes a project,
-// task or comment writes its event in the same transaction. Errors are
-// *Error: KindNotFound naming the object ("project", "task", "parent",
-// "comment", "member", "account"), KindConflict for duplicates and for the
-// state rules (Reason), KindInvalid and KindForbidden.
-type Store interface {
+// The store is split into narrow interfaces, one per family of data, in
+// the manner of fosite: each consumer names the ones it uses (api.Store,
+// oauth.Store, web.Store, webhook.Store, ratelimit.Store), and one
+// implementation, package store, provides them all. Errors are *Error:
+// KindNotFound naming the object ("project", "task", "parent", "comment",
+// "member", "account" …), KindConflict for duplicates and for the state
+// rules (Reason), KindInvalid and KindForbidden. Every method that changes
+// a project, task or comment writes its event in the same transaction.
+
+// AccountStore keeps accounts, people and memberships.
+type AccountStore interface {
 	CreateAccount(ctx context.Context, a NewAccount) (Account, Person, error)
 	AccountBySlug(ctx context.Context, slug string) (Account, error)
 	SetAPIKey(ctx context.Context, accountID int64, sealed []byte) error
 	PersonByEmail(ctx context.Context, email string) (Person, error)
+	PersonByID(ctx context.Context, id int64) (Person, error)
 	AddMember(ctx context.Context, accountID int64, p NewPerson, role Role) (Person, error)
 	Members(ctx context.Context, accountID int64) ([]Member, error)
 	Owner(ctx context.Context, accountID int64) (Member, error)
 	MemberByEmail(ctx context.Context, accountID int64, email string) (Member, error)
 	Member(ctx context.Context, accountID, personID int64) (Member, error)
+	Memberships(ctx context.Context, personID int64) ([]Membership, error)
 	SetRole(ctx context.Context, accountID, personID int64, role Role) error
+}
 
+// ProjectStore keeps projects.
+type ProjectStore interface {
 	Projects(ctx context.Context, accountID int64, status string) ([]Project, error)
 	Project(ctx context.Context, accountID, id int64) (Project, error)
 	CreateProject(ctx context.Context, by Actor, in ProjectInput) (Project, error)
 	UpdateProject(ctx context.Context, by Actor, id int64, in ProjectInput) (Project, error)
 	SetProjectStatus(ctx context.Context, by Actor, id int64, status string) (Project, error)
+}
 
+// TaskStore keeps tasks and subtasks.
+type TaskStore interface {
 	Tasks(ctx context.Context, q TaskQuery) ([]Task, error)
 	// ProjectVersion increases with every change to the project's tasks.
 	ProjectVersion(ctx context.Context, accountID, projectID int64) (int64, error)
@@ -81,14 +94,30 @@ type Store interface {
 	CompleteTask(ctx context.Context, by Actor, id int64) (Task, error)
 	ReopenTask(ctx context.Context, by Actor, id int64) (Task, error)
 	DeleteTask(ctx context.Context, by Actor, id int64) error
+}
 
+// CommentStore keeps comments on tasks.
+type CommentStore interface {
 	Comments(ctx context.Context, accountID, taskID int64) ([]Comment, error)
 	Comment(ctx context.Context, accountID, id int64) (Comment, error)
 	CreateComment(ctx context.Context, by Actor, taskID int64, text string) (Comment, error)
 	UpdateComment(ctx context.Context, by Actor, id int64, text string) (Comment, error)
 	DeleteComment(ctx context.Context, by Actor, id int64) error
+}
 
+// EventStore reads the outbox of events the changes wrote.
+type EventStore interface {
 	Events(ctx context.Context, accountID int64, since time.Time, projectID int64) ([]StoredEvent, error)
+}
+
+// Store is every family of data the account API serves, and the store's
+// lifetime.
+type Store interface {
+	AccountStore
+	ProjectStore
+	TaskStore
+	CommentStore
+	EventStore
 
 	Ping(ctx context.Context) error
 	Close() error

@@ -51,8 +51,8 @@ func actions() map[string]action {
 		"delete_task":   {tasksWrite, work, []string{"id_task"}, deleteTask},
 
 		"get_comments":   {commentsRead, work, []string{"id_task"}, getComments},
-		"post_comment":   {commentsWrite, work, []string{"id_task", "text", "email_user_from"}, writeComment("id_task", CodeTaskInvalid, taskd.Store.CreateComment)},
-		"update_comment": {commentsWrite, work, []string{"id_comment", "text"}, writeComment("id_comment", CodeCommentInvalid, taskd.Store.UpdateComment)},
+		"post_comment":   {commentsWrite, work, []string{"id_task", "text", "email_user_from"}, writeComment("id_task", CodeTaskInvalid, Store.CreateComment)},
+		"update_comment": {commentsWrite, work, []string{"id_comment", "text"}, writeComment("id_comment", CodeCommentInvalid, Store.UpdateComment)},
 		"delete_comment": {commentsWrite, work, []string{"id_comment"}, deleteComment},
 
 		"get_users":  {usersRead, work, nil, getUsers},

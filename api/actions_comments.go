@@ -23,7 +23,7 @@ func getComments(c *call) (any, error) {
 }
 
 // writeComment reads a target id and the text, and makes the change.
-func writeComment(idName string, code Code, write func(s taskd.Store, ctx context.Context, by taskd.Actor, id int64, text string) (taskd.Comment, error)) func(*call) (any, error) {
+func writeComment(idName string, code Code, write func(s Store, ctx context.Context, by taskd.Actor, id int64, text string) (taskd.Comment, error)) func(*call) (any, error) {
 	return func(c *call) (any, error) {
 		id, err := c.id(idName, code)
 		if err != nil {

@@ -23,7 +23,7 @@ func (a action) accepts(name string) bool { return slices.Contains(a.params, nam
 // call is one dispatched action with its parameters.
 type call struct {
 	ctx   context.Context
-	store taskd.Store
+	store Store
 	p     map[string]string
 	who   *caller
 	now   func() time.Time

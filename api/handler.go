@@ -20,7 +20,7 @@ import (
 // adminAPI serves the administrative API of one account, named by the path
 // value "slug".
 type adminAPI struct {
-	store   taskd.Store
+	store   Store
 	sealer  *secret.Sealer
 	log     *slog.Logger
 	now     func() time.Time
@@ -42,9 +42,18 @@ type Limits struct {
 	TrustProxy bool
 }
 
+// Store is the data the actions read and change.
+type Store interface {
+	taskd.AccountStore
+	taskd.ProjectStore
+	taskd.TaskStore
+	taskd.CommentStore
+	taskd.EventStore
+}
+
 // Config configures the account APIs.
 type Config struct {
-	Store  taskd.Store
+	Store  Store
 	Sealer *secret.Sealer
 	Log    *slog.Logger
 	Now    func() time.Time // time.Now when nil

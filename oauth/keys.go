@@ -34,7 +34,7 @@ type key struct {
 // keyring holds the signing keys, loaded from the store. Any replica may add
 // a key; a token signed with a key this replica has not seen reloads the ring.
 type keyring struct {
-	store  taskd.OAuthStore
+	store  taskd.SigningKeyStore
 	sealer *secret.Sealer
 	now    func() time.Time
 

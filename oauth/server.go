@@ -29,9 +29,18 @@ const (
 	RefreshTTL = 30 * 24 * time.Hour
 )
 
+// Store is what the authorization server keeps: applications, grants
+// and signing keys, and the people it issues tokens for.
+type Store interface {
+	taskd.ClientStore
+	taskd.GrantStore
+	taskd.SigningKeyStore
+	PersonByID(ctx context.Context, id int64) (taskd.Person, error)
+}
+
 // Config configures a Server.
 type Config struct {
-	Store  taskd.OAuthStore
+	Store  Store
 	Sealer *secret.Sealer
 	// Issuer is {auth_url}, the server's public URL without a trailing slash.
 	Issuer string

@@ -9,7 +9,12 @@ import (
 	"github.com/taskd/taskd"
 )
 
-var _ taskd.OAuthStore = (*DB)(nil)
+var (
+	_ taskd.ClientStore     = (*DB)(nil)
+	_ taskd.GrantStore      = (*DB)(nil)
+	_ taskd.SigningKeyStore = (*DB)(nil)
+	_ taskd.SessionStore    = (*DB)(nil)
+)
 
 const clientColumns = `c.id, c.account_id, c.client_id, c.secret_hash, c.name, c.redirect_uris, c.created_at, a.name
 	FROM clients c JOIN accounts a ON a.id = c.account_id`
@@ -58,7 +63,7 @@ func (db *DB) SetClientSecret(ctx context.Context, accountID int64, clientID, se
 	return db.tx(ctx, "set client secret", func(tx querier) error {
 		res, err := tx.ExecContext(ctx, db.d.q(`UPDATE clients SET secret_hash = ? WHERE account_id = ? AND client_id = ?`),
 			secretHash, accountID, clientID)
-		return oneRow(res, err, "client_id")
+		return oneRow(res, err, "client")
 	})
 }
 
@@ -67,7 +72,7 @@ func (db *DB) SetClientSecret(ctx context.Context, accountID int64, clientID, se
 func (db *DB) DeleteClient(ctx context.Context, accountID int64, clientID string) error {
 	return db.tx(ctx, "delete client", func(tx querier) error {
 		res, err := tx.ExecContext(ctx, db.d.q(`DELETE FROM clients WHERE account_id = ? AND client_id = ?`), accountID, clientID)
-		return oneRow(res, err, "client_id")
+		return oneRow(res, err, "client")
 	})
 }
 

@@ -128,7 +128,7 @@ func (db *DB) RevokeClientGrants(ctx context.Context, personID int64, clientID s
 		res, err := tx.ExecContext(ctx, db.d.q(`UPDATE grants SET revoked = 1, updated_at = ?
 			WHERE person_id = ? AND revoked = 0 AND client_id = (SELECT id FROM clients WHERE client_id = ?)`),
 			ms(db.now()), personID, clientID)
-		return oneRow(res, err, "client_id")
+		return oneRow(res, err, "client")
 	})
 }
 

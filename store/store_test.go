@@ -4,7 +4,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/internal/testdb"
 	"github.com/taskd/taskd/store"
 	"github.com/taskd/taskd/store/storetest"
@@ -16,7 +15,7 @@ func TestConformance(t *testing.T) {
 	for _, backend := range testdb.Backends() {
 		t.Run(backend, func(t *testing.T) {
 			t.Parallel()
-			storetest.Run(t, func(t *testing.T, now func() time.Time) taskd.Store {
+			storetest.Run(t, func(t *testing.T, now func() time.Time) storetest.Store {
 				return testdb.New(t, backend).OpenWith(t, store.Options{Now: now})
 			})
 		})

@@ -30,11 +30,16 @@ var staticFS embed.FS
 
 // Store is what the pages read and change.
 type Store interface {
-	taskd.Store
-	taskd.OAuthStore
-	taskd.WebhookStore
-	ratelimit.Store
+	taskd.AccountStore
+	taskd.ProjectStore
+	taskd.TaskStore
+	taskd.CommentStore
+	taskd.ClientStore
+	taskd.GrantStore // the applications a person authorized
+	taskd.SessionStore
 	taskd.InvitationStore
+	taskd.WebhookStore // the webhook pages read attempts and deliveries
+	ratelimit.Store    // sign-in limits
 }
 
 // Config configures the pages.

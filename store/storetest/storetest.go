@@ -1,5 +1,7 @@
-// Package storetest is the conformance suite every taskd.Store must pass. It
-// runs against real databases: see Run.
+// Package storetest is the conformance suite of the store: every narrow
+// interface a consumer names (taskd.AccountStore … taskd.InvitationStore,
+// ratelimit.Store) has its cases here. It runs against real databases: see
+// Run.
 package storetest
 
 import (
@@ -12,6 +14,7 @@ import (
 	"time"
 
 	"github.com/taskd/taskd"
+	"github.com/taskd/taskd/ratelimit"
 )
 
 // Clock is a controllable clock for stores under test.
@@ -37,9 +40,21 @@ func (c *Clock) Advance(d time.Duration) {
 	c.mu.Unlock()
 }
 
+// Store is every interface the store implements.
+type Store interface {
+	taskd.Store
+	taskd.ClientStore
+	taskd.GrantStore
+	taskd.SigningKeyStore
+	taskd.SessionStore
+	taskd.WebhookStore
+	taskd.InvitationStore
+	ratelimit.Store
+}
+
 // Fixture is a store with one account whose owner acts.
 type Fixture struct {
-	Store   taskd.Store
+	Store   Store
 	Clock   *Clock
 	Account taskd.Account
 	Owner   taskd.Actor
@@ -48,7 +63,7 @@ type Fixture struct {
 var seq atomic.Int64
 
 // NewAccount creates a fresh account with a unique slug in s.
-func NewAccount(t testing.TB, s taskd.Store, prefix string) (taskd.Account, taskd.Actor) {
+func NewAccount(t testing.TB, s taskd.AccountStore, prefix string) (taskd.Account, taskd.Actor) {
 	t.Helper()
 	n := seq.Add(1)
 	slug := fmt.Sprintf("%s-%d-%d", prefix, time.Now().UnixNano()%1e9, n)
@@ -63,7 +78,7 @@ func NewAccount(t testing.TB, s taskd.Store, prefix string) (taskd.Account, task
 }
 
 // Run runs the suite. open returns a fresh store using the given clock.
-func Run(t *testing.T, open func(t *testing.T, now func() time.Time) taskd.Store) {
+func Run(t *testing.T, open func(t *testing.T, now func() time.Time) Store) {
 	setup := func(t *testing.T) *Fixture {
 		clock := NewClock(time.Date(2026, 3, 4, 10, 30, 0, 0, time.UTC))
 		s := open(t, clock.Now)
@@ -82,6 +97,13 @@ func Run(t *testing.T, open func(t *testing.T, now func() time.Time) taskd.Store
 		{"Events", testEvents},
 		{"TenantIsolation", testIsolation},
 		{"ConcurrentWriters", testConcurrentWriters},
+		{"Clients", testClients},
+		{"Grants", testGrants},
+		{"SigningKeysAndSessions", testKeysAndSessions},
+		{"Webhooks", testWebhooks},
+		{"WebhookLeases", testWebhookLeases},
+		{"Invitations", testInvitations},
+		{"RateCounts", testRateCounts},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, setup(t)) })
 	}

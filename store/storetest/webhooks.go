@@ -1,0 +1,112 @@
+package storetest
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/taskd/taskd"
+)
+
+// newWebhook adds a webhook of the fixture's account for post_task.
+func newWebhook(t *testing.T, f *Fixture) taskd.Webhook {
+	t.Helper()
+	return must(f.Store.CreateWebhook(context.Background(), taskd.Webhook{AccountID: f.Account.ID, URL: "https://hooks.example/in",
+		Events: []string{"post_task"}, Secret: []byte("sealed")}))(t)
+}
+
+// testWebhooks: webhooks belong to one account; a change's event becomes
+// one delivery per subscribed webhook, delivered in order and recorded.
+func testWebhooks(t *testing.T, f *Fixture) {
+	ctx := context.Background()
+	s := f.Store
+	w := newWebhook(t, f)
+	if w.Enabled {
+		t.Fatal("a new webhook is enabled before its URL check")
+	}
+	other, _ := NewAccount(t, s, "other")
+	_, err := s.Webhook(ctx, other.ID, w.ID)
+	want(t, err, taskd.KindNotFound, "webhook")
+	want(t, s.DeleteWebhook(ctx, other.ID, w.ID), taskd.KindNotFound, "webhook")
+	want(t, s.SetWebhookEnabled(ctx, other.ID, w.ID, true, ""), taskd.KindNotFound, "webhook")
+	noErr(t, s.SetWebhookEnabled(ctx, f.Account.ID, w.ID, true, ""))
+	noErr(t, s.SetWebhookSecret(ctx, f.Account.ID, w.ID, []byte("rotated")))
+	if got := must(s.Webhook(ctx, f.Account.ID, w.ID))(t); !got.Enabled || string(got.Secret) != "rotated" || got.Events[0] != "post_task" {
+		t.Fatalf("webhook = %+v", got)
+	}
+	if list := must(s.Webhooks(ctx, f.Account.ID))(t); len(list) != 1 || list[0].ID != w.ID {
+		t.Fatalf("webhooks = %+v", list)
+	}
+
+	p := newProject(t, f) // post_project: not subscribed
+	must(s.CreateTask(ctx, f.Owner, p.ID, 0, taskd.TaskInput{Name: ptr("one")}))(t)
+	must(s.CreateTask(ctx, f.Owner, p.ID, 0, taskd.TaskInput{Name: ptr("two")}))(t)
+	if n := must(s.FanOut(ctx, 100))(t); n != 2 {
+		t.Fatalf("fan-out made %d deliveries, want 2", n)
+	}
+	if n := must(s.FanOut(ctx, 100))(t); n != 0 {
+		t.Fatalf("a second fan-out made %d deliveries", n)
+	}
+	if due := must(s.DueWebhooks(ctx, 10))(t); len(due) != 1 || due[0] != w.ID {
+		t.Fatalf("due webhooks = %v", due)
+	}
+	d, hook, ok, err := s.NextDelivery(ctx, w.ID)
+	if err != nil || !ok || hook.ID != w.ID || d.Event.Name != "post_task" {
+		t.Fatalf("next delivery: %+v %v %v", d, ok, err)
+	}
+	noErr(t, s.RecordAttempt(ctx, taskd.Attempt{WebhookID: w.ID, DeliveryID: d.ID, EventID: d.Event.ID, EventName: d.Event.Name,
+		At: f.Clock.Now(), OK: true, HTTPStatus: 200, Latency: 5 * time.Millisecond}, time.Time{}))
+	next, _, ok, err := s.NextDelivery(ctx, w.ID)
+	if err != nil || !ok || next.ID == d.ID || next.Event.ID <= d.Event.ID {
+		t.Fatalf("the delivery after the first: %+v %v %v", next, ok, err)
+	}
+	if attempts := must(s.Attempts(ctx, f.Account.ID, w.ID, 10))(t); len(attempts) != 1 || !attempts[0].OK {
+		t.Fatalf("attempts = %+v", attempts)
+	}
+	if attempts := must(s.Attempts(ctx, other.ID, w.ID, 10))(t); len(attempts) != 0 {
+		t.Fatalf("another account sees attempts: %+v", attempts)
+	}
+	want(t, s.Redeliver(ctx, other.ID, d.ID), taskd.KindNotFound, "delivery")
+	noErr(t, s.Redeliver(ctx, f.Account.ID, d.ID))
+
+	f.Clock.Advance(taskd.HoldLimit + time.Hour)
+	if n := must(s.ExpireHeld(ctx, f.Clock.Now().Add(-taskd.HoldLimit)))(t); n != 2 {
+		t.Fatalf("expired %d held deliveries, want 2", n)
+	}
+	if expired := must(s.ExpiredDeliveries(ctx, f.Account.ID, w.ID, 10))(t); len(expired) != 2 {
+		t.Fatalf("expired deliveries = %+v", expired)
+	}
+	noErr(t, s.DeleteWebhook(ctx, f.Account.ID, w.ID))
+	_, err = s.Webhook(ctx, f.Account.ID, w.ID)
+	want(t, err, taskd.KindNotFound, "webhook")
+}
+
+// testWebhookLeases: one owner at a time holds a webhook, until its lease
+// runs out or it lets go.
+func testWebhookLeases(t *testing.T, f *Fixture) {
+	ctx := context.Background()
+	s := f.Store
+	w := newWebhook(t, f)
+	until := f.Clock.Now().Add(30 * time.Second)
+	if ok := must(s.Lease(ctx, w.ID, "a", until))(t); !ok {
+		t.Fatal("a free webhook was not leased")
+	}
+	if ok := must(s.Lease(ctx, w.ID, "b", until))(t); ok {
+		t.Fatal("a held webhook was leased by another owner")
+	}
+	if ok := must(s.Lease(ctx, w.ID, "a", until.Add(time.Minute)))(t); !ok {
+		t.Fatal("the owner could not renew its lease")
+	}
+	noErr(t, s.Release(ctx, w.ID, "b")) // not b's: no effect
+	if ok := must(s.Lease(ctx, w.ID, "b", until))(t); ok {
+		t.Fatal("another owner's release freed the webhook")
+	}
+	f.Clock.Advance(2 * time.Minute)
+	if ok := must(s.Lease(ctx, w.ID, "b", f.Clock.Now().Add(30*time.Second)))(t); !ok {
+		t.Fatal("an expired lease was not taken over")
+	}
+	noErr(t, s.Release(ctx, w.ID, "b"))
+	if ok := must(s.Lease(ctx, w.ID, "a", f.Clock.Now().Add(30*time.Second)))(t); !ok {
+		t.Fatal("a released webhook was not leased")
+	}
+}

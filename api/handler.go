@@ -1,7 +1,9 @@
-// Package api serves the account API: the actions of {account_url}/api/admin/v2
-// (administrative key) and, later, {account_url}/api/oauth2 (access token).
-// It parses and authenticates requests, dispatches actions to the store and
-// renders the Worksection-compatible envelope.
+// Package api serves the account APIs: the actions of
+// {account_url}/api/admin/v2 (administrative key) and
+// {account_url}/api/oauth2 (access token). It parses and authenticates
+// requests, dispatches actions to the store and renders the
+// Worksection-compatible envelope; errors.go is the one table from the
+// domain's error kinds to the API's numeric codes.
 package api
 
 import (

@@ -1,7 +1,10 @@
 // Package web serves taskd's HTML pages: sign-in and sign-out, the OAuth
-// authorization pages (user selection and consent) and the settings pages
-// for API applications and authorized applications. Pages are rendered on
-// the server with html/template; static files are embedded.
+// authorization pages (user selection and consent), an account's projects,
+// tasks, people and invitations, and its settings (API key, applications,
+// webhooks). Pages are rendered on the server with html/template; static
+// files are embedded. errors.go is the one table from the domain's error
+// kinds to pages, and inAccount (account.go) admits members to an
+// account's pages.
 package web
 
 import (

@@ -29,6 +29,14 @@ func (s *Server) Mount(mux *http.ServeMux) {
 	mux.HandleFunc("/oauth2/introspect", s.endpoint(s.introspect))
 	mux.HandleFunc("GET /oauth2/jwks", s.jwks)
 	mux.HandleFunc("GET /.well-known/oauth-authorization-server", s.metadata)
+	// Other methods on the two documents: 405, not the site's "not found".
+	getOnly := func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Allow", "GET, HEAD")
+		writeJSON(w, http.StatusMethodNotAllowed, map[string]string{"error": "invalid_request",
+			"error_description": "Use GET", "errorDescription": "Use GET"})
+	}
+	mux.HandleFunc("/oauth2/jwks", getOnly)
+	mux.HandleFunc("/.well-known/oauth-authorization-server", getOnly)
 }
 
 // form is a token request's parameters.

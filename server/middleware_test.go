@@ -57,3 +57,22 @@ func TestNotFoundInKind(t *testing.T) {
 		}
 	}
 }
+
+// TestDocumentsRefuseOtherMethods: the JWKS and the metadata answer 405
+// with Allow to anything but GET and HEAD.
+func TestDocumentsRefuseOtherMethods(t *testing.T) {
+	s := newSite(t)
+	for _, path := range []string{"/oauth2/jwks", "/.well-known/oauth-authorization-server"} {
+		for method, want := range map[string]int{"GET": 200, "HEAD": 200, "POST": 405, "DELETE": 405} {
+			req, _ := http.NewRequest(method, s.base+path, nil)
+			res, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res.Body.Close()
+			if res.StatusCode != want || (want == 405 && res.Header.Get("Allow") != "GET, HEAD") {
+				t.Errorf("%s %s: %d (Allow %q), want %d", method, path, res.StatusCode, res.Header.Get("Allow"), want)
+			}
+		}
+	}
+}

@@ -10,8 +10,8 @@ import (
 // TokenVerifier checks access tokens; package oauth implements it.
 type TokenVerifier interface {
 	// VerifyToken returns the grant of a current access token, or a
-	// *taskd.Error with code 2 whose message says why (an expired token's
-	// is "Access token is expired").
+	// *taskd.Error of KindUnauthenticated (code 2 here) whose message says
+	// why (an expired token's is "Access token is expired").
 	VerifyToken(ctx context.Context, token string) (taskd.Grant, error)
 }
 

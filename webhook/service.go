@@ -118,7 +118,7 @@ func (s *Service) Disable(ctx context.Context, accountID, id int64) error {
 
 // Enable runs the URL check; only a passing check enables the webhook (and
 // resets its error count). A failed check is logged, recorded as the last
-// error, and returned (code 11).
+// error, and returned (CheckFailed: invalid "url").
 func (s *Service) Enable(ctx context.Context, accountID, id int64) error {
 	w, res, err := s.Test(ctx, accountID, id)
 	if err != nil {

@@ -1,0 +1,22 @@
+package api
+
+// ActionScopes lists every action of the access-token API with the scope
+// its table entry names, for tests written from the spec.
+func ActionScopes() map[string]string {
+	out := map[string]string{}
+	for name, a := range New(Config{Tokens: noTokens{}}).bearer.actions {
+		out[name] = a.scope
+	}
+	return out
+}
+
+// AdminActions lists the administrative API's actions.
+func AdminActions() []string {
+	var out []string
+	for name := range actions() {
+		out = append(out, name)
+	}
+	return out
+}
+
+type noTokens struct{ TokenVerifier }

@@ -107,6 +107,78 @@ func New(cfg Config) (*Server, error) {
 	}, nil
 }
 
+// route is one address of the pages and its handler.
+type route struct {
+	pattern string
+	handler http.HandlerFunc
+}
+
+// routes lists the pages' addresses. Every POST goes through s.form.
+func (s *Server) routes() []route {
+	rs := []route{
+		{"GET /{$}", s.page(s.home)},
+		{"GET /login", s.page(s.loginPage)},
+		{"POST /login", s.form(s.login)},
+		{"POST /logout", s.form(s.logout)},
+		{"GET /oauth2/authorize", s.page(s.authorize)},
+		{"POST /oauth2/authorize", s.form(s.authorizeForm)},
+		{"GET /settings/applications", s.page(s.applications)},
+		{"POST /settings/applications/revoke", s.form(s.revokeApplication)},
+		{"GET /a/{slug}/settings/api", s.page(s.inAccount(taskd.PermSettings, s.clients))},
+		{"POST /a/{slug}/settings/api", s.form(s.inAccount(taskd.PermSettings, s.createClient))},
+		{"POST /a/{slug}/settings/api/rotate", s.form(s.inAccount(taskd.PermSettings, s.rotateClient))},
+		{"POST /a/{slug}/settings/api/delete", s.form(s.inAccount(taskd.PermSettings, s.deleteClient))},
+		{"GET /a/{slug}/{$}", s.page(s.inAccount(taskd.PermWork, s.projects))},
+		{"POST /a/{slug}/projects", s.form(s.inAccount(taskd.PermWork, s.createProject))},
+		{"POST /a/{slug}/project/{pid}/archive", s.form(s.inAccount(taskd.PermWork, s.setProjectStatus(taskd.ProjectArchive)))},
+		{"POST /a/{slug}/project/{pid}/activate", s.form(s.inAccount(taskd.PermWork, s.setProjectStatus(taskd.ProjectActive)))},
+		{"GET /a/{slug}/project/{pid}/{$}", s.page(s.inAccount(taskd.PermWork, s.projectPage))},
+		{"POST /a/{slug}/project/{pid}/tasks", s.form(s.inAccount(taskd.PermWork, s.createTask))},
+		{"GET /a/{slug}/project/{pid}/{tid}/{$}", s.page(s.inAccount(taskd.PermWork, s.taskPage))},
+		{"GET /a/{slug}/project/{pid}/{parent}/{tid}/{$}", s.page(s.inAccount(taskd.PermWork, s.taskPage))},
+		{"POST /a/{slug}/tasks/{tid}/update", s.form(s.inAccount(taskd.PermWork, s.taskChange("edit", s.updateTask)))},
+		{"POST /a/{slug}/tasks/{tid}/complete", s.form(s.inAccount(taskd.PermWork, s.taskChange("status", s.completeTask)))},
+		{"POST /a/{slug}/tasks/{tid}/reopen", s.form(s.inAccount(taskd.PermWork, s.taskChange("status", s.reopenTask)))},
+		{"POST /a/{slug}/tasks/{tid}/delete", s.form(s.inAccount(taskd.PermWork, s.taskChange("status", s.deleteTask)))},
+		{"POST /a/{slug}/tasks/{tid}/comments", s.form(s.inAccount(taskd.PermWork, s.taskChange("comment", s.addComment)))},
+		{"POST /a/{slug}/comments/{cid}/update", s.form(s.inAccount(taskd.PermWork, s.commentChange(false)))},
+		{"POST /a/{slug}/comments/{cid}/delete", s.form(s.inAccount(taskd.PermWork, s.commentChange(true)))},
+		{"GET /invitations", s.page(s.invitations)},
+		{"POST /invitations/{id}/accept", s.form(s.answerInvitation(true))},
+		{"POST /invitations/{id}/decline", s.form(s.answerInvitation(false))},
+		{"POST /a/{slug}/invitations/{id}/cancel", s.form(s.inAccount(taskd.PermManagePeople, s.cancelInvitation))},
+		{"GET /a/{slug}/people", s.page(s.inAccount(taskd.PermWork, s.people))},
+		{"POST /a/{slug}/people", s.form(s.inAccount(taskd.PermManagePeople, s.addPerson))},
+		{"POST /a/{slug}/people/{pid}/role", s.form(s.inAccount(taskd.PermManagePeople, s.setRole))},
+		{"GET /a/{slug}/settings/apikey", s.page(s.inAccount(taskd.PermSettings, s.apiKey))},
+		{"POST /a/{slug}/settings/apikey", s.form(s.inAccount(taskd.PermSettings, s.rotateAPIKey))},
+	}
+	if s.cfg.Hooks != nil {
+		rs = append(rs,
+			route{"GET /a/{slug}/settings/webhooks", s.page(s.inAccount(taskd.PermSettings, s.webhooks))},
+			route{"POST /a/{slug}/settings/webhooks", s.form(s.inAccount(taskd.PermSettings, s.createWebhook))},
+			route{"GET /a/{slug}/settings/webhooks/{id}", s.page(s.inAccount(taskd.PermSettings, s.webhookPage))},
+			route{"POST /a/{slug}/settings/webhooks/{id}/enable", s.form(s.inAccount(taskd.PermSettings, s.webhookOp(s.enableWebhook)))},
+			route{"POST /a/{slug}/settings/webhooks/{id}/disable", s.form(s.inAccount(taskd.PermSettings, s.webhookOp(s.disableWebhook)))},
+			route{"POST /a/{slug}/settings/webhooks/{id}/test", s.form(s.inAccount(taskd.PermSettings, s.webhookOp(s.testWebhook)))},
+			route{"POST /a/{slug}/settings/webhooks/{id}/rotate", s.form(s.inAccount(taskd.PermSettings, s.webhookOp(s.rotateWebhook)))},
+			route{"POST /a/{slug}/settings/webhooks/{id}/redeliver", s.form(s.inAccount(taskd.PermSettings, s.webhookOp(s.redeliver)))},
+			route{"POST /a/{slug}/settings/webhooks/{id}/delete", s.form(s.inAccount(taskd.PermSettings, s.deleteWebhook))},
+		)
+	}
+	return rs
+}
+
+// Patterns lists the patterns of the pages, for tests and tools that walk
+// every page.
+func (s *Server) Patterns() []string {
+	var out []string
+	for _, r := range s.routes() {
+		out = append(out, r.pattern)
+	}
+	return out
+}
+
 // Mount registers the pages on mux, with the page "not found" for every
 // address no other package serves. Every page carries the security
 // headers; POSTs are checked against cross-origin requests (Sec-Fetch-Site
@@ -116,56 +188,11 @@ func (s *Server) Mount(mux *http.ServeMux) {
 	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, http.StatusForbidden, "This form was sent from another site and was refused.")
 	}))
-	handle := func(pattern string, h http.HandlerFunc) { mux.Handle(pattern, headers(cop.Handler(h))) }
 	mux.Handle("GET /static/", headers(http.FileServerFS(staticFS)))
-	handle("GET /{$}", s.page(s.home))
-	handle("GET /login", s.page(s.loginPage))
-	handle("POST /login", s.form(s.login))
-	handle("POST /logout", s.form(s.logout))
-	handle("GET /oauth2/authorize", s.page(s.authorize))
-	handle("POST /oauth2/authorize", s.form(s.authorizeForm))
-	handle("GET /settings/applications", s.page(s.applications))
-	handle("POST /settings/applications/revoke", s.form(s.revokeApplication))
-	handle("GET /a/{slug}/settings/api", s.page(s.inAccount(taskd.PermSettings, s.clients)))
-	handle("POST /a/{slug}/settings/api", s.form(s.inAccount(taskd.PermSettings, s.createClient)))
-	handle("POST /a/{slug}/settings/api/rotate", s.form(s.inAccount(taskd.PermSettings, s.rotateClient)))
-	handle("POST /a/{slug}/settings/api/delete", s.form(s.inAccount(taskd.PermSettings, s.deleteClient)))
-	handle("GET /a/{slug}/{$}", s.page(s.inAccount(taskd.PermWork, s.projects)))
-	handle("POST /a/{slug}/projects", s.form(s.inAccount(taskd.PermWork, s.createProject)))
-	handle("POST /a/{slug}/project/{pid}/archive", s.form(s.inAccount(taskd.PermWork, s.setProjectStatus(taskd.ProjectArchive))))
-	handle("POST /a/{slug}/project/{pid}/activate", s.form(s.inAccount(taskd.PermWork, s.setProjectStatus(taskd.ProjectActive))))
-	handle("GET /a/{slug}/project/{pid}/{$}", s.page(s.inAccount(taskd.PermWork, s.projectPage)))
-	handle("POST /a/{slug}/project/{pid}/tasks", s.form(s.inAccount(taskd.PermWork, s.createTask)))
-	handle("GET /a/{slug}/project/{pid}/{tid}/{$}", s.page(s.inAccount(taskd.PermWork, s.taskPage)))
-	handle("GET /a/{slug}/project/{pid}/{parent}/{tid}/{$}", s.page(s.inAccount(taskd.PermWork, s.taskPage)))
-	handle("POST /a/{slug}/tasks/{tid}/update", s.form(s.inAccount(taskd.PermWork, s.taskChange("edit", s.updateTask))))
-	handle("POST /a/{slug}/tasks/{tid}/complete", s.form(s.inAccount(taskd.PermWork, s.taskChange("status", s.completeTask))))
-	handle("POST /a/{slug}/tasks/{tid}/reopen", s.form(s.inAccount(taskd.PermWork, s.taskChange("status", s.reopenTask))))
-	handle("POST /a/{slug}/tasks/{tid}/delete", s.form(s.inAccount(taskd.PermWork, s.taskChange("status", s.deleteTask))))
-	handle("POST /a/{slug}/tasks/{tid}/comments", s.form(s.inAccount(taskd.PermWork, s.taskChange("comment", s.addComment))))
-	handle("POST /a/{slug}/comments/{cid}/update", s.form(s.inAccount(taskd.PermWork, s.commentChange(false))))
-	handle("POST /a/{slug}/comments/{cid}/delete", s.form(s.inAccount(taskd.PermWork, s.commentChange(true))))
-	handle("GET /invitations", s.page(s.invitations))
-	handle("POST /invitations/{id}/accept", s.form(s.answerInvitation(true)))
-	handle("POST /invitations/{id}/decline", s.form(s.answerInvitation(false)))
-	handle("POST /a/{slug}/invitations/{id}/cancel", s.form(s.inAccount(taskd.PermManagePeople, s.cancelInvitation)))
-	handle("GET /a/{slug}/people", s.page(s.inAccount(taskd.PermWork, s.people)))
-	handle("POST /a/{slug}/people", s.form(s.inAccount(taskd.PermManagePeople, s.addPerson)))
-	handle("POST /a/{slug}/people/{pid}/role", s.form(s.inAccount(taskd.PermManagePeople, s.setRole)))
-	handle("GET /a/{slug}/settings/apikey", s.page(s.inAccount(taskd.PermSettings, s.apiKey)))
-	handle("POST /a/{slug}/settings/apikey", s.form(s.inAccount(taskd.PermSettings, s.rotateAPIKey)))
-	if s.cfg.Hooks != nil {
-		handle("GET /a/{slug}/settings/webhooks", s.page(s.inAccount(taskd.PermSettings, s.webhooks)))
-		handle("POST /a/{slug}/settings/webhooks", s.form(s.inAccount(taskd.PermSettings, s.createWebhook)))
-		handle("GET /a/{slug}/settings/webhooks/{id}", s.page(s.inAccount(taskd.PermSettings, s.webhookPage)))
-		handle("POST /a/{slug}/settings/webhooks/{id}/enable", s.form(s.inAccount(taskd.PermSettings, s.webhookOp(s.enableWebhook))))
-		handle("POST /a/{slug}/settings/webhooks/{id}/disable", s.form(s.inAccount(taskd.PermSettings, s.webhookOp(s.disableWebhook))))
-		handle("POST /a/{slug}/settings/webhooks/{id}/test", s.form(s.inAccount(taskd.PermSettings, s.webhookOp(s.testWebhook))))
-		handle("POST /a/{slug}/settings/webhooks/{id}/rotate", s.form(s.inAccount(taskd.PermSettings, s.webhookOp(s.rotateWebhook))))
-		handle("POST /a/{slug}/settings/webhooks/{id}/redeliver", s.form(s.inAccount(taskd.PermSettings, s.webhookOp(s.redeliver))))
-		handle("POST /a/{slug}/settings/webhooks/{id}/delete", s.form(s.inAccount(taskd.PermSettings, s.deleteWebhook)))
+	for _, r := range s.routes() {
+		mux.Handle(r.pattern, headers(cop.Handler(r.handler)))
 	}
-	handle("/", func(w http.ResponseWriter, r *http.Request) { s.Error(w, r, http.StatusNotFound) })
+	mux.Handle("/", headers(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { s.Error(w, r, http.StatusNotFound) })))
 }
 
 // Error answers with the error page of an HTTP status, in words safe for

@@ -34,6 +34,9 @@ type Webhook struct {
 	LastDelivery   time.Time
 	NextAttempt    time.Time // after a failure: when the next attempt is due
 	Added          time.Time
+	// AfterEvent is the last event written before the webhook was made;
+	// it hears of the events after it.
+	AfterEvent int64
 }
 
 // Status is the API's status: active (enabled) or paused.

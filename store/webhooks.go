@@ -13,7 +13,7 @@ import (
 var _ taskd.WebhookStore = (*DB)(nil)
 
 const webhookColumns = `id, account_id, url, events, projects, http_user, http_pass, secret, enabled, errors, last_error,
-	disabled_reason, last_delivery_at, next_attempt_at, created_at FROM webhooks`
+	disabled_reason, last_delivery_at, next_attempt_at, created_at, after_event FROM webhooks`
 
 func scanWebhook(s interface{ Scan(...any) error }) (taskd.Webhook, error) {
 	var w taskd.Webhook
@@ -21,7 +21,7 @@ func scanWebhook(s interface{ Scan(...any) error }) (taskd.Webhook, error) {
 	var enabled int
 	var last, next, added int64
 	err := s.Scan(&w.ID, &w.AccountID, &w.URL, &events, &projects, &w.HTTPUser, &w.HTTPPass, &w.Secret, &enabled,
-		&w.Errors, &w.LastError, &w.DisabledReason, &last, &next, &added)
+		&w.Errors, &w.LastError, &w.DisabledReason, &last, &next, &added, &w.AfterEvent)
 	if err != nil {
 		return w, err
 	}
@@ -36,9 +36,9 @@ func scanWebhook(s interface{ Scan(...any) error }) (taskd.Webhook, error) {
 func (db *DB) CreateWebhook(ctx context.Context, w taskd.Webhook) (taskd.Webhook, error) {
 	w.Added, w.Enabled = db.now().UTC(), false
 	err := db.tx(ctx, "create webhook", func(tx querier) error {
-		return tx.QueryRowContext(ctx, db.d.q(`INSERT INTO webhooks (account_id, url, events, projects, http_user, http_pass, secret, created_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`), w.AccountID, w.URL, strings.Join(w.Events, ","), taskd.JoinIDs(w.Projects),
-			w.HTTPUser, w.HTTPPass, w.Secret, ms(w.Added)).Scan(&w.ID)
+		return tx.QueryRowContext(ctx, db.d.q(`INSERT INTO webhooks (account_id, url, events, projects, http_user, http_pass, secret, created_at, after_event)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, (SELECT COALESCE(MAX(id), 0) FROM events)) RETURNING id, after_event`), w.AccountID, w.URL,
+			strings.Join(w.Events, ","), taskd.JoinIDs(w.Projects), w.HTTPUser, w.HTTPPass, w.Secret, ms(w.Added)).Scan(&w.ID, &w.AfterEvent)
 	})
 	return w, err
 }
@@ -99,7 +99,7 @@ func (db *DB) SetWebhookSecret(ctx context.Context, accountID, id int64, sealed 
 func (db *DB) FanOut(ctx context.Context, limit int) (int, error) {
 	made := 0
 	err := db.tx(ctx, "fan out", func(tx querier) error {
-		query := `SELECT id, account_id, project_id, name, created_at FROM events WHERE fanned = 0 ORDER BY id LIMIT ?`
+		query := `SELECT id, account_id, project_id, name FROM events WHERE fanned = 0 ORDER BY id LIMIT ?`
 		if db.d.forUpdate != "" {
 			query += db.d.forUpdate + ` SKIP LOCKED`
 		}
@@ -108,13 +108,13 @@ func (db *DB) FanOut(ctx context.Context, limit int) (int, error) {
 			return err
 		}
 		type ev struct {
-			id, account, project, at int64
-			name                     string
+			id, account, project int64
+			name                 string
 		}
 		var evs []ev
 		for rows.Next() {
 			var e ev
-			if err := rows.Scan(&e.id, &e.account, &e.project, &e.name, &e.at); err != nil {
+			if err := rows.Scan(&e.id, &e.account, &e.project, &e.name); err != nil {
 				rows.Close()
 				return err
 			}
@@ -136,7 +136,7 @@ func (db *DB) FanOut(ctx context.Context, limit int) (int, error) {
 			}
 			for _, w := range ws {
 				// A webhook hears of changes made after it was created.
-				if !w.Wants(e.name, e.project) || e.at < ms(w.Added) {
+				if !w.Wants(e.name, e.project) || e.id <= w.AfterEvent {
 					continue
 				}
 				if _, err := tx.ExecContext(ctx, db.d.q(`INSERT INTO deliveries (webhook_id, event_id, state, created_at)

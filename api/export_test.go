@@ -20,3 +20,6 @@ func AdminActions() []string {
 }
 
 type noTokens struct{ TokenVerifier }
+
+// ActionParams lists the parameters an administrative action accepts.
+func ActionParams(name string) []string { return actions()[name].params }

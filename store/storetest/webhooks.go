@@ -33,6 +33,8 @@ func testWebhooks(t *testing.T, f *Fixture) {
 	want(t, err, taskd.KindNotFound, "webhook")
 	want(t, s.DeleteWebhook(ctx, other.ID, w.ID), taskd.KindNotFound, "webhook")
 	want(t, s.SetWebhookEnabled(ctx, other.ID, w.ID, true, ""), taskd.KindNotFound, "webhook")
+	want(t, s.SetWebhookEnabled(ctx, other.ID, w.ID, false, "theirs"), taskd.KindNotFound, "webhook")
+	want(t, s.SetWebhookSecret(ctx, other.ID, w.ID, []byte("stolen")), taskd.KindNotFound, "webhook")
 	noErr(t, s.SetWebhookEnabled(ctx, f.Account.ID, w.ID, true, ""))
 	noErr(t, s.SetWebhookSecret(ctx, f.Account.ID, w.ID, []byte("rotated")))
 	if got := must(s.Webhook(ctx, f.Account.ID, w.ID))(t); !got.Enabled || string(got.Secret) != "rotated" || got.Events[0] != "post_task" {
@@ -69,6 +71,9 @@ func testWebhooks(t *testing.T, f *Fixture) {
 	if attempts := must(s.Attempts(ctx, other.ID, w.ID, 10))(t); len(attempts) != 0 {
 		t.Fatalf("another account sees attempts: %+v", attempts)
 	}
+	if stats := must(s.AttemptStats(ctx, other.ID, w.ID, f.Clock.Now().Add(-time.Hour)))(t); len(stats) != 0 {
+		t.Fatalf("another account sees attempt statistics: %+v", stats)
+	}
 	want(t, s.Redeliver(ctx, other.ID, d.ID), taskd.KindNotFound, "delivery")
 	noErr(t, s.Redeliver(ctx, f.Account.ID, d.ID))
 
@@ -78,6 +83,9 @@ func testWebhooks(t *testing.T, f *Fixture) {
 	}
 	if expired := must(s.ExpiredDeliveries(ctx, f.Account.ID, w.ID, 10))(t); len(expired) != 2 {
 		t.Fatalf("expired deliveries = %+v", expired)
+	}
+	if expired := must(s.ExpiredDeliveries(ctx, other.ID, w.ID, 10))(t); len(expired) != 0 {
+		t.Fatalf("another account sees expired deliveries: %+v", expired)
 	}
 	noErr(t, s.DeleteWebhook(ctx, f.Account.ID, w.ID))
 	_, err = s.Webhook(ctx, f.Account.ID, w.ID)

@@ -1,0 +1,95 @@
+package api_test
+
+import (
+	"sort"
+	"strconv"
+	"testing"
+
+	"github.com/taskd/taskd/api"
+	"github.com/taskd/taskd/internal/testdb"
+)
+
+// idParams are the parameters that name an object of the account.
+var idParams = map[string]bool{"id_project": true, "id_task": true, "id_parent": true, "id_comment": true, "id": true, "projects": true}
+
+// accountWide are the actions that name no object: they read or create in
+// the caller's own account only (TestTenantIsolation checks the lists).
+var accountWide = map[string]bool{
+	"get_projects": true, "get_all_tasks": true, "search_tasks": true, "get_users": true,
+	"get_events": true, "get_webhooks": true, "post_project": true, "add_webhook": true,
+}
+
+// TestEveryActionStaysInItsAccount calls every action of the table with
+// each object id it takes set to another account's object (and the other
+// ids to the caller's own), and expects exactly the answer an id that
+// names nothing gets: another account's objects are not there. The other
+// account's data is unchanged afterwards. An action added to the table is
+// tried without being listed here.
+func TestEveryActionStaysInItsAccount(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, d testdb.DB) {
+		s := newServer(t, d)
+		url := okReceiver(t)
+		owned := func(a *account) map[string]string {
+			pid := a.ok("action", "post_project", "title", "P").data()["id"].(string)
+			tid := a.ok("action", "post_task", "id_project", pid, "title", "T").data()["id"].(string)
+			cid := a.ok("action", "post_comment", "id_task", tid, "text", "C").data()["id"].(string)
+			wid := strconv.Itoa(int(a.ok("action", "add_webhook", "url", url, "events", "post_task").Body["id"].(float64)))
+			return map[string]string{"id_project": pid, "id_task": tid, "id_parent": tid, "id_comment": cid, "id": wid, "projects": pid}
+		}
+		victim, intruder := s.newAccount(t), s.newAccount(t)
+		theirs, mine := owned(victim), owned(intruder)
+		sample := map[string]string{"title": "x", "text": "x", "period": "1h", "url": url, "events": "post_task"}
+		before := snapshot(victim, theirs)
+
+		names := api.AdminActions()
+		sort.Strings(names)
+		for _, name := range names {
+			params := api.ActionParams(name)
+			var ids []string
+			for _, p := range params {
+				if idParams[p] {
+					ids = append(ids, p)
+				}
+			}
+			if len(ids) == 0 {
+				if !accountWide[name] {
+					t.Errorf("action %s takes no object id and is not listed as account-wide: which account's data does it reach?", name)
+				}
+				continue
+			}
+			for _, foreign := range ids {
+				with := func(id string) []string {
+					pairs := []string{"action", name}
+					for _, p := range params {
+						switch {
+						case p == foreign:
+							pairs = append(pairs, p, id)
+						case p == "id_parent" || p == "projects":
+							// optional: left out unless under test
+						case idParams[p]:
+							pairs = append(pairs, p, mine[p])
+						case sample[p] != "":
+							pairs = append(pairs, p, sample[p])
+						}
+					}
+					return pairs
+				}
+				got, nothing := intruder.call(with(theirs[foreign])...), intruder.call(with("987654321")...)
+				if got.Raw != nothing.Raw || got.HTTP != nothing.HTTP {
+					t.Errorf("%s with another account's %s: %v; with an id of nothing: %v", name, foreign, got, nothing)
+				}
+			}
+		}
+		if after := snapshot(victim, theirs); after != before {
+			t.Fatalf("the other account's data changed:\nbefore %s\nafter  %s", before, after)
+		}
+	})
+}
+
+// snapshot renders an account's objects, to compare before and after.
+func snapshot(a *account, ids map[string]string) string {
+	return a.ok("action", "get_project", "id_project", ids["id_project"]).Raw +
+		a.ok("action", "get_task", "id_task", ids["id_task"]).Raw +
+		a.ok("action", "get_comments", "id_task", ids["id_task"]).Raw +
+		a.ok("action", "get_webhooks").Raw
+}

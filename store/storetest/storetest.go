@@ -97,6 +97,7 @@ func Run(t *testing.T, open func(t *testing.T, now func() time.Time) Store) {
 		{"Events", testEvents},
 		{"TenantIsolation", testIsolation},
 		{"ConcurrentWriters", testConcurrentWriters},
+		{"WritesNeedWork", testWritesNeedWork},
 		{"Clients", testClients},
 		{"Grants", testGrants},
 		{"SigningKeysAndSessions", testKeysAndSessions},
@@ -510,3 +511,37 @@ func testConcurrentWriters(t *testing.T, f *Fixture) {
 		t.Fatalf("events %v for %d tasks, %d children, %d parent completions", counts, len(all), len(par.Children), completed.Load())
 	}
 }
+
+// testWritesNeedWork: the store itself refuses every change to work by an
+// actor whose role does not allow it (taskd.PermWork), whatever called it.
+func testWritesNeedWork(t *testing.T, f *Fixture) {
+	ctx := context.Background()
+	s := f.Store
+	p := newProject(t, f)
+	tk := must(s.CreateTask(ctx, f.Owner, p.ID, 0, taskd.TaskInput{Name: ptr("t")}))(t)
+	c := must(s.CreateComment(ctx, f.Owner, tk.ID, "c"))(t)
+	nobody := f.Owner
+	nobody.Role = "" // no role: a member removed, or a bug upstream
+	for op, err := range map[string]error{
+		"CreateProject":    second(s.CreateProject(ctx, nobody, taskd.ProjectInput{Name: ptr("x")})),
+		"UpdateProject":    second(s.UpdateProject(ctx, nobody, p.ID, taskd.ProjectInput{Name: ptr("x")})),
+		"SetProjectStatus": second(s.SetProjectStatus(ctx, nobody, p.ID, taskd.ProjectArchive)),
+		"CreateTask":       second(s.CreateTask(ctx, nobody, p.ID, 0, taskd.TaskInput{Name: ptr("x")})),
+		"UpdateTask":       second(s.UpdateTask(ctx, nobody, tk.ID, taskd.TaskInput{Name: ptr("x")})),
+		"CompleteTask":     second(s.CompleteTask(ctx, nobody, tk.ID)),
+		"DeleteTask":       s.DeleteTask(ctx, nobody, tk.ID),
+		"CreateComment":    second(s.CreateComment(ctx, nobody, tk.ID, "x")),
+		"UpdateComment":    second(s.UpdateComment(ctx, nobody, c.ID, "x")),
+		"DeleteComment":    s.DeleteComment(ctx, nobody, c.ID),
+	} {
+		if taskd.ErrorKind(err) != taskd.KindForbidden {
+			t.Errorf("%s by an actor without a role: %v, want forbidden", op, err)
+		}
+	}
+	if got := must(s.Task(ctx, f.Account.ID, tk.ID))(t); got.Name != "t" || got.Status != taskd.StatusActive {
+		t.Fatalf("the task changed: %+v", got)
+	}
+}
+
+// second returns the error of a two-valued call.
+func second[T any](_ T, err error) error { return err }

@@ -2,8 +2,10 @@ package server
 
 import (
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -69,5 +71,82 @@ func TestEveryFormNeedsItsToken(t *testing.T) {
 	}
 	if p := owner.get(s.base + "/a/" + s.slug + "/"); p.status != http.StatusOK {
 		t.Fatalf("the owner after the refused forms: %d", p.status)
+	}
+}
+
+// TestAccountPagesStayInTheirAccount: a person who manages two accounts
+// reaches, through one account's addresses, nothing of the other: every
+// page and form under /a/{slug}/ with an object id, walked from the route
+// table and given the other account's ids, answers "not found" and
+// changes nothing.
+func TestAccountPagesStayInTheirAccount(t *testing.T) {
+	s := newSite(t)
+	pages, err := web.New(web.Config{Store: s.setup, Hooks: webhook.NewService(s.setup, s.sealer, nil, nil, nil)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	recv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte(`{"status":"OK"}`))
+	}))
+	t.Cleanup(recv.Close)
+	// acme's objects, made through the API.
+	q := func(query string) map[string]any {
+		t.Helper()
+		status, body := apiCall(t, s.accountURL(), s.key, query)
+		if status != 200 || body["status"] != "ok" {
+			t.Fatalf("%s: %d %v", query, status, body)
+		}
+		return body
+	}
+	pid := q("action=post_project&title=Theirs")["data"].(map[string]any)["id"].(string)
+	tid := q("action=post_task&id_project=" + pid + "&title=Theirs")["data"].(map[string]any)["id"].(string)
+	cid := q("action=post_comment&id_task=" + tid + "&text=Theirs")["data"].(map[string]any)["id"].(string)
+	wid := strconv.Itoa(int(q("action=add_webhook&url=" + url.QueryEscape(recv.URL+"/") + "&events=post_task")["id"].(float64)))
+	ids := map[string]string{"{pid}": pid, "{tid}": tid, "{parent}": tid, "{cid}": cid, "{id}": wid}
+	snapshot := func() string {
+		_, p := apiCall(t, s.accountURL(), s.key, "action=get_task&id_task="+tid+"&extra=subtasks")
+		_, c := apiCall(t, s.accountURL(), s.key, "action=get_comments&id_task="+tid)
+		_, w := apiCall(t, s.accountURL(), s.key, "action=get_webhooks")
+		return fmtJSON(p) + fmtJSON(c) + fmtJSON(w)
+	}
+	before := snapshot()
+	owner := s.signedIn(ownerEmail) // also the owner of s.other
+	csrf := owner.get(s.base+"/login").form(t, "", "").Get("csrf")
+	tried := 0
+	for _, pattern := range pages.Patterns() {
+		method, path, _ := strings.Cut(pattern, " ")
+		// Routes with an object id; people and invitations (person and
+		// invitation ids) are checked by TestInvitationsNeedConsent and the
+		// authorization matrix.
+		if !strings.HasPrefix(path, "/a/{slug}/") || strings.Contains(path, "/people/") || strings.Contains(path, "/invitations/") {
+			continue
+		}
+		path = strings.ReplaceAll(strings.ReplaceAll(path, "{slug}", s.other), "{$}", "")
+		named := false
+		for k, v := range ids {
+			named = named || strings.Contains(path, k)
+			path = strings.ReplaceAll(path, k, v)
+		}
+		if !named {
+			continue
+		}
+		tried++
+		var p page
+		if method == "GET" {
+			p = owner.get(s.base + path)
+		} else {
+			p = owner.post(s.base+path, url.Values{"csrf": {csrf}, "title": {"x"}, "text": {"x"}, "delivery_id": {"1"}})
+		}
+		if p.status != http.StatusNotFound {
+			t.Errorf("%s %s with the other account's ids: HTTP %d", method, path, p.status)
+		}
+	}
+	if tried < 12 {
+		t.Fatalf("only %d routes tried", tried)
+	}
+	t.Logf("%d routes tried", tried)
+	if after := snapshot(); after != before {
+		t.Fatalf("the other account's data changed:\nbefore %s\nafter  %s", before, after)
 	}
 }

@@ -33,6 +33,8 @@ type DB struct {
 	writer *stmts
 	d      dialect
 	now    func() time.Time
+	// written receives after a change that wrote an event commits.
+	written chan struct{}
 }
 
 var _ taskd.Store = (*DB)(nil)
@@ -49,7 +51,7 @@ type Options struct {
 
 // Open connects to the database and applies pending migrations.
 func Open(ctx context.Context, o Options) (*DB, error) {
-	db := &DB{now: o.Now}
+	db := &DB{now: o.Now, written: make(chan struct{}, 1)}
 	if db.now == nil {
 		db.now = time.Now
 	}
@@ -160,8 +162,20 @@ func (db *DB) change(ctx context.Context, by taskd.Actor, op string, fn func(que
 	if err := taskd.Authorize(by, taskd.PermWork); err != nil {
 		return err
 	}
-	return db.tx(ctx, op, fn)
+	if err := db.tx(ctx, op, fn); err != nil {
+		return err
+	}
+	select { // every change writes an event: wake the dispatcher
+	case db.written <- struct{}{}:
+	default: // one is already waiting
+	}
+	return nil
 }
+
+// EventsWritten receives after a change and its event commit, so that the
+// webhook dispatcher of this process can start at once instead of at its
+// next poll. Signals coalesce: one receive may stand for many changes.
+func (db *DB) EventsWritten() <-chan struct{} { return db.written }
 
 // run calls fn with q, which runs on tx, then commits tx or rolls it back.
 func (db *DB) run(op string, tx *sql.Tx, q querier, fn func(querier) error) error {

@@ -16,7 +16,10 @@ type DispatcherConfig struct {
 	// Workers bounds concurrent deliveries (default 16). Each webhook has at
 	// most one delivery in flight, so a slow destination holds one worker.
 	Workers int
-	// Poll is how often the outbox is read (default 200ms).
+	// Poll is how often the outbox is read when nothing wakes the
+	// dispatcher (default 200ms). A change made through this process's
+	// store wakes it at once; the poll finds the changes of other
+	// processes and retries that fall due.
 	Poll time.Duration
 	// Lease is how long a claim on a webhook lasts without renewal; a
 	// crashed replica's webhooks are taken over after it (default 30s).
@@ -39,6 +42,9 @@ type Dispatcher struct {
 
 	mu   sync.Mutex
 	busy map[int64]bool
+	// again asks Run for another round at once: a drain ended, and events
+	// fanned out while it held its lease may be waiting.
+	again chan struct{}
 }
 
 // NewDispatcher returns a dispatcher for the service's store and client.
@@ -55,7 +61,7 @@ func NewDispatcher(svc *Service, cfg DispatcherConfig) *Dispatcher {
 	if cfg.Backoff == nil {
 		cfg.Backoff = Backoff
 	}
-	return &Dispatcher{svc: svc, cfg: cfg, owner: secret.Token(12), busy: map[int64]bool{}}
+	return &Dispatcher{svc: svc, cfg: cfg, owner: secret.Token(12), busy: map[int64]bool{}, again: make(chan struct{}, 1)}
 }
 
 var schedule = []time.Duration{5 * time.Second, time.Minute, 5 * time.Minute, 30 * time.Minute, 2 * time.Hour, 5 * time.Hour, 10 * time.Hour}
@@ -74,12 +80,18 @@ func (d *Dispatcher) Run(ctx context.Context) {
 	slots := make(chan struct{}, d.cfg.Workers)
 	tick := time.NewTicker(d.cfg.Poll)
 	defer tick.Stop()
+	var written <-chan struct{} // nil (never ready) for a store that cannot tell
+	if w, ok := d.svc.store.(interface{ EventsWritten() <-chan struct{} }); ok {
+		written = w.EventsWritten()
+	}
 	var lastExpiry time.Time
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-tick.C:
+		case <-written: // a change committed: no need to wait for the poll
+		case <-d.again:
 		}
 		if err := d.fanOut(ctx); err != nil {
 			d.svc.log.WarnContext(ctx, "webhook fan-out failed", "err", err)
@@ -115,7 +127,14 @@ func (d *Dispatcher) Run(ctx context.Context) {
 				continue
 			}
 			wg.Go(func() {
-				defer func() { <-slots; d.unclaim(id) }()
+				defer func() {
+					<-slots
+					d.unclaim(id)
+					select {
+					case d.again <- struct{}{}:
+					default:
+					}
+				}()
 				d.drain(ctx, id)
 			})
 		}

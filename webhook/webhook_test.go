@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -361,4 +362,31 @@ func TestDestinationHasFiveSeconds(t *testing.T) {
 	if waited := time.Since(start); waited < 5*time.Second {
 		t.Fatalf("gave up after %s, before the 5 seconds were over", waited)
 	}
+}
+
+// TestChangesWakeTheDispatcher: a change made through the store starts its
+// delivery at once, without waiting for the poll (here an hour).
+func TestChangesWakeTheDispatcher(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, d testdb.DB) {
+		e := newEnv(t, d, true)
+		r := newReceiver(t)
+		e.add(r.URL, taskd.WebhookInput{Events: "post_task"})
+		e.run(webhook.DispatcherConfig{Poll: time.Hour})
+		for i := range 3 {
+			e.newTask(e.project.ID, fmt.Sprintf("task %d", i))
+			waitFor(t, fmt.Sprintf("delivery %d without a poll", i+1), func() bool { return len(r.deliveries()) == i+1 })
+		}
+		// A burst while deliveries are in flight: events fanned out while a
+		// drain holds the webhook are sent when it ends, not at the poll.
+		var wg sync.WaitGroup
+		for g := range 3 {
+			wg.Go(func() {
+				for i := range 10 {
+					e.newTask(e.project.ID, fmt.Sprintf("burst %d-%d", g, i))
+				}
+			})
+		}
+		wg.Wait()
+		waitFor(t, "the burst without a poll", func() bool { return len(r.deliveries()) == 33 })
+	})
 }

@@ -138,15 +138,19 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	return nil
 }
 
-// observeDelivery counts and times webhook delivery attempts.
-func (s *Server) observeDelivery(ok bool, latency time.Duration) {
+// observeDelivery counts and times webhook delivery attempts, and the
+// connections they opened.
+func (s *Server) observeDelivery(r webhook.Result) {
 	if s.cfg.Metrics == nil {
 		return
 	}
 	result := "ok"
-	if !ok {
+	if !r.OK {
 		result = "failed"
 	}
 	s.cfg.Metrics.Add("taskd_webhook_attempts_total", "Webhook delivery attempts by result.", 1, "result", result)
-	s.cfg.Metrics.Observe("taskd_webhook_attempt_duration_seconds", "Time a destination took to answer.", latency)
+	s.cfg.Metrics.Observe("taskd_webhook_attempt_duration_seconds", "Time a destination took to answer.", r.Latency)
+	if r.NewConnection {
+		s.cfg.Metrics.Add("taskd_webhook_connections_total", "Connections opened to webhook destinations (the rest reuse idle ones).", 1)
+	}
 }

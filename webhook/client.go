@@ -13,6 +13,7 @@ import (
 	"mime"
 	"net"
 	"net/http"
+	"net/http/httptrace"
 	"net/netip"
 	"strconv"
 	"strings"
@@ -57,9 +58,12 @@ func NewHTTPClient(allowPrivate bool) *http.Client {
 			DialContext:           dialer.DialContext,
 			TLSHandshakeTimeout:   Timeout,
 			ResponseHeaderTimeout: Timeout,
-			MaxIdleConnsPerHost:   2,
-			IdleConnTimeout:       60 * time.Second,
-			ForceAttemptHTTP2:     true,
+			// Up to the dispatcher's workers send to one host at once
+			// (several webhooks may share it): keep as many connections.
+			MaxIdleConns:        256,
+			MaxIdleConnsPerHost: 64,
+			IdleConnTimeout:     60 * time.Second,
+			ForceAttemptHTTP2:   true,
 		},
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 	}
@@ -82,6 +86,9 @@ type Result struct {
 	Latency  time.Duration
 	Error    string // why it counts as an error; empty when OK
 	Response string // excerpt of the body
+	// NewConnection reports that the request opened a connection rather
+	// than reusing an idle one.
+	NewConnection bool
 }
 
 // Post sends the request and judges the answer: success is HTTP 200 with a
@@ -109,14 +116,18 @@ func Post(ctx context.Context, c *http.Client, r Request, now time.Time) Result 
 	if r.HTTPUser != "" || r.HTTPPass != "" {
 		req.SetBasicAuth(r.HTTPUser, r.HTTPPass)
 	}
+	newConn := false
+	req = req.WithContext(httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
+		GotConn: func(info httptrace.GotConnInfo) { newConn = !info.Reused },
+	}))
 	start := time.Now()
 	res, err := c.Do(req)
 	if err != nil {
-		return Result{Latency: time.Since(start), Error: describe(err, ctx)}
+		return Result{Latency: time.Since(start), Error: describe(err, ctx), NewConnection: newConn}
 	}
 	defer res.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(res.Body, maxResponse+1))
-	out := Result{Status: res.StatusCode, Latency: time.Since(start), Response: excerpt(body)}
+	out := Result{Status: res.StatusCode, Latency: time.Since(start), Response: excerpt(body), NewConnection: newConn}
 	switch {
 	case err != nil:
 		out.Error = describe(err, ctx)

@@ -28,7 +28,7 @@ type DispatcherConfig struct {
 	// (default: 5s, 1m, 5m, 30m, 2h, 5h, 10h, … with ±20% jitter).
 	Backoff func(n int) time.Duration
 	// Observe, when set, hears of every delivery attempt.
-	Observe func(ok bool, latency time.Duration)
+	Observe func(Result)
 }
 
 // Dispatcher drains the outbox: it turns events into deliveries, sends
@@ -195,19 +195,20 @@ func (d *Dispatcher) send(ctx context.Context, w taskd.Webhook, del taskd.Delive
 	body := append(append([]byte("["), del.Event.JSON()...), ']')
 	a := taskd.Attempt{WebhookID: w.ID, DeliveryID: del.ID, EventID: del.Event.ID, EventName: del.Event.Name, At: d.svc.now()}
 	var retryAt time.Time
+	var res Result
 	r, err := d.svc.request(w, body, "evt_"+strconv.FormatInt(del.Event.ID, 10))
 	if err != nil {
-		a.Error = "cannot open the webhook's secrets"
+		res.Error = "cannot open the webhook's secrets"
 		d.svc.log.ErrorContext(ctx, "webhook secrets", "webhook", w.ID, "err", err)
 	} else {
-		res := Post(ctx, d.svc.client, r, a.At)
-		a.OK, a.HTTPStatus, a.Latency, a.Error, a.Response = res.OK, res.Status, res.Latency, res.Error, res.Response
+		res = Post(ctx, d.svc.client, r, a.At)
 	}
+	a.OK, a.HTTPStatus, a.Latency, a.Error, a.Response = res.OK, res.Status, res.Latency, res.Error, res.Response
 	if !a.OK {
 		retryAt = d.svc.now().Add(d.cfg.Backoff(w.Errors + 1))
 	}
 	if d.cfg.Observe != nil {
-		d.cfg.Observe(a.OK, a.Latency)
+		d.cfg.Observe(res)
 	}
 	if err := d.svc.store.RecordAttempt(ctx, a, retryAt); err != nil {
 		d.svc.log.WarnContext(ctx, "recording a webhook attempt failed", "webhook", w.ID, "err", err)

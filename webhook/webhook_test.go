@@ -390,3 +390,40 @@ func TestChangesWakeTheDispatcher(t *testing.T) {
 		waitFor(t, "the burst without a poll", func() bool { return len(r.deliveries()) == 33 })
 	})
 }
+
+// TestDeliveriesReuseConnections: requests to one destination reuse an
+// idle connection, and say whether they opened one.
+func TestDeliveriesReuseConnections(t *testing.T) {
+	var mu sync.Mutex
+	remotes := map[string]bool{}
+	recv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		remotes[r.RemoteAddr] = true
+		mu.Unlock()
+		ok(w)
+	}))
+	t.Cleanup(recv.Close)
+	c := webhook.NewHTTPClient(true)
+	req := webhook.Request{URL: recv.URL, Secret: "whsec_" + strings.Repeat("A", 32), ID: "evt_1", Body: []byte("[]")}
+	for i := range 20 {
+		res := webhook.Post(context.Background(), c, req, time.Now())
+		if !res.OK || res.NewConnection != (i == 0) {
+			t.Fatalf("request %d: %+v", i, res)
+		}
+	}
+	// Five rounds of sixteen at once: connections are kept for the next
+	// round instead of being opened anew each time (with two kept idle per
+	// host, the old setting, each round opened about fourteen).
+	for range 5 {
+		var wg sync.WaitGroup
+		for range 16 {
+			wg.Go(func() { webhook.Post(context.Background(), c, req, time.Now()) })
+		}
+		wg.Wait()
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(remotes) > 24 {
+		t.Fatalf("%d connections for 100 requests", len(remotes))
+	}
+}

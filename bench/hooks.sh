@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# bench/hooks.sh: measure webhook delivery end to end (see bench/hooks).
+#
+# Builds taskd and the webhook bench, starts `taskd serve --dev` on a free
+# loopback port with a fresh data directory (SQLite), or on the PostgreSQL
+# database named by TASKD_BENCH_POSTGRES, then runs:
+#   burst: 10 webhooks, 2,000 tasks posted by 8 clients
+#   rate:  1 webhook, 500 changes/s for 10 s
+#
+# Environment: TASKD_BENCH_POSTGRES (postgres:// URL; empty: SQLite),
+# CHANGES (2000), RATE (500), DURATION (10s), WEBHOOKS (10).
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/taskd-hooks.XXXXXX")
+pid=""
+cleanup() {
+	[[ -n $pid ]] && { kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; }
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+(cd "$root" && go build -o "$tmp/taskd" ./cmd/taskd && go build -o "$tmp/hooks" ./bench/hooks)
+db=()
+if [[ -n ${TASKD_BENCH_POSTGRES:-} ]]; then db=(--db "$TASKD_BENCH_POSTGRES"); fi
+slug="hooks-$(date +%s)"
+key=$("$tmp/taskd" account create --data "$tmp/data" "${db[@]}" --slug "$slug" --owner-email "$slug@example.com" \
+	--owner-password "bench-password" | sed -n 's/.*"api_key":"\([0-9a-f]*\)".*/\1/p')
+"$tmp/taskd" serve --dev --addr 127.0.0.1:0 --data "$tmp/data" "${db[@]}" --log-level warn \
+	--api-rate-limit 0 --api-rate-limit-address 0 >"$tmp/serve.out" 2>"$tmp/serve.err" &
+pid=$!
+for _ in $(seq 1 100); do
+	base=$(sed -n 's/.*listening on \(http:\/\/[0-9.:]*\).*/\1/p' "$tmp/serve.out")
+	[[ -n $base ]] && break
+	sleep 0.1
+done
+[[ -n ${base:-} ]] || { cat "$tmp/serve.err" >&2; exit 1; }
+echo "taskd on $base ($([[ ${#db[@]} -gt 0 ]] && echo postgres || echo sqlite))"
+"$tmp/hooks" --url "$base/a/$slug" --key "$key" --pid "$pid" --scenario burst \
+	--webhooks "${WEBHOOKS:-10}" --changes "${CHANGES:-2000}" --clients 8
+"$tmp/hooks" --url "$base/a/$slug" --key "$key" --pid "$pid" --scenario rate \
+	--webhooks 1 --rate "${RATE:-500}" --duration "${DURATION:-10s}"

@@ -1,0 +1,338 @@
+// Command hooks measures webhook delivery end to end against a running
+// taskd: it starts receivers on loopback, registers a webhook for each on
+// post_task, makes changes through the administrative API and reports how
+// fast and how completely the events arrive.
+//
+// Scenarios:
+//
+//	burst  --changes N tasks posted by --clients clients as fast as they go,
+//	       to --webhooks receivers: events delivered/s, and how long after
+//	       the last change the last delivery came
+//	rate   --rate changes per second for --duration, open loop, to
+//	       --webhooks receivers: change→receipt p50/p99
+//
+// Latency is measured from the moment the change was sent, so it includes
+// the API call. Every receiver counts the connections taskd opens to it and
+// the events it gets twice; with --pid the taskd process's CPU time over
+// the run is reported. Prints one line, or one JSON object with --json, and
+// exits non-zero when an event is missing.
+//
+//	go run ./bench/hooks --url http://127.0.0.1:PORT/a/acme --key KEY --project 1 \
+//	    --scenario burst --webhooks 10 --changes 2000 --clients 8
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/taskd/taskd/api"
+)
+
+type config struct {
+	url, key, project, scenario string
+	webhooks, changes, clients  int
+	rate                        int
+	duration, wait              time.Duration
+	pid                         int
+	json                        bool
+}
+
+func main() {
+	var c config
+	flag.StringVar(&c.url, "url", "", "account URL, e.g. http://127.0.0.1:8080/a/acme")
+	flag.StringVar(&c.key, "key", "", "administrative API key")
+	flag.StringVar(&c.project, "project", "", "id_project to post tasks in (default: a new project)")
+	flag.StringVar(&c.scenario, "scenario", "burst", "burst or rate")
+	flag.IntVar(&c.webhooks, "webhooks", 10, "receivers, one webhook each")
+	flag.IntVar(&c.changes, "changes", 2000, "burst: tasks to post")
+	flag.IntVar(&c.clients, "clients", 8, "burst: concurrent API clients")
+	flag.IntVar(&c.rate, "rate", 500, "rate: changes per second")
+	flag.DurationVar(&c.duration, "duration", 10*time.Second, "rate: how long to make changes")
+	flag.DurationVar(&c.wait, "wait", 60*time.Second, "how long to wait for the last events")
+	flag.IntVar(&c.pid, "pid", 0, "taskd's process id, to report its CPU time")
+	flag.BoolVar(&c.json, "json", false, "print the result as JSON")
+	flag.Parse()
+	res, err := run(context.Background(), c)
+	if res != nil {
+		res.print(os.Stdout, c.json)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "hooks:", err)
+		os.Exit(1)
+	}
+}
+
+// receiver is one destination: it records when each event arrived.
+type receiver struct {
+	srv   *http.Server
+	url   string
+	mu    sync.Mutex
+	got   map[string]time.Time // task id → first receipt
+	dups  int
+	conns atomic.Int64
+}
+
+func newReceiver() (*receiver, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	r := &receiver{got: map[string]time.Time{}, url: "http://" + ln.Addr().String() + "/"}
+	r.srv = &http.Server{Handler: http.HandlerFunc(r.serve), ConnState: func(_ net.Conn, s http.ConnState) {
+		if s == http.StateNew {
+			r.conns.Add(1)
+		}
+	}}
+	go r.srv.Serve(ln)
+	return r, nil
+}
+
+func (r *receiver) serve(w http.ResponseWriter, req *http.Request) {
+	at := time.Now()
+	body, _ := io.ReadAll(req.Body)
+	var events []struct {
+		Object struct {
+			ID string `json:"id"`
+		} `json:"object"`
+	}
+	json.Unmarshal(body, &events)
+	r.mu.Lock()
+	for _, e := range events {
+		if _, seen := r.got[e.Object.ID]; seen {
+			r.dups++
+		} else {
+			r.got[e.Object.ID] = at
+		}
+	}
+	r.mu.Unlock()
+	w.Header().Set("Content-Type", "application/json")
+	w.Write([]byte(`{"status":"OK"}`))
+}
+
+func (r *receiver) count() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.got)
+}
+
+// client calls the administrative API with the key's hash.
+type client struct {
+	url, key string
+	c        *http.Client
+}
+
+func (a client) call(params url.Values) (map[string]any, error) {
+	q := params.Encode()
+	res, err := a.c.Post(a.url+"/api/admin/v2/?"+q+"&hash="+api.Hash(q, a.key), "application/x-www-form-urlencoded", nil)
+	if err != nil {
+		return nil, err
+	}
+	defer res.Body.Close()
+	var body map[string]any
+	if err := json.NewDecoder(res.Body).Decode(&body); err != nil {
+		return nil, err
+	}
+	if body["status"] != "ok" {
+		return body, fmt.Errorf("%s: %v", params.Get("action"), body)
+	}
+	return body, nil
+}
+
+func run(ctx context.Context, c config) (*result, error) {
+	if c.url == "" || c.key == "" {
+		return nil, errors.New("--url and --key are required")
+	}
+	a := client{url: strings.TrimRight(c.url, "/"), key: c.key, c: &http.Client{Timeout: 30 * time.Second,
+		Transport: &http.Transport{MaxIdleConnsPerHost: 64}}}
+	if c.project == "" {
+		body, err := a.call(url.Values{"action": {"post_project"}, "title": {"Webhook bench"}})
+		if err != nil {
+			return nil, err
+		}
+		c.project = body["data"].(map[string]any)["id"].(string)
+	}
+	var recvs []*receiver
+	for range c.webhooks {
+		r, err := newReceiver()
+		if err != nil {
+			return nil, err
+		}
+		defer r.srv.Close()
+		body, err := a.call(url.Values{"action": {"add_webhook"}, "url": {r.url}, "events": {"post_task"}})
+		if err != nil {
+			return nil, err
+		}
+		id := strconv.Itoa(int(body["id"].(float64)))
+		if _, err := a.call(url.Values{"action": {"enable_webhook"}, "id": {id}}); err != nil {
+			return nil, err
+		}
+		defer a.call(url.Values{"action": {"delete_webhook"}, "id": {id}})
+		recvs = append(recvs, r)
+	}
+	for _, r := range recvs {
+		r.conns.Store(0) // the URL checks do not count
+	}
+	cpu0 := cpuTime(c.pid)
+	sent := map[string]time.Time{}
+	var mu sync.Mutex
+	post := func(n int) error {
+		start := time.Now()
+		body, err := a.call(url.Values{"action": {"post_task"}, "id_project": {c.project}, "title": {"hook bench " + strconv.Itoa(n)}})
+		if err != nil {
+			return err
+		}
+		id := body["data"].(map[string]any)["id"].(string)
+		mu.Lock()
+		sent[id] = start
+		mu.Unlock()
+		return nil
+	}
+	began := time.Now()
+	var errs atomic.Int64
+	switch c.scenario {
+	case "burst":
+		var next atomic.Int64
+		var wg sync.WaitGroup
+		for range c.clients {
+			wg.Go(func() {
+				for n := int(next.Add(1)); n <= c.changes; n = int(next.Add(1)) {
+					if post(n) != nil {
+						errs.Add(1)
+					}
+				}
+			})
+		}
+		wg.Wait()
+	case "rate":
+		tick := time.NewTicker(time.Second / time.Duration(c.rate))
+		defer tick.Stop()
+		var wg sync.WaitGroup
+		for n := 1; time.Since(began) < c.duration; n++ {
+			<-tick.C
+			wg.Go(func() {
+				if post(n) != nil {
+					errs.Add(1)
+				}
+			})
+		}
+		wg.Wait()
+	default:
+		return nil, fmt.Errorf("unknown scenario %q", c.scenario)
+	}
+	lastChange := time.Now()
+	want := len(sent) * len(recvs)
+	deadline := time.Now().Add(c.wait)
+	for {
+		got := 0
+		for _, r := range recvs {
+			got += r.count()
+		}
+		if got >= want || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	res := &result{Scenario: c.scenario, Webhooks: len(recvs), Changes: len(sent), Errors: int(errs.Load())}
+	if c.scenario == "rate" {
+		res.Rate = c.rate
+	}
+	var lat []time.Duration
+	var last time.Time
+	for _, r := range recvs {
+		r.mu.Lock()
+		for id, at := range r.got {
+			if s, ok := sent[id]; ok {
+				lat = append(lat, at.Sub(s))
+				res.Delivered++
+			}
+			if at.After(last) {
+				last = at
+			}
+		}
+		res.Duplicates += r.dups
+		r.mu.Unlock()
+		res.Connections += int(r.conns.Load())
+	}
+	res.Missing = want - res.Delivered
+	if res.Delivered > 0 {
+		res.PerSecond = float64(res.Delivered) / last.Sub(began).Seconds()
+		res.LastAfterChangesMS = ms(last.Sub(lastChange))
+		sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+		res.P50MS, res.P99MS = ms(lat[len(lat)/2]), ms(lat[len(lat)*99/100])
+	}
+	if c.pid != 0 {
+		res.CPUSeconds = cpuTime(c.pid) - cpu0
+	}
+	if res.Missing > 0 || res.Errors > 0 {
+		return res, fmt.Errorf("%d events missing, %d changes failed", res.Missing, res.Errors)
+	}
+	return res, nil
+}
+
+// result is one run's figures.
+type result struct {
+	Scenario           string  `json:"scenario"`
+	Webhooks           int     `json:"webhooks"`
+	Changes            int     `json:"changes"`
+	Rate               int     `json:"rate,omitempty"`
+	Errors             int     `json:"errors"`
+	Delivered          int     `json:"delivered"`
+	Missing            int     `json:"missing"`
+	Duplicates         int     `json:"duplicates"`
+	PerSecond          float64 `json:"events_per_second"`
+	LastAfterChangesMS float64 `json:"last_delivery_after_last_change_ms"`
+	P50MS              float64 `json:"p50_ms"`
+	P99MS              float64 `json:"p99_ms"`
+	Connections        int     `json:"new_connections"`
+	CPUSeconds         float64 `json:"taskd_cpu_seconds,omitempty"`
+}
+
+func (r *result) print(w io.Writer, asJSON bool) {
+	if asJSON {
+		json.NewEncoder(w).Encode(r)
+		return
+	}
+	rate := ""
+	if r.Rate > 0 {
+		rate = fmt.Sprintf(" at %d/s", r.Rate)
+	}
+	fmt.Fprintf(w, "%-5s %2d webhooks, %5d changes%s: %7.0f events/s, last %6.0f ms after the last change, p50 %5.0f ms, p99 %5.0f ms, %d delivered, %d missing, %d duplicates, %d new connections, taskd CPU %.1f s\n",
+		r.Scenario, r.Webhooks, r.Changes, rate, r.PerSecond, r.LastAfterChangesMS, r.P50MS, r.P99MS, r.Delivered, r.Missing, r.Duplicates, r.Connections, r.CPUSeconds)
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// cpuTime is a process's user and system CPU time, from /proc; 0 when it
+// cannot be read.
+func cpuTime(pid int) float64 {
+	if pid == 0 {
+		return 0
+	}
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0
+	}
+	// Fields after the command name, which is in parentheses.
+	f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
+	if len(f) < 13 {
+		return 0
+	}
+	ut, _ := strconv.ParseFloat(f[11], 64)
+	st, _ := strconv.ParseFloat(f[12], 64)
+	return (ut + st) / 100 // clock ticks; 100 a second on Linux
+}

@@ -120,7 +120,8 @@ func (d *Dispatcher) Run(ctx context.Context) {
 				d.unclaim(id)
 				continue
 			}
-			ok, err := d.svc.store.Lease(ctx, id, d.owner, d.svc.now().Add(d.cfg.Lease))
+			until := d.svc.now().Add(d.cfg.Lease)
+			ok, err := d.svc.store.Lease(ctx, id, d.owner, until)
 			if err != nil || !ok {
 				<-slots
 				d.unclaim(id)
@@ -135,7 +136,7 @@ func (d *Dispatcher) Run(ctx context.Context) {
 					default:
 					}
 				}()
-				d.drain(ctx, id)
+				d.drain(ctx, id, until)
 			})
 		}
 	}
@@ -168,10 +169,14 @@ func (d *Dispatcher) unclaim(id int64) {
 
 // drain sends a leased webhook's pending deliveries in event order until
 // none is left, one fails, the lease is lost or ctx ends.
-func (d *Dispatcher) drain(ctx context.Context, id int64) {
+func (d *Dispatcher) drain(ctx context.Context, id int64, leased time.Time) {
 	// Shutdown lets the attempt in flight finish and be recorded.
 	work := context.WithoutCancel(ctx)
 	defer d.svc.store.Release(work, id, d.owner)
+	// The lease is renewed once it is half spent (or has less left than
+	// one attempt may take), not before every attempt: a write saved per
+	// delivery, while no attempt starts without a lease that outlasts it.
+	renewAt := max(d.cfg.Lease/2, Timeout+time.Second)
 	for ctx.Err() == nil {
 		del, w, ok, err := d.svc.store.NextDelivery(work, id)
 		if err != nil {
@@ -181,8 +186,12 @@ func (d *Dispatcher) drain(ctx context.Context, id int64) {
 		if !ok || !w.Enabled || d.svc.now().Before(w.NextAttempt) {
 			return
 		}
-		if ok, err := d.svc.store.Lease(work, id, d.owner, d.svc.now().Add(d.cfg.Lease)); err != nil || !ok {
-			return
+		if now := d.svc.now(); leased.Sub(now) < renewAt {
+			until := now.Add(d.cfg.Lease)
+			if ok, err := d.svc.store.Lease(work, id, d.owner, until); err != nil || !ok {
+				return
+			}
+			leased = until
 		}
 		if !d.send(work, w, del) {
 			return

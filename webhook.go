@@ -164,13 +164,18 @@ type Delivery struct {
 	Added     time.Time
 }
 
-// Attempt is one try to deliver, or one URL check (EventID 0).
+// Attempt is one try to deliver, or one URL check (EventID 0). One POST
+// may carry several deliveries of a backlog; the attempt names the first.
 type Attempt struct {
 	ID         int64
 	WebhookID  int64
 	DeliveryID int64
 	EventID    int64
 	EventName  string
+	// Deliveries are all the deliveries the POST carried, when more than
+	// DeliveryID; Events counts them (as read back).
+	Deliveries []int64
+	Events     int
 	At         time.Time
 	OK         bool
 	HTTPStatus int
@@ -209,10 +214,12 @@ type WebhookStore interface {
 	// when another owner holds a live lease.
 	Lease(ctx context.Context, webhookID int64, owner string, until time.Time) (bool, error)
 	Release(ctx context.Context, webhookID int64, owner string) error
-	// NextDelivery returns the webhook's oldest pending delivery, if any.
-	NextDelivery(ctx context.Context, webhookID int64) (Delivery, Webhook, bool, error)
-	// RecordAttempt logs an attempt and applies it: on success the delivery
-	// is done and the error count reset; on failure the count grows, the
+	// NextDeliveries returns the webhook as it is now and up to limit of
+	// its oldest pending deliveries, in event order (none when it has no
+	// backlog; a zero Webhook when it is gone).
+	NextDeliveries(ctx context.Context, webhookID int64, limit int) ([]Delivery, Webhook, error)
+	// RecordAttempt logs an attempt and applies it: on success its
+	// deliveries are done and the error count reset; on failure the count grows, the
 	// next attempt is put off until retryAt, and at MaxWebhookFailures the
 	// webhook is disabled.
 	RecordAttempt(ctx context.Context, a Attempt, retryAt time.Time) error

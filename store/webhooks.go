@@ -208,30 +208,28 @@ func (db *DB) Release(ctx context.Context, webhookID int64, owner string) error 
 	})
 }
 
-// NextDelivery returns the webhook (as it is now) and its oldest pending delivery.
-func (db *DB) NextDelivery(ctx context.Context, webhookID int64) (taskd.Delivery, taskd.Webhook, bool, error) {
-	var d taskd.Delivery
+// NextDeliveries returns the webhook (as it is now) and up to limit of its
+// oldest pending deliveries, in event order.
+func (db *DB) NextDeliveries(ctx context.Context, webhookID int64, limit int) ([]taskd.Delivery, taskd.Webhook, error) {
 	w, err := scanWebhook(db.reader.QueryRowContext(ctx, db.d.q(`SELECT `+webhookColumns+` WHERE id = ?`), webhookID))
 	if errors.Is(err, sql.ErrNoRows) {
-		return d, w, false, nil
+		return nil, w, nil
 	}
 	if err != nil {
-		return d, w, false, taskd.Internal("next delivery", err)
+		return nil, w, taskd.Internal("next deliveries", err)
 	}
-	var added, at int64
-	var body string
-	err = db.reader.QueryRowContext(ctx, db.d.q(`SELECT d.id, d.attempts, d.created_at, e.id, e.account_id, e.project_id, e.name, e.created_at, e.body
-		FROM deliveries d JOIN events e ON e.id = d.event_id WHERE d.webhook_id = ? AND d.state = 'pending' ORDER BY d.event_id LIMIT 1`), webhookID).
-		Scan(&d.ID, &d.Attempts, &added, &d.Event.ID, &d.Event.AccountID, &d.Event.ProjectID, &d.Event.Name, &at, &body)
-	if errors.Is(err, sql.ErrNoRows) {
-		return d, w, false, nil
-	}
-	if err != nil {
-		return d, w, false, taskd.Internal("next delivery", err)
-	}
-	d.WebhookID, d.State, d.Added = webhookID, taskd.DeliveryPending, fromMS(added)
-	d.Event.Time, d.Event.Body = fromMS(at), []byte(body)
-	return d, w, true, nil
+	ds, err := all(ctx, db.reader, "next deliveries", db.d.q(`SELECT d.id, d.attempts, d.created_at, e.id, e.account_id, e.project_id,
+		e.name, e.created_at, e.body FROM deliveries d JOIN events e ON e.id = d.event_id
+		WHERE d.webhook_id = ? AND d.state = 'pending' ORDER BY d.event_id LIMIT ?`), func(s scanner) (taskd.Delivery, error) {
+		var d taskd.Delivery
+		var added, at int64
+		var body string
+		err := s.Scan(&d.ID, &d.Attempts, &added, &d.Event.ID, &d.Event.AccountID, &d.Event.ProjectID, &d.Event.Name, &at, &body)
+		d.WebhookID, d.State, d.Added = webhookID, taskd.DeliveryPending, fromMS(added)
+		d.Event.Time, d.Event.Body = fromMS(at), []byte(body)
+		return d, err
+	}, webhookID, limit)
+	return ds, w, err
 }
 
 // RecordAttempt logs an attempt and applies its outcome (see taskd.WebhookStore).
@@ -241,24 +239,33 @@ func (db *DB) RecordAttempt(ctx context.Context, a taskd.Attempt, retryAt time.T
 		if a.OK {
 			ok = 1
 		}
+		batch := a.Deliveries
+		if len(batch) == 0 && a.DeliveryID != 0 {
+			batch = []int64{a.DeliveryID}
+		}
 		if _, err := tx.ExecContext(ctx, db.d.q(`INSERT INTO attempts (webhook_id, delivery_id, event_id, event_name, at, ok,
-			http_status, latency_us, error, response) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`), a.WebhookID, a.DeliveryID, a.EventID,
-			a.EventName, ms(a.At), ok, a.HTTPStatus, a.Latency.Microseconds(), a.Error, a.Response); err != nil {
+			http_status, latency_us, error, response, events) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`), a.WebhookID, a.DeliveryID, a.EventID,
+			a.EventName, ms(a.At), ok, a.HTTPStatus, a.Latency.Microseconds(), a.Error, a.Response, max(len(batch), 1)); err != nil {
 			return err
 		}
-		if a.DeliveryID == 0 {
+		if len(batch) == 0 {
 			return nil
+		}
+		in := "IN (?" + strings.Repeat(", ?", len(batch)-1) + ")"
+		ids := make([]any, len(batch))
+		for i, id := range batch {
+			ids[i] = id
 		}
 		if a.OK {
 			if _, err := tx.ExecContext(ctx, db.d.q(`UPDATE deliveries SET state = 'delivered', attempts = attempts + 1, delivered_at = ?
-				WHERE id = ?`), ms(a.At), a.DeliveryID); err != nil {
+				WHERE id `+in), append([]any{ms(a.At)}, ids...)...); err != nil {
 				return err
 			}
 			_, err := tx.ExecContext(ctx, db.d.q(`UPDATE webhooks SET errors = 0, last_error = '', last_delivery_at = ?, next_attempt_at = 0
 				WHERE id = ?`), ms(a.At), a.WebhookID)
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, db.d.q(`UPDATE deliveries SET attempts = attempts + 1 WHERE id = ?`), a.DeliveryID); err != nil {
+		if _, err := tx.ExecContext(ctx, db.d.q(`UPDATE deliveries SET attempts = attempts + 1 WHERE id `+in), ids...); err != nil {
 			return err
 		}
 		if _, err := tx.ExecContext(ctx, db.d.q(`UPDATE webhooks SET errors = errors + 1, last_error = ?, next_attempt_at = ?
@@ -309,12 +316,12 @@ func (db *DB) Redeliver(ctx context.Context, accountID, deliveryID int64) error 
 // Attempts returns the webhook's latest attempts, newest first.
 func (db *DB) Attempts(ctx context.Context, accountID, webhookID int64, limit int) ([]taskd.Attempt, error) {
 	return all(ctx, db.reader, "attempts", db.d.q(`SELECT a.id, a.delivery_id, a.event_id, a.event_name, a.at, a.ok, a.http_status,
-		a.latency_us, a.error, a.response FROM attempts a JOIN webhooks w ON w.id = a.webhook_id
+		a.latency_us, a.error, a.response, a.events FROM attempts a JOIN webhooks w ON w.id = a.webhook_id
 		WHERE w.account_id = ? AND a.webhook_id = ? ORDER BY a.id DESC LIMIT ?`), func(s scanner) (taskd.Attempt, error) {
 		a := taskd.Attempt{WebhookID: webhookID}
 		var at, us int64
 		var ok int
-		err := s.Scan(&a.ID, &a.DeliveryID, &a.EventID, &a.EventName, &at, &ok, &a.HTTPStatus, &us, &a.Error, &a.Response)
+		err := s.Scan(&a.ID, &a.DeliveryID, &a.EventID, &a.EventName, &at, &ok, &a.HTTPStatus, &us, &a.Error, &a.Response, &a.Events)
 		a.At, a.OK, a.Latency = fromMS(at), ok != 0, time.Duration(us)*time.Microsecond
 		return a, err
 	}, accountID, webhookID, limit)

@@ -178,12 +178,12 @@ func (d *Dispatcher) drain(ctx context.Context, id int64, leased time.Time) {
 	// delivery, while no attempt starts without a lease that outlasts it.
 	renewAt := max(d.cfg.Lease/2, Timeout+time.Second)
 	for ctx.Err() == nil {
-		del, w, ok, err := d.svc.store.NextDelivery(work, id)
+		dels, w, err := d.svc.store.NextDeliveries(work, id, MaxBatch)
 		if err != nil {
-			d.svc.log.WarnContext(ctx, "reading the next delivery failed", "webhook", id, "err", err)
+			d.svc.log.WarnContext(ctx, "reading the next deliveries failed", "webhook", id, "err", err)
 			return
 		}
-		if !ok || !w.Enabled || d.svc.now().Before(w.NextAttempt) {
+		if len(dels) == 0 || !w.Enabled || d.svc.now().Before(w.NextAttempt) {
 			return
 		}
 		if now := d.svc.now(); leased.Sub(now) < renewAt {
@@ -193,19 +193,54 @@ func (d *Dispatcher) drain(ctx context.Context, id int64, leased time.Time) {
 			}
 			leased = until
 		}
-		if !d.send(work, w, del) {
+		if !d.send(work, w, dels) {
 			return
 		}
 	}
 }
 
-// send makes one attempt and records it; it reports success.
-func (d *Dispatcher) send(ctx context.Context, w taskd.Webhook, del taskd.Delivery) bool {
-	body := append(append([]byte("["), del.Event.JSON()...), ']')
-	a := taskd.Attempt{WebhookID: w.ID, DeliveryID: del.ID, EventID: del.Event.ID, EventName: del.Event.Name, At: d.svc.now()}
+// Batches: when a webhook has a backlog, one POST carries up to MaxBatch
+// of its events, in order, within MaxBatchBytes of body.
+const (
+	MaxBatch      = 100
+	MaxBatchBytes = 256 << 10
+)
+
+// batch is the body of one POST: the first deliveries of dels, in order,
+// as a JSON array within MaxBatchBytes (always at least one), and the
+// webhook-id of the message: evt_<id> for one event, evt_<first>-<last>
+// for several. Receivers deduplicate on each event's "id".
+func batch(dels []taskd.Delivery) (body []byte, ids []int64, msgID string) {
+	body = append(body, '[')
+	for i, del := range dels {
+		ev := del.Event.JSON()
+		if i > 0 && len(body)+1+len(ev)+1 > MaxBatchBytes {
+			break
+		}
+		if i > 0 {
+			body = append(body, ',')
+		}
+		body = append(body, ev...)
+		ids = append(ids, del.ID)
+	}
+	body = append(body, ']')
+	first, last := dels[0].Event.ID, dels[len(ids)-1].Event.ID
+	msgID = "evt_" + strconv.FormatInt(first, 10)
+	if len(ids) > 1 {
+		msgID += "-" + strconv.FormatInt(last, 10)
+	}
+	return body, ids, msgID
+}
+
+// send makes one attempt with the first deliveries of dels and records it;
+// it reports success.
+func (d *Dispatcher) send(ctx context.Context, w taskd.Webhook, dels []taskd.Delivery) bool {
+	body, ids, msgID := batch(dels)
+	del := dels[0]
+	a := taskd.Attempt{WebhookID: w.ID, DeliveryID: del.ID, EventID: del.Event.ID, EventName: del.Event.Name, At: d.svc.now(), Deliveries: ids}
 	var retryAt time.Time
 	var res Result
-	r, err := d.svc.request(w, body, "evt_"+strconv.FormatInt(del.Event.ID, 10))
+	r, err := d.svc.request(w, body, msgID)
 	if err != nil {
 		res.Error = "cannot open the webhook's secrets"
 		d.svc.log.ErrorContext(ctx, "webhook secrets", "webhook", w.ID, "err", err)

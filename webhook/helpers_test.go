@@ -175,6 +175,27 @@ func (r *receiver) deliveries() []delivery {
 	return out
 }
 
+// received is one event a receiver got, with the request it came in.
+type received struct {
+	header http.Header
+	event  map[string]any
+}
+
+// events returns every event received, in the order they came, batches
+// flattened.
+func (r *receiver) events() []received {
+	var out []received
+	for _, d := range r.deliveries() {
+		for _, ev := range d.events {
+			out = append(out, received{header: d.header, event: ev})
+		}
+	}
+	return out
+}
+
+// eventCount is how many events arrived (with repeats).
+func (r *receiver) eventCount() int { return len(r.events()) }
+
 func (r *receiver) requests() int {
 	r.mu.Lock()
 	defer r.mu.Unlock()

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -61,9 +62,9 @@ func TestEveryEventArrives(t *testing.T) {
 		want := []string{"post_task", "update_task", "close_task", "reopen_task", "post_comment", "update_comment",
 			"delete_comment", "delete_task", "post_project", "update_project"}
 		waitFor(t, "every event", func() bool {
-			ids := map[string]bool{}
-			for _, d := range r.deliveries() {
-				ids[d.header.Get("webhook-id")] = true
+			ids := map[any]bool{}
+			for _, rc := range r.events() {
+				ids[rc.event["id"]] = true
 			}
 			return len(ids) >= len(want)
 		})
@@ -75,7 +76,6 @@ func TestEveryEventArrives(t *testing.T) {
 		// At least once, in order; a second copy of an event only after an
 		// attempt at it that failed from taskd's side (say, an answer that
 		// came after the 5 seconds), which the attempt log must show.
-		all := r.deliveries()
 		attempts, err := e.db.Attempts(ctx, e.account.ID, w.ID, 100)
 		if err != nil {
 			t.Fatal(err)
@@ -84,52 +84,58 @@ func TestEveryEventArrives(t *testing.T) {
 		var log []string
 		for _, a := range attempts {
 			if !a.OK {
-				failed[fmt.Sprintf("evt_%d", a.EventID)]++
+				failed[strconv.FormatInt(a.EventID, 10)]++
 			}
-			log = append(log, fmt.Sprintf("%s event %d ok=%v %s", a.EventName, a.EventID, a.OK, a.Error))
+			log = append(log, fmt.Sprintf("%s event %d (%d events) ok=%v %s", a.EventName, a.EventID, a.Events, a.OK, a.Error))
 		}
-		seen := map[string]int{}
-		var got []delivery
-		for _, d := range all {
-			id := d.header.Get("webhook-id")
-			if seen[id]++; seen[id] == 1 {
-				got = append(got, d)
-			} else if seen[id] > failed[id]+1 {
-				t.Errorf("%s arrived %d times after %d failed attempts; attempts:\n%s", id, seen[id], failed[id], strings.Join(log, "\n"))
-			}
-		}
-		if len(got) != len(want) {
-			t.Fatalf("got %d events, want %d; attempts:\n%s", len(got), len(want), strings.Join(log, "\n"))
-		}
-		for i, d := range got {
-			if len(d.events) != 1 {
-				t.Fatalf("delivery %d carries %d events", i, len(d.events))
-			}
-			ev := d.events[0]
-			if ev["event"] != want[i] {
-				t.Errorf("delivery %d is %v, want %s (in order)", i, ev["event"], want[i])
-			}
-			for _, f := range []string{"id", "action", "object", "date_added", "user_from", "new", "old", "project"} {
-				if _, ok := ev[f]; !ok {
-					t.Errorf("%s lacks %s: %v", want[i], f, ev)
-				}
+		for i, d := range r.deliveries() {
+			// Each POST is signed as a whole; its webhook-id names its events.
+			first, last := d.events[0]["id"].(string), d.events[len(d.events)-1]["id"].(string)
+			wantID := "evt_" + first
+			if len(d.events) > 1 {
+				wantID += "-" + last
 			}
 			if err := verifier.Verify(d.body, d.header); err != nil {
-				t.Errorf("%s: the Standard Webhooks library rejects the signature: %v", want[i], err)
+				t.Errorf("POST %d: the Standard Webhooks library rejects the signature: %v", i, err)
 			}
-			if d.header.Get("webhook-id") != "evt_"+ev["id"].(string) || d.header.Get("Content-Type") != "application/json" ||
+			if d.header.Get("webhook-id") != wantID || d.header.Get("Content-Type") != "application/json" ||
 				!strings.HasPrefix(d.header.Get("User-Agent"), "taskd-webhooks/") {
-				t.Errorf("headers %v", d.header)
+				t.Errorf("POST %d headers %v, want webhook-id %s", i, d.header, wantID)
 			}
 			req := http.Request{Header: d.header}
 			if u, p, ok := req.BasicAuth(); !ok || u != "taskd" || p != "p@ss word" {
 				t.Errorf("basic auth %q %q %v", u, p, ok)
 			}
 		}
-		ev := got[1].events[0]
+		seen := map[string]int{}
+		var got []map[string]any
+		for _, rc := range r.events() {
+			id := rc.event["id"].(string)
+			if seen[id]++; seen[id] == 1 {
+				got = append(got, rc.event)
+			} else if seen[id] > failed[id]+1 {
+				t.Errorf("event %s arrived %d times after %d failed attempts; attempts:\n%s", id, seen[id], failed[id], strings.Join(log, "\n"))
+			}
+		}
+		if len(got) != len(want) {
+			t.Fatalf("got %d events, want %d; attempts:\n%s", len(got), len(want), strings.Join(log, "\n"))
+		}
+		for i, ev := range got {
+			if ev["event"] != want[i] {
+				t.Errorf("event %d is %v, want %s (in order)", i, ev["event"], want[i])
+			}
+			for _, f := range []string{"id", "action", "object", "date_added", "user_from", "new", "old", "project"} {
+				if _, ok := ev[f]; !ok {
+					t.Errorf("%s lacks %s: %v", want[i], f, ev)
+				}
+			}
+		}
+		ev := got[1]
 		if ev["action"] != "update" || ev["new"].(map[string]any)["name"] != "First, renamed" || ev["old"].(map[string]any)["name"] != "First" {
 			t.Errorf("update_task payload %v", ev)
 		}
+		// The receiver may answer before the attempt is recorded.
+		waitFor(t, "the last attempt to be recorded", func() bool { return !e.webhook(w.ID).LastDelivery.IsZero() })
 		if w := e.webhook(w.ID); w.Errors != 0 || w.LastDelivery.IsZero() || w.State() != "green" {
 			t.Errorf("webhook after deliveries: %+v", w)
 		}
@@ -148,11 +154,11 @@ func TestProjectFilter(t *testing.T) {
 		e.run(webhook.DispatcherConfig{})
 		e.newTask(other.ID, "elsewhere")
 		e.newTask(e.project.ID, "here")
-		waitFor(t, "both tasks at the unfiltered webhook", func() bool { return len(all.deliveries()) == 2 })
-		waitFor(t, "the task at the filtered webhook", func() bool { return len(r.deliveries()) >= 1 })
-		got := r.deliveries()
-		if len(got) != 1 || got[0].events[0]["object"].(map[string]any)["id"] == nil ||
-			got[0].events[0]["project"].(map[string]any)["id"] != taskd.JoinIDs([]int64{e.project.ID}) {
+		waitFor(t, "both tasks at the unfiltered webhook", func() bool { return all.eventCount() == 2 })
+		waitFor(t, "the task at the filtered webhook", func() bool { return r.eventCount() >= 1 })
+		got := r.events()
+		if len(got) != 1 || got[0].event["object"].(map[string]any)["id"] == nil ||
+			got[0].event["project"].(map[string]any)["id"] != taskd.JoinIDs([]int64{e.project.ID}) {
 			t.Fatalf("filtered webhook got %d deliveries: %v", len(got), got)
 		}
 	})
@@ -251,8 +257,8 @@ func TestTenErrorsDisable(t *testing.T) {
 		}
 		names := func() map[string]bool {
 			m := map[string]bool{}
-			for _, d := range r.deliveries() {
-				m[d.events[0]["new"].(map[string]any)["name"].(string)] = true
+			for _, rc := range r.events() {
+				m[rc.event["new"].(map[string]any)["name"].(string)] = true
 			}
 			return m
 		}
@@ -338,7 +344,7 @@ func TestDeadEndpointDoesNotDelayOthers(t *testing.T) {
 	for i := range 20 {
 		e.newTask(e.project.ID, "task "+string(rune('a'+i)))
 	}
-	waitFor(t, "the healthy destination's 20 events", func() bool { return len(healthy.deliveries()) == 20 })
+	waitFor(t, "the healthy destination's 20 events", func() bool { return healthy.eventCount() == 20 })
 	if n := len(dead.deliveries()); n != 1 {
 		t.Fatalf("the hanging destination got %d requests so far, want the 1 it is stuck on", n)
 	}
@@ -374,7 +380,7 @@ func TestChangesWakeTheDispatcher(t *testing.T) {
 		e.run(webhook.DispatcherConfig{Poll: time.Hour})
 		for i := range 3 {
 			e.newTask(e.project.ID, fmt.Sprintf("task %d", i))
-			waitFor(t, fmt.Sprintf("delivery %d without a poll", i+1), func() bool { return len(r.deliveries()) == i+1 })
+			waitFor(t, fmt.Sprintf("delivery %d without a poll", i+1), func() bool { return r.eventCount() == i+1 })
 		}
 		// A burst while deliveries are in flight: events fanned out while a
 		// drain holds the webhook are sent when it ends, not at the poll.
@@ -387,7 +393,7 @@ func TestChangesWakeTheDispatcher(t *testing.T) {
 			})
 		}
 		wg.Wait()
-		waitFor(t, "the burst without a poll", func() bool { return len(r.deliveries()) == 33 })
+		waitFor(t, "the burst without a poll", func() bool { return r.eventCount() == 33 })
 	})
 }
 
@@ -426,4 +432,57 @@ func TestDeliveriesReuseConnections(t *testing.T) {
 	if len(remotes) > 24 {
 		t.Fatalf("%d connections for 100 requests", len(remotes))
 	}
+}
+
+// TestBacklogComesInBatches: events held while a webhook was disabled go
+// out, once it is enabled, as few POSTs of up to MaxBatch events each, in
+// order, each event once, with one attempt record per POST.
+func TestBacklogComesInBatches(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, d testdb.DB) {
+		e := newEnv(t, d, true)
+		r := newReceiver(t)
+		w, _ := e.add(r.URL, taskd.WebhookInput{Events: "post_task"})
+		if err := e.svc.Disable(context.Background(), e.account.ID, w.ID); err != nil {
+			t.Fatal(err)
+		}
+		e.run(webhook.DispatcherConfig{})
+		const n = 2*webhook.MaxBatch + 50
+		for i := range n {
+			e.newTask(e.project.ID, fmt.Sprintf("held %d", i))
+		}
+		if err := e.svc.Enable(context.Background(), e.account.ID, w.ID); err != nil {
+			t.Fatal(err)
+		}
+		waitFor(t, "the backlog", func() bool { return r.eventCount() >= n })
+		posts := r.deliveries()
+		if len(posts) < 3 || len(posts) > n/10 {
+			t.Fatalf("%d events came in %d POSTs", n, len(posts))
+		}
+		var prev float64
+		for i, p := range posts {
+			if len(p.events) > webhook.MaxBatch {
+				t.Fatalf("POST %d carries %d events", i, len(p.events))
+			}
+			for _, ev := range p.events {
+				id, _ := strconv.ParseFloat(ev["id"].(string), 64)
+				if id <= prev {
+					t.Fatalf("event %v after %v: out of order or twice", id, prev)
+				}
+				prev = id
+			}
+		}
+		if r.eventCount() != n {
+			t.Fatalf("%d events arrived, want %d", r.eventCount(), n)
+		}
+		waitFor(t, "the attempts to be recorded", func() bool {
+			attempts, err := e.db.Attempts(context.Background(), e.account.ID, w.ID, 100)
+			events := 0
+			for _, a := range attempts {
+				if a.EventID != 0 {
+					events += a.Events
+				}
+			}
+			return err == nil && events == n
+		})
+	})
 }

@@ -72,7 +72,8 @@ func listen(ctx context.Context, e env, args []string) error {
 	return nil
 }
 
-// printDelivery prints one line per event, then its changes.
+// printDelivery prints one line per event, with the event's id (what a
+// receiver deduplicates on: a batch may be sent again), then its changes.
 func printDelivery(out io.Writer, id, verdict string, body []byte) {
 	var events []struct {
 		ID     string `json:"id"`
@@ -96,7 +97,7 @@ func printDelivery(out io.Writer, id, verdict string, body []byte) {
 		return
 	}
 	for _, ev := range events {
-		fmt.Fprintf(out, "%s  %-15s %s %s by %s  (%s; %s)\n", now, ev.Event, ev.Object.Type, ev.Object.ID, ev.User.Email, id, verdict)
+		fmt.Fprintf(out, "%s  event %s  %-15s %s %s by %s  (%s; %s)\n", now, ev.ID, ev.Event, ev.Object.Type, ev.Object.ID, ev.User.Email, id, verdict)
 		keys := make([]string, 0, len(ev.New))
 		for k := range ev.New {
 			keys = append(keys, k)

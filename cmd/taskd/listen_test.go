@@ -40,17 +40,20 @@ func TestListen(t *testing.T) {
 			t.Fatal("listen did not start")
 		}
 	}
+	// A batch of two events.
 	body := `[{"id":"7","event":"post_task","action":"post","object":{"type":"task","id":"42","page":"/project/1/42/"},` +
-		`"user_from":{"id":"101","email":"ann@example.com","name":"Ann"},"new":{"name":"Write the report"},"old":{}}]`
+		`"user_from":{"id":"101","email":"ann@example.com","name":"Ann"},"new":{"name":"Write the report"},"old":{}},` +
+		`{"id":"8","event":"close_task","action":"close","object":{"type":"task","id":"42","page":"/project/1/42/"},` +
+		`"user_from":{"id":"101","email":"ann@example.com","name":"Ann"},"new":{"status":"done"},"old":{"status":"active"}}]`
 	send := func(secret string) (int, string) {
 		now := time.Now()
-		sig, err := webhook.Sign(secret, "evt_7", now, []byte(body))
+		sig, err := webhook.Sign(secret, "evt_7-8", now, []byte(body))
 		if err != nil {
 			t.Fatal(err)
 		}
 		req, _ := http.NewRequest("POST", base+"/", strings.NewReader(body))
 		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("webhook-id", "evt_7")
+		req.Header.Set("webhook-id", "evt_7-8")
 		req.Header.Set("webhook-timestamp", strconv.FormatInt(now.Unix(), 10))
 		req.Header.Set("webhook-signature", sig)
 		res, err := http.DefaultClient.Do(req)
@@ -67,7 +70,8 @@ func TestListen(t *testing.T) {
 	if status, b := send(sec); status != 200 || b != `{"status":"OK"}` {
 		t.Fatalf("signed delivery: %d %s", status, b)
 	}
-	if !strings.Contains(out.String(), "post_task") || !strings.Contains(out.String(), "Write the report") || !strings.Contains(out.String(), "signature ok") {
+	if !strings.Contains(out.String(), "event 7  post_task") || !strings.Contains(out.String(), "event 8  close_task") ||
+		!strings.Contains(out.String(), "Write the report") || !strings.Contains(out.String(), "signature ok") {
 		t.Fatalf("printed:\n%s", out)
 	}
 	if status, _ := send(webhook.NewSecret()); status != http.StatusUnauthorized {

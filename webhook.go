@@ -184,6 +184,9 @@ type Attempt struct {
 	Response   string // excerpt of the answer
 }
 
+// More is how many events the attempt carried beyond the one it names.
+func (a Attempt) More() int { return max(a.Events-1, 0) }
+
 // AttemptStats are one hour's attempts of a webhook, for the chart.
 type AttemptStats struct {
 	Hour    time.Time

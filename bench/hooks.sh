@@ -6,6 +6,8 @@
 # database named by TASKD_BENCH_POSTGRES, then runs:
 #   burst: 10 webhooks, 2,000 tasks posted by 8 clients
 #   rate:  1 webhook, 500 changes/s for 10 s
+#   dead:  the burst with 10 more webhooks whose destinations hang (5) or
+#          fail (5), to compare with the plain burst
 #
 # Environment: TASKD_BENCH_POSTGRES (postgres:// URL; empty: SQLite),
 # CHANGES (2000), RATE (500), DURATION (10s), WEBHOOKS (10).
@@ -40,3 +42,5 @@ echo "taskd on $base ($([[ ${#db[@]} -gt 0 ]] && echo postgres || echo sqlite))"
 	--webhooks "${WEBHOOKS:-10}" --changes "${CHANGES:-2000}" --clients 8
 "$tmp/hooks" --url "$base/a/$slug" --key "$key" --pid "$pid" --scenario rate \
 	--webhooks 1 --rate "${RATE:-500}" --duration "${DURATION:-10s}"
+"$tmp/hooks" --url "$base/a/$slug" --key "$key" --pid "$pid" --scenario burst \
+	--webhooks "${WEBHOOKS:-10}" --changes "${CHANGES:-2000}" --clients 8 --dead 10

@@ -10,6 +10,9 @@
 //	       the last change the last delivery came
 //	rate   --rate changes per second for --duration, open loop, to
 //	       --webhooks receivers: change→receipt p50/p99
+//	backlog --changes N tasks posted while the webhooks are disabled, so
+//	       that N × --webhooks deliveries are held; then they are enabled:
+//	       taskd's peak RSS (with --pid) while it holds and drains them
 //
 // Latency is measured from the moment the change was sent, so it includes
 // the API call. Every receiver counts the connections taskd opens to it and
@@ -46,6 +49,7 @@ import (
 type config struct {
 	url, key, project, scenario string
 	webhooks, changes, clients  int
+	dead                        int // destinations that stop answering well: half hang, half fail
 	rate                        int
 	duration, wait              time.Duration
 	pid                         int
@@ -59,6 +63,7 @@ func main() {
 	flag.StringVar(&c.project, "project", "", "id_project to post tasks in (default: a new project)")
 	flag.StringVar(&c.scenario, "scenario", "burst", "burst or rate")
 	flag.IntVar(&c.webhooks, "webhooks", 10, "receivers, one webhook each")
+	flag.IntVar(&c.dead, "dead", 0, "more webhooks whose destinations, once registered, hang (half) or answer 500 (half); not counted in the figures")
 	flag.IntVar(&c.changes, "changes", 2000, "burst: tasks to post")
 	flag.IntVar(&c.clients, "clients", 8, "burst: concurrent API clients")
 	flag.IntVar(&c.rate, "rate", 500, "rate: changes per second")
@@ -85,6 +90,9 @@ type receiver struct {
 	got   map[string]time.Time // task id → first receipt
 	dups  int
 	conns atomic.Int64
+	// mode: 0 answers OK; 1 hangs until the bench ends; 2 answers 500.
+	mode    atomic.Int32
+	release chan struct{}
 }
 
 func newReceiver() (*receiver, error) {
@@ -92,7 +100,7 @@ func newReceiver() (*receiver, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &receiver{got: map[string]time.Time{}, url: "http://" + ln.Addr().String() + "/"}
+	r := &receiver{got: map[string]time.Time{}, url: "http://" + ln.Addr().String() + "/", release: make(chan struct{})}
 	r.srv = &http.Server{Handler: http.HandlerFunc(r.serve), ConnState: func(_ net.Conn, s http.ConnState) {
 		if s == http.StateNew {
 			r.conns.Add(1)
@@ -103,6 +111,14 @@ func newReceiver() (*receiver, error) {
 }
 
 func (r *receiver) serve(w http.ResponseWriter, req *http.Request) {
+	switch r.mode.Load() {
+	case 1:
+		<-r.release
+		return
+	case 2:
+		http.Error(w, "down", http.StatusInternalServerError)
+		return
+	}
 	at := time.Now()
 	body, _ := io.ReadAll(req.Body)
 	var events []struct {
@@ -167,6 +183,7 @@ func run(ctx context.Context, c config) (*result, error) {
 		c.project = body["data"].(map[string]any)["id"].(string)
 	}
 	var recvs []*receiver
+	var hookIDs []string
 	for range c.webhooks {
 		r, err := newReceiver()
 		if err != nil {
@@ -183,6 +200,25 @@ func run(ctx context.Context, c config) (*result, error) {
 		}
 		defer a.call(url.Values{"action": {"delete_webhook"}, "id": {id}})
 		recvs = append(recvs, r)
+		hookIDs = append(hookIDs, id)
+	}
+	for i := range c.dead {
+		r, err := newReceiver()
+		if err != nil {
+			return nil, err
+		}
+		defer r.srv.Close()
+		defer close(r.release)
+		body, err := a.call(url.Values{"action": {"add_webhook"}, "url": {r.url}, "events": {"post_task"}})
+		if err != nil {
+			return nil, err
+		}
+		id := strconv.Itoa(int(body["id"].(float64)))
+		if _, err := a.call(url.Values{"action": {"enable_webhook"}, "id": {id}}); err != nil {
+			return nil, err
+		}
+		defer a.call(url.Values{"action": {"delete_webhook"}, "id": {id}})
+		r.mode.Store(int32(1 + i%2)) // checked and enabled; now it goes bad
 	}
 	for _, r := range recvs {
 		r.conns.Store(0) // the URL checks do not count
@@ -218,6 +254,29 @@ func run(ctx context.Context, c config) (*result, error) {
 			})
 		}
 		wg.Wait()
+	case "backlog":
+		for _, id := range hookIDs {
+			if _, err := a.call(url.Values{"action": {"disable_webhook"}, "id": {id}}); err != nil {
+				return nil, err
+			}
+		}
+		var next atomic.Int64
+		var wg sync.WaitGroup
+		for range c.clients {
+			wg.Go(func() {
+				for n := int(next.Add(1)); n <= c.changes; n = int(next.Add(1)) {
+					if post(n) != nil {
+						errs.Add(1)
+					}
+				}
+			})
+		}
+		wg.Wait()
+		for _, id := range hookIDs {
+			if _, err := a.call(url.Values{"action": {"enable_webhook"}, "id": {id}}); err != nil {
+				return nil, err
+			}
+		}
 	case "rate":
 		tick := time.NewTicker(time.Second / time.Duration(c.rate))
 		defer tick.Stop()
@@ -237,7 +296,9 @@ func run(ctx context.Context, c config) (*result, error) {
 	lastChange := time.Now()
 	want := len(sent) * len(recvs)
 	deadline := time.Now().Add(c.wait)
+	peak := rss(c.pid)
 	for {
+		peak = max(peak, rss(c.pid))
 		got := 0
 		for _, r := range recvs {
 			got += r.count()
@@ -247,7 +308,7 @@ func run(ctx context.Context, c config) (*result, error) {
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
-	res := &result{Scenario: c.scenario, Webhooks: len(recvs), Changes: len(sent), Errors: int(errs.Load())}
+	res := &result{Scenario: c.scenario, Webhooks: len(recvs), Dead: c.dead, Changes: len(sent), Errors: int(errs.Load())}
 	if c.scenario == "rate" {
 		res.Rate = c.rate
 	}
@@ -277,6 +338,7 @@ func run(ctx context.Context, c config) (*result, error) {
 	}
 	if c.pid != 0 {
 		res.CPUSeconds = cpuTime(c.pid) - cpu0
+		res.PeakRSSMB = float64(peak) / (1 << 20)
 	}
 	if res.Missing > 0 || res.Errors > 0 {
 		return res, fmt.Errorf("%d events missing, %d changes failed", res.Missing, res.Errors)
@@ -288,6 +350,7 @@ func run(ctx context.Context, c config) (*result, error) {
 type result struct {
 	Scenario           string  `json:"scenario"`
 	Webhooks           int     `json:"webhooks"`
+	Dead               int     `json:"dead_webhooks,omitempty"`
 	Changes            int     `json:"changes"`
 	Rate               int     `json:"rate,omitempty"`
 	Errors             int     `json:"errors"`
@@ -300,6 +363,7 @@ type result struct {
 	P99MS              float64 `json:"p99_ms"`
 	Connections        int     `json:"new_connections"`
 	CPUSeconds         float64 `json:"taskd_cpu_seconds,omitempty"`
+	PeakRSSMB          float64 `json:"taskd_peak_rss_mb,omitempty"`
 }
 
 func (r *result) print(w io.Writer, asJSON bool) {
@@ -311,8 +375,11 @@ func (r *result) print(w io.Writer, asJSON bool) {
 	if r.Rate > 0 {
 		rate = fmt.Sprintf(" at %d/s", r.Rate)
 	}
-	fmt.Fprintf(w, "%-5s %2d webhooks, %5d changes%s: %7.0f events/s, last %6.0f ms after the last change, p50 %5.0f ms, p99 %5.0f ms, %d delivered, %d missing, %d duplicates, %d new connections, taskd CPU %.1f s\n",
-		r.Scenario, r.Webhooks, r.Changes, rate, r.PerSecond, r.LastAfterChangesMS, r.P50MS, r.P99MS, r.Delivered, r.Missing, r.Duplicates, r.Connections, r.CPUSeconds)
+	if r.Dead > 0 {
+		rate += fmt.Sprintf(" (+%d dead)", r.Dead)
+	}
+	fmt.Fprintf(w, "%-5s %2d webhooks, %5d changes%s: %7.0f events/s, last %6.0f ms after the last change, p50 %5.0f ms, p99 %5.0f ms, %d delivered, %d missing, %d duplicates, %d new connections, taskd CPU %.1f s, peak RSS %.0f MB\n",
+		r.Scenario, r.Webhooks, r.Changes, rate, r.PerSecond, r.LastAfterChangesMS, r.P50MS, r.P99MS, r.Delivered, r.Missing, r.Duplicates, r.Connections, r.CPUSeconds, r.PeakRSSMB)
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
@@ -335,4 +402,23 @@ func cpuTime(pid int) float64 {
 	ut, _ := strconv.ParseFloat(f[11], 64)
 	st, _ := strconv.ParseFloat(f[12], 64)
 	return (ut + st) / 100 // clock ticks; 100 a second on Linux
+}
+
+// rss is a process's resident memory in bytes, from /proc; 0 when it
+// cannot be read.
+func rss(pid int) int64 {
+	if pid == 0 {
+		return 0
+	}
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			kb, _ := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
+			return kb << 10
+		}
+	}
+	return 0
 }

@@ -11,6 +11,8 @@
 #
 # Environment: TASKD_BENCH_POSTGRES (postgres:// URL; empty: SQLite),
 # CHANGES (2000), RATE (500), DURATION (10s), WEBHOOKS (10).
+# BACKLOG=N runs only the backlog scenario instead: N changes held for one
+# webhook while it is disabled, then drained (peak RSS).
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -38,6 +40,11 @@ for _ in $(seq 1 100); do
 done
 [[ -n ${base:-} ]] || { cat "$tmp/serve.err" >&2; exit 1; }
 echo "taskd on $base ($([[ ${#db[@]} -gt 0 ]] && echo postgres || echo sqlite))"
+if [[ -n ${BACKLOG:-} ]]; then
+	"$tmp/hooks" --url "$base/a/$slug" --key "$key" --pid "$pid" --scenario backlog \
+		--webhooks 1 --changes "$BACKLOG" --clients 8 --wait 10m
+	exit
+fi
 "$tmp/hooks" --url "$base/a/$slug" --key "$key" --pid "$pid" --scenario burst \
 	--webhooks "${WEBHOOKS:-10}" --changes "${CHANGES:-2000}" --clients 8
 "$tmp/hooks" --url "$base/a/$slug" --key "$key" --pid "$pid" --scenario rate \

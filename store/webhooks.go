@@ -126,6 +126,7 @@ func (db *DB) FanOut(ctx context.Context, limit int) (int, error) {
 		}
 		hooks := map[int64][]taskd.Webhook{}
 		now := ms(db.now())
+		var pairs []any // webhook id, event id, created_at; three per delivery
 		for _, e := range evs {
 			ws, ok := hooks[e.account]
 			if !ok {
@@ -136,16 +137,15 @@ func (db *DB) FanOut(ctx context.Context, limit int) (int, error) {
 			}
 			for _, w := range ws {
 				// A webhook hears of changes made after it was created.
-				if !w.Wants(e.name, e.project) || e.id <= w.AfterEvent {
-					continue
+				if w.Wants(e.name, e.project) && e.id > w.AfterEvent {
+					pairs = append(pairs, w.ID, e.id, now)
 				}
-				if _, err := tx.ExecContext(ctx, db.d.q(`INSERT INTO deliveries (webhook_id, event_id, state, created_at)
-					VALUES (?, ?, 'pending', ?) ON CONFLICT (webhook_id, event_id) DO NOTHING`), w.ID, e.id, now); err != nil {
-					return err
-				}
-				made++
 			}
 		}
+		if err := db.insertDeliveries(ctx, tx, pairs); err != nil {
+			return err
+		}
+		made = len(pairs) / 3
 		ids := make([]any, len(evs))
 		for i, e := range evs {
 			ids[i] = e.id
@@ -154,6 +154,25 @@ func (db *DB) FanOut(ctx context.Context, limit int) (int, error) {
 		return err
 	})
 	return made, err
+}
+
+// insertDeliveries makes pending deliveries from rows of (webhook id, event
+// id, created_at), many per statement: chunks of 64 rows, then the rest by
+// powers of two, so that at most seven statement texts exist to prepare.
+func (db *DB) insertDeliveries(ctx context.Context, tx querier, rows []any) error {
+	for n := len(rows) / 3; n > 0; {
+		size := 64
+		for size > n {
+			size /= 2
+		}
+		query := `INSERT INTO deliveries (webhook_id, event_id, state, created_at) VALUES (?, ?, 'pending', ?)` +
+			strings.Repeat(`, (?, ?, 'pending', ?)`, size-1) + ` ON CONFLICT (webhook_id, event_id) DO NOTHING`
+		if _, err := tx.ExecContext(ctx, db.d.q(query), rows[:size*3]...); err != nil {
+			return err
+		}
+		rows, n = rows[size*3:], n-size
+	}
+	return nil
 }
 
 func (db *DB) webhooksIn(ctx context.Context, tx querier, accountID int64) ([]taskd.Webhook, error) {

@@ -169,6 +169,34 @@ func (a client) call(params url.Values) (map[string]any, error) {
 	return body, nil
 }
 
+// register adds an enabled webhook for post_task at the URL and returns its id.
+func (a client) register(dest string) (string, error) {
+	body, err := a.call(url.Values{"action": {"add_webhook"}, "url": {dest}, "events": {"post_task"}})
+	if err != nil {
+		return "", err
+	}
+	id := strconv.Itoa(int(body["id"].(float64)))
+	_, err = a.call(url.Values{"action": {"enable_webhook"}, "id": {id}})
+	return id, err
+}
+
+// closedLoop makes changes 1..n from clients goroutines, each sending the
+// next as soon as its last is answered, and counts the failures.
+func closedLoop(clients, n int, post func(int) error, errs *atomic.Int64) {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range clients {
+		wg.Go(func() {
+			for i := int(next.Add(1)); i <= n; i = int(next.Add(1)) {
+				if post(i) != nil {
+					errs.Add(1)
+				}
+			}
+		})
+	}
+	wg.Wait()
+}
+
 func run(ctx context.Context, c config) (*result, error) {
 	if c.url == "" || c.key == "" {
 		return nil, errors.New("--url and --key are required")
@@ -190,12 +218,8 @@ func run(ctx context.Context, c config) (*result, error) {
 			return nil, err
 		}
 		defer r.srv.Close()
-		body, err := a.call(url.Values{"action": {"add_webhook"}, "url": {r.url}, "events": {"post_task"}})
+		id, err := a.register(r.url)
 		if err != nil {
-			return nil, err
-		}
-		id := strconv.Itoa(int(body["id"].(float64)))
-		if _, err := a.call(url.Values{"action": {"enable_webhook"}, "id": {id}}); err != nil {
 			return nil, err
 		}
 		defer a.call(url.Values{"action": {"delete_webhook"}, "id": {id}})
@@ -209,12 +233,8 @@ func run(ctx context.Context, c config) (*result, error) {
 		}
 		defer r.srv.Close()
 		defer close(r.release)
-		body, err := a.call(url.Values{"action": {"add_webhook"}, "url": {r.url}, "events": {"post_task"}})
+		id, err := a.register(r.url)
 		if err != nil {
-			return nil, err
-		}
-		id := strconv.Itoa(int(body["id"].(float64)))
-		if _, err := a.call(url.Values{"action": {"enable_webhook"}, "id": {id}}); err != nil {
 			return nil, err
 		}
 		defer a.call(url.Values{"action": {"delete_webhook"}, "id": {id}})
@@ -242,36 +262,14 @@ func run(ctx context.Context, c config) (*result, error) {
 	var errs atomic.Int64
 	switch c.scenario {
 	case "burst":
-		var next atomic.Int64
-		var wg sync.WaitGroup
-		for range c.clients {
-			wg.Go(func() {
-				for n := int(next.Add(1)); n <= c.changes; n = int(next.Add(1)) {
-					if post(n) != nil {
-						errs.Add(1)
-					}
-				}
-			})
-		}
-		wg.Wait()
+		closedLoop(c.clients, c.changes, post, &errs)
 	case "backlog":
 		for _, id := range hookIDs {
 			if _, err := a.call(url.Values{"action": {"disable_webhook"}, "id": {id}}); err != nil {
 				return nil, err
 			}
 		}
-		var next atomic.Int64
-		var wg sync.WaitGroup
-		for range c.clients {
-			wg.Go(func() {
-				for n := int(next.Add(1)); n <= c.changes; n = int(next.Add(1)) {
-					if post(n) != nil {
-						errs.Add(1)
-					}
-				}
-			})
-		}
-		wg.Wait()
+		closedLoop(c.clients, c.changes, post, &errs)
 		for _, id := range hookIDs {
 			if _, err := a.call(url.Values{"action": {"enable_webhook"}, "id": {id}}); err != nil {
 				return nil, err

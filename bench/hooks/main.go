@@ -245,6 +245,7 @@ func run(ctx context.Context, c config) (*result, error) {
 	}
 	cpu0 := cpuTime(c.pid)
 	sent := map[string]time.Time{}
+	var calls []time.Duration // how long each change's API call took
 	var mu sync.Mutex
 	post := func(n int) error {
 		start := time.Now()
@@ -255,6 +256,7 @@ func run(ctx context.Context, c config) (*result, error) {
 		id := body["data"].(map[string]any)["id"].(string)
 		mu.Lock()
 		sent[id] = start
+		calls = append(calls, time.Since(start))
 		mu.Unlock()
 		return nil
 	}
@@ -333,6 +335,8 @@ func run(ctx context.Context, c config) (*result, error) {
 		res.LastAfterChangesMS = ms(last.Sub(lastChange))
 		sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
 		res.P50MS, res.P99MS = ms(lat[len(lat)/2]), ms(lat[len(lat)*99/100])
+		sort.Slice(calls, func(i, j int) bool { return calls[i] < calls[j] })
+		res.CallP99MS = ms(calls[len(calls)*99/100])
 	}
 	if c.pid != 0 {
 		res.CPUSeconds = cpuTime(c.pid) - cpu0
@@ -359,6 +363,7 @@ type result struct {
 	LastAfterChangesMS float64 `json:"last_delivery_after_last_change_ms"`
 	P50MS              float64 `json:"p50_ms"`
 	P99MS              float64 `json:"p99_ms"`
+	CallP99MS          float64 `json:"api_call_p99_ms"` // the change's own API call, part of the latency
 	Connections        int     `json:"new_connections"`
 	CPUSeconds         float64 `json:"taskd_cpu_seconds,omitempty"`
 	PeakRSSMB          float64 `json:"taskd_peak_rss_mb,omitempty"`
@@ -376,8 +381,8 @@ func (r *result) print(w io.Writer, asJSON bool) {
 	if r.Dead > 0 {
 		rate += fmt.Sprintf(" (+%d dead)", r.Dead)
 	}
-	fmt.Fprintf(w, "%-5s %2d webhooks, %5d changes%s: %7.0f events/s, last %6.0f ms after the last change, p50 %5.0f ms, p99 %5.0f ms, %d delivered, %d missing, %d duplicates, %d new connections, taskd CPU %.1f s, peak RSS %.0f MB\n",
-		r.Scenario, r.Webhooks, r.Changes, rate, r.PerSecond, r.LastAfterChangesMS, r.P50MS, r.P99MS, r.Delivered, r.Missing, r.Duplicates, r.Connections, r.CPUSeconds, r.PeakRSSMB)
+	fmt.Fprintf(w, "%-5s %2d webhooks, %5d changes%s: %7.0f events/s, last %6.0f ms after the last change, p50 %5.0f ms, p99 %5.0f ms (API call p99 %.0f ms), %d delivered, %d missing, %d duplicates, %d new connections, taskd CPU %.1f s, peak RSS %.0f MB\n",
+		r.Scenario, r.Webhooks, r.Changes, rate, r.PerSecond, r.LastAfterChangesMS, r.P50MS, r.P99MS, r.CallP99MS, r.Delivered, r.Missing, r.Duplicates, r.Connections, r.CPUSeconds, r.PeakRSSMB)
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

@@ -187,16 +187,9 @@ func (s *oauthSite) replica() string {
 // apiCall makes a hash-signed GET and returns the HTTP status and body.
 func apiCall(t *testing.T, accountURL, key, q string) (int, map[string]any) {
 	t.Helper()
-	res, err := http.Get(accountURL + "/api/admin/v2/?" + q + "&hash=" + api.Hash(q, key))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	var body map[string]any
-	if err := json.NewDecoder(res.Body).Decode(&body); err != nil {
-		t.Fatalf("%s: body is not JSON: %v", q, err)
-	}
-	return res.StatusCode, body
+	req, _ := http.NewRequest("GET", accountURL+"/api/admin/v2/?"+q+"&hash="+api.Hash(q, key), nil)
+	status, body, _ := doJSON(t, req)
+	return status, body
 }
 
 var slugN atomic.Int64
@@ -363,16 +356,7 @@ func (s *oauthSite) tokenCall(path string, form url.Values, basic ...string) (in
 	if len(basic) == 2 {
 		req.SetBasicAuth(url.QueryEscape(basic[0]), url.QueryEscape(basic[1]))
 	}
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		s.t.Fatal(err)
-	}
-	defer res.Body.Close()
-	var body map[string]any
-	if err := json.NewDecoder(res.Body).Decode(&body); err != nil {
-		s.t.Fatalf("%s: answer is not JSON: %v", path, err)
-	}
-	return res.StatusCode, body, res.Header
+	return doJSON(s.t, req)
 }
 
 // creds returns the form with the application's credentials added.
@@ -402,14 +386,20 @@ func (s *oauthSite) api(accountURL, token, query string) (int, map[string]any, h
 	if token != "" {
 		req.Header.Set("Authorization", "Bearer "+token)
 	}
+	return doJSON(s.t, req)
+}
+
+// doJSON sends req and decodes the JSON object it answers.
+func doJSON(t *testing.T, req *http.Request) (int, map[string]any, http.Header) {
+	t.Helper()
 	res, err := http.DefaultClient.Do(req)
 	if err != nil {
-		s.t.Fatal(err)
+		t.Fatal(err)
 	}
 	defer res.Body.Close()
 	var body map[string]any
 	if err := json.NewDecoder(res.Body).Decode(&body); err != nil {
-		s.t.Fatalf("api %s: not JSON: %v", query, err)
+		t.Fatalf("%s %s: answer is not JSON: %v", req.Method, req.URL.Path, err)
 	}
 	return res.StatusCode, body, res.Header
 }

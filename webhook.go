@@ -207,8 +207,9 @@ type WebhookStore interface {
 	SetWebhookEnabled(ctx context.Context, accountID, id int64, enabled bool, reason string) error
 	SetWebhookSecret(ctx context.Context, accountID, id int64, sealed []byte) error
 
-	// FanOut turns new events into deliveries of every webhook whose
-	// subscription matches, and returns how many it made.
+	// FanOut turns up to limit new events into deliveries of every webhook
+	// whose subscription matches, and returns how many events it handled
+	// (fewer than limit: none is left).
 	FanOut(ctx context.Context, limit int) (int, error)
 	// DueWebhooks lists enabled webhooks with pending deliveries whose next
 	// attempt is due and that no live lease holds.

@@ -33,8 +33,8 @@ type DB struct {
 	writer *stmts
 	d      dialect
 	now    func() time.Time
-	// written receives after a change that wrote an event commits.
-	written chan struct{}
+	// sig wakes webhook dispatchers when a change commits (notify.go).
+	sig *signals
 }
 
 var _ taskd.Store = (*DB)(nil)
@@ -51,7 +51,7 @@ type Options struct {
 
 // Open connects to the database and applies pending migrations.
 func Open(ctx context.Context, o Options) (*DB, error) {
-	db := &DB{now: o.Now, written: make(chan struct{}, 1)}
+	db := &DB{now: o.Now, sig: newSignals(o.URL)}
 	if db.now == nil {
 		db.now = time.Now
 	}
@@ -83,6 +83,7 @@ func Open(ctx context.Context, o Options) (*DB, error) {
 		db.Close()
 		return nil, err
 	}
+	db.sig.startNotifier(db)
 	return db, nil
 }
 
@@ -126,6 +127,7 @@ func (db *DB) Ping(ctx context.Context) error {
 
 // Close closes the connection pools.
 func (db *DB) Close() error {
+	db.sig.close()
 	db.reader.close()
 	if db.writer != nil {
 		db.writer.close()
@@ -155,6 +157,20 @@ func (db *DB) tx(ctx context.Context, op string, fn func(querier) error) error {
 	return err
 }
 
+// exec runs one write statement on its own (autocommit): one round trip
+// where a transaction around it would take three.
+func (db *DB) exec(ctx context.Context, op, query string, args ...any) (sql.Result, error) {
+	var q querier = db.write
+	if db.writer != nil {
+		q = pool{db.writer}
+	}
+	res, err := q.ExecContext(ctx, db.d.q(query), args...)
+	if err != nil {
+		return nil, taskd.Internal(op, err)
+	}
+	return res, nil
+}
+
 // change runs fn in a write transaction as tx does, for a change to an
 // account's work made by by; a person whose role does not allow work
 // (taskd.Authorize) changes nothing.
@@ -165,17 +181,16 @@ func (db *DB) change(ctx context.Context, by taskd.Actor, op string, fn func(que
 	if err := db.tx(ctx, op, fn); err != nil {
 		return err
 	}
-	select { // every change writes an event: wake the dispatcher
-	case db.written <- struct{}{}:
-	default: // one is already waiting
-	}
+	db.sig.committed() // every change writes an event: wake the dispatchers
 	return nil
 }
 
 // EventsWritten receives after a change and its event commit, so that the
-// webhook dispatcher of this process can start at once instead of at its
-// next poll. Signals coalesce: one receive may stand for many changes.
-func (db *DB) EventsWritten() <-chan struct{} { return db.written }
+// webhook dispatcher can start at once instead of at its next poll: a
+// change made through this DB at once, and on PostgreSQL one made by any
+// other process, through LISTEN/NOTIFY, from the first call on. Signals
+// coalesce: one receive may stand for many changes.
+func (db *DB) EventsWritten() <-chan struct{} { return db.sig.events() }
 
 // run calls fn with q, which runs on tx, then commits tx or rolls it back.
 func (db *DB) run(op string, tx *sql.Tx, q querier, fn func(querier) error) error {

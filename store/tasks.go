@@ -156,12 +156,11 @@ func (db *DB) applyTask(ctx context.Context, tx querier, t *taskd.Task, in taskd
 	return taskd.CheckDateRange(t.DateStart, t.DateEnd)
 }
 
-// emitTask writes a task's event and bumps its project's version. The project
-// row is locked last in every transaction, after any task rows.
+// emitTask writes a task's event. Its project's version, which keys the
+// cached task lists, goes up with it: a trigger on events does that
+// (migration 0009), on PostgreSQL at commit, so the project's row is locked
+// only while the transaction commits.
 func (db *DB) emitTask(ctx context.Context, tx querier, by taskd.Actor, action string, t taskd.Task, before, after map[string]any) error {
-	if _, err := tx.ExecContext(ctx, db.d.q(`UPDATE projects SET version = version + 1 WHERE id = ?`), t.ProjectID); err != nil {
-		return err
-	}
 	return db.emitChange(ctx, tx, by, action, taskd.ObjectTask, t.ID, t.Page(), t.Project, before, after)
 }
 

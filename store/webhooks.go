@@ -97,7 +97,7 @@ func (db *DB) SetWebhookSecret(ctx context.Context, accountID, id int64, sealed 
 // PostgreSQL concurrent replicas skip each other's rows; a delivery made
 // twice is absorbed by the unique (webhook, event) key either way.
 func (db *DB) FanOut(ctx context.Context, limit int) (int, error) {
-	made := 0
+	handled := 0
 	err := db.tx(ctx, "fan out", func(tx querier) error {
 		query := `SELECT id, account_id, project_id, name FROM events WHERE fanned = 0 ORDER BY id LIMIT ?`
 		if db.d.forUpdate != "" {
@@ -145,7 +145,7 @@ func (db *DB) FanOut(ctx context.Context, limit int) (int, error) {
 		if err := db.insertDeliveries(ctx, tx, pairs); err != nil {
 			return err
 		}
-		made = len(pairs) / 3
+		handled = len(evs)
 		ids := make([]any, len(evs))
 		for i, e := range evs {
 			ids[i] = e.id
@@ -153,7 +153,7 @@ func (db *DB) FanOut(ctx context.Context, limit int) (int, error) {
 		_, err = tx.ExecContext(ctx, db.d.q(`UPDATE events SET fanned = 1 WHERE id IN (?`+strings.Repeat(", ?", len(ids)-1)+`)`), ids...)
 		return err
 	})
-	return made, err
+	return handled, err
 }
 
 // insertDeliveries makes pending deliveries from rows of (webhook id, event
@@ -208,23 +208,15 @@ func (db *DB) DueWebhooks(ctx context.Context, limit int) ([]int64, error) {
 // Lease claims a webhook for owner until the time, unless another owner
 // holds a lease that has not run out.
 func (db *DB) Lease(ctx context.Context, webhookID int64, owner string, until time.Time) (bool, error) {
-	var ok bool
-	err := db.tx(ctx, "lease webhook", func(tx querier) error {
-		var err error
-		ok, err = changed(tx.ExecContext(ctx, db.d.q(`UPDATE webhooks SET lease_owner = ?, lease_until = ?
-			WHERE id = ? AND (lease_until < ? OR lease_owner = ?)`), owner, ms(until), webhookID, ms(db.now()), owner))
-		return err
-	})
-	return ok, err
+	return changed(db.exec(ctx, "lease webhook", `UPDATE webhooks SET lease_owner = ?, lease_until = ?
+		WHERE id = ? AND (lease_until < ? OR lease_owner = ?)`, owner, ms(until), webhookID, ms(db.now()), owner))
 }
 
 // Release gives up owner's lease.
 func (db *DB) Release(ctx context.Context, webhookID int64, owner string) error {
-	return db.tx(ctx, "release webhook", func(tx querier) error {
-		_, err := tx.ExecContext(ctx, db.d.q(`UPDATE webhooks SET lease_owner = '', lease_until = 0 WHERE id = ? AND lease_owner = ?`),
-			webhookID, owner)
-		return err
-	})
+	_, err := db.exec(ctx, "release webhook", `UPDATE webhooks SET lease_owner = '', lease_until = 0 WHERE id = ? AND lease_owner = ?`,
+		webhookID, owner)
+	return err
 }
 
 // NextDeliveries returns the webhook (as it is now) and up to limit of its

@@ -86,14 +86,16 @@ func (d *Dispatcher) Run(ctx context.Context) {
 	}
 	var lastExpiry time.Time
 	for {
+		fan := true
 		select {
 		case <-ctx.Done():
 			return
 		case <-tick.C:
 		case <-written: // a change committed: no need to wait for the poll
 		case <-d.again:
+			fan = false // this loop fanned out whatever the drain may have missed
 		}
-		if err := d.fanOut(ctx); err != nil {
+		if err := d.fanOutIf(ctx, fan); err != nil {
 			d.svc.log.WarnContext(ctx, "webhook fan-out failed", "err", err)
 			continue
 		}
@@ -142,13 +144,16 @@ func (d *Dispatcher) Run(ctx context.Context) {
 	}
 }
 
-func (d *Dispatcher) fanOut(ctx context.Context) error {
-	for {
+// fanOutIf turns new events into deliveries, when fan says there may be
+// any, up to 200 per transaction until none is left.
+func (d *Dispatcher) fanOutIf(ctx context.Context, fan bool) error {
+	for fan {
 		n, err := d.svc.store.FanOut(ctx, 200)
 		if err != nil || n < 200 {
 			return err
 		}
 	}
+	return nil
 }
 
 func (d *Dispatcher) claim(id int64) bool {

@@ -399,6 +399,29 @@ func TestChangesWakeTheDispatcher(t *testing.T) {
 	})
 }
 
+// TestOtherReplicasWake: on PostgreSQL a change made through one process
+// wakes the dispatcher of another (LISTEN/NOTIFY), without waiting for its
+// poll. The first delivery may come from the wake a listener gives itself
+// when it starts; the later ones only from notifications.
+func TestOtherReplicasWake(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, d testdb.DB) {
+		if d.URL == "" {
+			t.Skip("SQLite has one process's changes to wake on")
+		}
+		e := newEnv(t, d, true)
+		r := newReceiver(t)
+		e.add(r.URL, taskd.WebhookInput{Events: "post_task"})
+		other := *e
+		other.db = d.Open(t)
+		other.svc = webhook.NewService(other.db, testdb.Sealer(t), webhook.NewHTTPClient(true), time.Now, nil)
+		other.run(webhook.DispatcherConfig{Poll: time.Hour})
+		for i := range 3 {
+			e.newTask(e.project.ID, fmt.Sprintf("task %d", i)) // through e, which runs no dispatcher
+			waitFor(t, fmt.Sprintf("delivery %d by the other replica", i+1), func() bool { return r.eventCount() == i+1 })
+		}
+	})
+}
+
 // TestDeliveriesReuseConnections: requests to one destination reuse an
 // idle connection, and say whether they opened one.
 func TestDeliveriesReuseConnections(t *testing.T) {

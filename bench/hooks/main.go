@@ -8,8 +8,10 @@
 //	burst  --changes N tasks posted by --clients clients as fast as they go,
 //	       to --webhooks receivers: events delivered/s, and how long after
 //	       the last change the last delivery came
-//	rate   --rate changes per second for --duration, open loop, to
-//	       --webhooks receivers: change→receipt p50/p99
+//	rate   --rate changes per second for --warmup, then for --duration,
+//	       open loop, to --webhooks receivers: change→receipt p50/p99 of
+//	       the changes after the warm-up (every change counts towards
+//	       missing and duplicate events), and the p99 of each second
 //	backlog --changes N tasks posted while the webhooks are disabled, so
 //	       that N × --webhooks deliveries are held; then they are enabled:
 //	       taskd's peak RSS (with --pid) while it holds and drains them
@@ -51,7 +53,7 @@ type config struct {
 	webhooks, changes, clients  int
 	dead                        int // destinations that stop answering well: half hang, half fail
 	rate                        int
-	duration, wait              time.Duration
+	duration, warmup, wait      time.Duration
 	pid                         int
 	json                        bool
 }
@@ -67,7 +69,8 @@ func main() {
 	flag.IntVar(&c.changes, "changes", 2000, "burst: tasks to post")
 	flag.IntVar(&c.clients, "clients", 8, "burst: concurrent API clients")
 	flag.IntVar(&c.rate, "rate", 500, "rate: changes per second")
-	flag.DurationVar(&c.duration, "duration", 10*time.Second, "rate: how long to make changes")
+	flag.DurationVar(&c.duration, "duration", 10*time.Second, "rate: how long to make changes after the warm-up")
+	flag.DurationVar(&c.warmup, "warmup", time.Second, "rate: how long to make changes first without measuring them (cold pools and caches)")
 	flag.DurationVar(&c.wait, "wait", 60*time.Second, "how long to wait for the last events")
 	flag.IntVar(&c.pid, "pid", 0, "taskd's process id, to report its CPU time")
 	flag.BoolVar(&c.json, "json", false, "print the result as JSON")
@@ -245,7 +248,8 @@ func run(ctx context.Context, c config) (*result, error) {
 	}
 	cpu0 := cpuTime(c.pid)
 	sent := map[string]time.Time{}
-	var calls []time.Duration // how long each change's API call took
+	type call struct{ start, answered time.Time }
+	var calls []call // when each change's API call was sent and answered
 	var mu sync.Mutex
 	post := func(n int) error {
 		start := time.Now()
@@ -256,7 +260,7 @@ func run(ctx context.Context, c config) (*result, error) {
 		id := body["data"].(map[string]any)["id"].(string)
 		mu.Lock()
 		sent[id] = start
-		calls = append(calls, time.Since(start))
+		calls = append(calls, call{start, time.Now()})
 		mu.Unlock()
 		return nil
 	}
@@ -281,7 +285,7 @@ func run(ctx context.Context, c config) (*result, error) {
 		tick := time.NewTicker(time.Second / time.Duration(c.rate))
 		defer tick.Stop()
 		var wg sync.WaitGroup
-		for n := 1; time.Since(began) < c.duration; n++ {
+		for n := 1; time.Since(began) < c.warmup+c.duration; n++ {
 			<-tick.C
 			wg.Go(func() {
 				if post(n) != nil {
@@ -310,16 +314,28 @@ func run(ctx context.Context, c config) (*result, error) {
 	}
 	res := &result{Scenario: c.scenario, Webhooks: len(recvs), Dead: c.dead, Changes: len(sent), Errors: int(errs.Load())}
 	if c.scenario == "rate" {
-		res.Rate = c.rate
+		res.Rate, res.Warmup = c.rate, c.warmup.String()
+	}
+	var measureFrom time.Duration // rate: the warm-up's changes are not measured
+	if c.scenario == "rate" {
+		measureFrom = c.warmup
 	}
 	var lat []time.Duration
+	var bySecond [][]time.Duration // latencies by the second the change was sent in
 	var last time.Time
 	for _, r := range recvs {
 		r.mu.Lock()
 		for id, at := range r.got {
 			if s, ok := sent[id]; ok {
-				lat = append(lat, at.Sub(s))
 				res.Delivered++
+				if s.Sub(began) >= measureFrom {
+					lat = append(lat, at.Sub(s))
+				}
+				sec := int(s.Sub(began) / time.Second)
+				for len(bySecond) <= sec {
+					bySecond = append(bySecond, nil)
+				}
+				bySecond[sec] = append(bySecond[sec], at.Sub(s))
 			}
 			if at.After(last) {
 				last = at
@@ -335,8 +351,24 @@ func run(ctx context.Context, c config) (*result, error) {
 		res.LastAfterChangesMS = ms(last.Sub(lastChange))
 		sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
 		res.P50MS, res.P99MS = ms(lat[len(lat)/2]), ms(lat[len(lat)*99/100])
-		sort.Slice(calls, func(i, j int) bool { return calls[i] < calls[j] })
-		res.CallP99MS = ms(calls[len(calls)*99/100])
+		var took []time.Duration
+		for _, c := range calls {
+			if c.start.Sub(began) >= measureFrom {
+				took = append(took, c.answered.Sub(c.start))
+			}
+		}
+		sort.Slice(took, func(i, j int) bool { return took[i] < took[j] })
+		res.CallP99MS = ms(took[len(took)*99/100])
+		if c.scenario == "rate" {
+			for _, l := range bySecond {
+				sort.Slice(l, func(i, j int) bool { return l[i] < l[j] })
+				p99 := 0.0
+				if len(l) > 0 {
+					p99 = ms(l[len(l)*99/100])
+				}
+				res.P99BySecondMS = append(res.P99BySecondMS, p99)
+			}
+		}
 	}
 	if c.pid != 0 {
 		res.CPUSeconds = cpuTime(c.pid) - cpu0
@@ -350,23 +382,25 @@ func run(ctx context.Context, c config) (*result, error) {
 
 // result is one run's figures.
 type result struct {
-	Scenario           string  `json:"scenario"`
-	Webhooks           int     `json:"webhooks"`
-	Dead               int     `json:"dead_webhooks,omitempty"`
-	Changes            int     `json:"changes"`
-	Rate               int     `json:"rate,omitempty"`
-	Errors             int     `json:"errors"`
-	Delivered          int     `json:"delivered"`
-	Missing            int     `json:"missing"`
-	Duplicates         int     `json:"duplicates"`
-	PerSecond          float64 `json:"events_per_second"`
-	LastAfterChangesMS float64 `json:"last_delivery_after_last_change_ms"`
-	P50MS              float64 `json:"p50_ms"`
-	P99MS              float64 `json:"p99_ms"`
-	CallP99MS          float64 `json:"api_call_p99_ms"` // the change's own API call, part of the latency
-	Connections        int     `json:"new_connections"`
-	CPUSeconds         float64 `json:"taskd_cpu_seconds,omitempty"`
-	PeakRSSMB          float64 `json:"taskd_peak_rss_mb,omitempty"`
+	Scenario           string    `json:"scenario"`
+	Webhooks           int       `json:"webhooks"`
+	Dead               int       `json:"dead_webhooks,omitempty"`
+	Changes            int       `json:"changes"`
+	Rate               int       `json:"rate,omitempty"`
+	Warmup             string    `json:"warmup,omitempty"` // rate: not measured, but checked for missing and duplicate events
+	Errors             int       `json:"errors"`
+	Delivered          int       `json:"delivered"`
+	Missing            int       `json:"missing"`
+	Duplicates         int       `json:"duplicates"`
+	PerSecond          float64   `json:"events_per_second"`
+	LastAfterChangesMS float64   `json:"last_delivery_after_last_change_ms"`
+	P50MS              float64   `json:"p50_ms"`
+	P99MS              float64   `json:"p99_ms"`
+	CallP99MS          float64   `json:"api_call_p99_ms"`            // the change's own API call, part of the latency
+	P99BySecondMS      []float64 `json:"p99_by_second_ms,omitempty"` // rate: p99 of the changes sent in each second
+	Connections        int       `json:"new_connections"`
+	CPUSeconds         float64   `json:"taskd_cpu_seconds,omitempty"`
+	PeakRSSMB          float64   `json:"taskd_peak_rss_mb,omitempty"`
 }
 
 func (r *result) print(w io.Writer, asJSON bool) {
@@ -376,13 +410,16 @@ func (r *result) print(w io.Writer, asJSON bool) {
 	}
 	rate := ""
 	if r.Rate > 0 {
-		rate = fmt.Sprintf(" at %d/s", r.Rate)
+		rate = fmt.Sprintf(" at %d/s (%s warm-up)", r.Rate, r.Warmup)
 	}
 	if r.Dead > 0 {
 		rate += fmt.Sprintf(" (+%d dead)", r.Dead)
 	}
 	fmt.Fprintf(w, "%-5s %2d webhooks, %5d changes%s: %7.0f events/s, last %6.0f ms after the last change, p50 %5.0f ms, p99 %5.0f ms (API call p99 %.0f ms), %d delivered, %d missing, %d duplicates, %d new connections, taskd CPU %.1f s, peak RSS %.0f MB\n",
 		r.Scenario, r.Webhooks, r.Changes, rate, r.PerSecond, r.LastAfterChangesMS, r.P50MS, r.P99MS, r.CallP99MS, r.Delivered, r.Missing, r.Duplicates, r.Connections, r.CPUSeconds, r.PeakRSSMB)
+	if len(r.P99BySecondMS) > 0 {
+		fmt.Fprintf(w, "      p99 by second of the run (ms): %.0f\n", r.P99BySecondMS)
+	}
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

@@ -32,6 +32,7 @@ type serveFlags struct {
 	hookWorkers     int
 	hookLease       time.Duration
 	limits          server.Limits
+	debugAddr       string
 }
 
 func serve(ctx context.Context, e env, args []string) error {
@@ -54,6 +55,7 @@ func serve(ctx context.Context, e env, args []string) error {
 	fs.IntVar(&f.limits.APIAddress, "api-rate-limit-address", 2400, "account API requests per minute per client address, counted before authentication (0: no limit)")
 	fs.IntVar(&f.limits.TokenAccount, "token-rate-limit", 600, "OAuth token-endpoint requests per minute per account of the authenticated application (0: no limit)")
 	fs.IntVar(&f.limits.TokenAddress, "token-rate-limit-address", 300, "OAuth token-endpoint requests per minute per client address (0: no limit)")
+	fs.StringVar(&f.debugAddr, "debug-addr", "", "loopback address to serve Go's profiles on (/debug/pprof/); off when empty")
 	fs.BoolVar(&f.strictOAuth, "strict-oauth", false, "refuse token requests sent as GET with query parameters (accepted by default for the official SDKs)")
 	if err := parseFlags(fs, e, args); err != nil {
 		return helpOK(err)
@@ -78,6 +80,14 @@ func serve(ctx context.Context, e env, args []string) error {
 	base := f.baseURL(ln.Addr().String())
 	if f.dev {
 		log.Warn("development mode: plain HTTP, loopback only, webhooks may reach private addresses; do not expose this server", "public_url", base)
+	}
+	if f.debugAddr != "" {
+		addr, err := serveDebug(ctx, f.debugAddr, log)
+		if err != nil {
+			ln.Close()
+			return err
+		}
+		log.Info("profiles served", "addr", "http://"+addr.String()+"/debug/pprof/")
 	}
 	hooks := webhook.NewService(db, sealer, webhook.NewHTTPClient(f.hookPrivate || f.dev), time.Now, log)
 	if f.demo {

@@ -93,6 +93,7 @@ func Run(t *testing.T, open func(t *testing.T, now func() time.Time) Store) {
 		{"ProjectLifecycle", testProjects},
 		{"TaskRules", testTaskRules},
 		{"TaskTreeAndQueries", testTaskQueries},
+		{"ProjectVersion", testProjectVersion},
 		{"Comments", testComments},
 		{"Events", testEvents},
 		{"TenantIsolation", testIsolation},
@@ -284,6 +285,45 @@ func testTaskRules(t *testing.T, f *Fixture) {
 	_, err = s.Task(ctx, by.AccountID, child.ID)
 	want(t, err, taskd.KindNotFound, "task")
 	want(t, s.DeleteTask(ctx, by, parent.ID), taskd.KindNotFound, "task")
+}
+
+// testProjectVersion checks that every change to a project's tasks raises
+// its version, which keys the cached task lists, and that a change in
+// another project or one that changes nothing leaves it alone.
+func testProjectVersion(t *testing.T, f *Fixture) {
+	ctx := context.Background()
+	s, by := f.Store, f.Owner
+	p, other := newProject(t, f), newProject(t, f)
+	version := func() int64 { return must(s.ProjectVersion(ctx, by.AccountID, p.ID))(t) }
+	last := version()
+	step := func(name string, change func() error, raises bool) {
+		t.Helper()
+		noErr(t, change())
+		v := version()
+		if raises && v <= last || !raises && v != last {
+			t.Fatalf("%s: version %d after %d (should rise: %v)", name, v, last, raises)
+		}
+		last = v
+	}
+	var task, sub taskd.Task
+	step("post", func() (err error) {
+		task, err = s.CreateTask(ctx, by, p.ID, 0, taskd.TaskInput{Name: ptr("T")})
+		return err
+	}, true)
+	step("post subtask", func() (err error) {
+		sub, err = s.CreateTask(ctx, by, p.ID, task.ID, taskd.TaskInput{Name: ptr("S")})
+		return err
+	}, true)
+	step("update", func() error { return second(s.UpdateTask(ctx, by, task.ID, taskd.TaskInput{Name: ptr("T2")})) }, true)
+	step("update changing nothing", func() error { return second(s.UpdateTask(ctx, by, task.ID, taskd.TaskInput{Name: ptr("T2")})) }, false)
+	step("close", func() error { return second(s.CompleteTask(ctx, by, sub.ID)) }, true)
+	step("reopen", func() error { return second(s.ReopenTask(ctx, by, sub.ID)) }, true)
+	step("a task in another project", func() error {
+		return second(s.CreateTask(ctx, by, other.ID, 0, taskd.TaskInput{Name: ptr("O")}))
+	}, false)
+	step("delete", func() error { return s.DeleteTask(ctx, by, task.ID) }, true)
+	_, err := s.ProjectVersion(ctx, by.AccountID, p.ID+999)
+	want(t, err, taskd.KindNotFound, "project")
 }
 
 func testTaskQueries(t *testing.T, f *Fixture) {

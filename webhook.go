@@ -195,6 +195,14 @@ type AttemptStats struct {
 	Latency time.Duration // mean
 }
 
+// DueWebhook is a webhook with deliveries to send now.
+type DueWebhook struct {
+	ID int64
+	// Errors counts its failed attempts since the last success: a failing
+	// destination, which may hang until the timeout.
+	Errors int
+}
+
 // WebhookStore keeps webhooks, their deliveries and the attempt log.
 // Unknown webhooks are not found ("webhook").
 type WebhookStore interface {
@@ -212,8 +220,9 @@ type WebhookStore interface {
 	// (fewer than limit: none is left).
 	FanOut(ctx context.Context, limit int) (int, error)
 	// DueWebhooks lists enabled webhooks with pending deliveries whose next
-	// attempt is due and that no live lease holds.
-	DueWebhooks(ctx context.Context, limit int) ([]int64, error)
+	// attempt is due and that no live lease holds: those whose last attempt
+	// succeeded first, then the failing ones, each the longest-waiting first.
+	DueWebhooks(ctx context.Context, limit int) ([]DueWebhook, error)
 	// Lease claims a webhook's deliveries for owner until the time; false
 	// when another owner holds a live lease.
 	Lease(ctx context.Context, webhookID int64, owner string, until time.Time) (bool, error)

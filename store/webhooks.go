@@ -193,15 +193,15 @@ func (db *DB) webhooksIn(ctx context.Context, tx querier, accountID int64) ([]ta
 }
 
 // DueWebhooks lists enabled webhooks with pending deliveries, due and not
-// leased, the longest-waiting first.
-func (db *DB) DueWebhooks(ctx context.Context, limit int) ([]int64, error) {
+// leased: the healthy first, then the failing, each the longest-waiting first.
+func (db *DB) DueWebhooks(ctx context.Context, limit int) ([]taskd.DueWebhook, error) {
 	now := ms(db.now())
-	return all(ctx, db.reader, "due webhooks", db.d.q(`SELECT w.id FROM webhooks w WHERE w.enabled = 1 AND w.next_attempt_at <= ?
+	return all(ctx, db.reader, "due webhooks", db.d.q(`SELECT w.id, w.errors FROM webhooks w WHERE w.enabled = 1 AND w.next_attempt_at <= ?
 		AND w.lease_until < ? AND EXISTS (SELECT 1 FROM deliveries d WHERE d.webhook_id = w.id AND d.state = 'pending')
-		ORDER BY w.next_attempt_at, w.id LIMIT ?`), func(s scanner) (int64, error) {
-		var id int64
-		err := s.Scan(&id)
-		return id, err
+		ORDER BY CASE WHEN w.errors > 0 THEN 1 ELSE 0 END, w.next_attempt_at, w.id LIMIT ?`), func(s scanner) (taskd.DueWebhook, error) {
+		var w taskd.DueWebhook
+		err := s.Scan(&w.ID, &w.Errors)
+		return w, err
 	}, now, now, limit)
 }
 

@@ -16,6 +16,11 @@ type DispatcherConfig struct {
 	// Workers bounds concurrent deliveries (default 16). Each webhook has at
 	// most one delivery in flight, so a slow destination holds one worker.
 	Workers int
+	// FailingWorkers bounds the workers that webhooks whose last attempt
+	// failed may hold at once (default a quarter of Workers, at least 1):
+	// destinations that hang until the timeout, however many, leave the
+	// rest of the workers to the healthy ones.
+	FailingWorkers int
 	// Poll is how often the outbox is read when nothing wakes the
 	// dispatcher (default 200ms). A change made through this process's
 	// store wakes it at once; the poll finds the changes of other
@@ -40,8 +45,10 @@ type Dispatcher struct {
 	cfg   DispatcherConfig
 	owner string
 
-	mu   sync.Mutex
-	busy map[int64]bool
+	mu sync.Mutex
+	// busy holds the webhooks being drained; true for a failing one.
+	busy    map[int64]bool
+	failing int // failing webhooks being drained
 	// again asks Run for another round at once: a drain ended, and events
 	// fanned out while it held its lease may be waiting.
 	again chan struct{}
@@ -51,6 +58,9 @@ type Dispatcher struct {
 func NewDispatcher(svc *Service, cfg DispatcherConfig) *Dispatcher {
 	if cfg.Workers <= 0 {
 		cfg.Workers = 16
+	}
+	if cfg.FailingWorkers <= 0 {
+		cfg.FailingWorkers = max(1, cfg.Workers/4)
 	}
 	if cfg.Poll <= 0 {
 		cfg.Poll = 200 * time.Millisecond
@@ -107,13 +117,14 @@ func (d *Dispatcher) Run(ctx context.Context) {
 				d.svc.log.InfoContext(ctx, "held webhook deliveries expired", "count", n)
 			}
 		}
-		ids, err := d.svc.store.DueWebhooks(ctx, d.cfg.Workers)
+		due, err := d.svc.store.DueWebhooks(ctx, d.cfg.Workers)
 		if err != nil {
 			d.svc.log.WarnContext(ctx, "listing due webhooks failed", "err", err)
 			continue
 		}
-		for _, id := range ids {
-			if !d.claim(id) {
+		for _, w := range due {
+			id := w.ID
+			if !d.claim(w) {
 				continue
 			}
 			select {
@@ -156,19 +167,31 @@ func (d *Dispatcher) fanOutIf(ctx context.Context, fan bool) error {
 	return nil
 }
 
-func (d *Dispatcher) claim(id int64) bool {
+// claim marks w as being drained here, unless it is already, or it is
+// failing and failing webhooks hold their share of the workers.
+func (d *Dispatcher) claim(w taskd.DueWebhook) bool {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if d.busy[id] {
+	if _, busy := d.busy[w.ID]; busy {
 		return false
 	}
-	d.busy[id] = true
+	failing := w.Errors > 0
+	if failing {
+		if d.failing >= d.cfg.FailingWorkers {
+			return false
+		}
+		d.failing++
+	}
+	d.busy[w.ID] = failing
 	return true
 }
 
 func (d *Dispatcher) unclaim(id int64) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	if d.busy[id] {
+		d.failing--
+	}
 	delete(d.busy, id)
 }
 

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -397,6 +398,56 @@ func TestChangesWakeTheDispatcher(t *testing.T) {
 		wg.Wait()
 		waitFor(t, "the burst without a poll", func() bool { return r.eventCount() == 33 })
 	})
+}
+
+// TestHangingDestinationsLeaveWorkers: failing webhooks whose destinations
+// hang hold at most their share of the workers, even when there are more of
+// them than workers, so a healthy webhook is served at once, not after a
+// 5-second timeout frees a worker.
+func TestHangingDestinationsLeaveWorkers(t *testing.T) {
+	e := newEnv(t, testdb.New(t, "sqlite"), true)
+	bad := []*receiver{newReceiver(t), newReceiver(t), newReceiver(t), newReceiver(t), newReceiver(t), newReceiver(t)}
+	release := make(chan struct{})
+	var badIDs []int64
+	for _, r := range bad {
+		w, _ := e.add(r.URL, taskd.WebhookInput{Events: "post_task"})
+		var calls atomic.Int32
+		r.setAnswer(func(w http.ResponseWriter) { // fails once, then hangs
+			if calls.Add(1) == 1 {
+				http.Error(w, "down", http.StatusInternalServerError)
+				return
+			}
+			<-release
+			ok(w)
+		})
+		badIDs = append(badIDs, w.ID)
+	}
+	e.newTask(e.project.ID, "for the failing ones")
+	e.run(webhook.DispatcherConfig{Workers: 4}) // a quarter for failing webhooks: 1
+	// Before the dispatcher stops (it waits for requests in flight) and the
+	// receivers close (they wait for their handlers).
+	t.Cleanup(func() { close(release) })
+	hanging := func() int {
+		n := 0
+		for _, r := range bad {
+			n += max(0, len(r.deliveries())-1)
+		}
+		return n
+	}
+	waitFor(t, "a failing destination to hang", func() bool { return hanging() > 0 })
+
+	healthy := newReceiver(t)
+	e.add(healthy.URL, taskd.WebhookInput{Events: "post_task"})
+	e.newTask(e.project.ID, "for the healthy one")
+	waitFor(t, "the healthy destination's event", func() bool { return healthy.eventCount() == 1 })
+	if n := hanging(); n != 1 {
+		t.Errorf("%d requests hang at failing destinations, want 1 (their share of 4 workers)", n)
+	}
+	for _, id := range badIDs {
+		if w := e.webhook(id); w.Errors > 1 {
+			t.Errorf("webhook %d has %d errors: a hanging attempt timed out before the healthy event went", id, w.Errors)
+		}
+	}
 }
 
 // TestOtherReplicasWake: on PostgreSQL a change made through one process

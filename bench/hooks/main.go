@@ -54,13 +54,13 @@ type config struct {
 	dead                        int // destinations that stop answering well: half hang, half fail
 	rate                        int
 	duration, warmup, wait      time.Duration
-	pid                         int
+	pids                        string
 	json                        bool
 }
 
 func main() {
 	var c config
-	flag.StringVar(&c.url, "url", "", "account URL, e.g. http://127.0.0.1:8080/a/acme")
+	flag.StringVar(&c.url, "url", "", "account URL, e.g. http://127.0.0.1:8080/a/acme; several, comma-separated, for replicas: calls go round-robin")
 	flag.StringVar(&c.key, "key", "", "administrative API key")
 	flag.StringVar(&c.project, "project", "", "id_project to post tasks in (default: a new project)")
 	flag.StringVar(&c.scenario, "scenario", "burst", "burst or rate")
@@ -72,7 +72,7 @@ func main() {
 	flag.DurationVar(&c.duration, "duration", 10*time.Second, "rate: how long to make changes after the warm-up")
 	flag.DurationVar(&c.warmup, "warmup", time.Second, "rate: how long to make changes first without measuring them (cold pools and caches)")
 	flag.DurationVar(&c.wait, "wait", 60*time.Second, "how long to wait for the last events")
-	flag.IntVar(&c.pid, "pid", 0, "taskd's process id, to report its CPU time")
+	flag.StringVar(&c.pids, "pid", "", "taskd's process ids, comma-separated, to report their CPU time and peak RSS")
 	flag.BoolVar(&c.json, "json", false, "print the result as JSON")
 	flag.Parse()
 	res, err := run(context.Background(), c)
@@ -149,15 +149,19 @@ func (r *receiver) count() int {
 	return len(r.got)
 }
 
-// client calls the administrative API with the key's hash.
+// client calls the administrative API with the key's hash, on its
+// account URLs in turn.
 type client struct {
-	url, key string
-	c        *http.Client
+	urls []string
+	key  string
+	c    *http.Client
+	next *atomic.Uint64
 }
 
 func (a client) call(params url.Values) (map[string]any, error) {
 	q := params.Encode()
-	res, err := a.c.Post(a.url+"/api/admin/v2/?"+q+"&hash="+api.Hash(q, a.key), "application/x-www-form-urlencoded", nil)
+	u := a.urls[a.next.Add(1)%uint64(len(a.urls))]
+	res, err := a.c.Post(u+"/api/admin/v2/?"+q+"&hash="+api.Hash(q, a.key), "application/x-www-form-urlencoded", nil)
 	if err != nil {
 		return nil, err
 	}
@@ -204,7 +208,17 @@ func run(ctx context.Context, c config) (*result, error) {
 	if c.url == "" || c.key == "" {
 		return nil, errors.New("--url and --key are required")
 	}
-	a := client{url: strings.TrimRight(c.url, "/"), key: c.key, c: &http.Client{Timeout: 30 * time.Second,
+	var urls []string
+	for u := range strings.SplitSeq(c.url, ",") {
+		urls = append(urls, strings.TrimRight(u, "/"))
+	}
+	var pids []int
+	for p := range strings.SplitSeq(c.pids, ",") {
+		if n, err := strconv.Atoi(p); err == nil {
+			pids = append(pids, n)
+		}
+	}
+	a := client{urls: urls, key: c.key, next: new(atomic.Uint64), c: &http.Client{Timeout: 30 * time.Second,
 		Transport: &http.Transport{MaxIdleConnsPerHost: 64}}}
 	if c.project == "" {
 		body, err := a.call(url.Values{"action": {"post_project"}, "title": {"Webhook bench"}})
@@ -246,7 +260,7 @@ func run(ctx context.Context, c config) (*result, error) {
 	for _, r := range recvs {
 		r.conns.Store(0) // the URL checks do not count
 	}
-	cpu0 := cpuTime(c.pid)
+	cpu0 := cpuTime(pids)
 	sent := map[string]time.Time{}
 	type call struct{ start, answered time.Time }
 	var calls []call // when each change's API call was sent and answered
@@ -300,9 +314,9 @@ func run(ctx context.Context, c config) (*result, error) {
 	lastChange := time.Now()
 	want := len(sent) * len(recvs)
 	deadline := time.Now().Add(c.wait)
-	peak := rss(c.pid)
+	peak := rss(pids)
 	for {
-		peak = max(peak, rss(c.pid))
+		peak = max(peak, rss(pids))
 		got := 0
 		for _, r := range recvs {
 			got += r.count()
@@ -370,8 +384,8 @@ func run(ctx context.Context, c config) (*result, error) {
 			}
 		}
 	}
-	if c.pid != 0 {
-		res.CPUSeconds = cpuTime(c.pid) - cpu0
+	if len(pids) > 0 {
+		res.CPUSeconds = cpuTime(pids) - cpu0
 		res.PeakRSSMB = float64(peak) / (1 << 20)
 	}
 	if res.Missing > 0 || res.Errors > 0 {
@@ -424,41 +438,42 @@ func (r *result) print(w io.Writer, asJSON bool) {
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
-// cpuTime is a process's user and system CPU time, from /proc; 0 when it
-// cannot be read.
-func cpuTime(pid int) float64 {
-	if pid == 0 {
-		return 0
+// cpuTime is the processes' user and system CPU time together, from
+// /proc; a process whose figures cannot be read counts 0.
+func cpuTime(pids []int) float64 {
+	total := 0.0
+	for _, pid := range pids {
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err != nil {
+			continue
+		}
+		// Fields after the command name, which is in parentheses.
+		f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
+		if len(f) < 13 {
+			continue
+		}
+		ut, _ := strconv.ParseFloat(f[11], 64)
+		st, _ := strconv.ParseFloat(f[12], 64)
+		total += (ut + st) / 100 // clock ticks; 100 a second on Linux
 	}
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return 0
-	}
-	// Fields after the command name, which is in parentheses.
-	f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
-	if len(f) < 13 {
-		return 0
-	}
-	ut, _ := strconv.ParseFloat(f[11], 64)
-	st, _ := strconv.ParseFloat(f[12], 64)
-	return (ut + st) / 100 // clock ticks; 100 a second on Linux
+	return total
 }
 
-// rss is a process's resident memory in bytes, from /proc; 0 when it
-// cannot be read.
-func rss(pid int) int64 {
-	if pid == 0 {
-		return 0
-	}
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		return 0
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(line, "VmRSS:"); ok {
-			kb, _ := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
-			return kb << 10
+// rss is the largest resident memory of the processes in bytes, from /proc;
+// 0 when none can be read.
+func rss(pids []int) int64 {
+	var most int64
+	for _, pid := range pids {
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+		if err != nil {
+			continue
+		}
+		for line := range strings.SplitSeq(string(b), "\n") {
+			if v, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+				kb, _ := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
+				most = max(most, kb<<10)
+			}
 		}
 	}
-	return 0
+	return most
 }

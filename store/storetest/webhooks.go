@@ -63,7 +63,7 @@ func testWebhooks(t *testing.T, f *Fixture) {
 			t.Fatalf("fan-out of events nobody wants handled %d, want %d", n, want)
 		}
 	}
-	if due := must(s.DueWebhooks(ctx, 10))(t); len(due) != 1 || due[0] != w.ID {
+	if due := must(s.DueWebhooks(ctx, 10))(t); len(due) != 1 || due[0].ID != w.ID || due[0].Errors != 0 {
 		t.Fatalf("due webhooks = %v", due)
 	}
 	dels, hook, err := s.NextDeliveries(ctx, w.ID, 1)

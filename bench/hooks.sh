@@ -10,7 +10,7 @@
 #          fail (5), to compare with the plain burst
 #
 # Environment: TASKD_BENCH_POSTGRES (postgres:// URL; empty: SQLite),
-# CHANGES (2000), RATE (500), DURATION (10s), WEBHOOKS (10), DEAD (10), SCENARIOS ("burst rate
+# CHANGES (2000), RATE (500), DURATION (10s), WARMUP (1s), WEBHOOKS (10), DEAD (10), SCENARIOS ("burst rate
 # dead": which to run, in order).
 # REPLICAS=N (PostgreSQL only) starts N servers on the database; the
 # changes go to them in turn, CPU is their sum and RSS the largest.
@@ -69,7 +69,7 @@ run() { "$tmp/hooks" --url "$urls" --key "$key" --pid "$pid" "$@"; }
 for s in ${SCENARIOS:-burst rate dead}; do
 	case $s in
 	burst) run --scenario burst --webhooks "${WEBHOOKS:-10}" --changes "${CHANGES:-2000}" --clients 8 ;;
-	rate) run --scenario rate --webhooks 1 --rate "${RATE:-500}" --duration "${DURATION:-10s}" ;;
+	rate) run --scenario rate --webhooks 1 --rate "${RATE:-500}" --duration "${DURATION:-10s}" --warmup "${WARMUP:-1s}" ;;
 	dead) run --scenario burst --webhooks "${WEBHOOKS:-10}" --changes "${CHANGES:-2000}" --clients 8 --dead "${DEAD:-10}" ;;
 	*) echo "unknown scenario $s" >&2; exit 2 ;;
 	esac

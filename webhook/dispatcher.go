@@ -105,9 +105,11 @@ func (d *Dispatcher) Run(ctx context.Context) {
 		case <-d.again:
 			fan = false // this loop fanned out whatever the drain may have missed
 		}
-		if err := d.fanOutIf(ctx, fan); err != nil {
-			d.svc.log.WarnContext(ctx, "webhook fan-out failed", "err", err)
-			continue
+		if fan {
+			if err := d.fanOut(ctx); err != nil {
+				d.svc.log.WarnContext(ctx, "webhook fan-out failed", "err", err)
+				continue
+			}
 		}
 		if now := d.svc.now(); now.Sub(lastExpiry) > time.Minute {
 			lastExpiry = now
@@ -155,16 +157,15 @@ func (d *Dispatcher) Run(ctx context.Context) {
 	}
 }
 
-// fanOutIf turns new events into deliveries, when fan says there may be
-// any, up to 200 per transaction until none is left.
-func (d *Dispatcher) fanOutIf(ctx context.Context, fan bool) error {
-	for fan {
+// fanOut turns new events into deliveries, up to 200 events per
+// transaction until none is left.
+func (d *Dispatcher) fanOut(ctx context.Context) error {
+	for {
 		n, err := d.svc.store.FanOut(ctx, 200)
 		if err != nil || n < 200 {
 			return err
 		}
 	}
-	return nil
 }
 
 // claim marks w as being drained here, unless it is already, or it is

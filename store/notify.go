@@ -32,9 +32,11 @@ type signals struct {
 	self   string        // this process's token, the payload of its notifications
 	notify chan struct{} // a change committed here: tell the others
 	listen sync.Once
-	stop   context.CancelFunc
-	ctx    context.Context
-	wg     sync.WaitGroup
+	// ctx is the lifetime of the notifier and listener goroutines (wg);
+	// stop ends it at Close.
+	ctx  context.Context
+	stop context.CancelFunc
+	wg   sync.WaitGroup
 }
 
 func newSignals(url string) *signals {

@@ -215,9 +215,10 @@ type WebhookStore interface {
 	SetWebhookEnabled(ctx context.Context, accountID, id int64, enabled bool, reason string) error
 	SetWebhookSecret(ctx context.Context, accountID, id int64, sealed []byte) error
 
-	// FanOut turns up to limit new events into deliveries of every webhook
-	// whose subscription matches, and returns how many events it handled
-	// (fewer than limit: none is left).
+	// FanOut queues up to limit new events for every webhook whose
+	// subscription matches, and returns how many events it handled (fewer
+	// than limit: none is left). The deliveries are made from the queue
+	// when NextDeliveries reads them.
 	FanOut(ctx context.Context, limit int) (int, error)
 	// DueWebhooks lists enabled webhooks with pending deliveries whose next
 	// attempt is due and that no live lease holds: those whose last attempt
@@ -228,15 +229,17 @@ type WebhookStore interface {
 	Lease(ctx context.Context, webhookID int64, owner string, until time.Time) (bool, error)
 	Release(ctx context.Context, webhookID int64, owner string) error
 	// NextDeliveries returns the webhook as it is now and up to limit of
-	// its oldest pending deliveries, in event order (none when it has no
-	// backlog; a zero Webhook when it is gone).
+	// its oldest pending deliveries, in event order, made from its queue
+	// as needed (none when it has no backlog; a zero Webhook when it is
+	// gone).
 	NextDeliveries(ctx context.Context, webhookID int64, limit int) ([]Delivery, Webhook, error)
 	// RecordAttempt logs an attempt and applies it: on success its
 	// deliveries are done and the error count reset; on failure the count grows, the
 	// next attempt is put off until retryAt, and at MaxWebhookFailures the
 	// webhook is disabled.
 	RecordAttempt(ctx context.Context, a Attempt, retryAt time.Time) error
-	// ExpireHeld marks pending deliveries older than the time expired.
+	// ExpireHeld marks pending and queued deliveries of events older than
+	// the time expired, and returns how many.
 	ExpireHeld(ctx context.Context, before time.Time) (int, error)
 	// Redeliver makes a delivered or expired delivery pending again.
 	Redeliver(ctx context.Context, accountID, deliveryID int64) error

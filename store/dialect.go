@@ -20,10 +20,14 @@ type dialect struct {
 	ilike string
 	// numbered reports whether placeholders are $1, $2, ….
 	numbered bool
-	cache    *sync.Map
+	// queueDeliveries: fan-out queues events per webhook and deliveries
+	// are made when sent (one writer: SQLite), rather than written at
+	// fan-out (see deliveries.go).
+	queueDeliveries bool
+	cache           *sync.Map
 }
 
-func newSQLite() dialect { return dialect{name: "sqlite", ilike: "LIKE"} }
+func newSQLite() dialect { return dialect{name: "sqlite", ilike: "LIKE", queueDeliveries: true} }
 
 func newPostgres() dialect {
 	return dialect{name: "postgres", forUpdate: " FOR UPDATE", ilike: "ILIKE", numbered: true, cache: new(sync.Map)}

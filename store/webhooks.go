@@ -93,118 +93,6 @@ func (db *DB) SetWebhookSecret(ctx context.Context, accountID, id int64, sealed 
 	return db.accountWebhook(ctx, "set webhook secret", `UPDATE webhooks SET secret = ? WHERE account_id = ? AND id = ?`, sealed, accountID, id)
 }
 
-// FanOut turns up to limit unprocessed events into deliveries. On
-// PostgreSQL concurrent replicas skip each other's rows; a delivery made
-// twice is absorbed by the unique (webhook, event) key either way.
-func (db *DB) FanOut(ctx context.Context, limit int) (int, error) {
-	handled := 0
-	err := db.tx(ctx, "fan out", func(tx querier) error {
-		query := `SELECT id, account_id, project_id, name FROM events WHERE fanned = 0 ORDER BY id LIMIT ?`
-		if db.d.forUpdate != "" {
-			query += db.d.forUpdate + ` SKIP LOCKED`
-		}
-		rows, err := tx.QueryContext(ctx, db.d.q(query), limit)
-		if err != nil {
-			return err
-		}
-		type ev struct {
-			id, account, project int64
-			name                 string
-		}
-		var evs []ev
-		for rows.Next() {
-			var e ev
-			if err := rows.Scan(&e.id, &e.account, &e.project, &e.name); err != nil {
-				rows.Close()
-				return err
-			}
-			evs = append(evs, e)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil || len(evs) == 0 {
-			return err
-		}
-		hooks := map[int64][]taskd.Webhook{}
-		now := ms(db.now())
-		var pairs []any // webhook id, event id, created_at; three per delivery
-		for _, e := range evs {
-			ws, ok := hooks[e.account]
-			if !ok {
-				if ws, err = db.webhooksIn(ctx, tx, e.account); err != nil {
-					return err
-				}
-				hooks[e.account] = ws
-			}
-			for _, w := range ws {
-				// A webhook hears of changes made after it was created.
-				if w.Wants(e.name, e.project) && e.id > w.AfterEvent {
-					pairs = append(pairs, w.ID, e.id, now)
-				}
-			}
-		}
-		if err := db.insertDeliveries(ctx, tx, pairs); err != nil {
-			return err
-		}
-		handled = len(evs)
-		ids := make([]any, len(evs))
-		for i, e := range evs {
-			ids[i] = e.id
-		}
-		_, err = tx.ExecContext(ctx, db.d.q(`UPDATE events SET fanned = 1 WHERE id IN (?`+strings.Repeat(", ?", len(ids)-1)+`)`), ids...)
-		return err
-	})
-	return handled, err
-}
-
-// insertDeliveries makes pending deliveries from rows of (webhook id, event
-// id, created_at), many per statement: chunks of 64 rows, then the rest by
-// powers of two, so that at most seven statement texts exist to prepare.
-func (db *DB) insertDeliveries(ctx context.Context, tx querier, rows []any) error {
-	for n := len(rows) / 3; n > 0; {
-		size := 64
-		for size > n {
-			size /= 2
-		}
-		query := `INSERT INTO deliveries (webhook_id, event_id, state, created_at) VALUES (?, ?, 'pending', ?)` +
-			strings.Repeat(`, (?, ?, 'pending', ?)`, size-1) + ` ON CONFLICT (webhook_id, event_id) DO NOTHING`
-		if _, err := tx.ExecContext(ctx, db.d.q(query), rows[:size*3]...); err != nil {
-			return err
-		}
-		rows, n = rows[size*3:], n-size
-	}
-	return nil
-}
-
-func (db *DB) webhooksIn(ctx context.Context, tx querier, accountID int64) ([]taskd.Webhook, error) {
-	rows, err := tx.QueryContext(ctx, db.d.q(`SELECT `+webhookColumns+` WHERE account_id = ?`), accountID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []taskd.Webhook
-	for rows.Next() {
-		w, err := scanWebhook(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, w)
-	}
-	return out, rows.Err()
-}
-
-// DueWebhooks lists enabled webhooks with pending deliveries, due and not
-// leased: the healthy first, then the failing, each the longest-waiting first.
-func (db *DB) DueWebhooks(ctx context.Context, limit int) ([]taskd.DueWebhook, error) {
-	now := ms(db.now())
-	return all(ctx, db.reader, "due webhooks", db.d.q(`SELECT w.id, w.errors FROM webhooks w WHERE w.enabled = 1 AND w.next_attempt_at <= ?
-		AND w.lease_until < ? AND EXISTS (SELECT 1 FROM deliveries d WHERE d.webhook_id = w.id AND d.state = 'pending')
-		ORDER BY CASE WHEN w.errors > 0 THEN 1 ELSE 0 END, w.next_attempt_at, w.id LIMIT ?`), func(s scanner) (taskd.DueWebhook, error) {
-		var w taskd.DueWebhook
-		err := s.Scan(&w.ID, &w.Errors)
-		return w, err
-	}, now, now, limit)
-}
-
 // Lease claims a webhook for owner until the time, unless another owner
 // holds a lease that has not run out.
 func (db *DB) Lease(ctx context.Context, webhookID int64, owner string, until time.Time) (bool, error) {
@@ -217,30 +105,6 @@ func (db *DB) Release(ctx context.Context, webhookID int64, owner string) error 
 	_, err := db.exec(ctx, "release webhook", `UPDATE webhooks SET lease_owner = '', lease_until = 0 WHERE id = ? AND lease_owner = ?`,
 		webhookID, owner)
 	return err
-}
-
-// NextDeliveries returns the webhook (as it is now) and up to limit of its
-// oldest pending deliveries, in event order.
-func (db *DB) NextDeliveries(ctx context.Context, webhookID int64, limit int) ([]taskd.Delivery, taskd.Webhook, error) {
-	w, err := scanWebhook(db.reader.QueryRowContext(ctx, db.d.q(`SELECT `+webhookColumns+` WHERE id = ?`), webhookID))
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, w, nil
-	}
-	if err != nil {
-		return nil, w, taskd.Internal("next deliveries", err)
-	}
-	ds, err := all(ctx, db.reader, "next deliveries", db.d.q(`SELECT d.id, d.attempts, d.created_at, e.id, e.account_id, e.project_id,
-		e.name, e.created_at, e.body FROM deliveries d JOIN events e ON e.id = d.event_id
-		WHERE d.webhook_id = ? AND d.state = 'pending' ORDER BY d.event_id LIMIT ?`), func(s scanner) (taskd.Delivery, error) {
-		var d taskd.Delivery
-		var added, at int64
-		var body string
-		err := s.Scan(&d.ID, &d.Attempts, &added, &d.Event.ID, &d.Event.AccountID, &d.Event.ProjectID, &d.Event.Name, &at, &body)
-		d.WebhookID, d.State, d.Added = webhookID, taskd.DeliveryPending, fromMS(added)
-		d.Event.Time, d.Event.Body = fromMS(at), []byte(body)
-		return d, err
-	}, webhookID, limit)
-	return ds, w, err
 }
 
 // RecordAttempt logs an attempt and applies its outcome (see taskd.WebhookStore).
@@ -288,28 +152,6 @@ func (db *DB) RecordAttempt(ctx context.Context, a taskd.Attempt, retryAt time.T
 			"Disabled automatically after 10 consecutive failed attempts; the last: "+a.Error, a.WebhookID, taskd.MaxWebhookFailures)
 		return err
 	})
-}
-
-// ExpireHeld marks pending deliveries made before the time expired, and
-// forgets attempts and finished deliveries older than 30 days.
-func (db *DB) ExpireHeld(ctx context.Context, before time.Time) (int, error) {
-	var n int64
-	err := db.tx(ctx, "expire held deliveries", func(tx querier) error {
-		res, err := tx.ExecContext(ctx, db.d.q(`UPDATE deliveries SET state = 'expired' WHERE state = 'pending' AND created_at < ?`), ms(before))
-		if err != nil {
-			return err
-		}
-		if n, err = res.RowsAffected(); err != nil {
-			return err
-		}
-		old := ms(db.now().Add(-30 * 24 * time.Hour))
-		if _, err := tx.ExecContext(ctx, db.d.q(`DELETE FROM attempts WHERE at < ?`), old); err != nil {
-			return err
-		}
-		_, err = tx.ExecContext(ctx, db.d.q(`DELETE FROM deliveries WHERE state <> 'pending' AND created_at < ?`), old)
-		return err
-	})
-	return int(n), err
 }
 
 // Redeliver makes one of the account's deliveries pending again, as if new.

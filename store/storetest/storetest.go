@@ -104,6 +104,8 @@ func Run(t *testing.T, open func(t *testing.T, now func() time.Time) Store) {
 		{"SigningKeysAndSessions", testKeysAndSessions},
 		{"Webhooks", testWebhooks},
 		{"WebhookLeases", testWebhookLeases},
+		{"WebhookQueues", testWebhookQueues},
+		{"QueuedExpiry", testQueuedExpiry},
 		{"Invitations", testInvitations},
 		{"RateCounts", testRateCounts},
 	} {

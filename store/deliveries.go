@@ -320,11 +320,13 @@ func (db *DB) NextDeliveries(ctx context.Context, webhookID int64, limit int) ([
 
 // pending reads up to limit of the webhook's pending deliveries made since
 // cutoff, in event order. (Older ones are never sent: ExpireHeld marks
-// them expired.)
+// them expired. The unary + keeps SQLite on the webhook's pending index:
+// with created_at in the condition it would otherwise read every pending
+// delivery of every webhook through deliveries_created and sort them.)
 func (db *DB) pending(ctx context.Context, webhookID int64, limit int, cutoff time.Time) ([]taskd.Delivery, error) {
 	return all(ctx, db.reader, "next deliveries", db.d.q(`SELECT d.id, d.attempts, d.created_at, e.id, e.account_id, e.project_id,
 		e.name, e.created_at, e.body FROM deliveries d JOIN events e ON e.id = d.event_id
-		WHERE d.webhook_id = ? AND d.state = 'pending' AND d.created_at >= ? ORDER BY d.event_id LIMIT ?`), func(s scanner) (taskd.Delivery, error) {
+		WHERE d.webhook_id = ? AND d.state = 'pending' AND +d.created_at >= ? ORDER BY d.event_id LIMIT ?`), func(s scanner) (taskd.Delivery, error) {
 		var d taskd.Delivery
 		var added, at int64
 		var body string

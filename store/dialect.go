@@ -24,14 +24,26 @@ type dialect struct {
 	// are made when sent (one writer: SQLite), rather than written at
 	// fan-out (see deliveries.go).
 	queueDeliveries bool
-	cache           *sync.Map
+	// fanOutLock, when set, is a query that takes the fan-out's lock for
+	// the transaction and reports whether it got it (PostgreSQL; SQLite's
+	// one writer serializes fan-outs).
+	fanOutLock string
+	// xactID, when set, is the expression of the running transaction's id,
+	// for looking its commit up after a lost connection (PostgreSQL).
+	xactID string
+	cache  *sync.Map
 }
 
 func newSQLite() dialect { return dialect{name: "sqlite", ilike: "LIKE", queueDeliveries: true} }
 
 func newPostgres() dialect {
-	return dialect{name: "postgres", forUpdate: " FOR UPDATE", ilike: "ILIKE", numbered: true, cache: new(sync.Map)}
+	return dialect{name: "postgres", forUpdate: " FOR UPDATE", ilike: "ILIKE", numbered: true, cache: new(sync.Map),
+		fanOutLock: `SELECT pg_try_advisory_xact_lock(` + fanOutLockKey + `)`, xactID: `pg_current_xact_id()::text`}
 }
+
+// fanOutLockKey is the advisory lock the replicas' fan-outs share on
+// PostgreSQL: "taskdfan" in ASCII, as a big-endian int64.
+const fanOutLockKey = "8386110886223700334"
 
 // q rewrites ? placeholders for the dialect. Queries hold no ? inside strings.
 func (d dialect) q(query string) string {

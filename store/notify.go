@@ -94,8 +94,9 @@ func (s *signals) startNotifier(db *DB) {
 func (s *signals) send(ctx context.Context, db *DB) {
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
-	// A failure costs only latency: the other processes' polls find the change.
-	_, _ = db.write.ExecContext(ctx, `SELECT pg_notify($1, $2)`, eventsChannel, s.self)
+	// A failure costs only latency: the other processes' polls find the
+	// change. A notification sent twice after a lost connection is harmless.
+	_, _ = db.exec(ctx, "notify", `SELECT pg_notify(?, ?)`, eventsChannel, s.self)
 }
 
 // events returns the channel, listening for other processes' changes from

@@ -51,31 +51,57 @@ func (s *stmts) close() {
 	}
 }
 
-// pool runs queries on a connection pool through prepared statements.
-type pool struct{ *stmts }
+// pool runs queries on a connection pool through prepared statements, and
+// runs them again on another connection when the one they took was lost
+// (retry.go). Its ExecContext serves only statements that are safe to
+// repeat.
+type pool struct {
+	*stmts
+	retry retrier
+}
 
 func (p pool) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
-	st, err := p.get(ctx, query)
-	if err != nil {
-		return nil, err
+	for try := 0; ; try++ {
+		st, err := p.get(ctx, query)
+		if err == nil {
+			var rows *sql.Rows
+			if rows, err = st.QueryContext(ctx, args...); err == nil {
+				return rows, nil
+			}
+		}
+		if !p.retry.again(ctx, err, try, "read") {
+			return nil, err
+		}
 	}
-	return st.QueryContext(ctx, args...)
 }
 
 func (p pool) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
-	st, err := p.get(ctx, query)
-	if err != nil {
-		return p.db.QueryRowContext(ctx, query, args...) // reports the same error on Scan
+	for try := 0; ; try++ {
+		var row *sql.Row
+		if st, err := p.get(ctx, query); err != nil {
+			row = p.db.QueryRowContext(ctx, query, args...) // reports the same error on Scan
+		} else {
+			row = st.QueryRowContext(ctx, args...)
+		}
+		if !p.retry.again(ctx, row.Err(), try, "read") {
+			return row
+		}
 	}
-	return st.QueryRowContext(ctx, args...)
 }
 
 func (p pool) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
-	st, err := p.get(ctx, query)
-	if err != nil {
-		return nil, err
+	for try := 0; ; try++ {
+		st, err := p.get(ctx, query)
+		if err == nil {
+			var res sql.Result
+			if res, err = st.ExecContext(ctx, args...); err == nil {
+				return res, nil
+			}
+		}
+		if !p.retry.again(ctx, err, try, "write") {
+			return nil, err
+		}
 	}
-	return st.ExecContext(ctx, args...)
 }
 
 // txStmts runs a transaction's queries through the statements already

@@ -35,6 +35,9 @@ type DB struct {
 	now    func() time.Time
 	// sig wakes webhook dispatchers when a change commits (notify.go).
 	sig *signals
+	// retry tries reads and uncommitted transactions again after a lost
+	// connection (retry.go).
+	retry retrier
 }
 
 var _ taskd.Store = (*DB)(nil)
@@ -47,11 +50,15 @@ type Options struct {
 	DataDir string
 	// Now is the clock; time.Now when nil.
 	Now func() time.Time
+	// Retried, when set, hears of each read or transaction tried again
+	// after the database dropped its connection (op names it; "read" for
+	// reads): a counter for /metrics.
+	Retried func(op string)
 }
 
 // Open connects to the database and applies pending migrations.
 func Open(ctx context.Context, o Options) (*DB, error) {
-	db := &DB{now: o.Now, sig: newSignals(o.URL)}
+	db := &DB{now: o.Now, sig: newSignals(o.URL), retry: retrier{max: 4*runtime.GOMAXPROCS(0) + 2, retried: o.Retried}}
 	if db.now == nil {
 		db.now = time.Now
 	}
@@ -74,7 +81,7 @@ func Open(ctx context.Context, o Options) (*DB, error) {
 		}
 		db.writer = newStmts(db.write)
 	}
-	db.reader = pool{newStmts(db.read)}
+	db.reader = pool{newStmts(db.read), db.retry}
 	if err := db.Ping(ctx); err != nil {
 		db.Close()
 		return nil, err
@@ -142,33 +149,72 @@ func (db *DB) Close() error {
 // Dialect names the database in use: "sqlite" or "postgres".
 func (db *DB) Dialect() string { return db.d.name }
 
-// tx runs fn in a write transaction and commits it when fn returns nil.
+// tx runs fn in a write transaction and commits it when fn returns nil. A
+// transaction that lost its connection before its COMMIT was sent is run
+// again (retry.go), so fn must leave nothing behind but its writes and the
+// values it sets.
 func (db *DB) tx(ctx context.Context, op string, fn func(querier) error) error {
+	return db.runTx(ctx, op, fn, false)
+}
+
+// runTx is tx. With witnessed set (a change, which writes an event), a
+// commit whose answer was lost with the connection is looked up by the
+// transaction's id (retry.go): committed is success, aborted is tried again.
+func (db *DB) runTx(ctx context.Context, op string, fn func(querier) error, witnessed bool) error {
+	for try := 0; ; try++ {
+		var w *witnessTx
+		run := fn
+		if witnessed {
+			run = func(q querier) error { w = &witnessTx{querier: q}; return fn(w) }
+		}
+		commitSent, err := db.txOnce(ctx, op, run)
+		if err != nil && commitSent && w != nil && w.xid != "" && connLost(err) {
+			switch db.commitOutcome(ctx, w.xid) {
+			case "committed":
+				return nil
+			case "aborted":
+				commitSent = false // nothing was committed: it may run again
+			}
+		}
+		if err == nil || commitSent || !db.retry.again(ctx, err, try, op) {
+			return err
+		}
+	}
+}
+
+// txOnce is one try of tx; commitSent reports that the COMMIT was sent.
+func (db *DB) txOnce(ctx context.Context, op string, fn func(querier) error) (commitSent bool, err error) {
 	tx, err := db.write.BeginTx(ctx, nil)
 	if err != nil {
-		return taskd.Internal(op+": begin", err)
+		return false, taskd.Internal(op+": begin", err)
 	}
 	if db.writer == nil {
 		return db.run(op, tx, tx, fn)
 	}
 	ts := &txStmts{tx: tx, s: db.writer}
-	err = db.run(op, tx, ts, fn)
+	commitSent, err = db.run(op, tx, ts, fn)
 	ts.prepareNoted(context.WithoutCancel(ctx)) // the transaction has released its connection
-	return err
+	return commitSent, err
 }
 
 // exec runs one write statement on its own (autocommit): one round trip
-// where a transaction around it would take three.
+// where a transaction around it would take three. The statement must be
+// safe to repeat: it is run again if the connection is lost, when whether
+// it ran is unknown.
 func (db *DB) exec(ctx context.Context, op, query string, args ...any) (sql.Result, error) {
-	var q querier = db.write
+	run := db.write.ExecContext
 	if db.writer != nil {
-		q = pool{db.writer}
+		run = pool{stmts: db.writer}.ExecContext
 	}
-	res, err := q.ExecContext(ctx, db.d.q(query), args...)
-	if err != nil {
-		return nil, taskd.Internal(op, err)
+	for try := 0; ; try++ {
+		res, err := run(ctx, db.d.q(query), args...)
+		if err == nil {
+			return res, nil
+		}
+		if !db.retry.again(ctx, err, try, op) {
+			return nil, taskd.Internal(op, err)
+		}
 	}
-	return res, nil
 }
 
 // change runs fn in a write transaction as tx does, for a change to an
@@ -178,7 +224,7 @@ func (db *DB) change(ctx context.Context, by taskd.Actor, op string, fn func(que
 	if err := taskd.Authorize(by, taskd.PermWork); err != nil {
 		return err
 	}
-	if err := db.tx(ctx, op, fn); err != nil {
+	if err := db.runTx(ctx, op, fn, true); err != nil {
 		return err
 	}
 	db.sig.committed() // every change writes an event: wake the dispatchers
@@ -192,20 +238,21 @@ func (db *DB) change(ctx context.Context, by taskd.Actor, op string, fn func(que
 // coalesce: one receive may stand for many changes.
 func (db *DB) EventsWritten() <-chan struct{} { return db.sig.events() }
 
-// run calls fn with q, which runs on tx, then commits tx or rolls it back.
-func (db *DB) run(op string, tx *sql.Tx, q querier, fn func(querier) error) error {
+// run calls fn with q, which runs on tx, then commits tx or rolls it back;
+// commitSent reports that the COMMIT was sent.
+func (db *DB) run(op string, tx *sql.Tx, q querier, fn func(querier) error) (commitSent bool, err error) {
 	defer tx.Rollback()
 	if err := fn(q); err != nil {
 		var te *taskd.Error
 		if errors.As(err, &te) {
-			return err
+			return false, err
 		}
-		return taskd.Internal(op, err)
+		return false, taskd.Internal(op, err)
 	}
 	if err := tx.Commit(); err != nil {
-		return taskd.Internal(op+": commit", err)
+		return true, taskd.Internal(op+": commit", err)
 	}
-	return nil
+	return true, nil
 }
 
 // ms converts a time to the stored form, Unix milliseconds.

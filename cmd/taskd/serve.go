@@ -13,6 +13,7 @@ import (
 
 	"github.com/taskd/taskd/metrics"
 	"github.com/taskd/taskd/server"
+	"github.com/taskd/taskd/store"
 	"github.com/taskd/taskd/webhook"
 )
 
@@ -67,7 +68,10 @@ func serve(ctx context.Context, e env, args []string) error {
 	if err := f.check(); err != nil {
 		return err
 	}
-	db, sealer, err := f.open(ctx)
+	reg := metrics.New()
+	db, sealer, err := f.openWith(ctx, store.Options{Retried: func(op string) {
+		reg.Add("taskd_db_retries_total", "Reads and transactions run again after the database dropped their connection.", 1, "op", op)
+	}})
 	if err != nil {
 		return err
 	}
@@ -97,7 +101,7 @@ func serve(ctx context.Context, e env, args []string) error {
 		}
 	}
 	srv, err := server.New(ctx, server.Config{Store: db, Sealer: sealer, Log: log, PublicURL: base,
-		TrustProxy: f.trustProxy, StrictOAuth: f.strictOAuth, Hooks: hooks, Metrics: metrics.New(), Limits: f.limits,
+		TrustProxy: f.trustProxy, StrictOAuth: f.strictOAuth, Hooks: hooks, Metrics: reg, Limits: f.limits,
 		Dispatch: webhook.DispatcherConfig{Workers: f.hookWorkers, Lease: f.hookLease},
 		TLSCert:  f.tlsCert, TLSKey: f.tlsKey, ShutdownTimeout: f.shutdownTimeout})
 	if err != nil {

@@ -28,6 +28,12 @@ func (s *storageFlags) register(fs *flag.FlagSet) {
 
 // open opens the store and the sealer for stored keys.
 func (s *storageFlags) open(ctx context.Context) (*store.DB, *secret.Sealer, error) {
+	return s.openWith(ctx, store.Options{})
+}
+
+// openWith is open with more store options (URL and DataDir come from the
+// flags).
+func (s *storageFlags) openWith(ctx context.Context, o store.Options) (*store.DB, *secret.Sealer, error) {
 	key, err := secret.LoadKey(s.masterKey, s.data)
 	if err != nil {
 		return nil, nil, err
@@ -36,7 +42,8 @@ func (s *storageFlags) open(ctx context.Context) (*store.DB, *secret.Sealer, err
 	if err != nil {
 		return nil, nil, err
 	}
-	db, err := store.Open(ctx, store.Options{URL: s.db, DataDir: s.data})
+	o.URL, o.DataDir = s.db, s.data
+	db, err := store.Open(ctx, o)
 	if err != nil {
 		return nil, nil, err
 	}

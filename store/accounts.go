@@ -66,7 +66,7 @@ func (db *DB) createPerson(ctx context.Context, tx querier, np taskd.NewPerson) 
 func (db *DB) AccountBySlug(ctx context.Context, slug string) (taskd.Account, error) {
 	a := taskd.Account{Slug: slug}
 	var added int64
-	err := db.reader.QueryRowContext(ctx, db.d.q(`SELECT id, name, api_key, created_at FROM accounts WHERE slug = ?`), slug).
+	err := db.reader.QueryRow(ctx, db.d.q(`SELECT id, name, api_key, created_at FROM accounts WHERE slug = ?`), slug).
 		Scan(&a.ID, &a.Name, &a.APIKey, &added)
 	if errors.Is(err, sql.ErrNoRows) {
 		return a, taskd.NotFound("account")
@@ -133,7 +133,7 @@ func (db *DB) Members(ctx context.Context, accountID int64) ([]taskd.Member, err
 
 // Owner returns the account's owner.
 func (db *DB) Owner(ctx context.Context, accountID int64) (taskd.Member, error) {
-	m, err := scanMember(db.reader.QueryRowContext(ctx, db.d.q(`SELECT `+memberColumns+
+	m, err := scanMember(db.reader.QueryRow(ctx, db.d.q(`SELECT `+memberColumns+
 		` WHERE m.account_id = ? AND m.role = 'owner' ORDER BY p.id LIMIT 1`), accountID))
 	if err != nil {
 		return m, taskd.Internal("owner", err)

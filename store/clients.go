@@ -42,7 +42,7 @@ func (db *DB) CreateClient(ctx context.Context, c taskd.Client) (taskd.Client, e
 
 // Client returns the application with the client_id; not found ("client") otherwise.
 func (db *DB) Client(ctx context.Context, clientID string) (taskd.Client, error) {
-	c, err := scanClient(db.reader.QueryRowContext(ctx, db.d.q(`SELECT `+clientColumns+` WHERE c.client_id = ?`), clientID))
+	c, err := scanClient(db.reader.QueryRow(ctx, db.d.q(`SELECT `+clientColumns+` WHERE c.client_id = ?`), clientID))
 	if errors.Is(err, sql.ErrNoRows) {
 		return c, taskd.NotFound("client")
 	}

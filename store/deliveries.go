@@ -295,7 +295,7 @@ func (db *DB) DueWebhooks(ctx context.Context, limit int) ([]taskd.DueWebhook, e
 // oldest pending deliveries, in event order, making them from its queue
 // when fewer are pending.
 func (db *DB) NextDeliveries(ctx context.Context, webhookID int64, limit int) ([]taskd.Delivery, taskd.Webhook, error) {
-	w, err := scanWebhook(db.reader.QueryRowContext(ctx, db.d.q(`SELECT `+webhookColumns+` WHERE id = ?`), webhookID))
+	w, err := scanWebhook(db.reader.QueryRow(ctx, db.d.q(`SELECT `+webhookColumns+` WHERE id = ?`), webhookID))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, w, nil
 	}
@@ -306,7 +306,7 @@ func (db *DB) NextDeliveries(ctx context.Context, webhookID int64, limit int) ([
 	ds, err := db.pending(ctx, webhookID, limit, cutoff)
 	var next int64
 	if err == nil && len(ds) < limit && db.d.queueDeliveries {
-		if err = db.reader.QueryRowContext(ctx, db.d.q(`SELECT queued_from FROM webhook_queues WHERE webhook_id = ?`),
+		if err = db.reader.QueryRow(ctx, db.d.q(`SELECT queued_from FROM webhook_queues WHERE webhook_id = ?`),
 			webhookID).Scan(&next); errors.Is(err, sql.ErrNoRows) {
 			err = nil
 		} else if err != nil {

@@ -17,10 +17,11 @@ func (db *DB) emit(ctx context.Context, tx querier, ev taskd.Event) error {
 	query := `INSERT INTO events (account_id, project_id, name, created_at, body) VALUES (?, ?, ?, ?, ?)`
 	if w, ok := tx.(*witnessTx); ok && db.d.xactID != "" {
 		// The transaction's id comes back with the event, at no extra cost.
-		return tx.QueryRowContext(ctx, db.d.q(query+` RETURNING `+db.d.xactID), ev.AccountID, ev.ProjectID, ev.Name,
+		err = tx.QueryRowContext(ctx, db.d.q(query+` RETURNING `+db.d.xactID), ev.AccountID, ev.ProjectID, ev.Name,
 			ms(ev.Time), string(body)).Scan(&w.xid)
+	} else {
+		_, err = tx.ExecContext(ctx, db.d.q(query), ev.AccountID, ev.ProjectID, ev.Name, ms(ev.Time), string(body))
 	}
-	_, err = tx.ExecContext(ctx, db.d.q(query), ev.AccountID, ev.ProjectID, ev.Name, ms(ev.Time), string(body))
 	return err
 }
 

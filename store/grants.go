@@ -44,7 +44,7 @@ func (db *DB) CreateGrant(ctx context.Context, g taskd.Grant, codeHash string) (
 }
 
 func (db *DB) grantWhere(ctx context.Context, op, where string, arg any) (taskd.Grant, error) {
-	g, err := scanGrant(db.reader.QueryRowContext(ctx, db.d.q(`SELECT `+grantColumns+` WHERE `+where), arg))
+	g, err := scanGrant(db.reader.QueryRow(ctx, db.d.q(`SELECT `+grantColumns+` WHERE `+where), arg))
 	if errors.Is(err, sql.ErrNoRows) {
 		return g, taskd.NotFound("grant")
 	}
@@ -104,7 +104,7 @@ func (db *DB) Rotate(ctx context.Context, grantID int64, oldRefreshHash string, 
 // rotated; not found otherwise.
 func (db *DB) SpentRefresh(ctx context.Context, refreshHash string) (int64, time.Time, error) {
 	var id, at int64
-	err := db.reader.QueryRowContext(ctx, db.d.q(`SELECT grant_id, spent_at FROM spent_refresh_tokens WHERE hash = ?`), refreshHash).Scan(&id, &at)
+	err := db.reader.QueryRow(ctx, db.d.q(`SELECT grant_id, spent_at FROM spent_refresh_tokens WHERE hash = ?`), refreshHash).Scan(&id, &at)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, time.Time{}, taskd.NotFound("refresh_token")
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"time"
 
-	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/ratelimit"
 )
 
@@ -35,26 +34,14 @@ func (db *DB) RemoveHit(ctx context.Context, key string, start time.Time) error 
 // Counts returns key's counts in the windows that start at from or later,
 // oldest first.
 func (db *DB) Counts(ctx context.Context, key string, from time.Time) ([]ratelimit.Count, error) {
-	rows, err := db.reader.QueryContext(ctx, db.d.q(`SELECT window_start, hits FROM rate_counts WHERE key = ? AND window_start >= ? ORDER BY window_start`),
-		key, ms(from))
-	if err != nil {
-		return nil, taskd.Internal("counts", err)
-	}
-	defer rows.Close()
-	var out []ratelimit.Count
-	for rows.Next() {
-		var start int64
-		var c ratelimit.Count
-		if err := rows.Scan(&start, &c.Hits); err != nil {
-			return nil, taskd.Internal("counts", err)
-		}
-		c.Start = time.UnixMilli(start)
-		out = append(out, c)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, taskd.Internal("counts", err)
-	}
-	return out, nil
+	return all(ctx, db.reader, "counts", db.d.q(`SELECT window_start, hits FROM rate_counts WHERE key = ? AND window_start >= ? ORDER BY window_start`),
+		func(s scanner) (ratelimit.Count, error) {
+			var start int64
+			var c ratelimit.Count
+			err := s.Scan(&start, &c.Hits)
+			c.Start = time.UnixMilli(start)
+			return c, err
+		}, key, ms(from))
 }
 
 // PruneHits forgets the counts that expired before t.

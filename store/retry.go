@@ -78,7 +78,7 @@ type witnessTx struct {
 func (db *DB) commitOutcome(ctx context.Context, xid string) string {
 	for range 20 {
 		var status sql.NullString
-		if err := db.reader.QueryRowContext(ctx, db.d.q(`SELECT pg_xact_status(CAST(? AS xid8))`), xid).Scan(&status); err != nil {
+		if err := db.reader.QueryRow(ctx, db.d.q(`SELECT pg_xact_status(CAST(? AS xid8))`), xid).Scan(&status); err != nil {
 			return ""
 		}
 		if status.String == "committed" || status.String == "aborted" {

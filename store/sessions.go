@@ -47,7 +47,7 @@ func (db *DB) CreateSession(ctx context.Context, hash string, personID int64, ex
 // the session is unknown or expired.
 func (db *DB) SessionPerson(ctx context.Context, hash string) (taskd.Person, error) {
 	var p taskd.Person
-	err := db.reader.QueryRowContext(ctx, db.d.q(`SELECT p.id, p.email, p.password_hash, p.first_name, p.last_name
+	err := db.reader.QueryRow(ctx, db.d.q(`SELECT p.id, p.email, p.password_hash, p.first_name, p.last_name
 		FROM sessions s JOIN persons p ON p.id = s.person_id WHERE s.hash = ? AND s.expires_at > ?`), hash, ms(db.now())).
 		Scan(&p.ID, &p.Email, &p.PasswordHash, &p.FirstName, &p.LastName)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -70,7 +70,7 @@ func (db *DB) DeleteSession(ctx context.Context, hash string) error {
 // PersonByID returns a person; not found ("person") otherwise.
 func (db *DB) PersonByID(ctx context.Context, id int64) (taskd.Person, error) {
 	p := taskd.Person{ID: id}
-	err := db.reader.QueryRowContext(ctx, db.d.q(`SELECT email, password_hash, first_name, last_name FROM persons WHERE id = ?`), id).
+	err := db.reader.QueryRow(ctx, db.d.q(`SELECT email, password_hash, first_name, last_name FROM persons WHERE id = ?`), id).
 		Scan(&p.Email, &p.PasswordHash, &p.FirstName, &p.LastName)
 	if errors.Is(err, sql.ErrNoRows) {
 		return p, taskd.NotFound("person")
@@ -96,7 +96,7 @@ func (db *DB) Memberships(ctx context.Context, personID int64) ([]taskd.Membersh
 
 // Member returns the person's membership of the account; not found ("member") otherwise.
 func (db *DB) Member(ctx context.Context, accountID, personID int64) (taskd.Member, error) {
-	m, err := scanMember(db.reader.QueryRowContext(ctx, db.d.q(`SELECT `+memberColumns+` WHERE m.account_id = ? AND m.person_id = ?`),
+	m, err := scanMember(db.reader.QueryRow(ctx, db.d.q(`SELECT `+memberColumns+` WHERE m.account_id = ? AND m.person_id = ?`),
 		accountID, personID))
 	if errors.Is(err, sql.ErrNoRows) {
 		return m, taskd.NotFound("member")

@@ -75,16 +75,37 @@ func (p pool) QueryContext(ctx context.Context, query string, args ...any) (*sql
 	}
 }
 
+// QueryRowContext runs the query once; QueryRow is the read that runs again
+// after a lost connection.
 func (p pool) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	st, err := p.get(ctx, query)
+	if err != nil {
+		return p.db.QueryRowContext(ctx, query, args...) // reports the same error on Scan
+	}
+	return st.QueryRowContext(ctx, args...)
+}
+
+// QueryRow is QueryRowContext for a read that may run again: the query
+// runs when the row is scanned, and runs again on another connection if
+// the one it took was lost, even after the row was read (the end of the
+// answer can carry the error, and Scan reports it).
+func (p pool) QueryRow(ctx context.Context, query string, args ...any) scanner {
+	return row{p: p, ctx: ctx, query: query, args: args}
+}
+
+// row is a one-row read on a pool, run by Scan (see QueryRow).
+type row struct {
+	p     pool
+	ctx   context.Context
+	query string
+	args  []any
+}
+
+func (r row) Scan(dest ...any) error {
 	for try := 0; ; try++ {
-		var row *sql.Row
-		if st, err := p.get(ctx, query); err != nil {
-			row = p.db.QueryRowContext(ctx, query, args...) // reports the same error on Scan
-		} else {
-			row = st.QueryRowContext(ctx, args...)
-		}
-		if !p.retry.again(ctx, row.Err(), try, "read") {
-			return row
+		err := r.p.QueryRowContext(r.ctx, r.query, r.args...).Scan(dest...)
+		if !r.p.retry.again(r.ctx, err, try, "read") {
+			return err
 		}
 	}
 }

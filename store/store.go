@@ -284,21 +284,34 @@ type scanner = interface{ Scan(...any) error }
 // all runs a query and scans every row with scan. Errors are internal,
 // named by op.
 func all[T any](ctx context.Context, q querier, op, query string, scan func(scanner) (T, error), args ...any) ([]T, error) {
+	p, pooled := q.(pool)
+	for try := 0; ; try++ {
+		out, err := allOnce(ctx, q, query, scan, args...)
+		// On a pool, a read whose connection was lost, even while its rows
+		// were being read, runs again (in a transaction the transaction
+		// does).
+		if err == nil || !pooled || !p.retry.again(ctx, err, try, "read") {
+			if err != nil {
+				return nil, taskd.Internal(op, err)
+			}
+			return out, nil
+		}
+	}
+}
+
+func allOnce[T any](ctx context.Context, q querier, query string, scan func(scanner) (T, error), args ...any) ([]T, error) {
 	rows, err := q.QueryContext(ctx, query, args...)
 	if err != nil {
-		return nil, taskd.Internal(op, err)
+		return nil, err
 	}
 	defer rows.Close()
 	var out []T
 	for rows.Next() {
 		v, err := scan(rows)
 		if err != nil {
-			return nil, taskd.Internal(op, err)
+			return nil, err
 		}
 		out = append(out, v)
 	}
-	if err := rows.Err(); err != nil {
-		return nil, taskd.Internal(op, err)
-	}
-	return out, nil
+	return out, rows.Err()
 }

@@ -72,23 +72,11 @@ func (db *DB) Tasks(ctx context.Context, q taskd.TaskQuery) ([]taskd.Task, error
 	if limit <= 0 || limit > 10000 {
 		limit = 10000
 	}
-	rows, err := db.reader.QueryContext(ctx, db.d.q(`SELECT `+taskColumns+where.String()+` ORDER BY t.id LIMIT ?`), append(args, limit)...)
-	if err != nil {
-		return nil, taskd.Internal("tasks", err)
+	out, err := all(ctx, db.reader, "tasks", db.d.q(`SELECT `+taskColumns+where.String()+` ORDER BY t.id LIMIT ?`), scanTask, append(args, limit)...)
+	if out == nil && err == nil {
+		out = []taskd.Task{}
 	}
-	defer rows.Close()
-	out := make([]taskd.Task, 0, 64)
-	for rows.Next() {
-		t, err := scanTask(rows)
-		if err != nil {
-			return nil, taskd.Internal("tasks", err)
-		}
-		out = append(out, t)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, taskd.Internal("tasks", err)
-	}
-	return out, nil
+	return out, err
 }
 
 func escapeLike(s string) string {
@@ -99,7 +87,7 @@ func escapeLike(s string) string {
 // change to its tasks increases; not found ("project") for an unknown project.
 func (db *DB) ProjectVersion(ctx context.Context, accountID, projectID int64) (int64, error) {
 	var v int64
-	err := db.reader.QueryRowContext(ctx, db.d.q(`SELECT version FROM projects WHERE account_id = ? AND id = ?`), accountID, projectID).Scan(&v)
+	err := db.reader.QueryRow(ctx, db.d.q(`SELECT version FROM projects WHERE account_id = ? AND id = ?`), accountID, projectID).Scan(&v)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, taskd.NotFound("project")
 	}

@@ -50,7 +50,7 @@ func (db *DB) Webhooks(ctx context.Context, accountID int64) ([]taskd.Webhook, e
 
 // Webhook returns one of the account's webhooks; not found ("webhook") otherwise.
 func (db *DB) Webhook(ctx context.Context, accountID, id int64) (taskd.Webhook, error) {
-	w, err := scanWebhook(db.reader.QueryRowContext(ctx, db.d.q(`SELECT `+webhookColumns+` WHERE account_id = ? AND id = ?`), accountID, id))
+	w, err := scanWebhook(db.reader.QueryRow(ctx, db.d.q(`SELECT `+webhookColumns+` WHERE account_id = ? AND id = ?`), accountID, id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return w, taskd.NotFound("webhook")
 	}

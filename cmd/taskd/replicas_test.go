@@ -3,13 +3,17 @@ package main
 import (
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -96,6 +100,7 @@ func (r *orderReceiver) outOfOrder() []string {
 // answers counts a run's API calls by outcome.
 type answers struct {
 	ok, serverErrors, unreachable atomic.Int64
+	lastFailure                   atomic.Value // the error of an unreachable call
 }
 
 // workload has 8 clients each post tasks and update every task twice, the
@@ -107,8 +112,15 @@ func workload(tasks int, urls func(i int) string, key, pid string, started *atom
 	call := func(i int, q string) map[string]any {
 		started.Add(1)
 		res, err := client.Get(urls(i) + "/api/admin/v2/?" + q + "&hash=" + api.Hash(q, key))
+		var op *net.OpError
+		if errors.As(err, &op) && op.Op == "dial" {
+			// A stopped replica: nothing was sent, so another may take it,
+			// as a load balancer would.
+			res, err = client.Get(urls(i+1) + "/api/admin/v2/?" + q + "&hash=" + api.Hash(q, key))
+		}
 		if err != nil {
 			a.unreachable.Add(1)
+			a.lastFailure.Store(err.Error())
 			return nil
 		}
 		defer res.Body.Close()
@@ -172,8 +184,8 @@ func endConnections(t *testing.T, admin *sql.DB) int {
 // that post tasks and update each twice through the replicas in turn. In
 // normal operation every event arrives exactly once. While PostgreSQL ends
 // every connection, again and again, no call answers 5xx and nothing is
-// lost. When a replica is killed, the others take its work over. Through
-// all of it, every task's events arrive in order.
+// lost. When a replica is killed and another stopped, the last takes their
+// work over. Through all of it, every task's events arrive in order.
 func TestReplicasUnderFaults(t *testing.T) {
 	st, ok := backends(t)["postgres"]
 	if !ok || testing.Short() {
@@ -219,26 +231,64 @@ func TestReplicasUnderFaults(t *testing.T) {
 		t.Fatalf("with connections ended: %d of 450 calls succeeded, %d answered 5xx", a.ok.Load(), a.serverErrors.Load())
 	}
 	r.waitFor(t, taskEvents(t, acctURL, key))
+	if n := retriesCounted(t, ps); n == 0 {
+		t.Fatal("no retry counted in /metrics after the connections were ended")
+	}
 
-	// One replica is killed mid-run; the calls go to the other two.
+	// One replica is killed mid-run (its dispatcher with it), another
+	// stopped with SIGTERM later; the calls go to the two that are left,
+	// then to the last when the stopped one refuses them.
 	started.Store(0)
 	go func() {
-		for started.Load() < 150 {
+		for started.Load() < 120 {
 			time.Sleep(200 * time.Microsecond)
 		}
 		ps[0].kill()
+		for started.Load() < 300 {
+			time.Sleep(200 * time.Microsecond)
+		}
+		ps[1].cmd.Process.Signal(syscall.SIGTERM)
 	}()
 	a = workload(150, func(i int) string { return ps[1+i%2].base + "/a/" + slug }, key, pid, &started)
-	if a.serverErrors.Load() != 0 || a.ok.Load() != 450 {
-		t.Fatalf("with a replica killed: %d of 450 calls succeeded, %d answered 5xx", a.ok.Load(), a.serverErrors.Load())
+	<-ps[1].done
+	// A call in flight on a connection the stopping server closes can fail
+	// on the client's side (whether it was done is then unknown to the
+	// client, as with any load balancer); none may answer 5xx.
+	if a.unreachable.Load() > 0 {
+		t.Logf("%d calls failed in transit while a replica stopped, e.g. %v", a.unreachable.Load(), a.lastFailure.Load())
 	}
-	ids := taskEvents(t, ps[1].base+"/a/"+slug, key)
+	if a.serverErrors.Load() != 0 || a.ok.Load()+a.unreachable.Load() < 440 || a.unreachable.Load() > 3 {
+		t.Fatalf("with a replica killed and one stopped: %d of 450 calls succeeded, %d answered 5xx, %d unreachable",
+			a.ok.Load(), a.serverErrors.Load(), a.unreachable.Load())
+	}
+	ids := taskEvents(t, ps[2].base+"/a/"+slug, key)
 	twice := r.waitFor(t, ids)
-	t.Logf("%d events delivered by three replicas through dropped connections and a kill; %d more than once", len(ids), twice)
-	if len(ids) != 3*450 {
-		t.Fatalf("%d events, want one per change (1,350)", len(ids))
+	t.Logf("%d events delivered by three replicas through dropped connections, a kill and a stop; %d more than once", len(ids), twice)
+	if len(ids) < 900+int(a.ok.Load()) || len(ids) > 1350 {
+		t.Fatalf("%d events for %d + %d acknowledged changes (and %d unknown): one per change", len(ids), 900, a.ok.Load(), a.unreachable.Load())
 	}
 	if bad := r.outOfOrder(); len(bad) > 0 {
 		t.Fatalf("%d tasks' events arrived out of order, e.g. %v", len(bad), bad[:min(3, len(bad))])
 	}
+}
+
+// retriesCounted sums taskd_db_retries_total over the replicas' /metrics.
+func retriesCounted(t *testing.T, ps []*process) float64 {
+	t.Helper()
+	var sum float64
+	for _, p := range ps {
+		res, err := http.Get(p.base + "/metrics")
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		for _, line := range strings.Split(string(body), "\n") {
+			if strings.HasPrefix(line, "taskd_db_retries_total{") {
+				v, _ := strconv.ParseFloat(line[strings.LastIndex(line, " ")+1:], 64)
+				sum += v
+			}
+		}
+	}
+	return sum
 }

@@ -122,20 +122,7 @@ func (e queuedEvent) wantedBy(w taskd.Webhook) bool {
 }
 
 func (db *DB) webhooksIn(ctx context.Context, tx querier, accountID int64) ([]taskd.Webhook, error) {
-	rows, err := tx.QueryContext(ctx, db.d.q(`SELECT `+webhookColumns+` WHERE account_id = ?`), accountID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []taskd.Webhook
-	for rows.Next() {
-		w, err := scanWebhook(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, w)
-	}
-	return out, rows.Err()
+	return all(ctx, tx, "webhooks", db.d.q(`SELECT `+webhookColumns+` WHERE account_id = ?`), scanWebhook, accountID)
 }
 
 // lowerQueues moves the start of each webhook's queue down to the event
@@ -248,21 +235,12 @@ func (db *DB) scanQueue(ctx context.Context, tx querier, q *queueScan, start int
 
 // eventsFrom reads a page of the account's fanned-out events from an id on.
 func (db *DB) eventsFrom(ctx context.Context, tx querier, accountID, from int64) ([]queuedEvent, error) {
-	rows, err := tx.QueryContext(ctx, db.d.q(`SELECT id, project_id, name, created_at FROM events
-		WHERE account_id = ? AND id >= ? AND fanned = 1 ORDER BY id LIMIT ?`), accountID, from, queuePage)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var page []queuedEvent
-	for rows.Next() {
+	return all(ctx, tx, "queued events", db.d.q(`SELECT id, project_id, name, created_at FROM events
+		WHERE account_id = ? AND id >= ? AND fanned = 1 ORDER BY id LIMIT ?`), func(s scanner) (queuedEvent, error) {
 		e := queuedEvent{account: accountID}
-		if err := rows.Scan(&e.id, &e.project, &e.name, &e.created); err != nil {
-			return nil, err
-		}
-		page = append(page, e)
-	}
-	return page, rows.Err()
+		err := s.Scan(&e.id, &e.project, &e.name, &e.created)
+		return e, err
+	}, accountID, from, queuePage)
 }
 
 // insertDeliveries writes deliveries from rows of (webhook id, event id,

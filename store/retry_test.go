@@ -2,7 +2,6 @@ package store_test
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"slices"
 	"sync"
@@ -39,14 +38,11 @@ func TestLostConnectionsAreRetried(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	admin, err := sql.Open("pgx", d.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer admin.Close()
 	for round := range 3 {
 		fillPool(t, db, acct.ID)
-		terminateOthers(t, admin)
+		if testdb.EndConnections(t, d.URL, true) == 0 {
+			t.Fatal("no connection to end")
+		}
 		var wg sync.WaitGroup
 		errs := make(chan error, 64)
 		for i := range 8 {
@@ -91,31 +87,6 @@ func fillPool(t *testing.T, db *store.DB, accountID int64) {
 		})
 	}
 	wg.Wait()
-}
-
-// terminateOthers ends every connection to the database but admin's own,
-// and waits until they are gone.
-func terminateOthers(t *testing.T, admin *sql.DB) {
-	t.Helper()
-	var n int
-	if err := admin.QueryRow(`SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
-		WHERE datname = current_database() AND pid <> pg_backend_pid()`).Scan(&n); err != nil {
-		t.Fatal(err)
-	}
-	if n == 0 {
-		t.Fatal("no connection to end")
-	}
-	for range 100 {
-		if err := admin.QueryRow(`SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()
-			AND pid <> pg_backend_pid()`).Scan(&n); err != nil {
-			t.Fatal(err)
-		}
-		if n == 0 {
-			return
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	t.Fatalf("%d connections still open", n)
 }
 
 func ptr[T any](v T) *T { return &v }

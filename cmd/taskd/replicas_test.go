@@ -1,7 +1,6 @@
 package main
 
 import (
-	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -18,6 +17,7 @@ import (
 	"time"
 
 	"github.com/taskd/taskd/api"
+	"github.com/taskd/taskd/internal/testdb"
 )
 
 // orderReceiver records the deliveries of each event, and for each task the
@@ -168,18 +168,6 @@ func taskEvents(t *testing.T, acctURL, key string) []string {
 	return ids
 }
 
-// endConnections has PostgreSQL end every connection to the database but
-// admin's own, as a restart or failover does.
-func endConnections(t *testing.T, admin *sql.DB) int {
-	t.Helper()
-	var n int
-	if err := admin.QueryRow(`SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
-		WHERE datname = current_database() AND pid <> pg_backend_pid()`).Scan(&n); err != nil {
-		t.Error(err)
-	}
-	return n
-}
-
 // TestReplicasUnderFaults: three replicas on one PostgreSQL, with writers
 // that post tasks and update each twice through the replicas in turn. In
 // normal operation every event arrives exactly once. While PostgreSQL ends
@@ -207,11 +195,6 @@ func TestReplicasUnderFaults(t *testing.T) {
 	}
 
 	// PostgreSQL ends every connection, five times during the run.
-	admin, err := sql.Open("pgx", st.db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer admin.Close()
 	var started atomic.Int64
 	ended := 0
 	stopped := make(chan struct{})
@@ -221,7 +204,7 @@ func TestReplicasUnderFaults(t *testing.T) {
 			for started.Load() < int64(round*70) {
 				time.Sleep(200 * time.Microsecond)
 			}
-			ended += endConnections(t, admin)
+			ended += testdb.EndConnections(t, st.db, false)
 		}
 	}()
 	a = workload(150, at, key, pid, &started)

@@ -194,3 +194,35 @@ func sweep(ctx context.Context, admin *sql.DB) {
 		admin.ExecContext(ctx, "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)")
 	}
 }
+
+// EndConnections has PostgreSQL end every connection to the database at url
+// but the one it asks through, as a restart or a failover does, and returns
+// how many it ended. With wait, it returns once they are gone.
+func EndConnections(t testing.TB, url string, wait bool) int {
+	t.Helper()
+	admin, err := sql.Open("pgx", url) // Errorf, not Fatalf: callers may run it off the test's goroutine
+	if err != nil {
+		t.Errorf("testdb: %v", err)
+		return 0
+	}
+	defer admin.Close()
+	admin.SetMaxOpenConns(1)
+	var n int
+	if err := admin.QueryRow(`SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
+		WHERE datname = current_database() AND pid <> pg_backend_pid()`).Scan(&n); err != nil {
+		t.Errorf("testdb: end connections: %v", err)
+		return 0
+	}
+	for i := 0; wait && i < 100; i++ {
+		var left int
+		if err := admin.QueryRow(`SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()
+			AND pid <> pg_backend_pid()`).Scan(&left); err != nil || left == 0 {
+			return n
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if wait {
+		t.Errorf("testdb: connections still open after ending %d", n)
+	}
+	return n
+}

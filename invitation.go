@@ -17,13 +17,45 @@ type Invitation struct {
 	Added     time.Time
 }
 
+// InviteInput is an invitation to make.
+type InviteInput struct {
+	AccountID int64
+	// Person holds the e-mail, and for someone new to taskd their names
+	// and password hash ("" when they set it themselves).
+	Person NewPerson
+	Role   Role
+	By     int64 // the inviting person; 0 for the command line
+	// Link, when set, is the one-time link sent with the invitation.
+	Link *Link
+	// Mail, when set, is the invitation's e-mail.
+	Mail *QueuedMail
+}
+
+// Link is a one-time link sent by e-mail: only the hash of its token is
+// kept, and it works once, until it expires.
+type Link struct {
+	Hash    string
+	Expires time.Time
+}
+
 // InvitationStore keeps invitations.
 type InvitationStore interface {
-	// Invite invites the person with np's e-mail to the account with
-	// role. A person new to taskd is created with np's password and names;
-	// an existing person keeps theirs. A conflict when they are already a
+	// Invite invites the person with in.Person's e-mail to the account. A
+	// person new to taskd is created with in.Person's names and password
+	// hash (empty: they set their own through the invitation's link); an
+	// existing person keeps theirs. The link and the mail, when given, are
+	// written in the same transaction. A conflict when they are already a
 	// member or invited.
-	Invite(ctx context.Context, accountID int64, np NewPerson, role Role, by int64) (Invitation, error)
+	Invite(ctx context.Context, in InviteInput) (Invitation, error)
+	// InvitationByLink returns the invitation of a one-time link, and
+	// whether its person has a password yet. Not found ("link") when the
+	// link is unknown, used or expired.
+	InvitationByLink(ctx context.Context, hash string) (Invitation, bool, error)
+	// JoinByLink accepts the invitation of a link for a person who has no
+	// password yet: it sets their password and names and makes them a
+	// member. Not found ("link") as InvitationByLink; a conflict when the
+	// person has a password (they sign in and accept instead).
+	JoinByLink(ctx context.Context, hash string, p NewPerson) (Account, Person, error)
 	// AccountInvitations lists the account's pending invitations.
 	AccountInvitations(ctx context.Context, accountID int64) ([]Invitation, error)
 	// PersonInvitations lists the invitations waiting for a person.

@@ -208,25 +208,53 @@ func TestWebPeopleAndKeys(t *testing.T) {
 	acct := "/a/" + s.slug
 	b := s.signedIn(ownerEmail)
 	people := b.get(s.base + acct + "/people")
-	if p := b.submit(s.base, people, acct+"/people", url.Values{"email": {"new@acme.example"}, "password": {"short"}, "role": {"user"}}); p.status != http.StatusUnprocessableEntity || !strings.Contains(p.body, "at least 8") {
-		t.Fatalf("short password: %d\n%s", p.status, p.body)
+	if p := b.submit(s.base, people, acct+"/people", url.Values{"email": {"not an address"}, "role": {"user"}}); p.status != http.StatusUnprocessableEntity || !strings.Contains(p.body, "E-mail address is invalid") {
+		t.Fatalf("bad address: %d\n%s", p.status, p.body)
 	}
-	b.submit(s.base, people, acct+"/people", url.Values{"email": {"new@acme.example"}, "first_name": {"Nia"}, "last_name": {"New"},
-		"password": {"a new password"}, "role": {"user"}}).location(t)
+	b.submit(s.base, people, acct+"/people", url.Values{"email": {"new@acme.example"}, "first_name": {"Nia"}, "role": {"user"}}).location(t)
 	people = b.get(s.base + acct + "/people")
-	if !strings.Contains(people.body, "new@acme.example was invited as user.") || strings.Contains(people.body, "Nia New") {
+	if !strings.Contains(people.body, "An invitation was sent to new@acme.example. They join as user when they accept it.") || strings.Contains(people.body, "Nia New") {
 		t.Fatalf("invited person:\n%s", people.body)
 	}
-	// The new person signs in, is shown the invitation and accepts it.
+	// The new person follows the e-mail's link, chooses a password and is
+	// in: signed in, a member.
+	msg := s.mailTo(t, "new@acme.example")
+	if msg.Subject != "Olga Owner invited you to Acme" || !strings.Contains(msg.Text, "Olga Owner invited you to Acme on taskd") {
+		t.Fatalf("invitation mail: %q\n%s", msg.Subject, msg.Text)
+	}
+	link := s.linkIn(t, msg)
 	n := s.browser()
+	join := n.get(s.base + link)
+	if !strings.Contains(join.body, "<strong>Olga Owner</strong> invited you to join <strong>Acme</strong> as user.") || !strings.Contains(join.body, `value="Nia"`) {
+		t.Fatalf("join page:\n%s", join.body)
+	}
+	if p := n.submit(s.base, join, "/join", url.Values{"last_name": {"New"}, "password": {"short"}}); p.status != http.StatusUnprocessableEntity || !strings.Contains(p.body, "at least 8") {
+		t.Fatalf("short password: %d\n%s", p.status, p.body)
+	}
+	if to := n.submit(s.base, join, "/join", url.Values{"first_name": {"Nia"}, "last_name": {"New"}, "password": {"a new password"}}).location(t); to.Path != acct+"/" {
+		t.Fatalf("joining led to %s", to)
+	}
+	if p := n.get(s.base + acct + "/"); p.status != http.StatusOK {
+		t.Fatalf("the new member's account page: %d", p.status)
+	}
+	if p := s.browser().get(s.base + link); p.status != http.StatusNotFound || !strings.Contains(p.body, "used already") {
+		t.Fatalf("a used link: %d\n%s", p.status, p.body)
+	}
+	// Someone registered accepts after signing in: Uma is a user of Acme
+	// only; Other invites her.
+	o := s.signedIn(ownerEmail)
+	otherPeople := o.get(s.base + "/a/" + s.other + "/people")
+	o.submit(s.base, otherPeople, "/a/"+s.other+"/people", url.Values{"email": {userEmail}, "role": {"user"}}).location(t)
+	s.mailTo(t, userEmail)
+	n = s.browser()
 	f := n.get(s.base+"/login").form(t, "", "")
-	f.Set("email", "new@acme.example")
-	f.Set("password", "a new password")
+	f.Set("email", userEmail)
+	f.Set("password", password)
 	if to := n.post(s.base+"/login", f).location(t); to.Path != "/invitations" {
 		t.Fatalf("signed in with an invitation waiting: sent to %s", to)
 	}
 	inv := n.get(s.base + "/invitations")
-	if !strings.Contains(inv.body, "<strong>Olga Owner</strong> invited you to join <strong>Acme</strong> as user.") {
+	if !strings.Contains(inv.body, "<strong>Olga Owner</strong> invited you to join <strong>Other</strong> as user.") {
 		t.Fatalf("invitations page:\n%s", inv.body)
 	}
 	accept := ""
@@ -235,7 +263,7 @@ func TestWebPeopleAndKeys(t *testing.T) {
 			accept = f.action
 		}
 	}
-	if to := n.submit(s.base, inv, accept, nil).location(t); to.Path != acct+"/" {
+	if to := n.submit(s.base, inv, accept, nil).location(t); to.Path != "/a/"+s.other+"/" {
 		t.Fatalf("accepting led to %s", to)
 	}
 	people = b.get(s.base + acct + "/people")

@@ -5,6 +5,8 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+
+	"github.com/taskd/taskd/internal/smtptest"
 )
 
 // TestInvitationsNeedConsent: adding an e-mail that belongs to a person of
@@ -25,7 +27,7 @@ func TestInvitationsNeedConsent(t *testing.T) {
 				t.Helper()
 				people := owner.get(s.base + acct + "/people")
 				p := owner.submit(s.base, people, acct+"/people", url.Values{"email": {email}, "first_name": {"Fake"},
-					"last_name": {"Name"}, "password": {"chosen by the admin"}, "role": {"admin"}})
+					"last_name": {"Name"}, "role": {"admin"}})
 				if p.status != http.StatusSeeOther {
 					t.Fatalf("inviting %s: HTTP %d\n%s", email, p.status, p.body)
 				}
@@ -48,9 +50,25 @@ func TestInvitationsNeedConsent(t *testing.T) {
 				t.Fatalf("an invited person is a member before accepting: %v", body)
 			}
 
-			// The admin's password does not open their login; their own does,
-			// and shows the invitation first.
+			// Both get the same mail, but for the address and the link.
+			freshMail, elseMail := s.mailTo(t, fresh), s.mailTo(t, elsewhere)
+			same := func(m smtptest.Parsed, email string) string {
+				return strings.ReplaceAll(linkRE.ReplaceAllString(m.Subject+m.Text+m.HTML, "LINK"), email, "E")
+			}
+			if same(freshMail, fresh) != same(elseMail, elsewhere) {
+				t.Fatalf("a new e-mail and a registered one get different mail:\n%s\n%s", freshMail.Text, elseMail.Text)
+			}
+			// The registered person's link does not set a password: it asks
+			// them to sign in.
 			b := s.browser()
+			join := b.get(s.base + s.linkIn(t, elseMail))
+			if !strings.Contains(join.body, "Sign in to accept") || strings.Contains(join.body, `name="password"`) {
+				t.Fatalf("a registered person's join page:\n%s", join.body)
+			}
+			tok := strings.TrimPrefix(s.linkIn(t, elseMail), "/join?t=")
+			if p := b.post(s.base+"/join", url.Values{"csrf": {b.get(s.base+"/login").form(t, "", "").Get("csrf")}, "t": {tok}, "password": {"chosen by the admin"}}); p.status != http.StatusUnprocessableEntity {
+				t.Fatalf("setting a registered person's password through the link: %d\n%s", p.status, p.body)
+			}
 			f := b.get(s.base+"/login").form(t, "", "")
 			f.Set("email", elsewhere)
 			f.Set("password", "chosen by the admin")

@@ -6,6 +6,7 @@ import (
 
 	"github.com/taskd/taskd/api"
 	"github.com/taskd/taskd/oauth"
+	"github.com/taskd/taskd/people"
 	"github.com/taskd/taskd/ratelimit"
 	"github.com/taskd/taskd/web"
 )
@@ -29,8 +30,9 @@ func routes(ctx context.Context, c Config) (http.Handler, error) {
 	if err != nil {
 		return nil, err
 	}
+	folks := &people.Service{Store: c.Store, Outbox: c.Mail, PublicURL: c.PublicURL, Now: c.Now}
 	pages, err := web.New(web.Config{Store: c.Store, OAuth: auth, Hooks: c.Hooks, Sealer: c.Sealer, Log: c.Log, Now: c.Now,
-		AccountURL: acctURL, Secure: c.secure(), TrustProxy: c.TrustProxy})
+		AccountURL: acctURL, Secure: c.secure(), TrustProxy: c.TrustProxy, People: folks, ShowMail: c.ShowMail})
 	if err != nil {
 		return nil, err
 	}

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/taskd/taskd/mail"
 	"github.com/taskd/taskd/metrics"
 	"github.com/taskd/taskd/secret"
 	"github.com/taskd/taskd/store"
@@ -38,6 +39,11 @@ type Config struct {
 	Hooks *webhook.Service
 	// Dispatch configures the webhook dispatcher that Serve runs.
 	Dispatch webhook.DispatcherConfig
+	// Mail is the outbox Serve sends from; nil: an outbox that keeps
+	// every message unsent. Its Store and Sealer are filled in.
+	Mail *mail.Outbox
+	// ShowMail serves the outbox at /dev/mail (--dev).
+	ShowMail bool
 	// Metrics is served at /metrics and fed by every request; nil: none.
 	Metrics *metrics.Registry
 	Limits  Limits
@@ -73,6 +79,16 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 		cfg.ShutdownTimeout = 15 * time.Second
 	}
 	cfg.PublicURL = strings.TrimRight(cfg.PublicURL, "/")
+	if cfg.Mail == nil {
+		cfg.Mail = &mail.Outbox{From: "taskd <taskd@localhost>"}
+	}
+	cfg.Mail.Store, cfg.Mail.Sealer = cfg.Store, cfg.Sealer
+	if cfg.Mail.Log == nil {
+		cfg.Mail.Log = cfg.Log
+	}
+	if cfg.Mail.Now == nil {
+		cfg.Mail.Now = cfg.Now
+	}
 	h, err := routes(ctx, cfg)
 	if err != nil {
 		return nil, err
@@ -104,6 +120,13 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		}()
 		defer func() { stopDispatch(); <-dispatched }()
 	}
+	mctx, stopMail := context.WithCancel(context.WithoutCancel(ctx))
+	mailed := make(chan struct{})
+	go func() {
+		defer close(mailed)
+		s.cfg.Mail.Run(mctx)
+	}()
+	defer func() { stopMail(); <-mailed }()
 	srv := &http.Server{
 		Handler:           s.handler,
 		ReadHeaderTimeout: 10 * time.Second,

@@ -21,7 +21,9 @@ import (
 
 	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/api"
+	"github.com/taskd/taskd/internal/smtptest"
 	"github.com/taskd/taskd/internal/testdb"
+	"github.com/taskd/taskd/mail"
 	"github.com/taskd/taskd/oauth"
 	"github.com/taskd/taskd/secret"
 	"github.com/taskd/taskd/store"
@@ -51,6 +53,12 @@ type oauthSite struct {
 	key    string // acme's administrative key
 	client map[string]string
 	limits Limits // of every replica; none by default
+	mail   *smtptest.Server
+	// mailsRead counts the messages mailTo returned, per address.
+	mailsRead map[string]int
+	// keepMail makes replicas keep mail unsent and show it at /dev/mail,
+	// as --dev without --smtp-url does.
+	keepMail bool
 }
 
 const (
@@ -67,8 +75,14 @@ func newOAuthSite(t *testing.T, d testdb.DB) *oauthSite {
 // newLimitedSite is newOAuthSite with rate limits.
 func newLimitedSite(t *testing.T, d testdb.DB, limits Limits) *oauthSite {
 	t.Helper()
-	s := &oauthSite{t: t, db: d, setup: d.Open(t), sealer: testdb.Sealer(t), clock: &clock{},
-		slug: uniqueSlug("acme"), other: uniqueSlug("other"), limits: limits}
+	return newSiteWith(t, &oauthSite{db: d, limits: limits})
+}
+
+// newSiteWith completes a site of which s holds the database and options.
+func newSiteWith(t *testing.T, s *oauthSite) *oauthSite {
+	t.Helper()
+	s.t, s.setup, s.sealer, s.clock = t, s.db.Open(t), testdb.Sealer(t), &clock{}
+	s.slug, s.other, s.mail, s.mailsRead = uniqueSlug("acme"), uniqueSlug("other"), smtptest.Start(t, smtptest.StartTLS), map[string]int{}
 	s.key = s.createAccount(s.slug, "Acme", ownerEmail, "Olga", "Owner")
 	s.createAccount(s.other, "Other", ownerEmail, "", "")
 	s.addMember(s.slug, userEmail, "Uma", "User", taskd.RoleUser)
@@ -167,8 +181,13 @@ func (s *oauthSite) replica() string {
 	}
 	log := slog.New(slog.DiscardHandler)
 	hooks := webhook.NewService(db, s.sealer, webhook.NewHTTPClient(true), s.clock.now, log)
+	outbox := &mail.Outbox{From: "taskd <taskd@acme.example>", Sender: s.mail.Client(t, ""), Poll: 20 * time.Millisecond}
+	if s.keepMail {
+		outbox.Sender = nil
+	}
 	srv, err := New(ctx, Config{Store: db, Sealer: s.sealer, Log: log, Now: s.clock.now, PublicURL: public, Hooks: hooks,
-		Limits: s.limits, Dispatch: webhook.DispatcherConfig{Poll: 10 * time.Millisecond}})
+		Limits: s.limits, Dispatch: webhook.DispatcherConfig{Poll: 10 * time.Millisecond},
+		Mail: outbox, ShowMail: s.keepMail})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -182,6 +201,46 @@ func (s *oauthSite) replica() string {
 		}
 	})
 	return base
+}
+
+// mailTo waits for the next message to the address that this call has
+// not returned yet, and returns it read back.
+func (s *oauthSite) mailTo(t *testing.T, to string) smtptest.Parsed {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		seen := 0
+		for _, m := range s.mail.Messages() {
+			if m.To != to {
+				continue
+			}
+			if seen++; seen > s.mailsRead[to] {
+				s.mailsRead[to]++
+				return smtptest.Parse(t, m.Data)
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no new mail to %s (%d read before)", to, s.mailsRead[to])
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+var linkRE = regexp.MustCompile(`https?://[^\s"<>]+\?t=[A-Za-z0-9_-]+`)
+
+// linkIn returns the one-time link of a message, as a path and query on
+// the site.
+func (s *oauthSite) linkIn(t *testing.T, m smtptest.Parsed) string {
+	t.Helper()
+	raw := linkRE.FindString(m.Text)
+	u, err := url.Parse(raw)
+	if raw == "" || err != nil || !strings.HasPrefix(raw, s.base) {
+		t.Fatalf("no link to %s in the mail:\n%s", s.base, m.Text)
+	}
+	if !strings.Contains(m.HTML, html.EscapeString(raw)) {
+		t.Fatalf("the HTML part lacks the link %s:\n%s", raw, m.HTML)
+	}
+	return u.RequestURI()
 }
 
 // apiCall makes a hash-signed GET and returns the HTTP status and body.

@@ -29,37 +29,48 @@ func scanInvitation(s interface{ Scan(...any) error }) (taskd.Invitation, error)
 	return inv, err
 }
 
-// Invite invites the person with np's e-mail to the account, creating the
-// person when they are new to taskd. A conflict when they are already a
-// member or invited.
-func (db *DB) Invite(ctx context.Context, accountID int64, np taskd.NewPerson, role taskd.Role, by int64) (taskd.Invitation, error) {
-	if role != taskd.RoleAdmin && role != taskd.RoleUser {
+// Invite invites the person with in.Person's e-mail to the account,
+// creating the person when they are new to taskd, and writes the link and
+// the mail with it. A conflict when they are already a member or invited.
+func (db *DB) Invite(ctx context.Context, in taskd.InviteInput) (taskd.Invitation, error) {
+	if in.Role != taskd.RoleAdmin && in.Role != taskd.RoleUser {
 		return taskd.Invitation{}, taskd.Invalid("role", "Role must be user or admin")
 	}
 	var id int64
 	err := db.tx(ctx, "invite", func(tx querier) error {
-		p, err := db.personByEmail(ctx, tx, np.Email)
+		p, err := db.personByEmail(ctx, tx, in.Person.Email)
 		if taskd.IsNotFound(err) {
-			p, err = db.createPerson(ctx, tx, np)
+			p, err = db.createPerson(ctx, tx, in.Person)
 		}
 		if err != nil {
 			return err
 		}
 		var n int
-		if err := tx.QueryRowContext(ctx, db.d.q(`SELECT COUNT(*) FROM members WHERE account_id = ? AND person_id = ?`), accountID, p.ID).Scan(&n); err != nil {
+		if err := tx.QueryRowContext(ctx, db.d.q(`SELECT COUNT(*) FROM members WHERE account_id = ? AND person_id = ?`), in.AccountID, p.ID).Scan(&n); err != nil {
 			return err
 		}
 		if n > 0 {
 			return taskd.Conflict(taskd.ReasonNone, "email", "This person is already a member of the account")
 		}
 		var inviter any
-		if by > 0 {
-			inviter = by
+		if in.By > 0 {
+			inviter = in.By
 		}
 		err = tx.QueryRowContext(ctx, db.d.q(`INSERT INTO invitations (account_id, person_id, role, invited_by, created_at)
-			VALUES (?, ?, ?, ?, ?) RETURNING id`), accountID, p.ID, string(role), inviter, ms(db.now())).Scan(&id)
+			VALUES (?, ?, ?, ?, ?) RETURNING id`), in.AccountID, p.ID, string(in.Role), inviter, ms(db.now())).Scan(&id)
 		if isUnique(err) {
 			return taskd.Conflict(taskd.ReasonNone, "email", "This person is already invited")
+		}
+		if err != nil {
+			return err
+		}
+		if in.Link != nil {
+			if err := db.addLink(ctx, tx, "invite", p.ID, id, "", *in.Link); err != nil {
+				return err
+			}
+		}
+		if in.Mail != nil {
+			_, err = db.queueMail(ctx, tx, *in.Mail)
 		}
 		return err
 	})
@@ -67,6 +78,51 @@ func (db *DB) Invite(ctx context.Context, accountID int64, np taskd.NewPerson, r
 		return taskd.Invitation{}, err
 	}
 	return db.invitation(ctx, db.write, id)
+}
+
+// InvitationByLink returns the invitation of a live link, and whether its
+// person has a password.
+func (db *DB) InvitationByLink(ctx context.Context, hash string) (taskd.Invitation, bool, error) {
+	l, err := db.link(ctx, db.reader, hash, "invite")
+	if err != nil {
+		return taskd.Invitation{}, false, err
+	}
+	inv, err := db.invitation(ctx, db.reader, l.invitationID)
+	if taskd.IsNotFound(err) {
+		return inv, false, taskd.NotFound("link")
+	}
+	if err != nil {
+		return inv, false, err
+	}
+	p, err := db.PersonByID(ctx, inv.Person.ID)
+	return inv, p.PasswordHash != "", err
+}
+
+// JoinByLink sets the password of a person who has none from their
+// invitation's link, and makes them a member.
+func (db *DB) JoinByLink(ctx context.Context, hash string, np taskd.NewPerson) (taskd.Account, taskd.Person, error) {
+	var acct taskd.Account
+	var p taskd.Person
+	err := db.tx(ctx, "join", func(tx querier) error {
+		l, err := db.link(ctx, tx, hash, "invite")
+		if err != nil {
+			return err
+		}
+		if p, err = db.personByID(ctx, tx, l.personID); err != nil {
+			return err
+		}
+		if p.PasswordHash != "" {
+			return taskd.Conflict(taskd.ReasonNone, "email", "You already have a password: sign in to accept the invitation")
+		}
+		if _, err := tx.ExecContext(ctx, db.d.q(`UPDATE persons SET password_hash = ?, first_name = ?, last_name = ? WHERE id = ?`),
+			np.PasswordHash, np.FirstName, np.LastName, p.ID); err != nil {
+			return err
+		}
+		p.PasswordHash, p.FirstName, p.LastName = np.PasswordHash, np.FirstName, np.LastName
+		acct, err = db.acceptInvitation(ctx, tx, p.ID, l.invitationID)
+		return err
+	})
+	return acct, p, err
 }
 
 func (db *DB) invitation(ctx context.Context, q querier, id int64) (taskd.Invitation, error) {
@@ -93,22 +149,30 @@ func (db *DB) PersonInvitations(ctx context.Context, personID int64) ([]taskd.In
 
 // AcceptInvitation turns the person's invitation into a membership.
 func (db *DB) AcceptInvitation(ctx context.Context, personID, id int64) (taskd.Account, error) {
-	var inv taskd.Invitation
+	var acct taskd.Account
 	err := db.tx(ctx, "accept invitation", func(tx querier) error {
 		var err error
-		if inv, err = db.invitation(ctx, tx, id); err != nil {
-			return err
-		}
-		if inv.Person.ID != personID {
-			return taskd.NotFound("invitation")
-		}
-		if _, err := tx.ExecContext(ctx, db.d.q(`DELETE FROM invitations WHERE id = ?`), id); err != nil {
-			return err
-		}
-		_, err = tx.ExecContext(ctx, db.d.q(`INSERT INTO members (account_id, person_id, role, created_at) VALUES (?, ?, ?, ?)`),
-			inv.Account.ID, personID, string(inv.Role), ms(db.now()))
+		acct, err = db.acceptInvitation(ctx, tx, personID, id)
 		return err
 	})
+	return acct, err
+}
+
+// acceptInvitation makes the person a member with the role of their
+// invitation and deletes it (and so its links).
+func (db *DB) acceptInvitation(ctx context.Context, tx querier, personID, id int64) (taskd.Account, error) {
+	inv, err := db.invitation(ctx, tx, id)
+	if err != nil {
+		return inv.Account, err
+	}
+	if inv.Person.ID != personID {
+		return inv.Account, taskd.NotFound("invitation")
+	}
+	if _, err := tx.ExecContext(ctx, db.d.q(`DELETE FROM invitations WHERE id = ?`), id); err != nil {
+		return inv.Account, err
+	}
+	_, err = tx.ExecContext(ctx, db.d.q(`INSERT INTO members (account_id, person_id, role, created_at) VALUES (?, ?, ?, ?)`),
+		inv.Account.ID, personID, string(inv.Role), ms(db.now()))
 	return inv.Account, err
 }
 

@@ -30,6 +30,7 @@ type loginView struct {
 	// Client is the application asking for access, when signing in is
 	// the first step of an authorization.
 	Client *taskd.Client
+	Shown  *flash
 }
 
 func (s *Server) home(w http.ResponseWriter, r *http.Request, v *view) error {
@@ -65,7 +66,7 @@ func (s *Server) home(w http.ResponseWriter, r *http.Request, v *view) error {
 
 func (s *Server) loginPage(w http.ResponseWriter, r *http.Request, v *view) error {
 	v.Title = "Sign in"
-	v.Data = loginView{Next: localPath(r.URL.Query().Get("next"))}
+	v.Data = loginView{Next: localPath(r.URL.Query().Get("next")), Email: r.URL.Query().Get("email"), Shown: s.takeFlash(w, r)}
 	return s.render(w, r, "login.html", v)
 }
 

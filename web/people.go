@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/taskd/taskd"
+	"github.com/taskd/taskd/people"
 	"github.com/taskd/taskd/secret"
 )
 
@@ -36,21 +37,18 @@ func (s *Server) renderPeople(w http.ResponseWriter, r *http.Request, v *view, a
 	return s.renderStatus(w, r, status, "people.html", v)
 }
 
-// addPerson invites a person (owners and admins). Nobody joins without
-// consenting: the person accepts the invitation after signing in. Someone
-// new to taskd is registered with the password given; someone already
-// registered keeps theirs. Both cases take the same steps and get the
-// same answer, so the page does not tell whether an e-mail is registered.
+// addPerson invites a person by e-mail (owners and admins). Nobody joins
+// without consenting: someone new to taskd follows the e-mail's link and
+// chooses a password; someone registered signs in and accepts. The page
+// answers the same in both cases, so it does not tell whether an address
+// is registered.
 func (s *Server) addPerson(w http.ResponseWriter, r *http.Request, v *view, me member) error {
 	acct := me.Account
-	ctx := r.Context()
 	role, err := taskd.ParseRole(r.PostFormValue("role"))
-	var np taskd.NewPerson
+	var inv taskd.Invitation
 	if err == nil {
-		np, err = s.newMember(r)
-	}
-	if err == nil {
-		_, err = s.cfg.Store.Invite(ctx, acct.ID, np, role, v.Person.ID)
+		inv, err = s.cfg.People.Invite(r.Context(), actor(acct, me.Member), acct, people.Invitation{Email: r.PostFormValue("email"),
+			FirstName: r.PostFormValue("first_name"), LastName: r.PostFormValue("last_name"), Role: role})
 	}
 	if err != nil {
 		fe, ok := asFormError("person", err)
@@ -59,19 +57,8 @@ func (s *Server) addPerson(w http.ResponseWriter, r *http.Request, v *view, me m
 		}
 		return s.renderPeople(w, r, v, acct, http.StatusUnprocessableEntity, fe)
 	}
-	s.setFlash(w, flash{Message: np.Email + " was invited as " + string(role) + ". They join when they accept, after signing in."})
+	s.setFlash(w, flash{Message: "An invitation was sent to " + inv.Person.Email + ". They join as " + string(role) + " when they accept it."})
 	return see303(w, r, s.cfg.accountPath(acct)+"/people")
-}
-
-// newMember reads the person of the add form. The password is checked and
-// hashed whether or not the e-mail is registered (a registered person keeps
-// their own), so neither the answer nor its time tells the two apart.
-func (s *Server) newMember(r *http.Request) (taskd.NewPerson, error) {
-	email, err := taskd.NormalizeEmail(r.PostFormValue("email"))
-	if err != nil {
-		return taskd.NewPerson{}, taskd.Invalid("email", "E-mail address is invalid")
-	}
-	return taskd.PreparePerson(email, r.PostFormValue("password"), r.PostFormValue("first_name"), r.PostFormValue("last_name"), secret.HashPassword)
 }
 
 func (s *Server) setRole(w http.ResponseWriter, r *http.Request, v *view, me member) error {

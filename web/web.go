@@ -20,6 +20,7 @@ import (
 
 	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/oauth"
+	"github.com/taskd/taskd/people"
 	"github.com/taskd/taskd/ratelimit"
 	"github.com/taskd/taskd/secret"
 	"github.com/taskd/taskd/webhook"
@@ -41,6 +42,7 @@ type Store interface {
 	taskd.GrantStore // the applications a person authorized
 	taskd.SessionStore
 	taskd.InvitationStore
+	taskd.LinkStore
 	taskd.WebhookStore // the webhook pages read attempts and deliveries
 	ratelimit.Store    // sign-in limits
 }
@@ -59,6 +61,10 @@ type Config struct {
 	Secure bool
 	// TrustProxy takes the client address from X-Forwarded-For.
 	TrustProxy bool
+	// People sends invitations and one-time links by e-mail.
+	People *people.Service
+	// ShowMail serves the outbox at /dev/mail (--dev): People.Outbox.
+	ShowMail bool
 }
 
 // accountPath is an account's pages' path on this server.
@@ -143,6 +149,14 @@ func (s *Server) routes() []route {
 		{"POST /a/{slug}/tasks/{tid}/comments", s.form(s.inAccount(taskd.PermWork, s.taskChange("comment", s.addComment)))},
 		{"POST /a/{slug}/comments/{cid}/update", s.form(s.inAccount(taskd.PermWork, s.commentChange(false)))},
 		{"POST /a/{slug}/comments/{cid}/delete", s.form(s.inAccount(taskd.PermWork, s.commentChange(true)))},
+		{"GET /join", s.page(s.joinPage)},
+		{"POST /join", s.form(s.join)},
+		{"GET /reset", s.page(s.resetRequestPage)},
+		{"POST /reset", s.form(s.resetRequest)},
+		{"GET /reset/password", s.page(s.resetPage)},
+		{"POST /reset/password", s.form(s.resetPassword)},
+		{"GET /confirm-email", s.page(s.confirmEmailPage)},
+		{"POST /confirm-email", s.form(s.confirmEmail)},
 		{"GET /invitations", s.page(s.invitations)},
 		{"POST /invitations/{id}/accept", s.form(s.answerInvitation(true))},
 		{"POST /invitations/{id}/decline", s.form(s.answerInvitation(false))},
@@ -152,6 +166,12 @@ func (s *Server) routes() []route {
 		{"POST /a/{slug}/people/{pid}/role", s.form(s.inAccount(taskd.PermManagePeople, s.setRole))},
 		{"GET /a/{slug}/settings/apikey", s.page(s.inAccount(taskd.PermSettings, s.apiKey))},
 		{"POST /a/{slug}/settings/apikey", s.form(s.inAccount(taskd.PermSettings, s.rotateAPIKey))},
+	}
+	if s.cfg.ShowMail {
+		rs = append(rs,
+			route{"GET /dev/mail", s.page(s.devMail)},
+			route{"GET /dev/mail/{id}", s.page(s.devMailMessage)},
+		)
 	}
 	if s.cfg.Hooks != nil {
 		rs = append(rs,

@@ -147,7 +147,7 @@ func userAdd(ctx context.Context, e env, args []string) error {
 	}
 	if !ok {
 		// Registered, and the password is not theirs: only they can consent.
-		inv, err := db.Invite(ctx, a.ID, p, role, 0)
+		inv, err := db.Invite(ctx, taskd.InviteInput{AccountID: a.ID, Person: p, Role: role})
 		if err != nil {
 			return cliError(err)
 		}

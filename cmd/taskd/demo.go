@@ -9,6 +9,7 @@ import (
 	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/api"
 	"github.com/taskd/taskd/oauth"
+	"github.com/taskd/taskd/people"
 	"github.com/taskd/taskd/secret"
 	"github.com/taskd/taskd/server"
 	"github.com/taskd/taskd/store"
@@ -31,7 +32,7 @@ type demo struct {
 
 // seedDemo creates the demo account with some work in it, or reuses it, and
 // prints how to reach it. It runs only with --dev, on loopback.
-func seedDemo(ctx context.Context, out io.Writer, db *store.DB, sealer *secret.Sealer, hooks *webhook.Service, base string) error {
+func seedDemo(ctx context.Context, out io.Writer, db *store.DB, sealer *secret.Sealer, hooks *webhook.Service, folks *people.Service, base string) error {
 	a, err := db.AccountBySlug(ctx, demoSlug)
 	var d demo
 	switch {
@@ -41,6 +42,9 @@ func seedDemo(ctx context.Context, out io.Writer, db *store.DB, sealer *secret.S
 		}
 	case taskd.IsNotFound(err):
 		if d, err = createDemo(ctx, db, sealer, hooks); err != nil {
+			return err
+		}
+		if err := inviteDemo(ctx, db, folks); err != nil {
 			return err
 		}
 	default:
@@ -71,6 +75,7 @@ Demo account ready: sign in at %[6]s/login as %[2]s / %[3]s
 		fmt.Fprintf(out, "  webhook:       %s (disabled). Start a receiver:  %s\n                 then enable it at %s/settings/webhooks/%d\n",
 			demoHookURL, listen, url, d.hookID)
 	}
+	fmt.Fprintf(out, "  mail:          %s/dev/mail (kept on this page without --smtp-url: open the invitation to new@demo.example)\n", base)
 	fmt.Fprintln(out)
 	return nil
 }
@@ -174,4 +179,20 @@ func createDemoWork(ctx context.Context, db *store.DB, sealer *secret.Sealer) (s
 	}
 	_, err = db.CompleteTask(ctx, by, done.ID)
 	return key, err
+}
+
+// inviteDemo invites a newcomer to the demo account, so that the mail page
+// shows an invitation whose link works.
+func inviteDemo(ctx context.Context, db *store.DB, folks *people.Service) error {
+	a, err := db.AccountBySlug(ctx, demoSlug)
+	if err != nil {
+		return err
+	}
+	owner, err := db.Owner(ctx, a.ID)
+	if err != nil {
+		return err
+	}
+	by := taskd.Actor{AccountID: a.ID, Person: owner.Ref(), Role: owner.Role}
+	_, err = folks.Invite(ctx, by, a, people.Invitation{Email: "new@demo.example", FirstName: "Nell", LastName: "Newcomer", Role: taskd.RoleUser})
+	return err
 }

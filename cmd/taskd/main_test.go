@@ -271,11 +271,13 @@ func TestServeRefusesUnsafeSettings(t *testing.T) {
 		{"half a TLS pair", []string{"serve", "--tls-cert", "c.pem"}, "go together"},
 		{"bad database URL", []string{"serve", "--dev", "--addr", "127.0.0.1:0", "--db", "mysql://x"}, "postgres"},
 		{"bad log level", []string{"serve", "--dev", "--log-level", "loud"}, "log-level"},
+		{"mail server not SMTP", []string{"serve", "--dev", "--addr", "127.0.0.1:0", "--smtp-url", "http://u:hunter22@mail.example"}, "smtp://"},
+		{"bad mail sender", []string{"serve", "--dev", "--addr", "127.0.0.1:0", "--mail-from", "not an address"}, "--mail-from"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err := run(context.Background(), append(tc.args, "--data", dir), noEnv, io.Discard, io.Discard)
-			if err == nil || !strings.Contains(err.Error(), tc.want) {
-				t.Fatalf("want an error containing %q, got %v", tc.want, err)
+			if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "hunter22") {
+				t.Fatalf("want an error containing %q (and no password), got %v", tc.want, err)
 			}
 		})
 	}
@@ -307,6 +309,17 @@ func TestDemoHealthAndNotFound(t *testing.T) {
 	m := demoKeyRE.FindStringSubmatch(out.String())
 	if m == nil || m[1] != first || !strings.Contains(out.String(), "owner@demo.example") {
 		t.Fatalf("restart printed a different demo account:\n%s", out.String())
+	}
+	// The demo's invitation waits on the mail page, its link working.
+	if !strings.Contains(out.String(), base+"/dev/mail") {
+		t.Fatalf("the demo does not name the mail page:\n%s", out.String())
+	}
+	var mailPage string
+	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(mailPage, "to new@demo.example · invitation · kept") && time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		mailPage = getBody(t, base+"/dev/mail")
+	}
+	if !strings.Contains(mailPage, "invited you to Demo") {
+		t.Fatalf("mail page:\n%s", mailPage)
 	}
 	code, body := apiCall(t, base+"/a/demo", m[1], "action=get_projects")
 	if code != 200 || len(body["data"].([]any)) != 2 {
@@ -436,4 +449,16 @@ func openStore(t *testing.T, st storage) *store.DB {
 	}
 	t.Cleanup(func() { db.Close() })
 	return db
+}
+
+// getBody fetches a URL and returns its body.
+func getBody(t *testing.T, u string) string {
+	t.Helper()
+	res, err := http.Get(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	return string(b)
 }

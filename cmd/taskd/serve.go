@@ -7,11 +7,14 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	netmail "net/mail"
 	"net/url"
 	"strings"
 	"time"
 
+	"github.com/taskd/taskd/mail"
 	"github.com/taskd/taskd/metrics"
+	"github.com/taskd/taskd/people"
 	"github.com/taskd/taskd/server"
 	"github.com/taskd/taskd/store"
 	"github.com/taskd/taskd/webhook"
@@ -34,6 +37,8 @@ type serveFlags struct {
 	hookLease       time.Duration
 	limits          server.Limits
 	debugAddr       string
+	smtpURL         string
+	mailFrom        string
 }
 
 func serve(ctx context.Context, e env, args []string) error {
@@ -57,6 +62,8 @@ func serve(ctx context.Context, e env, args []string) error {
 	fs.IntVar(&f.limits.TokenAccount, "token-rate-limit", 600, "OAuth token-endpoint requests per minute per account of the authenticated application (0: no limit)")
 	fs.IntVar(&f.limits.TokenAddress, "token-rate-limit-address", 300, "OAuth token-endpoint requests per minute per client address (0: no limit)")
 	fs.StringVar(&f.debugAddr, "debug-addr", "", "loopback address to serve Go's profiles on (/debug/pprof/); off when empty")
+	fs.StringVar(&f.smtpURL, "smtp-url", "", "mail server: smtp://user:pass@host:587 (STARTTLS required) or smtps://user:pass@host:465; without it mail is kept unsent (shown at /dev/mail with --dev)")
+	fs.StringVar(&f.mailFrom, "mail-from", "", `the sender of every e-mail, e.g. "Acme tasks <tasks@acme.example>" (default taskd@ the public URL's host)`)
 	fs.BoolVar(&f.strictOAuth, "strict-oauth", false, "refuse token requests sent as GET with query parameters (accepted by default for the official SDKs)")
 	if err := parseFlags(fs, e, args); err != nil {
 		return helpOK(err)
@@ -94,16 +101,26 @@ func serve(ctx context.Context, e env, args []string) error {
 		log.Info("profiles served", "addr", "http://"+addr.String()+"/debug/pprof/")
 	}
 	hooks := webhook.NewService(db, sealer, webhook.NewHTTPClient(f.hookPrivate || f.dev), time.Now, log)
+	outbox, err := f.outbox(base, log)
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	outbox.Store, outbox.Sealer = db, sealer
+	outbox.Observe = func(result string) {
+		reg.Add("taskd_mail_attempts_total", "E-mail attempts by result: sent, retry, failed, kept (no mail server).", 1, "result", result)
+	}
 	if f.demo {
-		if err := seedDemo(ctx, e.stdout, db, sealer, hooks, base); err != nil {
+		folks := &people.Service{Store: db, Outbox: outbox, PublicURL: base}
+		if err := seedDemo(ctx, e.stdout, db, sealer, hooks, folks, base); err != nil {
 			ln.Close()
 			return fmt.Errorf("demo: %w", err)
 		}
 	}
 	srv, err := server.New(ctx, server.Config{Store: db, Sealer: sealer, Log: log, PublicURL: base,
 		TrustProxy: f.trustProxy, StrictOAuth: f.strictOAuth, Hooks: hooks, Metrics: reg, Limits: f.limits,
-		Dispatch: webhook.DispatcherConfig{Workers: f.hookWorkers, Lease: f.hookLease},
-		TLSCert:  f.tlsCert, TLSKey: f.tlsKey, ShutdownTimeout: f.shutdownTimeout})
+		Dispatch: webhook.DispatcherConfig{Workers: f.hookWorkers, Lease: f.hookLease}, Mail: outbox, ShowMail: f.dev,
+		TLSCert: f.tlsCert, TLSKey: f.tlsKey, ShutdownTimeout: f.shutdownTimeout})
 	if err != nil {
 		ln.Close()
 		return err
@@ -151,6 +168,33 @@ func (f *serveFlags) check() error {
 		return errors.New("--public-url is required outside --dev")
 	}
 	return nil
+}
+
+// outbox returns the mail outbox of the flags: sending through --smtp-url,
+// or keeping every message when there is none.
+func (f *serveFlags) outbox(base string, log *slog.Logger) (*mail.Outbox, error) {
+	from := f.mailFrom
+	if from == "" {
+		u, _ := url.Parse(base)
+		from = "taskd <taskd@" + u.Hostname() + ">"
+	}
+	if _, err := netmail.ParseAddress(from); err != nil {
+		return nil, fmt.Errorf("--mail-from %q is not an e-mail address", from)
+	}
+	o := &mail.Outbox{From: from, Log: log}
+	if f.smtpURL == "" {
+		if !f.dev {
+			log.Warn("no mail server (--smtp-url): invitations, password resets and notifications are kept, not sent")
+		}
+		return o, nil
+	}
+	srv, err := mail.ParseURL(f.smtpURL)
+	if err != nil {
+		return nil, err
+	}
+	o.Sender = srv
+	log.Info("mail", "server", srv.String(), "from", from)
+	return o, nil
 }
 
 func newLogger(w io.Writer, format, level string, dev bool) (*slog.Logger, error) {

@@ -49,6 +49,8 @@ type Store interface {
 	taskd.SessionStore
 	taskd.WebhookStore
 	taskd.InvitationStore
+	taskd.MailStore
+	taskd.LinkStore
 	ratelimit.Store
 }
 
@@ -107,7 +109,9 @@ func Run(t *testing.T, open func(t *testing.T, now func() time.Time) Store) {
 		{"WebhookQueues", testWebhookQueues},
 		{"QueuedExpiry", testQueuedExpiry},
 		{"Invitations", testInvitations},
+		{"Links", testLinks},
 		{"RateCounts", testRateCounts},
+		{"MailOutbox", testMailOutbox},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, setup(t)) })
 	}

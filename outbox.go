@@ -1,0 +1,59 @@
+package taskd
+
+import (
+	"context"
+	"time"
+)
+
+// MailState is where a message of the outbox stands.
+type MailState string
+
+// The states of an outgoing message.
+const (
+	// MailPending waits for its first or next attempt.
+	MailPending MailState = "pending"
+	// MailSent was accepted by the mail server.
+	MailSent MailState = "sent"
+	// MailFailed was refused for good, or could not be sent in time.
+	MailFailed MailState = "failed"
+	// MailKept was not sent because no mail server is configured; in
+	// --dev it is shown on a page instead.
+	MailKept MailState = "kept"
+)
+
+// QueuedMail is a message in the outbox. To and Subject are plain; the
+// body is sealed (it may hold a one-time link) and is emptied once sent.
+type QueuedMail struct {
+	ID        int64
+	To        string // one address, possibly with a display name
+	Subject   string
+	Kind      string // invitation, reset, email, notification
+	Body      []byte // sealed
+	State     MailState
+	Attempts  int
+	LastError string
+	Added     time.Time
+	NextAt    time.Time // the next attempt, while pending
+	DoneAt    time.Time // when sent, failed for good or kept
+}
+
+// MailStore keeps the mail outbox.
+type MailStore interface {
+	// QueueMail adds a message to the outbox, due at once.
+	QueueMail(ctx context.Context, m QueuedMail) (int64, error)
+	// ClaimMail leases up to limit due messages for lease, counting an
+	// attempt for each: another sender (a replica) skips them until the
+	// lease ends.
+	ClaimMail(ctx context.Context, limit int, lease time.Duration) ([]QueuedMail, error)
+	// FinishMail records the end of a message: sent (its body is
+	// dropped), kept, or failed for good with why.
+	FinishMail(ctx context.Context, id int64, state MailState, why string) error
+	// RetryMail records a failed attempt and when to try again.
+	RetryMail(ctx context.Context, id int64, why string, at time.Time) error
+	// Mail lists the outbox, newest first, up to limit messages.
+	Mail(ctx context.Context, limit int) ([]QueuedMail, error)
+	// MailByID returns one message of the outbox.
+	MailByID(ctx context.Context, id int64) (QueuedMail, error)
+	// PruneMail deletes finished messages older than before.
+	PruneMail(ctx context.Context, before time.Time) (int64, error)
+}

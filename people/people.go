@@ -1,0 +1,121 @@
+// Package people invites people by e-mail and sends the one-time links
+// that let them set or reset a password and confirm a new address. The
+// pages and the account API both come here, so an invitation is the same
+// whichever way it is made: a link in an e-mail, written to the outbox in
+// the same transaction as the invitation.
+package people
+
+import (
+	"context"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/taskd/taskd"
+	"github.com/taskd/taskd/mail"
+	"github.com/taskd/taskd/secret"
+)
+
+// Store is what the service changes.
+type Store interface {
+	taskd.AccountStore
+	taskd.InvitationStore
+	taskd.LinkStore
+}
+
+// Service sends invitations and links.
+type Service struct {
+	Store  Store
+	Outbox *mail.Outbox
+	// PublicURL is the server's address as people reach it; links start
+	// with it.
+	PublicURL string
+	Now       func() time.Time
+}
+
+// Invitation is an invitation to make.
+type Invitation struct {
+	Email     string
+	FirstName string
+	LastName  string
+	Role      taskd.Role
+}
+
+// Invite invites a person to the account by e-mail. The answer does not
+// tell whether the address was registered: someone new sets their password
+// through the link, someone registered signs in and accepts.
+func (s *Service) Invite(ctx context.Context, by taskd.Actor, acct taskd.Account, in Invitation) (taskd.Invitation, error) {
+	if err := taskd.Authorize(by, taskd.PermManagePeople); err != nil {
+		return taskd.Invitation{}, err
+	}
+	email, err := taskd.NormalizeEmail(in.Email)
+	if err != nil {
+		return taskd.Invitation{}, err
+	}
+	first, last := strings.TrimSpace(in.FirstName), strings.TrimSpace(in.LastName)
+	if len(first) > taskd.MaxNameLen || len(last) > taskd.MaxNameLen {
+		return taskd.Invitation{}, taskd.Invalid("first_name", "Names are limited to %d bytes", taskd.MaxNameLen)
+	}
+	token := secret.Token(32)
+	m, err := s.Outbox.Seal("invitation", invitationMail(email, acct.Name, by.Person.Name, s.link("/join", token)))
+	if err != nil {
+		return taskd.Invitation{}, taskd.Internal("invitation mail", err)
+	}
+	return s.Store.Invite(ctx, taskd.InviteInput{AccountID: acct.ID, Person: taskd.NewPerson{Email: email, FirstName: first, LastName: last},
+		Role: in.Role, By: by.Person.ID, Link: &taskd.Link{Hash: secret.HashToken(token), Expires: s.now().Add(taskd.InvitationLinkLife)}, Mail: &m})
+}
+
+// RequestReset sends a reset link to the address if a person has it, and
+// does nothing otherwise; the caller answers the same either way.
+func (s *Service) RequestReset(ctx context.Context, email string) error {
+	email, err := taskd.NormalizeEmail(email)
+	if err != nil {
+		return err
+	}
+	token := secret.Token(32)
+	var sealErr error
+	err = s.Store.RequestReset(ctx, email, taskd.Link{Hash: secret.HashToken(token), Expires: s.now().Add(taskd.ResetLinkLife)},
+		func(p taskd.Person) taskd.QueuedMail {
+			m, err := s.Outbox.Seal("reset", resetMail(p.Email, s.link("/reset/password", token)))
+			sealErr = err
+			return m
+		})
+	if taskd.IsNotFound(err) {
+		return nil
+	}
+	if err == nil && sealErr != nil {
+		return taskd.Internal("reset mail", sealErr)
+	}
+	return err
+}
+
+// RequestEmailChange sends a confirmation link to the new address; the
+// person moves to it when they follow the link.
+func (s *Service) RequestEmailChange(ctx context.Context, p taskd.Person, newEmail string) error {
+	email, err := taskd.NormalizeEmail(newEmail)
+	if err != nil {
+		return err
+	}
+	if email == p.Email {
+		return taskd.Invalid("email", "This is your address already")
+	}
+	token := secret.Token(32)
+	m, err := s.Outbox.Seal("email", emailChangeMail(email, p.DisplayName(), s.link("/confirm-email", token)))
+	if err != nil {
+		return taskd.Internal("confirmation mail", err)
+	}
+	return s.Store.RequestEmailChange(ctx, p.ID, email, taskd.Link{Hash: secret.HashToken(token), Expires: s.now().Add(taskd.EmailLinkLife)}, m)
+}
+
+// link is the address of a one-time link: the token in the query, which
+// the access log never records.
+func (s *Service) link(path, token string) string {
+	return strings.TrimRight(s.PublicURL, "/") + path + "?t=" + url.QueryEscape(token)
+}
+
+func (s *Service) now() time.Time {
+	if s.Now != nil {
+		return s.Now()
+	}
+	return time.Now()
+}

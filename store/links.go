@@ -1,0 +1,137 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+
+	"github.com/taskd/taskd"
+)
+
+var _ taskd.LinkStore = (*DB)(nil)
+
+// link is a live one-time link.
+type link struct {
+	id, personID, invitationID int64
+	newEmail                   string
+}
+
+func (db *DB) addLink(ctx context.Context, tx querier, kind string, personID, invitationID int64, newEmail string, l taskd.Link) error {
+	var inv any
+	if invitationID > 0 {
+		inv = invitationID
+	}
+	_, err := tx.ExecContext(ctx, db.d.q(`INSERT INTO person_tokens (hash, kind, person_id, invitation_id, new_email, created_at, expires_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?)`), l.Hash, kind, personID, inv, newEmail, ms(db.now()), ms(l.Expires))
+	return err
+}
+
+// link returns the live link of the kind with the hash; not found ("link")
+// when it is unknown, of another kind, or expired.
+func (db *DB) link(ctx context.Context, q querier, hash, kind string) (link, error) {
+	var l link
+	var inv sql.NullInt64
+	err := q.QueryRowContext(ctx, db.d.q(`SELECT id, person_id, invitation_id, new_email FROM person_tokens
+		WHERE hash = ? AND kind = ? AND expires_at > ?`), hash, kind, ms(db.now())).Scan(&l.id, &l.personID, &inv, &l.newEmail)
+	l.invitationID = inv.Int64
+	if errors.Is(err, sql.ErrNoRows) {
+		return l, taskd.NotFound("link")
+	}
+	if err != nil {
+		return l, taskd.Internal("link", err)
+	}
+	return l, nil
+}
+
+func (db *DB) personByID(ctx context.Context, q querier, id int64) (taskd.Person, error) {
+	p := taskd.Person{ID: id}
+	err := q.QueryRowContext(ctx, db.d.q(`SELECT email, password_hash, first_name, last_name FROM persons WHERE id = ?`), id).
+		Scan(&p.Email, &p.PasswordHash, &p.FirstName, &p.LastName)
+	if errors.Is(err, sql.ErrNoRows) {
+		return p, taskd.NotFound("person")
+	}
+	return p, err
+}
+
+// RequestReset records a reset link for the person with the address and
+// queues its mail, in one transaction.
+func (db *DB) RequestReset(ctx context.Context, email string, l taskd.Link, mail func(taskd.Person) taskd.QueuedMail) error {
+	return db.tx(ctx, "request reset", func(tx querier) error {
+		p, err := db.personByEmail(ctx, tx, email)
+		if err != nil {
+			return err
+		}
+		// Expired links of anyone go here, where links are made.
+		if _, err := tx.ExecContext(ctx, db.d.q(`DELETE FROM person_tokens WHERE expires_at <= ?`), ms(db.now())); err != nil {
+			return err
+		}
+		if err := db.addLink(ctx, tx, "reset", p.ID, 0, "", l); err != nil {
+			return err
+		}
+		_, err = db.queueMail(ctx, tx, mail(p))
+		return err
+	})
+}
+
+// ResetPassword sets the password of the link's person and signs them out
+// everywhere; every reset link of theirs stops working.
+func (db *DB) ResetPassword(ctx context.Context, hash, passwordHash string) (taskd.Person, error) {
+	var p taskd.Person
+	err := db.tx(ctx, "reset password", func(tx querier) error {
+		l, err := db.link(ctx, tx, hash, "reset")
+		if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, db.d.q(`UPDATE persons SET password_hash = ? WHERE id = ?`), passwordHash, l.personID); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, db.d.q(`DELETE FROM sessions WHERE person_id = ?`), l.personID); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, db.d.q(`DELETE FROM person_tokens WHERE person_id = ? AND kind = 'reset'`), l.personID); err != nil {
+			return err
+		}
+		p, err = db.personByID(ctx, tx, l.personID)
+		return err
+	})
+	return p, err
+}
+
+// RequestEmailChange records a link that moves the person to newEmail and
+// queues its mail.
+func (db *DB) RequestEmailChange(ctx context.Context, personID int64, newEmail string, l taskd.Link, mail taskd.QueuedMail) error {
+	return db.tx(ctx, "request e-mail change", func(tx querier) error {
+		if _, err := tx.ExecContext(ctx, db.d.q(`DELETE FROM person_tokens WHERE person_id = ? AND kind = 'email'`), personID); err != nil {
+			return err
+		}
+		if err := db.addLink(ctx, tx, "email", personID, 0, newEmail, l); err != nil {
+			return err
+		}
+		_, err := db.queueMail(ctx, tx, mail)
+		return err
+	})
+}
+
+// ConfirmEmail moves the link's person to the link's address.
+func (db *DB) ConfirmEmail(ctx context.Context, hash string) (taskd.Person, error) {
+	var p taskd.Person
+	err := db.tx(ctx, "confirm e-mail", func(tx querier) error {
+		l, err := db.link(ctx, tx, hash, "email")
+		if err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, db.d.q(`UPDATE persons SET email = ? WHERE id = ?`), l.newEmail, l.personID)
+		if isUnique(err) {
+			return taskd.Conflict(taskd.ReasonNone, "email", "Another person has this address now")
+		}
+		if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, db.d.q(`DELETE FROM person_tokens WHERE id = ?`), l.id); err != nil {
+			return err
+		}
+		p, err = db.personByID(ctx, tx, l.personID)
+		return err
+	})
+	return p, err
+}

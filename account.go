@@ -9,21 +9,40 @@ import (
 // Role is a member's role in an account.
 type Role string
 
-// The roles, from most to least privileged.
+// The roles, from most to least privileged. Guests and readers see only
+// the projects they are members of; readers change nothing.
 const (
-	RoleOwner Role = "owner"
-	RoleAdmin Role = "admin"
-	RoleUser  Role = "user"
+	RoleOwner  Role = "owner"
+	RoleAdmin  Role = "admin"
+	RoleUser   Role = "user"
+	RoleGuest  Role = "guest"
+	RoleReader Role = "reader"
 )
 
-// ParseRole accepts "admin" or "user" (owners are made only with the account).
+// ParseRole accepts admin, user, guest or reader (owners are made only
+// with the account). The API's spelling "account admin" is admin.
 func ParseRole(s string) (Role, error) {
 	switch Role(s) {
-	case RoleAdmin, RoleUser:
+	case RoleAdmin, RoleUser, RoleGuest, RoleReader:
 		return Role(s), nil
+	case "account admin":
+		return RoleAdmin, nil
 	}
-	return "", Invalid("role", "Role must be admin or user")
+	return "", Invalid("role", "Role must be admin, user, guest or reader")
 }
+
+// APIName is the role as the account API names it (spec/account-api.md
+// §2.4): "account admin" for admin, the rest as they are.
+func (r Role) APIName() string {
+	if r == RoleAdmin {
+		return "account admin"
+	}
+	return string(r)
+}
+
+// Limited reports whether the role sees only the projects its member is a
+// member of (guests and readers).
+func (r Role) Limited() bool { return r == RoleGuest || r == RoleReader }
 
 // Account is one tenant: a customer's workspace, reached at its own URL.
 type Account struct {
@@ -52,6 +71,20 @@ type Person struct {
 	PasswordHash string
 	FirstName    string
 	LastName     string
+	Profile
+}
+
+// Profile is what a person tells about themselves, in every account.
+type Profile struct {
+	Title    string // position
+	Phone    string
+	Phone2   string // office
+	Phone3   string // mobile
+	Phone4   string // home
+	Address  string
+	Address2 string
+	TimeZone string // IANA name; "" for the account's
+	Notify   bool   // e-mail notifications about tasks
 }
 
 // DisplayName is how a person is named in API objects.
@@ -73,6 +106,7 @@ type NewPerson struct {
 	PasswordHash string
 	FirstName    string
 	LastName     string
+	Title        string // position
 }
 
 var emailRE = regexp.MustCompile(`^[^\s@<>",;]{1,64}@[^\s@<>",;]+\.[^\s@<>",;]+$`)
@@ -89,7 +123,11 @@ func NormalizeEmail(s string) (string, error) {
 // Member is a person's membership of an account.
 type Member struct {
 	Person
-	Role Role
+	Role       Role
+	Team       string // the team's title; "" for none
+	Department string
+	Rate       *int64 // hourly rate in minor units; nil when not set
+	Added      time.Time
 }
 
 // PersonRef is a person as shown inside other objects: {"id","email","name"}.

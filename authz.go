@@ -8,8 +8,12 @@ type Permission string
 // The permissions, from what every member may do to what only owners and
 // admins may.
 const (
-	// PermWork is seeing and changing projects, tasks and subtasks, and
-	// writing comments and changing one's own.
+	// PermRead is seeing projects, tasks and comments: every project for
+	// owners, admins and users; only the projects one is a member of for
+	// guests and readers (Role.Limited).
+	PermRead Permission = "read"
+	// PermWork is changing projects, tasks and subtasks, and writing
+	// comments and changing one's own, where one may read.
 	PermWork Permission = "work"
 	// PermModerate is editing and deleting other people's comments.
 	PermModerate Permission = "moderate"
@@ -27,9 +31,11 @@ const (
 // rolePermissions lists what each role may do. Owners and admins may do
 // everything; they differ only in that the owner's role cannot change.
 var rolePermissions = map[Role][]Permission{
-	RoleOwner: {PermWork, PermModerate, PermManagePeople, PermSettings, PermAdministrative},
-	RoleAdmin: {PermWork, PermModerate, PermManagePeople, PermSettings, PermAdministrative},
-	RoleUser:  {PermWork},
+	RoleOwner:  {PermRead, PermWork, PermModerate, PermManagePeople, PermSettings, PermAdministrative},
+	RoleAdmin:  {PermRead, PermWork, PermModerate, PermManagePeople, PermSettings, PermAdministrative},
+	RoleUser:   {PermRead, PermWork},
+	RoleGuest:  {PermRead, PermWork},
+	RoleReader: {PermRead},
 }
 
 // Can reports whether a member with role r may do p. An unknown role may
@@ -71,4 +77,22 @@ func CanChangeComment(by Actor, c Comment) error {
 		return nil
 	}
 	return Forbidden("comment", "Only the comment's author, an admin or the owner may change it")
+}
+
+// CanSeeProject reports whether by may see a project whose team is
+// members: always for roles that see every project, and for guests and
+// readers only when they are on the team.
+func CanSeeProject(by Actor, members []PersonRef) bool {
+	if !by.Role.Can(PermRead) {
+		return false
+	}
+	if !by.Role.Limited() {
+		return true
+	}
+	for _, m := range members {
+		if m.ID == by.Person.ID {
+			return true
+		}
+	}
+	return false
 }

@@ -24,7 +24,11 @@ type InviteInput struct {
 	// and password hash ("" when they set it themselves).
 	Person NewPerson
 	Role   Role
-	By     int64 // the inviting person; 0 for the command line
+	// Team (by title, made when missing) and Department are the member's
+	// once they accept.
+	Team       string
+	Department string
+	By         int64 // the inviting person; 0 for the command line
 	// Link, when set, is the one-time link sent with the invitation.
 	Link *Link
 	// Mail, when set, is the invitation's e-mail.

@@ -180,8 +180,13 @@ func parseJSON(body []byte) (map[string]string, error) {
 			}
 		case nil:
 			continue
-		default: // an array or object
-			return nil, failf(CodeMalformed, k, "Parameter must be a string, number or boolean")
+		case json.Delim:
+			if v != '[' {
+				return nil, failf(CodeMalformed, k, "Parameter must be a string, number, boolean or list of them")
+			}
+			if s, err = jsonList(dec, k); err != nil {
+				return nil, err
+			}
 		}
 		if err := checkText(k, s); err != nil {
 			return nil, err
@@ -195,6 +200,36 @@ func parseJSON(body []byte) (map[string]string, error) {
 		return nil, failf(CodeMalformed, "body", "Body has data after the JSON object")
 	}
 	return out, nil
+}
+
+// jsonList reads the rest of a JSON array of strings and numbers (the
+// Python SDK sends lists where the API takes comma lists) as the comma
+// list. An element with a comma in it, or a nested value, is refused: it
+// could not be told apart from two elements.
+func jsonList(dec *json.Decoder, k string) (string, error) {
+	var items []string
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return "", failf(CodeMalformed, "body", "Body is not a JSON object")
+		}
+		switch v := tok.(type) {
+		case string:
+			if strings.Contains(v, ",") {
+				return "", failf(CodeMalformed, k, "A list element may not contain a comma")
+			}
+			items = append(items, v)
+		case json.Number:
+			items = append(items, v.String())
+		case json.Delim:
+			if v == ']' {
+				return strings.Join(items, ","), nil
+			}
+			return "", failf(CodeMalformed, k, "A list holds strings and numbers only")
+		default:
+			return "", failf(CodeMalformed, k, "A list holds strings and numbers only")
+		}
+	}
 }
 
 // checkText refuses invalid UTF-8 and NUL bytes in names and values.

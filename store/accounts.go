@@ -53,9 +53,10 @@ func (db *DB) addMember(ctx context.Context, tx querier, accountID int64, np tas
 // createPerson registers a person new to taskd. A conflict when the e-mail
 // was registered by a transaction that committed meanwhile.
 func (db *DB) createPerson(ctx context.Context, tx querier, np taskd.NewPerson) (taskd.Person, error) {
-	p := taskd.Person{Email: np.Email, PasswordHash: np.PasswordHash, FirstName: np.FirstName, LastName: np.LastName}
-	err := tx.QueryRowContext(ctx, db.d.q(`INSERT INTO persons (email, password_hash, first_name, last_name, created_at)
-		VALUES (?, ?, ?, ?, ?) RETURNING id`), p.Email, p.PasswordHash, p.FirstName, p.LastName, ms(db.now())).Scan(&p.ID)
+	p := taskd.Person{Email: np.Email, PasswordHash: np.PasswordHash, FirstName: np.FirstName, LastName: np.LastName,
+		Profile: taskd.Profile{Title: np.Title, Notify: true}}
+	err := tx.QueryRowContext(ctx, db.d.q(`INSERT INTO persons (email, password_hash, first_name, last_name, title, created_at)
+		VALUES (?, ?, ?, ?, ?, ?) RETURNING id`), p.Email, p.PasswordHash, p.FirstName, p.LastName, p.Title, ms(db.now())).Scan(&p.ID)
 	if isUnique(err) {
 		return p, taskd.Conflict(taskd.ReasonNone, "email", "This e-mail was registered at the same moment; try again")
 	}
@@ -92,9 +93,7 @@ func (db *DB) PersonByEmail(ctx context.Context, email string) (taskd.Person, er
 }
 
 func (db *DB) personByEmail(ctx context.Context, q querier, email string) (taskd.Person, error) {
-	p := taskd.Person{Email: email}
-	err := q.QueryRowContext(ctx, db.d.q(`SELECT id, password_hash, first_name, last_name FROM persons WHERE email = ?`), email).
-		Scan(&p.ID, &p.PasswordHash, &p.FirstName, &p.LastName)
+	p, err := scanPerson(q.QueryRowContext(ctx, db.d.q(`SELECT `+personColumns+` FROM persons p WHERE p.email = ?`), email))
 	if errors.Is(err, sql.ErrNoRows) {
 		return p, taskd.NotFound("person")
 	}
@@ -116,14 +115,41 @@ func (db *DB) AddMember(ctx context.Context, accountID int64, np taskd.NewPerson
 	return p, err
 }
 
-const memberColumns = `p.id, p.email, p.password_hash, p.first_name, p.last_name, m.role FROM members m JOIN persons p ON p.id = m.person_id`
+const memberColumns = `p.id, p.email, p.password_hash, p.first_name, p.last_name, ` + profileColumns + `,
+	m.role, COALESCE(t.title, ''), m.department, m.rate, m.created_at
+	FROM members m JOIN persons p ON p.id = m.person_id LEFT JOIN teams t ON t.id = m.team_id`
+
+// profileColumns are a person's profile, from persons p (scanProfile).
+const profileColumns = `p.title, p.phone, p.phone2, p.phone3, p.phone4, p.address, p.address2, p.time_zone, p.notify`
+
+// profileDest returns the scan destinations of profileColumns.
+func profileDest(pr *taskd.Profile, notify *int64) []any {
+	return []any{&pr.Title, &pr.Phone, &pr.Phone2, &pr.Phone3, &pr.Phone4, &pr.Address, &pr.Address2, &pr.TimeZone, notify}
+}
 
 func scanMember(s interface{ Scan(...any) error }) (taskd.Member, error) {
 	var m taskd.Member
 	var role string
-	err := s.Scan(&m.ID, &m.Email, &m.PasswordHash, &m.FirstName, &m.LastName, &role)
-	m.Role = taskd.Role(role)
+	var notify, added int64
+	var rate sql.NullInt64
+	dest := append([]any{&m.ID, &m.Email, &m.PasswordHash, &m.FirstName, &m.LastName}, profileDest(&m.Profile, &notify)...)
+	err := s.Scan(append(dest, &role, &m.Team, &m.Department, &rate, &added)...)
+	m.Role, m.Notify, m.Added = taskd.Role(role), notify != 0, fromMS(added)
+	if rate.Valid {
+		m.Rate = &rate.Int64
+	}
 	return m, err
+}
+
+// personColumns select a whole person from persons p (scanPerson).
+const personColumns = `p.id, p.email, p.password_hash, p.first_name, p.last_name, ` + profileColumns
+
+func scanPerson(s scanner) (taskd.Person, error) {
+	var p taskd.Person
+	var notify int64
+	err := s.Scan(append([]any{&p.ID, &p.Email, &p.PasswordHash, &p.FirstName, &p.LastName}, profileDest(&p.Profile, &notify)...)...)
+	p.Notify = notify != 0
+	return p, err
 }
 
 // Members lists the account's members in the order they joined.
@@ -196,11 +222,11 @@ func personRef(id int64, email, first, last string) taskd.PersonRef {
 	return taskd.Person{ID: id, Email: email, FirstName: first, LastName: last}.Ref()
 }
 
-// SetRole changes a member's role to admin or user. The owner's role does
-// not change (forbidden); an unknown member is not found.
+// SetRole changes a member's role to admin, user, guest or reader. The
+// owner's role does not change (forbidden); an unknown member is not found.
 func (db *DB) SetRole(ctx context.Context, accountID, personID int64, role taskd.Role) error {
-	if role != taskd.RoleAdmin && role != taskd.RoleUser {
-		return taskd.Invalid("role", "Role must be admin or user")
+	if _, err := taskd.ParseRole(string(role)); err != nil || role == taskd.RoleOwner {
+		return taskd.Invalid("role", "Role must be admin, user, guest or reader")
 	}
 	return db.tx(ctx, "set role", func(tx querier) error {
 		var current string

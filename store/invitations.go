@@ -33,8 +33,8 @@ func scanInvitation(s interface{ Scan(...any) error }) (taskd.Invitation, error)
 // creating the person when they are new to taskd, and writes the link and
 // the mail with it. A conflict when they are already a member or invited.
 func (db *DB) Invite(ctx context.Context, in taskd.InviteInput) (taskd.Invitation, error) {
-	if in.Role != taskd.RoleAdmin && in.Role != taskd.RoleUser {
-		return taskd.Invitation{}, taskd.Invalid("role", "Role must be user or admin")
+	if _, err := taskd.ParseRole(string(in.Role)); err != nil || in.Role == taskd.RoleOwner {
+		return taskd.Invitation{}, taskd.Invalid("role", "Role must be admin, user, guest or reader")
 	}
 	var id int64
 	err := db.tx(ctx, "invite", func(tx querier) error {
@@ -52,12 +52,21 @@ func (db *DB) Invite(ctx context.Context, in taskd.InviteInput) (taskd.Invitatio
 		if n > 0 {
 			return taskd.Conflict(taskd.ReasonNone, "email", "This person is already a member of the account")
 		}
-		var inviter any
+		var inviter, team any
 		if in.By > 0 {
 			inviter = in.By
 		}
-		err = tx.QueryRowContext(ctx, db.d.q(`INSERT INTO invitations (account_id, person_id, role, invited_by, created_at)
-			VALUES (?, ?, ?, ?, ?) RETURNING id`), in.AccountID, p.ID, string(in.Role), inviter, ms(db.now())).Scan(&id)
+		if in.Team != "" {
+			title, err := cleanTitle(in.Team)
+			if err != nil {
+				return taskd.Invalid("group", "A team's title is one line of at most %d bytes", taskd.MaxTitleLen)
+			}
+			if team, _, err = db.namedID(ctx, tx, "teams", in.AccountID, title, false); err != nil {
+				return err
+			}
+		}
+		err = tx.QueryRowContext(ctx, db.d.q(`INSERT INTO invitations (account_id, person_id, role, invited_by, created_at, team_id, department)
+			VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`), in.AccountID, p.ID, string(in.Role), inviter, ms(db.now()), team, in.Department).Scan(&id)
 		if isUnique(err) {
 			return taskd.Conflict(taskd.ReasonNone, "email", "This person is already invited")
 		}
@@ -168,11 +177,12 @@ func (db *DB) acceptInvitation(ctx context.Context, tx querier, personID, id int
 	if inv.Person.ID != personID {
 		return inv.Account, taskd.NotFound("invitation")
 	}
-	if _, err := tx.ExecContext(ctx, db.d.q(`DELETE FROM invitations WHERE id = ?`), id); err != nil {
+	_, err = tx.ExecContext(ctx, db.d.q(`INSERT INTO members (account_id, person_id, role, created_at, team_id, department)
+		SELECT account_id, person_id, role, ?, team_id, department FROM invitations WHERE id = ?`), ms(db.now()), id)
+	if err != nil {
 		return inv.Account, err
 	}
-	_, err = tx.ExecContext(ctx, db.d.q(`INSERT INTO members (account_id, person_id, role, created_at) VALUES (?, ?, ?, ?)`),
-		inv.Account.ID, personID, string(inv.Role), ms(db.now()))
+	_, err = tx.ExecContext(ctx, db.d.q(`DELETE FROM invitations WHERE id = ?`), id)
 	return inv.Account, err
 }
 

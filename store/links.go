@@ -44,9 +44,7 @@ func (db *DB) link(ctx context.Context, q querier, hash, kind string) (link, err
 }
 
 func (db *DB) personByID(ctx context.Context, q querier, id int64) (taskd.Person, error) {
-	p := taskd.Person{ID: id}
-	err := q.QueryRowContext(ctx, db.d.q(`SELECT email, password_hash, first_name, last_name FROM persons WHERE id = ?`), id).
-		Scan(&p.Email, &p.PasswordHash, &p.FirstName, &p.LastName)
+	p, err := scanPerson(q.QueryRowContext(ctx, db.d.q(`SELECT `+personColumns+` FROM persons p WHERE p.id = ?`), id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return p, taskd.NotFound("person")
 	}

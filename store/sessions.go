@@ -46,10 +46,8 @@ func (db *DB) CreateSession(ctx context.Context, hash string, personID int64, ex
 // SessionPerson returns the person signed in by the session; not found when
 // the session is unknown or expired.
 func (db *DB) SessionPerson(ctx context.Context, hash string) (taskd.Person, error) {
-	var p taskd.Person
-	err := db.reader.QueryRow(ctx, db.d.q(`SELECT p.id, p.email, p.password_hash, p.first_name, p.last_name
-		FROM sessions s JOIN persons p ON p.id = s.person_id WHERE s.hash = ? AND s.expires_at > ?`), hash, ms(db.now())).
-		Scan(&p.ID, &p.Email, &p.PasswordHash, &p.FirstName, &p.LastName)
+	p, err := scanPerson(db.reader.QueryRow(ctx, db.d.q(`SELECT `+personColumns+`
+		FROM sessions s JOIN persons p ON p.id = s.person_id WHERE s.hash = ? AND s.expires_at > ?`), hash, ms(db.now())))
 	if errors.Is(err, sql.ErrNoRows) {
 		return p, taskd.NotFound("session")
 	}
@@ -69,16 +67,11 @@ func (db *DB) DeleteSession(ctx context.Context, hash string) error {
 
 // PersonByID returns a person; not found ("person") otherwise.
 func (db *DB) PersonByID(ctx context.Context, id int64) (taskd.Person, error) {
-	p := taskd.Person{ID: id}
-	err := db.reader.QueryRow(ctx, db.d.q(`SELECT email, password_hash, first_name, last_name FROM persons WHERE id = ?`), id).
-		Scan(&p.Email, &p.PasswordHash, &p.FirstName, &p.LastName)
-	if errors.Is(err, sql.ErrNoRows) {
-		return p, taskd.NotFound("person")
-	}
-	if err != nil {
+	p, err := db.personByID(ctx, db.reader, id)
+	if err != nil && !taskd.IsNotFound(err) {
 		return p, taskd.Internal("person", err)
 	}
-	return p, nil
+	return p, err
 }
 
 // Memberships lists the accounts the person belongs to, by account name.

@@ -51,6 +51,7 @@ type Store interface {
 	taskd.InvitationStore
 	taskd.MailStore
 	taskd.LinkStore
+	taskd.PeopleStore
 	ratelimit.Store
 }
 
@@ -110,6 +111,7 @@ func Run(t *testing.T, open func(t *testing.T, now func() time.Time) Store) {
 		{"QueuedExpiry", testQueuedExpiry},
 		{"Invitations", testInvitations},
 		{"Links", testLinks},
+		{"People", testPeople},
 		{"RateCounts", testRateCounts},
 		{"MailOutbox", testMailOutbox},
 	} {

@@ -1,0 +1,71 @@
+package taskd
+
+import (
+	"context"
+	"time"
+)
+
+// Team is a group of an account's members (a "user group" of the API).
+// A client team holds people from outside the company.
+type Team struct {
+	ID     int64
+	Title  string
+	Client bool
+}
+
+// Folder is a named folder of an account: of projects or of contacts.
+type Folder struct {
+	ID    int64
+	Title string
+}
+
+// Contact is someone an account keeps the details of without making them
+// a member: no sign-in, no invitation.
+type Contact struct {
+	ID        int64
+	Email     string
+	FirstName string
+	LastName  string
+	Folder    string // the folder's title; "" for none
+	Profile          // Title, phones and addresses
+	Added     time.Time
+}
+
+// DisplayName is how a contact is named.
+func (c Contact) DisplayName() string { return displayName(c.FirstName, c.LastName, c.Email) }
+
+// MaxTitleLen bounds the titles of teams and folders and the short fields
+// of people, in bytes.
+const MaxTitleLen = 200
+
+// PeopleStore keeps an account's teams, contacts, folders, project
+// members and task subscribers.
+type PeopleStore interface {
+	Teams(ctx context.Context, accountID int64) ([]Team, error)
+	// AddTeam creates a team unless one has the title; either way it
+	// returns the team with the title.
+	AddTeam(ctx context.Context, by Actor, title string, client bool) (Team, error)
+	ContactFolders(ctx context.Context, accountID int64) ([]Folder, error)
+	AddContactFolder(ctx context.Context, by Actor, title string) (Folder, error)
+	Contacts(ctx context.Context, accountID int64) ([]Contact, error)
+	// AddContact adds a contact; the folder, named by title, is made when
+	// missing. A conflict when the account has a contact with the e-mail.
+	AddContact(ctx context.Context, by Actor, c Contact) (Contact, error)
+	ProjectFolders(ctx context.Context, accountID int64) ([]Folder, error)
+	AddProjectFolder(ctx context.Context, by Actor, title string) (Folder, error)
+	// ProjectMembers lists a project's team.
+	ProjectMembers(ctx context.Context, accountID, projectID int64) ([]PersonRef, error)
+	// SetProjectMembers adds (add) or removes members of the account,
+	// named by e-mail, to or from a project's team. Not found ("member",
+	// naming the e-mail in the message) when an e-mail is not a member's.
+	SetProjectMembers(ctx context.Context, by Actor, projectID int64, emails []string, add bool) error
+	// Subscribers lists the people subscribed to a task.
+	Subscribers(ctx context.Context, accountID, taskID int64) ([]PersonRef, error)
+	// Subscribe subscribes (on) or unsubscribes a member to a task.
+	Subscribe(ctx context.Context, by Actor, taskID int64, email string, on bool) error
+	// SetProfile changes a person's names and profile.
+	SetProfile(ctx context.Context, personID int64, first, last string, p Profile) (Person, error)
+	// RemoveMember ends a membership; the person's tasks stay, assigned
+	// to nobody. The owner cannot be removed.
+	RemoveMember(ctx context.Context, by Actor, personID int64) error
+}

@@ -1,6 +1,9 @@
 package taskd
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Params gives a request's parameters by name, and whether each was sent.
 // The account API and the pages both read changes through it, so that a
@@ -53,6 +56,13 @@ func ParseTaskInput(p Params) (in TaskInput, err error) {
 	if v, ok := p("email_user_to"); ok {
 		in.AssigneeEmail = &v
 	}
+	if v, ok := p("subscribe"); ok {
+		list, err := ParseEmails("subscribe", v)
+		if err != nil {
+			return in, err
+		}
+		in.Subscribe = list
+	}
 	if in.DateStart, err = p.date("datestart"); err != nil {
 		return in, err
 	}
@@ -72,6 +82,23 @@ func ParseProjectInput(p Params) (in ProjectInput, err error) {
 	if v, ok := p("email_manager"); ok {
 		in.ManagerEmail = &v
 	}
+	if v, ok := p("email_user_to"); ok {
+		in.AssigneeEmail = &v
+	}
+	if v, ok := p("company"); ok {
+		v = strings.TrimSpace(v)
+		if len(v) > MaxTitleLen || strings.ContainsAny(v, "\r\n") {
+			return in, Invalid("company", "A folder's title is one line of at most %d bytes", MaxTitleLen)
+		}
+		in.Folder = &v
+	}
+	if v, ok := p("members"); ok {
+		list, err := ParseEmails("members", v)
+		if err != nil {
+			return in, err
+		}
+		in.Members = &list
+	}
 	if in.DateStart, err = p.date("datestart"); err != nil {
 		return in, err
 	}
@@ -88,4 +115,24 @@ func ParseCommentText(p Params) (string, error) {
 		return "", Required("text")
 	}
 	return v, CheckText("text", v)
+}
+
+// ParseEmails reads a comma list of e-mail addresses (blank entries are
+// skipped; a JSON list arrives as a comma list). An invalid address is
+// reported with the field and the address.
+func ParseEmails(field, v string) ([]string, error) {
+	var out []string
+	for _, part := range strings.Split(v, ",") {
+		if strings.TrimSpace(part) == "" {
+			continue
+		}
+		e, err := NormalizeEmail(part)
+		if err != nil {
+			return nil, &Error{Kind: KindInvalid, Field: field, Value: strings.TrimSpace(part), Message: "Invalid e-mail"}
+		}
+		if !slices.Contains(out, e) {
+			out = append(out, e)
+		}
+	}
+	return out, nil
 }

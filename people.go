@@ -53,12 +53,18 @@ type PeopleStore interface {
 	AddContact(ctx context.Context, by Actor, c Contact) (Contact, error)
 	ProjectFolders(ctx context.Context, accountID int64) ([]Folder, error)
 	AddProjectFolder(ctx context.Context, by Actor, title string) (Folder, error)
+	// MemberProjects lists the ids of the account's projects whose team
+	// the person is on.
+	MemberProjects(ctx context.Context, accountID, personID int64) ([]int64, error)
 	// ProjectMembers lists a project's team.
 	ProjectMembers(ctx context.Context, accountID, projectID int64) ([]PersonRef, error)
 	// SetProjectMembers adds (add) or removes members of the account,
 	// named by e-mail, to or from a project's team. Not found ("member",
 	// naming the e-mail in the message) when an e-mail is not a member's.
 	SetProjectMembers(ctx context.Context, by Actor, projectID int64, emails []string, add bool) error
+	// ProjectSubscribers returns the subscribers of every task of a
+	// project that has any, by task id.
+	ProjectSubscribers(ctx context.Context, accountID, projectID int64) (map[int64][]PersonRef, error)
 	// Subscribers lists the people subscribed to a task.
 	Subscribers(ctx context.Context, accountID, taskID int64) ([]PersonRef, error)
 	// Subscribe subscribes (on) or unsubscribes a member to a task.

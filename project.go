@@ -25,6 +25,8 @@ type Project struct {
 	DateStart  string
 	DateEnd    string
 	DateClosed time.Time
+	Folder     string    // the project folder's title ("company"); "" for none
+	Assignee   PersonRef // default assignee of new tasks; ID 0 when none was chosen
 }
 
 // ProjectPage is the page of a project, relative to the account URL (compat).
@@ -50,6 +52,14 @@ type ProjectInput struct {
 	ManagerEmail *string
 	DateStart    *string // storage form, already parsed
 	DateEnd      *string
+	// Folder is the project folder's title, made when missing; "" takes
+	// the project out of its folder.
+	Folder *string
+	// AssigneeEmail is the default assignee of new tasks: a member's
+	// e-mail, ANY or NOONE.
+	AssigneeEmail *string
+	// Members, when set, is the whole project team, by e-mail.
+	Members *[]string
 }
 
 // MaxNameLen and MaxTextLen bound names and texts, in bytes.

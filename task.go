@@ -78,6 +78,9 @@ type TaskInput struct {
 	AssigneeEmail *string
 	DateStart     *string // storage form, already parsed
 	DateEnd       *string
+	// Subscribe lists members, by e-mail, to subscribe to the task (on
+	// creation); the author and the assignee are subscribed anyway.
+	Subscribe []string
 }
 
 // CanAddSubtask reports whether a subtask may be added under parent.

@@ -13,6 +13,9 @@ const (
 	commentsRead  = "comments_read"
 	commentsWrite = "comments_write"
 	usersRead     = "users_read"
+	usersWrite    = "users_write"
+	contactsRead  = "contacts_read"
+	contactsWrite = "contacts_write"
 	admin         = taskd.ScopeAdministrative
 	// anyScope marks an action any valid token may call (me).
 	anyScope = "*"
@@ -21,7 +24,9 @@ const (
 // work and administrative are the permissions (taskd.Permission) the
 // actions need from the caller's role.
 const (
+	read           = taskd.PermRead
 	work           = taskd.PermWork
+	managePeople   = taskd.PermManagePeople
 	administrative = taskd.PermAdministrative
 )
 
@@ -32,30 +37,51 @@ const (
 // entry here.
 func actions() map[string]action {
 	return map[string]action{
-		"get_projects":     {projectsRead, work, []string{"filter", "extra"}, getProjects},
-		"get_project":      {projectsRead, work, []string{"id_project", "extra"}, getProject},
-		"post_project":     {projectsWrite, work, []string{"title", "text", "email_user_from", "email_manager", "datestart", "dateend"}, postProject},
-		"update_project":   {projectsWrite, work, []string{"id_project", "title", "text", "email_manager", "datestart", "dateend"}, updateProject},
+		"get_projects": {projectsRead, read, []string{"filter", "extra"}, getProjects},
+		"get_project":  {projectsRead, read, []string{"id_project", "extra"}, getProject},
+		"post_project": {projectsWrite, work, []string{"title", "text", "email_user_from", "email_manager", "email_user_to", "members",
+			"company", "datestart", "dateend", "extra"}, postProject},
+		"update_project": {projectsWrite, work, []string{"id_project", "title", "text", "email_manager", "email_user_to", "members",
+			"company", "datestart", "dateend", "extra"}, updateProject},
 		"close_project":    {projectsWrite, work, []string{"id_project"}, projectStatus(taskd.ProjectArchive)},
 		"activate_project": {projectsWrite, work, []string{"id_project"}, projectStatus(taskd.ProjectActive)},
 
-		"get_all_tasks": {tasksRead, work, []string{"filter", "extra"}, getAllTasks},
-		"get_tasks":     {tasksRead, work, []string{"id_project", "filter", "extra"}, getTasks},
-		"get_task":      {tasksRead, work, []string{"id_task", "extra"}, getTask},
-		"search_tasks":  {tasksRead, work, []string{"id_project", "email_user_from", "email_user_to", "status", "filter", "extra"}, searchTasks},
+		"get_all_tasks": {tasksRead, read, []string{"filter", "extra"}, getAllTasks},
+		"get_tasks":     {tasksRead, read, []string{"id_project", "filter", "extra"}, getTasks},
+		"get_task":      {tasksRead, read, []string{"id_task", "extra"}, getTask},
+		"search_tasks":  {tasksRead, read, []string{"id_project", "email_user_from", "email_user_to", "status", "filter", "extra"}, searchTasks},
 		"post_task": {tasksWrite, work, []string{"id_project", "id_parent", "title", "text", "email_user_from", "email_user_to",
-			"priority", "datestart", "dateend"}, postTask},
+			"priority", "datestart", "dateend", "subscribe"}, postTask},
 		"update_task":   {tasksWrite, work, []string{"id_task", "title", "text", "email_user_to", "priority", "datestart", "dateend"}, updateTask},
 		"complete_task": {tasksWrite, work, []string{"id_task"}, taskStatus(true)},
 		"reopen_task":   {tasksWrite, work, []string{"id_task"}, taskStatus(false)},
 		"delete_task":   {tasksWrite, work, []string{"id_task"}, deleteTask},
 
-		"get_comments":   {commentsRead, work, []string{"id_task"}, getComments},
+		"get_comments":   {commentsRead, read, []string{"id_task"}, getComments},
 		"post_comment":   {commentsWrite, work, []string{"id_task", "text", "email_user_from"}, writeComment("id_task", CodeTaskInvalid, Store.CreateComment)},
 		"update_comment": {commentsWrite, work, []string{"id_comment", "text"}, writeComment("id_comment", CodeCommentInvalid, Store.UpdateComment)},
 		"delete_comment": {commentsWrite, work, []string{"id_comment"}, deleteComment},
 
-		"get_users":  {usersRead, work, nil, getUsers},
+		"subscribe":   {tasksWrite, work, []string{"id_task", "email_user", "email_user_from"}, subscription(true)},
+		"unsubscribe": {tasksWrite, work, []string{"id_task", "email_user", "email_user_from"}, subscription(false)},
+
+		"get_project_groups":     {projectsRead, read, nil, getProjectGroups},
+		"add_project_group":      {projectsWrite, work, []string{"title", "email_user_from"}, addFolder(Store.AddProjectFolder)},
+		"add_project_members":    {projectsWrite, work, []string{"id_project", "members", "email_user_from"}, projectMembers(true)},
+		"delete_project_members": {projectsWrite, work, []string{"id_project", "members", "email_user_from"}, projectMembers(false)},
+
+		"get_users": {usersRead, read, nil, getUsers},
+		"add_user": {usersWrite, managePeople, []string{"email", "first_name", "last_name", "title", "group", "department", "role",
+			"email_user_from"}, addUser},
+		"get_user_groups": {usersRead, read, nil, getUserGroups},
+		"add_user_group":  {usersWrite, managePeople, []string{"title", "client", "email_user_from"}, addUserGroup},
+
+		"get_contacts": {contactsRead, read, nil, getContacts},
+		"add_contact": {contactsWrite, work, []string{"email", "name", "title", "group", "phone", "phone2", "phone3", "phone4",
+			"address", "address2", "email_user_from"}, addContact},
+		"get_contact_groups": {contactsRead, read, nil, getContactGroups},
+		"add_contact_group":  {contactsWrite, work, []string{"title", "email_user_from"}, addFolder(Store.AddContactFolder)},
+
 		"get_events": {admin, administrative, []string{"period", "id_project"}, getEvents},
 
 		"get_webhooks":    {admin, administrative, nil, getWebhooks},
@@ -67,18 +93,6 @@ func actions() map[string]action {
 }
 
 func ok(data any) okBody { return okBody{Status: "ok", Data: data} }
-
-func getUsers(c *call) (any, error) {
-	members, err := c.store.Members(c.ctx, c.accountID())
-	if err != nil {
-		return nil, err
-	}
-	out := make([]userOut, len(members))
-	for i, m := range members {
-		out[i] = renderUser(m)
-	}
-	return ok(out), nil
-}
 
 func getEvents(c *call) (any, error) {
 	period, err := c.required("period")
@@ -101,6 +115,15 @@ func getEvents(c *call) (any, error) {
 	evs, err := c.store.Events(c.ctx, c.accountID(), c.now().Add(-d), pid)
 	if err != nil {
 		return nil, err
+	}
+	if c.visible != nil {
+		kept := evs[:0:0]
+		for _, e := range evs {
+			if c.sees(e.ProjectID) {
+				kept = append(kept, e)
+			}
+		}
+		evs = kept
 	}
 	return ok(renderEvents(evs)), nil
 }

@@ -13,11 +13,40 @@ func getProjects(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := make([]projectOut, len(list))
-	for i, p := range list {
-		out[i] = renderProject(p, c.extra("text"))
+	out := make([]projectOut, 0, len(list))
+	for _, p := range list {
+		if !c.sees(p.ID) {
+			continue
+		}
+		po := renderProject(p, c.extra("text"))
+		if err := c.withUsers(&po, p); err != nil {
+			return nil, err
+		}
+		out = append(out, po)
 	}
 	return ok(out), nil
+}
+
+// withUsers adds the project's team with extra=users.
+func (c *call) withUsers(po *projectOut, p taskd.Project) error {
+	if !c.extra("users") {
+		return nil
+	}
+	team, err := c.store.ProjectMembers(c.ctx, c.accountID(), p.ID)
+	if team == nil {
+		team = []taskd.PersonRef{}
+	}
+	po.Users = team
+	return err
+}
+
+// renderProjectCall renders one project with its text and the extras.
+func (c *call) renderProjectCall(p taskd.Project) (any, error) {
+	po := renderProject(p, true)
+	if err := c.withUsers(&po, p); err != nil {
+		return nil, err
+	}
+	return ok(po), nil
 }
 
 func getProject(c *call) (any, error) {
@@ -29,7 +58,7 @@ func getProject(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return ok(renderProject(p, true)), nil
+	return c.renderProjectCall(p)
 }
 
 func postProject(c *call) (any, error) {
@@ -48,7 +77,7 @@ func postProject(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return ok(renderProject(p, true)), nil
+	return c.renderProjectCall(p)
 }
 
 func updateProject(c *call) (any, error) {
@@ -68,7 +97,7 @@ func updateProject(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return ok(renderProject(p, true)), nil
+	return c.renderProjectCall(p)
 }
 
 func projectStatus(status string) func(*call) (any, error) {
@@ -81,6 +110,6 @@ func projectStatus(status string) func(*call) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		return ok(renderProject(p, true)), nil
+		return c.renderProjectCall(p)
 	}
 }

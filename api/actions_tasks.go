@@ -25,6 +25,17 @@ func getTasks(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	if c.extra("subscribers") { // not cached: subscriptions change no project version
+		tasks, err := c.store.Tasks(c.ctx, taskd.TaskQuery{AccountID: c.accountID(), ProjectID: pid, Status: status})
+		if err != nil {
+			return nil, err
+		}
+		v := c.view()
+		if v.subscribers, err = c.store.ProjectSubscribers(c.ctx, c.accountID(), pid); err != nil {
+			return nil, err
+		}
+		return ok(v.renderAll(taskd.BuildTree(tasks))), nil
+	}
 	key := listKey{account: c.accountID(), project: pid, version: version, viewer: c.viewer(), filter: status, text: c.extra("text")}
 	if body, hit := c.lists.get(key); hit {
 		return body, nil
@@ -52,7 +63,7 @@ func getAllTasks(c *call) (any, error) {
 	}
 	v := c.view()
 	v.project = true
-	return ok(v.renderAll(taskd.BuildTree(tasks))), nil
+	return ok(v.renderAll(taskd.BuildTree(c.visibleTasks(tasks)))), nil
 }
 
 func searchTasks(c *call) (any, error) {
@@ -83,7 +94,7 @@ func searchTasks(c *call) (any, error) {
 	}
 	v := c.view()
 	v.project = true
-	return ok(v.renderAll(tasks)), nil
+	return ok(v.renderAll(c.visibleTasks(tasks))), nil
 }
 
 // withChildren loads a top-level task's subtasks for rendering.
@@ -101,7 +112,13 @@ func (c *call) renderOne(t taskd.Task) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return ok(taskView{viewer: c.viewer(), text: true, project: true}.render(t)), nil
+	v := taskView{viewer: c.viewer(), text: true, project: true}
+	if c.extra("subscribers") {
+		if v.subscribers, err = c.store.ProjectSubscribers(c.ctx, c.accountID(), t.ProjectID); err != nil {
+			return nil, err
+		}
+	}
+	return ok(v.render(t)), nil
 }
 
 func getTask(c *call) (any, error) {

@@ -26,10 +26,12 @@ func keys(m map[string]any) string {
 	return strings.Join(ks, ",")
 }
 
-// checkTaskShape asserts the spec's Task shape: exactly these fields.
+// checkTaskShape asserts the Task shape of the administrative path:
+// exactly these fields, people as {id, email, name} objects (DESIGN §4;
+// the token path's names and from_me/to_me are checked in oauth tests).
 func checkTaskShape(t *testing.T, task map[string]any, top bool, extra ...string) {
 	t.Helper()
-	want := []string{"id", "name", "page", "status", "priority", "user_from", "user_to", "from_me", "to_me", "date_added"}
+	want := []string{"id", "name", "page", "status", "priority", "user_from", "user_to", "date_added"}
 	if top {
 		want = append(want, "date_start", "date_end")
 	}
@@ -41,18 +43,24 @@ func checkTaskShape(t *testing.T, task map[string]any, top bool, extra ...string
 	if got := keys(task); got != strings.Join(want, ",") {
 		t.Fatalf("task fields\n got %s\nwant %s\n%v", got, strings.Join(want, ","), task)
 	}
-	for _, f := range []string{"id", "name", "page", "status", "priority", "user_from", "user_to", "date_added"} {
+	for _, f := range []string{"id", "name", "page", "status", "priority", "date_added"} {
 		if _, ok := task[f].(string); !ok {
 			t.Fatalf("task field %s is not a string: %v", f, task[f])
+		}
+	}
+	for _, f := range []string{"user_from", "user_to"} {
+		p, ok := task[f].(map[string]any)
+		if !ok || keys(p) != "email,id,name" || !idRE.MatchString(p["id"].(string)) {
+			t.Fatalf("task field %s is not a person: %v", f, task[f])
 		}
 	}
 	if !idRE.MatchString(task["id"].(string)) || !dateTimeRE.MatchString(task["date_added"].(string)) {
 		t.Fatalf("task id/date_added: %v", task)
 	}
-	if task["from_me"] != float64(0) || task["to_me"] != float64(0) {
-		t.Fatalf("admin-key calls see from_me/to_me = 0: %v", task)
-	}
 }
+
+// name is the name of a person object of a task.
+func name(p any) any { return p.(map[string]any)["name"] }
 
 // TestWorkflow walks everything a script does with the admin API alone.
 func TestWorkflow(t *testing.T) {
@@ -83,14 +91,14 @@ func TestWorkflow(t *testing.T) {
 			"email_user_to", owner, "datestart", "02.03.2026", "dateend", "10.03.2026").data()
 		checkTaskShape(t, task, true, "text", "project")
 		tid := task["id"].(string)
-		if task["priority"] != "7" || task["user_to"] != "Olga Owner" || task["user_from"] != "Olga Owner" ||
+		if task["priority"] != "7" || name(task["user_to"]) != "Olga Owner" || name(task["user_from"]) != "Olga Owner" ||
 			task["date_start"] != "2026-03-02" || task["page"] != fmt.Sprintf("/project/%s/%s/", pid, tid) {
 			t.Fatalf("post_task = %v", task)
 		}
 		sub := a.ok("action", "post_task", "id_project", pid, "id_parent", tid, "title", "Proofread", "email_user_to", "ANY").data()
 		sid := sub["id"].(string)
 		checkTaskShape(t, sub, false, "text", "project")
-		if sub["page"] != fmt.Sprintf("/project/%s/%s/%s/", pid, tid, sid) || sub["user_to"] != "Anyone" {
+		if sub["page"] != fmt.Sprintf("/project/%s/%s/%s/", pid, tid, sid) || name(sub["user_to"]) != "Anyone" {
 			t.Fatalf("subtask = %v", sub)
 		}
 
@@ -123,7 +131,7 @@ func TestWorkflow(t *testing.T) {
 		}
 
 		upd := a.ok("action", "update_task", "id_task", tid, "title", "Write the copy", "priority", "2", "email_user_to", "NOONE", "dateend", "").data()
-		if upd["name"] != "Write the copy" || upd["priority"] != "2" || upd["user_to"] != "Executive isn't assigned" || upd["date_end"] != "" {
+		if upd["name"] != "Write the copy" || upd["priority"] != "2" || name(upd["user_to"]) != "Executive isn't assigned" || upd["date_end"] != "" {
 			t.Fatalf("update_task = %v", upd)
 		}
 		got := a.ok("action", "get_task", "id_task", tid).data()

@@ -29,6 +29,11 @@ type call struct {
 	now   func() time.Time
 	lists *listCache
 	hooks WebhookService
+	// people invites by e-mail; nil when the server has no mail.
+	people Inviter
+	// visible holds the projects a guest's or reader's token may see;
+	// nil: every project (guard).
+	visible map[int64]bool
 }
 
 func (c *call) accountID() int64 { return c.who.account.ID }

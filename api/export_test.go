@@ -1,10 +1,17 @@
 package api
 
+import (
+	"context"
+
+	"github.com/taskd/taskd"
+	"github.com/taskd/taskd/people"
+)
+
 // ActionScopes lists every action of the access-token API with the scope
 // its table entry names, for tests written from the spec.
 func ActionScopes() map[string]string {
 	out := map[string]string{}
-	for name, a := range New(Config{Tokens: noTokens{}}).bearer.actions {
+	for name, a := range New(Config{Tokens: noTokens{}, People: noPeople{}}).bearer.actions {
 		out[name] = a.scope
 	}
 	return out
@@ -23,3 +30,10 @@ type noTokens struct{ TokenVerifier }
 
 // ActionParams lists the parameters an administrative action accepts.
 func ActionParams(name string) []string { return actions()[name].params }
+
+// noPeople is an Inviter for tables that are only listed.
+type noPeople struct{}
+
+func (noPeople) Invite(context.Context, taskd.Actor, taskd.Account, people.Invitation) (taskd.Invitation, error) {
+	return taskd.Invitation{}, taskd.Internal("invite", nil)
+}

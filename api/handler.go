@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/taskd/taskd"
+	"github.com/taskd/taskd/people"
 	"github.com/taskd/taskd/ratelimit"
 	"github.com/taskd/taskd/secret"
 )
@@ -29,6 +30,7 @@ type adminAPI struct {
 	actions map[string]action
 	lists   *listCache
 	hooks   WebhookService
+	people  Inviter
 	limits  Limits
 }
 
@@ -51,6 +53,12 @@ type Store interface {
 	taskd.TaskStore
 	taskd.CommentStore
 	taskd.EventStore
+	taskd.PeopleStore
+}
+
+// Inviter invites people by e-mail (people.Service).
+type Inviter interface {
+	Invite(ctx context.Context, by taskd.Actor, acct taskd.Account, in people.Invitation) (taskd.Invitation, error)
 }
 
 // Config configures the account APIs.
@@ -63,6 +71,9 @@ type Config struct {
 	Hooks WebhookService
 	// Tokens checks access tokens; nil serves no access-token API.
 	Tokens TokenVerifier
+	// People invites people by e-mail (add_user); nil leaves add_user
+	// unavailable.
+	People Inviter
 	Limits Limits
 }
 
@@ -80,11 +91,18 @@ func New(cfg Config) *API {
 	if cfg.Log == nil {
 		cfg.Log = slog.New(slog.DiscardHandler)
 	}
-	a := &API{admin: &adminAPI{store: cfg.Store, sealer: cfg.Sealer, log: cfg.Log, now: cfg.Now, actions: actions(),
-		lists: newListCache(64 << 20), hooks: cfg.Hooks, limits: cfg.Limits}}
+	table := func() map[string]action {
+		t := actions()
+		if cfg.People == nil {
+			delete(t, "add_user")
+		}
+		return t
+	}
+	a := &API{admin: &adminAPI{store: cfg.Store, sealer: cfg.Sealer, log: cfg.Log, now: cfg.Now, actions: table(),
+		lists: newListCache(64 << 20), hooks: cfg.Hooks, people: cfg.People, limits: cfg.Limits}}
 	if cfg.Tokens != nil {
-		table := actions()
-		table["me"] = action{anyScope, work, nil, me}
+		table := table()
+		table["me"] = action{anyScope, read, nil, me}
 		a.bearer = &tokenAPI{adminAPI: a.admin, tokens: cfg.Tokens, actions: table}
 	}
 	return a
@@ -159,7 +177,7 @@ func (h *adminAPI) serve(w http.ResponseWriter, r *http.Request) (any, error) {
 	if err := h.allowAccount(ctx, acct); err != nil {
 		return nil, err
 	}
-	return dispatch(ctx, h.actions, &call{store: h.store, now: h.now, lists: h.lists, hooks: h.hooks, p: params, who: &caller{account: acct}})
+	return dispatch(ctx, h.actions, &call{store: h.store, now: h.now, lists: h.lists, hooks: h.hooks, people: h.people, p: params, who: &caller{account: acct}})
 }
 
 // authenticate checks the Admin header or the hash and returns the
@@ -237,5 +255,8 @@ func dispatch(ctx context.Context, table map[string]action, c *call) (any, error
 		}
 	}
 	c.ctx = ctx
+	if err := c.guard(); err != nil {
+		return nil, err
+	}
 	return a.run(c)
 }

@@ -17,6 +17,8 @@ import (
 	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/api"
 	"github.com/taskd/taskd/internal/testdb"
+	"github.com/taskd/taskd/mail"
+	"github.com/taskd/taskd/people"
 	"github.com/taskd/taskd/oauth"
 	"github.com/taskd/taskd/secret"
 	"github.com/taskd/taskd/store"
@@ -49,7 +51,8 @@ func newServerOn(t testing.TB, db *store.DB, sealer *secret.Sealer) *server {
 	t.Cleanup(srv.Close)
 	s := &server{URL: srv.URL, DB: db, Sealer: sealer}
 	// The issuer is the server's URL, known only now.
-	api.New(api.Config{Store: db, Sealer: sealer, Log: log, Tokens: s.oauth(t),
+	folks := &people.Service{Store: db, Outbox: &mail.Outbox{Store: db, Sealer: sealer, From: "taskd <taskd@example.com>"}, PublicURL: srv.URL}
+	api.New(api.Config{Store: db, Sealer: sealer, Log: log, Tokens: s.oauth(t), People: folks,
 		Hooks: webhook.NewService(db, sealer, webhook.NewHTTPClient(true), time.Now, log)}).Mount(mux)
 	return s
 }

@@ -86,7 +86,7 @@ func (h *tokenAPI) serve(w http.ResponseWriter, r *http.Request) (any, error) {
 	if err := h.allowAccount(ctx, acct); err != nil {
 		return nil, err
 	}
-	return dispatch(ctx, h.actions, &call{store: h.store, now: h.now, lists: h.lists, hooks: h.hooks, p: params, who: &caller{account: acct, person: &m, scopes: grant.Scopes}})
+	return dispatch(ctx, h.actions, &call{store: h.store, now: h.now, lists: h.lists, hooks: h.hooks, people: h.people, p: params, who: &caller{account: acct, person: &m, scopes: grant.Scopes}})
 }
 
 func bearer(r *http.Request) (string, bool) {
@@ -99,5 +99,5 @@ func bearer(r *http.Request) (string, bool) {
 
 // me returns the token's person in this account.
 func me(c *call) (any, error) {
-	return ok(renderUser(*c.who.person)), nil
+	return ok(renderUser(*c.who.person, false)), nil
 }

@@ -14,16 +14,18 @@ type taskOut struct {
 	Page      string            `json:"page"`
 	Status    string            `json:"status"`
 	Priority  string            `json:"priority"`
-	UserFrom  string            `json:"user_from"`
-	UserTo    string            `json:"user_to"`
-	FromMe    int               `json:"from_me"`
-	ToMe      int               `json:"to_me"`
+	UserFrom  any               `json:"user_from"` // a name (token path) or a person (admin path)
+	UserTo    any               `json:"user_to"`
+	FromMe    *int              `json:"from_me,omitempty"`
+	ToMe      *int              `json:"to_me,omitempty"`
 	DateAdded string            `json:"date_added"`
 	DateStart *string           `json:"date_start,omitempty"`
 	DateEnd   *string           `json:"date_end,omitempty"`
 	Text      *string           `json:"text,omitempty"`
 	Project   *taskd.ProjectRef `json:"project,omitempty"`
-	Child     []taskOut         `json:"child,omitempty"`
+	// Subscribers are with extra=subscribers.
+	Subscribers []taskd.PersonRef `json:"subscribers,omitzero"`
+	Child       []taskOut         `json:"child,omitempty"`
 }
 
 // taskView says which optional parts a task rendering carries.
@@ -31,6 +33,8 @@ type taskView struct {
 	viewer  int64 // person for from_me/to_me; 0 for admin-key calls
 	text    bool
 	project bool
+	// subscribers, when set, are shown by task (extra=subscribers).
+	subscribers map[int64][]taskd.PersonRef
 }
 
 func flag(b bool) int {
@@ -43,10 +47,18 @@ func flag(b bool) int {
 func (v taskView) render(t taskd.Task) taskOut {
 	out := taskOut{
 		ID: strconv.FormatInt(t.ID, 10), Name: t.Name, Page: t.Page(), Status: t.Status,
-		Priority: strconv.Itoa(t.Priority), UserFrom: t.Author.Name, UserTo: t.Assignee.Name,
-		FromMe:    flag(v.viewer != 0 && t.Author.ID == v.viewer),
-		ToMe:      flag(v.viewer != 0 && t.Assignee.ID == v.viewer),
+		Priority: strconv.Itoa(t.Priority), UserFrom: t.Author, UserTo: t.Assignee,
 		DateAdded: taskd.FormatDateTime(t.DateAdded),
+	}
+	if v.viewer != 0 { // the token path: the interface's names with from_me/to_me
+		fromMe, toMe := flag(t.Author.ID == v.viewer), flag(t.Assignee.ID == v.viewer)
+		out.UserFrom, out.UserTo, out.FromMe, out.ToMe = t.Author.Name, t.Assignee.Name, &fromMe, &toMe
+	}
+	if v.subscribers != nil {
+		out.Subscribers = v.subscribers[t.ID]
+		if out.Subscribers == nil {
+			out.Subscribers = []taskd.PersonRef{}
+		}
 	}
 	if t.ParentID == 0 {
 		out.DateStart, out.DateEnd = &t.DateStart, &t.DateEnd
@@ -86,13 +98,17 @@ type projectOut struct {
 	DateStart  string          `json:"date_start,omitempty"`
 	DateEnd    string          `json:"date_end,omitempty"`
 	DateClosed string          `json:"date_closed,omitempty"`
+	// Company is the project's folder.
+	Company string `json:"company,omitempty"`
+	// Users is the project's team, with extra=users.
+	Users []taskd.PersonRef `json:"users,omitzero"`
 }
 
 func renderProject(p taskd.Project, withText bool) projectOut {
 	out := projectOut{
 		ID: strconv.FormatInt(p.ID, 10), Name: p.Name, Page: p.Page(), Status: p.Status,
 		UserFrom: p.Author, UserTo: p.Manager, DateAdded: taskd.FormatDateTime(p.DateAdded),
-		DateStart: p.DateStart, DateEnd: p.DateEnd,
+		DateStart: p.DateStart, DateEnd: p.DateEnd, Company: p.Folder,
 	}
 	if withText {
 		out.Text = &p.Text
@@ -114,20 +130,6 @@ type commentOut struct {
 func renderComment(c taskd.Comment) commentOut {
 	return commentOut{ID: strconv.FormatInt(c.ID, 10), Page: c.Page(), Text: c.Text,
 		DateAdded: taskd.FormatDateTime(c.DateAdded), UserFrom: c.Author}
-}
-
-type userOut struct {
-	ID        string `json:"id"`
-	FirstName string `json:"first_name"`
-	LastName  string `json:"last_name"`
-	Name      string `json:"name"`
-	Email     string `json:"email"`
-	Role      string `json:"role"`
-}
-
-func renderUser(m taskd.Member) userOut {
-	return userOut{ID: strconv.FormatInt(m.ID, 10), FirstName: m.FirstName, LastName: m.LastName,
-		Name: m.DisplayName(), Email: m.Email, Role: string(m.Role)}
 }
 
 func renderEvents(evs []taskd.StoredEvent) []json.RawMessage {

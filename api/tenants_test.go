@@ -17,6 +17,8 @@ var idParams = map[string]bool{"id_project": true, "id_task": true, "id_parent":
 var accountWide = map[string]bool{
 	"get_projects": true, "get_all_tasks": true, "search_tasks": true, "get_users": true,
 	"get_events": true, "get_webhooks": true, "post_project": true, "add_webhook": true,
+	"get_user_groups": true, "add_user_group": true, "add_user": true, "get_contacts": true, "add_contact": true,
+	"get_contact_groups": true, "add_contact_group": true, "get_project_groups": true, "add_project_group": true,
 }
 
 // TestEveryActionStaysInItsAccount calls every action of the table with
@@ -38,7 +40,8 @@ func TestEveryActionStaysInItsAccount(t *testing.T) {
 		}
 		victim, intruder := s.newAccount(t), s.newAccount(t)
 		theirs, mine := owned(victim), owned(intruder)
-		sample := map[string]string{"title": "x", "text": "x", "period": "1h", "url": url, "events": "post_task"}
+		sample := map[string]string{"title": "x", "text": "x", "period": "1h", "url": url, "events": "post_task",
+			"members": "x@example.com", "email_user": "x@example.com"}
 		before := snapshot(victim, theirs)
 
 		names := api.AdminActions()

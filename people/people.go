@@ -35,10 +35,27 @@ type Service struct {
 
 // Invitation is an invitation to make.
 type Invitation struct {
-	Email     string
-	FirstName string
-	LastName  string
-	Role      taskd.Role
+	Email      string
+	FirstName  string
+	LastName   string
+	Role       taskd.Role
+	Title      string // position, for someone new to taskd
+	Team       string // made when missing
+	Department string
+}
+
+// Check validates the invitation's fields, naming the bad one.
+func (in Invitation) Check() error {
+	if _, err := taskd.NormalizeEmail(in.Email); err != nil {
+		return &taskd.Error{Kind: taskd.KindInvalid, Field: "email", Value: strings.TrimSpace(in.Email), Message: "Invalid e-mail"}
+	}
+	for field, v := range map[string]string{"first_name": in.FirstName, "last_name": in.LastName, "title": in.Title,
+		"group": in.Team, "department": in.Department} {
+		if len(v) > taskd.MaxTitleLen || strings.ContainsAny(v, "\r\n") {
+			return taskd.Invalid(field, "The value is one line of at most %d bytes", taskd.MaxTitleLen)
+		}
+	}
+	return nil
 }
 
 // Invite invites a person to the account by e-mail. The answer does not
@@ -48,21 +65,22 @@ func (s *Service) Invite(ctx context.Context, by taskd.Actor, acct taskd.Account
 	if err := taskd.Authorize(by, taskd.PermManagePeople); err != nil {
 		return taskd.Invitation{}, err
 	}
-	email, err := taskd.NormalizeEmail(in.Email)
-	if err != nil {
+	if err := in.Check(); err != nil {
+		if taskd.AsError(err).Field == "email" {
+			return taskd.Invitation{}, taskd.Invalid("email", "E-mail address is invalid")
+		}
 		return taskd.Invitation{}, err
 	}
+	email, _ := taskd.NormalizeEmail(in.Email)
 	first, last := strings.TrimSpace(in.FirstName), strings.TrimSpace(in.LastName)
-	if len(first) > taskd.MaxNameLen || len(last) > taskd.MaxNameLen {
-		return taskd.Invitation{}, taskd.Invalid("first_name", "Names are limited to %d bytes", taskd.MaxNameLen)
-	}
 	token := secret.Token(32)
 	m, err := s.Outbox.Seal("invitation", invitationMail(email, acct.Name, by.Person.Name, s.link("/join", token)))
 	if err != nil {
 		return taskd.Invitation{}, taskd.Internal("invitation mail", err)
 	}
-	return s.Store.Invite(ctx, taskd.InviteInput{AccountID: acct.ID, Person: taskd.NewPerson{Email: email, FirstName: first, LastName: last},
-		Role: in.Role, By: by.Person.ID, Link: &taskd.Link{Hash: secret.HashToken(token), Expires: s.now().Add(taskd.InvitationLinkLife)}, Mail: &m})
+	return s.Store.Invite(ctx, taskd.InviteInput{AccountID: acct.ID,
+		Person: taskd.NewPerson{Email: email, FirstName: first, LastName: last, Title: strings.TrimSpace(in.Title)},
+		Role:   in.Role, Team: strings.TrimSpace(in.Team), Department: strings.TrimSpace(in.Department), By: by.Person.ID, Link: &taskd.Link{Hash: secret.HashToken(token), Expires: s.now().Add(taskd.InvitationLinkLife)}, Mail: &m})
 }
 
 // RequestReset sends a reset link to the address if a person has it, and

@@ -36,7 +36,7 @@ func routes(ctx context.Context, c Config) (http.Handler, error) {
 	if err != nil {
 		return nil, err
 	}
-	accounts := api.Config{Store: c.Store, Sealer: c.Sealer, Log: c.Log, Now: c.Now, Tokens: auth, Limits: api.Limits{
+	accounts := api.Config{Store: c.Store, Sealer: c.Sealer, Log: c.Log, Now: c.Now, Tokens: auth, People: folks, Limits: api.Limits{
 		PerAddress: c.limiter("api-address:", c.Limits.APIAddress),
 		PerAccount: c.limiter("api-account:", c.Limits.APIAccount), TrustProxy: c.TrustProxy}}
 	if c.Hooks != nil { // a nil *webhook.Service would make a non-nil interface

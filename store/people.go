@@ -177,6 +177,16 @@ func (db *DB) AddContact(ctx context.Context, by taskd.Actor, c taskd.Contact) (
 	return scanContact(db.write.QueryRowContext(ctx, db.d.q(`SELECT `+contactColumns+` WHERE c.id = ?`), id))
 }
 
+// MemberProjects lists the ids of the account's projects the person is on
+// the team of.
+func (db *DB) MemberProjects(ctx context.Context, accountID, personID int64) ([]int64, error) {
+	return all(ctx, db.reader, "member projects", db.d.q(`SELECT pm.project_id FROM project_members pm JOIN projects pr ON pr.id = pm.project_id
+		WHERE pr.account_id = ? AND pm.person_id = ? ORDER BY pm.project_id`), func(s scanner) (int64, error) {
+		var id int64
+		return id, s.Scan(&id)
+	}, accountID, personID)
+}
+
 // ProjectMembers lists a project's team by name.
 func (db *DB) ProjectMembers(ctx context.Context, accountID, projectID int64) ([]taskd.PersonRef, error) {
 	return all(ctx, db.reader, "project members", db.d.q(`SELECT p.id, p.email, p.first_name, p.last_name
@@ -223,6 +233,29 @@ func (db *DB) Subscribers(ctx context.Context, accountID, taskID int64) ([]taskd
 	return all(ctx, db.reader, "subscribers", db.d.q(`SELECT p.id, p.email, p.first_name, p.last_name
 		FROM task_subscribers s JOIN tasks t ON t.id = s.task_id JOIN persons p ON p.id = s.person_id
 		WHERE t.account_id = ? AND s.task_id = ? ORDER BY p.first_name, p.last_name, p.email`), scanRef, accountID, taskID)
+}
+
+// ProjectSubscribers returns the subscribers of a project's tasks by task.
+func (db *DB) ProjectSubscribers(ctx context.Context, accountID, projectID int64) (map[int64][]taskd.PersonRef, error) {
+	type row struct {
+		task int64
+		ref  taskd.PersonRef
+	}
+	rows, err := all(ctx, db.reader, "project subscribers", db.d.q(`SELECT s.task_id, p.id, p.email, p.first_name, p.last_name
+		FROM task_subscribers s JOIN tasks t ON t.id = s.task_id JOIN persons p ON p.id = s.person_id
+		WHERE t.account_id = ? AND t.project_id = ? ORDER BY s.task_id, p.first_name, p.last_name, p.email`), func(s scanner) (row, error) {
+		var r row
+		var id int64
+		var email, first, last string
+		err := s.Scan(&r.task, &id, &email, &first, &last)
+		r.ref = personRef(id, email, first, last)
+		return r, err
+	}, accountID, projectID)
+	out := make(map[int64][]taskd.PersonRef)
+	for _, r := range rows {
+		out[r.task] = append(out[r.task], r.ref)
+	}
+	return out, err
 }
 
 // Subscribe subscribes or unsubscribes a member to a task; doing it twice

@@ -11,17 +11,22 @@ import (
 
 const projectColumns = `pr.id, pr.account_id, pr.name, pr.text, pr.status, pr.created_at, pr.date_start, pr.date_end, pr.closed_at,
 	pr.author_id, COALESCE(a.email, ''), COALESCE(a.first_name, ''), COALESCE(a.last_name, ''),
-	pr.manager_id, COALESCE(m.email, ''), COALESCE(m.first_name, ''), COALESCE(m.last_name, '')
-	FROM projects pr LEFT JOIN persons a ON a.id = pr.author_id LEFT JOIN persons m ON m.id = pr.manager_id`
+	pr.manager_id, COALESCE(m.email, ''), COALESCE(m.first_name, ''), COALESCE(m.last_name, ''),
+	COALESCE(f.title, ''), pr.default_assignee_id, COALESCE(d.email, ''), COALESCE(d.first_name, ''), COALESCE(d.last_name, '')
+	FROM projects pr LEFT JOIN persons a ON a.id = pr.author_id LEFT JOIN persons m ON m.id = pr.manager_id
+	LEFT JOIN project_folders f ON f.id = pr.folder_id LEFT JOIN persons d ON d.id = pr.default_assignee_id`
 
 func scanProject(s interface{ Scan(...any) error }) (taskd.Project, error) {
 	var p taskd.Project
-	var added, closed, aid, mid int64
-	var ae, af, al, me, mf, ml string
+	var added, closed, aid, mid, did int64
+	var ae, af, al, me, mf, ml, de, df, dl string
 	err := s.Scan(&p.ID, &p.AccountID, &p.Name, &p.Text, &p.Status, &added, &p.DateStart, &p.DateEnd, &closed,
-		&aid, &ae, &af, &al, &mid, &me, &mf, &ml)
+		&aid, &ae, &af, &al, &mid, &me, &mf, &ml, &p.Folder, &did, &de, &df, &dl)
 	p.DateAdded, p.DateClosed = fromMS(added), fromMS(closed)
 	p.Author, p.Manager = personRef(aid, ae, af, al), personRef(mid, me, mf, ml)
+	if did != 0 {
+		p.Assignee = personRef(did, de, df, dl)
+	}
 	return p, err
 }
 
@@ -76,7 +81,44 @@ func (db *DB) applyProject(ctx context.Context, tx querier, p *taskd.Project, in
 		}
 		p.Manager = m
 	}
+	if in.AssigneeEmail != nil {
+		m, err := db.resolvePerson(ctx, tx, p.AccountID, *in.AssigneeEmail, true)
+		if err != nil {
+			return err
+		}
+		p.Assignee = m
+	}
+	if in.Folder != nil {
+		p.Folder = *in.Folder
+	}
 	return taskd.CheckDateRange(p.DateStart, p.DateEnd)
+}
+
+// projectFolderID returns the id of the project's folder, made when
+// missing; nil for none.
+func (db *DB) projectFolderID(ctx context.Context, tx querier, p taskd.Project) (any, error) {
+	if p.Folder == "" {
+		return nil, nil
+	}
+	id, _, err := db.namedID(ctx, tx, "project_folders", p.AccountID, p.Folder, false)
+	return id, err
+}
+
+// setTeam makes members, by e-mail, the project's whole team.
+func (db *DB) setTeam(ctx context.Context, tx querier, p taskd.Project, members []string) error {
+	if _, err := tx.ExecContext(ctx, db.d.q(`DELETE FROM project_members WHERE project_id = ?`), p.ID); err != nil {
+		return err
+	}
+	for _, e := range members {
+		m, err := db.memberByEmail(ctx, tx, p.AccountID, e)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, db.d.q(`INSERT INTO project_members (project_id, person_id) VALUES (?, ?)`), p.ID, m.ID); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // CreateProject creates an active project and its post_project event.
@@ -87,12 +129,22 @@ func (db *DB) CreateProject(ctx context.Context, by taskd.Actor, in taskd.Projec
 		if err := db.applyProject(ctx, tx, &p, in); err != nil {
 			return err
 		}
-		err := tx.QueryRowContext(ctx, db.d.q(`INSERT INTO projects
-			(account_id, name, text, status, author_id, manager_id, date_start, date_end, created_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
-			p.AccountID, p.Name, p.Text, p.Status, p.Author.ID, p.Manager.ID, p.DateStart, p.DateEnd, ms(p.DateAdded)).Scan(&p.ID)
+		folder, err := db.projectFolderID(ctx, tx, p)
 		if err != nil {
 			return err
+		}
+		err = tx.QueryRowContext(ctx, db.d.q(`INSERT INTO projects
+			(account_id, name, text, status, author_id, manager_id, date_start, date_end, created_at, folder_id, default_assignee_id)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
+			p.AccountID, p.Name, p.Text, p.Status, p.Author.ID, p.Manager.ID, p.DateStart, p.DateEnd, ms(p.DateAdded),
+			folder, p.Assignee.ID).Scan(&p.ID)
+		if err != nil {
+			return err
+		}
+		if in.Members != nil {
+			if err := db.setTeam(ctx, tx, p, *in.Members); err != nil {
+				return err
+			}
 		}
 		return db.emitChange(ctx, tx, by, taskd.ActionPost, taskd.ObjectProject, p.ID, p.Page(), p.Ref(), nil, taskd.ProjectFields(p))
 	})
@@ -111,10 +163,20 @@ func (db *DB) UpdateProject(ctx context.Context, by taskd.Actor, id int64, in ta
 		if err := db.applyProject(ctx, tx, &p, in); err != nil {
 			return err
 		}
-		_, err = tx.ExecContext(ctx, db.d.q(`UPDATE projects SET name = ?, text = ?, manager_id = ?, date_start = ?, date_end = ?
-			WHERE id = ? AND account_id = ?`), p.Name, p.Text, p.Manager.ID, p.DateStart, p.DateEnd, p.ID, p.AccountID)
+		folder, err := db.projectFolderID(ctx, tx, p)
 		if err != nil {
 			return err
+		}
+		_, err = tx.ExecContext(ctx, db.d.q(`UPDATE projects SET name = ?, text = ?, manager_id = ?, date_start = ?, date_end = ?,
+			folder_id = ?, default_assignee_id = ? WHERE id = ? AND account_id = ?`),
+			p.Name, p.Text, p.Manager.ID, p.DateStart, p.DateEnd, folder, p.Assignee.ID, p.ID, p.AccountID)
+		if err != nil {
+			return err
+		}
+		if in.Members != nil {
+			if err := db.setTeam(ctx, tx, p, *in.Members); err != nil {
+				return err
+			}
 		}
 		return db.emitChange(ctx, tx, by, taskd.ActionUpdate, taskd.ObjectProject, p.ID, p.Page(), p.Ref(), before, taskd.ProjectFields(p))
 	})

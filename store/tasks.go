@@ -167,6 +167,9 @@ func (db *DB) CreateTask(ctx context.Context, by taskd.Actor, projectID, parentI
 			return taskd.Conflict(taskd.ReasonProjectArchived, "project", "Project is archived")
 		}
 		t.Project = p.Ref()
+		if p.Assignee.ID != 0 {
+			t.Assignee = p.Assignee // the project's default; email_user_to overrides it
+		}
 		var parent any
 		if parentID != 0 {
 			pt, err := db.task(ctx, tx, by.AccountID, parentID, true)
@@ -191,6 +194,9 @@ func (db *DB) CreateTask(ctx context.Context, by taskd.Actor, projectID, parentI
 		if err != nil {
 			return err
 		}
+		if err := db.subscribeAll(ctx, tx, t, append([]string{t.Author.Email, t.Assignee.Email}, in.Subscribe...)); err != nil {
+			return err
+		}
 		return db.emitTask(ctx, tx, by, taskd.ActionPost, t, nil, taskd.TaskFields(t))
 	})
 	return t, err
@@ -212,6 +218,9 @@ func (db *DB) UpdateTask(ctx context.Context, by taskd.Actor, id int64, in taskd
 			date_start = ?, date_end = ? WHERE id = ? AND account_id = ?`),
 			t.Name, t.Text, t.Priority, t.Assignee.ID, t.DateStart, t.DateEnd, t.ID, t.AccountID)
 		if err != nil {
+			return err
+		}
+		if err := db.subscribeAll(ctx, tx, t, []string{t.Assignee.Email}); err != nil {
 			return err
 		}
 		return db.emitTask(ctx, tx, by, taskd.ActionUpdate, t, before, taskd.TaskFields(t))
@@ -323,4 +332,23 @@ func (db *DB) DeleteTask(ctx context.Context, by taskd.Actor, id int64) error {
 		}
 		return nil
 	})
+}
+
+// subscribeAll subscribes the account's members with the e-mails to the
+// task; the pseudo-people and blanks are skipped, and an e-mail that is
+// no member's is not found ("member").
+func (db *DB) subscribeAll(ctx context.Context, tx querier, t taskd.Task, emails []string) error {
+	for _, e := range emails {
+		if e == "" || e == taskd.Nobody.Email || e == taskd.Anyone.Email {
+			continue
+		}
+		m, err := db.memberByEmail(ctx, tx, t.AccountID, e)
+		if err != nil {
+			return err
+		}
+		if err := db.subscribe(ctx, tx, t.ID, m.ID, true); err != nil {
+			return err
+		}
+	}
+	return nil
 }

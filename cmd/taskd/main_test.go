@@ -178,7 +178,7 @@ func TestCommandLineContract(t *testing.T) {
 				t.Fatalf("user add printed %v", user)
 			}
 			_, body := apiCall(t, url, key, "action=get_users")
-			if users := body["data"].([]any); len(users) != 2 || users[1].(map[string]any)["role"] != "admin" {
+			if users := body["data"].([]any); len(users) != 2 || users[1].(map[string]any)["role"] != "account admin" {
 				t.Fatalf("get_users after user add: %v", body)
 			}
 

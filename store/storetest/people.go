@@ -77,11 +77,28 @@ func testPeople(t *testing.T, f *Fixture) {
 	if team := must(s.ProjectMembers(ctx, f.Account.ID, p.ID))(t); len(team) != 1 {
 		t.Fatalf("after removing: %+v", team)
 	}
+	// The author and the assignee are subscribed when a task is made.
 	task := must(s.CreateTask(ctx, by, p.ID, 0, taskd.TaskInput{Name: ptr("Logo"), AssigneeEmail: ptr(bob.Email)}))(t)
-	noErr(t, s.Subscribe(ctx, by, task.ID, bob.Email, true))
+	if subs := must(s.Subscribers(ctx, f.Account.ID, task.ID))(t); len(subs) != 2 || subs[0].ID != bob.ID || subs[1].ID != by.Person.ID {
+		t.Fatalf("subscribers of a new task: %+v", subs)
+	}
+	noErr(t, s.Subscribe(ctx, by, task.ID, by.Person.Email, false))
+	noErr(t, s.Subscribe(ctx, by, task.ID, by.Person.Email, false))
 	noErr(t, s.Subscribe(ctx, by, task.ID, bob.Email, true))
 	if subs := must(s.Subscribers(ctx, f.Account.ID, task.ID))(t); len(subs) != 1 || subs[0].ID != bob.ID {
 		t.Fatalf("subscribers: %+v", subs)
+	}
+	want(t, s.Subscribe(ctx, by, task.ID, "stranger@example.com", true), taskd.KindNotFound, "member")
+	// The project's default assignee takes new tasks; email_user_to wins.
+	must(s.UpdateProject(ctx, by, p.ID, taskd.ProjectInput{AssigneeEmail: ptr(bob.Email), Folder: ptr("Internal"), Members: &[]string{bob.Email}}))(t)
+	if got := must(s.Project(ctx, f.Account.ID, p.ID))(t); got.Assignee.ID != bob.ID || got.Folder != "Internal" {
+		t.Fatalf("project: %+v", got)
+	}
+	if dt := must(s.CreateTask(ctx, by, p.ID, 0, taskd.TaskInput{Name: ptr("Default")}))(t); dt.Assignee.ID != bob.ID {
+		t.Fatalf("default assignee: %+v", dt.Assignee)
+	}
+	if dt := must(s.CreateTask(ctx, by, p.ID, 0, taskd.TaskInput{Name: ptr("Mine"), AssigneeEmail: ptr("NOONE")}))(t); dt.Assignee.ID != taskd.NobodyID {
+		t.Fatalf("email_user_to over the default: %+v", dt.Assignee)
 	}
 
 	// Another account's ids find nothing.

@@ -1,0 +1,71 @@
+package api
+
+import (
+	"strconv"
+
+	"github.com/taskd/taskd"
+)
+
+// guard keeps a token's guest or reader to the projects they are on the
+// team of (taskd.CanSeeProject): the project, task or comment an action
+// names is not found for them when it lies outside, exactly as an id of
+// nothing is, and c.sees filters the lists. Everyone else sees the whole
+// account. Ids that do not parse are left to the action.
+func (c *call) guard() error {
+	p := c.who.person
+	if p == nil || !p.Role.Limited() {
+		return nil
+	}
+	ids, err := c.store.MemberProjects(c.ctx, c.accountID(), p.ID)
+	if err != nil {
+		return err
+	}
+	c.visible = make(map[int64]bool, len(ids))
+	for _, id := range ids {
+		c.visible[id] = true
+	}
+	if id, ok := c.paramID("id_project"); ok && !c.visible[id] {
+		return taskd.NotFound("project")
+	}
+	if id, ok := c.paramID("id_task"); ok {
+		if t, err := c.store.Task(c.ctx, c.accountID(), id); err == nil && !c.visible[t.ProjectID] {
+			return taskd.NotFound("task")
+		}
+	}
+	if id, ok := c.paramID("id_parent"); ok {
+		if t, err := c.store.Task(c.ctx, c.accountID(), id); err == nil && !c.visible[t.ProjectID] {
+			return taskd.NotFound("parent")
+		}
+	}
+	if id, ok := c.paramID("id_comment"); ok {
+		if cm, err := c.store.Comment(c.ctx, c.accountID(), id); err == nil {
+			if t, err := c.store.Task(c.ctx, c.accountID(), cm.TaskID); err == nil && !c.visible[t.ProjectID] {
+				return taskd.NotFound("comment")
+			}
+		}
+	}
+	return nil
+}
+
+// paramID returns an id parameter that parses.
+func (c *call) paramID(name string) (int64, bool) {
+	id, err := strconv.ParseInt(c.p[name], 10, 64)
+	return id, err == nil && id > 0
+}
+
+// sees reports whether the caller may see the project.
+func (c *call) sees(projectID int64) bool { return c.visible == nil || c.visible[projectID] }
+
+// visibleTasks keeps the tasks of projects the caller may see.
+func (c *call) visibleTasks(tasks []taskd.Task) []taskd.Task {
+	if c.visible == nil {
+		return tasks
+	}
+	out := tasks[:0:0]
+	for _, t := range tasks {
+		if c.sees(t.ProjectID) {
+			out = append(out, t)
+		}
+	}
+	return out
+}

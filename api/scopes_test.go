@@ -26,7 +26,7 @@ var specScopes = map[string]string{
 	"get_contacts": "contacts_read", "get_contact_groups": "contacts_read",
 	"add_contact": "contacts_write", "add_contact_group": "contacts_write",
 	"get_project_groups": "projects_read",
-	"add_project_group": "projects_write", "add_project_members": "projects_write", "delete_project_members": "projects_write",
+	"add_project_group":  "projects_write", "add_project_members": "projects_write", "delete_project_members": "projects_write",
 	"subscribe": "tasks_write", "unsubscribe": "tasks_write",
 	"get_events": "administrative", "get_webhooks": "administrative", "add_webhook": "administrative",
 	"delete_webhook": "administrative", "enable_webhook": "administrative", "disable_webhook": "administrative",

@@ -16,6 +16,7 @@ import (
 
 	"github.com/taskd/taskd/mail"
 	"github.com/taskd/taskd/metrics"
+	"github.com/taskd/taskd/people"
 	"github.com/taskd/taskd/secret"
 	"github.com/taskd/taskd/store"
 	"github.com/taskd/taskd/webhook"
@@ -44,6 +45,10 @@ type Config struct {
 	Mail *mail.Outbox
 	// ShowMail serves the outbox at /dev/mail (--dev).
 	ShowMail bool
+	// NotifyWindow is how long a task change waits for more before its
+	// digest is mailed (2 minutes when zero); NotifyPoll how often digests
+	// are looked for (30 s when zero).
+	NotifyWindow, NotifyPoll time.Duration
 	// Metrics is served at /metrics and fed by every request; nil: none.
 	Metrics *metrics.Registry
 	Limits  Limits
@@ -126,7 +131,13 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		defer close(mailed)
 		s.cfg.Mail.Run(mctx)
 	}()
-	defer func() { stopMail(); <-mailed }()
+	notified := make(chan struct{})
+	go func() {
+		defer close(notified)
+		(&people.Notifier{Store: s.cfg.Store, Outbox: s.cfg.Mail, Sealer: s.cfg.Sealer, PublicURL: s.cfg.PublicURL,
+			Window: s.cfg.NotifyWindow, Poll: s.cfg.NotifyPoll, Now: s.cfg.Now, Log: s.cfg.Log}).Run(mctx)
+	}()
+	defer func() { stopMail(); <-mailed; <-notified }()
 	srv := &http.Server{
 		Handler:           s.handler,
 		ReadHeaderTimeout: 10 * time.Second,

@@ -187,7 +187,7 @@ func (s *oauthSite) replica() string {
 	}
 	srv, err := New(ctx, Config{Store: db, Sealer: s.sealer, Log: log, Now: s.clock.now, PublicURL: public, Hooks: hooks,
 		Limits: s.limits, Dispatch: webhook.DispatcherConfig{Poll: 10 * time.Millisecond},
-		Mail: outbox, ShowMail: s.keepMail})
+		Mail: outbox, ShowMail: s.keepMail, NotifyWindow: time.Hour, NotifyPoll: 20 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}

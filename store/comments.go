@@ -72,6 +72,9 @@ func (db *DB) CreateComment(ctx context.Context, by taskd.Actor, taskID int64, t
 		if err != nil {
 			return err
 		}
+		if err := db.notify(ctx, tx, by, t, lineCommented(by, c.Text)); err != nil {
+			return err
+		}
 		return db.emitComment(ctx, tx, by, taskd.ActionPost, c, nil, taskd.CommentFields(c))
 	})
 	return c, err

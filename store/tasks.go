@@ -197,6 +197,9 @@ func (db *DB) CreateTask(ctx context.Context, by taskd.Actor, projectID, parentI
 		if err := db.subscribeAll(ctx, tx, t, append([]string{t.Author.Email, t.Assignee.Email}, in.Subscribe...)); err != nil {
 			return err
 		}
+		if err := db.notify(ctx, tx, by, t, lineCreated(by, t)); err != nil {
+			return err
+		}
 		return db.emitTask(ctx, tx, by, taskd.ActionPost, t, nil, taskd.TaskFields(t))
 	})
 	return t, err
@@ -210,7 +213,7 @@ func (db *DB) UpdateTask(ctx context.Context, by taskd.Actor, id int64, in taskd
 		if t, err = db.task(ctx, tx, by.AccountID, id, true); err != nil {
 			return err
 		}
-		before := taskd.TaskFields(t)
+		before, assignee := taskd.TaskFields(t), t.Assignee.ID
 		if err := db.applyTask(ctx, tx, &t, in); err != nil {
 			return err
 		}
@@ -222,6 +225,11 @@ func (db *DB) UpdateTask(ctx context.Context, by taskd.Actor, id int64, in taskd
 		}
 		if err := db.subscribeAll(ctx, tx, t, []string{t.Assignee.Email}); err != nil {
 			return err
+		}
+		if t.Assignee.ID != assignee {
+			if err := db.notify(ctx, tx, by, t, lineAssigned(by, t)); err != nil {
+				return err
+			}
 		}
 		return db.emitTask(ctx, tx, by, taskd.ActionUpdate, t, before, taskd.TaskFields(t))
 	})
@@ -239,6 +247,9 @@ func (db *DB) setStatus(ctx context.Context, tx querier, by taskd.Actor, t *task
 	_, err := tx.ExecContext(ctx, db.d.q(`UPDATE tasks SET status = ?, closed_at = ? WHERE id = ? AND account_id = ?`),
 		t.Status, ms(t.DateClosed), t.ID, t.AccountID)
 	if err != nil {
+		return err
+	}
+	if err := db.notify(ctx, tx, by, *t, lineStatus(by, status == taskd.StatusDone)); err != nil {
 		return err
 	}
 	return db.emitTask(ctx, tx, by, action, *t, before, taskd.TaskFields(*t))

@@ -43,6 +43,8 @@ type Store interface {
 	taskd.SessionStore
 	taskd.InvitationStore
 	taskd.LinkStore
+	taskd.PeopleStore
+	taskd.NotificationStore
 	taskd.WebhookStore // the webhook pages read attempts and deliveries
 	ratelimit.Store    // sign-in limits
 }
@@ -157,6 +159,8 @@ func (s *Server) routes() []route {
 		{"POST /reset/password", s.form(s.resetPassword)},
 		{"GET /confirm-email", s.page(s.confirmEmailPage)},
 		{"POST /confirm-email", s.form(s.confirmEmail)},
+		{"GET /notifications/off", s.page(s.unsubscribePage)},
+		{"POST /notifications/off", s.form(s.unsubscribe)},
 		{"GET /invitations", s.page(s.invitations)},
 		{"POST /invitations/{id}/accept", s.form(s.answerInvitation(true))},
 		{"POST /invitations/{id}/decline", s.form(s.answerInvitation(false))},

@@ -52,6 +52,7 @@ type Store interface {
 	taskd.MailStore
 	taskd.LinkStore
 	taskd.PeopleStore
+	taskd.NotificationStore
 	ratelimit.Store
 }
 
@@ -112,6 +113,7 @@ func Run(t *testing.T, open func(t *testing.T, now func() time.Time) Store) {
 		{"Invitations", testInvitations},
 		{"Links", testLinks},
 		{"People", testPeople},
+		{"Notifications", testNotifications},
 		{"RateCounts", testRateCounts},
 		{"MailOutbox", testMailOutbox},
 	} {

@@ -1,0 +1,147 @@
+package store
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/taskd/taskd"
+)
+
+var _ taskd.NotificationStore = (*DB)(nil)
+
+// notify writes a notification of a change to a task for everyone who
+// follows it (its subscribers and its assignee) but the person who made
+// the change: members of the account who have notifications on and may
+// see the project (taskd.CanSeeProject: guests and readers on its team).
+func (db *DB) notify(ctx context.Context, tx querier, by taskd.Actor, t taskd.Task, line string) error {
+	_, err := tx.ExecContext(ctx, db.d.q(`INSERT INTO notifications (account_id, person_id, task_id, task_name, task_page, line, created_at)
+		SELECT ?, p.id, ?, ?, ?, ?, ? FROM persons p JOIN members m ON m.person_id = p.id AND m.account_id = ?
+		WHERE p.notify = 1 AND p.id <> ?
+		AND (p.id = ? OR p.id IN (SELECT person_id FROM task_subscribers WHERE task_id = ?))
+		AND (m.role NOT IN ('guest', 'reader') OR p.id IN (SELECT person_id FROM project_members WHERE project_id = ?))`),
+		t.AccountID, t.ID, t.Name, t.Page(), line, ms(db.now()), t.AccountID, by.Person.ID, t.Assignee.ID, t.ID, t.ProjectID)
+	return err
+}
+
+// excerpt shortens a text to one line of at most n characters.
+func excerpt(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:n]) + "…"
+}
+
+// Lines of the notifications, by change.
+func lineCreated(by taskd.Actor, t taskd.Task) string {
+	return fmt.Sprintf("%s created the task, assigned to %s", by.Person.Name, whom(t.Assignee))
+}
+func lineAssigned(by taskd.Actor, t taskd.Task) string {
+	return fmt.Sprintf("%s assigned the task to %s", by.Person.Name, whom(t.Assignee))
+}
+func lineCommented(by taskd.Actor, text string) string {
+	return fmt.Sprintf("%s commented: %s", by.Person.Name, excerpt(text, 200))
+}
+func lineStatus(by taskd.Actor, done bool) string {
+	if done {
+		return by.Person.Name + " completed the task"
+	}
+	return by.Person.Name + " reopened the task"
+}
+
+func whom(p taskd.PersonRef) string {
+	switch p.ID {
+	case taskd.NobodyID:
+		return "nobody"
+	case taskd.AnyoneID:
+		return "anyone"
+	}
+	return p.Name
+}
+
+// DigestsDue lists people whose oldest notification is older than before.
+func (db *DB) DigestsDue(ctx context.Context, before time.Time, limit int) ([]int64, error) {
+	return all(ctx, db.reader, "digests due", db.d.q(`SELECT person_id FROM notifications GROUP BY person_id
+		HAVING MIN(created_at) < ? ORDER BY MIN(created_at) LIMIT ?`), func(s scanner) (int64, error) {
+		var id int64
+		return id, s.Scan(&id)
+	}, ms(before), limit)
+}
+
+// SendDigests turns a person's waiting notifications into one mail per
+// account, deleting them in the same transaction.
+func (db *DB) SendDigests(ctx context.Context, personID int64, compose func(taskd.Digest) (taskd.QueuedMail, error)) (int, error) {
+	sent := 0
+	err := db.tx(ctx, "send digests", func(tx querier) error {
+		sent = 0
+		p, err := db.personByID(ctx, tx, personID)
+		if err != nil {
+			return err
+		}
+		lines, err := allOnce(ctx, tx, db.d.q(`DELETE FROM notifications WHERE person_id = ?
+			RETURNING id, account_id, person_id, task_id, task_name, task_page, line, created_at`), func(s scanner) (taskd.Notification, error) {
+			var n taskd.Notification
+			var added int64
+			err := s.Scan(&n.ID, &n.AccountID, &n.PersonID, &n.TaskID, &n.TaskName, &n.TaskPage, &n.Line, &added)
+			n.Added = fromMS(added)
+			return n, err
+		}, personID)
+		if err != nil || len(lines) == 0 || !p.Notify {
+			return err
+		}
+		byAccount := map[int64][]taskd.Notification{}
+		var order []int64
+		for _, n := range lines {
+			if _, ok := byAccount[n.AccountID]; !ok {
+				order = append(order, n.AccountID)
+			}
+			byAccount[n.AccountID] = append(byAccount[n.AccountID], n)
+		}
+		for _, aid := range order {
+			var a taskd.Account
+			err := tx.QueryRowContext(ctx, db.d.q(`SELECT a.id, a.slug, a.name FROM accounts a JOIN members m ON m.account_id = a.id
+				WHERE a.id = ? AND m.person_id = ?`), aid, personID).Scan(&a.ID, &a.Slug, &a.Name)
+			if err != nil {
+				continue // no longer a member: nothing to tell
+			}
+			ls := byAccount[aid]
+			sortByTask(ls)
+			m, err := compose(taskd.Digest{Person: p, Account: a, Lines: ls})
+			if err != nil {
+				return err
+			}
+			if _, err := db.queueMail(ctx, tx, m); err != nil {
+				return err
+			}
+			sent++
+		}
+		return nil
+	})
+	return sent, err
+}
+
+// sortByTask orders lines by task, then by time, keeping each task's
+// changes together in the order the tasks first changed.
+func sortByTask(ls []taskd.Notification) {
+	first := map[int64]int64{}
+	for _, n := range ls {
+		if f, ok := first[n.TaskID]; !ok || n.ID < f {
+			first[n.TaskID] = n.ID
+		}
+	}
+	slices.SortStableFunc(ls, func(a, b taskd.Notification) int {
+		return cmp.Or(cmp.Compare(first[a.TaskID], first[b.TaskID]), cmp.Compare(a.ID, b.ID))
+	})
+}
+
+// SetNotify turns a person's e-mail notifications on or off.
+func (db *DB) SetNotify(ctx context.Context, personID int64, on bool) error {
+	res, err := db.exec(ctx, "set notify", `UPDATE persons SET notify = ? WHERE id = ?`, flag(on), personID)
+	return oneRow(res, err, "person")
+}

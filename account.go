@@ -51,6 +51,9 @@ type Account struct {
 	Name   string
 	APIKey []byte // the administrative key, sealed with the server's key
 	Added  time.Time
+	// TimeZone is the IANA zone the account's pages show times in for
+	// people who chose none.
+	TimeZone string
 }
 
 var slugRE = regexp.MustCompile(`^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$`)

@@ -67,8 +67,8 @@ func (db *DB) createPerson(ctx context.Context, tx querier, np taskd.NewPerson) 
 func (db *DB) AccountBySlug(ctx context.Context, slug string) (taskd.Account, error) {
 	a := taskd.Account{Slug: slug}
 	var added int64
-	err := db.reader.QueryRow(ctx, db.d.q(`SELECT id, name, api_key, created_at FROM accounts WHERE slug = ?`), slug).
-		Scan(&a.ID, &a.Name, &a.APIKey, &added)
+	err := db.reader.QueryRow(ctx, db.d.q(`SELECT id, name, api_key, created_at, time_zone FROM accounts WHERE slug = ?`), slug).
+		Scan(&a.ID, &a.Name, &a.APIKey, &added, &a.TimeZone)
 	if errors.Is(err, sql.ErrNoRows) {
 		return a, taskd.NotFound("account")
 	}

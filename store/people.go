@@ -285,6 +285,12 @@ func (db *DB) subscribe(ctx context.Context, tx querier, taskID, personID int64,
 	return err
 }
 
+// SetPassword changes a person's password hash.
+func (db *DB) SetPassword(ctx context.Context, personID int64, hash string) error {
+	res, err := db.exec(ctx, "set password", `UPDATE persons SET password_hash = ? WHERE id = ?`, hash, personID)
+	return oneRow(res, err, "person")
+}
+
 // SetProfile changes a person's names and profile.
 func (db *DB) SetProfile(ctx context.Context, personID int64, first, last string, p taskd.Profile) (taskd.Person, error) {
 	var out taskd.Person

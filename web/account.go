@@ -3,6 +3,7 @@ package web
 import (
 	"net/http"
 	"net/url"
+	"strings"
 
 	"github.com/taskd/taskd"
 )
@@ -55,8 +56,18 @@ func (s *Server) inAccount(perm taskd.Permission, h accountHandler) handler {
 		}
 		v.Nav = &nav{Account: acct, Member: m, Accounts: ms, Settings: m.Role.Can(taskd.PermSettings), People: m.Role.Can(taskd.PermManagePeople)}
 		if err := taskd.Authorize(actor(acct, m), perm); err != nil {
-			s.fail(w, r, http.StatusForbidden, "Only the account's owner and admins may do this.")
+			msg := "Only the account's owner and admins may do this."
+			if perm == taskd.PermWork {
+				msg = "Your role (" + string(m.Role) + ") lets you read, not change."
+			}
+			s.fail(w, r, http.StatusForbidden, msg)
 			return nil
+		}
+		if ok, err := s.seesPath(r, acct, m); err != nil || !ok {
+			if err == nil {
+				s.fail(w, r, http.StatusNotFound, "There is no such page.")
+			}
+			return err
 		}
 		return h(w, r, v, member{Account: acct, Member: m})
 	}
@@ -115,4 +126,41 @@ func fieldLabel(field string) string {
 		return "Password"
 	}
 	return field
+}
+
+// seesPath keeps guests and readers to the projects whose team they are
+// on (taskd.CanSeeProject): a page or form of a project, task or comment
+// outside them is not found, as if it did not exist. Unknown ids are left
+// to the handler.
+func (s *Server) seesPath(r *http.Request, acct taskd.Account, m taskd.Member) (bool, error) {
+	if !m.Role.Limited() {
+		return true, nil
+	}
+	ctx := r.Context()
+	var project int64
+	if id, err := taskd.ParseID(r.PathValue("pid"), "project"); err == nil && r.PathValue("pid") != "" && !strings.Contains(r.URL.Path, "/people/") {
+		project = id
+	}
+	for _, name := range []string{"tid", "parent"} {
+		if id, err := taskd.ParseID(r.PathValue(name), "task"); err == nil {
+			if t, err := s.cfg.Store.Task(ctx, acct.ID, id); err == nil {
+				project = t.ProjectID
+			}
+		}
+	}
+	if id, err := taskd.ParseID(r.PathValue("cid"), "comment"); err == nil {
+		if c, err := s.cfg.Store.Comment(ctx, acct.ID, id); err == nil {
+			if t, err := s.cfg.Store.Task(ctx, acct.ID, c.TaskID); err == nil {
+				project = t.ProjectID
+			}
+		}
+	}
+	if project == 0 {
+		return true, nil
+	}
+	team, err := s.cfg.Store.ProjectMembers(ctx, acct.ID, project)
+	if err != nil {
+		return false, err
+	}
+	return taskd.CanSeeProject(actor(acct, m), team), nil
 }

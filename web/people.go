@@ -11,6 +11,8 @@ import (
 // peopleView is the people page.
 type peopleView struct {
 	Members     []taskd.Member
+	Teams       []taskd.Team
+	Roles       []taskd.Role       // the roles a member may be given
 	Invitations []taskd.Invitation // pending; shown to those who manage people
 	Error       *formError
 	Values      map[string][]string
@@ -27,7 +29,12 @@ func (s *Server) renderPeople(w http.ResponseWriter, r *http.Request, v *view, a
 	if err != nil {
 		return err
 	}
-	pv := &peopleView{Members: members, Error: fe, Values: r.PostForm, Shown: s.takeFlash(w, r)}
+	teams, err := s.cfg.Store.Teams(r.Context(), acct.ID)
+	if err != nil {
+		return err
+	}
+	pv := &peopleView{Members: members, Teams: teams, Error: fe, Values: r.PostForm, Shown: s.takeFlash(w, r),
+		Roles: []taskd.Role{taskd.RoleUser, taskd.RoleAdmin, taskd.RoleGuest, taskd.RoleReader}}
 	if v.Nav != nil && v.Nav.People {
 		if pv.Invitations, err = s.cfg.Store.AccountInvitations(r.Context(), acct.ID); err != nil {
 			return err
@@ -48,7 +55,8 @@ func (s *Server) addPerson(w http.ResponseWriter, r *http.Request, v *view, me m
 	var inv taskd.Invitation
 	if err == nil {
 		inv, err = s.cfg.People.Invite(r.Context(), actor(acct, me.Member), acct, people.Invitation{Email: r.PostFormValue("email"),
-			FirstName: r.PostFormValue("first_name"), LastName: r.PostFormValue("last_name"), Role: role})
+			FirstName: r.PostFormValue("first_name"), LastName: r.PostFormValue("last_name"), Role: role,
+			Title: r.PostFormValue("title"), Team: r.PostFormValue("team"), Department: r.PostFormValue("department")})
 	}
 	if err != nil {
 		fe, ok := asFormError("person", err)

@@ -2,17 +2,29 @@ package web
 
 import (
 	"net/http"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/taskd/taskd"
 )
 
 // projectsView is an account's start page: its projects.
 type projectsView struct {
+	Folders  []projectFolder // the active projects, by folder
 	Active   []taskd.Project
 	Archived []taskd.Project
+	Titles   []string // every folder's title, for the form
 	Error    *formError
 	Values   map[string][]string
+	CanWrite bool
+}
+
+// projectFolder is a folder's active projects; Title "" holds those in
+// none.
+type projectFolder struct {
+	Title    string
+	Projects []taskd.Project
 }
 
 func (s *Server) projects(w http.ResponseWriter, r *http.Request, v *view, me member) error {
@@ -21,18 +33,33 @@ func (s *Server) projects(w http.ResponseWriter, r *http.Request, v *view, me me
 }
 
 func (s *Server) renderProjects(w http.ResponseWriter, r *http.Request, v *view, acct taskd.Account, status int, fe *formError) error {
-	all, err := s.cfg.Store.Projects(r.Context(), acct.ID, "")
+	ctx := r.Context()
+	all, err := s.cfg.Store.Projects(ctx, acct.ID, "")
 	if err != nil {
 		return err
 	}
-	pv := &projectsView{Error: fe, Values: r.PostForm}
+	folders, err := s.cfg.Store.ProjectFolders(ctx, acct.ID)
+	if err != nil {
+		return err
+	}
+	see, err := s.projectFilter(r, acct, v.Nav.Member)
+	if err != nil {
+		return err
+	}
+	pv := &projectsView{Error: fe, Values: r.PostForm, CanWrite: v.Nav.Member.Role.Can(taskd.PermWork)}
+	for _, f := range folders {
+		pv.Titles = append(pv.Titles, f.Title)
+	}
 	for _, p := range all {
-		if p.Status == taskd.ProjectArchive {
+		switch {
+		case !see(p.ID):
+		case p.Status == taskd.ProjectArchive:
 			pv.Archived = append(pv.Archived, p)
-		} else {
+		default:
 			pv.Active = append(pv.Active, p)
 		}
 	}
+	pv.Folders = byFolder(pv.Active)
 	v.Title, v.Data = acct.Name+": projects", pv
 	return s.renderStatus(w, r, status, "projects.html", v)
 }
@@ -78,9 +105,13 @@ type projectView struct {
 	Tasks   []taskd.Task // top-level, with Children
 	Done    int
 	People  []taskd.Member
+	Team    []taskd.PersonRef // the project's members
+	Outside []taskd.Member    // the account's members not on the team
 	Error   *formError
 	Values  map[string][]string
 	Base    string // the account's path
+	// CanWrite hides the forms from readers.
+	CanWrite bool
 }
 
 func (s *Server) projectPage(w http.ResponseWriter, r *http.Request, v *view, me member) error {
@@ -115,7 +146,17 @@ func (s *Server) renderProject(w http.ResponseWriter, r *http.Request, v *view, 
 	if err != nil {
 		return err
 	}
-	pv := &projectView{Project: p, Tasks: taskd.BuildTree(tasks), People: people, Error: fe, Values: r.PostForm, Base: s.cfg.accountPath(acct)}
+	team, err := s.cfg.Store.ProjectMembers(ctx, acct.ID, p.ID)
+	if err != nil {
+		return err
+	}
+	pv := &projectView{Project: p, Tasks: taskd.BuildTree(tasks), People: people, Team: team, Error: fe, Values: r.PostForm,
+		Base: s.cfg.accountPath(acct), CanWrite: v.Nav.Member.Role.Can(taskd.PermWork)}
+	for _, m := range people {
+		if !slices.ContainsFunc(team, func(t taskd.PersonRef) bool { return t.ID == m.ID }) {
+			pv.Outside = append(pv.Outside, m)
+		}
+	}
 	for _, t := range tasks {
 		if t.Status == taskd.StatusDone {
 			pv.Done++
@@ -161,4 +202,38 @@ func (s *Server) createTask(w http.ResponseWriter, r *http.Request, v *view, me 
 		return see303(w, r, s.cfg.accountPath(acct)+taskd.TaskPage(p.ID, 0, parent))
 	}
 	return see303(w, r, s.cfg.accountPath(acct)+p.Page()+"#task"+strconv.FormatInt(t.ID, 10))
+}
+
+// projectFilter returns whether the member may see a project: every one,
+// or for guests and readers those whose team they are on.
+func (s *Server) projectFilter(r *http.Request, acct taskd.Account, m taskd.Member) (func(int64) bool, error) {
+	if !m.Role.Limited() {
+		return func(int64) bool { return true }, nil
+	}
+	ids, err := s.cfg.Store.MemberProjects(r.Context(), acct.ID, m.ID)
+	if err != nil {
+		return nil, err
+	}
+	return func(id int64) bool { return slices.Contains(ids, id) }, nil
+}
+
+// byFolder groups projects by folder title, the folders by title and the
+// projects without one last.
+func byFolder(projects []taskd.Project) []projectFolder {
+	var out []projectFolder
+	for _, p := range projects {
+		i := slices.IndexFunc(out, func(f projectFolder) bool { return f.Title == p.Folder })
+		if i < 0 {
+			out = append(out, projectFolder{Title: p.Folder})
+			i = len(out) - 1
+		}
+		out[i].Projects = append(out[i].Projects, p)
+	}
+	slices.SortStableFunc(out, func(a, b projectFolder) int {
+		if (a.Title == "") != (b.Title == "") {
+			return strings.Compare(b.Title, a.Title) // "" sorts last
+		}
+		return strings.Compare(a.Title, b.Title)
+	})
+	return out
 }

@@ -2,6 +2,7 @@ package web
 
 import (
 	"net/http"
+	"slices"
 	"strconv"
 
 	"github.com/taskd/taskd"
@@ -14,10 +15,14 @@ type taskView struct {
 	Project  taskd.Project
 	Comments []taskd.Comment
 	People   []taskd.Member
-	Me       taskd.Actor
-	Error    *formError
-	Values   map[string][]string
-	Base     string
+	// Subscribers follow the task; Subscribed is whether the viewer does.
+	Subscribers []taskd.PersonRef
+	Subscribed  bool
+	CanWrite    bool
+	Me          taskd.Actor
+	Error       *formError
+	Values      map[string][]string
+	Base        string
 }
 
 // taskPage serves /project/{pid}/{tid}/ and /project/{pid}/{parent}/{tid}/:
@@ -85,6 +90,11 @@ func (s *Server) renderTask(w http.ResponseWriter, r *http.Request, v *view, acc
 	if tv.People, err = s.cfg.Store.Members(ctx, acct.ID); err != nil {
 		return err
 	}
+	if tv.Subscribers, err = s.cfg.Store.Subscribers(ctx, acct.ID, t.ID); err != nil {
+		return err
+	}
+	tv.Subscribed = slices.ContainsFunc(tv.Subscribers, func(p taskd.PersonRef) bool { return p.ID == v.Nav.Member.ID })
+	tv.CanWrite = v.Nav.Member.Role.Can(taskd.PermWork)
 	v.Title, v.Data = t.Name, tv
 	return s.renderStatus(w, r, status, "task.html", v)
 }

@@ -17,6 +17,7 @@ import (
 	"net/url"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/oauth"
@@ -90,7 +91,6 @@ func New(cfg Config) (*Server, error) {
 	}
 	t, err := template.New("").Funcs(template.FuncMap{
 		"scopeText":  scopeText,
-		"date":       func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") },
 		"ms":         func(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d.Microseconds())/1000) },
 		"has":        func(m map[string]bool, k string) bool { return m[k] },
 		"joinIDs":    taskd.JoinIDs,
@@ -136,14 +136,17 @@ func (s *Server) routes() []route {
 		{"POST /a/{slug}/settings/api", s.form(s.inAccount(taskd.PermSettings, s.createClient))},
 		{"POST /a/{slug}/settings/api/rotate", s.form(s.inAccount(taskd.PermSettings, s.rotateClient))},
 		{"POST /a/{slug}/settings/api/delete", s.form(s.inAccount(taskd.PermSettings, s.deleteClient))},
-		{"GET /a/{slug}/{$}", s.page(s.inAccount(taskd.PermWork, s.projects))},
+		{"GET /a/{slug}/{$}", s.page(s.inAccount(taskd.PermRead, s.projects))},
 		{"POST /a/{slug}/projects", s.form(s.inAccount(taskd.PermWork, s.createProject))},
 		{"POST /a/{slug}/project/{pid}/archive", s.form(s.inAccount(taskd.PermWork, s.setProjectStatus(taskd.ProjectArchive)))},
 		{"POST /a/{slug}/project/{pid}/activate", s.form(s.inAccount(taskd.PermWork, s.setProjectStatus(taskd.ProjectActive)))},
-		{"GET /a/{slug}/project/{pid}/{$}", s.page(s.inAccount(taskd.PermWork, s.projectPage))},
+		{"GET /a/{slug}/project/{pid}/{$}", s.page(s.inAccount(taskd.PermRead, s.projectPage))},
+		{"POST /a/{slug}/project/{pid}/members", s.form(s.inAccount(taskd.PermWork, s.setProjectTeam(true)))},
+		{"POST /a/{slug}/project/{pid}/members/remove", s.form(s.inAccount(taskd.PermWork, s.setProjectTeam(false)))},
 		{"POST /a/{slug}/project/{pid}/tasks", s.form(s.inAccount(taskd.PermWork, s.createTask))},
-		{"GET /a/{slug}/project/{pid}/{tid}/{$}", s.page(s.inAccount(taskd.PermWork, s.taskPage))},
-		{"GET /a/{slug}/project/{pid}/{parent}/{tid}/{$}", s.page(s.inAccount(taskd.PermWork, s.taskPage))},
+		{"GET /a/{slug}/project/{pid}/{tid}/{$}", s.page(s.inAccount(taskd.PermRead, s.taskPage))},
+		{"GET /a/{slug}/project/{pid}/{parent}/{tid}/{$}", s.page(s.inAccount(taskd.PermRead, s.taskPage))},
+		{"POST /a/{slug}/tasks/{tid}/subscribers", s.form(s.inAccount(taskd.PermWork, s.subscribe))},
 		{"POST /a/{slug}/tasks/{tid}/update", s.form(s.inAccount(taskd.PermWork, s.taskChange("edit", s.updateTask)))},
 		{"POST /a/{slug}/tasks/{tid}/complete", s.form(s.inAccount(taskd.PermWork, s.taskChange("status", s.completeTask)))},
 		{"POST /a/{slug}/tasks/{tid}/reopen", s.form(s.inAccount(taskd.PermWork, s.taskChange("status", s.reopenTask)))},
@@ -165,8 +168,16 @@ func (s *Server) routes() []route {
 		{"POST /invitations/{id}/accept", s.form(s.answerInvitation(true))},
 		{"POST /invitations/{id}/decline", s.form(s.answerInvitation(false))},
 		{"POST /a/{slug}/invitations/{id}/cancel", s.form(s.inAccount(taskd.PermManagePeople, s.cancelInvitation))},
-		{"GET /a/{slug}/people", s.page(s.inAccount(taskd.PermWork, s.people))},
+		{"GET /a/{slug}/people", s.page(s.inAccount(taskd.PermRead, s.people))},
 		{"POST /a/{slug}/people", s.form(s.inAccount(taskd.PermManagePeople, s.addPerson))},
+		{"POST /a/{slug}/people/{pid}/remove", s.form(s.inAccount(taskd.PermManagePeople, s.removeMember))},
+		{"POST /a/{slug}/teams", s.form(s.inAccount(taskd.PermManagePeople, s.addTeam))},
+		{"GET /a/{slug}/contacts", s.page(s.inAccount(taskd.PermRead, s.contacts))},
+		{"POST /a/{slug}/contacts", s.form(s.inAccount(taskd.PermWork, s.addContact))},
+		{"GET /profile", s.page(s.profilePage)},
+		{"POST /profile", s.form(s.saveProfile)},
+		{"POST /profile/email", s.form(s.changeEmail)},
+		{"POST /profile/password", s.form(s.changePassword)},
 		{"POST /a/{slug}/people/{pid}/role", s.form(s.inAccount(taskd.PermManagePeople, s.setRole))},
 		{"GET /a/{slug}/settings/apikey", s.page(s.inAccount(taskd.PermSettings, s.apiKey))},
 		{"POST /a/{slug}/settings/apikey", s.form(s.inAccount(taskd.PermSettings, s.rotateAPIKey))},
@@ -311,6 +322,50 @@ type view struct {
 	Data   any
 }
 
+// Zone is where the page's times are shown: the person's time zone, else
+// the account's, else UTC.
+func (v *view) Zone() *time.Location {
+	for _, name := range []string{v.personZone(), v.accountZone()} {
+		if name == "" {
+			continue
+		}
+		if loc, err := time.LoadLocation(name); err == nil {
+			return loc
+		}
+	}
+	return time.UTC
+}
+
+func (v *view) personZone() string {
+	if v.Person == nil {
+		return ""
+	}
+	return v.Person.TimeZone
+}
+
+func (v *view) accountZone() string {
+	if v.Nav == nil {
+		return ""
+	}
+	return v.Nav.Account.TimeZone
+}
+
+// Date shows a time in the page's zone, with the zone's abbreviation.
+func (v *view) Date(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.In(v.Zone()).Format("2006-01-02 15:04 MST")
+}
+
+// Initials are the signed-in person's initials, for the header's avatar.
+func (v *view) Initials() string {
+	if v.Person == nil {
+		return ""
+	}
+	return initials(v.Person.DisplayName())
+}
+
 // handler is a page or form handler; it returns an error to show.
 type handler func(w http.ResponseWriter, r *http.Request, v *view) error
 
@@ -450,4 +505,21 @@ func scopeText(scope string) string {
 		return t
 	}
 	return scope
+}
+
+// initials are up to two letters of a name, for an avatar.
+func initials(name string) string {
+	var out []rune
+	for _, w := range strings.Fields(name) {
+		for _, r := range w {
+			if unicode.IsLetter(r) || unicode.IsDigit(r) {
+				out = append(out, unicode.ToUpper(r))
+				break
+			}
+		}
+		if len(out) == 2 {
+			break
+		}
+	}
+	return string(out)
 }

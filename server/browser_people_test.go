@@ -1,0 +1,76 @@
+package server
+
+import (
+	"testing"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/chromedp"
+)
+
+// clearCookies signs the browser out by forgetting its cookies.
+func (c *chrome) clearCookies() {
+	c.t.Helper()
+	if _, err := chromedp.Call(c.ctx, network.ClearBrowserCookies, cdp.Empty{}); err != nil {
+		c.t.Fatalf("browser: %v", err)
+	}
+}
+
+// TestBrowserInvitationAndReset: in Chromium, an owner invites a colleague
+// by e-mail; the colleague follows the mailed link (from a real SMTP
+// server), chooses a password and lands in the account, sets a time zone
+// on the profile, later forgets the password and resets it from the
+// sign-in page's link.
+func TestBrowserInvitationAndReset(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a browser")
+	}
+	s := newSite(t)
+	c := newChrome(t)
+	acct := s.base + "/a/" + s.slug
+	const nia = "nia@acme.example"
+
+	c.run(chromedp.Navigate(s.base+"/login"), chromedp.WaitVisible(chromedp.CSS("#email")),
+		chromedp.SendKeys(chromedp.CSS("#email"), ownerEmail), chromedp.SendKeys(chromedp.CSS("#password"), password),
+		chromedp.Click(chromedp.CSS(`button[type=submit]`)), chromedp.WaitVisible(chromedp.CSS("main")))
+	c.run(chromedp.Navigate(acct+"/people"), chromedp.WaitVisible(chromedp.CSS("#person-email")))
+	c.see("people", "Invite a person", "Teams")
+	c.run(chromedp.SendKeys(chromedp.CSS("#person-email"), nia), chromedp.SendKeys(chromedp.CSS("#person-first"), "Nia"),
+		chromedp.SendKeys(chromedp.CSS("#person-team"), "Studio"), chromedp.Submit(chromedp.CSS("#person-email")),
+		chromedp.WaitVisible(`//div[@role="status"]`))
+	c.see("invited", "An invitation was sent to "+nia, "Cancel the invitation of "+nia, "Studio")
+
+	link := s.linkIn(t, s.mailTo(t, nia))
+	c.clearCookies()
+	c.run(chromedp.Navigate(s.base+link), chromedp.WaitVisible(chromedp.CSS("#join-password")))
+	c.see("join", "Olga Owner invited you to join Acme as user", "You will sign in as "+nia)
+	c.run(chromedp.SendKeys(chromedp.CSS("#join-last"), "New"), chromedp.SendKeys(chromedp.CSS("#join-password"), "nia's own password"),
+		chromedp.Submit(chromedp.CSS("#join-password")), chromedp.WaitVisible(chromedp.CSS("main h1")))
+	c.see("joined", "Acme: projects")
+	if got := c.location(); got != acct+"/" {
+		t.Fatalf("after joining: %s", got)
+	}
+
+	c.run(chromedp.Navigate(s.base+"/profile"), chromedp.WaitVisible(chromedp.CSS("#profile-zone")))
+	c.see("profile", "Your profile", nia)
+	c.run(chromedp.SetValue(chromedp.CSS("#profile-zone"), "Asia/Tokyo"), chromedp.SendKeys(chromedp.CSS("#profile-title"), "Designer"),
+		chromedp.Submit(chromedp.CSS("#profile-zone")), chromedp.WaitVisible(`//div[@role="status"]`))
+	c.see("profile-saved", "Your profile was saved.")
+
+	// Forgotten password.
+	c.clearCookies()
+	c.run(chromedp.Navigate(s.base+"/login"), chromedp.WaitVisible(`//a[text()="Forgot your password?"]`),
+		chromedp.Click(`//a[text()="Forgot your password?"]`), chromedp.WaitVisible(chromedp.CSS("#reset-email")))
+	c.see("reset-form", "we will e-mail you a link")
+	c.run(chromedp.SendKeys(chromedp.CSS("#reset-email"), nia), chromedp.Submit(chromedp.CSS("#reset-email")),
+		chromedp.WaitVisible(`//p[@role="status"]`))
+	c.see("reset-sent", "is on its way there")
+	reset := s.linkIn(t, s.mailTo(t, nia))
+	c.run(chromedp.Navigate(s.base+reset), chromedp.WaitVisible(chromedp.CSS("#new-password")),
+		chromedp.SendKeys(chromedp.CSS("#new-password"), "a fresh password 2"), chromedp.Submit(chromedp.CSS("#new-password")),
+		chromedp.WaitVisible(chromedp.CSS("#email")))
+	c.see("reset-done", "Your password was changed. Sign in with it.")
+	c.run(chromedp.SendKeys(chromedp.CSS("#password"), "a fresh password 2"), chromedp.Click(chromedp.CSS(`button[type=submit]`)),
+		chromedp.WaitVisible(chromedp.CSS("main h1")))
+	c.see("signed-in-again", "Acme: projects")
+}

@@ -124,7 +124,7 @@ func userAdd(ctx context.Context, e env, args []string) error {
 	password := fs.String("password", "", "password, at least 8 characters (required)")
 	first := fs.String("first-name", "", "first name")
 	last := fs.String("last-name", "", "last name")
-	roleName := fs.String("role", "user", "role: user or admin")
+	roleName := fs.String("role", "user", "role: user, admin, guest or reader")
 	if err := parseFlags(fs, e, args); err != nil {
 		return helpOK(err)
 	}

@@ -63,6 +63,9 @@ type AccountStore interface {
 	CreateAccount(ctx context.Context, a NewAccount) (Account, Person, error)
 	AccountBySlug(ctx context.Context, slug string) (Account, error)
 	SetAPIKey(ctx context.Context, accountID int64, sealed []byte) error
+	// SetAccountZone sets the time zone the account's pages show times in
+	// for people who chose none (an IANA name, checked by the caller).
+	SetAccountZone(ctx context.Context, accountID int64, zone string) error
 	PersonByEmail(ctx context.Context, email string) (Person, error)
 	PersonByID(ctx context.Context, id int64) (Person, error)
 	AddMember(ctx context.Context, accountID int64, p NewPerson, role Role) (Person, error)

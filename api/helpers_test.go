@@ -97,31 +97,7 @@ func (s *server) oauth(t testing.TB) *oauth.Server {
 // account's owner and returns an access token with the scopes.
 func accessToken(t testing.TB, s *server, a *account, scopes ...string) string {
 	t.Helper()
-	ctx := context.Background()
-	auth := s.oauth(t)
-	c, _, err := oauth.NewClient(0, "Test app", []string{"https://app.example/cb"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	acct, err := s.DB.AccountBySlug(ctx, a.Slug)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c.AccountID = acct.ID
-	if c, err = s.DB.CreateClient(ctx, c); err != nil {
-		t.Fatal(err)
-	}
-	to, err := auth.Approve(ctx, oauth.Request{Client: c, RedirectURI: "https://app.example/cb", State: "s", Scopes: scopes},
-		a.Owner, taskd.Membership{Account: acct, Role: taskd.RoleOwner})
-	if err != nil {
-		t.Fatal(err)
-	}
-	u, _ := url.Parse(to)
-	set, err := auth.Exchange(ctx, c, u.Query().Get("code"), "https://app.example/cb", "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return set.AccessToken
+	return tokenFor(t, s, a, a.Owner, taskd.RoleOwner, scopes...)
 }
 
 func (a *account) endpoint() string { return a.URL + "/a/" + a.Slug + "/api/admin/v2/" }

@@ -26,7 +26,10 @@ func tokenFor(t testing.TB, s *server, a *account, p taskd.Person, role taskd.Ro
 	if err != nil {
 		t.Fatal(err)
 	}
-	acct := mustAccount(t.(*testing.T), s, a)
+	acct, err := s.DB.AccountBySlug(ctx, a.Slug)
+	if err != nil {
+		t.Fatal(err)
+	}
 	c.AccountID = acct.ID
 	if c, err = s.DB.CreateClient(ctx, c); err != nil {
 		t.Fatal(err)

@@ -98,9 +98,20 @@ func TestPeoplePages(t *testing.T) {
 		t.Fatalf("the reader commenting: %d", p.status)
 	}
 
-	// Times in the person's zone.
+	// Times in the person's zone, else the account's.
 	if p := o.get(s.base + taskPath); !strings.Contains(p.body, " UTC") {
 		t.Fatalf("times without a zone set:\n%s", p.body)
+	}
+	settings := o.get(s.base + acct + "/settings/account")
+	if p := o.submit(s.base, settings, acct+"/settings/account", url.Values{"time_zone": {"Nowhere/Else"}}); p.status != http.StatusUnprocessableEntity {
+		t.Fatalf("an unknown account zone: %d", p.status)
+	}
+	o.submit(s.base, settings, acct+"/settings/account", url.Values{"time_zone": {"Europe/Kyiv"}}).location(t)
+	if p := o.get(s.base + taskPath); !strings.Contains(p.body, " EET") && !strings.Contains(p.body, " EEST") {
+		t.Fatalf("times in the account's zone:\n%s", p.body)
+	}
+	if p := g.get(s.base + acct + "/settings/account"); p.status != http.StatusForbidden {
+		t.Fatalf("a guest on the account settings: %d", p.status)
 	}
 	prof := o.get(s.base + "/profile")
 	if p := o.submit(s.base, prof, "/profile", url.Values{"time_zone": {"Mars/Olympus"}}); p.status != http.StatusUnprocessableEntity {

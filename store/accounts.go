@@ -244,3 +244,9 @@ func (db *DB) SetRole(ctx context.Context, accountID, personID int64, role taskd
 		return err
 	})
 }
+
+// SetAccountZone sets the account's time zone.
+func (db *DB) SetAccountZone(ctx context.Context, accountID int64, zone string) error {
+	res, err := db.exec(ctx, "set account zone", `UPDATE accounts SET time_zone = ? WHERE id = ?`, zone, accountID)
+	return oneRow(res, err, "account")
+}

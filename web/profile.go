@@ -134,3 +134,31 @@ func (s *Server) changePassword(w http.ResponseWriter, r *http.Request, v *view)
 	s.setFlash(w, flash{Message: "Your password was changed."})
 	return see303(w, r, "/profile")
 }
+
+// accountZonePage is GET /a/{slug}/settings/account: the account's time
+// zone (owners and admins).
+func (s *Server) accountZonePage(w http.ResponseWriter, r *http.Request, v *view, me member) error {
+	return s.renderAccountZone(w, r, v, me, http.StatusOK, nil)
+}
+
+func (s *Server) renderAccountZone(w http.ResponseWriter, r *http.Request, v *view, me member, status int, fe *formError) error {
+	v.Title, v.Data = "Account settings", &profileView{Zones: commonZones, Error: fe, Shown: s.takeFlash(w, r)}
+	return s.renderStatus(w, r, status, "account.html", v)
+}
+
+// setAccountZone is POST /a/{slug}/settings/account.
+func (s *Server) setAccountZone(w http.ResponseWriter, r *http.Request, v *view, me member) error {
+	zone := strings.TrimSpace(r.PostFormValue("time_zone"))
+	if zone == "" {
+		zone = "UTC"
+	}
+	if !validZone(zone) {
+		return s.renderAccountZone(w, r, v, me, http.StatusUnprocessableEntity,
+			&formError{Form: "account", Field: "time_zone", Message: "Unknown time zone: use a name such as Europe/Kyiv"})
+	}
+	if err := s.cfg.Store.SetAccountZone(r.Context(), me.Account.ID, zone); err != nil {
+		return err
+	}
+	s.setFlash(w, flash{Message: "The account's time zone is now " + zone + "."})
+	return see303(w, r, s.cfg.accountPath(me.Account)+"/settings/account")
+}

@@ -63,6 +63,13 @@ func ParseTaskInput(p Params) (in TaskInput, err error) {
 		}
 		in.Subscribe = list
 	}
+	if v, ok := p("hidden"); ok {
+		list, err := ParseEmails("hidden", v)
+		if err != nil {
+			return in, err
+		}
+		in.Hidden = list
+	}
 	if in.DateStart, err = p.date("datestart"); err != nil {
 		return in, err
 	}

@@ -39,6 +39,9 @@ type TaskQuery struct {
 	AssigneeEmail string
 	Text          string // case-insensitive substring of name or text
 	Limit         int
+	// Viewer, when set, leaves out the tasks hidden from this person
+	// (HiddenStore); 0 lists every task.
+	Viewer int64
 }
 
 // NewAccount is an account to create together with its owner.

@@ -81,6 +81,9 @@ type TaskInput struct {
 	// Subscribe lists members, by e-mail, to subscribe to the task (on
 	// creation); the author and the assignee are subscribed anyway.
 	Subscribe []string
+	// Hidden lists members, by e-mail, who alone (with the author) may
+	// see the task (on creation); empty: everyone who sees the project.
+	Hidden []string
 }
 
 // CanAddSubtask reports whether a subtask may be added under parent.

@@ -51,14 +51,14 @@ func actions() map[string]action {
 		"get_task":      {tasksRead, read, []string{"id_task", "extra"}, getTask},
 		"search_tasks":  {tasksRead, read, []string{"id_project", "email_user_from", "email_user_to", "status", "filter", "extra"}, searchTasks},
 		"post_task": {tasksWrite, work, []string{"id_project", "id_parent", "title", "text", "email_user_from", "email_user_to",
-			"priority", "datestart", "dateend", "subscribe"}, postTask},
+			"priority", "datestart", "dateend", "subscribe", "hidden"}, postTask},
 		"update_task":   {tasksWrite, work, []string{"id_task", "title", "text", "email_user_to", "priority", "datestart", "dateend"}, updateTask},
 		"complete_task": {tasksWrite, work, []string{"id_task"}, taskStatus(true)},
 		"reopen_task":   {tasksWrite, work, []string{"id_task"}, taskStatus(false)},
 		"delete_task":   {tasksWrite, work, []string{"id_task"}, deleteTask},
 
 		"get_comments":   {commentsRead, read, []string{"id_task"}, getComments},
-		"post_comment":   {commentsWrite, work, []string{"id_task", "text", "email_user_from"}, writeComment("id_task", CodeTaskInvalid, Store.CreateComment)},
+		"post_comment":   {commentsWrite, work, []string{"id_task", "text", "email_user_from", "hidden"}, postComment},
 		"update_comment": {commentsWrite, work, []string{"id_comment", "text"}, writeComment("id_comment", CodeCommentInvalid, Store.UpdateComment)},
 		"delete_comment": {commentsWrite, work, []string{"id_comment"}, deleteComment},
 

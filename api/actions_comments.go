@@ -11,7 +11,7 @@ func getComments(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	list, err := c.store.Comments(c.ctx, c.accountID(), id)
+	list, err := c.store.CommentsFor(c.ctx, c.accountID(), id, c.viewer())
 	if err != nil {
 		return nil, err
 	}
@@ -51,4 +51,21 @@ func deleteComment(c *call) (any, error) {
 		return nil, err
 	}
 	return ok(nil), c.store.DeleteComment(c.ctx, by, id)
+}
+
+// postComment is post_comment: with hidden (comma e-mails), a comment only
+// those members and its author may see (the Python README's hidden=1 is
+// not a list of people: 11, C15).
+func postComment(c *call) (any, error) {
+	v, ok := c.p["hidden"]
+	if !ok || v == "" {
+		return writeComment("id_task", CodeTaskInvalid, Store.CreateComment)(c)
+	}
+	hidden, err := taskd.ParseEmails("hidden", v)
+	if err != nil {
+		return nil, err
+	}
+	return writeComment("id_task", CodeTaskInvalid, func(s Store, ctx context.Context, by taskd.Actor, id int64, text string) (taskd.Comment, error) {
+		return s.CreateHiddenComment(ctx, by, id, text, hidden)
+	})(c)
 }

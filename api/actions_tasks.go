@@ -26,7 +26,7 @@ func getTasks(c *call) (any, error) {
 		return nil, err
 	}
 	if c.extra("subscribers") { // not cached: subscriptions change no project version
-		tasks, err := c.store.Tasks(c.ctx, taskd.TaskQuery{AccountID: c.accountID(), ProjectID: pid, Status: status})
+		tasks, err := c.store.Tasks(c.ctx, taskd.TaskQuery{AccountID: c.accountID(), ProjectID: pid, Status: status, Viewer: c.viewer()})
 		if err != nil {
 			return nil, err
 		}
@@ -40,7 +40,7 @@ func getTasks(c *call) (any, error) {
 	if body, hit := c.lists.get(key); hit {
 		return body, nil
 	}
-	tasks, err := c.store.Tasks(c.ctx, taskd.TaskQuery{AccountID: c.accountID(), ProjectID: pid, Status: status})
+	tasks, err := c.store.Tasks(c.ctx, taskd.TaskQuery{AccountID: c.accountID(), ProjectID: pid, Status: status, Viewer: c.viewer()})
 	if err != nil {
 		return nil, err
 	}
@@ -57,7 +57,7 @@ func getAllTasks(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	tasks, err := c.store.Tasks(c.ctx, taskd.TaskQuery{AccountID: c.accountID(), Status: status})
+	tasks, err := c.store.Tasks(c.ctx, taskd.TaskQuery{AccountID: c.accountID(), Status: status, Viewer: c.viewer()})
 	if err != nil {
 		return nil, err
 	}
@@ -67,7 +67,7 @@ func getAllTasks(c *call) (any, error) {
 }
 
 func searchTasks(c *call) (any, error) {
-	q := taskd.TaskQuery{AccountID: c.accountID(), Text: c.p["filter"]}
+	q := taskd.TaskQuery{AccountID: c.accountID(), Text: c.p["filter"], Viewer: c.viewer()}
 	var err error
 	if q.ProjectID, err = c.optID("id_project", CodeProjectInvalid); err != nil {
 		return nil, err
@@ -102,7 +102,7 @@ func (c *call) withChildren(t taskd.Task) (taskd.Task, error) {
 	if t.ParentID != 0 {
 		return t, nil
 	}
-	kids, err := c.store.Tasks(c.ctx, taskd.TaskQuery{AccountID: c.accountID(), ParentID: t.ID})
+	kids, err := c.store.Tasks(c.ctx, taskd.TaskQuery{AccountID: c.accountID(), ParentID: t.ID, Viewer: c.viewer()})
 	t.Children = kids
 	return t, err
 }

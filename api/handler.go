@@ -54,6 +54,7 @@ type Store interface {
 	taskd.CommentStore
 	taskd.EventStore
 	taskd.PeopleStore
+	taskd.HiddenStore
 }
 
 // Inviter invites people by e-mail (people.Service).

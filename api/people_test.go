@@ -168,3 +168,63 @@ func mustAccount(t *testing.T, s *server, a *account) taskd.Account {
 	}
 	return acct
 }
+
+// TestHiddenTasksAndComments: a task or comment made with hidden is seen
+// by the people listed and its author only (and the administrative key):
+// the others' lists leave it out, with its subtasks, and its id answers as
+// an id of nothing.
+func TestHiddenTasksAndComments(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, d testdb.DB) {
+		s := newServer(t, d)
+		a := s.newAccount(t)
+		ctx := context.Background()
+		acct := mustAccount(t, s, a)
+		member := func(name string) (taskd.Person, string) {
+			p, err := s.DB.AddMember(ctx, acct.ID, taskd.NewPerson{Email: name + "-" + a.Slug + "@example.com", PasswordHash: "x", FirstName: name}, taskd.RoleUser)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return p, tokenFor(t, s, a, p, taskd.RoleUser, "tasks_read", "tasks_write", "comments_read", "comments_write")
+		}
+		bob, bobToken := member("bob")
+		_, carlToken := member("carl")
+		pid := a.ok("action", "post_project", "title", "P").data()["id"].(string)
+		open := a.ok("action", "post_task", "id_project", pid, "title", "Open").data()["id"].(string)
+		secret := a.ok("action", "post_task", "id_project", pid, "title", "Secret", "hidden", bob.Email).data()["id"].(string)
+		sub := a.ok("action", "post_task", "id_project", pid, "id_parent", secret, "title", "Secret child").data()["id"].(string)
+		a.ok("action", "post_comment", "id_task", open, "text", "for everyone")
+		a.ok("action", "post_comment", "id_task", open, "text", "for Bob", "hidden", bob.Email)
+		a.fails(api.CodeInvalidValue, "action", "post_comment", "id_task", open, "text", "x", "hidden", "1")
+
+		as := func(token string, pairs ...string) response {
+			q := query(pairs...)
+			return a.do(http.MethodGet, a.URL+"/a/"+a.Slug+"/api/oauth2?"+q, "", "", http.Header{"Authorization": {"Bearer " + token}})
+		}
+		for _, q := range [][]string{{"action", "get_tasks", "id_project", pid}, {"action", "get_all_tasks"}, {"action", "search_tasks", "filter", "Secret"},
+			{"action", "get_comments", "id_task", open}} {
+			if r := as(carlToken, q...); strings.Contains(r.Raw, "Secret") || strings.Contains(r.Raw, "for Bob") {
+				t.Errorf("carl %v: %s", q, r.Raw)
+			}
+		}
+		if r := as(bobToken, "action", "get_tasks", "id_project", pid); !strings.Contains(r.Raw, "Secret child") {
+			t.Errorf("bob's list lacks the task hidden for him: %s", r.Raw)
+		}
+		if r := as(bobToken, "action", "get_comments", "id_task", open); !strings.Contains(r.Raw, "for Bob") {
+			t.Errorf("bob's comments: %s", r.Raw)
+		}
+		if r := a.ok("action", "get_tasks", "id_project", pid); !strings.Contains(r.Raw, "Secret child") {
+			t.Errorf("the administrative key does not see every task: %s", r.Raw)
+		}
+		for _, id := range []string{secret, sub} {
+			for _, action := range []string{"get_task", "complete_task", "get_comments"} {
+				got, want := as(carlToken, "action", action, "id_task", id), as(carlToken, "action", action, "id_task", "999999999")
+				if got.Raw != want.Raw {
+					t.Errorf("carl %s %s: %s, an id of nothing: %s", action, id, got.Raw, want.Raw)
+				}
+			}
+		}
+		if r := as(carlToken, "action", "post_task", "id_project", pid, "id_parent", secret, "title", "x"); r.code() != int(api.CodeTaskInvalid) {
+			t.Errorf("carl adding a subtask to a hidden task: %v", r)
+		}
+	})
+}

@@ -12,6 +12,9 @@ import (
 // nothing is, and c.sees filters the lists. Everyone else sees the whole
 // account. Ids that do not parse are left to the action.
 func (c *call) guard() error {
+	if err := c.guardHidden(); err != nil {
+		return err
+	}
 	p := c.who.person
 	if p == nil || !p.Role.Limited() {
 		return nil
@@ -68,4 +71,32 @@ func (c *call) visibleTasks(tasks []taskd.Task) []taskd.Task {
 		}
 	}
 	return out
+}
+
+// guardHidden keeps a token's person from tasks and comments hidden from
+// them (taskd.HiddenStore): not found, as an id of nothing.
+func (c *call) guardHidden() error {
+	p := c.who.person
+	if p == nil {
+		return nil
+	}
+	for name, object := range map[string]string{"id_task": "task", "id_parent": "parent"} {
+		if id, ok := c.paramID(name); ok {
+			if seen, err := c.store.CanSeeTask(c.ctx, c.accountID(), p.ID, id); err != nil || !seen {
+				if err == nil {
+					err = taskd.NotFound(object)
+				}
+				return err
+			}
+		}
+	}
+	if id, ok := c.paramID("id_comment"); ok {
+		if seen, err := c.store.CanSeeComment(c.ctx, c.accountID(), p.ID, id); err != nil || !seen {
+			if err == nil {
+				err = taskd.NotFound("comment")
+			}
+			return err
+		}
+	}
+	return nil
 }

@@ -26,11 +26,7 @@ func scanComment(s interface{ Scan(...any) error }) (taskd.Comment, error) {
 
 // Comments lists a task's comments, oldest first; not found ("task") for an unknown task.
 func (db *DB) Comments(ctx context.Context, accountID, taskID int64) ([]taskd.Comment, error) {
-	if _, err := db.task(ctx, db.reader, accountID, taskID, false); err != nil {
-		return nil, err
-	}
-	return all(ctx, db.reader, "comments", db.d.q(`SELECT `+commentColumns+` WHERE c.account_id = ? AND c.task_id = ? ORDER BY c.id`), scanComment,
-		accountID, taskID)
+	return db.CommentsFor(ctx, accountID, taskID, 0)
 }
 
 // Comment returns one of the account's comments; not found ("comment") otherwise.
@@ -60,6 +56,12 @@ func (db *DB) emitComment(ctx context.Context, tx querier, by taskd.Actor, actio
 // CreateComment adds a comment to a task and writes post_comment. Not found
 // ("task") for an unknown task.
 func (db *DB) CreateComment(ctx context.Context, by taskd.Actor, taskID int64, text string) (taskd.Comment, error) {
+	return db.createComment(ctx, by, taskID, text, nil)
+}
+
+// createComment creates a comment, visible only to the members with the
+// e-mails (and its author) when there are any.
+func (db *DB) createComment(ctx context.Context, by taskd.Actor, taskID int64, text string, visibleTo []string) (taskd.Comment, error) {
 	c := taskd.Comment{AccountID: by.AccountID, TaskID: taskID, Text: text, Author: by.Person, DateAdded: db.now().UTC()}
 	err := db.change(ctx, by, "create comment", func(tx querier) error {
 		t, err := db.task(ctx, tx, by.AccountID, taskID, true)
@@ -72,7 +74,10 @@ func (db *DB) CreateComment(ctx context.Context, by taskd.Actor, taskID int64, t
 		if err != nil {
 			return err
 		}
-		if err := db.notify(ctx, tx, by, t, lineCommented(by, c.Text)); err != nil {
+		if err := db.hide(ctx, tx, "comment_viewers", "comment_id", c.ID, by.AccountID, visibleTo); err != nil {
+			return err
+		}
+		if err := db.notify(ctx, tx, by, t, lineCommented(by, c.Text), visibleTo); err != nil {
 			return err
 		}
 		return db.emitComment(ctx, tx, by, taskd.ActionPost, c, nil, taskd.CommentFields(c))

@@ -18,13 +18,24 @@ var _ taskd.NotificationStore = (*DB)(nil)
 // follows it (its subscribers and its assignee) but the person who made
 // the change: members of the account who have notifications on and may
 // see the project (taskd.CanSeeProject: guests and readers on its team).
-func (db *DB) notify(ctx context.Context, tx querier, by taskd.Actor, t taskd.Task, line string) error {
+//
+// A hidden task (HiddenStore) is told only to those who may see it, and a
+// hidden comment only to the people it is visible to (visibleTo).
+func (db *DB) notify(ctx context.Context, tx querier, by taskd.Actor, t taskd.Task, line string, visibleTo []string) error {
+	only, args := "", []any{}
+	if len(visibleTo) > 0 {
+		only = ` AND p.email IN (?` + strings.Repeat(`, ?`, len(visibleTo)-1) + `)`
+		for _, e := range visibleTo {
+			args = append(args, e)
+		}
+	}
 	_, err := tx.ExecContext(ctx, db.d.q(`INSERT INTO notifications (account_id, person_id, task_id, task_name, task_page, line, created_at)
 		SELECT ?, p.id, ?, ?, ?, ?, ? FROM persons p JOIN members m ON m.person_id = p.id AND m.account_id = ?
 		WHERE p.notify = 1 AND p.id <> ?
 		AND (p.id = ? OR p.id IN (SELECT person_id FROM task_subscribers WHERE task_id = ?))
-		AND (m.role NOT IN ('guest', 'reader') OR p.id IN (SELECT person_id FROM project_members WHERE project_id = ?))`),
-		t.AccountID, t.ID, t.Name, t.Page(), line, ms(db.now()), t.AccountID, by.Person.ID, t.Assignee.ID, t.ID, t.ProjectID)
+		AND (m.role NOT IN ('guest', 'reader') OR p.id IN (SELECT person_id FROM project_members WHERE project_id = ?))
+		AND EXISTS (SELECT 1 FROM tasks t WHERE t.id = ? AND `+seenTaskAndParent("p.id")+`)`+only),
+		append([]any{t.AccountID, t.ID, t.Name, t.Page(), line, ms(db.now()), t.AccountID, by.Person.ID, t.Assignee.ID, t.ID, t.ProjectID, t.ID}, args...)...)
 	return err
 }
 

@@ -63,6 +63,10 @@ func (db *DB) Tasks(ctx context.Context, q taskd.TaskQuery) ([]taskd.Task, error
 	default:
 		add(`b.email = ?`, q.AssigneeEmail)
 	}
+	if q.Viewer != 0 {
+		where.WriteString(` AND ` + seenTaskAndParent("?"))
+		args = append(args, q.Viewer, q.Viewer, q.Viewer, q.Viewer)
+	}
 	if q.Text != "" {
 		pattern := "%" + escapeLike(q.Text) + "%"
 		where.WriteString(` AND (t.name ` + db.d.ilike + ` ? ESCAPE '\' OR t.text ` + db.d.ilike + ` ? ESCAPE '\')`)
@@ -194,10 +198,13 @@ func (db *DB) CreateTask(ctx context.Context, by taskd.Actor, projectID, parentI
 		if err != nil {
 			return err
 		}
+		if err := db.hide(ctx, tx, "task_viewers", "task_id", t.ID, t.AccountID, in.Hidden); err != nil {
+			return err
+		}
 		if err := db.subscribeAll(ctx, tx, t, append([]string{t.Author.Email, t.Assignee.Email}, in.Subscribe...)); err != nil {
 			return err
 		}
-		if err := db.notify(ctx, tx, by, t, lineCreated(by, t)); err != nil {
+		if err := db.notify(ctx, tx, by, t, lineCreated(by, t), nil); err != nil {
 			return err
 		}
 		return db.emitTask(ctx, tx, by, taskd.ActionPost, t, nil, taskd.TaskFields(t))
@@ -227,7 +234,7 @@ func (db *DB) UpdateTask(ctx context.Context, by taskd.Actor, id int64, in taskd
 			return err
 		}
 		if t.Assignee.ID != assignee {
-			if err := db.notify(ctx, tx, by, t, lineAssigned(by, t)); err != nil {
+			if err := db.notify(ctx, tx, by, t, lineAssigned(by, t), nil); err != nil {
 				return err
 			}
 		}
@@ -249,7 +256,7 @@ func (db *DB) setStatus(ctx context.Context, tx querier, by taskd.Actor, t *task
 	if err != nil {
 		return err
 	}
-	if err := db.notify(ctx, tx, by, *t, lineStatus(by, status == taskd.StatusDone)); err != nil {
+	if err := db.notify(ctx, tx, by, *t, lineStatus(by, status == taskd.StatusDone), nil); err != nil {
 		return err
 	}
 	return db.emitTask(ctx, tx, by, action, *t, before, taskd.TaskFields(*t))

@@ -133,10 +133,23 @@ func fieldLabel(field string) string {
 // outside them is not found, as if it did not exist. Unknown ids are left
 // to the handler.
 func (s *Server) seesPath(r *http.Request, acct taskd.Account, m taskd.Member) (bool, error) {
+	ctx := r.Context()
+	// Tasks and comments hidden from the person (taskd.HiddenStore).
+	for _, name := range []string{"tid", "parent"} {
+		if id, err := taskd.ParseID(r.PathValue(name), "task"); err == nil {
+			if ok, err := s.cfg.Store.CanSeeTask(ctx, acct.ID, m.ID, id); err != nil || !ok {
+				return false, err
+			}
+		}
+	}
+	if id, err := taskd.ParseID(r.PathValue("cid"), "comment"); err == nil {
+		if ok, err := s.cfg.Store.CanSeeComment(ctx, acct.ID, m.ID, id); err != nil || !ok {
+			return false, err
+		}
+	}
 	if !m.Role.Limited() {
 		return true, nil
 	}
-	ctx := r.Context()
 	var project int64
 	if id, err := taskd.ParseID(r.PathValue("pid"), "project"); err == nil && r.PathValue("pid") != "" && !strings.Contains(r.URL.Path, "/people/") {
 		project = id

@@ -138,7 +138,7 @@ func (s *Server) pathProject(w http.ResponseWriter, r *http.Request, acct taskd.
 
 func (s *Server) renderProject(w http.ResponseWriter, r *http.Request, v *view, acct taskd.Account, p taskd.Project, status int, fe *formError) error {
 	ctx := r.Context()
-	tasks, err := s.cfg.Store.Tasks(ctx, taskd.TaskQuery{AccountID: acct.ID, ProjectID: p.ID})
+	tasks, err := s.cfg.Store.Tasks(ctx, taskd.TaskQuery{AccountID: acct.ID, ProjectID: p.ID, Viewer: v.Nav.Member.ID})
 	if err != nil {
 		return err
 	}

@@ -71,7 +71,7 @@ func (s *Server) renderTask(w http.ResponseWriter, r *http.Request, v *view, acc
 	tv := &taskView{Task: t, Error: fe, Values: r.PostForm, Base: s.cfg.accountPath(acct), Me: actor(acct, v.Nav.Member)}
 	var err error
 	if t.ParentID == 0 {
-		if tv.Task.Children, err = s.cfg.Store.Tasks(ctx, taskd.TaskQuery{AccountID: acct.ID, ParentID: t.ID}); err != nil {
+		if tv.Task.Children, err = s.cfg.Store.Tasks(ctx, taskd.TaskQuery{AccountID: acct.ID, ParentID: t.ID, Viewer: v.Nav.Member.ID}); err != nil {
 			return err
 		}
 	} else {
@@ -84,7 +84,7 @@ func (s *Server) renderTask(w http.ResponseWriter, r *http.Request, v *view, acc
 	if tv.Project, err = s.cfg.Store.Project(ctx, acct.ID, t.ProjectID); err != nil {
 		return err
 	}
-	if tv.Comments, err = s.cfg.Store.Comments(ctx, acct.ID, t.ID); err != nil {
+	if tv.Comments, err = s.cfg.Store.CommentsFor(ctx, acct.ID, t.ID, v.Nav.Member.ID); err != nil {
 		return err
 	}
 	if tv.People, err = s.cfg.Store.Members(ctx, acct.ID); err != nil {

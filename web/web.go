@@ -46,6 +46,7 @@ type Store interface {
 	taskd.LinkStore
 	taskd.PeopleStore
 	taskd.NotificationStore
+	taskd.HiddenStore
 	taskd.WebhookStore // the webhook pages read attempts and deliveries
 	ratelimit.Store    // sign-in limits
 }

@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -78,5 +79,21 @@ func testNotifications(t *testing.T, f *Fixture) {
 	}))(t)
 	if n != 1 {
 		t.Fatalf("Ann's digests: %d", n)
+	}
+
+	// A hidden task is told only to those who may see it; a hidden
+	// comment only to the people it is for.
+	secret := must(s.CreateTask(ctx, by, p.ID, 0, taskd.TaskInput{Name: ptr("Secret"), AssigneeEmail: ptr(ann.Email),
+		Subscribe: []string{ben.Email}, Hidden: []string{ann.Email}}))(t)
+	must(s.CreateHiddenComment(ctx, by, task.ID, "for Ann", []string{ann.Email}))(t)
+	due = must(s.DigestsDue(ctx, f.Clock.Now().Add(time.Second), 10))(t)
+	if !slices.Contains(due, ann.ID) || slices.Contains(due, ben.ID) {
+		t.Fatalf("people told of a hidden task or comment: %v (ann %d, ben %d)", due, ann.ID, ben.ID)
+	}
+	if seen := must(s.CanSeeTask(ctx, f.Account.ID, ben.ID, secret.ID))(t); seen {
+		t.Fatal("Ben sees the task hidden for Ann")
+	}
+	if seen := must(s.CanSeeTask(ctx, f.Account.ID, ann.ID, secret.ID))(t); !seen {
+		t.Fatal("Ann does not see the task hidden for her")
 	}
 }

@@ -53,6 +53,7 @@ type Store interface {
 	taskd.LinkStore
 	taskd.PeopleStore
 	taskd.NotificationStore
+	taskd.HiddenStore
 	ratelimit.Store
 }
 

@@ -1,6 +1,7 @@
 package taskd_test
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -138,6 +139,11 @@ func FuzzParsers(f *testing.F) {
 		}
 		if e, err := taskd.NormalizeEmail(s); err == nil && e != strings.ToLower(e) {
 			t.Fatalf("NormalizeEmail(%q) = %q", s, e)
+		}
+		if list, err := taskd.ParseEmails("members", s); err == nil {
+			if again, err := taskd.ParseEmails("members", strings.Join(list, ",")); err != nil || !slices.Equal(again, list) {
+				t.Fatalf("ParseEmails(%q) = %v does not round-trip", s, list)
+			}
 		}
 		if evs, err := taskd.ParseWebhookEvents(s, taskd.SubscribableEvents); err == nil {
 			for _, e := range evs {

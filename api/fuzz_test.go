@@ -29,6 +29,8 @@ func FuzzAdminRequest(f *testing.F) {
 		{"POST", "action=update_task", "application/x-www-form-urlencoded", "id_task=" + tid + "&title=%E2%9C%93&dateend=31.12.2026"},
 		{"POST", "", "application/json", `{"action":"post_comment","id_task":"` + tid + `","text":"hi"}`},
 		{"POST", "action=search_tasks", "application/json", `{"filter":"%_\\","status":"done"}`},
+		{"POST", "action=add_project_members", "application/json", `{"id_project":"1","members":["a@b.cd",7,["x"]]}`},
+		{"POST", "action=subscribe", "application/json", `{"id_task":"` + tid + `","email_user":["a@b.cd"]}`},
 		{"GET", "action=get_events&period=72h&id_project=" + pid, "", ""},
 		{"PATCH", "action=x", "text/plain", "\xff"},
 		{"GET", "action=complete_task&id_task=" + tid, "", ""},

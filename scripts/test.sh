@@ -50,3 +50,4 @@ go test -run '^$' -fuzz '^FuzzParsers$' -fuzztime "$FUZZTIME" .
 go test -run '^$' -fuzz '^FuzzParseJWT$' -fuzztime "$FUZZTIME" ./oauth
 go test -run '^$' -fuzz '^FuzzVerifyJWT$' -fuzztime "$FUZZTIME" ./oauth
 go test -run '^$' -fuzz '^FuzzBlocked$' -fuzztime "$FUZZTIME" ./webhook
+go test -run '^$' -fuzz '^FuzzCompose$' -fuzztime "$FUZZTIME" ./mail

@@ -204,8 +204,13 @@ func (db *DB) CreateTask(ctx context.Context, by taskd.Actor, projectID, parentI
 		if err := db.subscribeAll(ctx, tx, t, append([]string{t.Author.Email, t.Assignee.Email}, in.Subscribe...)); err != nil {
 			return err
 		}
-		if err := db.notify(ctx, tx, by, t, lineCreated(by, t), nil); err != nil {
-			return err
+		// A new task has no followers but its author, its assignee and
+		// those subscribed here: with none of them but the author, nobody
+		// is told, and the query is saved.
+		if len(in.Subscribe) > 0 || (t.Assignee.ID >= taskd.FirstPersonID && t.Assignee.ID != by.Person.ID) {
+			if err := db.notify(ctx, tx, by, t, lineCreated(by, t), nil); err != nil {
+				return err
+			}
 		}
 		return db.emitTask(ctx, tx, by, taskd.ActionPost, t, nil, taskd.TaskFields(t))
 	})

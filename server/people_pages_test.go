@@ -83,6 +83,11 @@ func TestPeoplePages(t *testing.T) {
 	if p := g.post(s.base+hidden+"tasks", url.Values{"csrf": {csrf}, "title": {"sneaky"}}); p.status != http.StatusNotFound {
 		t.Fatalf("the guest adding a task to another project: %d", p.status)
 	}
+	// A parent named in the form is checked as one in the path is.
+	hiddenTID := strings.TrimPrefix(hiddenTask.Fragment, "task")
+	if p := g.post(s.base+shared+"tasks", url.Values{"csrf": {csrf}, "id_parent": {hiddenTID}}); p.status != http.StatusNotFound || strings.Contains(p.body, "Secret") {
+		t.Fatalf("the guest naming another project's task as parent: %d\n%s", p.status, p.body)
+	}
 	if p := g.get(s.base + taskPath); p.status != http.StatusOK || !strings.Contains(p.body, "Add a comment") {
 		t.Fatalf("the guest on their project's task: %d", p.status)
 	}

@@ -175,7 +175,20 @@ func (s *Server) createTask(w http.ResponseWriter, r *http.Request, v *view, me 
 	}
 	var parent int64
 	if pv := r.PostFormValue("id_parent"); pv != "" {
-		if parent, err = taskd.ParseID(pv, "parent"); err != nil {
+		// The parent comes in the form, not the path: it must be a task
+		// of this project that the person may see (seesPath covers only
+		// the path), or there is no such task.
+		var pt taskd.Task
+		if parent, err = taskd.ParseID(pv, "parent"); err == nil {
+			pt, err = s.cfg.Store.Task(r.Context(), acct.ID, parent)
+		}
+		seen := false
+		if err == nil && pt.ProjectID == p.ID {
+			if seen, err = s.cfg.Store.CanSeeTask(r.Context(), acct.ID, m.ID, parent); err != nil {
+				return err
+			}
+		}
+		if !seen {
 			s.fail(w, r, http.StatusNotFound, "There is no such task.")
 			return nil
 		}

@@ -69,7 +69,8 @@ type PeopleStore interface {
 	Subscribers(ctx context.Context, accountID, taskID int64) ([]PersonRef, error)
 	// Subscribe subscribes (on) or unsubscribes a member to a task.
 	Subscribe(ctx context.Context, by Actor, taskID int64, email string, on bool) error
-	// SetPassword changes a person's password hash.
+	// SetPassword changes a person's password hash, and ends every
+	// session and every reset or e-mail link of theirs.
 	SetPassword(ctx context.Context, personID int64, hash string) error
 	// SetProfile changes a person's names and profile.
 	SetProfile(ctx context.Context, personID int64, first, last string, p Profile) (Person, error)

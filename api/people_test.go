@@ -156,6 +156,20 @@ func TestPeopleActions(t *testing.T) {
 		if r := a.python("post_task", map[string]any{"id_project": pid, "title": "Nested", "subscribe": []any{[]string{"x"}}}); r.code() != int(api.CodeMalformed) {
 			t.Fatalf("a nested list: %v", r)
 		}
+
+		// A removed member's tasks go to nobody, in cached lists too.
+		if !strings.Contains(a.ok("action", "get_tasks", "id_project", pid).Raw, bob.Email) {
+			t.Fatal("the list does not show Bob's task")
+		}
+		if err := s.DB.RemoveMember(ctx, taskd.Actor{AccountID: mustAccount(t, s, a).ID, Person: a.Owner.Ref(), Role: taskd.RoleOwner}, bob.ID); err != nil {
+			t.Fatal(err)
+		}
+		if raw := a.ok("action", "get_tasks", "id_project", pid).Raw; strings.Contains(raw, bob.Email) {
+			t.Fatalf("a removed member in the list: %s", raw)
+		}
+		if task := a.ok("action", "post_task", "id_project", pid, "title", "After Bob").data(); task["user_to"].(map[string]any)["email"] != "NOONE" {
+			t.Fatalf("the removed default assignee: %v", task["user_to"])
+		}
 	})
 }
 

@@ -113,7 +113,7 @@ func (db *DB) JoinByLink(ctx context.Context, hash string, np taskd.NewPerson) (
 	var acct taskd.Account
 	var p taskd.Person
 	err := db.tx(ctx, "join", func(tx querier) error {
-		l, err := db.link(ctx, tx, hash, "invite")
+		l, err := db.takeLink(ctx, tx, hash, "invite")
 		if err != nil {
 			return err
 		}

@@ -43,6 +43,34 @@ func (db *DB) link(ctx context.Context, q querier, hash, kind string) (link, err
 	return l, nil
 }
 
+// takeLink deletes the live link of the kind with the hash and returns
+// it: of two transactions using one link at once, one gets it. Not found
+// ("link") as link.
+func (db *DB) takeLink(ctx context.Context, tx querier, hash, kind string) (link, error) {
+	var l link
+	var inv sql.NullInt64
+	err := tx.QueryRowContext(ctx, db.d.q(`DELETE FROM person_tokens WHERE hash = ? AND kind = ? AND expires_at > ?
+		RETURNING id, person_id, invitation_id, new_email`), hash, kind, ms(db.now())).Scan(&l.id, &l.personID, &inv, &l.newEmail)
+	l.invitationID = inv.Int64
+	if errors.Is(err, sql.ErrNoRows) {
+		return l, taskd.NotFound("link")
+	}
+	if err != nil {
+		return l, taskd.Internal("link", err)
+	}
+	return l, nil
+}
+
+// credentialsChanged ends what the person's old password or address could
+// still do: every other reset or e-mail link, and every session.
+func (db *DB) credentialsChanged(ctx context.Context, tx querier, personID int64) error {
+	if _, err := tx.ExecContext(ctx, db.d.q(`DELETE FROM person_tokens WHERE person_id = ? AND kind IN ('reset', 'email')`), personID); err != nil {
+		return err
+	}
+	_, err := tx.ExecContext(ctx, db.d.q(`DELETE FROM sessions WHERE person_id = ?`), personID)
+	return err
+}
+
 func (db *DB) personByID(ctx context.Context, q querier, id int64) (taskd.Person, error) {
 	p, err := scanPerson(q.QueryRowContext(ctx, db.d.q(`SELECT `+personColumns+` FROM persons p WHERE p.id = ?`), id))
 	if errors.Is(err, sql.ErrNoRows) {
@@ -76,17 +104,14 @@ func (db *DB) RequestReset(ctx context.Context, email string, l taskd.Link, mail
 func (db *DB) ResetPassword(ctx context.Context, hash, passwordHash string) (taskd.Person, error) {
 	var p taskd.Person
 	err := db.tx(ctx, "reset password", func(tx querier) error {
-		l, err := db.link(ctx, tx, hash, "reset")
+		l, err := db.takeLink(ctx, tx, hash, "reset")
 		if err != nil {
 			return err
 		}
 		if _, err := tx.ExecContext(ctx, db.d.q(`UPDATE persons SET password_hash = ? WHERE id = ?`), passwordHash, l.personID); err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, db.d.q(`DELETE FROM sessions WHERE person_id = ?`), l.personID); err != nil {
-			return err
-		}
-		if _, err := tx.ExecContext(ctx, db.d.q(`DELETE FROM person_tokens WHERE person_id = ? AND kind = 'reset'`), l.personID); err != nil {
+		if err := db.credentialsChanged(ctx, tx, l.personID); err != nil {
 			return err
 		}
 		p, err = db.personByID(ctx, tx, l.personID)
@@ -114,7 +139,7 @@ func (db *DB) RequestEmailChange(ctx context.Context, personID int64, newEmail s
 func (db *DB) ConfirmEmail(ctx context.Context, hash string) (taskd.Person, error) {
 	var p taskd.Person
 	err := db.tx(ctx, "confirm e-mail", func(tx querier) error {
-		l, err := db.link(ctx, tx, hash, "email")
+		l, err := db.takeLink(ctx, tx, hash, "email")
 		if err != nil {
 			return err
 		}
@@ -125,7 +150,12 @@ func (db *DB) ConfirmEmail(ctx context.Context, hash string) (taskd.Person, erro
 		if err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, db.d.q(`DELETE FROM person_tokens WHERE id = ?`), l.id); err != nil {
+		if err := db.renamed(ctx, tx, l.personID); err != nil {
+			return err
+		}
+		// Links sent to the old address stop working; sessions stay
+		// (the person proved both the password and the new address).
+		if _, err := tx.ExecContext(ctx, db.d.q(`DELETE FROM person_tokens WHERE person_id = ? AND kind IN ('reset', 'email')`), l.personID); err != nil {
 			return err
 		}
 		p, err = db.personByID(ctx, tx, l.personID)

@@ -285,10 +285,16 @@ func (db *DB) subscribe(ctx context.Context, tx querier, taskID, personID int64,
 	return err
 }
 
-// SetPassword changes a person's password hash.
+// SetPassword changes a person's password hash, and ends every session
+// and every reset or e-mail link of theirs.
 func (db *DB) SetPassword(ctx context.Context, personID int64, hash string) error {
-	res, err := db.exec(ctx, "set password", `UPDATE persons SET password_hash = ? WHERE id = ?`, hash, personID)
-	return oneRow(res, err, "person")
+	return db.tx(ctx, "set password", func(tx querier) error {
+		res, err := tx.ExecContext(ctx, db.d.q(`UPDATE persons SET password_hash = ? WHERE id = ?`), hash, personID)
+		if err := oneRow(res, err, "person"); err != nil {
+			return err
+		}
+		return db.credentialsChanged(ctx, tx, personID)
+	})
 }
 
 // SetProfile changes a person's names and profile.
@@ -299,6 +305,9 @@ func (db *DB) SetProfile(ctx context.Context, personID int64, first, last string
 			phone4 = ?, address = ?, address2 = ?, time_zone = ?, notify = ? WHERE id = ?`),
 			first, last, p.Title, p.Phone, p.Phone2, p.Phone3, p.Phone4, p.Address, p.Address2, p.TimeZone, flag(p.Notify), personID)
 		if err := oneRow(res, err, "person"); err != nil {
+			return err
+		}
+		if err := db.renamed(ctx, tx, personID); err != nil {
 			return err
 		}
 		out, err = db.personByID(ctx, tx, personID)
@@ -330,6 +339,7 @@ func (db *DB) RemoveMember(ctx context.Context, by taskd.Actor, personID int64) 
 			`DELETE FROM members WHERE account_id = ? AND person_id = ?`,
 			`UPDATE tasks SET assignee_id = 1 WHERE account_id = ? AND assignee_id = ?`,
 			`UPDATE projects SET manager_id = 1 WHERE account_id = ? AND manager_id = ?`,
+			`UPDATE projects SET default_assignee_id = 0 WHERE account_id = ? AND default_assignee_id = ?`,
 			`DELETE FROM project_members WHERE project_id IN (SELECT id FROM projects WHERE account_id = ?) AND person_id = ?`,
 			`DELETE FROM task_subscribers WHERE task_id IN (SELECT id FROM tasks WHERE account_id = ?) AND person_id = ?`,
 		} {
@@ -337,6 +347,17 @@ func (db *DB) RemoveMember(ctx context.Context, by taskd.Actor, personID int64) 
 				return err
 			}
 		}
-		return nil
+		// The cached task lists name the person: new versions drop them.
+		_, err = tx.ExecContext(ctx, db.d.q(`UPDATE projects SET version = version + 1 WHERE account_id = ?`), by.AccountID)
+		return err
 	})
+}
+
+// renamed drops the cached task lists of every account the person is a
+// member of (they carry the person's name and address): each project gets
+// a new version.
+func (db *DB) renamed(ctx context.Context, tx querier, personID int64) error {
+	_, err := tx.ExecContext(ctx, db.d.q(`UPDATE projects SET version = version + 1
+		WHERE account_id IN (SELECT account_id FROM members WHERE person_id = ?)`), personID)
+	return err
 }

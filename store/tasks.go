@@ -235,10 +235,10 @@ func (db *DB) UpdateTask(ctx context.Context, by taskd.Actor, id int64, in taskd
 		if err != nil {
 			return err
 		}
-		if err := db.subscribeAll(ctx, tx, t, []string{t.Assignee.Email}); err != nil {
-			return err
-		}
 		if t.Assignee.ID != assignee {
+			if err := db.subscribeAll(ctx, tx, t, []string{t.Assignee.Email}); err != nil {
+				return err
+			}
 			if err := db.notify(ctx, tx, by, t, lineAssigned(by, t), nil); err != nil {
 				return err
 			}

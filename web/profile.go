@@ -121,7 +121,10 @@ func (s *Server) changePassword(w http.ResponseWriter, r *http.Request, v *view)
 	if err == nil {
 		var hash string
 		if hash, err = secret.HashPassword(next); err == nil {
-			err = s.cfg.Store.SetPassword(r.Context(), v.Person.ID, hash)
+			// Every session ends with the old password; this one starts anew.
+			if err = s.cfg.Store.SetPassword(r.Context(), v.Person.ID, hash); err == nil {
+				err = s.signIn(r.Context(), w, *v.Person)
+			}
 		}
 	}
 	if err != nil {
@@ -131,7 +134,7 @@ func (s *Server) changePassword(w http.ResponseWriter, r *http.Request, v *view)
 		}
 		return s.renderProfile(w, r, v, http.StatusUnprocessableEntity, fe)
 	}
-	s.setFlash(w, flash{Message: "Your password was changed."})
+	s.setFlash(w, flash{Message: "Your password was changed; you were signed out everywhere else."})
 	return see303(w, r, "/profile")
 }
 

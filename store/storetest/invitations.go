@@ -169,4 +169,15 @@ func testLinks(t *testing.T, f *Fixture) {
 		taskd.QueuedMail{To: f.Owner.Person.Email, Subject: "Confirm", Body: []byte("x")}))
 	_, err = db.ConfirmEmail(ctx, "h-e2")
 	want(t, err, taskd.KindConflict, "email")
+
+	// A new password ends every e-mail and reset link made before it.
+	noErr(t, db.RequestEmailChange(ctx, p.ID, "thief-"+email, taskd.Link{Hash: "h-e3", Expires: f.Clock.Now().Add(time.Hour)},
+		taskd.QueuedMail{To: "thief-" + email, Subject: "Confirm", Body: []byte("x")}))
+	noErr(t, db.RequestReset(ctx, newEmail, taskd.Link{Hash: "h-r4", Expires: f.Clock.Now().Add(time.Hour)},
+		func(p taskd.Person) taskd.QueuedMail { return taskd.QueuedMail{To: p.Email, Subject: "Reset", Body: []byte("x")} }))
+	noErr(t, db.SetPassword(ctx, p.ID, "argon-4"))
+	_, err = db.ConfirmEmail(ctx, "h-e3")
+	want(t, err, taskd.KindNotFound, "link")
+	_, err = db.ResetPassword(ctx, "h-r4", "x")
+	want(t, err, taskd.KindNotFound, "link")
 }

@@ -133,6 +133,10 @@ func testPeople(t *testing.T, f *Fixture) {
 		t.Fatal("a removed member stays subscribed")
 	}
 	want(t, s.RemoveMember(ctx, by, bob.ID), taskd.KindNotFound, "member")
+	// Bob was the project's default assignee: new tasks go to nobody now.
+	if after := must(s.CreateTask(ctx, by, p.ID, 0, taskd.TaskInput{Name: ptr("After")}))(t); after.Assignee.ID != taskd.NobodyID {
+		t.Fatalf("a removed default assignee: %+v", after.Assignee)
+	}
 
 	// An invitation's team and department.
 	inv := must(s.Invite(ctx, taskd.InviteInput{AccountID: f.Account.ID, Person: taskd.NewPerson{Email: "cara-" + f.Account.Slug + "@example.com", Title: "Designer"},

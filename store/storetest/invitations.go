@@ -174,7 +174,9 @@ func testLinks(t *testing.T, f *Fixture) {
 	noErr(t, db.RequestEmailChange(ctx, p.ID, "thief-"+email, taskd.Link{Hash: "h-e3", Expires: f.Clock.Now().Add(time.Hour)},
 		taskd.QueuedMail{To: "thief-" + email, Subject: "Confirm", Body: []byte("x")}))
 	noErr(t, db.RequestReset(ctx, newEmail, taskd.Link{Hash: "h-r4", Expires: f.Clock.Now().Add(time.Hour)},
-		func(p taskd.Person) taskd.QueuedMail { return taskd.QueuedMail{To: p.Email, Subject: "Reset", Body: []byte("x")} }))
+		func(p taskd.Person) taskd.QueuedMail {
+			return taskd.QueuedMail{To: p.Email, Subject: "Reset", Body: []byte("x")}
+		}))
 	noErr(t, db.SetPassword(ctx, p.ID, "argon-4"))
 	_, err = db.ConfirmEmail(ctx, "h-e3")
 	want(t, err, taskd.KindNotFound, "link")

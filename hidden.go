@@ -12,6 +12,9 @@ type HiddenStore interface {
 	// CanSeeComment reports whether the person may see the comment and its
 	// task.
 	CanSeeComment(ctx context.Context, accountID, personID, commentID int64) (bool, error)
+	// HiddenFrom returns the ids of the account's tasks and comments the
+	// person may not see.
+	HiddenFrom(ctx context.Context, accountID, personID int64) (tasks, comments map[int64]bool, err error)
 	// CommentsFor lists a task's comments the person may see (0: all).
 	CommentsFor(ctx context.Context, accountID, taskID, viewer int64) ([]Comment, error)
 	// CreateHiddenComment creates a comment that only the members with the

@@ -35,6 +35,9 @@ type QueuedMail struct {
 	Added     time.Time
 	NextAt    time.Time // the next attempt, while pending
 	DoneAt    time.Time // when sent, failed for good or kept
+	// Lease is when the claim of the sender that holds the message ends;
+	// only that sender may record the attempt's outcome.
+	Lease time.Time
 }
 
 // MailStore keeps the mail outbox.
@@ -45,11 +48,16 @@ type MailStore interface {
 	// attempt for each: another sender (a replica) skips them until the
 	// lease ends.
 	ClaimMail(ctx context.Context, limit int, lease time.Duration) ([]QueuedMail, error)
-	// FinishMail records the end of a message: sent (its body is
-	// dropped), kept, or failed for good with why.
-	FinishMail(ctx context.Context, id int64, state MailState, why string) error
-	// RetryMail records a failed attempt and when to try again.
-	RetryMail(ctx context.Context, id int64, why string, at time.Time) error
+	// FinishMail records the end of a claimed message: sent (its body is
+	// dropped), kept, or failed for good with why. Not found ("mail")
+	// when the claim was lost to another sender.
+	FinishMail(ctx context.Context, m QueuedMail, state MailState, why string) error
+	// RetryMail records a claimed message's failed attempt and when to
+	// try again; not found as FinishMail.
+	RetryMail(ctx context.Context, m QueuedMail, why string, at time.Time) error
+	// RequeueKept makes the messages kept since the time (while no mail
+	// server was configured) due again, and reports how many.
+	RequeueKept(ctx context.Context, since time.Time) (int64, error)
 	// Mail lists the outbox, newest first, up to limit messages.
 	Mail(ctx context.Context, limit int) ([]QueuedMail, error)
 	// MailByID returns one message of the outbox.

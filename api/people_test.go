@@ -240,5 +240,17 @@ func TestHiddenTasksAndComments(t *testing.T) {
 		if r := as(carlToken, "action", "post_task", "id_project", pid, "id_parent", secret, "title", "x"); r.code() != int(api.CodeTaskInvalid) {
 			t.Errorf("carl adding a subtask to a hidden task: %v", r)
 		}
+		// The event log: an admin's token sees only what its person may.
+		dana, err := s.DB.AddMember(ctx, acct.ID, taskd.NewPerson{Email: "dana-" + a.Slug + "@example.com", PasswordHash: "x"}, taskd.RoleAdmin)
+		if err != nil {
+			t.Fatal(err)
+		}
+		danaToken := tokenFor(t, s, a, dana, taskd.RoleAdmin, "administrative")
+		if r := as(danaToken, "action", "get_events", "period", "1h"); r.code() != -1 || strings.Contains(r.Raw, "Secret") || strings.Contains(r.Raw, "for Bob") || !strings.Contains(r.Raw, "for everyone") {
+			t.Errorf("an admin's token reads the event log: %s", r.Raw)
+		}
+		if r := a.ok("action", "get_events", "period", "1h"); !strings.Contains(r.Raw, "Secret child") || !strings.Contains(r.Raw, "for Bob") {
+			t.Errorf("the administrative key's event log: %s", r.Raw)
+		}
 	})
 }

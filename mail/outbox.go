@@ -109,6 +109,15 @@ func (o *Outbox) Run(ctx context.Context) {
 	}
 	tick := time.NewTicker(poll)
 	defer tick.Stop()
+	if o.Sender != nil {
+		// Mail kept while no server was configured goes out now, unless
+		// it is too old to matter.
+		if n, err := o.Store.RequeueKept(ctx, o.now().Add(-GiveUpAfter)); err != nil {
+			o.log().WarnContext(ctx, "requeueing kept mail failed", "err", err)
+		} else if n > 0 {
+			o.log().InfoContext(ctx, "kept mail queued to send", "messages", n)
+		}
+	}
 	var pruned time.Time
 	for {
 		if _, err := o.SendDue(ctx); err != nil && ctx.Err() == nil {
@@ -129,11 +138,12 @@ func (o *Outbox) Run(ctx context.Context) {
 }
 
 // SendDue makes one attempt at every due message, one after another, and
-// reports how many it tried.
+// reports how many it tried. It claims one message at a time, so that a
+// claim never outlives its lease while others wait their turn.
 func (o *Outbox) SendDue(ctx context.Context) (int, error) {
 	n := 0
 	for ctx.Err() == nil {
-		due, err := o.Store.ClaimMail(ctx, 10, lease)
+		due, err := o.Store.ClaimMail(ctx, 1, lease)
 		if err != nil || len(due) == 0 {
 			return n, err
 		}
@@ -152,29 +162,39 @@ func (o *Outbox) SendDue(ctx context.Context) (int, error) {
 func (o *Outbox) attempt(ctx context.Context, q taskd.QueuedMail) error {
 	if o.Sender == nil {
 		o.observe("kept")
-		return o.Store.FinishMail(ctx, q.ID, taskd.MailKept, "no mail server is configured (--smtp-url)")
+		return o.record(o.Store.FinishMail(ctx, q, taskd.MailKept, "no mail server is configured (--smtp-url)"))
 	}
 	err := o.send(ctx, q)
 	switch {
 	case err == nil:
 		o.observe("sent")
-		return o.Store.FinishMail(ctx, q.ID, taskd.MailSent, "")
+		return o.record(o.Store.FinishMail(ctx, q, taskd.MailSent, ""))
 	case ctx.Err() != nil:
 		return ctx.Err() // shutting down: the lease runs out and a later run tries again
 	case Permanent(err) || errors.Is(err, errUnreadable):
 		o.observe("failed")
 		o.log().WarnContext(ctx, "mail refused for good", "mail", q.ID, "kind", q.Kind, "err", err)
-		return o.Store.FinishMail(ctx, q.ID, taskd.MailFailed, err.Error())
+		return o.record(o.Store.FinishMail(ctx, q, taskd.MailFailed, err.Error()))
 	}
 	next := o.now().Add(backoff(q.Attempts))
 	if next.Sub(q.Added) > GiveUpAfter {
 		o.observe("failed")
 		o.log().WarnContext(ctx, "mail given up", "mail", q.ID, "kind", q.Kind, "attempts", q.Attempts, "err", err)
-		return o.Store.FinishMail(ctx, q.ID, taskd.MailFailed, "gave up after "+GiveUpAfter.String()+": "+err.Error())
+		return o.record(o.Store.FinishMail(ctx, q, taskd.MailFailed, "gave up after "+GiveUpAfter.String()+": "+err.Error()))
 	}
 	o.observe("retry")
 	o.log().InfoContext(ctx, "mail attempt failed; will try again", "mail", q.ID, "kind", q.Kind, "attempts", q.Attempts, "next", next, "err", err)
-	return o.Store.RetryMail(ctx, q.ID, err.Error(), next)
+	return o.record(o.Store.RetryMail(ctx, q, err.Error(), next))
+}
+
+// record passes on an error of recording an outcome, but not a claim lost
+// to another sender (its lease ran out): that sender records its own.
+func (o *Outbox) record(err error) error {
+	if taskd.IsNotFound(err) {
+		o.log().Warn("a mail attempt outlived its lease; another sender has the message")
+		return nil
+	}
+	return err
 }
 
 var errUnreadable = errors.New("mail: the queued message cannot be read (was the server key changed?)")

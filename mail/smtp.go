@@ -139,7 +139,8 @@ func (s *Server) Send(ctx context.Context, from, to string, msg []byte) error {
 	if err := w.Close(); err != nil {
 		return fmt.Errorf("mail: %s: message refused: %w", s, err)
 	}
-	return c.Quit()
+	c.Quit() // the message is accepted: a failed goodbye must not send it again
+	return nil
 }
 
 func (s *Server) tlsConfig() *tls.Config {

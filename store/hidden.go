@@ -89,3 +89,31 @@ func (db *DB) hide(ctx context.Context, tx querier, table, column string, id, ac
 	}
 	return nil
 }
+
+// HiddenFrom returns the ids of the tasks and comments hidden from the
+// person.
+func (db *DB) HiddenFrom(ctx context.Context, accountID, personID int64) (map[int64]bool, map[int64]bool, error) {
+	id := func(s scanner) (int64, error) {
+		var v int64
+		return v, s.Scan(&v)
+	}
+	tasks, err := all(ctx, db.reader, "hidden tasks", db.d.q(`SELECT t.id FROM tasks t WHERE t.account_id = ? AND NOT (`+seenTaskAndParent("?")+`)`),
+		id, accountID, personID, personID, personID, personID)
+	if err != nil {
+		return nil, nil, err
+	}
+	comments, err := all(ctx, db.reader, "hidden comments", db.d.q(`SELECT c.id FROM comments c JOIN tasks t ON t.id = c.task_id
+		WHERE c.account_id = ? AND (NOT `+seenComment+` OR NOT (`+seenTaskAndParent("?")+`))`),
+		id, accountID, personID, personID, personID, personID, personID, personID)
+	if err != nil {
+		return nil, nil, err
+	}
+	set := func(ids []int64) map[int64]bool {
+		m := make(map[int64]bool, len(ids))
+		for _, v := range ids {
+			m[v] = true
+		}
+		return m
+	}
+	return set(tasks), set(comments), nil
+}

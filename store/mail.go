@@ -14,16 +14,16 @@ import (
 var _ taskd.MailStore = (*DB)(nil)
 
 const (
-	mailFields  = `id, to_addr, subject, kind, body, state, attempts, last_error, created_at, next_at, done_at`
+	mailFields  = `id, to_addr, subject, kind, body, state, attempts, last_error, created_at, next_at, done_at, lease_until`
 	mailColumns = mailFields + ` FROM mail_outbox`
 )
 
 func scanMail(s scanner) (taskd.QueuedMail, error) {
 	var m taskd.QueuedMail
 	var state string
-	var added, next, done int64
-	err := s.Scan(&m.ID, &m.To, &m.Subject, &m.Kind, &m.Body, &state, &m.Attempts, &m.LastError, &added, &next, &done)
-	m.State, m.Added, m.NextAt, m.DoneAt = taskd.MailState(state), fromMS(added), fromMS(next), fromMS(done)
+	var added, next, done, lease int64
+	err := s.Scan(&m.ID, &m.To, &m.Subject, &m.Kind, &m.Body, &state, &m.Attempts, &m.LastError, &added, &next, &done, &lease)
+	m.State, m.Added, m.NextAt, m.DoneAt, m.Lease = taskd.MailState(state), fromMS(added), fromMS(next), fromMS(done), fromMS(lease)
 	return m, err
 }
 
@@ -72,21 +72,31 @@ func (db *DB) ClaimMail(ctx context.Context, limit int, lease time.Duration) ([]
 
 // FinishMail ends a message. A sent message's body is dropped: the outbox
 // keeps no one-time link longer than it must.
-func (db *DB) FinishMail(ctx context.Context, id int64, state taskd.MailState, why string) error {
+func (db *DB) FinishMail(ctx context.Context, m taskd.QueuedMail, state taskd.MailState, why string) error {
 	if state != taskd.MailSent && state != taskd.MailKept && state != taskd.MailFailed {
 		return taskd.Invalid("state", "A message ends sent, kept or failed")
 	}
 	res, err := db.exec(ctx, "finish mail", `UPDATE mail_outbox SET state = ?, last_error = ?, done_at = ?, lease_until = 0,
-		body = CASE WHEN ? THEN ? ELSE body END WHERE id = ? AND state = 'pending'`,
-		string(state), why, ms(db.now()), state == taskd.MailSent, []byte{}, id)
+		body = CASE WHEN ? THEN ? ELSE body END WHERE id = ? AND state = 'pending' AND lease_until = ?`,
+		string(state), why, ms(db.now()), state == taskd.MailSent, []byte{}, m.ID, ms(m.Lease))
 	return oneRow(res, err, "mail")
 }
 
 // RetryMail records a failed attempt and schedules the next.
-func (db *DB) RetryMail(ctx context.Context, id int64, why string, at time.Time) error {
-	res, err := db.exec(ctx, "retry mail", `UPDATE mail_outbox SET last_error = ?, next_at = ?, lease_until = 0 WHERE id = ? AND state = 'pending'`,
-		why, ms(at), id)
+func (db *DB) RetryMail(ctx context.Context, m taskd.QueuedMail, why string, at time.Time) error {
+	res, err := db.exec(ctx, "retry mail", `UPDATE mail_outbox SET last_error = ?, next_at = ?, lease_until = 0
+		WHERE id = ? AND state = 'pending' AND lease_until = ?`, why, ms(at), m.ID, ms(m.Lease))
 	return oneRow(res, err, "mail")
+}
+
+// RequeueKept makes recently kept messages due again.
+func (db *DB) RequeueKept(ctx context.Context, since time.Time) (int64, error) {
+	res, err := db.exec(ctx, "requeue kept mail", `UPDATE mail_outbox SET state = 'pending', next_at = ?, done_at = 0, last_error = ''
+		WHERE state = 'kept' AND created_at >= ?`, ms(db.now()), ms(since))
+	if err != nil {
+		return 0, err
+	}
+	return res.RowsAffected()
 }
 
 // Mail lists the outbox, newest first.

@@ -26,6 +26,7 @@ func testMailOutbox(t *testing.T, f *Fixture) {
 	// Eight senders at once claim every message exactly once.
 	var mu sync.Mutex
 	seen := map[int64]int{}
+	byID := map[int64]taskd.QueuedMail{}
 	var wg sync.WaitGroup
 	for range 8 {
 		wg.Go(func() {
@@ -38,6 +39,7 @@ func testMailOutbox(t *testing.T, f *Fixture) {
 			defer mu.Unlock()
 			for _, m := range got {
 				seen[m.ID]++
+				byID[m.ID] = m
 				if m.Attempts != 1 || m.State != taskd.MailPending || len(m.Body) != 3 {
 					t.Errorf("claimed %+v", m)
 				}
@@ -51,6 +53,9 @@ func testMailOutbox(t *testing.T, f *Fixture) {
 		}
 	}
 	rest := must(s.ClaimMail(ctx, 100, time.Minute))(t)
+	for _, m := range rest {
+		byID[m.ID] = m
+	}
 	if len(seen)+len(rest) != 12 {
 		t.Fatalf("claimed %d then %d of 12", len(seen), len(rest))
 	}
@@ -60,12 +65,12 @@ func testMailOutbox(t *testing.T, f *Fixture) {
 
 	// Outcomes: sent, kept, failed, retry later; the rest were "lost" by
 	// their sender and come back when the lease ends.
-	noErr(t, s.FinishMail(ctx, ids[0], taskd.MailSent, ""))
-	noErr(t, s.FinishMail(ctx, ids[1], taskd.MailKept, "no server"))
-	noErr(t, s.FinishMail(ctx, ids[2], taskd.MailFailed, "550 no such user"))
-	noErr(t, s.RetryMail(ctx, ids[3], "connection refused", f.Clock.Now().Add(10*time.Minute)))
-	want(t, s.FinishMail(ctx, ids[0], taskd.MailSent, ""), taskd.KindNotFound, "mail") // only once
-	want(t, s.FinishMail(ctx, ids[4], taskd.MailPending, ""), taskd.KindInvalid, "state")
+	noErr(t, s.FinishMail(ctx, byID[ids[0]], taskd.MailSent, ""))
+	noErr(t, s.FinishMail(ctx, byID[ids[1]], taskd.MailKept, "no server"))
+	noErr(t, s.FinishMail(ctx, byID[ids[2]], taskd.MailFailed, "550 no such user"))
+	noErr(t, s.RetryMail(ctx, byID[ids[3]], "connection refused", f.Clock.Now().Add(10*time.Minute)))
+	want(t, s.FinishMail(ctx, byID[ids[0]], taskd.MailSent, ""), taskd.KindNotFound, "mail") // only once
+	want(t, s.FinishMail(ctx, byID[ids[4]], taskd.MailPending, ""), taskd.KindInvalid, "state")
 
 	sent := must(s.MailByID(ctx, ids[0]))(t)
 	if sent.State != taskd.MailSent || len(sent.Body) != 0 || sent.DoneAt.IsZero() {
@@ -85,6 +90,10 @@ func testMailOutbox(t *testing.T, f *Fixture) {
 	if len(back) != 8 || back[0].ID != ids[4] || back[0].Attempts != 2 {
 		t.Fatalf("after the leases ran out: %d claimed, first %+v", len(back), back[0])
 	}
+	// The sender whose lease ran out cannot record over the new claim.
+	want(t, s.FinishMail(ctx, byID[ids[4]], taskd.MailSent, ""), taskd.KindNotFound, "mail")
+	want(t, s.RetryMail(ctx, byID[ids[4]], "late", f.Clock.Now()), taskd.KindNotFound, "mail")
+	noErr(t, s.FinishMail(ctx, back[0], taskd.MailSent, ""))
 	f.Clock.Advance(10 * time.Minute)
 	retried := must(s.ClaimMail(ctx, 100, time.Minute))(t)
 	if len(retried) != 1 || retried[0].ID != ids[3] || retried[0].Attempts != 2 || retried[0].LastError != "connection refused" {
@@ -97,10 +106,26 @@ func testMailOutbox(t *testing.T, f *Fixture) {
 	}
 	f.Clock.Advance(time.Hour)
 	n := must(s.PruneMail(ctx, f.Clock.Now().Add(-30*time.Minute)))(t)
-	if n != 3 {
-		t.Fatalf("pruned %d, want the 3 finished", n)
+	if n != 4 {
+		t.Fatalf("pruned %d, want the 4 finished", n)
 	}
-	if all := must(s.Mail(ctx, 100))(t); len(all) != 9 {
-		t.Fatalf("%d left after pruning, want 9", len(all))
+	if all := must(s.Mail(ctx, 100))(t); len(all) != 8 {
+		t.Fatalf("%d left after pruning, want 8", len(all))
+	}
+	// Kept mail is due again once a server is configured.
+	kept := must(s.QueueMail(ctx, taskd.QueuedMail{To: "k@example.com", Subject: "Hi", Kind: "test", Body: []byte{1}}))(t)
+	f.Clock.Advance(time.Hour)
+	for _, m := range must(s.ClaimMail(ctx, 100, time.Minute))(t) {
+		state := taskd.MailSent
+		if m.ID == kept {
+			state = taskd.MailKept
+		}
+		noErr(t, s.FinishMail(ctx, m, state, ""))
+	}
+	if n := must(s.RequeueKept(ctx, f.Clock.Now().Add(-2*time.Hour)))(t); n != 1 {
+		t.Fatalf("requeued %d kept messages, want 1", n)
+	}
+	if again := must(s.ClaimMail(ctx, 100, time.Minute))(t); len(again) != 1 || again[0].ID != kept {
+		t.Fatalf("after requeueing: %+v", again)
 	}
 }

@@ -170,6 +170,13 @@ func testLinks(t *testing.T, f *Fixture) {
 	_, err = db.ConfirmEmail(ctx, "h-e2")
 	want(t, err, taskd.KindConflict, "email")
 
+	// A reset link works until it expires, and not after.
+	noErr(t, db.RequestReset(ctx, newEmail, taskd.Link{Hash: "h-r5", Expires: f.Clock.Now().Add(time.Minute)},
+		func(p taskd.Person) taskd.QueuedMail { return taskd.QueuedMail{To: p.Email, Subject: "Reset", Body: []byte("x")} }))
+	f.Clock.Advance(2 * time.Minute)
+	_, err = db.ResetPassword(ctx, "h-r5", "late")
+	want(t, err, taskd.KindNotFound, "link")
+
 	// A new password ends every e-mail and reset link made before it.
 	noErr(t, db.RequestEmailChange(ctx, p.ID, "thief-"+email, taskd.Link{Hash: "h-e3", Expires: f.Clock.Now().Add(time.Hour)},
 		taskd.QueuedMail{To: "thief-" + email, Subject: "Confirm", Body: []byte("x")}))

@@ -1,0 +1,404 @@
+package taskd
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Query is a parsed search_tasks filter (spec/account-api.md §4): a
+// condition, or conditions joined by and/or.
+type Query interface{ isQuery() }
+
+// QueryAnd holds when every part holds; QueryOr when any does.
+type (
+	QueryAnd struct{ Parts []Query }
+	QueryOr  struct{ Parts []Query }
+)
+
+// QueryCond is one condition: a field, an operator and a value of the
+// field's kind.
+type QueryCond struct {
+	Field QueryField
+	Op    string  // =, !=, >, <, >=, <=, in, has
+	Ints  []int64 // integer fields: one value, or the list of in
+	Text  string  // name
+	Date  string  // date fields, YYYY-MM-DD
+}
+
+func (QueryAnd) isQuery()  {}
+func (QueryOr) isQuery()   {}
+func (QueryCond) isQuery() {}
+
+// QueryField is a field a filter may name, by its canonical name.
+type QueryField string
+
+// The fields of the query language.
+const (
+	FieldID         QueryField = "id"
+	FieldProject    QueryField = "project"
+	FieldParent     QueryField = "parent"
+	FieldName       QueryField = "name"
+	FieldDateAdded  QueryField = "date_added"
+	FieldDateStart  QueryField = "date_start"
+	FieldDateEnd    QueryField = "date_end"
+	FieldDateClosed QueryField = "date_closed"
+)
+
+// queryFields maps every spelling of a field to its canonical name.
+var queryFields = map[string]QueryField{
+	"id": FieldID, "project": FieldProject, "parent": FieldParent, "name": FieldName,
+	"dateadd": FieldDateAdded, "date_added": FieldDateAdded, "datestart": FieldDateStart, "date_start": FieldDateStart,
+	"dateend": FieldDateEnd, "date_end": FieldDateEnd, "dateclose": FieldDateClosed, "date_closed": FieldDateClosed,
+}
+
+// The operators each kind of field takes.
+var (
+	intOps  = []string{"=", "in"}
+	nameOps = []string{"=", "has"}
+	dateOps = []string{"=", "!=", ">", "<", ">=", "<="}
+)
+
+// Limits of a filter, so that no query is costly to parse or to run.
+const (
+	MaxQueryLen   = 4000
+	maxQueryDepth = 32
+	maxQueryConds = 200
+	maxQueryList  = 1000
+)
+
+// ParseQuery reads a filter of the query language: conditions such as
+// `project{=}2456`, `id {in} (1234, 1240)`, `name has 'Report'` or
+// `dateend>'25.05.2021'`, joined by and/or, with parentheses. Operators
+// may be braced or bare. A malformed filter is an invalid error on field
+// "filter" whose Value is the offending part.
+func ParseQuery(s string) (Query, error) {
+	if len(s) > MaxQueryLen {
+		return nil, queryError(s[:40]+"…", "The filter is longer than %d bytes", MaxQueryLen)
+	}
+	if !utf8.ValidString(s) {
+		return nil, queryError("", "The filter is not valid UTF-8")
+	}
+	toks, err := lexQuery(s)
+	if err != nil {
+		return nil, err
+	}
+	p := &queryParser{toks: toks}
+	q, err := p.or(0)
+	if err != nil {
+		return nil, err
+	}
+	if t := p.peek(); t.kind != tokEnd {
+		return nil, queryError(t.text, "Unexpected %q: join conditions with and/or", t.text)
+	}
+	return q, nil
+}
+
+func queryError(part, format string, args ...any) error {
+	return &Error{Kind: KindInvalid, Field: "filter", Value: part, Message: fmt.Sprintf(format, args...)}
+}
+
+type tokKind int
+
+const (
+	tokEnd tokKind = iota
+	tokWord
+	tokString
+	tokOp // = != > < >= <=
+	tokPunct
+)
+
+type token struct {
+	kind tokKind
+	text string // as written; for strings, the unquoted value
+}
+
+// lexQuery splits a filter into words (field names, keywords, numbers,
+// bare dates), quoted strings, operators and punctuation.
+func lexQuery(s string) ([]token, error) {
+	var toks []token
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case unicode.IsSpace(r):
+			i += size
+		case strings.ContainsRune("(),{}", r):
+			toks = append(toks, token{tokPunct, string(r)})
+			i++
+		case strings.ContainsRune("=!<>", r):
+			op := string(r)
+			if i+1 < len(s) && s[i+1] == '=' && r != '=' {
+				op += "="
+			}
+			if op == "!" {
+				return nil, queryError("!", "Unknown operator %q", "!")
+			}
+			toks = append(toks, token{tokOp, op})
+			i += len(op)
+		case r == '\'' || r == '"':
+			var b strings.Builder
+			j := i + 1
+			for ; j < len(s) && rune(s[j]) != r; j++ {
+				if s[j] == '\\' && j+1 < len(s) {
+					j++
+				}
+				b.WriteByte(s[j])
+			}
+			if j >= len(s) {
+				return nil, queryError(s[i:], "A quoted value is not closed")
+			}
+			toks = append(toks, token{tokString, b.String()})
+			i = j + 1
+		case r == '_' || r == '.' || r == '-' || unicode.IsLetter(r) || unicode.IsDigit(r):
+			j := i
+			for j < len(s) {
+				r, size := utf8.DecodeRuneInString(s[j:])
+				if r != '_' && r != '.' && r != '-' && !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+					break
+				}
+				j += size
+			}
+			toks = append(toks, token{tokWord, s[i:j]})
+			i = j
+		default:
+			return nil, queryError(string(r), "Unexpected %q", string(r))
+		}
+	}
+	return toks, nil
+}
+
+type queryParser struct {
+	toks  []token
+	pos   int
+	conds int
+}
+
+func (p *queryParser) peek() token {
+	if p.pos < len(p.toks) {
+		return p.toks[p.pos]
+	}
+	return token{kind: tokEnd}
+}
+
+func (p *queryParser) next() token {
+	t := p.peek()
+	if p.pos < len(p.toks) {
+		p.pos++
+	}
+	return t
+}
+
+func (p *queryParser) keyword(word string) bool {
+	if t := p.peek(); t.kind == tokWord && strings.EqualFold(t.text, word) {
+		p.pos++
+		return true
+	}
+	return false
+}
+
+func (p *queryParser) or(depth int) (Query, error) {
+	return p.joined(depth, "or", p.and, func(parts []Query) Query { return QueryOr{parts} })
+}
+
+func (p *queryParser) and(depth int) (Query, error) {
+	return p.joined(depth, "and", p.factor, func(parts []Query) Query { return QueryAnd{parts} })
+}
+
+// joined reads parts separated by the keyword.
+func (p *queryParser) joined(depth int, word string, part func(int) (Query, error), join func([]Query) Query) (Query, error) {
+	first, err := part(depth)
+	if err != nil {
+		return nil, err
+	}
+	parts := []Query{first}
+	for p.keyword(word) {
+		q, err := part(depth)
+		if err != nil {
+			return nil, err
+		}
+		parts = append(parts, q)
+	}
+	if len(parts) == 1 {
+		return first, nil
+	}
+	return join(parts), nil
+}
+
+func (p *queryParser) factor(depth int) (Query, error) {
+	if depth > maxQueryDepth {
+		return nil, queryError("(", "Parentheses nest deeper than %d", maxQueryDepth)
+	}
+	if t := p.peek(); t.kind == tokPunct && t.text == "(" {
+		p.next()
+		q, err := p.or(depth + 1)
+		if err != nil {
+			return nil, err
+		}
+		if t := p.next(); t.kind != tokPunct || t.text != ")" {
+			return nil, queryError(t.text, "A parenthesis is not closed")
+		}
+		return q, nil
+	}
+	return p.cond()
+}
+
+func (p *queryParser) cond() (Query, error) {
+	if p.conds++; p.conds > maxQueryConds {
+		return nil, queryError("", "A filter has at most %d conditions", maxQueryConds)
+	}
+	t := p.next()
+	if t.kind == tokEnd {
+		return nil, queryError("", "The filter ends where a condition should start")
+	}
+	field, ok := queryFields[strings.ToLower(t.text)]
+	if t.kind != tokWord || !ok {
+		return nil, queryError(t.text, "Unknown field %q: use id, project, parent, name, dateadd, datestart, dateend or dateclose", t.text)
+	}
+	op, err := p.op()
+	if err != nil {
+		return nil, err
+	}
+	c := QueryCond{Field: field, Op: op}
+	switch field {
+	case FieldID, FieldProject, FieldParent:
+		err = p.intValue(&c, t.text)
+	case FieldName:
+		err = p.nameValue(&c)
+	default:
+		err = p.dateValue(&c, t.text)
+	}
+	return c, err
+}
+
+// op reads an operator, braced ({=}, { in }) or bare.
+func (p *queryParser) op() (string, error) {
+	braced := false
+	if t := p.peek(); t.kind == tokPunct && t.text == "{" {
+		braced = true
+		p.next()
+	}
+	t := p.next()
+	op := strings.ToLower(t.text)
+	if !(t.kind == tokOp || t.kind == tokWord && (op == "in" || op == "has")) {
+		return "", queryError(t.text, "Expected an operator (=, !=, <, >, <=, >=, in, has), not %q", t.text)
+	}
+	if braced {
+		if t := p.next(); t.kind != tokPunct || t.text != "}" {
+			return "", queryError(t.text, "A braced operator is not closed")
+		}
+	}
+	return op, nil
+}
+
+func (p *queryParser) checkOp(c QueryCond, field string, ops []string) error {
+	for _, o := range ops {
+		if o == c.Op {
+			return nil
+		}
+	}
+	return queryError(field+" "+c.Op, "%s takes %s", field, strings.Join(ops, ", "))
+}
+
+func (p *queryParser) intValue(c *QueryCond, field string) error {
+	if err := p.checkOp(*c, field, intOps); err != nil {
+		return err
+	}
+	if c.Op == "=" {
+		n, err := p.int()
+		c.Ints = []int64{n}
+		return err
+	}
+	if t := p.next(); t.kind != tokPunct || t.text != "(" {
+		return queryError(t.text, "in takes a list in parentheses: (1, 2)")
+	}
+	for {
+		n, err := p.int()
+		if err != nil {
+			return err
+		}
+		if c.Ints = append(c.Ints, n); len(c.Ints) > maxQueryList {
+			return queryError(field, "A list holds at most %d values", maxQueryList)
+		}
+		switch t := p.next(); {
+		case t.kind == tokPunct && t.text == ")":
+			return nil
+		case t.kind == tokPunct && t.text == ",":
+		default:
+			return queryError(t.text, "Expected , or ) in the list, not %q", t.text)
+		}
+	}
+}
+
+// int reads a non-negative integer, bare or quoted.
+func (p *queryParser) int() (int64, error) {
+	t := p.next()
+	n, err := strconv.ParseInt(t.text, 10, 64)
+	if (t.kind != tokWord && t.kind != tokString) || err != nil || n < 0 {
+		return 0, queryError(t.text, "Expected a number, not %q", t.text)
+	}
+	return n, nil
+}
+
+func (p *queryParser) nameValue(c *QueryCond) error {
+	if err := p.checkOp(*c, "name", nameOps); err != nil {
+		return err
+	}
+	t := p.next()
+	if t.kind != tokString && t.kind != tokWord {
+		return queryError(t.text, "name takes a quoted text: name has 'Report'")
+	}
+	c.Text = t.text
+	return nil
+}
+
+func (p *queryParser) dateValue(c *QueryCond, field string) error {
+	if err := p.checkOp(*c, field, dateOps); err != nil {
+		return err
+	}
+	t := p.next()
+	d, err := ParseDate(field, t.text)
+	if (t.kind != tokString && t.kind != tokWord) || err != nil || d == "" {
+		return queryError(t.text, "%s takes a date 'DD.MM.YYYY', not %q", field, t.text)
+	}
+	c.Date = d
+	return nil
+}
+
+// FormatQuery writes a query back in the language, braced operators and
+// quoted values, so that ParseQuery reads the same query from it.
+func FormatQuery(q Query) string {
+	switch q := q.(type) {
+	case QueryAnd:
+		return joinQueries(q.Parts, " and ")
+	case QueryOr:
+		return joinQueries(q.Parts, " or ")
+	case QueryCond:
+		var v string
+		switch {
+		case q.Op == "in":
+			s := make([]string, len(q.Ints))
+			for i, n := range q.Ints {
+				s[i] = strconv.FormatInt(n, 10)
+			}
+			v = "(" + strings.Join(s, ", ") + ")"
+		case len(q.Ints) > 0:
+			v = strconv.FormatInt(q.Ints[0], 10)
+		case q.Field == FieldName:
+			v = "'" + strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(q.Text) + "'"
+		default:
+			v = "'" + q.Date + "'"
+		}
+		return string(q.Field) + " {" + q.Op + "} " + v
+	}
+	return ""
+}
+
+func joinQueries(parts []Query, sep string) string {
+	s := make([]string, len(parts))
+	for i, p := range parts {
+		s[i] = "(" + FormatQuery(p) + ")"
+	}
+	return strings.Join(s, sep)
+}

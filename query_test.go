@@ -1,0 +1,119 @@
+package taskd_test
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/taskd/taskd"
+)
+
+// TestQueryLanguage: the examples of spec/account-api.md §4, each
+// operator and field, braced and bare operators, and malformed filters
+// named by their offending part.
+func TestQueryLanguage(t *testing.T) {
+	cond := func(f taskd.QueryField, op string, v any) taskd.QueryCond {
+		c := taskd.QueryCond{Field: f, Op: op}
+		switch v := v.(type) {
+		case []int64:
+			c.Ints = v
+		case string:
+			if f == taskd.FieldName {
+				c.Text = v
+			} else {
+				c.Date = v
+			}
+		}
+		return c
+	}
+	for in, want := range map[string]taskd.Query{
+		"project{=}2456":               cond(taskd.FieldProject, "=", []int64{2456}),
+		"project=2456":                 cond(taskd.FieldProject, "=", []int64{2456}),
+		"id {in} (1234, 1240)":         cond(taskd.FieldID, "in", []int64{1234, 1240}),
+		"id in (7)":                    cond(taskd.FieldID, "in", []int64{7}),
+		"name{=}'Task Report'":         cond(taskd.FieldName, "=", "Task Report"),
+		"name {has} 'Report'":          cond(taskd.FieldName, "has", "Report"),
+		`name has "it's"`:              cond(taskd.FieldName, "has", "it's"),
+		`name has 'it\'s'`:             cond(taskd.FieldName, "has", "it's"),
+		"dateend>'25.05.2021'":         cond(taskd.FieldDateEnd, ">", "2021-05-25"),
+		"date_added >= '2021-05-25'":   cond(taskd.FieldDateAdded, ">=", "2021-05-25"),
+		"dateclose{!=}01.02.2020":      cond(taskd.FieldDateClosed, "!=", "2020-02-01"),
+		"datestart <= '01.01.2026'":    cond(taskd.FieldDateStart, "<=", "2026-01-01"),
+		"parent = 0":                   cond(taskd.FieldParent, "=", []int64{0}),
+		"PROJECT = 1 AND name has 'x'": taskd.QueryAnd{Parts: []taskd.Query{cond(taskd.FieldProject, "=", []int64{1}), cond(taskd.FieldName, "has", "x")}},
+		"(name has 'Report' or name has 'Approval') and (dateend>'25.05.2021' and dateend<'31.05.2021')": taskd.QueryAnd{Parts: []taskd.Query{
+			taskd.QueryOr{Parts: []taskd.Query{cond(taskd.FieldName, "has", "Report"), cond(taskd.FieldName, "has", "Approval")}},
+			taskd.QueryAnd{Parts: []taskd.Query{cond(taskd.FieldDateEnd, ">", "2021-05-25"), cond(taskd.FieldDateEnd, "<", "2021-05-31")}},
+		}},
+		"id=1 or id=2 and id=3": taskd.QueryOr{Parts: []taskd.Query{cond(taskd.FieldID, "=", []int64{1}),
+			taskd.QueryAnd{Parts: []taskd.Query{cond(taskd.FieldID, "=", []int64{2}), cond(taskd.FieldID, "=", []int64{3})}}}},
+	} {
+		got, err := taskd.ParseQuery(in)
+		if err != nil || !reflect.DeepEqual(got, want) {
+			t.Errorf("ParseQuery(%q) = %#v, %v\nwant %#v", in, got, err, want)
+			continue
+		}
+		if again, err := taskd.ParseQuery(taskd.FormatQuery(got)); err != nil || !reflect.DeepEqual(again, got) {
+			t.Errorf("%q does not round-trip through %q: %v", in, taskd.FormatQuery(got), err)
+		}
+	}
+	for in, part := range map[string]string{
+		"":                          "",
+		"report":                    "report",
+		"title = 'x'":               "title",
+		"project":                   "",
+		"project ~ 1":               "~",
+		"project {= 1":              "1",
+		"project = 'abc'":           "abc",
+		"project = -1":              "-1",
+		"project has 1":             "project has",
+		"name > 'x'":                "name >",
+		"name in (1)":               "name in",
+		"dateend = 'tomorrow'":      "tomorrow",
+		"dateend = '31.02.2026'":    "31.02.2026",
+		"id in 1, 2":                "1",
+		"id in (1 2)":               "2",
+		"name has 'open":            "'open",
+		"(project = 1":              "",
+		"project = 1)":              ")",
+		"project = 1 project = 2":   "project",
+		"project = 1 and":           "",
+		"id ! 1":                    "!",
+		"name has 'x' ; drop table": ";",
+	} {
+		_, err := taskd.ParseQuery(in)
+		e := taskd.AsError(err)
+		if err == nil || e.Kind != taskd.KindInvalid || e.Field != "filter" || e.Value != part {
+			t.Errorf("ParseQuery(%q) = %v (part %q), want an invalid filter naming %q", in, err, e.Value, part)
+		}
+	}
+	deep := strings.Repeat("(", 40) + "id=1" + strings.Repeat(")", 40)
+	if _, err := taskd.ParseQuery(deep); err == nil {
+		t.Error("40 nested parentheses were accepted")
+	}
+	if _, err := taskd.ParseQuery(strings.Repeat("id=1 or ", 300) + "id=1"); err == nil {
+		t.Error("301 conditions were accepted")
+	}
+}
+
+// FuzzParseQuery: any filter parses or is refused as an invalid filter,
+// never a panic; what parses formats back to the same query.
+func FuzzParseQuery(f *testing.F) {
+	for _, s := range []string{"project{=}2456", "id {in} (1234, 1240)", "name {has} 'Report'",
+		"(name has 'Report' or name has 'Approval') and (dateend>'25.05.2021' and dateend<'31.05.2021')", `name = 'a\'b'`, "((id=1))"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		q, err := taskd.ParseQuery(s)
+		if err != nil {
+			if e := taskd.AsError(err); e.Kind != taskd.KindInvalid || e.Field != "filter" {
+				t.Fatalf("ParseQuery(%q): %v", s, err)
+			}
+			return
+		}
+		again, err := taskd.ParseQuery(taskd.FormatQuery(q))
+		if err != nil || !reflect.DeepEqual(again, q) {
+			t.Fatalf("ParseQuery(%q) = %#v does not round-trip through %q: %v", s, q, taskd.FormatQuery(q), err)
+		}
+	})
+}

@@ -38,7 +38,13 @@ type TaskQuery struct {
 	AuthorEmail   string
 	AssigneeEmail string
 	Text          string // case-insensitive substring of name or text
-	Limit         int
+	// Filter, when set, is a parsed filter of the query language.
+	Filter Query
+	// TaskID, when set, keeps the task and its subtasks.
+	TaskID int64
+	// ActiveProjects leaves out the tasks of archived projects.
+	ActiveProjects bool
+	Limit          int
 	// Viewer, when set, leaves out the tasks hidden from this person
 	// (HiddenStore); 0 lists every task.
 	Viewer int64

@@ -52,7 +52,7 @@ func actions() map[string]action {
 		"get_all_tasks": {tasksRead, read, []string{"filter", "extra"}, getAllTasks},
 		"get_tasks":     {tasksRead, read, []string{"id_project", "filter", "extra"}, getTasks},
 		"get_task":      {tasksRead, read, []string{"id_task", "extra"}, getTask},
-		"search_tasks":  {tasksRead, read, []string{"id_project", "email_user_from", "email_user_to", "status", "filter", "extra"}, searchTasks},
+		"search_tasks":  {tasksRead, read, []string{"id_project", "id_task", "email_user_from", "email_user_to", "status", "filter", "extra"}, searchTasks},
 		"post_task": {tasksWrite, work, []string{"id_project", "id_parent", "title", "text", "email_user_from", "email_user_to",
 			"priority", "datestart", "dateend", "subscribe", "hidden"}, postTask},
 		"update_task":   {tasksWrite, work, []string{"id_task", "title", "text", "email_user_to", "priority", "datestart", "dateend"}, updateTask},

@@ -67,11 +67,24 @@ func getAllTasks(c *call) (any, error) {
 }
 
 func searchTasks(c *call) (any, error) {
-	q := taskd.TaskQuery{AccountID: c.accountID(), Text: c.p["filter"], Viewer: c.viewer()}
+	q := taskd.TaskQuery{AccountID: c.accountID(), Viewer: c.viewer()}
 	var err error
 	if q.ProjectID, err = c.optID("id_project", CodeProjectInvalid); err != nil {
 		return nil, err
 	}
+	if q.TaskID, err = c.optID("id_task", CodeTaskInvalid); err != nil {
+		return nil, err
+	}
+	if c.p["id_project"] == "" && c.p["id_task"] == "" && c.p["email_user_from"] == "" && c.p["email_user_to"] == "" && c.p["filter"] == "" {
+		return nil, failf(CodeFieldRequired, "filter", "Give at least one of id_project, id_task, email_user_from, email_user_to, filter")
+	}
+	if f := c.p["filter"]; f != "" {
+		if q.Filter, err = taskd.ParseQuery(f); err != nil {
+			return nil, err
+		}
+	}
+	// Without a project, archived projects are left out (spec §4).
+	q.ActiveProjects = q.ProjectID == 0
 	if q.Status, err = c.choice("status", taskd.StatusActive, taskd.StatusDone); err != nil {
 		return nil, err
 	}

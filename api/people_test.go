@@ -214,7 +214,7 @@ func TestHiddenTasksAndComments(t *testing.T) {
 			q := query(pairs...)
 			return a.do(http.MethodGet, a.URL+"/a/"+a.Slug+"/api/oauth2?"+q, "", "", http.Header{"Authorization": {"Bearer " + token}})
 		}
-		for _, q := range [][]string{{"action", "get_tasks", "id_project", pid}, {"action", "get_all_tasks"}, {"action", "search_tasks", "filter", "Secret"},
+		for _, q := range [][]string{{"action", "get_tasks", "id_project", pid}, {"action", "get_all_tasks"}, {"action", "search_tasks", "filter", "name has 'Secret'"},
 			{"action", "get_comments", "id_task", open}} {
 			if r := as(carlToken, q...); strings.Contains(r.Raw, "Secret") || strings.Contains(r.Raw, "for Bob") {
 				t.Errorf("carl %v: %s", q, r.Raw)

@@ -161,7 +161,7 @@ func TestGuestsAndReadersSeeTheirProjects(t *testing.T) {
 				}
 				return a.do(http.MethodGet, a.URL+"/a/"+a.Slug+"/api/oauth2?"+q.Encode(), "", "", http.Header{"Authorization": {"Bearer " + token}})
 			}
-			for _, list := range []response{call("action", "get_projects"), call("action", "get_all_tasks"), call("action", "search_tasks", "filter", "task")} {
+			for _, list := range []response{call("action", "get_projects"), call("action", "get_all_tasks"), call("action", "search_tasks", "filter", "name has 'task'")} {
 				if raw := list.Raw; !strings.Contains(raw, "Mine "+string(role)) && !strings.Contains(raw, "My task") || strings.Contains(raw, "Their") {
 					t.Errorf("%s list: %s", role, raw)
 				}

@@ -67,6 +67,19 @@ func (db *DB) Tasks(ctx context.Context, q taskd.TaskQuery) ([]taskd.Task, error
 		where.WriteString(` AND ` + seenTaskAndParent("?"))
 		args = append(args, q.Viewer, q.Viewer, q.Viewer, q.Viewer)
 	}
+	if q.TaskID != 0 {
+		where.WriteString(` AND (t.id = ? OR t.parent_id = ?)`)
+		args = append(args, q.TaskID, q.TaskID)
+	}
+	if q.ActiveProjects {
+		where.WriteString(` AND t.project_id IN (SELECT id FROM projects WHERE account_id = ? AND status = 'active')`)
+		args = append(args, q.AccountID)
+	}
+	if q.Filter != nil {
+		cond, fargs := db.filterSQL(q.Filter)
+		where.WriteString(` AND ` + cond)
+		args = append(args, fargs...)
+	}
 	if q.Text != "" {
 		pattern := "%" + escapeLike(q.Text) + "%"
 		where.WriteString(` AND (t.name ` + db.d.ilike + ` ? ESCAPE '\' OR t.text ` + db.d.ilike + ` ? ESCAPE '\')`)

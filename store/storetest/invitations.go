@@ -172,7 +172,9 @@ func testLinks(t *testing.T, f *Fixture) {
 
 	// A reset link works until it expires, and not after.
 	noErr(t, db.RequestReset(ctx, newEmail, taskd.Link{Hash: "h-r5", Expires: f.Clock.Now().Add(time.Minute)},
-		func(p taskd.Person) taskd.QueuedMail { return taskd.QueuedMail{To: p.Email, Subject: "Reset", Body: []byte("x")} }))
+		func(p taskd.Person) taskd.QueuedMail {
+			return taskd.QueuedMail{To: p.Email, Subject: "Reset", Body: []byte("x")}
+		}))
 	f.Clock.Advance(2 * time.Minute)
 	_, err = db.ResetPassword(ctx, "h-r5", "late")
 	want(t, err, taskd.KindNotFound, "link")

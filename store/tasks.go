@@ -13,11 +13,15 @@ import (
 // DefaultPriority is the priority of a task created without one.
 const DefaultPriority = 1
 
+// taskColumns select a task with its people and its project's name. Every
+// task has its project: the LEFT JOIN only keeps the task the outer loop,
+// so that SQLite reads tasks in id order and a LIMIT ends the scan early,
+// instead of reading every project's tasks and sorting them.
 const taskColumns = `t.id, t.account_id, t.project_id, COALESCE(t.parent_id, 0), t.name, t.text, t.status, t.priority,
 	t.created_at, t.date_start, t.date_end, t.closed_at,
 	t.author_id, COALESCE(a.email, ''), COALESCE(a.first_name, ''), COALESCE(a.last_name, ''),
-	t.assignee_id, COALESCE(b.email, ''), COALESCE(b.first_name, ''), COALESCE(b.last_name, ''), pr.name
-	FROM tasks t JOIN projects pr ON pr.id = t.project_id
+	t.assignee_id, COALESCE(b.email, ''), COALESCE(b.first_name, ''), COALESCE(b.last_name, ''), COALESCE(pr.name, '')
+	FROM tasks t LEFT JOIN projects pr ON pr.id = t.project_id
 	LEFT JOIN persons a ON a.id = t.author_id LEFT JOIN persons b ON b.id = t.assignee_id`
 
 func scanTask(s interface{ Scan(...any) error }) (taskd.Task, error) {
@@ -35,6 +39,16 @@ func scanTask(s interface{ Scan(...any) error }) (taskd.Task, error) {
 // Tasks returns the account's tasks that match q, ordered by id, so that a
 // parent precedes its subtasks.
 func (db *DB) Tasks(ctx context.Context, q taskd.TaskQuery) ([]taskd.Task, error) {
+	query, args := db.tasksSQL(q)
+	out, err := all(ctx, db.reader, "tasks", query, scanTask, args...)
+	if out == nil && err == nil {
+		out = []taskd.Task{}
+	}
+	return out, err
+}
+
+// tasksSQL is the query of Tasks and its arguments.
+func (db *DB) tasksSQL(q taskd.TaskQuery) (string, []any) {
 	var where strings.Builder
 	args := []any{q.AccountID}
 	where.WriteString(` WHERE t.account_id = ?`)
@@ -72,7 +86,10 @@ func (db *DB) Tasks(ctx context.Context, q taskd.TaskQuery) ([]taskd.Task, error
 		args = append(args, q.TaskID, q.TaskID)
 	}
 	if q.ActiveProjects {
-		where.WriteString(` AND t.project_id IN (SELECT id FROM projects WHERE account_id = ? AND status = 'active')`)
+		// A unary + keeps the planner on the account's index, in id order, so
+		// that a LIMIT stops the scan early (SQLite would read every project's
+		// tasks and sort them).
+		where.WriteString(` AND +t.project_id IN (SELECT id FROM projects WHERE account_id = ? AND status = 'active')`)
 		args = append(args, q.AccountID)
 	}
 	if q.Filter != nil {
@@ -89,11 +106,7 @@ func (db *DB) Tasks(ctx context.Context, q taskd.TaskQuery) ([]taskd.Task, error
 	if limit <= 0 || limit > 10000 {
 		limit = 10000
 	}
-	out, err := all(ctx, db.reader, "tasks", db.d.q(`SELECT `+taskColumns+where.String()+` ORDER BY t.id LIMIT ?`), scanTask, append(args, limit)...)
-	if out == nil && err == nil {
-		out = []taskd.Task{}
-	}
-	return out, err
+	return db.d.q(`SELECT ` + taskColumns + where.String() + ` ORDER BY t.id LIMIT ?`), append(args, limit)
 }
 
 func escapeLike(s string) string {

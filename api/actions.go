@@ -19,6 +19,8 @@ const (
 	usersWrite    = "users_write"
 	contactsRead  = "contacts_read"
 	contactsWrite = "contacts_write"
+	tagsRead      = "tags_read"
+	tagsWrite     = "tags_write"
 	admin         = taskd.ScopeAdministrative
 	// anyScope marks an action any valid token may call (me).
 	anyScope = "*"
@@ -72,6 +74,17 @@ func actions() map[string]action {
 		"add_project_group":      {projectsWrite, work, []string{"title", "email_user_from"}, addFolder(Store.AddProjectFolder)},
 		"add_project_members":    {projectsWrite, work, []string{"id_project", "members", "email_user_from"}, projectMembers(true)},
 		"delete_project_members": {projectsWrite, work, []string{"id_project", "members", "email_user_from"}, projectMembers(false)},
+
+		"get_task_tag_groups":    {tagsRead, read, []string{"type", "access"}, getTagGroups(taskd.TagsOfTasks)},
+		"get_project_tag_groups": {tagsRead, read, []string{"type", "access"}, getTagGroups(taskd.TagsOfProjects)},
+		"add_task_tag_groups":    {tagsWrite, work, []string{"type", "access", "title", "email_user_from"}, addTagGroups(taskd.TagsOfTasks)},
+		"add_project_tag_groups": {tagsWrite, work, []string{"type", "access", "title", "email_user_from"}, addTagGroups(taskd.TagsOfProjects)},
+		"get_task_tags":          {tagsRead, read, []string{"group", "type", "access"}, getTags(taskd.TagsOfTasks)},
+		"get_project_tags":       {tagsRead, read, []string{"group", "type", "access"}, getTags(taskd.TagsOfProjects)},
+		"add_task_tags":          {tagsWrite, work, []string{"group", "title", "email_user_from"}, addTags(taskd.TagsOfTasks)},
+		"add_project_tags":       {tagsWrite, work, []string{"group", "title", "email_user_from"}, addTags(taskd.TagsOfProjects)},
+		"update_task_tags":       {tagsWrite, work, []string{"id_task", "plus", "minus", "email_user_from"}, updateTags(taskd.TagsOfTasks, "id_task", CodeTaskInvalid)},
+		"update_project_tags":    {tagsWrite, work, []string{"id_project", "plus", "minus", "email_user_from"}, updateTags(taskd.TagsOfProjects, "id_project", CodeProjectInvalid)},
 
 		"get_users": {usersRead, read, nil, getUsers},
 		"add_user": {usersWrite, managePeople, []string{"email", "first_name", "last_name", "title", "group", "department", "role",

@@ -13,12 +13,21 @@ func getProjects(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	ids := make([]int64, len(list))
+	for i, p := range list {
+		ids[i] = p.ID
+	}
+	tags, err := c.store.ObjectTags(c.ctx, c.accountID(), taskd.TagsOfProjects, ids)
+	if err != nil {
+		return nil, err
+	}
 	out := make([]projectOut, 0, len(list))
 	for _, p := range list {
 		if !c.sees(p.ID) {
 			continue
 		}
 		po := renderProject(p, c.extra("text"))
+		po.Tags = tagMap(tags[p.ID])
 		if err := c.withUsers(&po, p); err != nil {
 			return nil, err
 		}
@@ -43,6 +52,11 @@ func (c *call) withUsers(po *projectOut, p taskd.Project) error {
 // renderProjectCall renders one project with its text and the extras.
 func (c *call) renderProjectCall(p taskd.Project) (any, error) {
 	po := renderProject(p, true)
+	tags, err := c.store.ObjectTags(c.ctx, c.accountID(), taskd.TagsOfProjects, []int64{p.ID})
+	if err != nil {
+		return nil, err
+	}
+	po.Tags = tagMap(tags[p.ID])
 	if err := c.withUsers(&po, p); err != nil {
 		return nil, err
 	}

@@ -34,6 +34,9 @@ func getTasks(c *call) (any, error) {
 		if v.subscribers, err = c.store.ProjectSubscribers(c.ctx, c.accountID(), pid); err != nil {
 			return nil, err
 		}
+		if err := c.withTags(&v, tasks); err != nil {
+			return nil, err
+		}
 		return ok(v.renderAll(taskd.BuildTree(tasks))), nil
 	}
 	key := listKey{account: c.accountID(), project: pid, version: version, viewer: c.viewer(), filter: status, text: c.extra("text")}
@@ -44,7 +47,11 @@ func getTasks(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	body, err := render(ok(c.view().renderAll(taskd.BuildTree(tasks))))
+	v := c.view()
+	if err := c.withTags(&v, tasks); err != nil {
+		return nil, err
+	}
+	body, err := render(ok(v.renderAll(taskd.BuildTree(tasks))))
 	if err != nil {
 		return nil, taskd.Internal("render tasks", err)
 	}
@@ -63,7 +70,11 @@ func getAllTasks(c *call) (any, error) {
 	}
 	v := c.view()
 	v.project = true
-	return ok(v.renderAll(taskd.BuildTree(c.visibleTasks(tasks)))), nil
+	tasks = c.visibleTasks(tasks)
+	if err := c.withTags(&v, tasks); err != nil {
+		return nil, err
+	}
+	return ok(v.renderAll(taskd.BuildTree(tasks))), nil
 }
 
 func searchTasks(c *call) (any, error) {
@@ -107,7 +118,11 @@ func searchTasks(c *call) (any, error) {
 	}
 	v := c.view()
 	v.project = true
-	return ok(v.renderAll(c.visibleTasks(tasks))), nil
+	tasks = c.visibleTasks(tasks)
+	if err := c.withTags(&v, tasks); err != nil {
+		return nil, err
+	}
+	return ok(v.renderAll(tasks)), nil
 }
 
 // withChildren loads a top-level task's subtasks for rendering.
@@ -126,6 +141,9 @@ func (c *call) renderOne(t taskd.Task) (any, error) {
 		return nil, err
 	}
 	v := taskView{viewer: c.viewer(), text: true, project: true}
+	if err := c.withTags(&v, []taskd.Task{t}); err != nil {
+		return nil, err
+	}
 	if c.extra("subscribers") {
 		if v.subscribers, err = c.store.ProjectSubscribers(c.ctx, c.accountID(), t.ProjectID); err != nil {
 			return nil, err
@@ -218,4 +236,18 @@ func deleteTask(c *call) (any, error) {
 		return nil, err
 	}
 	return ok(nil), c.store.DeleteTask(c.ctx, by, id)
+}
+
+// withTags loads the tags of the tasks and their subtasks for rendering.
+func (c *call) withTags(v *taskView, tasks []taskd.Task) error {
+	var ids []int64
+	for _, t := range tasks {
+		ids = append(ids, t.ID)
+		for _, k := range t.Children {
+			ids = append(ids, k.ID)
+		}
+	}
+	var err error
+	v.tags, err = c.store.ObjectTags(c.ctx, c.accountID(), taskd.TagsOfTasks, ids)
+	return err
 }

@@ -115,7 +115,8 @@ var objects = map[string]object{
 	"webhook": {"id", CodeFieldRequired, "WebHook not found"}, // compat
 	"member":  {"", CodeUserInvalid, ""},
 	"person":  {"", CodeUserInvalid, ""},
-	"account": {"", CodeAuth, ""}, // an unknown account is not told apart from a bad key
+	"group":   {"group", CodeInvalidValue, ""}, // a tag group named by title or id
+	"account": {"", CodeAuth, ""},              // an unknown account is not told apart from a bad key
 }
 
 // conflicts maps the domain's state rules to codes; any other conflict is

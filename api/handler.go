@@ -55,6 +55,7 @@ type Store interface {
 	taskd.EventStore
 	taskd.PeopleStore
 	taskd.HiddenStore
+	taskd.TagStore
 }
 
 // Inviter invites people by e-mail (people.Service).

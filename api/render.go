@@ -23,6 +23,8 @@ type taskOut struct {
 	DateEnd   *string           `json:"date_end,omitempty"`
 	Text      *string           `json:"text,omitempty"`
 	Project   *taskd.ProjectRef `json:"project,omitempty"`
+	// Tags are the task's tags, {"id": "title"}, when it has any.
+	Tags map[string]string `json:"tags,omitempty"`
 	// Subscribers are with extra=subscribers.
 	Subscribers []taskd.PersonRef `json:"subscribers,omitzero"`
 	Child       []taskOut         `json:"child,omitempty"`
@@ -35,6 +37,8 @@ type taskView struct {
 	project bool
 	// subscribers, when set, are shown by task (extra=subscribers).
 	subscribers map[int64][]taskd.PersonRef
+	// tags are the tasks' tags, by task.
+	tags map[int64][]taskd.Tag
 }
 
 func flag(b bool) int {
@@ -54,6 +58,7 @@ func (v taskView) render(t taskd.Task) taskOut {
 		fromMe, toMe := flag(t.Author.ID == v.viewer), flag(t.Assignee.ID == v.viewer)
 		out.UserFrom, out.UserTo, out.FromMe, out.ToMe = t.Author.Name, t.Assignee.Name, &fromMe, &toMe
 	}
+	out.Tags = tagMap(v.tags[t.ID])
 	if v.subscribers != nil {
 		out.Subscribers = v.subscribers[t.ID]
 		if out.Subscribers == nil {
@@ -100,6 +105,8 @@ type projectOut struct {
 	DateClosed string          `json:"date_closed,omitempty"`
 	// Company is the project's folder.
 	Company string `json:"company,omitempty"`
+	// Tags are the project's tags, {"id": "title"}, when it has any.
+	Tags map[string]string `json:"tags,omitempty"`
 	// Users is the project's team, with extra=users.
 	Users []taskd.PersonRef `json:"users,omitzero"`
 }

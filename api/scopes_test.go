@@ -28,6 +28,9 @@ var specScopes = map[string]string{
 	"get_project_groups": "projects_read",
 	"add_project_group":  "projects_write", "add_project_members": "projects_write", "delete_project_members": "projects_write",
 	"subscribe": "tasks_write", "unsubscribe": "tasks_write",
+	"get_task_tag_groups": "tags_read", "get_project_tag_groups": "tags_read", "get_task_tags": "tags_read", "get_project_tags": "tags_read",
+	"add_task_tag_groups": "tags_write", "add_project_tag_groups": "tags_write", "add_task_tags": "tags_write", "add_project_tags": "tags_write",
+	"update_task_tags": "tags_write", "update_project_tags": "tags_write",
 	"get_events": "administrative", "get_webhooks": "administrative", "add_webhook": "administrative",
 	"delete_webhook": "administrative", "enable_webhook": "administrative", "disable_webhook": "administrative",
 	"me": "*", // any token

@@ -19,6 +19,8 @@ var accountWide = map[string]bool{
 	"get_events": true, "get_webhooks": true, "post_project": true, "add_webhook": true,
 	"get_user_groups": true, "add_user_group": true, "add_user": true, "get_contacts": true, "add_contact": true,
 	"get_contact_groups": true, "add_contact_group": true, "get_project_groups": true, "add_project_group": true,
+	"get_task_tag_groups": true, "get_project_tag_groups": true, "add_task_tag_groups": true, "add_project_tag_groups": true,
+	"get_task_tags": true, "get_project_tags": true, "add_task_tags": true, "add_project_tags": true,
 }
 
 // TestEveryActionStaysInItsAccount calls every action of the table with
@@ -41,7 +43,7 @@ func TestEveryActionStaysInItsAccount(t *testing.T) {
 		victim, intruder := s.newAccount(t), s.newAccount(t)
 		theirs, mine := owned(victim), owned(intruder)
 		sample := map[string]string{"title": "x", "text": "x", "period": "1h", "url": url, "events": "post_task",
-			"members": "x@example.com", "email_user": "x@example.com"}
+			"members": "x@example.com", "email_user": "x@example.com", "plus": "x", "group": "g"}
 		before := snapshot(victim, theirs)
 
 		names := api.AdminActions()

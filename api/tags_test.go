@@ -1,0 +1,112 @@
+package api_test
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/taskd/taskd/api"
+	"github.com/taskd/taskd/internal/testdb"
+)
+
+// TestTags: the tag actions of spec §10 on both databases, as the PHP SDK
+// (GET) and the Python SDK (JSON lists) send them: groups and tags made
+// once per title, filters, one status per group, plus and minus by title
+// or id, the tags field on tasks and projects, an update_task event, and
+// another account's tags out of reach.
+func TestTags(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, d testdb.DB) {
+		s := newServer(t, d)
+		a := s.newAccount(t)
+
+		groups := a.ok("action", "add_task_tag_groups", "type", "status", "access", "public", "title", "Stage, Stage,Review").list()
+		if len(groups) != 2 {
+			t.Fatalf("add_task_tag_groups = %v", groups)
+		}
+		stage := groups[0].(map[string]any)
+		if _, bare := stage["id"].(float64); !bare || stage["title"] != "Stage" || stage["type"] != "status" || stage["access"] != "public" {
+			t.Fatalf("tag group = %v", stage)
+		}
+		if again := a.ok("action", "add_task_tag_groups", "type", "status", "access", "public", "title", "Stage").list(); again[0].(map[string]any)["id"] != stage["id"] {
+			t.Fatal("a group was made twice")
+		}
+		a.fails(api.CodeInvalidValue, "action", "add_task_tag_groups", "type", "status", "access", "private", "title", "Secret stage")
+		a.fails(api.CodeInvalidValue, "action", "add_task_tag_groups", "type", "colour", "access", "public", "title", "X")
+		a.fails(api.CodeFieldRequired, "action", "add_task_tag_groups", "type", "label", "access", "public")
+		if r := a.python("add_project_tag_groups", map[string]any{"title": "Kind", "access": "private"}); r.code() != -1 ||
+			r.Body["data"].([]any)[0].(map[string]any)["type"] != "label" { // C28: no type from the Python SDK
+			t.Fatalf("a project group without a type: %v", r)
+		}
+		a.ok("action", "add_task_tag_groups", "type", "label", "access", "private", "title", "Topics")
+		if l := a.ok("action", "get_task_tag_groups", "type", "label").list(); len(l) != 1 || l[0].(map[string]any)["title"] != "Topics" {
+			t.Fatalf("label groups = %v", l)
+		}
+		if l := a.ok("action", "get_task_tag_groups", "access", "public").list(); len(l) != 2 {
+			t.Fatalf("public groups = %v", l)
+		}
+
+		tags := a.ok("action", "add_task_tags", "group", "Stage", "title", "Todo,Doing,Done").list()
+		todo := tags[0].(map[string]any)
+		if len(tags) != 3 || keys(todo) != "id,title" || todo["title"] != "Todo" {
+			t.Fatalf("add_task_tags = %v", tags)
+		}
+		doing := tags[1].(map[string]any)["id"].(string)
+		a.ok("action", "add_task_tags", "group", jsonNumber(stage["id"]), "title", "Blocked") // the group by id
+		a.ok("action", "add_task_tags", "group", "Topics", "title", "Copy,Design,Done")
+		a.fails(api.CodeInvalidValue, "action", "add_task_tags", "group", "Nope", "title", "x")
+		list := a.ok("action", "get_task_tags", "group", "Stage").list()
+		if len(list) != 4 || list[0].(map[string]any)["group"].(map[string]any)["title"] != "Stage" {
+			t.Fatalf("get_task_tags = %v", list)
+		}
+		if l := a.ok("action", "get_task_tags", "access", "private").list(); len(l) != 3 {
+			t.Fatalf("private tags = %v", l)
+		}
+
+		pid := a.ok("action", "post_project", "title", "P").data()["id"].(string)
+		tid := a.ok("action", "post_task", "id_project", pid, "title", "T").data()["id"].(string)
+		a.ok("action", "update_task_tags", "id_task", tid) // the PHP SDK's call: nothing to do (C2)
+		a.ok("action", "update_task_tags", "id_task", tid, "plus", "Todo,Copy")
+		a.ok("action", "update_task_tags", "id_task", tid, "plus", doing) // a status replaces the group's other
+		task := a.ok("action", "get_task", "id_task", tid).data()
+		if tg := task["tags"].(map[string]any); len(tg) != 2 || tg[doing] != "Doing" {
+			t.Fatalf("tags after plus = %v", task["tags"])
+		}
+		r := a.fails(api.CodeInvalidValue, "action", "update_task_tags", "id_task", tid, "plus", "Done") // in two groups
+		if r.Body["message_details"] != "Done" {
+			t.Fatalf("an ambiguous title: %v", r)
+		}
+		a.fails(api.CodeInvalidValue, "action", "update_task_tags", "id_task", tid, "plus", "Unknown")
+		if r := a.python("update_task_tags", map[string]any{"id_task": tid, "minus": []string{"Copy", "Copy"}, "plus": []string{}}); r.code() != -1 {
+			t.Fatalf("minus as a JSON list: %v", r)
+		}
+		if l := a.ok("action", "get_tasks", "id_project", pid).list(); len(l[0].(map[string]any)["tags"].(map[string]any)) != 1 {
+			t.Fatalf("get_tasks tags = %v", l)
+		}
+		evs := a.ok("action", "get_events", "period", "1h").Raw
+		if !strings.Contains(evs, `"update_task"`) || !strings.Contains(evs, `"tags":{"`) {
+			t.Fatalf("no update_task event with tags: %s", evs)
+		}
+
+		// Projects.
+		a.ok("action", "add_project_tags", "group", "Kind", "title", "Internal")
+		a.ok("action", "update_project_tags", "id_project", pid, "plus", "Internal")
+		if p := a.ok("action", "get_project", "id_project", pid).data(); len(p["tags"].(map[string]any)) != 1 {
+			t.Fatalf("project tags = %v", p["tags"])
+		}
+		a.fails(api.CodeInvalidValue, "action", "update_task_tags", "id_task", tid, "plus", "Internal") // a project tag
+
+		// Another account's tags are unknown here.
+		b := s.newAccount(t)
+		a.fails(api.CodeInvalidValue, "action", "update_task_tags", "id_task", tid, "plus", doing+"0")
+		b.fails(api.CodeTaskInvalid, "action", "update_task_tags", "id_task", tid, "plus", doing)
+		bp := b.ok("action", "post_project", "title", "P").data()["id"].(string)
+		bt := b.ok("action", "post_task", "id_project", bp, "title", "T").data()["id"].(string)
+		b.fails(api.CodeInvalidValue, "action", "update_task_tags", "id_task", bt, "plus", doing)
+		if l := b.ok("action", "get_task_tags").list(); len(l) != 0 {
+			t.Fatalf("another account's tags: %v", l)
+		}
+	})
+}
+
+// jsonNumber formats a decoded JSON number as its integer text.
+func jsonNumber(v any) string { return strconv.FormatFloat(v.(float64), 'f', -1, 64) }

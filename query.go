@@ -81,16 +81,16 @@ func ParseQuery(s string) (Query, error) {
 	if !utf8.ValidString(s) {
 		return nil, queryError("", "The filter is not valid UTF-8")
 	}
-	toks, err := lexQuery(s)
+	items, err := lexQuery(s)
 	if err != nil {
 		return nil, err
 	}
-	p := &queryParser{toks: toks}
+	p := &queryParser{items: items}
 	q, err := p.or(0)
 	if err != nil {
 		return nil, err
 	}
-	if t := p.peek(); t.kind != tokEnd {
+	if t := p.peek(); t.kind != itemEnd {
 		return nil, queryError(t.text, "Unexpected %q: join conditions with and/or", t.text)
 	}
 	return q, nil
@@ -100,32 +100,32 @@ func queryError(part, format string, args ...any) error {
 	return &Error{Kind: KindInvalid, Field: "filter", Value: part, Message: fmt.Sprintf(format, args...)}
 }
 
-type tokKind int
+type itemKind int
 
 const (
-	tokEnd tokKind = iota
-	tokWord
-	tokString
-	tokOp // = != > < >= <=
-	tokPunct
+	itemEnd itemKind = iota
+	itemWord
+	itemString
+	itemOp // = != > < >= <=
+	itemPunct
 )
 
-type token struct {
-	kind tokKind
+type item struct {
+	kind itemKind
 	text string // as written; for strings, the unquoted value
 }
 
 // lexQuery splits a filter into words (field names, keywords, numbers,
 // bare dates), quoted strings, operators and punctuation.
-func lexQuery(s string) ([]token, error) {
-	var toks []token
+func lexQuery(s string) ([]item, error) {
+	var items []item
 	for i := 0; i < len(s); {
 		r, size := utf8.DecodeRuneInString(s[i:])
 		switch {
 		case unicode.IsSpace(r):
 			i += size
 		case strings.ContainsRune("(),{}", r):
-			toks = append(toks, token{tokPunct, string(r)})
+			items = append(items, item{itemPunct, string(r)})
 			i++
 		case strings.ContainsRune("=!<>", r):
 			op := string(r)
@@ -135,7 +135,7 @@ func lexQuery(s string) ([]token, error) {
 			if op == "!" {
 				return nil, queryError("!", "Unknown operator %q", "!")
 			}
-			toks = append(toks, token{tokOp, op})
+			items = append(items, item{itemOp, op})
 			i += len(op)
 		case r == '\'' || r == '"':
 			var b strings.Builder
@@ -149,7 +149,7 @@ func lexQuery(s string) ([]token, error) {
 			if j >= len(s) {
 				return nil, queryError(s[i:], "A quoted value is not closed")
 			}
-			toks = append(toks, token{tokString, b.String()})
+			items = append(items, item{itemString, b.String()})
 			i = j + 1
 		case r == '_' || r == '.' || r == '-' || unicode.IsLetter(r) || unicode.IsDigit(r):
 			j := i
@@ -160,38 +160,38 @@ func lexQuery(s string) ([]token, error) {
 				}
 				j += size
 			}
-			toks = append(toks, token{tokWord, s[i:j]})
+			items = append(items, item{itemWord, s[i:j]})
 			i = j
 		default:
 			return nil, queryError(string(r), "Unexpected %q", string(r))
 		}
 	}
-	return toks, nil
+	return items, nil
 }
 
 type queryParser struct {
-	toks  []token
+	items  []item
 	pos   int
 	conds int
 }
 
-func (p *queryParser) peek() token {
-	if p.pos < len(p.toks) {
-		return p.toks[p.pos]
+func (p *queryParser) peek() item {
+	if p.pos < len(p.items) {
+		return p.items[p.pos]
 	}
-	return token{kind: tokEnd}
+	return item{kind: itemEnd}
 }
 
-func (p *queryParser) next() token {
+func (p *queryParser) next() item {
 	t := p.peek()
-	if p.pos < len(p.toks) {
+	if p.pos < len(p.items) {
 		p.pos++
 	}
 	return t
 }
 
 func (p *queryParser) keyword(word string) bool {
-	if t := p.peek(); t.kind == tokWord && strings.EqualFold(t.text, word) {
+	if t := p.peek(); t.kind == itemWord && strings.EqualFold(t.text, word) {
 		p.pos++
 		return true
 	}
@@ -230,13 +230,13 @@ func (p *queryParser) factor(depth int) (Query, error) {
 	if depth > maxQueryDepth {
 		return nil, queryError("(", "Parentheses nest deeper than %d", maxQueryDepth)
 	}
-	if t := p.peek(); t.kind == tokPunct && t.text == "(" {
+	if t := p.peek(); t.kind == itemPunct && t.text == "(" {
 		p.next()
 		q, err := p.or(depth + 1)
 		if err != nil {
 			return nil, err
 		}
-		if t := p.next(); t.kind != tokPunct || t.text != ")" {
+		if t := p.next(); t.kind != itemPunct || t.text != ")" {
 			return nil, queryError(t.text, "A parenthesis is not closed")
 		}
 		return q, nil
@@ -249,11 +249,11 @@ func (p *queryParser) cond() (Query, error) {
 		return nil, queryError("", "A filter has at most %d conditions", maxQueryConds)
 	}
 	t := p.next()
-	if t.kind == tokEnd {
+	if t.kind == itemEnd {
 		return nil, queryError("", "The filter ends where a condition should start")
 	}
 	field, ok := queryFields[strings.ToLower(t.text)]
-	if t.kind != tokWord || !ok {
+	if t.kind != itemWord || !ok {
 		return nil, queryError(t.text, "Unknown field %q: use id, project, parent, name, dateadd, datestart, dateend or dateclose", t.text)
 	}
 	op, err := p.op()
@@ -275,17 +275,17 @@ func (p *queryParser) cond() (Query, error) {
 // op reads an operator, braced ({=}, { in }) or bare.
 func (p *queryParser) op() (string, error) {
 	braced := false
-	if t := p.peek(); t.kind == tokPunct && t.text == "{" {
+	if t := p.peek(); t.kind == itemPunct && t.text == "{" {
 		braced = true
 		p.next()
 	}
 	t := p.next()
 	op := strings.ToLower(t.text)
-	if !(t.kind == tokOp || t.kind == tokWord && (op == "in" || op == "has")) {
+	if !(t.kind == itemOp || t.kind == itemWord && (op == "in" || op == "has")) {
 		return "", queryError(t.text, "Expected an operator (=, !=, <, >, <=, >=, in, has), not %q", t.text)
 	}
 	if braced {
-		if t := p.next(); t.kind != tokPunct || t.text != "}" {
+		if t := p.next(); t.kind != itemPunct || t.text != "}" {
 			return "", queryError(t.text, "A braced operator is not closed")
 		}
 	}
@@ -310,7 +310,7 @@ func (p *queryParser) intValue(c *QueryCond, field string) error {
 		c.Ints = []int64{n}
 		return err
 	}
-	if t := p.next(); t.kind != tokPunct || t.text != "(" {
+	if t := p.next(); t.kind != itemPunct || t.text != "(" {
 		return queryError(t.text, "in takes a list in parentheses: (1, 2)")
 	}
 	for {
@@ -322,9 +322,9 @@ func (p *queryParser) intValue(c *QueryCond, field string) error {
 			return queryError(field, "A list holds at most %d values", maxQueryList)
 		}
 		switch t := p.next(); {
-		case t.kind == tokPunct && t.text == ")":
+		case t.kind == itemPunct && t.text == ")":
 			return nil
-		case t.kind == tokPunct && t.text == ",":
+		case t.kind == itemPunct && t.text == ",":
 		default:
 			return queryError(t.text, "Expected , or ) in the list, not %q", t.text)
 		}
@@ -335,7 +335,7 @@ func (p *queryParser) intValue(c *QueryCond, field string) error {
 func (p *queryParser) int() (int64, error) {
 	t := p.next()
 	n, err := strconv.ParseInt(t.text, 10, 64)
-	if (t.kind != tokWord && t.kind != tokString) || err != nil || n < 0 {
+	if (t.kind != itemWord && t.kind != itemString) || err != nil || n < 0 {
 		return 0, queryError(t.text, "Expected a number, not %q", t.text)
 	}
 	return n, nil
@@ -346,7 +346,7 @@ func (p *queryParser) nameValue(c *QueryCond) error {
 		return err
 	}
 	t := p.next()
-	if t.kind != tokString && t.kind != tokWord {
+	if t.kind != itemString && t.kind != itemWord {
 		return queryError(t.text, "name takes a quoted text: name has 'Report'")
 	}
 	c.Text = t.text
@@ -359,7 +359,7 @@ func (p *queryParser) dateValue(c *QueryCond, field string) error {
 	}
 	t := p.next()
 	d, err := ParseDate(field, t.text)
-	if (t.kind != tokString && t.kind != tokWord) || err != nil || d == "" {
+	if (t.kind != itemString && t.kind != itemWord) || err != nil || d == "" {
 		return queryError(t.text, "%s takes a date 'DD.MM.YYYY', not %q", field, t.text)
 	}
 	c.Date = d

@@ -170,7 +170,7 @@ func lexQuery(s string) ([]item, error) {
 }
 
 type queryParser struct {
-	items  []item
+	items []item
 	pos   int
 	conds int
 }

@@ -68,11 +68,8 @@ func getUsers(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := make([]userOut, len(members))
-	for i, m := range members {
-		out[i] = renderUser(m, c.who.person == nil)
-	}
-	return ok(out), nil
+	admin := c.who.person == nil
+	return ok(renderEach(members, func(m taskd.Member) userOut { return renderUser(m, admin) })), nil
 }
 
 // addUser invites a person by e-mail (people.Service): the answer shows
@@ -124,11 +121,7 @@ func getUserGroups(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := make([]teamOut, len(teams))
-	for i, t := range teams {
-		out[i] = renderTeam(t)
-	}
-	return ok(out), nil
+	return ok(renderEach(teams, renderTeam)), nil
 }
 
 func addUserGroup(c *call) (any, error) {
@@ -159,11 +152,9 @@ type folderOut struct {
 }
 
 func renderFolders(list []taskd.Folder) []folderOut {
-	out := make([]folderOut, len(list))
-	for i, f := range list {
-		out[i] = folderOut{ID: strconv.FormatInt(f.ID, 10), Title: f.Title, Type: "folder"}
-	}
-	return out
+	return renderEach(list, func(f taskd.Folder) folderOut {
+		return folderOut{ID: strconv.FormatInt(f.ID, 10), Title: f.Title, Type: "folder"}
+	})
 }
 
 func getProjectGroups(c *call) (any, error) {
@@ -232,11 +223,7 @@ func getContacts(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := make([]contactOut, len(list))
-	for i, ct := range list {
-		out[i] = renderContact(ct)
-	}
-	return ok(out), nil
+	return ok(renderEach(list, renderContact)), nil
 }
 
 // contactFields are add_contact's short text fields, each one line.

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -64,7 +65,7 @@ func (c *call) titles(name string) ([]string, error) {
 		if len(t) > taskd.MaxTitleLen || strings.ContainsAny(t, "\r\n") {
 			return nil, failf(CodeInvalidValue, t, "A title is one line of at most %d bytes", taskd.MaxTitleLen)
 		}
-		if !slicesContains(out, t) {
+		if !slices.Contains(out, t) {
 			out = append(out, t)
 		}
 	}
@@ -72,15 +73,6 @@ func (c *call) titles(name string) ([]string, error) {
 		return nil, fail(CodeFieldRequired, name)
 	}
 	return out, nil
-}
-
-func slicesContains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }
 
 func getTagGroups(kind string) func(*call) (any, error) {
@@ -93,11 +85,7 @@ func getTagGroups(kind string) func(*call) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		out := make([]tagGroupOut, len(list))
-		for i, g := range list {
-			out[i] = renderTagGroup(g)
-		}
-		return ok(out), nil
+		return ok(renderEach(list, renderTagGroup)), nil
 	}
 }
 
@@ -131,11 +119,7 @@ func addTagGroups(kind string) func(*call) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		out := make([]tagGroupOut, len(list))
-		for i, g := range list {
-			out[i] = renderTagGroup(g)
-		}
-		return ok(out), nil
+		return ok(renderEach(list, renderTagGroup)), nil
 	}
 }
 
@@ -149,12 +133,10 @@ func getTags(kind string) func(*call) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		out := make([]tagOut, len(list))
-		for i, t := range list {
+		return ok(renderEach(list, func(t taskd.Tag) tagOut {
 			g := renderTagGroup(t.Group)
-			out[i] = tagOut{Title: t.Title, ID: strconv.FormatInt(t.ID, 10), Group: &g}
-		}
-		return ok(out), nil
+			return tagOut{Title: t.Title, ID: strconv.FormatInt(t.ID, 10), Group: &g}
+		})), nil
 	}
 }
 
@@ -176,11 +158,7 @@ func addTags(kind string) func(*call) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		out := make([]tagOut, len(list))
-		for i, t := range list {
-			out[i] = tagOut{Title: t.Title, ID: strconv.FormatInt(t.ID, 10)}
-		}
-		return ok(out), nil
+		return ok(renderEach(list, func(t taskd.Tag) tagOut { return tagOut{Title: t.Title, ID: strconv.FormatInt(t.ID, 10)} })), nil
 	}
 }
 

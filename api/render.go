@@ -146,3 +146,12 @@ func renderEvents(evs []taskd.StoredEvent) []json.RawMessage {
 	}
 	return out
 }
+
+// renderEach renders every element of a list.
+func renderEach[T, U any](list []T, render func(T) U) []U {
+	out := make([]U, len(list))
+	for i, v := range list {
+		out[i] = render(v)
+	}
+	return out
+}

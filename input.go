@@ -63,6 +63,7 @@ func ParseTaskInput(p Params) (in TaskInput, err error) {
 		}
 		in.Subscribe = list
 	}
+	in.Tags = parseTags(p)
 	if v, ok := p("hidden"); ok {
 		list, err := ParseEmails("hidden", v)
 		if err != nil {
@@ -99,6 +100,7 @@ func ParseProjectInput(p Params) (in ProjectInput, err error) {
 		}
 		in.Folder = &v
 	}
+	in.Tags = parseTags(p)
 	if v, ok := p("members"); ok {
 		list, err := ParseEmails("members", v)
 		if err != nil {
@@ -142,4 +144,19 @@ func ParseEmails(field, v string) ([]string, error) {
 		}
 	}
 	return out, nil
+}
+
+// parseTags reads a comma list of tag ids or titles.
+func parseTags(p Params) *[]string {
+	v, ok := p("tags")
+	if !ok {
+		return nil
+	}
+	list := []string{}
+	for _, t := range strings.Split(v, ",") {
+		if t = strings.TrimSpace(t); t != "" && !slices.Contains(list, t) {
+			list = append(list, t)
+		}
+	}
+	return &list
 }

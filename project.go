@@ -60,6 +60,9 @@ type ProjectInput struct {
 	AssigneeEmail *string
 	// Members, when set, is the whole project team, by e-mail.
 	Members *[]string
+	// Tags, when set, are the project's whole set of tags (ids or exact
+	// titles).
+	Tags *[]string
 }
 
 // MaxNameLen and MaxTextLen bound names and texts, in bytes.

@@ -84,6 +84,9 @@ type TaskInput struct {
 	// Hidden lists members, by e-mail, who alone (with the author) may
 	// see the task (on creation); empty: everyone who sees the project.
 	Hidden []string
+	// Tags, when set, are the task's tags (ids or exact titles): on
+	// creation its first, on an update its whole new set.
+	Tags *[]string
 }
 
 // CanAddSubtask reports whether a subtask may be added under parent.

@@ -188,7 +188,13 @@ func postTask(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return ok(taskView{viewer: c.viewer(), text: true, project: true}.render(t)), nil
+	v := taskView{viewer: c.viewer(), text: true, project: true}
+	if in.Tags != nil { // a new task has no subtasks, and tags only when given
+		if err := c.withTags(&v, []taskd.Task{t}); err != nil {
+			return nil, err
+		}
+	}
+	return ok(v.render(t)), nil
 }
 
 func updateTask(c *call) (any, error) {

@@ -87,11 +87,29 @@ func TestTags(t *testing.T) {
 			t.Fatalf("no update_task event with tags: %s", evs)
 		}
 
+		// tags on post_task and update_task: the first set, then the whole set.
+		t2 := a.ok("action", "post_task", "id_project", pid, "title", "Tagged", "tags", "Todo, Copy").data()
+		if len(t2["tags"].(map[string]any)) != 2 {
+			t.Fatalf("post_task tags = %v", t2["tags"])
+		}
+		t2id := t2["id"].(string)
+		if up := a.ok("action", "update_task", "id_task", t2id, "tags", doing).data(); len(up["tags"].(map[string]any)) != 1 || up["tags"].(map[string]any)[doing] != "Doing" {
+			t.Fatalf("update_task tags = %v", up["tags"])
+		}
+		a.fails(api.CodeInvalidValue, "action", "update_task", "id_task", t2id, "tags", "Todo,Doing") // two statuses of one group
+		a.fails(api.CodeInvalidValue, "action", "post_task", "id_project", pid, "title", "x", "tags", "Nope")
+		if up := a.ok("action", "update_task", "id_task", t2id, "tags", "").data(); up["tags"] != nil {
+			t.Fatalf("update_task with no tags left %v", up["tags"])
+		}
+
 		// Projects.
 		a.ok("action", "add_project_tags", "group", "Kind", "title", "Internal")
 		a.ok("action", "update_project_tags", "id_project", pid, "plus", "Internal")
 		if p := a.ok("action", "get_project", "id_project", pid).data(); len(p["tags"].(map[string]any)) != 1 {
 			t.Fatalf("project tags = %v", p["tags"])
+		}
+		if p := a.ok("action", "post_project", "title", "Q", "tags", "Internal").data(); len(p["tags"].(map[string]any)) != 1 {
+			t.Fatalf("post_project tags = %v", p["tags"])
 		}
 		a.fails(api.CodeInvalidValue, "action", "update_task_tags", "id_task", tid, "plus", "Internal") // a project tag
 

@@ -146,6 +146,11 @@ func (db *DB) CreateProject(ctx context.Context, by taskd.Actor, in taskd.Projec
 				return err
 			}
 		}
+		if in.Tags != nil {
+			if _, _, err := db.replaceTags(ctx, tx, p.AccountID, taskd.TagsOfProjects, p.ID, *in.Tags); err != nil {
+				return err
+			}
+		}
 		return db.emitChange(ctx, tx, by, taskd.ActionPost, taskd.ObjectProject, p.ID, p.Page(), p.Ref(), nil, taskd.ProjectFields(p))
 	})
 	return p, err
@@ -175,6 +180,11 @@ func (db *DB) UpdateProject(ctx context.Context, by taskd.Actor, id int64, in ta
 		}
 		if in.Members != nil {
 			if err := db.setTeam(ctx, tx, p, *in.Members); err != nil {
+				return err
+			}
+		}
+		if in.Tags != nil {
+			if _, _, err := db.replaceTags(ctx, tx, p.AccountID, taskd.TagsOfProjects, p.ID, *in.Tags); err != nil {
 				return err
 			}
 		}

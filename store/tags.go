@@ -264,3 +264,36 @@ func jsonObject(m map[string]string) rawObject {
 	b, _ := json.Marshal(m) // a map of strings always encodes
 	return rawObject(b)
 }
+
+// replaceTags makes tokens an object's whole set of tags, in the change's
+// transaction, and reports the set before and after ({"id": "title"}).
+// Two statuses of one group are refused.
+func (db *DB) replaceTags(ctx context.Context, tx querier, accountID int64, kind string, id int64, tokens []string) (rawObject, rawObject, error) {
+	table, col := objectTagTable(kind)
+	before, err := db.tagMap(ctx, tx, kind, id)
+	if err != nil {
+		return "", "", err
+	}
+	if _, err := tx.ExecContext(ctx, db.d.q(`DELETE FROM `+table+` WHERE `+col+` = ?`), id); err != nil {
+		return "", "", err
+	}
+	statuses := map[int64]string{}
+	for _, token := range tokens {
+		t, err := db.resolveTag(ctx, tx, accountID, kind, token)
+		if err != nil {
+			return "", "", err
+		}
+		if t.Group.Type == "status" {
+			if other, ok := statuses[t.Group.ID]; ok && other != t.Title {
+				return "", "", &taskd.Error{Kind: taskd.KindInvalid, Field: "tags", Value: token,
+					Message: "A status group gives one status: " + other + " and " + t.Title + " are of " + t.Group.Title}
+			}
+			statuses[t.Group.ID] = t.Title
+		}
+		if _, err := tx.ExecContext(ctx, db.d.q(`INSERT INTO `+table+` (`+col+`, tag_id) VALUES (?, ?) ON CONFLICT DO NOTHING`), id, t.ID); err != nil {
+			return "", "", err
+		}
+	}
+	after, err := db.tagMap(ctx, tx, kind, id)
+	return jsonObject(before), jsonObject(after), err
+}

@@ -227,6 +227,11 @@ func (db *DB) CreateTask(ctx context.Context, by taskd.Actor, projectID, parentI
 		if err := db.hide(ctx, tx, "task_viewers", "task_id", t.ID, t.AccountID, in.Hidden); err != nil {
 			return err
 		}
+		if in.Tags != nil {
+			if _, _, err := db.replaceTags(ctx, tx, t.AccountID, taskd.TagsOfTasks, t.ID, *in.Tags); err != nil {
+				return err
+			}
+		}
 		if err := db.subscribeAll(ctx, tx, t, append([]string{t.Author.Email, t.Assignee.Email}, in.Subscribe...)); err != nil {
 			return err
 		}
@@ -261,6 +266,14 @@ func (db *DB) UpdateTask(ctx context.Context, by taskd.Actor, id int64, in taskd
 		if err != nil {
 			return err
 		}
+		after := taskd.TaskFields(t)
+		if in.Tags != nil {
+			oldTags, newTags, err := db.replaceTags(ctx, tx, t.AccountID, taskd.TagsOfTasks, t.ID, *in.Tags)
+			if err != nil {
+				return err
+			}
+			before["tags"], after["tags"] = oldTags, newTags
+		}
 		if t.Assignee.ID != assignee {
 			if err := db.subscribeAll(ctx, tx, t, []string{t.Assignee.Email}); err != nil {
 				return err
@@ -269,7 +282,7 @@ func (db *DB) UpdateTask(ctx context.Context, by taskd.Actor, id int64, in taskd
 				return err
 			}
 		}
-		return db.emitTask(ctx, tx, by, taskd.ActionUpdate, t, before, taskd.TaskFields(t))
+		return db.emitTask(ctx, tx, by, taskd.ActionUpdate, t, before, after)
 	})
 	return t, err
 }

@@ -58,8 +58,11 @@ func TestPeoplePages(t *testing.T) {
 	taskPath := shared + tid + "/"
 	hiddenTask := o.submit(s.base, o.get(s.base+hidden), hidden+"tasks", url.Values{"title": {"Secret"}}).location(t)
 
-	// Subscribing on the task page.
+	// Subscribing on the task page; deleting it asks first.
 	tp := o.get(s.base + taskPath)
+	if !strings.Contains(tp.body, "<summary>Delete task…</summary>") {
+		t.Fatalf("deleting a task does not ask for confirmation:\n%s", tp.body)
+	}
 	if !strings.Contains(tp.body, "Uma User") || !strings.Contains(tp.body, "Unsubscribe me") {
 		t.Fatalf("the author and the assignee are subscribed:\n%s", tp.body)
 	}

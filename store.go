@@ -45,6 +45,12 @@ type TaskQuery struct {
 	// ActiveProjects leaves out the tasks of archived projects.
 	ActiveProjects bool
 	Limit          int
+	// Offset skips that many tasks of the list (paging).
+	Offset int
+	// SubscriberID, when set, keeps the tasks the person is subscribed to.
+	SubscriberID int64
+	// Newest lists the newest tasks first.
+	Newest bool
 	// Viewer, when set, leaves out the tasks hidden from this person
 	// (HiddenStore); 0 lists every task.
 	Viewer int64

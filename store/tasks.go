@@ -102,11 +102,19 @@ func (db *DB) tasksSQL(q taskd.TaskQuery) (string, []any) {
 		where.WriteString(` AND (t.name ` + db.d.ilike + ` ? ESCAPE '\' OR t.text ` + db.d.ilike + ` ? ESCAPE '\')`)
 		args = append(args, pattern, pattern)
 	}
+	if q.SubscriberID != 0 {
+		where.WriteString(` AND t.id IN (SELECT task_id FROM task_subscribers WHERE person_id = ?)`)
+		args = append(args, q.SubscriberID)
+	}
 	limit := q.Limit
 	if limit <= 0 || limit > 10000 {
 		limit = 10000
 	}
-	return db.d.q(`SELECT ` + taskColumns + where.String() + ` ORDER BY t.id LIMIT ?`), append(args, limit)
+	order := ` ORDER BY t.id`
+	if q.Newest {
+		order = ` ORDER BY t.id DESC`
+	}
+	return db.d.q(`SELECT ` + taskColumns + where.String() + order + ` LIMIT ? OFFSET ?`), append(args, limit, max(q.Offset, 0))
 }
 
 func escapeLike(s string) string {

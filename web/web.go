@@ -174,6 +174,7 @@ func (s *Server) routes() []route {
 		{"POST /a/{slug}/people/{pid}/remove", s.form(s.inAccount(taskd.PermManagePeople, s.removeMember))},
 		{"POST /a/{slug}/teams", s.form(s.inAccount(taskd.PermManagePeople, s.addTeam))},
 		{"GET /a/{slug}/contacts", s.page(s.inAccount(taskd.PermRead, s.contacts))},
+		{"GET /a/{slug}/my", s.page(s.inAccount(taskd.PermRead, s.myTasks))},
 		{"POST /a/{slug}/contacts", s.form(s.inAccount(taskd.PermWork, s.addContact))},
 		{"GET /profile", s.page(s.profilePage)},
 		{"POST /profile", s.form(s.saveProfile)},

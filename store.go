@@ -49,12 +49,29 @@ type TaskQuery struct {
 	Offset int
 	// SubscriberID, when set, keeps the tasks the person is subscribed to.
 	SubscriberID int64
-	// Newest lists the newest tasks first.
-	Newest bool
+	// Sort orders the list: one of the Sort constants; "" is SortID.
+	Sort string
+	// TagID, when set, keeps the tasks that carry the tag.
+	TagID int64
+	// NoDateEnd keeps the tasks without a due date.
+	NoDateEnd bool
 	// Viewer, when set, leaves out the tasks hidden from this person
 	// (HiddenStore); 0 lists every task.
 	Viewer int64
 }
+
+// The orders of a task list.
+const (
+	SortID       = ""         // oldest first: the API's order
+	SortNewest   = "newest"   // newest first
+	SortTree     = "tree"     // oldest first, each subtask after its parent
+	SortDue      = "due"      // soonest due first, then those without a due date
+	SortPriority = "priority" // highest priority first
+	SortName     = "name"     // by name, A to Z
+)
+
+// TaskCounts counts the active and done tasks a query selects.
+type TaskCounts struct{ Active, Done int }
 
 // NewAccount is an account to create together with its owner.
 type NewAccount struct {
@@ -104,6 +121,9 @@ type ProjectStore interface {
 // TaskStore keeps tasks and subtasks.
 type TaskStore interface {
 	Tasks(ctx context.Context, q TaskQuery) ([]Task, error)
+	// CountTasks counts the tasks of the query by status, whatever its
+	// Status, Limit and Offset.
+	CountTasks(ctx context.Context, q TaskQuery) (TaskCounts, error)
 	// ProjectVersion increases with every change to the project's tasks.
 	ProjectVersion(ctx context.Context, accountID, projectID int64) (int64, error)
 	Task(ctx context.Context, accountID, id int64) (Task, error)

@@ -20,7 +20,10 @@ const DefaultPriority = 1
 const taskColumns = `t.id, t.account_id, t.project_id, COALESCE(t.parent_id, 0), t.name, t.text, t.status, t.priority,
 	t.created_at, t.date_start, t.date_end, t.closed_at,
 	t.author_id, COALESCE(a.email, ''), COALESCE(a.first_name, ''), COALESCE(a.last_name, ''),
-	t.assignee_id, COALESCE(b.email, ''), COALESCE(b.first_name, ''), COALESCE(b.last_name, ''), COALESCE(pr.name, '')
+	t.assignee_id, COALESCE(b.email, ''), COALESCE(b.first_name, ''), COALESCE(b.last_name, ''), COALESCE(pr.name, '')` + taskFrom
+
+// taskFrom joins a task t to its project and people.
+const taskFrom = `
 	FROM tasks t LEFT JOIN projects pr ON pr.id = t.project_id
 	LEFT JOIN persons a ON a.id = t.author_id LEFT JOIN persons b ON b.id = t.assignee_id`
 
@@ -49,6 +52,66 @@ func (db *DB) Tasks(ctx context.Context, q taskd.TaskQuery) ([]taskd.Task, error
 
 // tasksSQL is the query of Tasks and its arguments.
 func (db *DB) tasksSQL(q taskd.TaskQuery) (string, []any) {
+	where, args := db.taskWhere(q)
+	if q.Status != "" {
+		where += ` AND t.status = ?`
+		args = append(args, q.Status)
+	}
+	limit := q.Limit
+	if limit <= 0 || limit > 10000 {
+		limit = 10000
+	}
+	return db.d.q(`SELECT ` + taskColumns + where + taskOrder(q.Sort) + ` LIMIT ? OFFSET ?`), append(args, limit, max(q.Offset, 0))
+}
+
+// taskOrder is the ORDER BY clause of a sort (taskd.SortID and the others).
+func taskOrder(sort string) string {
+	switch sort {
+	case taskd.SortNewest:
+		return ` ORDER BY t.id DESC`
+	case taskd.SortTree:
+		// Two levels only: a subtask sorts by its parent's id, after it.
+		return ` ORDER BY COALESCE(t.parent_id, t.id), COALESCE(t.parent_id, 0), t.id`
+	case taskd.SortDue:
+		return ` ORDER BY CASE WHEN t.date_end = '' THEN 1 ELSE 0 END, t.date_end, t.id`
+	case taskd.SortPriority:
+		return ` ORDER BY t.priority DESC, t.id`
+	case taskd.SortName:
+		return ` ORDER BY LOWER(t.name), t.id`
+	}
+	return ` ORDER BY t.id`
+}
+
+// CountTasks counts the query's tasks by status.
+func (db *DB) CountTasks(ctx context.Context, q taskd.TaskQuery) (taskd.TaskCounts, error) {
+	where, args := db.taskWhere(q)
+	rows, err := db.reader.QueryContext(ctx, db.d.q(`SELECT t.status, COUNT(*) `+taskFrom+where+` GROUP BY t.status`), args...)
+	if err != nil {
+		return taskd.TaskCounts{}, taskd.Internal("count tasks", err)
+	}
+	defer rows.Close()
+	var c taskd.TaskCounts
+	for rows.Next() {
+		var status string
+		var n int
+		if err := rows.Scan(&status, &n); err != nil {
+			return c, taskd.Internal("count tasks", err)
+		}
+		if status == taskd.StatusDone {
+			c.Done = n
+		} else {
+			c.Active = n
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return c, taskd.Internal("count tasks", err)
+	}
+	return c, nil
+}
+
+// taskWhere is the WHERE clause of a query, all but its Status, and its
+// arguments.
+func (db *DB) taskWhere(q taskd.TaskQuery) (string, []any) {
 	var where strings.Builder
 	args := []any{q.AccountID}
 	where.WriteString(` WHERE t.account_id = ?`)
@@ -61,9 +124,6 @@ func (db *DB) tasksSQL(q taskd.TaskQuery) (string, []any) {
 	}
 	if q.ParentID != 0 {
 		add(`t.parent_id = ?`, q.ParentID)
-	}
-	if q.Status != "" {
-		add(`t.status = ?`, q.Status)
 	}
 	if q.AuthorEmail != "" {
 		add(`a.email = ?`, q.AuthorEmail)
@@ -89,8 +149,7 @@ func (db *DB) tasksSQL(q taskd.TaskQuery) (string, []any) {
 		// A unary + keeps the planner on the account's index, in id order, so
 		// that a LIMIT stops the scan early (SQLite would read every project's
 		// tasks and sort them).
-		where.WriteString(` AND +t.project_id IN (SELECT id FROM projects WHERE account_id = ? AND status = 'active')`)
-		args = append(args, q.AccountID)
+		add(`+t.project_id IN (SELECT id FROM projects WHERE account_id = ? AND status = 'active')`, q.AccountID)
 	}
 	if q.Filter != nil {
 		cond, fargs := db.filterSQL(q.Filter)
@@ -103,18 +162,15 @@ func (db *DB) tasksSQL(q taskd.TaskQuery) (string, []any) {
 		args = append(args, pattern, pattern)
 	}
 	if q.SubscriberID != 0 {
-		where.WriteString(` AND t.id IN (SELECT task_id FROM task_subscribers WHERE person_id = ?)`)
-		args = append(args, q.SubscriberID)
+		add(`t.id IN (SELECT task_id FROM task_subscribers WHERE person_id = ?)`, q.SubscriberID)
 	}
-	limit := q.Limit
-	if limit <= 0 || limit > 10000 {
-		limit = 10000
+	if q.TagID != 0 {
+		add(`t.id IN (SELECT task_id FROM task_tags WHERE tag_id = ?)`, q.TagID)
 	}
-	order := ` ORDER BY t.id`
-	if q.Newest {
-		order = ` ORDER BY t.id DESC`
+	if q.NoDateEnd {
+		where.WriteString(` AND t.date_end = ''`)
 	}
-	return db.d.q(`SELECT ` + taskColumns + where.String() + order + ` LIMIT ? OFFSET ?`), append(args, limit, max(q.Offset, 0))
+	return where.String(), args
 }
 
 func escapeLike(s string) string {

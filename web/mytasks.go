@@ -40,7 +40,7 @@ func (s *Server) myTasks(w http.ResponseWriter, r *http.Request, v *view, me mem
 	}
 	mv.Page, _ = strconv.Atoi(q.Get("page"))
 	mv.Page = max(mv.Page, 1)
-	query := taskd.TaskQuery{AccountID: acct.ID, Status: mv.Status, Viewer: m.ID, Newest: true,
+	query := taskd.TaskQuery{AccountID: acct.ID, Status: mv.Status, Viewer: m.ID, Sort: taskd.SortNewest,
 		Limit: myTasksPage + 1, Offset: (mv.Page - 1) * myTasksPage}
 	switch mv.Show {
 	case "assigned":

@@ -54,6 +54,7 @@ type Store interface {
 	taskd.PeopleStore
 	taskd.NotificationStore
 	taskd.HiddenStore
+	taskd.TagStore
 	ratelimit.Store
 }
 
@@ -98,6 +99,7 @@ func Run(t *testing.T, open func(t *testing.T, now func() time.Time) Store) {
 		{"ProjectLifecycle", testProjects},
 		{"TaskRules", testTaskRules},
 		{"TaskTreeAndQueries", testTaskQueries},
+		{"TaskListing", testTaskListing},
 		{"ProjectVersion", testProjectVersion},
 		{"Comments", testComments},
 		{"Events", testEvents},

@@ -348,8 +348,13 @@ func TestProjectPageTree(t *testing.T) {
 	}
 	b.submit(s.base, b.get(s.base+projURL), acct+"/tasks/"+tid+"/complete", nil).location(t)
 	proj = b.get(s.base + projURL)
-	if !strings.Contains(proj.body, "Reopen Parent") || !strings.Contains(proj.body, "2 done") {
-		t.Fatalf("tree after completing:\n%s", proj.body)
+	if !strings.Contains(proj.body, "all 2 are done") || strings.Contains(proj.body, `class="task`) {
+		t.Fatalf("the active list after completing:\n%s", proj.body)
+	}
+	done := b.get(s.base + projURL + "?status=done")
+	if !regexp.MustCompile(`(?s)class="task done">\s*<a[^>]*>Parent</a>.*class="task done sub">\s*<a[^>]*>Child</a>`).MatchString(done.body) ||
+		!strings.Contains(done.body, `Reopen <span class="inline-label">Parent</span>`) {
+		t.Fatalf("the done list: the subtask is not under its parent, or no Reopen:\n%s", done.body)
 	}
 }
 

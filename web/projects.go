@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/taskd/taskd"
 )
@@ -99,17 +100,20 @@ func (s *Server) setProjectStatus(status string) accountHandler {
 	}
 }
 
-// projectView is a project's page: its task tree and the new-task form.
+// projectView is a project's page: a page of its tasks under the list's
+// filters, the new-task form and the team.
 type projectView struct {
 	Project taskd.Project
-	Tasks   []taskd.Task // top-level, with Children
-	Done    int
+	List    *taskList
 	People  []taskd.Member
 	Team    []taskd.PersonRef // the project's members
 	Outside []taskd.Member    // the account's members not on the team
 	Error   *formError
 	Values  map[string][]string
 	Base    string // the account's path
+	// Board is the board's address when the account has a task status
+	// group; "" otherwise.
+	Board string
 	// CanWrite hides the forms from readers.
 	CanWrite bool
 }
@@ -138,10 +142,6 @@ func (s *Server) pathProject(w http.ResponseWriter, r *http.Request, acct taskd.
 
 func (s *Server) renderProject(w http.ResponseWriter, r *http.Request, v *view, acct taskd.Account, p taskd.Project, status int, fe *formError) error {
 	ctx := r.Context()
-	tasks, err := s.cfg.Store.Tasks(ctx, taskd.TaskQuery{AccountID: acct.ID, ProjectID: p.ID, Viewer: v.Nav.Member.ID})
-	if err != nil {
-		return err
-	}
 	people, err := s.cfg.Store.Members(ctx, acct.ID)
 	if err != nil {
 		return err
@@ -150,20 +150,34 @@ func (s *Server) renderProject(w http.ResponseWriter, r *http.Request, v *view, 
 	if err != nil {
 		return err
 	}
-	pv := &projectView{Project: p, Tasks: taskd.BuildTree(tasks), People: people, Team: team, Error: fe, Values: r.PostForm,
-		Base: s.cfg.accountPath(acct), CanWrite: v.Nav.Member.Role.Can(taskd.PermWork)}
+	base := s.cfg.accountPath(acct)
+	list, err := s.listTasks(ctx, taskd.TaskQuery{AccountID: acct.ID, ProjectID: p.ID, Viewer: v.Nav.Member.ID},
+		readListFilter(r.URL.Query()), s.today(v), base+p.Page())
+	if err != nil {
+		return err
+	}
+	list.People = people
+	if list.Tags, err = s.cfg.Store.Tags(ctx, acct.ID, taskd.TagsOfTasks, "", "", ""); err != nil {
+		return err
+	}
+	pv := &projectView{Project: p, List: list, People: people, Team: team, Error: fe, Values: r.PostForm,
+		Base: base, CanWrite: v.Nav.Member.Role.Can(taskd.PermWork)}
+	if slices.ContainsFunc(list.Tags, func(t taskd.Tag) bool { return t.Group.Type == "status" }) {
+		pv.Board = base + p.Page() + "/board"
+	}
 	for _, m := range people {
 		if !slices.ContainsFunc(team, func(t taskd.PersonRef) bool { return t.ID == m.ID }) {
 			pv.Outside = append(pv.Outside, m)
 		}
 	}
-	for _, t := range tasks {
-		if t.Status == taskd.StatusDone {
-			pv.Done++
-		}
-	}
 	v.Title, v.Data = p.Name, pv
 	return s.renderStatus(w, r, status, "project.html", v)
+}
+
+// today is the viewer's date, in their time zone.
+func (s *Server) today(v *view) time.Time {
+	y, m, d := s.cfg.Now().In(v.Zone()).Date()
+	return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
 }
 
 // createTask adds a task, or a subtask when the form names a parent.

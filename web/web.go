@@ -47,6 +47,7 @@ type Store interface {
 	taskd.PeopleStore
 	taskd.NotificationStore
 	taskd.HiddenStore
+	taskd.TagStore
 	taskd.WebhookStore // the webhook pages read attempts and deliveries
 	ratelimit.Store    // sign-in limits
 }
@@ -101,9 +102,6 @@ func New(cfg Config) (*Server, error) {
 		"errorFor":   errorFor,
 		"canEdit":    func(by taskd.Actor, c taskd.Comment) bool { return taskd.CanChangeComment(by, c) == nil },
 		"isOwner":    func(m taskd.Member) bool { return m.Role == taskd.RoleOwner },
-		"dict2": func(base string, t taskd.Task, csrf string) taskItem {
-			return taskItem{Base: base, Task: t, CSRF: csrf}
-		},
 		"fields": newTaskFields,
 		"who":    who,
 	}).ParseFS(templateFS, "templates/*.html")
@@ -253,13 +251,6 @@ func who(p taskd.PersonRef) string {
 		return "anyone"
 	}
 	return p.Name
-}
-
-// taskItem is one entry of a task tree.
-type taskItem struct {
-	Base string
-	Task taskd.Task
-	CSRF string
 }
 
 // taskFields fills the task form's shared fields.

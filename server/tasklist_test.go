@@ -1,0 +1,123 @@
+package server
+
+import (
+	"fmt"
+	"net/url"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// rowNames are the names of the task rows of a list, in order.
+func rowNames(p page) []string {
+	var out []string
+	for _, m := range taskRowRE.FindAllStringSubmatch(p.body, -1) {
+		out = append(out, m[1])
+	}
+	return out
+}
+
+var taskRowRE = regexp.MustCompile(`<li id="task\d+" class="task[^"]*">\s*<a href="[^"]+">([^<]*)</a>`)
+
+// TestProjectPageLists: the project page pages through its tasks, 50 at a
+// time, and filters them by text, status, assignee, tag and due date, in
+// each order; hostile query strings show the default list.
+func TestProjectPageLists(t *testing.T) {
+	s := newSite(t)
+	url0 := s.accountURL()
+	_, p := apiCall(t, url0, s.key, "action=post_project&title=Big")
+	pid := p["data"].(map[string]any)["id"].(string)
+	apiCall(t, url0, s.key, "action=add_task_tag_groups&type=status&access=public&title=Stage")
+	apiCall(t, url0, s.key, "action=add_task_tags&group=Stage&title=Doing,Review")
+	today := time.Now().UTC()
+	day := func(d int) string { return today.AddDate(0, 0, d).Format("02.01.2006") }
+	post := func(q string) string {
+		t.Helper()
+		code, r := apiCall(t, url0, s.key, "action=post_task&id_project="+pid+"&"+q)
+		if code != 200 || r["status"] != "ok" {
+			t.Fatalf("post_task %s: %v", q, r)
+		}
+		return r["data"].(map[string]any)["id"].(string)
+	}
+	for i := range 110 {
+		post(fmt.Sprintf("title=Filler+%03d&priority=1", i))
+	}
+	late := post("title=Late+report&priority=9&dateend=" + day(-3) + "&email_user_to=" + userEmail)
+	post("title=Due+today&priority=5&dateend=" + day(0) + "&tags=Doing")
+	post("title=Next+week&priority=2&dateend=" + day(5) + "&text=the+QUARTERLY+numbers")
+	post("title=Subtask+of+late&id_parent=" + late + "&tags=Review")
+	done := post("title=Finished&priority=3")
+	apiCall(t, url0, s.key, "action=complete_task&id_task="+done)
+
+	b := s.signedIn(ownerEmail)
+	base := s.base + "/a/" + s.slug + "/project/" + pid + "/"
+	list := func(q string) page {
+		t.Helper()
+		pg := b.get(base + "?" + q)
+		if pg.status != 200 {
+			t.Fatalf("%s: %d\n%s", q, pg.status, pg.body)
+		}
+		return pg
+	}
+	first := list("")
+	if rows := rowNames(first); len(rows) != 50 || rows[0] != "Filler 000" || !strings.Contains(first.body, "Active (114)") ||
+		!strings.Contains(first.body, "Done (1)") || !strings.Contains(first.body, "page 1 of 3") {
+		t.Fatalf("first page: %d rows %q\n%s", len(rows), rows, first.body)
+	}
+	third := list("page=3")
+	if rows := rowNames(third); !slices.Equal(rows[len(rows)-4:], []string{"Late report", "Subtask of late", "Due today", "Next week"}) ||
+		!strings.Contains(third.body, `class="task active sub"`) || strings.Contains(third.body, `rel="next"`) {
+		t.Fatalf("last page in tree order: %q\n%s", rows, third.body)
+	}
+	for _, tc := range []struct {
+		query string
+		want  []string
+	}{
+		{"q=quarterly", []string{"Next week"}},
+		{"q=LATE", []string{"Late report", "Subtask of late"}},
+		{"q=100%25", nil},
+		{"status=done", []string{"Finished"}},
+		{"assignee=" + url.QueryEscape(userEmail), []string{"Late report"}},
+		{"due=overdue", []string{"Late report"}},
+		{"due=today", []string{"Due today"}},
+		{"due=week", []string{"Due today", "Next week"}},
+		{"due=overdue&sort=priority", []string{"Late report"}},
+		{"q=e&due=week&sort=name", []string{"Due today", "Next week"}},
+	} {
+		if got := rowNames(list(tc.query)); !slices.Equal(got, tc.want) {
+			t.Errorf("%s: %q, want %q", tc.query, got, tc.want)
+		}
+	}
+	tagged := list("q=of+late")
+	if !strings.Contains(tagged.body, `<span class="tag" title="Stage">Review</span>`) || !strings.Contains(tagged.body, "in Late report") {
+		t.Fatalf("a subtask shown alone names its parent and shows its tags:\n%s", tagged.body)
+	}
+	doing := regexp.MustCompile(`<option value="(\d+)">Stage: Doing</option>`).FindStringSubmatch(first.body)
+	if doing == nil {
+		t.Fatalf("no tag filter:\n%s", first.body)
+	}
+	if got := rowNames(list("tag=" + doing[1])); !slices.Equal(got, []string{"Due today"}) {
+		t.Errorf("tag filter: %q", got)
+	}
+	if got := rowNames(list("sort=due")); !slices.Equal(got[:4], []string{"Late report", "Due today", "Next week", "Filler 000"}) {
+		t.Errorf("soonest due first: %q", got[:4])
+	}
+	if got := rowNames(list("sort=newest")); got[0] != "Subtask of late" {
+		t.Errorf("newest first: %q", got[:3])
+	}
+	empty := list("q=nothing+like+this")
+	if !strings.Contains(empty.body, "No tasks match these filters") || !strings.Contains(empty.body, "Clear filters") {
+		t.Fatalf("no match:\n%s", empty.body)
+	}
+	for _, hostile := range []string{"page=-5&sort=evil&tag=abc&due=x&status=%00", "page=99999999999999999999",
+		"assignee=%27%20OR%201=1--&tag=-1", "q=" + strings.Repeat("%E2%80%AE", 300)} {
+		if got := rowNames(list(hostile)); len(got) > 50 {
+			t.Errorf("%s: %d rows", hostile, len(got))
+		}
+	}
+	if got := rowNames(list("page=-5&sort=evil")); len(got) != 50 || got[0] != "Filler 000" {
+		t.Errorf("a bad page and order show the first page: %q", got[:1])
+	}
+}

@@ -1,0 +1,246 @@
+package web
+
+import (
+	"context"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/taskd/taskd"
+)
+
+// listPage is how many tasks a task list shows at a time.
+const listPage = 50
+
+// listFilter is what a task list shows, read from its query string: a
+// text search, the status, assignee, tag and due date to keep, the order
+// and the page. Unknown values fall back to the defaults, so that a link
+// edited by hand still shows a list.
+type listFilter struct {
+	Text     string // q: in the name or the description
+	Status   string // status: active (default), done or all
+	Assignee string // assignee: a member's e-mail or NOONE
+	Tag      int64  // tag: a task tag's id
+	Due      string // due: overdue, today, week or none
+	Sort     string // sort: a taskd.Sort* order; tree by default
+	Page     int    // page: from 1
+}
+
+// The due-date filters.
+var dueFilters = []struct{ Value, Label string }{
+	{"overdue", "overdue"}, {"today", "due today"}, {"week", "due in 7 days"}, {"none", "no due date"},
+}
+
+// The orders a list offers.
+var listSorts = []struct{ Value, Label string }{
+	{taskd.SortTree, "as added, subtasks under their task"},
+	{taskd.SortNewest, "newest first"},
+	{taskd.SortDue, "due date"},
+	{taskd.SortPriority, "priority"},
+	{taskd.SortName, "name"},
+}
+
+func readListFilter(q url.Values) listFilter {
+	f := listFilter{Text: strings.TrimSpace(q.Get("q")), Status: q.Get("status"), Assignee: q.Get("assignee"),
+		Due: q.Get("due"), Sort: q.Get("sort")}
+	if len(f.Text) > 200 {
+		f.Text = f.Text[:200]
+	}
+	if f.Status != taskd.StatusDone && f.Status != "all" {
+		f.Status = taskd.StatusActive
+	}
+	if !strings.Contains(f.Assignee, "@") && f.Assignee != "NOONE" {
+		f.Assignee = ""
+	}
+	f.Tag, _ = strconv.ParseInt(q.Get("tag"), 10, 64)
+	f.Tag = max(f.Tag, 0)
+	if !oneOf(f.Due, len(dueFilters), func(i int) string { return dueFilters[i].Value }) {
+		f.Due = ""
+	}
+	if !oneOf(f.Sort, len(listSorts), func(i int) string { return listSorts[i].Value }) {
+		f.Sort = taskd.SortTree
+	}
+	f.Page, _ = strconv.Atoi(q.Get("page"))
+	f.Page = min(max(f.Page, 1), 10000)
+	return f
+}
+
+func oneOf(v string, n int, at func(int) string) bool {
+	for i := range n {
+		if at(i) == v {
+			return true
+		}
+	}
+	return false
+}
+
+// Narrowed reports whether the list leaves out tasks other than by status.
+func (f listFilter) Narrowed() bool {
+	return f.Text != "" || f.Assignee != "" || f.Tag != 0 || f.Due != ""
+}
+
+// apply sets the query's filters, order and page; today is the viewer's
+// date, for the due-date filters.
+func (f listFilter) apply(q *taskd.TaskQuery, today time.Time) {
+	q.Text, q.AssigneeEmail, q.TagID, q.Sort = f.Text, f.Assignee, f.Tag, f.Sort
+	if f.Status != "all" {
+		q.Status = f.Status
+	}
+	day := func(op string, t time.Time) taskd.Query {
+		return taskd.QueryCond{Field: taskd.FieldDateEnd, Op: op, Date: t.Format(taskd.DateLayout)}
+	}
+	switch f.Due {
+	case "overdue":
+		q.Filter = day("<", today)
+	case "today":
+		q.Filter = day("=", today)
+	case "week":
+		q.Filter = taskd.QueryAnd{Parts: []taskd.Query{day(">=", today), day("<=", today.AddDate(0, 0, 6))}}
+	case "none":
+		q.NoDateEnd = true
+	}
+	q.Limit, q.Offset = listPage+1, (f.Page-1)*listPage
+}
+
+// link is the list's address at a page, keeping its filters.
+func (f listFilter) link(path string, page int) string {
+	v := url.Values{}
+	set := func(k, val string) {
+		if val != "" {
+			v.Set(k, val)
+		}
+	}
+	set("q", f.Text)
+	if f.Status != taskd.StatusActive {
+		set("status", f.Status)
+	}
+	set("assignee", f.Assignee)
+	if f.Tag != 0 {
+		set("tag", strconv.FormatInt(f.Tag, 10))
+	}
+	set("due", f.Due)
+	if f.Sort != taskd.SortTree {
+		set("sort", f.Sort)
+	}
+	if page > 1 {
+		set("page", strconv.Itoa(page))
+	}
+	if len(v) == 0 {
+		return path
+	}
+	return path + "?" + v.Encode()
+}
+
+// taskRow is a task as a list shows it: with its tags, indented under its
+// parent when that is the row above, else naming the parent.
+type taskRow struct {
+	taskd.Task
+	Tags   []taskd.Tag
+	Sub    bool   // a subtask shown under its parent
+	Parent string // the parent's name, for a subtask shown alone
+}
+
+// taskList is a page of a task list with what its controls need.
+type taskList struct {
+	Filter     listFilter
+	Rows       []taskRow
+	Counts     taskd.TaskCounts // by status, under the other filters
+	Prev, Next string           // the neighbouring pages' addresses, "" at an end
+	People     []taskd.Member   // for the assignee filter
+	Tags       []taskd.Tag      // for the tag filter
+	Dues       []struct{ Value, Label string }
+	Sorts      []struct{ Value, Label string }
+	Path       string // the list's address without its query
+}
+
+// listTasks reads a page of the query's tasks under the filter, with their
+// tags and the names of parents not on the page.
+func (s *Server) listTasks(ctx context.Context, q taskd.TaskQuery, f listFilter, today time.Time, path string) (*taskList, error) {
+	f.apply(&q, today)
+	tasks, err := s.cfg.Store.Tasks(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	counts, err := s.cfg.Store.CountTasks(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	l := &taskList{Filter: f, Counts: counts, Dues: dueFilters, Sorts: listSorts, Path: path}
+	if f.Page > 1 {
+		l.Prev = f.link(path, f.Page-1)
+	}
+	if len(tasks) > listPage {
+		tasks = tasks[:listPage]
+		l.Next = f.link(path, f.Page+1)
+	}
+	ids := make([]int64, len(tasks))
+	for i, t := range tasks {
+		ids[i] = t.ID
+	}
+	tags, err := s.cfg.Store.ObjectTags(ctx, q.AccountID, taskd.TagsOfTasks, ids)
+	if err != nil {
+		return nil, err
+	}
+	shown := make(map[int64]bool, len(tasks))
+	var orphans []int64
+	for _, t := range tasks {
+		row := taskRow{Task: t, Tags: tags[t.ID]}
+		row.Sub = t.ParentID != 0 && f.Sort == taskd.SortTree && shown[t.ParentID]
+		if t.ParentID != 0 && !row.Sub {
+			orphans = append(orphans, t.ParentID)
+		}
+		shown[t.ID] = true
+		l.Rows = append(l.Rows, row)
+	}
+	return l, s.nameParents(ctx, q.AccountID, l.Rows, orphans)
+}
+
+// nameParents sets the parent's name on the rows of subtasks shown alone.
+func (s *Server) nameParents(ctx context.Context, accountID int64, rows []taskRow, ids []int64) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	parents, err := s.cfg.Store.Tasks(ctx, taskd.TaskQuery{AccountID: accountID,
+		Filter: taskd.QueryCond{Field: taskd.FieldID, Op: "in", Ints: ids}})
+	if err != nil {
+		return err
+	}
+	names := make(map[int64]string, len(parents))
+	for _, p := range parents {
+		names[p.ID] = p.Name
+	}
+	for i := range rows {
+		if rows[i].ParentID != 0 && !rows[i].Sub {
+			rows[i].Parent = names[rows[i].ParentID]
+		}
+	}
+	return nil
+}
+
+// StatusLink is the list's address showing the status's tasks (active,
+// done or all), from the first page.
+func (l *taskList) StatusLink(status string) string {
+	f := l.Filter
+	f.Status = status
+	return f.link(l.Path, 1)
+}
+
+// ClearLink is the list's address without filters, in its order.
+func (l *taskList) ClearLink() string {
+	return listFilter{Status: taskd.StatusActive, Sort: l.Filter.Sort}.link(l.Path, 1)
+}
+
+// Shown is how many tasks the list's status selects under its filters.
+func (l *taskList) Shown() int {
+	switch l.Filter.Status {
+	case taskd.StatusActive:
+		return l.Counts.Active
+	case taskd.StatusDone:
+		return l.Counts.Done
+	}
+	return l.Counts.Active + l.Counts.Done
+}
+
+// Pages is how many pages the list has.
+func (l *taskList) Pages() int { return max(1, (l.Shown()+listPage-1)/listPage) }

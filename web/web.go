@@ -102,8 +102,8 @@ func New(cfg Config) (*Server, error) {
 		"errorFor":   errorFor,
 		"canEdit":    func(by taskd.Actor, c taskd.Comment) bool { return taskd.CanChangeComment(by, c) == nil },
 		"isOwner":    func(m taskd.Member) bool { return m.Role == taskd.RoleOwner },
-		"fields": newTaskFields,
-		"who":    who,
+		"fields":     newTaskFields,
+		"who":        who,
 	}).ParseFS(templateFS, "templates/*.html")
 	if err != nil {
 		return nil, err

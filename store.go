@@ -53,6 +53,8 @@ type TaskQuery struct {
 	Sort string
 	// TagID, when set, keeps the tasks that carry the tag.
 	TagID int64
+	// UntaggedIn, when set, keeps the tasks without a tag of this group.
+	UntaggedIn int64
 	// NoDateEnd keeps the tasks without a due date.
 	NoDateEnd bool
 	// Viewer, when set, leaves out the tasks hidden from this person

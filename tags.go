@@ -1,6 +1,9 @@
 package taskd
 
-import "context"
+import (
+	"context"
+	"strings"
+)
 
 // Tag kinds: task tags and project tags are separate namespaces.
 const (
@@ -45,4 +48,31 @@ type TagStore interface {
 	SetTags(ctx context.Context, by Actor, kind string, objectID int64, plus, minus []string) error
 	// ObjectTags returns the tags of the tasks or projects with the ids.
 	ObjectTags(ctx context.Context, accountID int64, kind string, ids []int64) (map[int64][]Tag, error)
+}
+
+// TagTitle checks the title of a tag or a tag group and returns it
+// trimmed: one line of at most MaxTitleLen bytes, not blank.
+func TagTitle(s string) (string, error) {
+	s = strings.TrimSpace(s)
+	switch {
+	case s == "":
+		return "", Required("title")
+	case len(s) > MaxTitleLen || strings.ContainsAny(s, "\r\n"):
+		return "", Invalid("title", "A title is one line of at most %d bytes", MaxTitleLen)
+	}
+	return s, nil
+}
+
+// CheckTagGroup checks a new group's type (status or label) and access
+// (public or private): a status group is always public.
+func CheckTagGroup(typ, access string) error {
+	switch {
+	case typ != "status" && typ != "label":
+		return Invalid("type", "A group's type is status or label")
+	case access != "public" && access != "private":
+		return Invalid("access", "A group's access is public or private")
+	case typ == "status" && access == "private":
+		return Invalid("access", "Status groups are always public")
+	}
+	return nil
 }

@@ -62,7 +62,7 @@ func (c *call) titles(name string) ([]string, error) {
 		if t == "" {
 			continue
 		}
-		if len(t) > taskd.MaxTitleLen || strings.ContainsAny(t, "\r\n") {
+		if _, err := taskd.TagTitle(t); err != nil {
 			return nil, failf(CodeInvalidValue, t, "A title is one line of at most %d bytes", taskd.MaxTitleLen)
 		}
 		if !slices.Contains(out, t) {
@@ -104,8 +104,8 @@ func addTagGroups(kind string) func(*call) (any, error) {
 		if access == "" {
 			access = "public"
 		}
-		if typ == "status" && access == "private" {
-			return nil, failf(CodeInvalidValue, "access", "Status groups are always public")
+		if err := taskd.CheckTagGroup(typ, access); err != nil {
+			return nil, err
 		}
 		titles, err := c.titles("title")
 		if err != nil {

@@ -58,6 +58,8 @@ var pageMatrix = []struct {
 	{"/", "owner admin user"},
 	{"/project/{pid}/", "owner admin user"},
 	{"/people", "owner admin user"},
+	{"/tags", "owner admin user"},
+	{"/project/{pid}/board", "owner admin user"},
 	{"/settings/api", "owner admin"},
 	{"/settings/webhooks", "owner admin"},
 	{"/settings/apikey", "owner admin"},

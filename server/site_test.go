@@ -42,7 +42,7 @@ func (c *clock) advance(d time.Duration) { c.offset.Add(int64(d)) }
 // account "acme" (owner and a plain user), a second account "other" of the
 // owner, and one registered application.
 type oauthSite struct {
-	t      *testing.T
+	t      testing.TB
 	base   string
 	clock  *clock
 	db     testdb.DB
@@ -67,19 +67,19 @@ const (
 	password   = "correct horse battery"
 )
 
-func newOAuthSite(t *testing.T, d testdb.DB) *oauthSite {
+func newOAuthSite(t testing.TB, d testdb.DB) *oauthSite {
 	t.Helper()
 	return newLimitedSite(t, d, Limits{})
 }
 
 // newLimitedSite is newOAuthSite with rate limits.
-func newLimitedSite(t *testing.T, d testdb.DB, limits Limits) *oauthSite {
+func newLimitedSite(t testing.TB, d testdb.DB, limits Limits) *oauthSite {
 	t.Helper()
 	return newSiteWith(t, &oauthSite{db: d, limits: limits})
 }
 
 // newSiteWith completes a site of which s holds the database and options.
-func newSiteWith(t *testing.T, s *oauthSite) *oauthSite {
+func newSiteWith(t testing.TB, s *oauthSite) *oauthSite {
 	t.Helper()
 	s.t, s.setup, s.sealer, s.clock = t, s.db.Open(t), testdb.Sealer(t), &clock{}
 	s.slug, s.other, s.mail, s.mailsRead = uniqueSlug("acme"), uniqueSlug("other"), smtptest.Start(t, smtptest.StartTLS), map[string]int{}
@@ -244,7 +244,7 @@ func (s *oauthSite) linkIn(t *testing.T, m smtptest.Parsed) string {
 }
 
 // apiCall makes a hash-signed GET and returns the HTTP status and body.
-func apiCall(t *testing.T, accountURL, key, q string) (int, map[string]any) {
+func apiCall(t testing.TB, accountURL, key, q string) (int, map[string]any) {
 	t.Helper()
 	req, _ := http.NewRequest("GET", accountURL+"/api/admin/v2/?"+q+"&hash="+api.Hash(q, key), nil)
 	status, body, _ := doJSON(t, req)
@@ -259,7 +259,7 @@ func (s *oauthSite) accountURL() string { return s.base + "/a/" + s.slug }
 
 // browser is a cookie-keeping client that does not follow redirects.
 type browser struct {
-	t *testing.T
+	t testing.TB
 	c *http.Client
 }
 
@@ -337,7 +337,7 @@ func (p page) forms() []struct {
 
 // form returns the hidden fields of the first form whose fields include
 // name=value (or of the first form when name is empty).
-func (p page) form(t *testing.T, name, value string) url.Values {
+func (p page) form(t testing.TB, name, value string) url.Values {
 	t.Helper()
 	for _, f := range p.forms() {
 		if name == "" || f.fields.Get(name) == value {
@@ -348,7 +348,7 @@ func (p page) form(t *testing.T, name, value string) url.Values {
 	return nil
 }
 
-func (p page) location(t *testing.T) *url.URL {
+func (p page) location(t testing.TB) *url.URL {
 	t.Helper()
 	if p.status != http.StatusSeeOther && p.status != http.StatusFound {
 		t.Fatalf("HTTP %d, want a redirect:\n%s", p.status, p.body)
@@ -449,7 +449,7 @@ func (s *oauthSite) api(accountURL, token, query string) (int, map[string]any, h
 }
 
 // doJSON sends req and decodes the JSON object it answers.
-func doJSON(t *testing.T, req *http.Request) (int, map[string]any, http.Header) {
+func doJSON(t testing.TB, req *http.Request) (int, map[string]any, http.Header) {
 	t.Helper()
 	res, err := http.DefaultClient.Do(req)
 	if err != nil {

@@ -16,6 +16,18 @@ func seenTask(alias, who string) string {
 		OR EXISTS (SELECT 1 FROM task_viewers v WHERE v.task_id = ` + alias + `.id AND v.person_id = ` + who + `))`
 }
 
+// unseenTasks selects the ids of the account's tasks hidden from a person:
+// they list viewers, and the person is neither one of them nor the
+// author. Three arguments: the account, the person, the person.
+const unseenTasks = `SELECT v.task_id FROM task_viewers v JOIN tasks h ON h.id = v.task_id
+	WHERE v.account_id = ? AND h.author_id <> ?
+	AND NOT EXISTS (SELECT 1 FROM task_viewers w WHERE w.task_id = v.task_id AND w.person_id = ?)`
+
+// seenInList is seenTaskAndParent for lists: the hidden set is read once
+// per query rather than probed for each task. Six arguments: (account,
+// person, person) twice.
+const seenInList = `t.id NOT IN (` + unseenTasks + `) AND (t.parent_id IS NULL OR t.parent_id NOT IN (` + unseenTasks + `))`
+
 // seenTaskAndParent is seenTask for task t and its parent: with who "?",
 // four arguments.
 func seenTaskAndParent(who string) string {
@@ -83,7 +95,11 @@ func (db *DB) hide(ctx context.Context, tx querier, table, column string, id, ac
 		if err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, db.d.q(`INSERT INTO `+table+` (`+column+`, person_id) VALUES (?, ?) ON CONFLICT DO NOTHING`), id, m.ID); err != nil {
+		insert, args := `INSERT INTO `+table+` (`+column+`, person_id) VALUES (?, ?)`, []any{id, m.ID}
+		if table == "task_viewers" {
+			insert, args = `INSERT INTO task_viewers (task_id, person_id, account_id) VALUES (?, ?, ?)`, append(args, accountID)
+		}
+		if _, err := tx.ExecContext(ctx, db.d.q(insert+` ON CONFLICT DO NOTHING`), args...); err != nil {
 			return err
 		}
 	}

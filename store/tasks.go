@@ -17,15 +17,17 @@ const DefaultPriority = 1
 // task has its project: the LEFT JOIN only keeps the task the outer loop,
 // so that SQLite reads tasks in id order and a LIMIT ends the scan early,
 // instead of reading every project's tasks and sorting them.
-const taskColumns = `t.id, t.account_id, t.project_id, COALESCE(t.parent_id, 0), t.name, t.text, t.status, t.priority,
+var taskColumns = taskColumnsOf("tasks")
+
+// taskColumnsOf is taskColumns of the tasks of a table or a subquery.
+func taskColumnsOf(tasks string) string {
+	return `t.id, t.account_id, t.project_id, COALESCE(t.parent_id, 0), t.name, t.text, t.status, t.priority,
 	t.created_at, t.date_start, t.date_end, t.closed_at,
 	t.author_id, COALESCE(a.email, ''), COALESCE(a.first_name, ''), COALESCE(a.last_name, ''),
-	t.assignee_id, COALESCE(b.email, ''), COALESCE(b.first_name, ''), COALESCE(b.last_name, ''), COALESCE(pr.name, '')` + taskFrom
-
-// taskFrom joins a task t to its project and people.
-const taskFrom = `
-	FROM tasks t LEFT JOIN projects pr ON pr.id = t.project_id
+	t.assignee_id, COALESCE(b.email, ''), COALESCE(b.first_name, ''), COALESCE(b.last_name, ''), COALESCE(pr.name, '')
+	FROM ` + tasks + ` t LEFT JOIN projects pr ON pr.id = t.project_id
 	LEFT JOIN persons a ON a.id = t.author_id LEFT JOIN persons b ON b.id = t.assignee_id`
+}
 
 func scanTask(s interface{ Scan(...any) error }) (taskd.Task, error) {
 	var t taskd.Task
@@ -61,7 +63,11 @@ func (db *DB) tasksSQL(q taskd.TaskQuery) (string, []any) {
 	if limit <= 0 || limit > 10000 {
 		limit = 10000
 	}
-	return db.d.q(`SELECT ` + taskColumns + where + taskOrder(q.Sort) + ` LIMIT ? OFFSET ?`), append(args, limit, max(q.Offset, 0))
+	// The page of tasks is chosen from tasks alone, then joined to its
+	// project and people: the joins read one page of rows, not every match.
+	order := taskOrder(q.Sort)
+	return db.d.q(`SELECT ` + taskColumnsOf(`(SELECT t.* FROM tasks t`+where+order+` LIMIT ? OFFSET ?)`) + order),
+		append(args, limit, max(q.Offset, 0))
 }
 
 // taskOrder is the ORDER BY clause of a sort (taskd.SortID and the others).
@@ -85,7 +91,7 @@ func taskOrder(sort string) string {
 // CountTasks counts the query's tasks by status.
 func (db *DB) CountTasks(ctx context.Context, q taskd.TaskQuery) (taskd.TaskCounts, error) {
 	where, args := db.taskWhere(q)
-	rows, err := db.reader.QueryContext(ctx, db.d.q(`SELECT t.status, COUNT(*) `+taskFrom+where+` GROUP BY t.status`), args...)
+	rows, err := db.reader.QueryContext(ctx, db.d.q(`SELECT t.status, COUNT(*) FROM tasks t`+where+` GROUP BY t.status`), args...)
 	if err != nil {
 		return taskd.TaskCounts{}, taskd.Internal("count tasks", err)
 	}
@@ -126,7 +132,7 @@ func (db *DB) taskWhere(q taskd.TaskQuery) (string, []any) {
 		add(`t.parent_id = ?`, q.ParentID)
 	}
 	if q.AuthorEmail != "" {
-		add(`a.email = ?`, q.AuthorEmail)
+		add(`t.author_id IN (SELECT id FROM persons WHERE email = ?)`, q.AuthorEmail)
 	}
 	switch q.AssigneeEmail {
 	case "":
@@ -135,11 +141,11 @@ func (db *DB) taskWhere(q taskd.TaskQuery) (string, []any) {
 	case "ANY":
 		add(`t.assignee_id = ?`, taskd.AnyoneID)
 	default:
-		add(`b.email = ?`, q.AssigneeEmail)
+		add(`t.assignee_id IN (SELECT id FROM persons WHERE email = ?)`, q.AssigneeEmail)
 	}
 	if q.Viewer != 0 {
-		where.WriteString(` AND ` + seenTaskAndParent("?"))
-		args = append(args, q.Viewer, q.Viewer, q.Viewer, q.Viewer)
+		where.WriteString(` AND ` + seenInList)
+		args = append(args, q.AccountID, q.Viewer, q.Viewer, q.AccountID, q.Viewer, q.Viewer)
 	}
 	if q.TaskID != 0 {
 		where.WriteString(` AND (t.id = ? OR t.parent_id = ?)`)
@@ -166,6 +172,9 @@ func (db *DB) taskWhere(q taskd.TaskQuery) (string, []any) {
 	}
 	if q.TagID != 0 {
 		add(`t.id IN (SELECT task_id FROM task_tags WHERE tag_id = ?)`, q.TagID)
+	}
+	if q.UntaggedIn != 0 {
+		add(`t.id NOT IN (SELECT tt.task_id FROM task_tags tt JOIN tags g ON g.id = tt.tag_id WHERE g.group_id = ?)`, q.UntaggedIn)
 	}
 	if q.NoDateEnd {
 		where.WriteString(` AND t.date_end = ''`)

@@ -111,6 +111,8 @@ type projectView struct {
 	Error   *formError
 	Values  map[string][]string
 	Base    string // the account's path
+	Tags    []taskd.Tag
+	TagForm *tagForm // nil without project tags or for readers
 	// Board is the board's address when the account has a task status
 	// group; "" otherwise.
 	Board string
@@ -162,6 +164,9 @@ func (s *Server) renderProject(w http.ResponseWriter, r *http.Request, v *view, 
 	}
 	pv := &projectView{Project: p, List: list, People: people, Team: team, Error: fe, Values: r.PostForm,
 		Base: base, CanWrite: v.Nav.Member.Role.Can(taskd.PermWork)}
+	if pv.Tags, pv.TagForm, err = s.objectTags(ctx, v, taskd.TagsOfProjects, p.ID, base+p.Page()+"tags", fe, "projecttags"); err != nil {
+		return err
+	}
 	if slices.ContainsFunc(list.Tags, func(t taskd.Tag) bool { return t.Group.Type == "status" }) {
 		pv.Board = base + p.Page() + "/board"
 	}

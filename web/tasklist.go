@@ -83,7 +83,10 @@ func (f listFilter) Narrowed() bool {
 // apply sets the query's filters, order and page; today is the viewer's
 // date, for the due-date filters.
 func (f listFilter) apply(q *taskd.TaskQuery, today time.Time) {
-	q.Text, q.AssigneeEmail, q.TagID, q.Sort = f.Text, f.Assignee, f.Tag, f.Sort
+	q.Text, q.AssigneeEmail, q.Sort = f.Text, f.Assignee, f.Sort
+	if f.Tag != 0 {
+		q.TagID = f.Tag
+	}
 	if f.Status != "all" {
 		q.Status = f.Status
 	}
@@ -244,3 +247,7 @@ func (l *taskList) Shown() int {
 
 // Pages is how many pages the list has.
 func (l *taskList) Pages() int { return max(1, (l.Shown()+listPage-1)/listPage) }
+
+// Query is the list's query string ("?…", "" for the default list), for
+// the forms that return to it.
+func (l *taskList) Query() string { return l.Filter.link("", l.Filter.Page) }

@@ -2,8 +2,10 @@ package web
 
 import (
 	"net/http"
+	"net/url"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/taskd/taskd"
 )
@@ -19,6 +21,8 @@ type taskView struct {
 	Subscribers []taskd.PersonRef
 	Subscribed  bool
 	CanWrite    bool
+	Tags        []taskd.Tag
+	TagForm     *tagForm // nil without tags or for readers
 	Me          taskd.Actor
 	Error       *formError
 	Values      map[string][]string
@@ -93,6 +97,9 @@ func (s *Server) renderTask(w http.ResponseWriter, r *http.Request, v *view, acc
 	if tv.Subscribers, err = s.cfg.Store.Subscribers(ctx, acct.ID, t.ID); err != nil {
 		return err
 	}
+	if tv.Tags, tv.TagForm, err = s.objectTags(ctx, v, taskd.TagsOfTasks, t.ID, tv.Base+"/tasks/"+strconv.FormatInt(t.ID, 10)+"/tags", fe, "tags"); err != nil {
+		return err
+	}
 	tv.Subscribed = slices.ContainsFunc(tv.Subscribers, func(p taskd.PersonRef) bool { return p.ID == v.Nav.Member.ID })
 	tv.CanWrite = v.Nav.Member.Role.Can(taskd.PermWork)
 	v.Title, v.Data = t.Name, tv
@@ -127,7 +134,7 @@ func (s *Server) taskChange(form string, change func(r *http.Request, by taskd.A
 		}
 		switch {
 		case fromProject:
-			to = taskd.ProjectPage(t.ProjectID) + "#task" + strconv.FormatInt(t.ID, 10)
+			to = taskd.ProjectPage(t.ProjectID) + listQuery(r.PostFormValue("back")) + "#task" + strconv.FormatInt(t.ID, 10)
 		case to == "":
 			to = t.Page()
 		}
@@ -208,4 +215,15 @@ func (s *Server) commentChange(del bool) accountHandler {
 		}
 		return see303(w, r, s.cfg.accountPath(acct)+c.Page())
 	}
+}
+
+// listQuery is the query string of the list a change was made from ("?…"
+// from its form's "back" field), rebuilt from its parsed values so that
+// nothing but a query string goes into the address; "" when there is none.
+func listQuery(back string) string {
+	q, err := url.ParseQuery(strings.TrimPrefix(back, "?"))
+	if err != nil || len(q) == 0 || !strings.HasPrefix(back, "?") {
+		return ""
+	}
+	return "?" + q.Encode()
 }

@@ -51,6 +51,8 @@ func testTaskListing(t *testing.T, f *Fixture) {
 		{"priority", taskd.TaskQuery{Sort: taskd.SortPriority}, []string{"Apple", "cherry", "date", "banana"}},
 		{"name, any case", taskd.TaskQuery{Sort: taskd.SortName}, []string{"Apple", "banana", "cherry", "date"}},
 		{"tag", taskd.TaskQuery{TagID: tags[0].ID}, []string{"Apple"}},
+		{"untagged in the group", taskd.TaskQuery{UntaggedIn: groups[0].ID}, []string{"banana", "cherry", "date"}},
+		{"untagged in another group", taskd.TaskQuery{UntaggedIn: groups[0].ID + 1000}, []string{"banana", "Apple", "cherry", "date"}},
 		{"no due date", taskd.TaskQuery{NoDateEnd: true}, []string{"Apple"}},
 		{"page", taskd.TaskQuery{Sort: taskd.SortTree, Limit: 2, Offset: 1}, []string{"cherry", "Apple"}},
 	} {

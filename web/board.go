@@ -1,0 +1,79 @@
+package web
+
+import (
+	"net/http"
+	"slices"
+	"strconv"
+
+	"github.com/taskd/taskd"
+)
+
+// boardView is a project's board: its active tasks in columns by the tags
+// of one status group, and a column for the tasks without one.
+type boardView struct {
+	Project  taskd.Project
+	Groups   []taskd.TagGroup // the status groups to choose from
+	Group    taskd.TagGroup
+	Columns  []boardColumn
+	Base     string
+	CanWrite bool
+}
+
+// boardColumn is one status (Tag.ID 0: none) and its cards.
+type boardColumn struct {
+	Tag   taskd.Tag
+	Cards []taskRow
+	Count int    // the column's tasks; a column shows at most listPage
+	More  string // the list of every task of the column, when some are not shown
+}
+
+func boardPage(projectID, group int64) string {
+	return taskd.ProjectPage(projectID) + "board?group=" + strconv.FormatInt(group, 10)
+}
+
+// board is GET /a/{slug}/project/{pid}/board?group=ID.
+func (s *Server) board(w http.ResponseWriter, r *http.Request, v *view, me member) error {
+	ctx := r.Context()
+	acct := me.Account
+	p, ok, err := s.pathProject(w, r, acct)
+	if !ok {
+		return err
+	}
+	groups, err := s.cfg.Store.TagGroups(ctx, acct.ID, taskd.TagsOfTasks, "status", "")
+	if err != nil {
+		return err
+	}
+	base := s.cfg.accountPath(acct)
+	bv := &boardView{Project: p, Groups: groups, Base: base, CanWrite: v.Nav.Member.Role.Can(taskd.PermWork)}
+	v.Title, v.Data = p.Name+": board", bv
+	if len(groups) == 0 {
+		return s.render(w, r, "board.html", v)
+	}
+	bv.Group = groups[0]
+	if id, err := strconv.ParseInt(r.URL.Query().Get("group"), 10, 64); err == nil {
+		if i := slices.IndexFunc(groups, func(g taskd.TagGroup) bool { return g.ID == id }); i >= 0 {
+			bv.Group = groups[i]
+		}
+	}
+	tags, err := s.cfg.Store.Tags(ctx, acct.ID, taskd.TagsOfTasks, strconv.FormatInt(bv.Group.ID, 10), "status", "")
+	if err != nil {
+		return err
+	}
+	columns := append([]taskd.Tag{{Title: "No status", Group: bv.Group}}, tags...)
+	for _, tag := range columns {
+		q := taskd.TaskQuery{AccountID: acct.ID, ProjectID: p.ID, Viewer: v.Nav.Member.ID, TagID: tag.ID}
+		if tag.ID == 0 {
+			q.UntaggedIn = bv.Group.ID
+		}
+		list, err := s.listTasks(ctx, q, listFilter{Status: taskd.StatusActive, Sort: taskd.SortPriority, Page: 1}, s.today(v), "")
+		if err != nil {
+			return err
+		}
+		col := boardColumn{Tag: tag, Cards: list.Rows, Count: list.Counts.Active}
+		if list.Next != "" && tag.ID != 0 {
+			col.More = listFilter{Status: taskd.StatusActive, Tag: tag.ID, Sort: taskd.SortPriority}.link(base+p.Page(), 1)
+		}
+		bv.Columns = append(bv.Columns, col)
+	}
+	return s.render(w, r, "board.html", v)
+}

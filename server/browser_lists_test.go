@@ -81,7 +81,7 @@ func TestBrowserListsAndBoard(t *testing.T) {
 	if _, err := chromedp.Run(c.ctx, chromedp.Evaluate[bool](drag)); err != nil {
 		t.Fatal(err)
 	}
-	c.run(chromedp.WaitVisible(`//h2[@id="col`+doing+`" and contains(., "(1)")]`))
+	c.run(chromedp.WaitVisible(`//h2[@id="col` + doing + `" and contains(., "(1)")]`))
 	c.see("dropped", "Doing (1)", "Review (0)")
 	_, got := apiCall(t, url0, s.key, "action=get_task&id_task="+tid)
 	if tags := got["data"].(map[string]any)["tags"].(map[string]any); len(tags) != 1 || tags[doing] != "Doing" {

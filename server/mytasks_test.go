@@ -2,8 +2,12 @@ package server
 
 import (
 	"fmt"
+	"slices"
+
 	"strings"
 	"testing"
+
+	"github.com/taskd/taskd"
 )
 
 // TestMyTasks: a member's tasks, assigned, created or subscribed, newest
@@ -30,10 +34,10 @@ func TestMyTasks(t *testing.T) {
 		t.Fatalf("first page: %d tasks\n%s", n, page.body)
 	}
 	if strings.Contains(page.body, "Owner only") || strings.Contains(page.body, "Job 00") {
-		t.Fatal("the first page lists another's task or a done one")
+		t.Fatalf("the first page lists another's task or a done one:\n%s", page.body)
 	}
 	older := u.get(s.base + acct + "/my?show=assigned&status=active&page=2")
-	if n := strings.Count(older.body, "/project/"+pid+"/"); n != 9 || !strings.Contains(older.body, "Job 01") || !strings.Contains(older.body, "Newer") {
+	if n := strings.Count(older.body, "/project/"+pid+"/"); n != 9 || !strings.Contains(older.body, "Job 01") || !strings.Contains(older.body, "Previous") {
 		t.Fatalf("second page: %d tasks\n%s", n, older.body)
 	}
 	if done := u.get(s.base + acct + "/my?status=done"); !strings.Contains(done.body, "Job 00") || strings.Contains(done.body, "Job 01") {
@@ -44,5 +48,24 @@ func TestMyTasks(t *testing.T) {
 	}
 	if created := u.get(s.base + acct + "/my?show=created"); !strings.Contains(created.body, "No tasks here.") {
 		t.Fatalf("created by the user:\n%s", created.body)
+	}
+	if got := rowNames(u.get(s.base + acct + "/my?q=job+05")); !slices.Equal(got, []string{"Job 05"}) {
+		t.Errorf("a search of my tasks: %q", got)
+	}
+	if got := rowNames(u.get(s.base + acct + "/my?sort=name&assignee=" + ownerEmail)); len(got) != 50 || got[0] != "Job 01" {
+		t.Errorf("the assignee filter must not widen \"assigned to me\", and sort=name orders by name: %q", got)
+	}
+
+	// A guest sees their tasks only in the projects whose team they are on.
+	const guest = "guest@acme.example"
+	s.addMember(s.slug, guest, "Gus", "Guest", taskd.RoleGuest)
+	_, open := apiCall(t, url, s.key, "action=post_project&title=Open&members="+guest)
+	apiCall(t, url, s.key, "action=post_task&id_project="+open["data"].(map[string]any)["id"].(string)+"&title=Visible&email_user_to="+guest)
+	apiCall(t, url, s.key, "action=post_task&id_project="+pid+"&title=Not+on+the+team&email_user_to="+guest)
+	g := s.signedIn(guest)
+	for _, q := range []string{"", "?due=none", "?status=all&sort=due"} {
+		if got := rowNames(g.get(s.base + acct + "/my" + q)); !slices.Equal(got, []string{"Visible"}) {
+			t.Errorf("a guest's tasks%s: %q", q, got)
+		}
 	}
 }

@@ -65,13 +65,13 @@ func (s *Server) board(w http.ResponseWriter, r *http.Request, v *view, me membe
 		if tag.ID == 0 {
 			q.UntaggedIn = bv.Group.ID
 		}
-		list, err := s.listTasks(ctx, q, listFilter{Status: taskd.StatusActive, Sort: taskd.SortPriority, Page: 1}, s.today(v), "")
+		list, err := s.listTasks(ctx, q, listFilter{Status: taskd.StatusActive, Sort: taskd.SortPriority, DefaultSort: taskd.SortTree, Page: 1}, s.today(v), "")
 		if err != nil {
 			return err
 		}
 		col := boardColumn{Tag: tag, Cards: list.Rows, Count: list.Counts.Active}
 		if list.Next != "" && tag.ID != 0 {
-			col.More = listFilter{Status: taskd.StatusActive, Tag: tag.ID, Sort: taskd.SortPriority}.link(base+p.Page(), 1)
+			col.More = listFilter{Status: taskd.StatusActive, Tag: tag.ID, Sort: taskd.SortPriority, DefaultSort: taskd.SortTree}.link(base+p.Page(), 1)
 		}
 		bv.Columns = append(bv.Columns, col)
 	}

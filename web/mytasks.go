@@ -2,77 +2,60 @@ package web
 
 import (
 	"net/http"
-	"net/url"
-	"strconv"
 
 	"github.com/taskd/taskd"
 )
 
-// myTasksPage is how many tasks "My tasks" shows at a time.
-const myTasksPage = 50
-
 // myTasksView is the "My tasks" page: the signed-in member's tasks in the
-// account, newest first, a page at a time.
+// account, a page at a time under the list's filters.
 type myTasksView struct {
-	Show   string // assigned, created or subscribed
-	Status string // active, done or "" for both
-	Tasks  []taskd.Task
-	Page   int
-	Prev   string // the previous page's address; "" on the first
-	Next   string // the next page's address; "" on the last
-	Base   string
+	List     *taskList
+	Base     string
+	CanWrite bool
 }
 
-// myTasks is GET /a/{slug}/my: ?show=assigned|created|subscribed,
-// ?status=active|done, ?page=N.
+// The tasks "My tasks" can show.
+var myTaskShows = []struct{ Value, Label string }{
+	{"assigned", "assigned to me"}, {"created", "created by me"}, {"subscribed", "I am subscribed to"},
+}
+
+// myTasks is GET /a/{slug}/my: ?show=assigned|created|subscribed and the
+// filters of every task list, newest first by default.
 func (s *Server) myTasks(w http.ResponseWriter, r *http.Request, v *view, me member) error {
+	ctx := r.Context()
 	acct, m := me.Account, me.Member
-	q := r.URL.Query()
-	mv := &myTasksView{Show: q.Get("show"), Status: q.Get("status"), Base: s.cfg.accountPath(acct)}
-	if mv.Show != "created" && mv.Show != "subscribed" {
-		mv.Show = "assigned"
-	}
-	if mv.Status != "done" && mv.Status != "" {
-		mv.Status = "active"
-	}
-	if _, given := q["status"]; !given {
-		mv.Status = "active"
-	}
-	mv.Page, _ = strconv.Atoi(q.Get("page"))
-	mv.Page = max(mv.Page, 1)
-	query := taskd.TaskQuery{AccountID: acct.ID, Status: mv.Status, Viewer: m.ID, Sort: taskd.SortNewest,
-		Limit: myTasksPage + 1, Offset: (mv.Page - 1) * myTasksPage}
-	switch mv.Show {
-	case "assigned":
-		query.AssigneeEmail = m.Email
+	f := readListFilter(r.URL.Query(), taskd.SortNewest)
+	f.Show = r.URL.Query().Get("show")
+	query := taskd.TaskQuery{AccountID: acct.ID, Viewer: m.ID, ActiveProjects: true}
+	switch f.Show {
 	case "created":
 		query.AuthorEmail = m.Email
-	default:
+	case "subscribed":
 		query.SubscriberID = m.ID
+	default:
+		f.Show = "assigned"
+		f.Assignee = "" // the filter would contradict the choice
+		query.AssigneeEmail = m.Email
 	}
-	see, err := s.projectFilter(r, acct, m)
-	if err != nil {
-		return err
-	}
-	tasks, err := s.cfg.Store.Tasks(r.Context(), query)
-	if err != nil {
-		return err
-	}
-	more := len(tasks) > myTasksPage
-	for _, t := range tasks[:min(len(tasks), myTasksPage)] {
-		if see(t.ProjectID) {
-			mv.Tasks = append(mv.Tasks, t)
+	if m.Role.Limited() {
+		ids, err := s.cfg.Store.MemberProjects(ctx, acct.ID, m.ID)
+		if err != nil {
+			return err
 		}
+		query.Filter = taskd.QueryCond{Field: taskd.FieldProject, Op: "in", Ints: append(ids, 0)}
 	}
-	link := func(page int) string {
-		return mv.Base + "/my?" + url.Values{"show": {mv.Show}, "status": {mv.Status}, "page": {strconv.Itoa(page)}}.Encode()
+	base := s.cfg.accountPath(acct)
+	list, err := s.listTasks(ctx, query, f, s.today(v), base+"/my")
+	if err != nil {
+		return err
 	}
-	if mv.Page > 1 {
-		mv.Prev = link(mv.Page - 1)
+	list.Return, list.Shows = "my", myTaskShows
+	if list.People, err = s.cfg.Store.Members(ctx, acct.ID); err != nil {
+		return err
 	}
-	if more {
-		mv.Next = link(mv.Page + 1)
+	if list.Tags, err = s.cfg.Store.Tags(ctx, acct.ID, taskd.TagsOfTasks, "", "", ""); err != nil {
+		return err
 	}
-	v.Title, v.Data = "My tasks", mv
+	v.Title, v.Data = "My tasks", &myTasksView{List: list, Base: base, CanWrite: m.Role.Can(taskd.PermWork)}
 	return s.render(w, r, "mytasks.html", v)
 }

@@ -154,11 +154,11 @@ func (s *Server) renderProject(w http.ResponseWriter, r *http.Request, v *view, 
 	}
 	base := s.cfg.accountPath(acct)
 	list, err := s.listTasks(ctx, taskd.TaskQuery{AccountID: acct.ID, ProjectID: p.ID, Viewer: v.Nav.Member.ID},
-		readListFilter(r.URL.Query()), s.today(v), base+p.Page())
+		readListFilter(r.URL.Query(), taskd.SortTree), s.today(v), base+p.Page())
 	if err != nil {
 		return err
 	}
-	list.People = people
+	list.People, list.Return = people, "project"
 	if list.Tags, err = s.cfg.Store.Tags(ctx, acct.ID, taskd.TagsOfTasks, "", "", ""); err != nil {
 		return err
 	}

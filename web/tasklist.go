@@ -25,6 +25,10 @@ type listFilter struct {
 	Due      string // due: overdue, today, week or none
 	Sort     string // sort: a taskd.Sort* order; tree by default
 	Page     int    // page: from 1
+	// Show is "My tasks"' choice: assigned, created or subscribed.
+	Show string
+	// DefaultSort is the order when none is asked for.
+	DefaultSort string
 }
 
 // The due-date filters.
@@ -41,9 +45,11 @@ var listSorts = []struct{ Value, Label string }{
 	{taskd.SortName, "name"},
 }
 
-func readListFilter(q url.Values) listFilter {
+// readListFilter reads a list's query string; defaultSort is the order
+// when it names none.
+func readListFilter(q url.Values, defaultSort string) listFilter {
 	f := listFilter{Text: strings.TrimSpace(q.Get("q")), Status: q.Get("status"), Assignee: q.Get("assignee"),
-		Due: q.Get("due"), Sort: q.Get("sort")}
+		Due: q.Get("due"), Sort: q.Get("sort"), DefaultSort: defaultSort}
 	if len(f.Text) > 200 {
 		f.Text = f.Text[:200]
 	}
@@ -59,7 +65,7 @@ func readListFilter(q url.Values) listFilter {
 		f.Due = ""
 	}
 	if !oneOf(f.Sort, len(listSorts), func(i int) string { return listSorts[i].Value }) {
-		f.Sort = taskd.SortTree
+		f.Sort = defaultSort
 	}
 	f.Page, _ = strconv.Atoi(q.Get("page"))
 	f.Page = min(max(f.Page, 1), 10000)
@@ -80,10 +86,14 @@ func (f listFilter) Narrowed() bool {
 	return f.Text != "" || f.Assignee != "" || f.Tag != 0 || f.Due != ""
 }
 
-// apply sets the query's filters, order and page; today is the viewer's
-// date, for the due-date filters.
+// apply adds the filters to the query and sets its order and page; today
+// is the viewer's date, for the due-date filters.
 func (f listFilter) apply(q *taskd.TaskQuery, today time.Time) {
-	q.Text, q.AssigneeEmail, q.Sort = f.Text, f.Assignee, f.Sort
+	// The filter narrows the query; it never widens what the page chose.
+	q.Sort, q.Text = f.Sort, f.Text
+	if f.Assignee != "" {
+		q.AssigneeEmail = f.Assignee
+	}
 	if f.Tag != 0 {
 		q.TagID = f.Tag
 	}
@@ -93,13 +103,19 @@ func (f listFilter) apply(q *taskd.TaskQuery, today time.Time) {
 	day := func(op string, t time.Time) taskd.Query {
 		return taskd.QueryCond{Field: taskd.FieldDateEnd, Op: op, Date: t.Format(taskd.DateLayout)}
 	}
+	also := func(c taskd.Query) {
+		if q.Filter != nil {
+			c = taskd.QueryAnd{Parts: []taskd.Query{q.Filter, c}}
+		}
+		q.Filter = c
+	}
 	switch f.Due {
 	case "overdue":
-		q.Filter = day("<", today)
+		also(day("<", today))
 	case "today":
-		q.Filter = day("=", today)
+		also(day("=", today))
 	case "week":
-		q.Filter = taskd.QueryAnd{Parts: []taskd.Query{day(">=", today), day("<=", today.AddDate(0, 0, 6))}}
+		also(taskd.QueryAnd{Parts: []taskd.Query{day(">=", today), day("<=", today.AddDate(0, 0, 6))}})
 	case "none":
 		q.NoDateEnd = true
 	}
@@ -114,6 +130,7 @@ func (f listFilter) link(path string, page int) string {
 			v.Set(k, val)
 		}
 	}
+	set("show", f.Show)
 	set("q", f.Text)
 	if f.Status != taskd.StatusActive {
 		set("status", f.Status)
@@ -123,7 +140,7 @@ func (f listFilter) link(path string, page int) string {
 		set("tag", strconv.FormatInt(f.Tag, 10))
 	}
 	set("due", f.Due)
-	if f.Sort != taskd.SortTree {
+	if f.Sort != f.DefaultSort {
 		set("sort", f.Sort)
 	}
 	if page > 1 {
@@ -155,6 +172,10 @@ type taskList struct {
 	Dues       []struct{ Value, Label string }
 	Sorts      []struct{ Value, Label string }
 	Path       string // the list's address without its query
+	// Return names the page a row's form comes back to: project or my.
+	Return string
+	// Shows are "My tasks"' choices of tasks; nil elsewhere.
+	Shows []struct{ Value, Label string }
 }
 
 // listTasks reads a page of the query's tasks under the filter, with their
@@ -231,7 +252,8 @@ func (l *taskList) StatusLink(status string) string {
 
 // ClearLink is the list's address without filters, in its order.
 func (l *taskList) ClearLink() string {
-	return listFilter{Status: taskd.StatusActive, Sort: l.Filter.Sort}.link(l.Path, 1)
+	f := l.Filter
+	return listFilter{Status: taskd.StatusActive, Sort: f.Sort, DefaultSort: f.DefaultSort, Show: f.Show}.link(l.Path, 1)
 }
 
 // Shown is how many tasks the list's status selects under its filters.

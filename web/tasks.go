@@ -115,7 +115,8 @@ func (s *Server) taskChange(form string, change func(r *http.Request, by taskd.A
 		if !ok {
 			return err
 		}
-		fromProject := r.PostFormValue("return") == "project"
+		back := r.PostFormValue("return")
+		fromProject := back == "project"
 		to, err := change(r, actor(acct, m), t)
 		if err != nil {
 			fe, ok := asFormError(form, err)
@@ -135,6 +136,8 @@ func (s *Server) taskChange(form string, change func(r *http.Request, by taskd.A
 		switch {
 		case fromProject:
 			to = taskd.ProjectPage(t.ProjectID) + listQuery(r.PostFormValue("back")) + "#task" + strconv.FormatInt(t.ID, 10)
+		case back == "my" && err == nil:
+			to = "/my" + listQuery(r.PostFormValue("back"))
 		case to == "":
 			to = t.Page()
 		}

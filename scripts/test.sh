@@ -50,6 +50,7 @@ go test -run '^$' -fuzz '^FuzzParsers$' -fuzztime "$FUZZTIME" .
 # Minimizing this target's new inputs can outlast -fuzztime (the run then fails with
 # "context deadline exceeded"): keep minimization short.
 go test -run '^$' -fuzz '^FuzzParseQuery$' -fuzztime "$FUZZTIME" -fuzzminimizetime 1x .
+go test -run '^$' -fuzz '^FuzzParseCostTime$' -fuzztime "$FUZZTIME" -fuzzminimizetime 1x .
 go test -run '^$' -fuzz '^FuzzParseJWT$' -fuzztime "$FUZZTIME" ./oauth
 go test -run '^$' -fuzz '^FuzzVerifyJWT$' -fuzztime "$FUZZTIME" ./oauth
 go test -run '^$' -fuzz '^FuzzBlocked$' -fuzztime "$FUZZTIME" ./webhook

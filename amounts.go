@@ -11,7 +11,7 @@ import (
 
 // Bounds of one cost line.
 const (
-	MaxCostMinutes = 10_000 * 60     // 10,000 hours
+	MaxCostMinutes = 10_000 * 60      // 10,000 hours
 	MaxCostCents   = 1_000_000_000_00 // one billion
 )
 

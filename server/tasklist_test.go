@@ -2,6 +2,7 @@ package server
 
 import (
 	"fmt"
+	"net/http"
 	"net/url"
 	"regexp"
 	"slices"
@@ -119,5 +120,39 @@ func TestProjectPageLists(t *testing.T) {
 	}
 	if got := rowNames(list("page=-5&sort=evil")); len(got) != 50 || got[0] != "Filler 000" {
 		t.Errorf("a bad page and order show the first page: %q", got[:1])
+	}
+}
+
+// TestListQueryText: a search that is not valid UTF-8, holds NUL, or is
+// long enough to be cut inside a character shows a list on both databases;
+// a form with such text gets a clear 400, never a 500, and nothing is made.
+func TestListQueryText(t *testing.T) {
+	for name, d := range backends(t) {
+		t.Run(name, func(t *testing.T) {
+			s := newOAuthSite(t, d)
+			_, p := apiCall(t, s.accountURL(), s.key, "action=post_project&title=P")
+			pid := p["data"].(map[string]any)["id"].(string)
+			apiCall(t, s.accountURL(), s.key, "action=post_task&id_project="+pid+"&title=Caf%C3%A9")
+			b := s.signedIn(ownerEmail)
+			for _, q := range []string{"%FF%FE", "caf%C3", "a%00b", strings.Repeat("%E2%80%AE", 300), "Caf%C3%A9%FF"} {
+				pg := b.get(s.base + "/a/" + s.slug + "/project/" + pid + "/?q=" + q)
+				if pg.status != 200 {
+					t.Errorf("q=%.30s: %d", q, pg.status)
+				}
+			}
+			if got := rowNames(b.get(s.base + "/a/" + s.slug + "/project/" + pid + "/?q=Caf%C3%A9%FF")); !slices.Equal(got, []string{"Café"}) {
+				t.Errorf("a search with a stray byte: %q", got)
+			}
+			acct := "/a/" + s.slug
+			for _, bad := range []string{"a\xffb", "a\x00b"} {
+				pg := b.submit(s.base, b.get(s.base+acct+"/project/"+pid+"/"), acct+"/project/"+pid+"/tasks", url.Values{"title": {bad}})
+				if pg.status != http.StatusBadRequest || !strings.Contains(pg.body, "characters that are not text") {
+					t.Errorf("a task titled %q: %d", bad, pg.status)
+				}
+			}
+			if got := rowNames(b.get(s.base + acct + "/project/" + pid + "/?status=all")); len(got) != 1 {
+				t.Errorf("tasks after refused forms: %q", got)
+			}
+		})
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/taskd/taskd"
 )
@@ -50,8 +51,13 @@ var listSorts = []struct{ Value, Label string }{
 func readListFilter(q url.Values, defaultSort string) listFilter {
 	f := listFilter{Text: strings.TrimSpace(q.Get("q")), Status: q.Get("status"), Assignee: q.Get("assignee"),
 		Due: q.Get("due"), Sort: q.Get("sort"), DefaultSort: defaultSort}
-	if len(f.Text) > 200 {
-		f.Text = f.Text[:200]
+	// The text goes to the database as a parameter: valid UTF-8 without
+	// NUL only (PostgreSQL refuses anything else), cut at a character's
+	// boundary.
+	f.Text = strings.ReplaceAll(strings.ToValidUTF8(f.Text, ""), "\x00", "")
+	for len(f.Text) > 200 {
+		_, size := utf8.DecodeLastRuneInString(f.Text)
+		f.Text = f.Text[:len(f.Text)-size]
 	}
 	if f.Status != taskd.StatusDone && f.Status != "all" {
 		f.Status = taskd.StatusActive

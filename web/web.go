@@ -18,6 +18,7 @@ import (
 	"strings"
 	"time"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/oauth"
@@ -390,8 +391,28 @@ func (s *Server) form(h handler) http.HandlerFunc {
 			s.fail(w, r, http.StatusForbidden, "The form has expired. Go back, reload the page and try again.")
 			return
 		}
+		if !plainText(r.Form) {
+			s.fail(w, r, http.StatusBadRequest, "The form holds characters that are not text. Check what you typed or pasted and try again.")
+			return
+		}
 		s.run(w, r, h)
 	}
+}
+
+// plainText reports whether every name and value is valid UTF-8 without
+// NUL, as the databases store text (PostgreSQL refuses anything else).
+func plainText(form url.Values) bool {
+	for k, vs := range form {
+		if !utf8.ValidString(k) || strings.ContainsRune(k, 0) {
+			return false
+		}
+		for _, v := range vs {
+			if !utf8.ValidString(v) || strings.ContainsRune(v, 0) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 func (s *Server) run(w http.ResponseWriter, r *http.Request, h handler) {

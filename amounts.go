@@ -13,6 +13,10 @@ import (
 const (
 	MaxCostMinutes = 10_000 * 60      // 10,000 hours
 	MaxCostCents   = 1_000_000_000_00 // one billion
+	// MaxBudgetMinutes bounds max_time: a million hours.
+	MaxBudgetMinutes = 1_000_000 * 60
+	// MaxRateCents bounds an hourly rate: a million per hour.
+	MaxRateCents = 1_000_000_00
 )
 
 const (
@@ -27,36 +31,55 @@ const (
 // C8), or hours and minutes as H:MM ("0:09"). It is rounded to the
 // nearest minute and must be more than 0 and at most MaxCostMinutes.
 func ParseCostTime(s string) (int64, error) {
-	bad := Invalid("time", "Time is hours, as 1.5, 1,5 or 1:30")
-	s = strings.TrimSpace(s)
-	var minutes int64
-	if h, m, ok := strings.Cut(s, ":"); ok {
-		hours, err1 := digits(h, 6)
-		mins, err2 := digits(m, 2)
-		if err1 != nil || err2 != nil || len(m) != 2 || mins >= minutesPerHour {
-			return 0, bad
-		}
-		minutes = hours*minutesPerHour + mins
-	} else {
-		whole, frac, _ := strings.Cut(strings.Replace(s, ",", ".", 1), ".")
-		hours, err1 := digits(whole, 6)
-		if whole == "" && frac != "" {
-			hours, err1 = 0, nil
-		}
-		f, err2 := fraction(frac)
-		if err1 != nil || err2 != nil {
-			return 0, bad
-		}
-		// f/10^6 of an hour, to the nearest minute (halves up).
-		minutes = hours*minutesPerHour + (f*minutesPerHour+pow10Fraction/2)/pow10Fraction
-	}
+	minutes, err := parseMinutes("time", s)
 	switch {
+	case err != nil:
+		return 0, err
 	case minutes <= 0:
 		return 0, Invalid("time", "Time must be at least one minute")
 	case minutes > MaxCostMinutes:
 		return 0, Invalid("time", "Time is at most %d hours", MaxCostMinutes/minutesPerHour)
 	}
 	return minutes, nil
+}
+
+// ParseBudgetTime reads max_time, a budget of hours in the formats of
+// ParseCostTime; "" and 0 mean no budget.
+func ParseBudgetTime(s string) (int64, error) {
+	if strings.TrimSpace(s) == "" {
+		return 0, nil
+	}
+	minutes, err := parseMinutes("max_time", s)
+	if err == nil && minutes > MaxBudgetMinutes {
+		return 0, Invalid("max_time", "A budget is at most %d hours", MaxBudgetMinutes/minutesPerHour)
+	}
+	return minutes, err
+}
+
+// parseMinutes reads decimal hours or H:MM into minutes, rounded to the
+// nearest minute (halves up); errors name field.
+func parseMinutes(field, s string) (int64, error) {
+	bad := Invalid(field, "Time is hours, as 1.5, 1,5 or 1:30")
+	s = strings.TrimSpace(s)
+	if h, m, ok := strings.Cut(s, ":"); ok {
+		hours, err1 := digits(h, 7)
+		mins, err2 := digits(m, 2)
+		if err1 != nil || err2 != nil || len(m) != 2 || mins >= minutesPerHour {
+			return 0, bad
+		}
+		return hours*minutesPerHour + mins, nil
+	}
+	whole, frac, _ := strings.Cut(strings.Replace(s, ",", ".", 1), ".")
+	hours, err1 := digits(whole, 7)
+	if whole == "" && frac != "" {
+		hours, err1 = 0, nil
+	}
+	f, err2 := fraction(frac)
+	if err1 != nil || err2 != nil {
+		return 0, bad
+	}
+	// f/10^6 of an hour, to the nearest minute (halves up).
+	return hours*minutesPerHour + (f*minutesPerHour+pow10Fraction/2)/pow10Fraction, nil
 }
 
 // FormatCostTime writes minutes as the API does: H:MM ("0:09", "10:00",
@@ -73,8 +96,19 @@ func FormatCostTime(minutes int64) string {
 // ParseMoney reads an amount of money in units with at most two decimal
 // places, "." or "," ("100", "100.5", "99,99"), into minor units; it must
 // be 0 or more and at most MaxCostCents.
-func ParseMoney(s string) (int64, error) {
-	bad := Invalid("money", "Money is an amount such as 100 or 99.50")
+func ParseMoney(s string) (int64, error) { return parseCents("money", s) }
+
+// ParseBudgetMoney reads max_money like ParseMoney; "" and 0 mean no
+// budget.
+func ParseBudgetMoney(s string) (int64, error) {
+	if strings.TrimSpace(s) == "" {
+		return 0, nil
+	}
+	return parseCents("max_money", s)
+}
+
+func parseCents(field, s string) (int64, error) {
+	bad := Invalid(field, "Money is an amount such as 100 or 99.50")
 	whole, frac, _ := strings.Cut(strings.Replace(strings.TrimSpace(s), ",", ".", 1), ".")
 	units, err := digits(whole, 10)
 	if whole == "" && frac != "" {
@@ -96,9 +130,38 @@ func ParseMoney(s string) (int64, error) {
 	}
 	total := units*centsPerUnit + cents
 	if total > MaxCostCents {
-		return 0, Invalid("money", "Money is at most %d", MaxCostCents/centsPerUnit)
+		return 0, Invalid(field, "Money is at most %d", MaxCostCents/centsPerUnit)
 	}
 	return total, nil
+}
+
+// RateMoney is the money of minutes at an hourly rate in minor units,
+// rounded to the nearest minor unit (halves up).
+func RateMoney(rate, minutes int64) int64 {
+	return (rate*minutes + minutesPerHour/2) / minutesPerHour
+}
+
+// FormatHours writes minutes as a decimal number of hours with at most
+// two places ("20", "1.5", "1.33"), for max_time.
+func FormatHours(minutes int64) string {
+	hundredths := (minutes*100 + minutesPerHour/2) / minutesPerHour
+	s := strconv.FormatInt(hundredths/100, 10)
+	switch f := hundredths % 100; {
+	case f == 0:
+	case f%10 == 0:
+		s += "." + string(rune('0'+f/10))
+	default:
+		s += "." + string(rune('0'+f/10)) + string(rune('0'+f%10))
+	}
+	return s
+}
+
+// FormatUnits writes minor units as a decimal number without trailing
+// zeros ("50", "50.5", "0.05"), for max_money.
+func FormatUnits(cents int64) string {
+	s := FormatMoney(cents)
+	s = strings.TrimRight(s, "0")
+	return strings.TrimSuffix(s, ".")
 }
 
 // FormatMoney writes minor units as the API does: a decimal string with

@@ -88,9 +88,22 @@ func newEvent(actor Actor, at time.Time, action, objType string, id int64, page 
 
 // ProjectFields are the fields of a project as events report them.
 func ProjectFields(p Project) map[string]any {
-	return map[string]any{
+	f := map[string]any{
 		"name": p.Name, "text": p.Text, "status": p.Status, "user_to": p.Manager,
 		"date_start": p.DateStart, "date_end": p.DateEnd,
+	}
+	budgetFields(f, p.MaxMinutes, p.MaxCents)
+	return f
+}
+
+// budgetFields adds max_time and max_money, as the API writes them, when
+// set.
+func budgetFields(f map[string]any, minutes, cents int64) {
+	if minutes != 0 {
+		f["max_time"] = FormatHours(minutes)
+	}
+	if cents != 0 {
+		f["max_money"] = FormatUnits(cents)
 	}
 }
 
@@ -104,6 +117,7 @@ func TaskFields(t Task) map[string]any {
 	if t.ParentID != 0 {
 		f["id_parent"] = strconv.FormatInt(t.ParentID, 10)
 	}
+	budgetFields(f, t.MaxMinutes, t.MaxCents)
 	return f
 }
 
@@ -130,6 +144,11 @@ func ChangeEvent(actor Actor, at time.Time, action, objType string, id int64, pa
 				if has {
 					ev.Old[k] = old
 				}
+			}
+		}
+		for k, old := range before {
+			if _, has := after[k]; !has { // a field cleared, such as a budget
+				ev.New[k], ev.Old[k] = "", old
 			}
 		}
 		if len(ev.New) == 0 {

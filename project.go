@@ -27,6 +27,10 @@ type Project struct {
 	DateClosed time.Time
 	Folder     string    // the project folder's title ("company"); "" for none
 	Assignee   PersonRef // default assignee of new tasks; ID 0 when none was chosen
+	// MaxMinutes and MaxCents are the project's budget (max_time,
+	// max_money); 0 when not set.
+	MaxMinutes int64
+	MaxCents   int64
 }
 
 // ProjectPage is the page of a project, relative to the account URL (compat).
@@ -63,6 +67,9 @@ type ProjectInput struct {
 	// Tags, when set, are the project's whole set of tags (ids or exact
 	// titles).
 	Tags *[]string
+	// MaxMinutes and MaxCents set the budget; 0 clears it.
+	MaxMinutes *int64
+	MaxCents   *int64
 }
 
 // MaxNameLen and MaxTextLen bound names and texts, in bytes.

@@ -45,14 +45,34 @@ const (
 	FieldDateStart  QueryField = "date_start"
 	FieldDateEnd    QueryField = "date_end"
 	FieldDateClosed QueryField = "date_closed"
+	// The fields of cost lines (ParseCostQuery): the task, the comment and
+	// the line's date.
+	FieldTask    QueryField = "task"
+	FieldComment QueryField = "comment"
+	FieldDate    QueryField = "date"
 )
 
-// queryFields maps every spelling of a field to its canonical name.
-var queryFields = map[string]QueryField{
+// queryLanguage is the set of fields a filter may name: every spelling
+// of a field mapped to its canonical name, and the list errors offer.
+type queryLanguage struct {
+	fields map[string]QueryField
+	names  string
+}
+
+// taskFields are search_tasks' fields (spec §4).
+var taskFields = queryLanguage{map[string]QueryField{
 	"id": FieldID, "project": FieldProject, "parent": FieldParent, "name": FieldName,
 	"dateadd": FieldDateAdded, "date_added": FieldDateAdded, "datestart": FieldDateStart, "date_start": FieldDateStart,
 	"dateend": FieldDateEnd, "date_end": FieldDateEnd, "dateclose": FieldDateClosed, "date_closed": FieldDateClosed,
-}
+}, "id, project, parent, name, dateadd, datestart, dateend or dateclose"}
+
+// costFields are get_costs' fields (spec §8): the task as id (the docs)
+// or task (the PHP SDK, C9), the project, the comment, and the line's
+// date as dateadd.
+var costFields = queryLanguage{map[string]QueryField{
+	"id": FieldTask, "task": FieldTask, "project": FieldProject, "comment": FieldComment,
+	"dateadd": FieldDate, "date": FieldDate,
+}, "task (or id), project, comment or dateadd"}
 
 // The operators each kind of field takes.
 var (
@@ -74,7 +94,14 @@ const (
 // `dateend>'25.05.2021'`, joined by and/or, with parentheses. Operators
 // may be braced or bare. A malformed filter is an invalid error on field
 // "filter" whose Value is the offending part.
-func ParseQuery(s string) (Query, error) {
+func ParseQuery(s string) (Query, error) { return parseQuery(s, taskFields) }
+
+// ParseCostQuery reads a filter of cost lines: the language of ParseQuery
+// over the fields task (or id), project, comment (= or has) and dateadd,
+// the line's date.
+func ParseCostQuery(s string) (Query, error) { return parseQuery(s, costFields) }
+
+func parseQuery(s string, lang queryLanguage) (Query, error) {
 	if len(s) > MaxQueryLen {
 		return nil, queryError(s[:40]+"…", "The filter is longer than %d bytes", MaxQueryLen)
 	}
@@ -85,7 +112,7 @@ func ParseQuery(s string) (Query, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &queryParser{items: items}
+	p := &queryParser{items: items, lang: lang}
 	q, err := p.or(0)
 	if err != nil {
 		return nil, err
@@ -170,6 +197,7 @@ func lexQuery(s string) ([]item, error) {
 }
 
 type queryParser struct {
+	lang  queryLanguage
 	items []item
 	pos   int
 	conds int
@@ -252,9 +280,9 @@ func (p *queryParser) cond() (Query, error) {
 	if t.kind == itemEnd {
 		return nil, queryError("", "The filter ends where a condition should start")
 	}
-	field, ok := queryFields[strings.ToLower(t.text)]
+	field, ok := p.lang.fields[strings.ToLower(t.text)]
 	if t.kind != itemWord || !ok {
-		return nil, queryError(t.text, "Unknown field %q: use id, project, parent, name, dateadd, datestart, dateend or dateclose", t.text)
+		return nil, queryError(t.text, "Unknown field %q: use %s", t.text, p.lang.names)
 	}
 	op, err := p.op()
 	if err != nil {
@@ -262,10 +290,10 @@ func (p *queryParser) cond() (Query, error) {
 	}
 	c := QueryCond{Field: field, Op: op}
 	switch field {
-	case FieldID, FieldProject, FieldParent:
+	case FieldID, FieldProject, FieldParent, FieldTask:
 		err = p.intValue(&c, t.text)
-	case FieldName:
-		err = p.nameValue(&c)
+	case FieldName, FieldComment:
+		err = p.textValue(&c, t.text)
 	default:
 		err = p.dateValue(&c, t.text)
 	}
@@ -341,13 +369,13 @@ func (p *queryParser) int() (int64, error) {
 	return n, nil
 }
 
-func (p *queryParser) nameValue(c *QueryCond) error {
-	if err := p.checkOp(*c, "name", nameOps); err != nil {
+func (p *queryParser) textValue(c *QueryCond, field string) error {
+	if err := p.checkOp(*c, field, nameOps); err != nil {
 		return err
 	}
 	t := p.next()
 	if t.kind != itemString && t.kind != itemWord {
-		return queryError(t.text, "name takes a quoted text: name has 'Report'")
+		return queryError(t.text, "%s takes a quoted text: %s has 'Report'", field, field)
 	}
 	c.Text = t.text
 	return nil
@@ -385,7 +413,7 @@ func FormatQuery(q Query) string {
 			v = "(" + strings.Join(s, ", ") + ")"
 		case len(q.Ints) > 0:
 			v = strconv.FormatInt(q.Ints[0], 10)
-		case q.Field == FieldName:
+		case q.Field == FieldName || q.Field == FieldComment:
 			v = "'" + strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(q.Text) + "'"
 		default:
 			v = "'" + q.Date + "'"

@@ -36,6 +36,10 @@ type Task struct {
 	DateClosed time.Time
 	Project    ProjectRef
 	Children   []Task
+	// MaxMinutes and MaxCents are the task's budget (max_time,
+	// max_money); 0 when not set.
+	MaxMinutes int64
+	MaxCents   int64
 }
 
 // TaskPage is the page of a task relative to the account URL (compat).
@@ -87,6 +91,9 @@ type TaskInput struct {
 	// Tags, when set, are the task's tags (ids or exact titles): on
 	// creation its first, on an update its whole new set.
 	Tags *[]string
+	// MaxMinutes and MaxCents set the budget; 0 clears it.
+	MaxMinutes *int64
+	MaxCents   *int64
 }
 
 // CanAddSubtask reports whether a subtask may be added under parent.

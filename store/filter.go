@@ -7,44 +7,58 @@ import (
 	"github.com/taskd/taskd"
 )
 
+// filterColumns are the columns a filter's fields compile to.
+type filterColumns struct {
+	ints  map[taskd.QueryField]string // integer fields
+	texts map[taskd.QueryField]string // text fields (= and has)
+	// textDates are the date fields kept as YYYY-MM-DD text ("" when
+	// unset); timeDates those kept as Unix milliseconds (0 when unset).
+	textDates, timeDates map[taskd.QueryField]string
+}
+
+// taskFilter are the columns of tasks t (taskd.ParseQuery).
+var taskFilter = filterColumns{
+	ints:      map[taskd.QueryField]string{taskd.FieldID: "t.id", taskd.FieldProject: "t.project_id", taskd.FieldParent: "t.parent_id"},
+	texts:     map[taskd.QueryField]string{taskd.FieldName: "t.name"},
+	textDates: map[taskd.QueryField]string{taskd.FieldDateStart: "t.date_start", taskd.FieldDateEnd: "t.date_end"},
+	timeDates: map[taskd.QueryField]string{taskd.FieldDateAdded: "t.created_at", taskd.FieldDateClosed: "t.closed_at"},
+}
+
+// costFilter are the columns of cost lines c (taskd.ParseCostQuery).
+var costFilter = filterColumns{
+	ints:      map[taskd.QueryField]string{taskd.FieldTask: "c.task_id", taskd.FieldProject: "c.project_id"},
+	texts:     map[taskd.QueryField]string{taskd.FieldComment: "c.comment"},
+	textDates: map[taskd.QueryField]string{taskd.FieldDate: "c.day"},
+}
+
 // filterSQL compiles a filter of the query language (taskd.ParseQuery)
-// into a condition on tasks t with its arguments: every value is a
+// into a condition on the columns with its arguments: every value is a
 // parameter, never text of the query.
-func (db *DB) filterSQL(q taskd.Query) (string, []any) {
+func (db *DB) filterSQL(q taskd.Query, cols filterColumns) (string, []any) {
 	switch q := q.(type) {
 	case taskd.QueryAnd:
-		return db.joinSQL(q.Parts, " AND ")
+		return db.joinSQL(q.Parts, " AND ", cols)
 	case taskd.QueryOr:
-		return db.joinSQL(q.Parts, " OR ")
+		return db.joinSQL(q.Parts, " OR ", cols)
 	case taskd.QueryCond:
-		return db.condSQL(q)
+		return db.condSQL(q, cols)
 	}
 	return "1 = 0", nil
 }
 
-func (db *DB) joinSQL(parts []taskd.Query, sep string) (string, []any) {
+func (db *DB) joinSQL(parts []taskd.Query, sep string, cols filterColumns) (string, []any) {
 	conds := make([]string, len(parts))
 	var args []any
 	for i, p := range parts {
-		c, a := db.filterSQL(p)
+		c, a := db.filterSQL(p, cols)
 		conds[i] = c
 		args = append(args, a...)
 	}
 	return "(" + strings.Join(conds, sep) + ")", args
 }
 
-// intColumns are the integer fields' columns.
-var intColumns = map[taskd.QueryField]string{taskd.FieldID: "t.id", taskd.FieldProject: "t.project_id", taskd.FieldParent: "t.parent_id"}
-
-// textDates are the date fields kept as YYYY-MM-DD text ("" when unset);
-// timeDates those kept as Unix milliseconds (0 when unset).
-var (
-	textDates = map[taskd.QueryField]string{taskd.FieldDateStart: "t.date_start", taskd.FieldDateEnd: "t.date_end"}
-	timeDates = map[taskd.QueryField]string{taskd.FieldDateAdded: "t.created_at", taskd.FieldDateClosed: "t.closed_at"}
-)
-
-func (db *DB) condSQL(c taskd.QueryCond) (string, []any) {
-	if col, ok := intColumns[c.Field]; ok {
+func (db *DB) condSQL(c taskd.QueryCond, cols filterColumns) (string, []any) {
+	if col, ok := cols.ints[c.Field]; ok {
 		var args []any
 		top := false // parent 0: a top-level task
 		for _, n := range c.Ints {
@@ -63,17 +77,20 @@ func (db *DB) condSQL(c taskd.QueryCond) (string, []any) {
 		}
 		return "(" + strings.Join(conds, " OR ") + ")", args
 	}
-	if c.Field == taskd.FieldName {
+	if col, ok := cols.texts[c.Field]; ok {
 		if c.Op == "has" {
-			return `t.name ` + db.d.ilike + ` ? ESCAPE '\'`, []any{"%" + escapeLike(c.Text) + "%"}
+			return col + ` ` + db.d.ilike + ` ? ESCAPE '\'`, []any{"%" + escapeLike(c.Text) + "%"}
 		}
-		return `t.name = ?`, []any{c.Text}
+		return col + ` = ?`, []any{c.Text}
 	}
-	if col, ok := textDates[c.Field]; ok {
+	if col, ok := cols.textDates[c.Field]; ok {
 		return "(" + col + " <> '' AND " + col + " " + c.Op + " ?)", []any{c.Date}
 	}
+	col, ok := cols.timeDates[c.Field]
+	if !ok {
+		return "1 = 0", nil // a field of another language: the parser names its own only
+	}
 	// A day of a timestamp: [start, next) in UTC, the zone of the API.
-	col := timeDates[c.Field]
 	day, _ := time.Parse(taskd.DateLayout, c.Date)
 	start, next := ms(day), ms(day.AddDate(0, 0, 1))
 	set := col + " > 0 AND "

@@ -12,7 +12,8 @@ import (
 const projectColumns = `pr.id, pr.account_id, pr.name, pr.text, pr.status, pr.created_at, pr.date_start, pr.date_end, pr.closed_at,
 	pr.author_id, COALESCE(a.email, ''), COALESCE(a.first_name, ''), COALESCE(a.last_name, ''),
 	pr.manager_id, COALESCE(m.email, ''), COALESCE(m.first_name, ''), COALESCE(m.last_name, ''),
-	COALESCE(f.title, ''), pr.default_assignee_id, COALESCE(d.email, ''), COALESCE(d.first_name, ''), COALESCE(d.last_name, '')
+	COALESCE(f.title, ''), pr.default_assignee_id, COALESCE(d.email, ''), COALESCE(d.first_name, ''), COALESCE(d.last_name, ''),
+	pr.max_minutes, pr.max_cents
 	FROM projects pr LEFT JOIN persons a ON a.id = pr.author_id LEFT JOIN persons m ON m.id = pr.manager_id
 	LEFT JOIN project_folders f ON f.id = pr.folder_id LEFT JOIN persons d ON d.id = pr.default_assignee_id`
 
@@ -21,7 +22,7 @@ func scanProject(s interface{ Scan(...any) error }) (taskd.Project, error) {
 	var added, closed, aid, mid, did int64
 	var ae, af, al, me, mf, ml, de, df, dl string
 	err := s.Scan(&p.ID, &p.AccountID, &p.Name, &p.Text, &p.Status, &added, &p.DateStart, &p.DateEnd, &closed,
-		&aid, &ae, &af, &al, &mid, &me, &mf, &ml, &p.Folder, &did, &de, &df, &dl)
+		&aid, &ae, &af, &al, &mid, &me, &mf, &ml, &p.Folder, &did, &de, &df, &dl, &p.MaxMinutes, &p.MaxCents)
 	p.DateAdded, p.DateClosed = fromMS(added), fromMS(closed)
 	p.Author, p.Manager = personRef(aid, ae, af, al), personRef(mid, me, mf, ml)
 	if did != 0 {
@@ -91,6 +92,12 @@ func (db *DB) applyProject(ctx context.Context, tx querier, p *taskd.Project, in
 	if in.Folder != nil {
 		p.Folder = *in.Folder
 	}
+	if in.MaxMinutes != nil {
+		p.MaxMinutes = *in.MaxMinutes
+	}
+	if in.MaxCents != nil {
+		p.MaxCents = *in.MaxCents
+	}
 	return taskd.CheckDateRange(p.DateStart, p.DateEnd)
 }
 
@@ -134,10 +141,11 @@ func (db *DB) CreateProject(ctx context.Context, by taskd.Actor, in taskd.Projec
 			return err
 		}
 		err = tx.QueryRowContext(ctx, db.d.q(`INSERT INTO projects
-			(account_id, name, text, status, author_id, manager_id, date_start, date_end, created_at, folder_id, default_assignee_id)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
+			(account_id, name, text, status, author_id, manager_id, date_start, date_end, created_at, folder_id, default_assignee_id,
+			max_minutes, max_cents)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
 			p.AccountID, p.Name, p.Text, p.Status, p.Author.ID, p.Manager.ID, p.DateStart, p.DateEnd, ms(p.DateAdded),
-			folder, p.Assignee.ID).Scan(&p.ID)
+			folder, p.Assignee.ID, p.MaxMinutes, p.MaxCents).Scan(&p.ID)
 		if err != nil {
 			return err
 		}
@@ -173,8 +181,8 @@ func (db *DB) UpdateProject(ctx context.Context, by taskd.Actor, id int64, in ta
 			return err
 		}
 		_, err = tx.ExecContext(ctx, db.d.q(`UPDATE projects SET name = ?, text = ?, manager_id = ?, date_start = ?, date_end = ?,
-			folder_id = ?, default_assignee_id = ? WHERE id = ? AND account_id = ?`),
-			p.Name, p.Text, p.Manager.ID, p.DateStart, p.DateEnd, folder, p.Assignee.ID, p.ID, p.AccountID)
+			folder_id = ?, default_assignee_id = ?, max_minutes = ?, max_cents = ? WHERE id = ? AND account_id = ?`),
+			p.Name, p.Text, p.Manager.ID, p.DateStart, p.DateEnd, folder, p.Assignee.ID, p.MaxMinutes, p.MaxCents, p.ID, p.AccountID)
 		if err != nil {
 			return err
 		}

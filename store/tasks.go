@@ -21,24 +21,50 @@ var taskColumns = taskColumnsOf("tasks")
 
 // taskColumnsOf is taskColumns of the tasks of a table or a subquery.
 func taskColumnsOf(tasks string) string {
-	return `t.id, t.account_id, t.project_id, COALESCE(t.parent_id, 0), t.name, t.text, t.status, t.priority,
-	t.created_at, t.date_start, t.date_end, t.closed_at,
-	t.author_id, COALESCE(a.email, ''), COALESCE(a.first_name, ''), COALESCE(a.last_name, ''),
-	t.assignee_id, COALESCE(b.email, ''), COALESCE(b.first_name, ''), COALESCE(b.last_name, ''), COALESCE(pr.name, '')
-	FROM ` + tasks + ` t LEFT JOIN projects pr ON pr.id = t.project_id
-	LEFT JOIN persons a ON a.id = t.author_id LEFT JOIN persons b ON b.id = t.assignee_id`
+	return taskFields + ` FROM ` + tasks + ` t ` + taskJoins
 }
 
+// taskFields are the columns of a task t (taskRow) and taskJoins the
+// joins they read, for queries that select a task beside other rows.
+const (
+	taskFields = `t.id, t.account_id, t.project_id, COALESCE(t.parent_id, 0), t.name, t.text, t.status, t.priority,
+	t.created_at, t.date_start, t.date_end, t.closed_at,
+	t.author_id, COALESCE(a.email, ''), COALESCE(a.first_name, ''), COALESCE(a.last_name, ''),
+	t.assignee_id, COALESCE(b.email, ''), COALESCE(b.first_name, ''), COALESCE(b.last_name, ''), COALESCE(pr.name, ''),
+	t.max_minutes, t.max_cents`
+	taskJoins = `LEFT JOIN projects pr ON pr.id = t.project_id
+	LEFT JOIN persons a ON a.id = t.author_id LEFT JOIN persons b ON b.id = t.assignee_id`
+)
+
 func scanTask(s interface{ Scan(...any) error }) (taskd.Task, error) {
-	var t taskd.Task
-	var added, closed, aid, bid int64
-	var ae, af, al, be, bf, bl string
-	err := s.Scan(&t.ID, &t.AccountID, &t.ProjectID, &t.ParentID, &t.Name, &t.Text, &t.Status, &t.Priority,
-		&added, &t.DateStart, &t.DateEnd, &closed, &aid, &ae, &af, &al, &bid, &be, &bf, &bl, &t.Project.Name)
-	t.DateAdded, t.DateClosed = fromMS(added), fromMS(closed)
-	t.Author, t.Assignee = personRef(aid, ae, af, al), personRef(bid, be, bf, bl)
+	var r taskRow
+	err := s.Scan(r.dest()...)
+	return r.task(), err
+}
+
+// taskRow receives the columns of taskColumns, for queries that select
+// more after them.
+type taskRow struct {
+	t             taskd.Task
+	added, closed int64
+	aid, bid      int64
+	ae, af, al    string
+	be, bf, bl    string
+}
+
+func (r *taskRow) dest() []any {
+	t := &r.t
+	return []any{&t.ID, &t.AccountID, &t.ProjectID, &t.ParentID, &t.Name, &t.Text, &t.Status, &t.Priority,
+		&r.added, &t.DateStart, &t.DateEnd, &r.closed, &r.aid, &r.ae, &r.af, &r.al, &r.bid, &r.be, &r.bf, &r.bl, &t.Project.Name,
+		&t.MaxMinutes, &t.MaxCents}
+}
+
+func (r *taskRow) task() taskd.Task {
+	t := r.t
+	t.DateAdded, t.DateClosed = fromMS(r.added), fromMS(r.closed)
+	t.Author, t.Assignee = personRef(r.aid, r.ae, r.af, r.al), personRef(r.bid, r.be, r.bf, r.bl)
 	t.Project.ID = t.ProjectID
-	return t, err
+	return t
 }
 
 // Tasks returns the account's tasks that match q, ordered by id, so that a
@@ -158,7 +184,7 @@ func (db *DB) taskWhere(q taskd.TaskQuery) (string, []any) {
 		add(`+t.project_id IN (SELECT id FROM projects WHERE account_id = ? AND status = 'active')`, q.AccountID)
 	}
 	if q.Filter != nil {
-		cond, fargs := db.filterSQL(q.Filter)
+		cond, fargs := db.filterSQL(q.Filter, taskFilter)
 		where.WriteString(` AND ` + cond)
 		args = append(args, fargs...)
 	}
@@ -244,6 +270,12 @@ func (db *DB) applyTask(ctx context.Context, tx querier, t *taskd.Task, in taskd
 		}
 		t.Assignee = p
 	}
+	if in.MaxMinutes != nil {
+		t.MaxMinutes = *in.MaxMinutes
+	}
+	if in.MaxCents != nil {
+		t.MaxCents = *in.MaxCents
+	}
 	return taskd.CheckDateRange(t.DateStart, t.DateEnd)
 }
 
@@ -291,9 +323,10 @@ func (db *DB) CreateTask(ctx context.Context, by taskd.Actor, projectID, parentI
 			return err
 		}
 		err = tx.QueryRowContext(ctx, db.d.q(`INSERT INTO tasks (account_id, project_id, parent_id, name, text, status, priority,
-			author_id, assignee_id, date_start, date_end, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
+			author_id, assignee_id, date_start, date_end, created_at, max_minutes, max_cents)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
 			t.AccountID, t.ProjectID, parent, t.Name, t.Text, t.Status, t.Priority, t.Author.ID, t.Assignee.ID,
-			t.DateStart, t.DateEnd, ms(t.DateAdded)).Scan(&t.ID)
+			t.DateStart, t.DateEnd, ms(t.DateAdded), t.MaxMinutes, t.MaxCents).Scan(&t.ID)
 		if err != nil {
 			return err
 		}
@@ -334,8 +367,8 @@ func (db *DB) UpdateTask(ctx context.Context, by taskd.Actor, id int64, in taskd
 			return err
 		}
 		_, err = tx.ExecContext(ctx, db.d.q(`UPDATE tasks SET name = ?, text = ?, priority = ?, assignee_id = ?,
-			date_start = ?, date_end = ? WHERE id = ? AND account_id = ?`),
-			t.Name, t.Text, t.Priority, t.Assignee.ID, t.DateStart, t.DateEnd, t.ID, t.AccountID)
+			date_start = ?, date_end = ?, max_minutes = ?, max_cents = ? WHERE id = ? AND account_id = ?`),
+			t.Name, t.Text, t.Priority, t.Assignee.ID, t.DateStart, t.DateEnd, t.MaxMinutes, t.MaxCents, t.ID, t.AccountID)
 		if err != nil {
 			return err
 		}

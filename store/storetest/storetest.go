@@ -55,6 +55,7 @@ type Store interface {
 	taskd.NotificationStore
 	taskd.HiddenStore
 	taskd.TagStore
+	taskd.CostStore
 	ratelimit.Store
 }
 
@@ -118,6 +119,11 @@ func Run(t *testing.T, open func(t *testing.T, now func() time.Time) Store) {
 		{"People", testPeople},
 		{"Notifications", testNotifications},
 		{"RateCounts", testRateCounts},
+		{"Costs", testCosts},
+		{"HiddenCosts", testHiddenCosts},
+		{"Timers", testTimers},
+		{"Budgets", testBudgets},
+		{"CostTotalsExact", testCostTotalsExact},
 		{"MailOutbox", testMailOutbox},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, setup(t)) })

@@ -1,0 +1,200 @@
+package taskd
+
+import (
+	"context"
+	"strings"
+	"time"
+)
+
+// Cost is a line of time and money logged on a task (spec §8): exact
+// minutes and minor currency units, by one person, on one day.
+type Cost struct {
+	ID        int64
+	AccountID int64
+	ProjectID int64
+	TaskID    int64
+	Person    PersonRef
+	Minutes   int64
+	Cents     int64
+	Comment   string
+	Date      string // YYYY-MM-DD
+	IsTimer   bool   // recorded by stopping a timer
+	Added     time.Time
+	Task      Task // the task, with its project's name
+}
+
+// CostInput holds the fields of a cost line to add or change; nil means
+// "leave as is".
+type CostInput struct {
+	Minutes *int64
+	Cents   *int64
+	Comment *string
+	Date    *string // YYYY-MM-DD
+	// ByRate computes the money from the person's hourly rate and the
+	// time (is_rate=1); Cents is then ignored.
+	ByRate bool
+}
+
+// MaxCostComment bounds a cost line's comment, in bytes.
+const MaxCostComment = 2000
+
+// CleanCostComment trims a comment and checks its length.
+func CleanCostComment(s string) (string, error) {
+	s = strings.TrimSpace(s)
+	if len(s) > MaxCostComment {
+		return "", Invalid("comment", "A comment is at most %d bytes", MaxCostComment)
+	}
+	return s, nil
+}
+
+// CheckCostAmounts refuses a line with neither time nor money.
+func CheckCostAmounts(minutes, cents int64) error {
+	if minutes == 0 && cents == 0 {
+		return Required("time")
+	}
+	return nil
+}
+
+// CanLogCost reports whether costs may be logged on t in p: not in an
+// archived project. Closed tasks take costs: time is often logged after
+// the work is done.
+func CanLogCost(p Project) error {
+	if p.Status != ProjectActive {
+		return Conflict(ReasonProjectArchived, "project", "Project is archived")
+	}
+	return nil
+}
+
+// CanChangeCost returns nil when by may change or delete c: the person
+// who logged it, or a member who may moderate (owners and admins). Costs
+// follow the rule of comments.
+func CanChangeCost(by Actor, c Cost) error {
+	if by.AccountID != c.AccountID {
+		return NotFound("cost")
+	}
+	if c.Person.ID == by.Person.ID && by.Role.Can(PermWork) {
+		return nil
+	}
+	if by.Role.Can(PermModerate) {
+		return nil
+	}
+	return Forbidden("cost", "Only the person who logged a cost line, an admin or the owner may change it")
+}
+
+// CostQuery selects cost lines of one account. Zero fields do not filter.
+type CostQuery struct {
+	AccountID int64
+	ProjectID int64
+	// TaskID keeps the lines of the task and of its subtasks.
+	TaskID   int64
+	PersonID int64
+	From, To string // YYYY-MM-DD, both inclusive
+	IsTimer  *bool
+	// Filter, when set, is a parsed filter of the costs' query language
+	// (ParseCostQuery).
+	Filter Query
+	// Projects, when not nil, keeps the lines of these projects only (a
+	// guest's or reader's projects).
+	Projects []int64
+	// Viewer, when set, leaves out the lines of tasks hidden from this
+	// person.
+	Viewer int64
+	Limit  int
+	Offset int
+	// Newest lists the newest lines first.
+	Newest bool
+}
+
+// MaxCostLines bounds one list of cost lines.
+const MaxCostLines = 10_000
+
+// CostSum is the time and money of a group of lines.
+type CostSum struct {
+	Minutes, Cents int64
+	Lines          int
+}
+
+// Add adds another sum.
+func (s *CostSum) Add(o CostSum) {
+	s.Minutes += o.Minutes
+	s.Cents += o.Cents
+	s.Lines += o.Lines
+}
+
+// The groups CostSums totals lines by.
+const (
+	CostByTotal        = ""
+	CostByProject      = "project"
+	CostByProjectMonth = "project month"
+	CostByPerson       = "person"
+	CostByDay          = "day"
+	CostByTask         = "task"
+	CostByTopTask      = "top task" // subtasks folded into their parent
+)
+
+// CostGroup is one group of CostSums: its key and its sum.
+type CostGroup struct {
+	ID  int64  // project, person or task
+	Day string // YYYY-MM-DD, or YYYY-MM for months
+	CostSum
+}
+
+// Timer is a person's running timer on a task: a start time in the
+// database, so it survives restarts. A person has at most one per account.
+type Timer struct {
+	ID        int64
+	AccountID int64
+	Person    PersonRef
+	Started   time.Time
+	Task      Task
+}
+
+// Elapsed is the timer's running time at now, never negative.
+func (t Timer) Elapsed(now time.Time) time.Duration { return max(now.Sub(t.Started), 0) }
+
+// TimerMinutes is the time a timer stopped after d records: to the
+// nearest minute (halves up), at least one, at most MaxCostMinutes.
+func TimerMinutes(d time.Duration) int64 {
+	m := int64((d + 30*time.Second) / time.Minute)
+	return min(max(m, 1), MaxCostMinutes)
+}
+
+// CanStartTimer reports whether a timer may run on t in p: an active task
+// of an active project.
+func CanStartTimer(p Project, t Task) error {
+	if err := CanLogCost(p); err != nil {
+		return err
+	}
+	if t.Status == StatusDone {
+		return Conflict(ReasonTaskClosed, "task", "Task is closed")
+	}
+	return nil
+}
+
+// CostStore keeps cost lines and timers.
+type CostStore interface {
+	Costs(ctx context.Context, q CostQuery) ([]Cost, error)
+	Cost(ctx context.Context, accountID, id int64) (Cost, error)
+	// CostSums totals the query's lines by group (a CostBy constant).
+	CostSums(ctx context.Context, q CostQuery, group string) ([]CostGroup, error)
+	AddCost(ctx context.Context, by Actor, taskID int64, in CostInput) (Cost, error)
+	UpdateCost(ctx context.Context, by Actor, id int64, in CostInput) (Cost, error)
+	DeleteCost(ctx context.Context, by Actor, id int64) error
+	// SetRate sets a member's hourly rate in minor units (nil: none),
+	// which is_rate prices time at; managing people allows it.
+	SetRate(ctx context.Context, by Actor, personID int64, rate *int64) error
+
+	// Timers lists the account's running timers, oldest first.
+	Timers(ctx context.Context, accountID int64) ([]Timer, error)
+	// TimerOf is the person's running timer; not found ("timer") when none.
+	TimerOf(ctx context.Context, accountID, personID int64) (Timer, error)
+	// StartTimer starts by's timer on a task. A timer already running on
+	// the same task is left running; one on another task is stopped first
+	// and its time recorded, which is returned.
+	StartTimer(ctx context.Context, by Actor, taskID int64, zone *time.Location) (Timer, *Cost, error)
+	// StopTimer stops a timer (by id; 0: by's own) and records its time as
+	// a cost line dated the day it started in zone.
+	StopTimer(ctx context.Context, by Actor, timerID int64, comment string, zone *time.Location) (Cost, error)
+	// DeleteTimer discards by's timer without recording it.
+	DeleteTimer(ctx context.Context, by Actor) error
+}

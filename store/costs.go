@@ -1,0 +1,301 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"strings"
+
+	"github.com/taskd/taskd"
+)
+
+var _ taskd.CostStore = (*DB)(nil)
+
+// costColumns select a cost line with its task (taskColumns first) and
+// its person (scanCost).
+const costColumns = taskFields + `,
+	c.id, c.account_id, c.person_id, COALESCE(cp.email, ''), COALESCE(cp.first_name, ''), COALESCE(cp.last_name, ''),
+	c.minutes, c.cents, c.comment, c.day, c.is_timer, c.created_at
+	FROM costs c JOIN tasks t ON t.id = c.task_id LEFT JOIN persons cp ON cp.id = c.person_id ` + taskJoins
+
+func scanCost(s scanner) (taskd.Cost, error) {
+	var r taskRow
+	var c taskd.Cost
+	var pid, timer, added int64
+	var pe, pf, pl string
+	err := s.Scan(append(r.dest(), &c.ID, &c.AccountID, &pid, &pe, &pf, &pl, &c.Minutes, &c.Cents, &c.Comment, &c.Date, &timer, &added)...)
+	c.Task = r.task()
+	c.TaskID, c.ProjectID = c.Task.ID, c.Task.ProjectID
+	c.Person, c.IsTimer, c.Added = personRef(pid, pe, pf, pl), timer == 1, fromMS(added)
+	return c, err
+}
+
+// costWhere is the WHERE clause of a query on costs c joined to tasks t,
+// and its arguments.
+func (db *DB) costWhere(q taskd.CostQuery) (string, []any) {
+	var where strings.Builder
+	args := []any{q.AccountID}
+	where.WriteString(` WHERE c.account_id = ?`)
+	add := func(cond string, vs ...any) {
+		where.WriteString(" AND " + cond)
+		args = append(args, vs...)
+	}
+	if q.ProjectID != 0 {
+		add(`c.project_id = ?`, q.ProjectID)
+	}
+	if q.TaskID != 0 {
+		add(`(c.task_id = ? OR c.top_task_id = ?)`, q.TaskID, q.TaskID)
+	}
+	if q.PersonID != 0 {
+		add(`c.person_id = ?`, q.PersonID)
+	}
+	if q.From != "" {
+		add(`c.day >= ?`, q.From)
+	}
+	if q.To != "" {
+		add(`c.day <= ?`, q.To)
+	}
+	if q.IsTimer != nil {
+		add(`c.is_timer = ?`, boolInt(*q.IsTimer))
+	}
+	if q.Projects != nil {
+		if len(q.Projects) == 0 {
+			add(`1 = 0`)
+		} else {
+			ids := make([]any, len(q.Projects))
+			for i, id := range q.Projects {
+				ids[i] = id
+			}
+			add(`c.project_id IN (?`+strings.Repeat(", ?", len(ids)-1)+`)`, ids...)
+		}
+	}
+	if q.Filter != nil {
+		cond, fargs := db.filterSQL(q.Filter, costFilter)
+		add(cond, fargs...)
+	}
+	if q.Viewer != 0 {
+		add(seenInList, q.AccountID, q.Viewer, q.Viewer, q.AccountID, q.Viewer, q.Viewer)
+	}
+	return where.String(), args
+}
+
+// Costs lists the query's lines by date, then in the order they were
+// logged (newest first with Newest).
+func (db *DB) Costs(ctx context.Context, q taskd.CostQuery) ([]taskd.Cost, error) {
+	where, args := db.costWhere(q)
+	limit := q.Limit
+	if limit <= 0 || limit > taskd.MaxCostLines {
+		limit = taskd.MaxCostLines
+	}
+	order := ` ORDER BY c.day, c.id`
+	if q.Newest {
+		order = ` ORDER BY c.day DESC, c.id DESC`
+	}
+	out, err := all(ctx, db.reader, "costs", db.d.q(`SELECT `+costColumns+where+order+` LIMIT ? OFFSET ?`), scanCost,
+		append(args, limit, max(q.Offset, 0))...)
+	if out == nil && err == nil {
+		out = []taskd.Cost{}
+	}
+	return out, err
+}
+
+// Cost returns one line of the account; not found ("cost") otherwise.
+func (db *DB) Cost(ctx context.Context, accountID, id int64) (taskd.Cost, error) {
+	return db.cost(ctx, db.reader, accountID, id)
+}
+
+func (db *DB) cost(ctx context.Context, q querier, accountID, id int64) (taskd.Cost, error) {
+	c, err := scanCost(q.QueryRowContext(ctx, db.d.q(`SELECT `+costColumns+` WHERE c.account_id = ? AND c.id = ?`), accountID, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return c, taskd.NotFound("cost")
+	}
+	if err != nil {
+		return c, taskd.Internal("cost", err)
+	}
+	return c, nil
+}
+
+// costGroups are, for each group of CostSums, the key columns (an id
+// and a day or month) and what they group by.
+var costGroups = map[string]struct{ key, by string }{
+	taskd.CostByTotal:        {`0, ''`, ``},
+	taskd.CostByProject:      {`c.project_id, ''`, `c.project_id`},
+	taskd.CostByProjectMonth: {`c.project_id, SUBSTR(c.day, 1, 7)`, `c.project_id, SUBSTR(c.day, 1, 7)`},
+	taskd.CostByPerson:       {`c.person_id, ''`, `c.person_id`},
+	taskd.CostByDay:          {`0, c.day`, `c.day`},
+	taskd.CostByTask:         {`c.task_id, ''`, `c.task_id`},
+	taskd.CostByTopTask:      {`c.top_task_id, ''`, `c.top_task_id`},
+}
+
+// CostSums totals the query's lines by group, in the order of the keys.
+// The sums are SQL integer sums: exact.
+func (db *DB) CostSums(ctx context.Context, q taskd.CostQuery, group string) ([]taskd.CostGroup, error) {
+	g, ok := costGroups[group]
+	if !ok {
+		return nil, taskd.Invalid("group", "Unknown group %q", group)
+	}
+	where, args := db.costWhere(q)
+	query := `SELECT ` + g.key + `, CAST(COALESCE(SUM(c.minutes), 0) AS BIGINT), CAST(COALESCE(SUM(c.cents), 0) AS BIGINT), COUNT(*)
+		FROM costs c JOIN tasks t ON t.id = c.task_id` + where
+	if g.by != "" {
+		query += ` GROUP BY ` + g.by + ` ORDER BY ` + g.by
+	}
+	out, err := all(ctx, db.reader, "cost sums", db.d.q(query), func(s scanner) (taskd.CostGroup, error) {
+		var g taskd.CostGroup
+		return g, s.Scan(&g.ID, &g.Day, &g.Minutes, &g.Cents, &g.Lines)
+	}, args...)
+	if group == taskd.CostByTotal && len(out) == 1 && out[0].Lines == 0 {
+		out = out[:0]
+	}
+	return out, err
+}
+
+// AddCost logs a line on a task for by's person; with ByRate its money is
+// the person's hourly rate times the time.
+func (db *DB) AddCost(ctx context.Context, by taskd.Actor, taskID int64, in taskd.CostInput) (taskd.Cost, error) {
+	var c taskd.Cost
+	if err := taskd.Authorize(by, taskd.PermWork); err != nil {
+		return c, err
+	}
+	err := db.tx(ctx, "add cost", func(tx querier) error {
+		t, err := db.task(ctx, tx, by.AccountID, taskID, false)
+		if err != nil {
+			return err
+		}
+		p, err := db.project(ctx, tx, by.AccountID, t.ProjectID, false)
+		if err != nil {
+			return err
+		}
+		if err := taskd.CanLogCost(p); err != nil {
+			return err
+		}
+		c = taskd.Cost{AccountID: by.AccountID, ProjectID: t.ProjectID, TaskID: t.ID, Task: t, Person: by.Person,
+			Date: db.now().UTC().Format(taskd.DateLayout), Added: db.now().UTC()}
+		if err := db.applyCost(ctx, tx, &c, in); err != nil {
+			return err
+		}
+		return tx.QueryRowContext(ctx, db.d.q(`INSERT INTO costs (account_id, project_id, task_id, top_task_id, person_id,
+			minutes, cents, comment, day, is_timer, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
+			c.AccountID, c.ProjectID, c.TaskID, topTask(t), c.Person.ID, c.Minutes, c.Cents, c.Comment, c.Date, boolInt(c.IsTimer),
+			ms(c.Added)).Scan(&c.ID)
+	})
+	return c, err
+}
+
+// boolInt is a flag as the integer column keeps it.
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// topTask is the top-level task of t: its parent, or itself.
+func topTask(t taskd.Task) int64 {
+	if t.ParentID != 0 {
+		return t.ParentID
+	}
+	return t.ID
+}
+
+// applyCost copies the input's set fields onto c; with ByRate and a time,
+// the money is the person's rate times the time.
+func (db *DB) applyCost(ctx context.Context, tx querier, c *taskd.Cost, in taskd.CostInput) error {
+	if in.Minutes != nil {
+		c.Minutes = *in.Minutes
+	}
+	if in.Cents != nil {
+		c.Cents = *in.Cents
+	}
+	if in.Comment != nil {
+		c.Comment = *in.Comment
+	}
+	if in.Date != nil {
+		c.Date = *in.Date
+	}
+	if in.ByRate && in.Minutes != nil {
+		var rate sql.NullInt64
+		if err := tx.QueryRowContext(ctx, db.d.q(`SELECT rate FROM members WHERE account_id = ? AND person_id = ?`),
+			c.AccountID, c.Person.ID).Scan(&rate); err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return err
+		}
+		if !rate.Valid {
+			return taskd.Invalid("is_rate", "%s has no hourly rate", c.Person.Name)
+		}
+		c.Cents = taskd.RateMoney(rate.Int64, c.Minutes)
+		if c.Cents > taskd.MaxCostCents {
+			return taskd.Invalid("money", "The time at this rate is more than %d", taskd.MaxCostCents/100)
+		}
+	}
+	return taskd.CheckCostAmounts(c.Minutes, c.Cents)
+}
+
+// UpdateCost changes a line; the person who logged it stays.
+func (db *DB) UpdateCost(ctx context.Context, by taskd.Actor, id int64, in taskd.CostInput) (taskd.Cost, error) {
+	var c taskd.Cost
+	err := db.tx(ctx, "update cost", func(tx querier) error {
+		var err error
+		if c, err = db.changeableCost(ctx, tx, by, id); err != nil {
+			return err
+		}
+		if err := db.applyCost(ctx, tx, &c, in); err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, db.d.q(`UPDATE costs SET minutes = ?, cents = ?, comment = ?, day = ? WHERE id = ? AND account_id = ?`),
+			c.Minutes, c.Cents, c.Comment, c.Date, c.ID, c.AccountID)
+		return err
+	})
+	return c, err
+}
+
+// DeleteCost deletes a line.
+func (db *DB) DeleteCost(ctx context.Context, by taskd.Actor, id int64) error {
+	return db.tx(ctx, "delete cost", func(tx querier) error {
+		c, err := db.changeableCost(ctx, tx, by, id)
+		if err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, db.d.q(`DELETE FROM costs WHERE id = ? AND account_id = ?`), c.ID, c.AccountID)
+		return err
+	})
+}
+
+// changeableCost reads a line that by may change, in a project that is
+// not archived.
+func (db *DB) changeableCost(ctx context.Context, tx querier, by taskd.Actor, id int64) (taskd.Cost, error) {
+	if err := taskd.Authorize(by, taskd.PermWork); err != nil {
+		return taskd.Cost{}, err
+	}
+	c, err := db.cost(ctx, tx, by.AccountID, id)
+	if err != nil {
+		return c, err
+	}
+	if err := taskd.CanChangeCost(by, c); err != nil {
+		return c, err
+	}
+	p, err := db.project(ctx, tx, by.AccountID, c.ProjectID, false)
+	if err != nil {
+		return c, err
+	}
+	return c, taskd.CanLogCost(p)
+}
+
+// SetRate sets a member's hourly rate (nil: none).
+func (db *DB) SetRate(ctx context.Context, by taskd.Actor, personID int64, rate *int64) error {
+	if err := taskd.Authorize(by, taskd.PermManagePeople); err != nil {
+		return err
+	}
+	if rate != nil && (*rate < 0 || *rate > taskd.MaxRateCents) {
+		return taskd.Invalid("rate", "A rate is 0 to %d an hour", taskd.MaxRateCents/100)
+	}
+	return db.tx(ctx, "set rate", func(tx querier) error {
+		res, err := tx.ExecContext(ctx, db.d.q(`UPDATE members SET rate = ? WHERE account_id = ? AND person_id = ?`), rate, by.AccountID, personID)
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil || n == 0 {
+			return taskd.NotFound("member")
+		}
+		return nil
+	})
+}

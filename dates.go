@@ -62,3 +62,17 @@ func ParseID(s, field string) (int64, error) {
 	}
 	return n, nil
 }
+
+// Zone is the first of the IANA zone names that loads: a person's zone,
+// then the account's; UTC when none does.
+func Zone(names ...string) *time.Location {
+	for _, name := range names {
+		if name == "" {
+			continue
+		}
+		if loc, err := time.LoadLocation(name); err == nil {
+			return loc
+		}
+	}
+	return time.UTC
+}

@@ -71,11 +71,78 @@ func ParseTaskInput(p Params) (in TaskInput, err error) {
 		}
 		in.Hidden = list
 	}
+	if in.MaxMinutes, in.MaxCents, err = p.budget(); err != nil {
+		return in, err
+	}
 	if in.DateStart, err = p.date("datestart"); err != nil {
 		return in, err
 	}
 	in.DateEnd, err = p.date("dateend")
 	return in, err
+}
+
+// budget reads max_time and max_money; absent ones stay nil, and "" or 0
+// clears a budget.
+func (p Params) budget() (minutes, cents *int64, err error) {
+	if v, ok := p("max_time"); ok {
+		m, err := ParseBudgetTime(v)
+		if err != nil {
+			return nil, nil, err
+		}
+		minutes = &m
+	}
+	if v, ok := p("max_money"); ok {
+		c, err := ParseBudgetMoney(v)
+		if err != nil {
+			return nil, nil, err
+		}
+		cents = &c
+	}
+	return minutes, cents, nil
+}
+
+// ParseCostInput reads a cost line's time, money, is_rate, comment and
+// date; absent ones stay nil. is_rate=1 prices the time at the person's
+// hourly rate, and then money is not read (spec §8).
+func ParseCostInput(p Params) (in CostInput, err error) {
+	if v, ok := p("is_rate"); ok {
+		switch v {
+		case "1", "true":
+			in.ByRate = true
+		case "0", "false", "":
+		default:
+			return in, Invalid("is_rate", "is_rate is 1 or 0")
+		}
+	}
+	if v, ok := p("time"); ok && strings.TrimSpace(v) != "" {
+		m, err := ParseCostTime(v)
+		if err != nil {
+			return in, err
+		}
+		in.Minutes = &m
+	}
+	if v, ok := p("money"); ok && !in.ByRate && strings.TrimSpace(v) != "" {
+		c, err := ParseMoney(v)
+		if err != nil {
+			return in, err
+		}
+		in.Cents = &c
+	}
+	if v, ok := p("comment"); ok {
+		c, err := CleanCostComment(v)
+		if err != nil {
+			return in, err
+		}
+		in.Comment = &c
+	}
+	if v, ok := p("date"); ok && v != "" {
+		d, err := ParseDate("date", v)
+		if err != nil {
+			return in, err
+		}
+		in.Date = &d
+	}
+	return in, nil
 }
 
 // ParseProjectInput reads title, text, email_manager, datestart and
@@ -107,6 +174,9 @@ func ParseProjectInput(p Params) (in ProjectInput, err error) {
 			return in, err
 		}
 		in.Members = &list
+	}
+	if in.MaxMinutes, in.MaxCents, err = p.budget(); err != nil {
+		return in, err
 	}
 	if in.DateStart, err = p.date("datestart"); err != nil {
 		return in, err

@@ -21,6 +21,8 @@ const (
 	contactsWrite = "contacts_write"
 	tagsRead      = "tags_read"
 	tagsWrite     = "tags_write"
+	costsRead     = "costs_read"
+	costsWrite    = "costs_write"
 	admin         = taskd.ScopeAdministrative
 	// anyScope marks an action any valid token may call (me).
 	anyScope = "*"
@@ -45,9 +47,9 @@ func actions() map[string]action {
 		"get_projects": {projectsRead, read, []string{"filter", "extra"}, getProjects},
 		"get_project":  {projectsRead, read, []string{"id_project", "extra"}, getProject},
 		"post_project": {projectsWrite, work, []string{"title", "text", "email_user_from", "email_manager", "email_user_to", "members",
-			"company", "datestart", "dateend", "extra", "tags"}, postProject},
+			"company", "datestart", "dateend", "extra", "tags", "max_time", "max_money"}, postProject},
 		"update_project": {projectsWrite, work, []string{"id_project", "title", "text", "email_manager", "email_user_to", "members",
-			"company", "datestart", "dateend", "extra", "tags"}, updateProject},
+			"company", "datestart", "dateend", "extra", "tags", "max_time", "max_money"}, updateProject},
 		"close_project":    {projectsWrite, work, []string{"id_project"}, projectStatus(taskd.ProjectArchive)},
 		"activate_project": {projectsWrite, work, []string{"id_project"}, projectStatus(taskd.ProjectActive)},
 
@@ -56,8 +58,9 @@ func actions() map[string]action {
 		"get_task":      {tasksRead, read, []string{"id_task", "extra"}, getTask},
 		"search_tasks":  {tasksRead, read, []string{"id_project", "id_task", "email_user_from", "email_user_to", "status", "filter", "extra"}, searchTasks},
 		"post_task": {tasksWrite, work, []string{"id_project", "id_parent", "title", "text", "email_user_from", "email_user_to",
-			"priority", "datestart", "dateend", "subscribe", "hidden", "tags"}, postTask},
-		"update_task":   {tasksWrite, work, []string{"id_task", "title", "text", "email_user_to", "priority", "datestart", "dateend", "tags"}, updateTask},
+			"priority", "datestart", "dateend", "subscribe", "hidden", "tags", "max_time", "max_money"}, postTask},
+		"update_task": {tasksWrite, work, []string{"id_task", "title", "text", "email_user_to", "priority", "datestart", "dateend", "tags",
+			"max_time", "max_money"}, updateTask},
 		"complete_task": {tasksWrite, work, []string{"id_task"}, taskStatus(true)},
 		"reopen_task":   {tasksWrite, work, []string{"id_task"}, taskStatus(false)},
 		"delete_task":   {tasksWrite, work, []string{"id_task"}, deleteTask},
@@ -86,6 +89,18 @@ func actions() map[string]action {
 		"update_task_tags":       {tagsWrite, work, []string{"id_task", "plus", "minus", "email_user_from"}, updateTags(taskd.TagsOfTasks, "id_task", CodeTaskInvalid)},
 		"update_project_tags":    {tagsWrite, work, []string{"id_project", "plus", "minus", "email_user_from"}, updateTags(taskd.TagsOfProjects, "id_project", CodeProjectInvalid)},
 
+		"get_costs":       {costsRead, read, costFilters, getCosts},
+		"get_costs_total": {costsRead, read, append(costFilters, "extra"), getCostsTotal},
+		"add_costs":       {costsWrite, work, []string{"id_task", "time", "money", "is_rate", "comment", "date", "email_user_from"}, addCosts},
+		"update_costs":    {costsWrite, work, []string{"id_costs", "time", "money", "is_rate", "comment", "date"}, updateCosts},
+		"delete_costs":    {costsWrite, work, []string{"id_costs"}, deleteCosts},
+		"get_timers":      {costsRead, read, nil, getTimers},
+		"stop_timer":      {costsWrite, work, []string{"timer"}, stopTimer},
+		"get_my_timer":    {costsRead, read, nil, getMyTimer},
+		"start_my_timer":  {costsWrite, work, []string{"id_task"}, startMyTimer},
+		"stop_my_timer":   {costsWrite, work, []string{"comment"}, stopMyTimer},
+		"delete_my_timer": {costsWrite, work, nil, deleteMyTimer},
+
 		"get_users": {usersRead, read, nil, getUsers},
 		"add_user": {usersWrite, managePeople, []string{"email", "first_name", "last_name", "title", "group", "department", "role",
 			"email_user_from"}, addUser},
@@ -106,6 +121,33 @@ func actions() map[string]action {
 		"enable_webhook":  {admin, administrative, []string{"id"}, webhookAction(WebhookService.Enable)},
 		"disable_webhook": {admin, administrative, []string{"id"}, webhookAction(WebhookService.Disable)},
 	}
+}
+
+// costFilters are the filters of get_costs and get_costs_total.
+var costFilters = []string{"id_project", "id_task", "datestart", "dateend", "is_timer", "filter"}
+
+// The credentials an action is limited to (spec §9): the timers of every
+// person take the administrative key, and "my timer" an access token,
+// whose person it is.
+const (
+	keyOnly   = "key"
+	tokenOnly = "token"
+)
+
+var credentialOnly = map[string]string{
+	"get_timers": keyOnly, "stop_timer": keyOnly,
+	"get_my_timer": tokenOnly, "start_my_timer": tokenOnly, "stop_my_timer": tokenOnly, "delete_my_timer": tokenOnly,
+}
+
+// checkCredential refuses an action called with the other credential.
+func (w *caller) checkCredential(name string) error {
+	switch only := credentialOnly[name]; {
+	case only == keyOnly && w.person != nil:
+		return failf(CodeForbidden, "action", "%s takes the administrative key: it reaches every person's timers", name)
+	case only == tokenOnly && w.person == nil:
+		return failf(CodeForbidden, "action", "%s takes an access token: it acts on the timer of the token's user", name)
+	}
+	return nil
 }
 
 func ok(data any) okBody { return okBody{Status: "ok", Data: data} }

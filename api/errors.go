@@ -117,6 +117,8 @@ var objects = map[string]object{
 	"person":  {"", CodeUserInvalid, ""},
 	"group":   {"group", CodeInvalidValue, ""}, // a tag group named by title or id
 	"account": {"", CodeAuth, ""},              // an unknown account is not told apart from a bad key
+	"cost":    {"id_costs", CodeNotFound, "Cost line is not found"},
+	"timer":   {"timer", CodeNotFound, "No timer is running"},
 }
 
 // conflicts maps the domain's state rules to codes; any other conflict is

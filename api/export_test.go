@@ -28,6 +28,9 @@ func AdminActions() []string {
 
 type noTokens struct{ TokenVerifier }
 
+// KeyOnly reports whether an action takes the administrative key only.
+func KeyOnly(name string) bool { return credentialOnly[name] == keyOnly }
+
 // ActionParams lists the parameters an administrative action accepts.
 func ActionParams(name string) []string { return actions()[name].params }
 

@@ -56,6 +56,7 @@ type Store interface {
 	taskd.PeopleStore
 	taskd.HiddenStore
 	taskd.TagStore
+	taskd.CostStore
 }
 
 // Inviter invites people by e-mail (people.Service).
@@ -249,6 +250,9 @@ func dispatch(ctx context.Context, table map[string]action, c *call) (any, error
 		return nil, fail(CodeActionInvalid, name)
 	}
 	if err := c.who.permits(a); err != nil {
+		return nil, err
+	}
+	if err := c.who.checkCredential(name); err != nil {
 		return nil, err
 	}
 	for k := range params {

@@ -25,6 +25,9 @@ type taskOut struct {
 	Project   *taskd.ProjectRef `json:"project,omitempty"`
 	// Tags are the task's tags, {"id": "title"}, when it has any.
 	Tags map[string]string `json:"tags,omitempty"`
+	// MaxTime (hours) and MaxMoney are the budget, bare numbers, when set.
+	MaxTime  json.Number `json:"max_time,omitempty"`
+	MaxMoney json.Number `json:"max_money,omitempty"`
 	// Subscribers are with extra=subscribers.
 	Subscribers []taskd.PersonRef `json:"subscribers,omitzero"`
 	Child       []taskOut         `json:"child,omitempty"`
@@ -59,6 +62,7 @@ func (v taskView) render(t taskd.Task) taskOut {
 		out.UserFrom, out.UserTo, out.FromMe, out.ToMe = t.Author.Name, t.Assignee.Name, &fromMe, &toMe
 	}
 	out.Tags = tagMap(v.tags[t.ID])
+	out.MaxTime, out.MaxMoney = budget(t.MaxMinutes, t.MaxCents)
 	if v.subscribers != nil {
 		out.Subscribers = v.subscribers[t.ID]
 		if out.Subscribers == nil {
@@ -107,6 +111,9 @@ type projectOut struct {
 	Company string `json:"company,omitempty"`
 	// Tags are the project's tags, {"id": "title"}, when it has any.
 	Tags map[string]string `json:"tags,omitempty"`
+	// MaxTime (hours) and MaxMoney are the budget, bare numbers, when set.
+	MaxTime  json.Number `json:"max_time,omitempty"`
+	MaxMoney json.Number `json:"max_money,omitempty"`
 	// Users is the project's team, with extra=users.
 	Users []taskd.PersonRef `json:"users,omitzero"`
 }
@@ -117,6 +124,7 @@ func renderProject(p taskd.Project, withText bool) projectOut {
 		UserFrom: p.Author, UserTo: p.Manager, DateAdded: taskd.FormatDateTime(p.DateAdded),
 		DateStart: p.DateStart, DateEnd: p.DateEnd, Company: p.Folder,
 	}
+	out.MaxTime, out.MaxMoney = budget(p.MaxMinutes, p.MaxCents)
 	if withText {
 		out.Text = &p.Text
 	}
@@ -124,6 +132,18 @@ func renderProject(p taskd.Project, withText bool) projectOut {
 		out.DateClosed = taskd.FormatDateTime(p.DateClosed)
 	}
 	return out
+}
+
+// budget writes max_time in hours and max_money in units as bare
+// numbers; "" (left out) when not set.
+func budget(minutes, cents int64) (maxTime, maxMoney json.Number) {
+	if minutes != 0 {
+		maxTime = json.Number(taskd.FormatHours(minutes))
+	}
+	if cents != 0 {
+		maxMoney = json.Number(taskd.FormatUnits(cents))
+	}
+	return maxTime, maxMoney
 }
 
 type commentOut struct {

@@ -61,6 +61,8 @@ func isRead(action string) bool {
 
 func roleMayCall(role taskd.Role, action string) bool {
 	switch {
+	case api.KeyOnly(action): // every person's timers: the administrative key alone
+		return false
 	case role == taskd.RoleOwner || role == taskd.RoleAdmin:
 		return true
 	case slices.Contains(administrative, action) || slices.Contains(managingPeople, action):

@@ -1,16 +1,19 @@
 package api_test
 
 import (
+	"context"
 	"sort"
 	"strconv"
 	"testing"
 
+	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/api"
 	"github.com/taskd/taskd/internal/testdb"
 )
 
 // idParams are the parameters that name an object of the account.
-var idParams = map[string]bool{"id_project": true, "id_task": true, "id_parent": true, "id_comment": true, "id": true, "projects": true}
+var idParams = map[string]bool{"id_project": true, "id_task": true, "id_parent": true, "id_comment": true, "id": true, "projects": true,
+	"id_costs": true, "timer": true}
 
 // accountWide are the actions that name no object: they read or create in
 // the caller's own account only (TestTenantIsolation checks the lists).
@@ -21,6 +24,7 @@ var accountWide = map[string]bool{
 	"get_contact_groups": true, "add_contact_group": true, "get_project_groups": true, "add_project_group": true,
 	"get_task_tag_groups": true, "get_project_tag_groups": true, "add_task_tag_groups": true, "add_project_tag_groups": true,
 	"get_task_tags": true, "get_project_tags": true, "add_task_tags": true, "add_project_tags": true,
+	"get_timers": true, "get_my_timer": true, "stop_my_timer": true, "delete_my_timer": true,
 }
 
 // TestEveryActionStaysInItsAccount calls every action of the table with
@@ -38,12 +42,21 @@ func TestEveryActionStaysInItsAccount(t *testing.T) {
 			tid := a.ok("action", "post_task", "id_project", pid, "title", "T").data()["id"].(string)
 			cid := a.ok("action", "post_comment", "id_task", tid, "text", "C").data()["id"].(string)
 			wid := strconv.Itoa(int(a.ok("action", "add_webhook", "url", url, "events", "post_task").Body["id"].(float64)))
-			return map[string]string{"id_project": pid, "id_task": tid, "id_parent": tid, "id_comment": cid, "id": wid, "projects": pid}
+			costID := a.ok("action", "add_costs", "id_task", tid, "time", "1:30", "email_user_from", a.Owner.Email).Body["id"].(string)
+			acct := mustAccount(t, s, a)
+			id, _ := strconv.ParseInt(tid, 10, 64)
+			timer, _, err := s.DB.StartTimer(context.Background(), taskd.Actor{AccountID: acct.ID, Person: a.Owner.Ref(), Role: taskd.RoleOwner}, id, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return map[string]string{"id_project": pid, "id_task": tid, "id_parent": tid, "id_comment": cid, "id": wid, "projects": pid,
+				"id_costs": costID, "timer": strconv.FormatInt(timer.ID, 10)}
 		}
 		victim, intruder := s.newAccount(t), s.newAccount(t)
 		theirs, mine := owned(victim), owned(intruder)
 		sample := map[string]string{"title": "x", "text": "x", "period": "1h", "url": url, "events": "post_task",
-			"members": "x@example.com", "email_user": "x@example.com", "plus": "x", "group": "g"}
+			"members": "x@example.com", "email_user": "x@example.com", "plus": "x", "group": "g",
+			"time": "2", "email_user_from": intruder.Owner.Email}
 		before := snapshot(victim, theirs)
 
 		names := api.AdminActions()
@@ -96,5 +109,7 @@ func snapshot(a *account, ids map[string]string) string {
 	return a.ok("action", "get_project", "id_project", ids["id_project"]).Raw +
 		a.ok("action", "get_task", "id_task", ids["id_task"]).Raw +
 		a.ok("action", "get_comments", "id_task", ids["id_task"]).Raw +
-		a.ok("action", "get_webhooks").Raw
+		a.ok("action", "get_webhooks").Raw +
+		a.ok("action", "get_costs", "id_project", ids["id_project"]).Raw +
+		a.ok("action", "get_timers").Raw
 }

@@ -47,6 +47,11 @@ func (c *call) guard() error {
 			}
 		}
 	}
+	if id, ok := c.paramID("id_costs"); ok {
+		if x, err := c.store.Cost(c.ctx, c.accountID(), id); err == nil && !c.visible[x.ProjectID] {
+			return taskd.NotFound("cost")
+		}
+	}
 	return nil
 }
 
@@ -96,6 +101,16 @@ func (c *call) guardHidden() error {
 				err = taskd.NotFound("comment")
 			}
 			return err
+		}
+	}
+	if id, ok := c.paramID("id_costs"); ok {
+		if x, err := c.store.Cost(c.ctx, c.accountID(), id); err == nil {
+			if seen, err := c.store.CanSeeTask(c.ctx, c.accountID(), p.ID, x.TaskID); err != nil || !seen {
+				if err == nil {
+					err = taskd.NotFound("cost")
+				}
+				return err
+			}
 		}
 	}
 	return nil

@@ -327,17 +327,7 @@ type view struct {
 
 // Zone is where the page's times are shown: the person's time zone, else
 // the account's, else UTC.
-func (v *view) Zone() *time.Location {
-	for _, name := range []string{v.personZone(), v.accountZone()} {
-		if name == "" {
-			continue
-		}
-		if loc, err := time.LoadLocation(name); err == nil {
-			return loc
-		}
-	}
-	return time.UTC
-}
+func (v *view) Zone() *time.Location { return taskd.Zone(v.personZone(), v.accountZone()) }
 
 func (v *view) personZone() string {
 	if v.Person == nil {

@@ -49,6 +49,7 @@ type Store interface {
 	taskd.NotificationStore
 	taskd.HiddenStore
 	taskd.TagStore
+	taskd.CostStore
 	taskd.WebhookStore // the webhook pages read attempts and deliveries
 	ratelimit.Store    // sign-in limits
 }
@@ -147,6 +148,8 @@ func (s *Server) routes() []route {
 		{"GET /a/{slug}/project/{pid}/board", s.page(s.inAccount(taskd.PermRead, s.board))},
 		{"POST /a/{slug}/project/{pid}/tags", s.form(s.inAccount(taskd.PermWork, s.setProjectTags))},
 		{"GET /a/{slug}/tags", s.page(s.inAccount(taskd.PermRead, s.tagsPage))},
+		{"GET /a/{slug}/timesheet", s.page(s.inAccount(taskd.PermRead, s.timesheet))},
+		{"GET /a/{slug}/timesheet.csv", s.page(s.inAccount(taskd.PermRead, s.timesheetCSV))},
 		{"POST /a/{slug}/tags", s.form(s.inAccount(taskd.PermWork, s.addTag))},
 		{"POST /a/{slug}/tags/groups", s.form(s.inAccount(taskd.PermWork, s.addTagGroup))},
 		{"POST /a/{slug}/tasks/{tid}/tags", s.form(s.inAccount(taskd.PermWork, s.taskChange("tags", s.setTaskTags)))},

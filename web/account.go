@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/taskd/taskd"
 )
@@ -16,6 +17,14 @@ type nav struct {
 	Accounts []taskd.Membership
 	Settings bool // may see the settings (taskd.PermSettings)
 	People   bool // may add people and set roles (taskd.PermManagePeople)
+	// Timer is the person's running timer in the account, shown in the
+	// header; nil when none runs.
+	Timer *taskd.Timer
+	// Now is when the page was made, for the timer's running time.
+	Now time.Time
+	// Here is the page's address, for forms in the header to come back
+	// to; the account's home after a form.
+	Here string
 }
 
 // member is the signed-in person's membership of the path's account.
@@ -54,7 +63,17 @@ func (s *Server) inAccount(perm taskd.Permission, h accountHandler) handler {
 		if err != nil {
 			return err
 		}
-		v.Nav = &nav{Account: acct, Member: m, Accounts: ms, Settings: m.Role.Can(taskd.PermSettings), People: m.Role.Can(taskd.PermManagePeople)}
+		v.Nav = &nav{Account: acct, Member: m, Accounts: ms, Settings: m.Role.Can(taskd.PermSettings), People: m.Role.Can(taskd.PermManagePeople),
+			Now: s.cfg.Now(), Here: s.cfg.accountPath(acct) + "/"}
+		if r.Method == http.MethodGet {
+			v.Nav.Here = localPath(r.URL.RequestURI())
+		}
+		switch tm, err := s.cfg.Store.TimerOf(ctx, acct.ID, m.ID); {
+		case err == nil:
+			v.Nav.Timer = &tm
+		case !taskd.IsNotFound(err):
+			return err
+		}
 		if err := taskd.Authorize(actor(acct, m), perm); err != nil {
 			msg := "Only the account's owner and admins may do this."
 			if perm == taskd.PermWork {
@@ -128,18 +147,34 @@ func fieldLabel(field string) string {
 	return field
 }
 
+// pathTaskIDs are the tasks the path names: a task, its parent, or the
+// task of a cost line.
+func (s *Server) pathTaskIDs(r *http.Request, acct taskd.Account) []int64 {
+	var ids []int64
+	for _, name := range []string{"tid", "parent"} {
+		if id, err := taskd.ParseID(r.PathValue(name), "task"); err == nil {
+			ids = append(ids, id)
+		}
+	}
+	if id, err := taskd.ParseID(r.PathValue("costid"), "cost"); err == nil {
+		if c, err := s.cfg.Store.Cost(r.Context(), acct.ID, id); err == nil {
+			ids = append(ids, c.TaskID)
+		}
+	}
+	return ids
+}
+
 // seesPath keeps guests and readers to the projects whose team they are
 // on (taskd.CanSeeProject): a page or form of a project, task or comment
 // outside them is not found, as if it did not exist. Unknown ids are left
 // to the handler.
 func (s *Server) seesPath(r *http.Request, acct taskd.Account, m taskd.Member) (bool, error) {
 	ctx := r.Context()
+	tasks := s.pathTaskIDs(r, acct)
 	// Tasks and comments hidden from the person (taskd.HiddenStore).
-	for _, name := range []string{"tid", "parent"} {
-		if id, err := taskd.ParseID(r.PathValue(name), "task"); err == nil {
-			if ok, err := s.cfg.Store.CanSeeTask(ctx, acct.ID, m.ID, id); err != nil || !ok {
-				return false, err
-			}
+	for _, id := range tasks {
+		if ok, err := s.cfg.Store.CanSeeTask(ctx, acct.ID, m.ID, id); err != nil || !ok {
+			return false, err
 		}
 	}
 	if id, err := taskd.ParseID(r.PathValue("cid"), "comment"); err == nil {
@@ -154,11 +189,9 @@ func (s *Server) seesPath(r *http.Request, acct taskd.Account, m taskd.Member) (
 	if id, err := taskd.ParseID(r.PathValue("pid"), "project"); err == nil && r.PathValue("pid") != "" && !strings.Contains(r.URL.Path, "/people/") {
 		project = id
 	}
-	for _, name := range []string{"tid", "parent"} {
-		if id, err := taskd.ParseID(r.PathValue(name), "task"); err == nil {
-			if t, err := s.cfg.Store.Task(ctx, acct.ID, id); err == nil {
-				project = t.ProjectID
-			}
+	for _, id := range tasks {
+		if t, err := s.cfg.Store.Task(ctx, acct.ID, id); err == nil {
+			project = t.ProjectID
 		}
 	}
 	if id, err := taskd.ParseID(r.PathValue("cid"), "comment"); err == nil {

@@ -118,6 +118,9 @@ type projectView struct {
 	Board string
 	// CanWrite hides the forms from readers.
 	CanWrite bool
+	// Budget is the spending against max_time and max_money; nil
+	// without a budget.
+	Budget *budgetView
 }
 
 func (s *Server) projectPage(w http.ResponseWriter, r *http.Request, v *view, me member) error {
@@ -165,6 +168,9 @@ func (s *Server) renderProject(w http.ResponseWriter, r *http.Request, v *view, 
 	pv := &projectView{Project: p, List: list, People: people, Team: team, Error: fe, Values: r.PostForm,
 		Base: base, CanWrite: v.Nav.Member.Role.Can(taskd.PermWork)}
 	if pv.Tags, pv.TagForm, err = s.objectTags(ctx, v, taskd.TagsOfProjects, p.ID, base+p.Page()+"tags", fe, "projecttags"); err != nil {
+		return err
+	}
+	if pv.Budget, err = s.projectBudget(ctx, p); err != nil {
 		return err
 	}
 	if slices.ContainsFunc(list.Tags, func(t taskd.Tag) bool { return t.Group.Type == "status" }) {

@@ -23,6 +23,7 @@ type taskView struct {
 	CanWrite    bool
 	Tags        []taskd.Tag
 	TagForm     *tagForm // nil without tags or for readers
+	Costs       *costsView
 	Me          taskd.Actor
 	Error       *formError
 	Values      map[string][]string
@@ -86,6 +87,9 @@ func (s *Server) renderTask(w http.ResponseWriter, r *http.Request, v *view, acc
 		tv.Parent = &parent
 	}
 	if tv.Project, err = s.cfg.Store.Project(ctx, acct.ID, t.ProjectID); err != nil {
+		return err
+	}
+	if tv.Costs, err = s.taskCosts(ctx, v, t, tv.Project); err != nil {
 		return err
 	}
 	if tv.Comments, err = s.cfg.Store.CommentsFor(ctx, acct.ID, t.ID, v.Nav.Member.ID); err != nil {

@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/taskd/taskd"
 )
@@ -108,4 +109,46 @@ func FuzzParseCostTime(f *testing.F) {
 			t.Fatalf("%q = %d, written %q, read back %d, %v", s, m, taskd.FormatCostTime(m), back, err)
 		}
 	})
+}
+
+// TestBudgetsAndRates: max_time and max_money read like time and money,
+// clear with "" or 0, and print as bare numbers; a rate prices minutes to
+// the nearest cent, halves up.
+func TestBudgetsAndRates(t *testing.T) {
+	for in, want := range map[string]int64{"": 0, "0": 0, "20": 1200, "1:30": 90, "2,25": 135, "1000000": 60_000_000} {
+		if got, err := taskd.ParseBudgetTime(in); err != nil || got != want {
+			t.Errorf("ParseBudgetTime(%q) = %d, %v; want %d", in, got, err, want)
+		}
+	}
+	for _, bad := range []string{"1000001", "-1", "lots", "1:60"} {
+		if _, err := taskd.ParseBudgetTime(bad); err == nil || taskd.AsError(err).Field != "max_time" {
+			t.Errorf("ParseBudgetTime(%q) = %v, want invalid max_time", bad, err)
+		}
+	}
+	if got, err := taskd.ParseBudgetMoney("50,5"); err != nil || got != 5050 {
+		t.Errorf("ParseBudgetMoney(50,5) = %d, %v", got, err)
+	}
+	if _, err := taskd.ParseBudgetMoney("-1"); err == nil || taskd.AsError(err).Field != "max_money" {
+		t.Errorf("ParseBudgetMoney(-1) = %v", err)
+	}
+	for minutes, want := range map[int64]string{1200: "20", 90: "1.5", 80: "1.33", 1: "0.02", 61: "1.02", 66: "1.1"} {
+		if got := taskd.FormatHours(minutes); got != want {
+			t.Errorf("FormatHours(%d) = %q, want %q", minutes, got, want)
+		}
+	}
+	for cents, want := range map[int64]string{5000: "50", 5050: "50.5", 5: "0.05", 12345: "123.45", 0: "0"} {
+		if got := taskd.FormatUnits(cents); got != want {
+			t.Errorf("FormatUnits(%d) = %q, want %q", cents, got, want)
+		}
+	}
+	for _, c := range []struct{ rate, minutes, want int64 }{{4000, 90, 6000}, {2550, 70, 2975}, {100, 1, 2}, {1, 30, 1}, {1, 29, 0}} {
+		if got := taskd.RateMoney(c.rate, c.minutes); got != c.want {
+			t.Errorf("RateMoney(%d, %d) = %d, want %d", c.rate, c.minutes, got, c.want)
+		}
+	}
+	for d, want := range map[time.Duration]int64{0: 1, 29 * time.Second: 1, 90 * time.Second: 2, 89*time.Second + 999*time.Millisecond: 1, 1e6 * time.Hour: taskd.MaxCostMinutes} {
+		if got := taskd.TimerMinutes(d); got != want {
+			t.Errorf("TimerMinutes(%v) = %d, want %d", d, got, want)
+		}
+	}
 }

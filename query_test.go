@@ -97,23 +97,53 @@ func TestQueryLanguage(t *testing.T) {
 }
 
 // FuzzParseQuery: any filter parses or is refused as an invalid filter,
-// never a panic; what parses formats back to the same query.
+// never a panic, in the language of tasks and in that of cost lines; what
+// parses formats back to the same query.
 func FuzzParseQuery(f *testing.F) {
 	for _, s := range []string{"project{=}2456", "id {in} (1234, 1240)", "name {has} 'Report'",
-		"(name has 'Report' or name has 'Approval') and (dateend>'25.05.2021' and dateend<'31.05.2021')", `name = 'a\'b'`, "((id=1))"} {
+		"(name has 'Report' or name has 'Approval') and (dateend>'25.05.2021' and dateend<'31.05.2021')", `name = 'a\'b'`, "((id=1))",
+		"task=5 and comment has 'taxi'", "dateadd>='01.03.2026' or id in (1,2)"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		q, err := taskd.ParseQuery(s)
-		if err != nil {
-			if e := taskd.AsError(err); e.Kind != taskd.KindInvalid || e.Field != "filter" {
-				t.Fatalf("ParseQuery(%q): %v", s, err)
+		for name, parse := range map[string]func(string) (taskd.Query, error){"ParseQuery": taskd.ParseQuery, "ParseCostQuery": taskd.ParseCostQuery} {
+			q, err := parse(s)
+			if err != nil {
+				if e := taskd.AsError(err); e.Kind != taskd.KindInvalid || e.Field != "filter" {
+					t.Fatalf("%s(%q): %v", name, s, err)
+				}
+				continue
 			}
-			return
-		}
-		again, err := taskd.ParseQuery(taskd.FormatQuery(q))
-		if err != nil || !reflect.DeepEqual(again, q) {
-			t.Fatalf("ParseQuery(%q) = %#v does not round-trip through %q: %v", s, q, taskd.FormatQuery(q), err)
+			again, err := parse(taskd.FormatQuery(q))
+			if err != nil || !reflect.DeepEqual(again, q) {
+				t.Fatalf("%s(%q) = %#v does not round-trip through %q: %v", name, s, q, taskd.FormatQuery(q), err)
+			}
 		}
 	})
+}
+
+// TestParseCostQuery: get_costs' fields — the task as id (the docs) or
+// task (the PHP SDK, C9), project, comment and dateadd, the line's date —
+// and none of the tasks' others.
+func TestParseCostQuery(t *testing.T) {
+	for in, want := range map[string]taskd.Query{
+		"id=5":                 taskd.QueryCond{Field: taskd.FieldTask, Op: "=", Ints: []int64{5}},
+		"task {in} (5, 6)":     taskd.QueryCond{Field: taskd.FieldTask, Op: "in", Ints: []int64{5, 6}},
+		"project=7":            taskd.QueryCond{Field: taskd.FieldProject, Op: "=", Ints: []int64{7}},
+		"comment has 'Taxi'":   taskd.QueryCond{Field: taskd.FieldComment, Op: "has", Text: "Taxi"},
+		"dateadd<'02.03.2026'": taskd.QueryCond{Field: taskd.FieldDate, Op: "<", Date: "2026-03-02"},
+	} {
+		got, err := taskd.ParseCostQuery(in)
+		if err != nil || !reflect.DeepEqual(got, want) {
+			t.Errorf("ParseCostQuery(%q) = %#v, %v; want %#v", in, got, err, want)
+		}
+	}
+	for _, bad := range []string{"name has 'x'", "parent=1", "dateend>'01.01.2026'", "comment > 'a'", "task has 'x'"} {
+		if _, err := taskd.ParseCostQuery(bad); err == nil || taskd.AsError(err).Field != "filter" {
+			t.Errorf("ParseCostQuery(%q) = %v, want an invalid filter", bad, err)
+		}
+	}
+	if _, err := taskd.ParseQuery("comment has 'x'"); err == nil {
+		t.Error("search_tasks took a cost field")
+	}
 }

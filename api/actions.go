@@ -131,12 +131,12 @@ var costFilters = []string{"id_project", "id_task", "datestart", "dateend", "is_
 // whose person it is.
 const (
 	keyOnly   = "key"
-	tokenOnly = "token"
+	bearerOnly = "token"
 )
 
 var credentialOnly = map[string]string{
 	"get_timers": keyOnly, "stop_timer": keyOnly,
-	"get_my_timer": tokenOnly, "start_my_timer": tokenOnly, "stop_my_timer": tokenOnly, "delete_my_timer": tokenOnly,
+	"get_my_timer": bearerOnly, "start_my_timer": bearerOnly, "stop_my_timer": bearerOnly, "delete_my_timer": bearerOnly,
 }
 
 // checkCredential refuses an action called with the other credential.
@@ -144,7 +144,7 @@ func (w *caller) checkCredential(name string) error {
 	switch only := credentialOnly[name]; {
 	case only == keyOnly && w.person != nil:
 		return failf(CodeForbidden, "action", "%s takes the administrative key: it reaches every person's timers", name)
-	case only == tokenOnly && w.person == nil:
+	case only == bearerOnly && w.person == nil:
 		return failf(CodeForbidden, "action", "%s takes an access token: it acts on the timer of the token's user", name)
 	}
 	return nil

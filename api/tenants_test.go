@@ -4,6 +4,7 @@ import (
 	"context"
 	"sort"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/taskd/taskd"
@@ -111,5 +112,16 @@ func snapshot(a *account, ids map[string]string) string {
 		a.ok("action", "get_comments", "id_task", ids["id_task"]).Raw +
 		a.ok("action", "get_webhooks").Raw +
 		a.ok("action", "get_costs", "id_project", ids["id_project"]).Raw +
-		a.ok("action", "get_timers").Raw
+		timers(a)
+}
+
+// timers lists the account's running timers by id, task and start, and
+// not their running time, which changes by itself.
+func timers(a *account) string {
+	var out []string
+	for _, tm := range a.ok("action", "get_timers").list() {
+		tm := tm.(map[string]any)
+		out = append(out, tm["id"].(string)+":"+tm["task"].(map[string]any)["id"].(string)+":"+tm["date_started"].(string))
+	}
+	return strings.Join(out, ",")
 }

@@ -37,7 +37,7 @@ func TestBrowserListsAndBoard(t *testing.T) {
 	acct := s.base + "/a/" + s.slug
 	c.run(chromedp.Navigate(s.base+"/login"), chromedp.WaitVisible(chromedp.CSS("#email")),
 		chromedp.SendKeys(chromedp.CSS("#email"), ownerEmail), chromedp.SendKeys(chromedp.CSS("#password"), password),
-		chromedp.Click(chromedp.CSS(`button[type=submit]`)), chromedp.WaitVisible(chromedp.CSS("main")))
+		chromedp.Click(chromedp.CSS(`button[type=submit]`)), chromedp.WaitVisible(chromedp.CSS(`nav[aria-label="Main"]`)))
 
 	c.run(chromedp.Navigate(acct+"/project/"+pid+"/"), chromedp.WaitVisible(chromedp.CSS("#f-q")))
 	c.see("list", "Active (60)", "page 1 of 2", "Filler 00")

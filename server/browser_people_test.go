@@ -32,7 +32,7 @@ func TestBrowserInvitationAndReset(t *testing.T) {
 
 	c.run(chromedp.Navigate(s.base+"/login"), chromedp.WaitVisible(chromedp.CSS("#email")),
 		chromedp.SendKeys(chromedp.CSS("#email"), ownerEmail), chromedp.SendKeys(chromedp.CSS("#password"), password),
-		chromedp.Click(chromedp.CSS(`button[type=submit]`)), chromedp.WaitVisible(chromedp.CSS("main")))
+		chromedp.Click(chromedp.CSS(`button[type=submit]`)), chromedp.WaitVisible(chromedp.CSS(`nav[aria-label="Main"]`)))
 	c.run(chromedp.Navigate(acct+"/people"), chromedp.WaitVisible(chromedp.CSS("#person-email")))
 	c.see("people", "Invite a person", "Teams")
 	c.run(chromedp.SendKeys(chromedp.CSS("#person-email"), nia), chromedp.SendKeys(chromedp.CSS("#person-first"), "Nia"),

@@ -159,6 +159,8 @@ func (c *chrome) checkControls(step string) {
 		c.t.Fatalf("browser: %v", err)
 	}
 	if overflow {
+		wide, _ := chromedp.Run(c.ctx, chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll('main *')).filter(e => e.getBoundingClientRect().right > window.innerWidth + 1).map(e => e.tagName + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right)).slice(0, 8)`))
+		c.t.Logf("%s: wider than the screen: %v", step, wide)
 		c.shot(step + "-phone-overflow")
 		c.t.Errorf("%s: the page is wider than a phone's screen", step)
 	}
@@ -188,7 +190,7 @@ func TestBrowser(t *testing.T) {
 
 	c.run(chromedp.Navigate(s.base+"/login"), chromedp.WaitVisible(chromedp.CSS("#email")),
 		chromedp.SendKeys(chromedp.CSS("#email"), ownerEmail), chromedp.SendKeys(chromedp.CSS("#password"), password),
-		chromedp.Click(chromedp.CSS(`button[type=submit]`)), chromedp.WaitVisible(chromedp.CSS("main")))
+		chromedp.Click(chromedp.CSS(`button[type=submit]`)), chromedp.WaitVisible(chromedp.CSS(`nav[aria-label="Main"]`)))
 	c.see("signed-in", "Your accounts", "Acme", "Other")
 
 	c.run(chromedp.Navigate(acct+"/"), chromedp.WaitVisible(chromedp.CSS("#project-title")))

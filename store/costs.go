@@ -74,10 +74,15 @@ func (db *DB) costWhere(q taskd.CostQuery) (string, []any) {
 		add(cond, fargs...)
 	}
 	if q.Viewer != 0 {
-		add(seenInList, q.AccountID, q.Viewer, q.Viewer, q.AccountID, q.Viewer, q.Viewer)
+		add(seenCosts, q.AccountID, q.Viewer, q.Viewer, q.AccountID, q.Viewer, q.Viewer)
 	}
 	return where.String(), args
 }
+
+// seenCosts is seenInList for the lines c: the line's task and its
+// top-level task (its parent, for a subtask) are not hidden from the
+// viewer. It needs no join to tasks, so that sums read costs alone.
+const seenCosts = `c.task_id NOT IN (` + unseenTasks + `) AND c.top_task_id NOT IN (` + unseenTasks + `)`
 
 // Costs lists the query's lines by date, then in the order they were
 // logged (newest first with Newest).
@@ -120,7 +125,9 @@ func (db *DB) cost(ctx context.Context, q querier, accountID, id int64) (taskd.C
 var costGroups = map[string]struct{ key, by string }{
 	taskd.CostByTotal:        {`0, ''`, ``},
 	taskd.CostByProject:      {`c.project_id, ''`, `c.project_id`},
-	taskd.CostByProjectMonth: {`c.project_id, SUBSTR(c.day, 1, 7)`, `c.project_id, SUBSTR(c.day, 1, 7)`},
+	// Months are folded from days (monthly): grouped by the index's
+	// columns, the sums need no sort.
+	taskd.CostByProjectMonth: {`c.project_id, c.day`, `c.project_id, c.day`},
 	taskd.CostByPerson:       {`c.person_id, ''`, `c.person_id`},
 	taskd.CostByDay:          {`0, c.day`, `c.day`},
 	taskd.CostByTask:         {`c.task_id, ''`, `c.task_id`},
@@ -134,12 +141,7 @@ func (db *DB) CostSums(ctx context.Context, q taskd.CostQuery, group string) ([]
 	if !ok {
 		return nil, taskd.Invalid("group", "Unknown group %q", group)
 	}
-	where, args := db.costWhere(q)
-	query := `SELECT ` + g.key + `, CAST(COALESCE(SUM(c.minutes), 0) AS BIGINT), CAST(COALESCE(SUM(c.cents), 0) AS BIGINT), COUNT(*)
-		FROM costs c JOIN tasks t ON t.id = c.task_id` + where
-	if g.by != "" {
-		query += ` GROUP BY ` + g.by + ` ORDER BY ` + g.by
-	}
+	query, args := db.costSumsSQL(q, g.key, g.by)
 	out, err := all(ctx, db.reader, "cost sums", db.d.q(query), func(s scanner) (taskd.CostGroup, error) {
 		var g taskd.CostGroup
 		return g, s.Scan(&g.ID, &g.Day, &g.Minutes, &g.Cents, &g.Lines)
@@ -147,7 +149,36 @@ func (db *DB) CostSums(ctx context.Context, q taskd.CostQuery, group string) ([]
 	if group == taskd.CostByTotal && len(out) == 1 && out[0].Lines == 0 {
 		out = out[:0]
 	}
+	if group == taskd.CostByProjectMonth {
+		out = monthly(out)
+	}
 	return out, err
+}
+
+// monthly folds sums by project and day, in that order, into sums by
+// project and month (YYYY-MM).
+func monthly(days []taskd.CostGroup) []taskd.CostGroup {
+	var out []taskd.CostGroup
+	for _, d := range days {
+		d.Day = d.Day[:min(len(d.Day), 7)]
+		if n := len(out); n > 0 && out[n-1].ID == d.ID && out[n-1].Day == d.Day {
+			out[n-1].Add(d.CostSum)
+			continue
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+// costSumsSQL is the query of CostSums and its arguments.
+func (db *DB) costSumsSQL(q taskd.CostQuery, key, by string) (string, []any) {
+	where, args := db.costWhere(q)
+	query := `SELECT ` + key + `, CAST(COALESCE(SUM(c.minutes), 0) AS BIGINT), CAST(COALESCE(SUM(c.cents), 0) AS BIGINT), COUNT(*)
+		FROM costs c` + where
+	if by != "" {
+		query += ` GROUP BY ` + by + ` ORDER BY ` + by
+	}
+	return query, args
 }
 
 // AddCost logs a line on a task for by's person; with ByRate its money is
@@ -158,11 +189,7 @@ func (db *DB) AddCost(ctx context.Context, by taskd.Actor, taskID int64, in task
 		return c, err
 	}
 	err := db.tx(ctx, "add cost", func(tx querier) error {
-		t, err := db.task(ctx, tx, by.AccountID, taskID, false)
-		if err != nil {
-			return err
-		}
-		p, err := db.project(ctx, tx, by.AccountID, t.ProjectID, false)
+		t, p, err := db.taskAndProject(ctx, tx, by.AccountID, taskID)
 		if err != nil {
 			return err
 		}
@@ -174,12 +201,28 @@ func (db *DB) AddCost(ctx context.Context, by taskd.Actor, taskID int64, in task
 		if err := db.applyCost(ctx, tx, &c, in); err != nil {
 			return err
 		}
-		return tx.QueryRowContext(ctx, db.d.q(`INSERT INTO costs (account_id, project_id, task_id, top_task_id, person_id,
-			minutes, cents, comment, day, is_timer, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
-			c.AccountID, c.ProjectID, c.TaskID, topTask(t), c.Person.ID, c.Minutes, c.Cents, c.Comment, c.Date, boolInt(c.IsTimer),
-			ms(c.Added)).Scan(&c.ID)
+		return db.insertCost(ctx, tx, &c)
 	})
 	return c, err
+}
+
+// taskAndProject reads a task of the account and its project.
+func (db *DB) taskAndProject(ctx context.Context, tx querier, accountID, taskID int64) (taskd.Task, taskd.Project, error) {
+	t, err := db.task(ctx, tx, accountID, taskID, false)
+	if err != nil {
+		return t, taskd.Project{}, err
+	}
+	p, err := db.project(ctx, tx, accountID, t.ProjectID, false)
+	return t, p, err
+}
+
+// insertCost writes a new line, with its task's top-level task, and sets
+// its id.
+func (db *DB) insertCost(ctx context.Context, tx querier, c *taskd.Cost) error {
+	return tx.QueryRowContext(ctx, db.d.q(`INSERT INTO costs (account_id, project_id, task_id, top_task_id, person_id,
+		minutes, cents, comment, day, is_timer, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
+		c.AccountID, c.ProjectID, c.TaskID, topTask(c.Task), c.Person.ID, c.Minutes, c.Cents, c.Comment, c.Date, boolInt(c.IsTimer),
+		ms(c.Added)).Scan(&c.ID)
 }
 
 // boolInt is a flag as the integer column keeps it.

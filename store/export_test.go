@@ -32,3 +32,24 @@ func (db *DB) PlanForTest(ctx context.Context, q taskd.TaskQuery) ([]string, err
 	}
 	return out, rows.Err()
 }
+
+// CostPlanForTest returns SQLite's query plan of a CostSums query.
+func (db *DB) CostPlanForTest(ctx context.Context, q taskd.CostQuery, group string) ([]string, error) {
+	g := costGroups[group]
+	query, args := db.costSumsSQL(q, g.key, g.by)
+	rows, err := db.read.QueryContext(ctx, "EXPLAIN QUERY PLAN "+db.d.q(query), args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var id, parent, notused int
+		var detail string
+		if err := rows.Scan(&id, &parent, &notused, &detail); err != nil {
+			return nil, err
+		}
+		out = append(out, detail)
+	}
+	return out, rows.Err()
+}

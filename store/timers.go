@@ -62,11 +62,7 @@ func (db *DB) StartTimer(ctx context.Context, by taskd.Actor, taskID int64, zone
 	}
 	err := db.tx(ctx, "start timer", func(tx querier) error {
 		stopped = nil
-		t, err := db.task(ctx, tx, by.AccountID, taskID, false)
-		if err != nil {
-			return err
-		}
-		p, err := db.project(ctx, tx, by.AccountID, t.ProjectID, false)
+		t, p, err := db.taskAndProject(ctx, tx, by.AccountID, taskID)
 		if err != nil {
 			return err
 		}
@@ -167,10 +163,7 @@ func (db *DB) recordTimer(ctx context.Context, tx querier, tm taskd.Timer, comme
 	c := taskd.Cost{AccountID: tm.AccountID, ProjectID: tm.Task.ProjectID, TaskID: tm.Task.ID, Task: tm.Task, Person: tm.Person,
 		Minutes: taskd.TimerMinutes(tm.Elapsed(now)), Comment: comment, Date: tm.Started.In(zone).Format(taskd.DateLayout),
 		IsTimer: true, Added: now.UTC()}
-	err := tx.QueryRowContext(ctx, db.d.q(`INSERT INTO costs (account_id, project_id, task_id, top_task_id, person_id,
-		minutes, cents, comment, day, is_timer, created_at) VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?, 1, ?) RETURNING id`),
-		c.AccountID, c.ProjectID, c.TaskID, topTask(tm.Task), c.Person.ID, c.Minutes, c.Comment, c.Date, ms(c.Added)).Scan(&c.ID)
-	return c, err
+	return c, db.insertCost(ctx, tx, &c)
 }
 
 // isNotFound reports a not-found domain error.

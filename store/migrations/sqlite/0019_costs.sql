@@ -16,9 +16,12 @@ CREATE TABLE costs (
 	is_timer    INTEGER NOT NULL DEFAULT 0 CHECK (is_timer IN (0, 1)),
 	created_at  INTEGER NOT NULL
 );
-CREATE INDEX costs_account_day ON costs (account_id, day, id);
-CREATE INDEX costs_project_day ON costs (project_id, day);
-CREATE INDEX costs_person_day ON costs (account_id, person_id, day);
+-- The sums read indexes alone (each holds the amounts): an account's
+-- dates, in the lists' order, by person or day; an account's projects by
+-- day and a project's by task (budgets, get_costs_total's extras), in the
+-- order they group by.
+CREATE INDEX costs_account_day ON costs (account_id, day, id, person_id, project_id, minutes, cents);
+CREATE INDEX costs_account_project ON costs (account_id, project_id, day, task_id, top_task_id, minutes, cents);
 CREATE INDEX costs_task ON costs (task_id);
 CREATE INDEX costs_top_task ON costs (top_task_id);
 

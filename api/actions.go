@@ -130,7 +130,7 @@ var costFilters = []string{"id_project", "id_task", "datestart", "dateend", "is_
 // person take the administrative key, and "my timer" an access token,
 // whose person it is.
 const (
-	keyOnly   = "key"
+	keyOnly    = "key"
 	bearerOnly = "token"
 )
 

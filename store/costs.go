@@ -123,8 +123,8 @@ func (db *DB) cost(ctx context.Context, q querier, accountID, id int64) (taskd.C
 // costGroups are, for each group of CostSums, the key columns (an id
 // and a day or month) and what they group by.
 var costGroups = map[string]struct{ key, by string }{
-	taskd.CostByTotal:        {`0, ''`, ``},
-	taskd.CostByProject:      {`c.project_id, ''`, `c.project_id`},
+	taskd.CostByTotal:   {`0, ''`, ``},
+	taskd.CostByProject: {`c.project_id, ''`, `c.project_id`},
 	// Months are folded from days (monthly): grouped by the index's
 	// columns, the sums need no sort.
 	taskd.CostByProjectMonth: {`c.project_id, c.day`, `c.project_id, c.day`},

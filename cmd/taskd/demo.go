@@ -143,13 +143,16 @@ func createDemoWork(ctx context.Context, db *store.DB, sealer *secret.Sealer) (s
 	if err != nil {
 		return "", err
 	}
-	if _, err := db.AddMember(ctx, a.ID, mate, taskd.RoleUser); err != nil {
+	sam, err := db.AddMember(ctx, a.ID, mate, taskd.RoleUser)
+	if err != nil {
 		return "", err
 	}
 	by := taskd.Actor{AccountID: a.ID, Person: o.Ref(), Role: taskd.RoleOwner}
 	s := func(v string) *string { return &v }
 	n := func(v int) *int { return &v }
-	launch, err := db.CreateProject(ctx, by, taskd.ProjectInput{Name: s("Website launch"), Text: s("Ship the new site"), ManagerEmail: s(demoEmail)})
+	hours, money := int64(40*60), int64(2000_00)
+	launch, err := db.CreateProject(ctx, by, taskd.ProjectInput{Name: s("Website launch"), Text: s("Ship the new site"), ManagerEmail: s(demoEmail),
+		MaxMinutes: &hours, MaxCents: &money})
 	if err != nil {
 		return "", err
 	}
@@ -167,6 +170,9 @@ func createDemoWork(ctx context.Context, db *store.DB, sealer *secret.Sealer) (s
 		return "", err
 	}
 	if _, err := db.CreateComment(ctx, by, copyTask.ID, "First draft is in the shared folder."); err != nil {
+		return "", err
+	}
+	if err := demoCosts(ctx, db, by, taskd.Actor{AccountID: a.ID, Person: sam.Ref(), Role: taskd.RoleUser}, design.ID, copyTask.ID); err != nil {
 		return "", err
 	}
 	ops, err := db.CreateProject(ctx, by, taskd.ProjectInput{Name: s("Operations")})
@@ -195,4 +201,25 @@ func inviteDemo(ctx context.Context, db *store.DB, folks *people.Service) error 
 	by := taskd.Actor{AccountID: a.ID, Person: owner.Ref(), Role: owner.Role}
 	_, err = folks.Invite(ctx, by, a, people.Invitation{Email: "new@demo.example", FirstName: "Nell", LastName: "Newcomer", Role: taskd.RoleUser})
 	return err
+}
+
+// demoCosts logs some time and money on the demo's tasks, so that the
+// task pages, the budget and the timesheet have something to show.
+func demoCosts(ctx context.Context, db *store.DB, owner, mate taskd.Actor, design, copyTask int64) error {
+	m := func(v int64) *int64 { return &v }
+	s := func(v string) *string { return &v }
+	for _, c := range []struct {
+		by   taskd.Actor
+		task int64
+		in   taskd.CostInput
+	}{
+		{mate, design, taskd.CostInput{Minutes: m(150), Comment: s("Wireframes, first round")}},
+		{mate, design, taskd.CostInput{Minutes: m(45), Cents: m(29_00), Comment: s("Stock photos")}},
+		{owner, copyTask, taskd.CostInput{Minutes: m(75), Comment: s("Outline and first draft")}},
+	} {
+		if _, err := db.AddCost(ctx, c.by, c.task, c.in); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -61,7 +61,7 @@ func TestCostPages(t *testing.T) {
 				t.Fatalf("after logging: %v", loc)
 			}
 			pg = b.get(taskURL)
-			for _, want := range []string{"<td>2026-03-02</td>", `<td class="num">1:30</td>`, `<td class="num">12.50</td>`, "Sketches",
+			for _, want := range []string{`<td class="date">2026-03-02</td>`, `<td class="num">1:30</td>`, `<td class="num">12.50</td>`, "Sketches",
 				"Logged: 1:30 and 12.50 in 1 line", "Time: 1:30 of 2:00 (75%)", `<progress max="120" value="90">`} {
 				if !strings.Contains(pg.body, want) {
 					t.Fatalf("the task page lacks %q:\n%s", want, pg.body)

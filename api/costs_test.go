@@ -323,6 +323,13 @@ func TestTimersAndCostsWithTokens(t *testing.T) {
 		if r := as(umaToken, "action", "update_costs", "id_costs", own, "time", "3"); r.code() != -1 {
 			t.Fatalf("a user changing their line: %v", r)
 		}
+		if r := as(umaToken, "action", "delete_costs", "id_costs", ownerLine); r.code() != int(api.CodeForbidden) {
+			t.Fatalf("a user deleted the owner's line: %v", r)
+		}
+		spare := as(umaToken, "action", "add_costs", "id_task", tid, "money", "7").Body["id"].(string)
+		if r := as(umaToken, "action", "delete_costs", "id_costs", spare); r.code() != -1 {
+			t.Fatalf("a user deleting their line: %v", r)
+		}
 		a.ok("action", "add_costs", "id_task", hidden, "time", "5", "email_user_from", a.Owner.Email)
 
 		// A guest sees the lines of their projects only, and totals of them.

@@ -48,6 +48,7 @@ const (
 	ReasonOpenSubtasks           // conflict: the task has subtasks still open
 	ReasonParentDone             // conflict: the task's parent is done
 	ReasonProjectArchived        // conflict: the project is archived
+	ReasonTooLarge               // invalid: a file or an account's files pass a size limit
 )
 
 // Error is the one error type of the domain and the store. Message is safe

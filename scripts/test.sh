@@ -51,6 +51,7 @@ go test -run '^$' -fuzz '^FuzzParsers$' -fuzztime "$FUZZTIME" .
 # "context deadline exceeded"): keep minimization short.
 go test -run '^$' -fuzz '^FuzzParseQuery$' -fuzztime "$FUZZTIME" -fuzzminimizetime 1x .
 go test -run '^$' -fuzz '^FuzzParseCostTime$' -fuzztime "$FUZZTIME" -fuzzminimizetime 1x .
+go test -run '^$' -fuzz '^FuzzCleanFileName$' -fuzztime "$FUZZTIME" .
 go test -run '^$' -fuzz '^FuzzParseJWT$' -fuzztime "$FUZZTIME" ./oauth
 go test -run '^$' -fuzz '^FuzzVerifyJWT$' -fuzztime "$FUZZTIME" ./oauth
 go test -run '^$' -fuzz '^FuzzBlocked$' -fuzztime "$FUZZTIME" ./webhook

@@ -56,6 +56,7 @@ type Store interface {
 	taskd.HiddenStore
 	taskd.TagStore
 	taskd.CostStore
+	taskd.FileStore
 	ratelimit.Store
 }
 
@@ -124,6 +125,7 @@ func Run(t *testing.T, open func(t *testing.T, now func() time.Time) Store) {
 		{"Timers", testTimers},
 		{"Budgets", testBudgets},
 		{"CostTotalsExact", testCostTotalsExact},
+		{"Files", testFiles},
 		{"MailOutbox", testMailOutbox},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, setup(t)) })

@@ -23,6 +23,7 @@ const (
 	tagsWrite     = "tags_write"
 	costsRead     = "costs_read"
 	costsWrite    = "costs_write"
+	filesRead     = "files_read"
 	admin         = taskd.ScopeAdministrative
 	// anyScope marks an action any valid token may call (me).
 	anyScope = "*"
@@ -65,7 +66,7 @@ func actions() map[string]action {
 		"reopen_task":   {tasksWrite, work, []string{"id_task"}, taskStatus(false)},
 		"delete_task":   {tasksWrite, work, []string{"id_task"}, deleteTask},
 
-		"get_comments":   {commentsRead, read, []string{"id_task"}, getComments},
+		"get_comments":   {commentsRead, read, []string{"id_task", "extra"}, getComments},
 		"post_comment":   {commentsWrite, work, []string{"id_task", "text", "email_user_from", "hidden"}, postComment},
 		"update_comment": {commentsWrite, work, []string{"id_comment", "text"}, writeComment("id_comment", CodeCommentInvalid, Store.UpdateComment)},
 		"delete_comment": {commentsWrite, work, []string{"id_comment"}, deleteComment},
@@ -100,6 +101,9 @@ func actions() map[string]action {
 		"start_my_timer":  {costsWrite, work, []string{"id_task"}, startMyTimer},
 		"stop_my_timer":   {costsWrite, work, []string{"comment"}, stopMyTimer},
 		"delete_my_timer": {costsWrite, work, nil, deleteMyTimer},
+
+		"get_files": {filesRead, read, []string{"id_project", "id_task"}, getFiles},
+		"download":  {filesRead, read, []string{"id_file"}, download},
 
 		"get_users": {usersRead, read, nil, getUsers},
 		"add_user": {usersWrite, managePeople, []string{"email", "first_name", "last_name", "title", "group", "department", "role",

@@ -16,8 +16,22 @@ func getComments(c *call) (any, error) {
 		return nil, err
 	}
 	out := make([]commentOut, len(list))
+	var files map[int64][]fileRef
+	if c.extra("files") {
+		all, err := c.store.Files(c.ctx, taskd.FileQuery{AccountID: c.accountID(), TaskID: id, Viewer: c.viewer()})
+		if err != nil {
+			return nil, err
+		}
+		files = filesOf(all, taskd.OwnerComment)
+	}
 	for i, cm := range list {
 		out[i] = renderComment(cm)
+		if files != nil {
+			out[i].Files = files[cm.ID]
+			if out[i].Files == nil {
+				out[i].Files = []fileRef{}
+			}
+		}
 	}
 	return ok(out), nil
 }

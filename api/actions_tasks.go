@@ -149,6 +149,13 @@ func (c *call) renderOne(t taskd.Task) (any, error) {
 			return nil, err
 		}
 	}
+	if c.extra("files") {
+		files, err := c.store.Files(c.ctx, taskd.FileQuery{AccountID: c.accountID(), ProjectID: t.ProjectID, Viewer: c.viewer()})
+		if err != nil {
+			return nil, err
+		}
+		v.files = filesOf(files, taskd.OwnerTask)
+	}
 	return ok(v.render(t)), nil
 }
 

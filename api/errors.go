@@ -119,6 +119,7 @@ var objects = map[string]object{
 	"account": {"", CodeAuth, ""},              // an unknown account is not told apart from a bad key
 	"cost":    {"id_costs", CodeNotFound, "Cost line is not found"},
 	"timer":   {"timer", CodeNotFound, "No timer is running"},
+	"file":    {"id_file", CodeNotFound, "File is not found"},
 }
 
 // conflicts maps the domain's state rules to codes; any other conflict is

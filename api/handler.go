@@ -57,6 +57,7 @@ type Store interface {
 	taskd.HiddenStore
 	taskd.TagStore
 	taskd.CostStore
+	taskd.FileStore
 }
 
 // Inviter invites people by e-mail (people.Service).
@@ -153,7 +154,7 @@ func (h *adminAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, h.log, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, data)
+	respond(w, h.log, data)
 }
 
 func (h *adminAPI) serve(w http.ResponseWriter, r *http.Request) (any, error) {
@@ -265,4 +266,16 @@ func dispatch(ctx context.Context, table map[string]action, c *call) (any, error
 		return nil, err
 	}
 	return a.run(c)
+}
+
+// respond writes an action's answer: a file's content for download, the
+// JSON envelope for everything else.
+func respond(w http.ResponseWriter, log *slog.Logger, data any) {
+	if fb, ok := data.(fileBody); ok {
+		if err := writeFile(w, fb); err != nil {
+			log.Warn("download cut short", "file", fb.file.ID, "err", err)
+		}
+		return
+	}
+	writeJSON(w, http.StatusOK, data)
 }

@@ -40,7 +40,7 @@ func (h *tokenAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, h.log, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, data)
+	respond(w, h.log, data)
 }
 
 func (h *tokenAPI) serve(w http.ResponseWriter, r *http.Request) (any, error) {

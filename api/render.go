@@ -30,7 +30,9 @@ type taskOut struct {
 	MaxMoney json.Number `json:"max_money,omitempty"`
 	// Subscribers are with extra=subscribers.
 	Subscribers []taskd.PersonRef `json:"subscribers,omitzero"`
-	Child       []taskOut         `json:"child,omitempty"`
+	// Files are the task's own files, with extra=files.
+	Files []fileRef `json:"files,omitzero"`
+	Child []taskOut `json:"child,omitempty"`
 }
 
 // taskView says which optional parts a task rendering carries.
@@ -42,6 +44,8 @@ type taskView struct {
 	subscribers map[int64][]taskd.PersonRef
 	// tags are the tasks' tags, by task.
 	tags map[int64][]taskd.Tag
+	// files, when set, are the tasks' own files, by task (extra=files).
+	files map[int64][]fileRef
 }
 
 func flag(b bool) int {
@@ -63,6 +67,12 @@ func (v taskView) render(t taskd.Task) taskOut {
 	}
 	out.Tags = tagMap(v.tags[t.ID])
 	out.MaxTime, out.MaxMoney = budget(t.MaxMinutes, t.MaxCents)
+	if v.files != nil {
+		out.Files = v.files[t.ID]
+		if out.Files == nil {
+			out.Files = []fileRef{}
+		}
+	}
 	if v.subscribers != nil {
 		out.Subscribers = v.subscribers[t.ID]
 		if out.Subscribers == nil {
@@ -152,6 +162,8 @@ type commentOut struct {
 	Text      string          `json:"text"`
 	DateAdded string          `json:"date_added"`
 	UserFrom  taskd.PersonRef `json:"user_from"`
+	// Files are the comment's files, with extra=files.
+	Files []fileRef `json:"files,omitzero"`
 }
 
 func renderComment(c taskd.Comment) commentOut {

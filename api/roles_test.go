@@ -56,7 +56,7 @@ var (
 )
 
 func isRead(action string) bool {
-	return strings.HasPrefix(action, "get_") || action == "search_tasks" || action == "me"
+	return strings.HasPrefix(action, "get_") || action == "search_tasks" || action == "me" || action == "download"
 }
 
 func roleMayCall(role taskd.Role, action string) bool {

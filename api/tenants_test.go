@@ -14,7 +14,7 @@ import (
 
 // idParams are the parameters that name an object of the account.
 var idParams = map[string]bool{"id_project": true, "id_task": true, "id_parent": true, "id_comment": true, "id": true, "projects": true,
-	"id_costs": true, "timer": true}
+	"id_costs": true, "timer": true, "id_file": true}
 
 // accountWide are the actions that name no object: they read or create in
 // the caller's own account only (TestTenantIsolation checks the lists).
@@ -50,8 +50,16 @@ func TestEveryActionStaysInItsAccount(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			ownerActor := taskd.Actor{AccountID: acct.ID, Person: a.Owner.Ref(), Role: taskd.RoleOwner}
+			file, err := s.DB.CreateFile(context.Background(), ownerActor, "f.txt", "text/plain", strings.NewReader("secret"), taskd.DefaultFileLimits)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := s.DB.AttachFiles(context.Background(), ownerActor, []int64{file.ID}, taskd.OwnerTask, id); err != nil {
+				t.Fatal(err)
+			}
 			return map[string]string{"id_project": pid, "id_task": tid, "id_parent": tid, "id_comment": cid, "id": wid, "projects": pid,
-				"id_costs": costID, "timer": strconv.FormatInt(timer.ID, 10)}
+				"id_costs": costID, "timer": strconv.FormatInt(timer.ID, 10), "id_file": strconv.FormatInt(file.ID, 10)}
 		}
 		victim, intruder := s.newAccount(t), s.newAccount(t)
 		theirs, mine := owned(victim), owned(intruder)
@@ -112,7 +120,8 @@ func snapshot(a *account, ids map[string]string) string {
 		a.ok("action", "get_comments", "id_task", ids["id_task"]).Raw +
 		a.ok("action", "get_webhooks").Raw +
 		a.ok("action", "get_costs", "id_project", ids["id_project"]).Raw +
-		timers(a)
+		timers(a) +
+		a.ok("action", "get_files", "id_project", ids["id_project"]).Raw
 }
 
 // timers lists the account's running timers by id, task and start, and

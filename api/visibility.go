@@ -52,6 +52,11 @@ func (c *call) guard() error {
 			return taskd.NotFound("cost")
 		}
 	}
+	if id, ok := c.paramID("id_file"); ok {
+		if f, err := c.store.File(c.ctx, c.accountID(), id); err == nil && f.Owner != taskd.OwnerNone && !c.visible[f.ProjectID] {
+			return taskd.NotFound("file")
+		}
+	}
 	return nil
 }
 
@@ -113,5 +118,27 @@ func (c *call) guardHidden() error {
 			}
 		}
 	}
+	if id, ok := c.paramID("id_file"); ok {
+		if f, err := c.store.File(c.ctx, c.accountID(), id); err == nil {
+			if seen, err := c.seesFile(p.ID, f); err != nil || !seen {
+				if err == nil {
+					err = taskd.NotFound("file")
+				}
+				return err
+			}
+		}
+	}
 	return nil
+}
+
+// seesFile reports whether the person may see what a file is attached
+// to: its task (and the task's parent), or its comment.
+func (c *call) seesFile(personID int64, f taskd.File) (bool, error) {
+	switch f.Owner {
+	case taskd.OwnerComment:
+		return c.store.CanSeeComment(c.ctx, c.accountID(), personID, f.OwnerID)
+	case taskd.OwnerTask:
+		return c.store.CanSeeTask(c.ctx, c.accountID(), personID, f.TaskID)
+	}
+	return true, nil
 }

@@ -24,6 +24,7 @@ const (
 	costsRead     = "costs_read"
 	costsWrite    = "costs_write"
 	filesRead     = "files_read"
+	filesWrite    = "files_write"
 	admin         = taskd.ScopeAdministrative
 	// anyScope marks an action any valid token may call (me).
 	anyScope = "*"
@@ -59,7 +60,7 @@ func actions() map[string]action {
 		"get_task":      {tasksRead, read, []string{"id_task", "extra"}, getTask},
 		"search_tasks":  {tasksRead, read, []string{"id_project", "id_task", "email_user_from", "email_user_to", "status", "filter", "extra"}, searchTasks},
 		"post_task": {tasksWrite, work, []string{"id_project", "id_parent", "title", "text", "email_user_from", "email_user_to",
-			"priority", "datestart", "dateend", "subscribe", "hidden", "tags", "max_time", "max_money"}, postTask},
+			"priority", "datestart", "dateend", "subscribe", "hidden", "tags", "max_time", "max_money", "files"}, postTask},
 		"update_task": {tasksWrite, work, []string{"id_task", "title", "text", "email_user_to", "priority", "datestart", "dateend", "tags",
 			"max_time", "max_money"}, updateTask},
 		"complete_task": {tasksWrite, work, []string{"id_task"}, taskStatus(true)},
@@ -67,7 +68,7 @@ func actions() map[string]action {
 		"delete_task":   {tasksWrite, work, []string{"id_task"}, deleteTask},
 
 		"get_comments":   {commentsRead, read, []string{"id_task", "extra"}, getComments},
-		"post_comment":   {commentsWrite, work, []string{"id_task", "text", "email_user_from", "hidden"}, postComment},
+		"post_comment":   {commentsWrite, work, []string{"id_task", "text", "email_user_from", "hidden", "files"}, postComment},
 		"update_comment": {commentsWrite, work, []string{"id_comment", "text"}, writeComment("id_comment", CodeCommentInvalid, Store.UpdateComment)},
 		"delete_comment": {commentsWrite, work, []string{"id_comment"}, deleteComment},
 
@@ -104,6 +105,8 @@ func actions() map[string]action {
 
 		"get_files": {filesRead, read, []string{"id_project", "id_task"}, getFiles},
 		"download":  {filesRead, read, []string{"id_file"}, download},
+		// upload_files takes files[] parts, which are not parameters.
+		"upload_files": {filesWrite, work, nil, uploadFiles},
 
 		"get_users": {usersRead, read, nil, getUsers},
 		"add_user": {usersWrite, managePeople, []string{"email", "first_name", "last_name", "title", "group", "department", "role",

@@ -51,8 +51,15 @@ func writeComment(idName string, code Code, write func(s Store, ctx context.Cont
 		if err != nil {
 			return nil, err
 		}
+		named, err := c.namedUploads(by)
+		if err != nil {
+			return nil, err
+		}
 		cm, err := write(c.store, c.ctx, by, id, text)
 		if err != nil {
+			return nil, err
+		}
+		if err := c.attach(by, taskd.OwnerComment, cm.ID, named); err != nil {
 			return nil, err
 		}
 		return ok(renderComment(cm)), nil

@@ -91,6 +91,9 @@ func postProject(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := c.attach(by, taskd.OwnerProject, p.ID, nil); err != nil {
+		return nil, err
+	}
 	return c.renderProjectCall(p)
 }
 

@@ -191,8 +191,15 @@ func postTask(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	named, err := c.namedUploads(by)
+	if err != nil {
+		return nil, err
+	}
 	t, err := c.store.CreateTask(c.ctx, by, pid, parent, in)
 	if err != nil {
+		return nil, err
+	}
+	if err := c.attach(by, taskd.OwnerTask, t.ID, named); err != nil {
 		return nil, err
 	}
 	v := taskView{viewer: c.viewer(), text: true, project: true}

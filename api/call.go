@@ -34,6 +34,11 @@ type call struct {
 	// visible holds the projects a guest's or reader's token may see;
 	// nil: every project (guard).
 	visible map[int64]bool
+	// parts are the files of a multipart request, not read yet; uploads
+	// those stored for the action to attach (receiveFiles).
+	parts      *fileParts
+	uploads    []taskd.File
+	fileLimits taskd.FileLimits
 }
 
 func (c *call) accountID() int64 { return c.who.account.ID }

@@ -37,6 +37,14 @@ func FuzzAdminRequest(f *testing.F) {
 		{"GET", "action=delete_comment&id_comment=-0", "", ""},
 		{"GET", "action=add_webhook&url=http://x.example/&events=post_task,close_task&projects=" + pid, "", ""},
 		{"GET", "action=delete_webhook&id=1", "", ""},
+		// Multipart bodies: files after parameters, cut short, lying, or odd.
+		{"POST", "action=post_task&id_project=" + pid + "&title=F", "multipart/form-data; boundary=B",
+			"--B\r\nContent-Disposition: form-data; name=\"attach[0]\"; filename=\"a.txt\"\r\nContent-Type: text/plain\r\n\r\nhello\r\n--B--\r\n"},
+		{"POST", "action=upload_files", "multipart/form-data; boundary=B",
+			"--B\r\nContent-Disposition: form-data; name=\"files[]\"; filename=\"../x.html\"\r\n\r\n<b>\r\n--B\r\nContent-Disposition: form-data; name=\"t\"\r\n\r\nv\r\n--B--\r\n"},
+		{"POST", "action=post_comment&id_task=" + tid + "&text=x", "multipart/form-data; boundary=B",
+			"--B\r\nContent-Disposition: form-data; name=\"attach[0]\"; filename=\"a\"\r\n\r\nno end"},
+		{"GET", "action=download&id_file=1", "", ""},
 	}
 	for _, s := range seeds {
 		f.Add(s.method, s.query, s.ctype, s.body)
@@ -59,6 +67,12 @@ func FuzzAdminRequest(f *testing.F) {
 		handler.ServeHTTP(rec, req)
 		if rec.Code >= 500 {
 			t.Fatalf("%s %q %q %q: HTTP %d %s", method, query, ctype, body, rec.Code, rec.Body)
+		}
+		if strings.HasPrefix(rec.Header().Get("Content-Disposition"), "attachment;") {
+			if rec.Header().Get("X-Content-Type-Options") != "nosniff" || strings.Contains(rec.Header().Get("Content-Type"), "html") {
+				t.Fatalf("a download served unsafely: %v", rec.Header())
+			}
+			return // a file, not the envelope
 		}
 		var env struct {
 			Status     string `json:"status"`

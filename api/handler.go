@@ -32,6 +32,8 @@ type adminAPI struct {
 	hooks   WebhookService
 	people  Inviter
 	limits  Limits
+	// fileLimits bound the files an account stores.
+	fileLimits taskd.FileLimits
 }
 
 // Limits are the API's rate limits; a nil limiter allows everything.
@@ -79,6 +81,9 @@ type Config struct {
 	// unavailable.
 	People Inviter
 	Limits Limits
+	// FileLimits bound the files an account stores; zero:
+	// taskd.DefaultFileLimits.
+	FileLimits taskd.FileLimits
 }
 
 // API is both account APIs of every account.
@@ -95,6 +100,9 @@ func New(cfg Config) *API {
 	if cfg.Log == nil {
 		cfg.Log = slog.New(slog.DiscardHandler)
 	}
+	if cfg.FileLimits == (taskd.FileLimits{}) {
+		cfg.FileLimits = taskd.DefaultFileLimits
+	}
 	table := func() map[string]action {
 		t := actions()
 		if cfg.People == nil {
@@ -103,7 +111,7 @@ func New(cfg Config) *API {
 		return t
 	}
 	a := &API{admin: &adminAPI{store: cfg.Store, sealer: cfg.Sealer, log: cfg.Log, now: cfg.Now, actions: table(),
-		lists: newListCache(64 << 20), hooks: cfg.Hooks, people: cfg.People, limits: cfg.Limits}}
+		lists: newListCache(64 << 20), hooks: cfg.Hooks, people: cfg.People, limits: cfg.Limits, fileLimits: cfg.FileLimits}}
 	if cfg.Tokens != nil {
 		table := table()
 		table["me"] = action{anyScope, read, nil, me}
@@ -181,7 +189,8 @@ func (h *adminAPI) serve(w http.ResponseWriter, r *http.Request) (any, error) {
 	if err := h.allowAccount(ctx, acct); err != nil {
 		return nil, err
 	}
-	return dispatch(ctx, h.actions, &call{store: h.store, now: h.now, lists: h.lists, hooks: h.hooks, people: h.people, p: params, who: &caller{account: acct}})
+	return dispatch(ctx, h.actions, &call{store: h.store, now: h.now, lists: h.lists, hooks: h.hooks, people: h.people, p: params, who: &caller{account: acct},
+		parts: req.parts, fileLimits: h.fileLimits})
 }
 
 // authenticate checks the Admin header or the hash and returns the
@@ -265,7 +274,14 @@ func dispatch(ctx context.Context, table map[string]action, c *call) (any, error
 	if err := c.guard(); err != nil {
 		return nil, err
 	}
-	return a.run(c)
+	if err := c.receiveFiles(name); err != nil {
+		return nil, err
+	}
+	out, err := a.run(c)
+	if err != nil || len(c.uploads) > 0 { // nothing of a failed call stays
+		c.dropUploads()
+	}
+	return out, err
 }
 
 // respond writes an action's answer: a file's content for download, the

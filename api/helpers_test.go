@@ -36,6 +36,9 @@ type server struct {
 	Sealer *secret.Sealer
 }
 
+// testFileLimits keep the tests' files small.
+var testFileLimits = taskd.FileLimits{MaxFileBytes: 4 << 20, MaxAccountBytes: 64 << 20}
+
 // newServer serves a test database.
 func newServer(t testing.TB, d testdb.DB) *server {
 	t.Helper()
@@ -53,7 +56,8 @@ func newServerOn(t testing.TB, db *store.DB, sealer *secret.Sealer) *server {
 	// The issuer is the server's URL, known only now.
 	folks := &people.Service{Store: db, Outbox: &mail.Outbox{Store: db, Sealer: sealer, From: "taskd <taskd@example.com>"}, PublicURL: srv.URL}
 	api.New(api.Config{Store: db, Sealer: sealer, Log: log, Tokens: s.oauth(t), People: folks,
-		Hooks: webhook.NewService(db, sealer, webhook.NewHTTPClient(true), time.Now, log)}).Mount(mux)
+		Hooks:      webhook.NewService(db, sealer, webhook.NewHTTPClient(true), time.Now, log),
+		FileLimits: testFileLimits}).Mount(mux)
 	return s
 }
 

@@ -35,6 +35,8 @@ func (s *source) has(name string) bool {
 type request struct {
 	query source
 	body  source // params nil when there is no body
+	// parts are a multipart body's files, streamed after authentication.
+	parts *fileParts
 }
 
 // parseRequest reads the query string and a form or JSON body, each on its
@@ -48,6 +50,9 @@ func parseRequest(w http.ResponseWriter, r *http.Request) (*request, error) {
 	var err error
 	if req.query.params, err = parseForm(r.URL.RawQuery, "query string"); err != nil {
 		return nil, err
+	}
+	if ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); ct == "multipart/form-data" && r.Method == http.MethodPost {
+		return req, parseMultipart(r, req)
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBody))
 	var tooBig *http.MaxBytesError
@@ -222,8 +227,16 @@ func jsonList(dec *json.Decoder, k string) (string, error) {
 		case json.Number:
 			items = append(items, v.String())
 		case json.Delim:
-			if v == ']' {
+			switch {
+			case v == ']':
 				return strings.Join(items, ","), nil
+			case v == '{' && k == "files": // upload_files' objects, by id (C12)
+				id, err := uploadedID(dec)
+				if err != nil {
+					return "", err
+				}
+				items = append(items, id)
+				continue
 			}
 			return "", failf(CodeMalformed, k, "A list holds strings and numbers only")
 		default:
@@ -242,4 +255,40 @@ func checkText(k, v string) error {
 		return failf(CodeMalformed, name, "Parameter is not valid UTF-8 text")
 	}
 	return nil
+}
+
+// uploadedID reads the rest of one of upload_files' objects ({id, ext,
+// name, icon, error}) in a files list and returns its id.
+func uploadedID(dec *json.Decoder) (string, error) {
+	bad := failf(CodeMalformed, "files", "files lists the objects upload_files answered, or their ids")
+	id := ""
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return "", bad
+		}
+		if tok == json.Delim('}') {
+			if id == "" {
+				return "", bad
+			}
+			return id, nil
+		}
+		key, _ := tok.(string)
+		v, err := dec.Token()
+		if err != nil {
+			return "", bad
+		}
+		switch v := v.(type) {
+		case json.Delim:
+			return "", bad
+		case string:
+			if key == "id" {
+				id = v
+			}
+		case json.Number:
+			if key == "id" {
+				id = v.String()
+			}
+		}
+	}
 }

@@ -34,7 +34,7 @@ var specScopes = map[string]string{
 	"get_costs": "costs_read", "get_costs_total": "costs_read", "get_timers": "costs_read", "get_my_timer": "costs_read",
 	"add_costs": "costs_write", "update_costs": "costs_write", "delete_costs": "costs_write", "stop_timer": "costs_write",
 	"start_my_timer": "costs_write", "stop_my_timer": "costs_write", "delete_my_timer": "costs_write",
-	"get_files": "files_read", "download": "files_read",
+	"get_files": "files_read", "download": "files_read", "upload_files": "files_write",
 	"get_events": "administrative", "get_webhooks": "administrative", "add_webhook": "administrative",
 	"delete_webhook": "administrative", "enable_webhook": "administrative", "disable_webhook": "administrative",
 	"me": "*", // any token

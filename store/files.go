@@ -76,6 +76,7 @@ func (db *DB) CreateFile(ctx context.Context, by taskd.Actor, name, contentType 
 func (db *DB) writeChunks(ctx context.Context, f *taskd.File, r io.Reader, limits taskd.FileLimits, used int64) error {
 	hash := sha256.New()
 	buf := make([]byte, taskd.FileChunk)
+	r = cutShort{r}
 	for seq := 0; ; seq++ {
 		n, err := io.ReadFull(r, buf)
 		if n > 0 {
@@ -289,4 +290,20 @@ func (db *DB) FileBytes(ctx context.Context, accountID int64) (int64, error) {
 		return 0, taskd.Internal("file bytes", err)
 	}
 	return n, nil
+}
+
+// errCutShort is a source that ended before its end: a multipart body cut
+// off mid-file, say.
+var errCutShort = errors.New("the content ended before its end")
+
+// cutShort tells a source's own io.ErrUnexpectedEOF apart from the one
+// io.ReadFull returns for a short last chunk.
+type cutShort struct{ r io.Reader }
+
+func (c cutShort) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		err = errCutShort
+	}
+	return n, err
 }

@@ -1,0 +1,205 @@
+package api
+
+import (
+	"errors"
+	"io"
+	"mime/multipart"
+	"net/http"
+	"path"
+	"strconv"
+	"strings"
+
+	"github.com/taskd/taskd"
+)
+
+// MaxFilesPerRequest bounds the files of one request.
+const MaxFilesPerRequest = 20
+
+// fileParts are the file parts of a multipart request, read after the
+// caller is authenticated and the action allowed: next is the first one,
+// already met while the parameters before it were read.
+type fileParts struct {
+	mr   *multipart.Reader
+	next *multipart.Part
+}
+
+// parseMultipart reads a multipart/form-data body's parameters, which
+// must all come before its files (as curl -F and both SDKs send them),
+// and leaves the files to be streamed later: nothing of a file is read
+// before the caller may send it.
+func parseMultipart(r *http.Request, req *request) error {
+	mr, err := r.MultipartReader()
+	if err != nil {
+		return failf(CodeMalformed, "Content-Type", "The multipart body has no boundary")
+	}
+	req.body = source{name: "multipart body", params: map[string]string{}}
+	size := 0
+	for {
+		p, err := mr.NextPart()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return failf(CodeMalformed, "body", "The multipart body is malformed")
+		}
+		if p.FileName() != "" {
+			req.parts = &fileParts{mr: mr, next: p}
+			return nil
+		}
+		name := p.FormName()
+		v, err := io.ReadAll(io.LimitReader(p, int64(MaxBody-size)+1))
+		if err != nil {
+			return failf(CodeMalformed, "body", "The multipart body is malformed")
+		}
+		if size += len(v); size > MaxBody {
+			return failf(CodeTooLarge, "", "The parameters of a multipart body are larger than %d bytes", MaxBody)
+		}
+		if _, dup := req.body.params[name]; dup {
+			return failf(CodeMalformed, name, "Parameter is given more than once")
+		}
+		if err := checkText(name, string(v)); err != nil {
+			return err
+		}
+		req.body.params[name] = string(v)
+	}
+}
+
+// filesActions are the actions that take files in a multipart body.
+var filesActions = map[string]bool{"upload_files": true, "post_project": true, "post_task": true, "post_comment": true}
+
+// receiveFiles stores the request's files, before its action runs, as
+// uploads of the caller's actor: a token needs files_write for them. A
+// file part after them that is not a file, or too many files, refuse
+// the request, and what was stored of it is deleted.
+func (c *call) receiveFiles(name string) error {
+	if c.parts == nil {
+		return nil
+	}
+	if !filesActions[name] {
+		return failf(CodeUnknownParam, c.parts.next.FormName(), "%s takes no files", name)
+	}
+	if c.who.person != nil && !taskd.HasScope(c.who.scopes, filesWrite) {
+		return failf(CodeForbidden, filesWrite, "The access token lacks the scope %s", filesWrite)
+	}
+	by, err := c.actor()
+	if err != nil {
+		return err
+	}
+	for p := c.parts.next; p != nil; {
+		if p.FileName() == "" {
+			c.dropUploads()
+			return failf(CodeMalformed, p.FormName(), "Send parameters before files in a multipart body")
+		}
+		if len(c.uploads) == MaxFilesPerRequest {
+			c.dropUploads()
+			return failf(CodeInvalidValue, "file", "A request carries at most %d files", MaxFilesPerRequest)
+		}
+		f, err := c.store.CreateFile(c.ctx, by, p.FileName(), p.Header.Get("Content-Type"), p, c.fileLimits)
+		if err != nil {
+			c.dropUploads()
+			return err
+		}
+		c.uploads = append(c.uploads, f)
+		if p, err = c.parts.mr.NextPart(); errors.Is(err, io.EOF) {
+			p = nil
+		} else if err != nil {
+			c.dropUploads()
+			return failf(CodeMalformed, "body", "The multipart body is malformed")
+		}
+	}
+	return nil
+}
+
+// dropUploads deletes the files of a request that failed.
+func (c *call) dropUploads() {
+	by, err := c.actor()
+	for _, f := range c.uploads {
+		if err == nil {
+			_ = c.store.DeleteFile(c.ctx, by, f.ID) // else swept as an unattached upload
+		}
+	}
+	c.uploads = nil
+}
+
+// attach attaches the request's files, and those named by the files
+// parameter (uploaded before, C12), to what the action made.
+func (c *call) attach(by taskd.Actor, owner string, id int64, named []int64) error {
+	ids := named
+	for _, f := range c.uploads {
+		ids = append(ids, f.ID)
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	// Both kinds passed the scope check before the object was made: the
+	// request's files in receiveFiles, the named ones in namedUploads.
+	c.uploads = nil
+	return c.store.AttachFiles(c.ctx, by, ids, owner, id)
+}
+
+// namedUploads reads the files parameter: ids of the caller's uploads not
+// attached yet (a JSON list of upload_files' objects arrives as their ids).
+func (c *call) namedUploads(by taskd.Actor) ([]int64, error) {
+	v := c.p["files"]
+	if v == "" {
+		return nil, nil
+	}
+	if c.who.person != nil && !taskd.HasScope(c.who.scopes, filesWrite) {
+		return nil, failf(CodeForbidden, filesWrite, "The access token lacks the scope %s", filesWrite)
+	}
+	var ids []int64
+	for _, s := range strings.Split(v, ",") {
+		id, err := taskd.ParseID(strings.TrimSpace(s), "file")
+		if err != nil {
+			return nil, failf(CodeInvalidValue, "files", "files lists ids of uploaded files")
+		}
+		f, err := c.store.File(c.ctx, c.accountID(), id)
+		if err != nil || f.Owner != taskd.OwnerNone || f.Author.ID != by.Person.ID {
+			return nil, failf(CodeInvalidValue, "files", "File %d is not an upload of yours waiting to be attached", id)
+		}
+		ids = append(ids, id)
+	}
+	return ids, nil
+}
+
+// uploadOut is upload_files' answer for each file (the Python SDK's
+// uploaded-file object).
+type uploadOut struct {
+	ID    string `json:"id"`
+	Ext   string `json:"ext"`
+	Name  string `json:"name"`
+	Icon  string `json:"icon"`
+	Error string `json:"error"`
+}
+
+// uploadFiles stores files to attach later with post_task or post_comment
+// (files); left unattached, they are deleted within a day.
+func uploadFiles(c *call) (any, error) {
+	if len(c.uploads) == 0 {
+		return nil, fail(CodeFieldRequired, "files[]")
+	}
+	out := make([]uploadOut, len(c.uploads))
+	for i, f := range c.uploads {
+		ext := strings.TrimPrefix(path.Ext(f.Name), ".")
+		out[i] = uploadOut{ID: strconv.FormatInt(f.ID, 10), Ext: ext, Name: f.Name, Icon: iconOf(ext)}
+	}
+	c.uploads = nil // kept: they wait to be attached
+	return ok(out), nil
+}
+
+// iconOf names a file's kind for the Python SDK's icon field.
+func iconOf(ext string) string {
+	switch strings.ToLower(ext) {
+	case "png", "jpg", "jpeg", "gif", "webp", "svg":
+		return "image"
+	case "pdf":
+		return "pdf"
+	case "doc", "docx", "odt", "txt", "md", "rtf":
+		return "doc"
+	case "xls", "xlsx", "ods", "csv":
+		return "xls"
+	case "zip", "rar", "7z", "gz", "tar":
+		return "archive"
+	}
+	return "file"
+}

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/taskd/taskd"
 )
@@ -104,6 +105,9 @@ func download(c *call) (any, error) {
 // Content-Disposition both as plain ASCII and as UTF-8 (RFC 6266).
 func writeFile(w http.ResponseWriter, fb fileBody) error {
 	defer fb.body.Close()
+	// A large file takes longer than the server's write timeout: allow a
+	// minute plus the time at 64 KB/s.
+	_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(time.Minute + time.Duration(fb.file.Size/(64<<10))*time.Second))
 	h := w.Header()
 	h.Set("Content-Type", safeContentType(fb.file.ContentType))
 	h.Set("Content-Disposition", contentDisposition(fb.file.Name))

@@ -9,11 +9,16 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"time"
 	"unicode/utf8"
 )
 
 // MaxBody is the largest request body the API reads.
 const MaxBody = 1 << 20
+
+// uploadTime is how long a multipart request with files may take to
+// arrive: 256 MB at 150 KB/s.
+const uploadTime = 30 * time.Minute
 
 // source is one place a request's parameters came from: the query string, a
 // form body or a JSON body.
@@ -52,6 +57,9 @@ func parseRequest(w http.ResponseWriter, r *http.Request) (*request, error) {
 		return nil, err
 	}
 	if ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); ct == "multipart/form-data" && r.Method == http.MethodPost {
+		// Files take longer than the server's read timeout for requests;
+		// the size limits bound them instead.
+		_ = http.NewResponseController(w).SetReadDeadline(time.Now().Add(uploadTime))
 		return req, parseMultipart(r, req)
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBody))

@@ -137,7 +137,12 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		(&people.Notifier{Store: s.cfg.Store, Outbox: s.cfg.Mail, Sealer: s.cfg.Sealer, PublicURL: s.cfg.PublicURL,
 			Window: s.cfg.NotifyWindow, Poll: s.cfg.NotifyPoll, Now: s.cfg.Now, Log: s.cfg.Log}).Run(mctx)
 	}()
-	defer func() { stopMail(); <-mailed; <-notified }()
+	swept := make(chan struct{})
+	go func() {
+		defer close(swept)
+		s.sweepFiles(mctx)
+	}()
+	defer func() { stopMail(); <-mailed; <-notified; <-swept }()
 	srv := &http.Server{
 		Handler:           s.handler,
 		ReadHeaderTimeout: 10 * time.Second,
@@ -186,5 +191,32 @@ func (s *Server) observeDelivery(r webhook.Result) {
 	s.cfg.Metrics.Observe("taskd_webhook_attempt_duration_seconds", "Time a destination took to answer.", r.Latency)
 	if r.NewConnection {
 		s.cfg.Metrics.Add("taskd_webhook_connections_total", "Connections opened to webhook destinations (the rest reuse idle ones).", 1)
+	}
+}
+
+// Uploads left unattached this long are deleted, with files whose storing
+// never finished; the sweep runs this often.
+const (
+	unattachedFor = 24 * time.Hour
+	sweepEvery    = time.Hour
+)
+
+// sweepFiles deletes unattached uploads, unfinished files and the files of
+// deleted tasks and comments, every sweepEvery until ctx ends. Replicas
+// may sweep at once: the deletes are idempotent.
+func (s *Server) sweepFiles(ctx context.Context) {
+	t := time.NewTicker(sweepEvery)
+	defer t.Stop()
+	for {
+		if n, err := s.cfg.Store.DeleteUnattachedFiles(ctx, s.cfg.Now().Add(-unattachedFor)); err != nil && ctx.Err() == nil {
+			s.cfg.Log.Warn("sweep files", "err", err)
+		} else if n > 0 {
+			s.cfg.Log.Info("swept files", "files", n)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
 	}
 }

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -9,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/web"
 	"github.com/taskd/taskd/webhook"
 )
@@ -103,12 +105,16 @@ func TestAccountPagesStayInTheirAccount(t *testing.T) {
 	tid := q("action=post_task&id_project=" + pid + "&title=Theirs")["data"].(map[string]any)["id"].(string)
 	cid := q("action=post_comment&id_task=" + tid + "&text=Theirs")["data"].(map[string]any)["id"].(string)
 	wid := strconv.Itoa(int(q("action=add_webhook&url=" + url.QueryEscape(recv.URL+"/") + "&events=post_task")["id"].(float64)))
-	ids := map[string]string{"{pid}": pid, "{tid}": tid, "{parent}": tid, "{cid}": cid, "{id}": wid}
+	costID := q("action=add_costs&id_task=" + tid + "&time=1&email_user_from=" + url.QueryEscape(ownerEmail))["id"].(string)
+	fileID := theirFile(t, s, tid)
+	ids := map[string]string{"{pid}": pid, "{tid}": tid, "{parent}": tid, "{cid}": cid, "{id}": wid, "{costid}": costID, "{fileid}": fileID}
 	snapshot := func() string {
 		_, p := apiCall(t, s.accountURL(), s.key, "action=get_task&id_task="+tid+"&extra=subtasks")
 		_, c := apiCall(t, s.accountURL(), s.key, "action=get_comments&id_task="+tid)
 		_, w := apiCall(t, s.accountURL(), s.key, "action=get_webhooks")
-		return fmtJSON(p) + fmtJSON(c) + fmtJSON(w)
+		_, x := apiCall(t, s.accountURL(), s.key, "action=get_costs&id_task="+tid)
+		_, f := apiCall(t, s.accountURL(), s.key, "action=get_files&id_task="+tid)
+		return fmtJSON(p) + fmtJSON(c) + fmtJSON(w) + fmtJSON(x) + fmtJSON(f)
 	}
 	before := snapshot()
 	owner := s.signedIn(ownerEmail) // also the owner of s.other
@@ -149,4 +155,29 @@ func TestAccountPagesStayInTheirAccount(t *testing.T) {
 	if after := snapshot(); after != before {
 		t.Fatalf("the other account's data changed:\nbefore %s\nafter  %s", before, after)
 	}
+}
+
+// theirFile attaches a file to the task of the site's account and returns
+// its id.
+func theirFile(t *testing.T, s *oauthSite, tid string) string {
+	t.Helper()
+	ctx := context.Background()
+	acct, err := s.setup.AccountBySlug(ctx, s.slug)
+	if err != nil {
+		t.Fatal(err)
+	}
+	owner, err := s.setup.MemberByEmail(ctx, acct.ID, ownerEmail)
+	if err != nil {
+		t.Fatal(err)
+	}
+	by := taskd.Actor{AccountID: acct.ID, Person: owner.Ref(), Role: taskd.RoleOwner}
+	f, err := s.setup.CreateFile(ctx, by, "theirs.txt", "text/plain", strings.NewReader("theirs"), taskd.DefaultFileLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, _ := strconv.ParseInt(tid, 10, 64)
+	if err := s.setup.AttachFiles(ctx, by, []int64{f.ID}, taskd.OwnerTask, id); err != nil {
+		t.Fatal(err)
+	}
+	return strconv.FormatInt(f.ID, 10)
 }

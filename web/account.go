@@ -161,7 +161,20 @@ func (s *Server) pathTaskIDs(r *http.Request, acct taskd.Account) []int64 {
 			ids = append(ids, c.TaskID)
 		}
 	}
+	if f, ok := s.pathFile(r, acct); ok && f.TaskID != 0 {
+		ids = append(ids, f.TaskID)
+	}
 	return ids
+}
+
+// pathFile is the file the path names, if any.
+func (s *Server) pathFile(r *http.Request, acct taskd.Account) (taskd.File, bool) {
+	id, err := taskd.ParseID(r.PathValue("fileid"), "file")
+	if err != nil {
+		return taskd.File{}, false
+	}
+	f, err := s.cfg.Store.File(r.Context(), acct.ID, id)
+	return f, err == nil
 }
 
 // seesPath keeps guests and readers to the projects whose team they are
@@ -179,6 +192,12 @@ func (s *Server) seesPath(r *http.Request, acct taskd.Account, m taskd.Member) (
 	}
 	if id, err := taskd.ParseID(r.PathValue("cid"), "comment"); err == nil {
 		if ok, err := s.cfg.Store.CanSeeComment(ctx, acct.ID, m.ID, id); err != nil || !ok {
+			return false, err
+		}
+	}
+	file, isFile := s.pathFile(r, acct)
+	if isFile && file.Owner == taskd.OwnerComment {
+		if ok, err := s.cfg.Store.CanSeeComment(ctx, acct.ID, m.ID, file.OwnerID); err != nil || !ok {
 			return false, err
 		}
 	}
@@ -200,6 +219,9 @@ func (s *Server) seesPath(r *http.Request, acct taskd.Account, m taskd.Member) (
 				project = t.ProjectID
 			}
 		}
+	}
+	if isFile && file.ProjectID != 0 {
+		project = file.ProjectID
 	}
 	if project == 0 {
 		return true, nil

@@ -121,6 +121,9 @@ type projectView struct {
 	// Budget is the spending against max_time and max_money; nil
 	// without a budget.
 	Budget *budgetView
+	// Files are the project's own files; Me who looks at them.
+	Files []taskd.File
+	Me    taskd.Actor
 }
 
 func (s *Server) projectPage(w http.ResponseWriter, r *http.Request, v *view, me member) error {
@@ -173,6 +176,16 @@ func (s *Server) renderProject(w http.ResponseWriter, r *http.Request, v *view, 
 	if pv.Budget, err = s.projectBudget(ctx, p); err != nil {
 		return err
 	}
+	files, err := s.cfg.Store.Files(ctx, taskd.FileQuery{AccountID: acct.ID, ProjectID: p.ID, Viewer: v.Nav.Member.ID})
+	if err != nil {
+		return err
+	}
+	for _, f := range files {
+		if f.Owner == taskd.OwnerProject {
+			pv.Files = append(pv.Files, f)
+		}
+	}
+	pv.Me = actor(acct, v.Nav.Member)
 	if slices.ContainsFunc(list.Tags, func(t taskd.Tag) bool { return t.Group.Type == "status" }) {
 		pv.Board = base + p.Page() + "/board"
 	}

@@ -24,7 +24,11 @@ type taskView struct {
 	Tags        []taskd.Tag
 	TagForm     *tagForm // nil without tags or for readers
 	Costs       *costsView
-	Me          taskd.Actor
+	// Files are the task's own files; CommentFiles those of its
+	// comments, by comment.
+	Files        []taskd.File
+	CommentFiles map[int64][]taskd.File
+	Me           taskd.Actor
 	Error       *formError
 	Values      map[string][]string
 	Base        string
@@ -91,6 +95,18 @@ func (s *Server) renderTask(w http.ResponseWriter, r *http.Request, v *view, acc
 	}
 	if tv.Costs, err = s.taskCosts(ctx, v, t, tv.Project); err != nil {
 		return err
+	}
+	files, err := s.cfg.Store.Files(ctx, taskd.FileQuery{AccountID: acct.ID, TaskID: t.ID, Viewer: v.Nav.Member.ID})
+	if err != nil {
+		return err
+	}
+	tv.CommentFiles = map[int64][]taskd.File{}
+	for _, f := range files {
+		if f.Owner == taskd.OwnerComment {
+			tv.CommentFiles[f.OwnerID] = append(tv.CommentFiles[f.OwnerID], f)
+		} else if f.Owner == taskd.OwnerTask {
+			tv.Files = append(tv.Files, f)
+		}
 	}
 	if tv.Comments, err = s.cfg.Store.CommentsFor(ctx, acct.ID, t.ID, v.Nav.Member.ID); err != nil {
 		return err
@@ -181,7 +197,15 @@ func (s *Server) addComment(r *http.Request, by taskd.Actor, t taskd.Task) (stri
 	if err != nil {
 		return "", err
 	}
+	// The files first: a refused file leaves no comment behind.
+	ids, err := s.receiveFiles(r, by)
+	if err != nil {
+		return "", err
+	}
 	c, err := s.cfg.Store.CreateComment(r.Context(), by, t.ID, text)
+	if err == nil && len(ids) > 0 {
+		err = s.cfg.Store.AttachFiles(r.Context(), by, ids, taskd.OwnerComment, c.ID)
+	}
 	return c.Page(), err
 }
 

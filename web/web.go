@@ -50,6 +50,7 @@ type Store interface {
 	taskd.HiddenStore
 	taskd.TagStore
 	taskd.CostStore
+	taskd.FileStore
 	taskd.WebhookStore // the webhook pages read attempts and deliveries
 	ratelimit.Store    // sign-in limits
 }
@@ -72,6 +73,9 @@ type Config struct {
 	People *people.Service
 	// ShowMail serves the outbox at /dev/mail (--dev): People.Outbox.
 	ShowMail bool
+	// FileLimits bound the files an account stores; zero:
+	// taskd.DefaultFileLimits.
+	FileLimits taskd.FileLimits
 }
 
 // accountPath is an account's pages' path on this server.
@@ -93,6 +97,9 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Log == nil {
 		cfg.Log = slog.New(slog.DiscardHandler)
 	}
+	if cfg.FileLimits == (taskd.FileLimits{}) {
+		cfg.FileLimits = taskd.DefaultFileLimits
+	}
 	t, err := template.New("").Funcs(template.FuncMap{
 		"scopeText":  scopeText,
 		"ms":         func(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d.Microseconds())/1000) },
@@ -109,6 +116,10 @@ func New(cfg Config) (*Server, error) {
 		"clock":      clockOf,
 		"rate":       rateText,
 		"minus":      func(a, b int64) int64 { return a - b },
+		"size":       sizeText,
+		"files":      newFileList,
+		"kind":       fileKind,
+		"canDelete":  func(by taskd.Actor, f taskd.File) bool { return taskd.CanChangeFile(by, f) == nil },
 		"isOwner":    func(m taskd.Member) bool { return m.Role == taskd.RoleOwner },
 		"fields":     newTaskFields,
 		"who":        who,
@@ -168,7 +179,11 @@ func (s *Server) routes() []route {
 		{"POST /a/{slug}/tasks/{tid}/complete", s.form(s.inAccount(taskd.PermWork, s.taskChange("status", s.completeTask)))},
 		{"POST /a/{slug}/tasks/{tid}/reopen", s.form(s.inAccount(taskd.PermWork, s.taskChange("status", s.reopenTask)))},
 		{"POST /a/{slug}/tasks/{tid}/delete", s.form(s.inAccount(taskd.PermWork, s.taskChange("status", s.deleteTask)))},
-		{"POST /a/{slug}/tasks/{tid}/comments", s.form(s.inAccount(taskd.PermWork, s.taskChange("comment", s.addComment)))},
+		{"POST /a/{slug}/tasks/{tid}/comments", s.upload(s.inAccount(taskd.PermWork, s.taskChange("comment", s.addComment)))},
+		{"POST /a/{slug}/tasks/{tid}/files", s.upload(s.inAccount(taskd.PermWork, s.taskChange("files", s.addTaskFiles)))},
+		{"POST /a/{slug}/project/{pid}/files", s.upload(s.inAccount(taskd.PermWork, s.addProjectFiles))},
+		{"POST /a/{slug}/files/{fileid}/delete", s.form(s.inAccount(taskd.PermWork, s.deleteFile))},
+		{"GET /a/{slug}/download/{fileid}", s.page(s.inAccount(taskd.PermRead, s.downloadFile))},
 		{"POST /a/{slug}/comments/{cid}/update", s.form(s.inAccount(taskd.PermWork, s.commentChange(false)))},
 		{"POST /a/{slug}/comments/{cid}/delete", s.form(s.inAccount(taskd.PermWork, s.commentChange(true)))},
 		{"POST /a/{slug}/tasks/{tid}/costs", s.form(s.inAccount(taskd.PermWork, s.taskChange("costs", s.addCost)))},

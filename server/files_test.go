@@ -67,7 +67,7 @@ func TestFilePages(t *testing.T) {
 			}
 			base := s.accountURL()
 			b := s.signedIn(ownerEmail)
-			csrf := b.get(base + task.Page()).form(t, "", "").Get("csrf")
+			csrf := b.get(base+task.Page()).form(t, "", "").Get("csrf")
 			tid := strconv.FormatInt(task.ID, 10)
 
 			if r := b.postMultipart(base+"/tasks/"+tid+"/files", nil, upload{"attach[]", "x.txt", "text/plain", "x"}); r.status != http.StatusForbidden {

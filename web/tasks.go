@@ -29,9 +29,9 @@ type taskView struct {
 	Files        []taskd.File
 	CommentFiles map[int64][]taskd.File
 	Me           taskd.Actor
-	Error       *formError
-	Values      map[string][]string
-	Base        string
+	Error        *formError
+	Values       map[string][]string
+	Base         string
 }
 
 // taskPage serves /project/{pid}/{tid}/ and /project/{pid}/{parent}/{tid}/:

@@ -32,11 +32,11 @@ func routes(ctx context.Context, c Config) (http.Handler, error) {
 	}
 	folks := &people.Service{Store: c.Store, Outbox: c.Mail, PublicURL: c.PublicURL, Now: c.Now}
 	pages, err := web.New(web.Config{Store: c.Store, OAuth: auth, Hooks: c.Hooks, Sealer: c.Sealer, Log: c.Log, Now: c.Now,
-		AccountURL: acctURL, Secure: c.secure(), TrustProxy: c.TrustProxy, People: folks, ShowMail: c.ShowMail})
+		AccountURL: acctURL, Secure: c.secure(), TrustProxy: c.TrustProxy, People: folks, ShowMail: c.ShowMail, FileLimits: c.FileLimits})
 	if err != nil {
 		return nil, err
 	}
-	accounts := api.Config{Store: c.Store, Sealer: c.Sealer, Log: c.Log, Now: c.Now, Tokens: auth, People: folks, Limits: api.Limits{
+	accounts := api.Config{Store: c.Store, Sealer: c.Sealer, Log: c.Log, Now: c.Now, Tokens: auth, People: folks, FileLimits: c.FileLimits, Limits: api.Limits{
 		PerAddress: c.limiter("api-address:", c.Limits.APIAddress),
 		PerAccount: c.limiter("api-account:", c.Limits.APIAccount), TrustProxy: c.TrustProxy}}
 	if c.Hooks != nil { // a nil *webhook.Service would make a non-nil interface

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/mail"
 	"github.com/taskd/taskd/metrics"
 	"github.com/taskd/taskd/people"
@@ -58,6 +59,9 @@ type Config struct {
 	// ShutdownTimeout is how long Serve waits for requests in flight
 	// when it stops; 15 seconds when zero.
 	ShutdownTimeout time.Duration
+	// FileLimits bound the files an account stores; zero:
+	// taskd.DefaultFileLimits.
+	FileLimits taskd.FileLimits
 }
 
 // Limits are requests per minute; 0 turns a limit off.

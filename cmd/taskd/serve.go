@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/mail"
 	"github.com/taskd/taskd/metrics"
 	"github.com/taskd/taskd/people"
@@ -36,6 +37,8 @@ type serveFlags struct {
 	hookWorkers     int
 	hookLease       time.Duration
 	limits          server.Limits
+	fileMB          int64 // --max-file-mb
+	accountFilesMB  int64 // --max-account-files-mb
 	debugAddr       string
 	smtpURL         string
 	mailFrom        string
@@ -64,6 +67,8 @@ func serve(ctx context.Context, e env, args []string) error {
 	fs.StringVar(&f.debugAddr, "debug-addr", "", "loopback address to serve Go's profiles on (/debug/pprof/); off when empty")
 	fs.StringVar(&f.smtpURL, "smtp-url", "", "mail server: smtp://user:pass@host:587 (STARTTLS required) or smtps://user:pass@host:465; without it mail is kept unsent (shown at /dev/mail with --dev)")
 	fs.StringVar(&f.mailFrom, "mail-from", "", `the sender of every e-mail, e.g. "Acme tasks <tasks@acme.example>" (default taskd@ the public URL's host)`)
+	fs.Int64Var(&f.fileMB, "max-file-mb", taskd.DefaultFileLimits.MaxFileBytes>>20, "the largest file one may attach, in MB")
+	fs.Int64Var(&f.accountFilesMB, "max-account-files-mb", taskd.DefaultFileLimits.MaxAccountBytes>>20, "the most all of an account's files may take, in MB")
 	fs.BoolVar(&f.strictOAuth, "strict-oauth", false, "refuse token requests sent as GET with query parameters (accepted by default for the official SDKs)")
 	if err := parseFlags(fs, e, args); err != nil {
 		return helpOK(err)
@@ -120,7 +125,8 @@ func serve(ctx context.Context, e env, args []string) error {
 	srv, err := server.New(ctx, server.Config{Store: db, Sealer: sealer, Log: log, PublicURL: base,
 		TrustProxy: f.trustProxy, StrictOAuth: f.strictOAuth, Hooks: hooks, Metrics: reg, Limits: f.limits,
 		Dispatch: webhook.DispatcherConfig{Workers: f.hookWorkers, Lease: f.hookLease}, Mail: outbox, ShowMail: f.dev,
-		TLSCert: f.tlsCert, TLSKey: f.tlsKey, ShutdownTimeout: f.shutdownTimeout})
+		TLSCert: f.tlsCert, TLSKey: f.tlsKey, ShutdownTimeout: f.shutdownTimeout,
+		FileLimits: taskd.FileLimits{MaxFileBytes: f.fileMB << 20, MaxAccountBytes: f.accountFilesMB << 20}})
 	if err != nil {
 		ln.Close()
 		return err
@@ -141,6 +147,9 @@ func (f *serveFlags) check() error {
 	}
 	if f.demo && !f.dev {
 		return errors.New("--demo needs --dev")
+	}
+	if f.fileMB < 1 || f.accountFilesMB < f.fileMB || f.accountFilesMB > 1<<30 {
+		return errors.New("--max-file-mb must be at least 1 and --max-account-files-mb at least as large")
 	}
 	if f.publicURL != "" {
 		u, err := url.Parse(f.publicURL)

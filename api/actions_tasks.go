@@ -25,16 +25,21 @@ func getTasks(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if c.extra("subscribers") { // not cached: subscriptions change no project version
+	if c.extra("subscribers") || c.extra("files") { // not cached: neither changes the project's version
 		tasks, err := c.store.Tasks(c.ctx, taskd.TaskQuery{AccountID: c.accountID(), ProjectID: pid, Status: status, Viewer: c.viewer()})
 		if err != nil {
 			return nil, err
 		}
 		v := c.view()
-		if v.subscribers, err = c.store.ProjectSubscribers(c.ctx, c.accountID(), pid); err != nil {
-			return nil, err
+		if c.extra("subscribers") {
+			if v.subscribers, err = c.store.ProjectSubscribers(c.ctx, c.accountID(), pid); err != nil {
+				return nil, err
+			}
 		}
 		if err := c.withTags(&v, tasks); err != nil {
+			return nil, err
+		}
+		if err := c.withFiles(&v, pid); err != nil {
 			return nil, err
 		}
 		return ok(v.renderAll(taskd.BuildTree(tasks))), nil
@@ -72,6 +77,9 @@ func getAllTasks(c *call) (any, error) {
 	v.project = true
 	tasks = c.visibleTasks(tasks)
 	if err := c.withTags(&v, tasks); err != nil {
+		return nil, err
+	}
+	if err := c.withFiles(&v, 0); err != nil {
 		return nil, err
 	}
 	return ok(v.renderAll(taskd.BuildTree(tasks))), nil
@@ -122,6 +130,9 @@ func searchTasks(c *call) (any, error) {
 	if err := c.withTags(&v, tasks); err != nil {
 		return nil, err
 	}
+	if err := c.withFiles(&v, 0); err != nil {
+		return nil, err
+	}
 	return ok(v.renderAll(tasks)), nil
 }
 
@@ -149,12 +160,8 @@ func (c *call) renderOne(t taskd.Task) (any, error) {
 			return nil, err
 		}
 	}
-	if c.extra("files") {
-		files, err := c.store.Files(c.ctx, taskd.FileQuery{AccountID: c.accountID(), ProjectID: t.ProjectID, Viewer: c.viewer()})
-		if err != nil {
-			return nil, err
-		}
-		v.files = filesOf(files, taskd.OwnerTask)
+	if err := c.withFiles(&v, t.ProjectID); err != nil {
+		return nil, err
 	}
 	return ok(v.render(t)), nil
 }
@@ -270,4 +277,18 @@ func (c *call) withTags(v *taskView, tasks []taskd.Task) error {
 	var err error
 	v.tags, err = c.store.ObjectTags(c.ctx, c.accountID(), taskd.TagsOfTasks, ids)
 	return err
+}
+
+// withFiles sets the tasks' own files, with extra=files: those of a
+// project, or of the account (0).
+func (c *call) withFiles(v *taskView, projectID int64) error {
+	if !c.extra("files") {
+		return nil
+	}
+	files, err := c.store.Files(c.ctx, taskd.FileQuery{AccountID: c.accountID(), ProjectID: projectID, Viewer: c.viewer()})
+	if err != nil {
+		return err
+	}
+	v.files = filesOf(files, taskd.OwnerTask)
+	return nil
 }

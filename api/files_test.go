@@ -140,8 +140,11 @@ func TestFilesReadSide(t *testing.T) {
 		if res, _ := bearer(noFiles, "action", "download", "id_file", brief); res.StatusCode != http.StatusForbidden {
 			t.Fatalf("download without files_read: HTTP %d", res.StatusCode)
 		}
-		if _, body := bearer(gusToken, "action", "get_task", "id_task", tid, "extra", "files"); !strings.Contains(body, `"files":[{"id":"`+page+`"`) {
-			t.Fatalf("extra=files on a task: %s", body)
+		for _, call := range [][]string{{"action", "get_task", "id_task", tid, "extra", "files"}, {"action", "get_tasks", "id_project", pid, "extra", "files"},
+			{"action", "get_all_tasks", "extra", "files"}} {
+			if _, body := bearer(gusToken, call...); !strings.Contains(body, `"files":[{"id":"`+page+`"`) || strings.Contains(body, `"id":"`+hidden+`"`) {
+				t.Fatalf("extra=files on %s: %s", call[1], body)
+			}
 		}
 		comments := a.ok("action", "get_comments", "id_task", tid, "extra", "files").list()
 		if fs := comments[0].(map[string]any)["files"].([]any); len(fs) != 1 || fs[0].(map[string]any)["id"] != logo {

@@ -81,9 +81,18 @@ func TestFilePages(t *testing.T) {
 			b.postMultipart(base+"/tasks/"+tid+"/comments", [][2]string{{"csrf", csrf}, {"text", "Signed copy attached"}},
 				upload{"attach[]", "signed.pdf", "application/pdf", "%PDF"}).location(t)
 			b.postMultipart(base+p.Page()+"files", [][2]string{{"csrf", csrf}}, upload{"attach[]", "brief.txt", "text/plain", "brief"}).location(t)
+			b.postMultipart(base+p.Page()+"tasks", [][2]string{{"csrf", csrf}, {"title", "Born with a file"}, {"return", "project"}},
+				upload{"attach[]", "spec.txt", "text/plain", "spec"}).location(t)
+			born, err := s.setup.Tasks(ctx, taskd.TaskQuery{AccountID: acct.ID, ProjectID: p.ID, Filter: taskd.QueryCond{Field: taskd.FieldName, Op: "=", Text: "Born with a file"}})
+			if err != nil || len(born) != 1 {
+				t.Fatalf("the task made with a file: %v, %v", born, err)
+			}
+			if fs, _ := s.setup.Files(ctx, taskd.FileQuery{AccountID: acct.ID, TaskID: born[0].ID}); len(fs) != 1 || fs[0].Name != "spec.txt" {
+				t.Fatalf("its files: %+v", fs)
+			}
 
-			files, err := s.setup.Files(ctx, taskd.FileQuery{AccountID: acct.ID, ProjectID: p.ID})
-			if err != nil || len(files) != 4 {
+			files, err := s.setup.Files(ctx, taskd.FileQuery{AccountID: acct.ID, TaskID: task.ID})
+			if err != nil || len(files) != 3 {
 				t.Fatalf("files %v, %v", files, err)
 			}
 			pg := b.get(base + task.Page())

@@ -236,8 +236,15 @@ func (s *Server) createTask(w http.ResponseWriter, r *http.Request, v *view, me 
 		err = taskd.Required("title")
 	}
 	var t taskd.Task
+	var files []int64
+	if err == nil { // the files first: a refused file leaves no task behind
+		files, err = s.receiveFiles(r, actor(acct, m))
+	}
 	if err == nil {
 		t, err = s.cfg.Store.CreateTask(r.Context(), actor(acct, m), p.ID, parent, in)
+	}
+	if err == nil && len(files) > 0 {
+		err = s.cfg.Store.AttachFiles(r.Context(), actor(acct, m), files, taskd.OwnerTask, t.ID)
 	}
 	if err != nil {
 		fe, ok := asFormError("task", err)

@@ -161,7 +161,7 @@ func (s *Server) routes() []route {
 		{"GET /a/{slug}/project/{pid}/{$}", s.page(s.inAccount(taskd.PermRead, s.projectPage))},
 		{"POST /a/{slug}/project/{pid}/members", s.form(s.inAccount(taskd.PermWork, s.setProjectTeam(true)))},
 		{"POST /a/{slug}/project/{pid}/members/remove", s.form(s.inAccount(taskd.PermWork, s.setProjectTeam(false)))},
-		{"POST /a/{slug}/project/{pid}/tasks", s.form(s.inAccount(taskd.PermWork, s.createTask))},
+		{"POST /a/{slug}/project/{pid}/tasks", s.upload(s.inAccount(taskd.PermWork, s.createTask))},
 		{"POST /a/{slug}/project/{pid}/budget", s.form(s.inAccount(taskd.PermWork, s.setBudget))},
 		{"GET /a/{slug}/project/{pid}/board", s.page(s.inAccount(taskd.PermRead, s.board))},
 		{"POST /a/{slug}/project/{pid}/tags", s.form(s.inAccount(taskd.PermWork, s.setProjectTags))},

@@ -5,14 +5,13 @@ import (
 	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/api"
+	"github.com/taskd/taskd/internal/memstat"
 	"github.com/taskd/taskd/internal/testdb"
 )
 
@@ -32,7 +31,7 @@ func BenchmarkFileAPI(b *testing.B) {
 			a := s.newAccount(b)
 			a.server = &server{URL: srv.URL, DB: s.DB, Sealer: s.Sealer}
 			pid := a.ok("action", "post_project", "title", "P").data()["id"].(string)
-			before := vmHWM(b)
+			before := memstat.Peak(b)
 			var up, down time.Duration
 			for b.Loop() {
 				start := time.Now()
@@ -40,7 +39,7 @@ func BenchmarkFileAPI(b *testing.B) {
 				mw := multipart.NewWriter(pw)
 				go func() {
 					part, _ := mw.CreateFormFile("attach[0]", "big.bin")
-					_, err := io.Copy(part, io.LimitReader(bytePattern{}, size))
+					_, err := io.Copy(part, io.LimitReader(memstat.Pattern{}, size))
 					if err == nil {
 						err = mw.Close()
 					}
@@ -76,31 +75,7 @@ func BenchmarkFileAPI(b *testing.B) {
 			mb := float64(size) / (1 << 20) * float64(b.N)
 			b.ReportMetric(mb/up.Seconds(), "upload-MB/s")
 			b.ReportMetric(mb/down.Seconds(), "download-MB/s")
-			b.ReportMetric(float64(vmHWM(b)-before)/(1<<20), "peak-RSS-growth-MB")
+			b.ReportMetric(float64(memstat.Peak(b)-before)/(1<<20), "peak-RSS-growth-MB")
 		})
 	}
-}
-
-type bytePattern struct{}
-
-func (bytePattern) Read(p []byte) (int, error) {
-	for i := range p {
-		p[i] = byte(i*7 + i>>8)
-	}
-	return len(p), nil
-}
-
-// vmHWM is the process's peak resident memory so far, in bytes.
-func vmHWM(b *testing.B) int64 {
-	raw, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		b.Skip("no /proc/self/status")
-	}
-	for _, line := range strings.Split(string(raw), "\n") {
-		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
-			kb, _ := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
-			return kb << 10
-		}
-	}
-	panic("no VmHWM in /proc/self/status")
 }

@@ -57,10 +57,15 @@ func parseRequest(w http.ResponseWriter, r *http.Request) (*request, error) {
 		return nil, err
 	}
 	if ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); ct == "multipart/form-data" && r.Method == http.MethodPost {
-		// Files take longer than the server's read timeout for requests;
-		// the size limits bound them instead.
-		_ = http.NewResponseController(w).SetReadDeadline(time.Now().Add(uploadTime))
-		return req, parseMultipart(r, req)
+		if err := parseMultipart(r, req); err != nil {
+			return nil, err
+		}
+		if req.parts != nil {
+			// Files take longer than the server's read timeout; the size
+			// limits bound them instead, once the caller may send them.
+			req.parts.extend = func() { _ = http.NewResponseController(w).SetReadDeadline(time.Now().Add(uploadTime)) }
+		}
+		return req, nil
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBody))
 	var tooBig *http.MaxBytesError

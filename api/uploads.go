@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"errors"
 	"io"
 	"mime/multipart"
@@ -21,7 +22,16 @@ const MaxFilesPerRequest = 20
 type fileParts struct {
 	mr   *multipart.Reader
 	next *multipart.Part
+	// extend lifts the request's read deadline for the files.
+	extend func()
 }
+
+// The bounds of a multipart body's parameters, read before the caller is
+// known: their names and values together, and their number.
+const (
+	maxPartFields = 200
+	partOverhead  = 256 // counted for each part besides its name and value
+)
 
 // parseMultipart reads a multipart/form-data body's parameters, which
 // must all come before its files (as curl -F and both SDKs send them),
@@ -34,7 +44,10 @@ func parseMultipart(r *http.Request, req *request) error {
 	}
 	req.body = source{name: "multipart body", params: map[string]string{}}
 	size := 0
-	for {
+	for fields := 0; ; fields++ {
+		if fields == maxPartFields {
+			return failf(CodeTooLarge, "", "A multipart body has at most %d parameters", maxPartFields)
+		}
 		p, err := mr.NextPart()
 		if errors.Is(err, io.EOF) {
 			return nil
@@ -47,6 +60,9 @@ func parseMultipart(r *http.Request, req *request) error {
 			return nil
 		}
 		name := p.FormName()
+		if size += len(name) + partOverhead; size > MaxBody {
+			return failf(CodeTooLarge, "", "The parameters of a multipart body are larger than %d bytes", MaxBody)
+		}
 		v, err := io.ReadAll(io.LimitReader(p, int64(MaxBody-size)+1))
 		if err != nil {
 			return failf(CodeMalformed, "body", "The multipart body is malformed")
@@ -85,6 +101,9 @@ func (c *call) receiveFiles(name string) error {
 	if err != nil {
 		return err
 	}
+	if c.parts.extend != nil {
+		c.parts.extend()
+	}
 	for p := c.parts.next; p != nil; {
 		if p.FileName() == "" {
 			c.dropUploads()
@@ -110,12 +129,14 @@ func (c *call) receiveFiles(name string) error {
 	return nil
 }
 
-// dropUploads deletes the files of a request that failed.
+// dropUploads deletes the files of a request that failed, even when its
+// client has gone (its context ended).
 func (c *call) dropUploads() {
 	by, err := c.actor()
+	ctx := context.WithoutCancel(c.ctx)
 	for _, f := range c.uploads {
 		if err == nil {
-			_ = c.store.DeleteFile(c.ctx, by, f.ID) // else swept as an unattached upload
+			_ = c.store.DeleteFile(ctx, by, f.ID) // else swept as an unattached upload
 		}
 	}
 	c.uploads = nil

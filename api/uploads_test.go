@@ -175,6 +175,14 @@ func TestUploads(t *testing.T) {
 		if r := send(signed("action", "post_task", "id_project", pid, "title", "Many"), ct, body, nil); r.code() != int(api.CodeInvalidValue) || used() != before {
 			t.Fatalf("too many files: %v", r)
 		}
+		fields := make([]part, 300) // many small parts, before anyone is known
+		for i := range fields {
+			fields[i] = part{field: fmt.Sprintf("f%d", i)}
+		}
+		body, ct = multipartBody(t, fields...)
+		if r := send(a.endpoint()+"?action=get_projects", ct, body, nil); r.code() != int(api.CodeTooLarge) {
+			t.Fatalf("300 parameters in a multipart body: %v", r)
+		}
 		body, ct = multipartBody(t, part{"attach[0]", "a.txt", "text/plain", "a"})
 		if r := send(signed("action", "get_projects"), ct, body, nil); r.code() != int(api.CodeUnknownParam) {
 			t.Fatalf("files on an action that takes none: %v", r)

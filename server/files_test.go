@@ -124,6 +124,14 @@ func TestFilePages(t *testing.T) {
 			if after, _ := s.setup.FileBytes(ctx, acct.ID); after != before {
 				t.Fatalf("a refused form left %d bytes", after-before)
 			}
+			// A task refused after its files were stored leaves none of them.
+			if r := b.postMultipart(base+p.Page()+"tasks", [][2]string{{"csrf", csrf}, {"title", "Backwards"}, {"datestart", "2026-05-02"}, {"dateend", "2026-05-01"}},
+				upload{"attach[]", "plan.txt", "text/plain", "plan"}); r.status != http.StatusUnprocessableEntity {
+				t.Fatalf("a task ending before it starts: HTTP %d", r.status)
+			}
+			if after, _ := s.setup.FileBytes(ctx, acct.ID); after != before {
+				t.Fatalf("a refused task left %d bytes of its files", after-before)
+			}
 
 			// Deleting: not another user's file; the owner's own.
 			u := s.signedIn(userEmail)

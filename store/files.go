@@ -16,6 +16,11 @@ import (
 
 var _ taskd.FileStore = (*DB)(nil)
 
+// fileAlive keeps files whose owner still exists: those of a task or
+// comment deleted since wait only for the sweep, unseen.
+const fileAlive = ` AND (f.owner IN ('', 'project') OR (f.owner = 'task' AND EXISTS (SELECT 1 FROM tasks ft WHERE ft.id = f.owner_id))
+	OR (f.owner = 'comment' AND EXISTS (SELECT 1 FROM comments fc WHERE fc.id = f.owner_id)))`
+
 const fileColumns = `f.id, f.account_id, f.owner, f.owner_id, f.project_id, f.task_id, f.name, f.content_type, f.size, f.sha256,
 	f.author_id, COALESCE(p.email, ''), COALESCE(p.first_name, ''), COALESCE(p.last_name, ''), f.created_at
 	FROM files f LEFT JOIN persons p ON p.id = f.author_id`
@@ -62,7 +67,7 @@ func (db *DB) CreateFile(ctx context.Context, by taskd.Actor, name, contentType 
 	if err != nil {
 		return f, err
 	}
-	if err := db.writeChunks(ctx, &f, r, limits, used); err != nil {
+	if err := db.writeChunks(ctx, &f, r, limits); err != nil {
 		// Nothing of a refused or broken upload stays, whatever the
 		// request's context has become; should this fail too, the row is
 		// incomplete, unseen, and DeleteUnattachedFiles removes it.
@@ -73,7 +78,7 @@ func (db *DB) CreateFile(ctx context.Context, by taskd.Actor, name, contentType 
 }
 
 // writeChunks reads r to its end into chunks of f, then completes f.
-func (db *DB) writeChunks(ctx context.Context, f *taskd.File, r io.Reader, limits taskd.FileLimits, used int64) error {
+func (db *DB) writeChunks(ctx context.Context, f *taskd.File, r io.Reader, limits taskd.FileLimits) error {
 	hash := sha256.New()
 	buf := make([]byte, taskd.FileChunk)
 	r = cutShort{r}
@@ -84,11 +89,18 @@ func (db *DB) writeChunks(ctx context.Context, f *taskd.File, r io.Reader, limit
 			if f.Size > limits.MaxFileBytes {
 				return tooLarge("A file is at most %d MB", limits.MaxFileBytes>>20)
 			}
-			if used+f.Size > limits.MaxAccountBytes {
-				return tooLarge("The account's files would pass their allowance of %d MB", limits.MaxAccountBytes>>20)
-			}
 			hash.Write(buf[:n])
 			if err := db.tx(ctx, "store file chunk", func(tx querier) error {
+				// The other files as they are now, uploads in progress
+				// included, so that uploads at once cannot all pass.
+				var others int64
+				if err := tx.QueryRowContext(ctx, db.d.q(`SELECT CAST(COALESCE(SUM(size), 0) AS BIGINT) FROM files WHERE account_id = ? AND id <> ?`),
+					f.AccountID, f.ID).Scan(&others); err != nil {
+					return err
+				}
+				if others+f.Size > limits.MaxAccountBytes {
+					return tooLarge("The account's files would pass their allowance of %d MB", limits.MaxAccountBytes>>20)
+				}
 				if _, err := tx.ExecContext(ctx, db.d.q(`INSERT INTO file_chunks (file_id, seq, data) VALUES (?, ?, ?)`), f.ID, seq, buf[:n]); err != nil {
 					return err
 				}
@@ -172,7 +184,7 @@ func (db *DB) fileOwner(ctx context.Context, tx querier, accountID int64, owner 
 // File returns one complete file of the account; not found ("file")
 // otherwise.
 func (db *DB) File(ctx context.Context, accountID, id int64) (taskd.File, error) {
-	f, err := scanFile(db.reader.QueryRow(ctx, db.d.q(`SELECT `+fileColumns+` WHERE f.account_id = ? AND f.id = ? AND f.complete = 1`), accountID, id))
+	f, err := scanFile(db.reader.QueryRow(ctx, db.d.q(`SELECT `+fileColumns+` WHERE f.account_id = ? AND f.id = ? AND f.complete = 1`+fileAlive), accountID, id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return f, taskd.NotFound("file")
 	}
@@ -185,7 +197,7 @@ func (db *DB) File(ctx context.Context, accountID, id int64) (taskd.File, error)
 // Files lists the attached files of a project (with its tasks' and
 // comments') or of a task (with its comments'), oldest first.
 func (db *DB) Files(ctx context.Context, q taskd.FileQuery) ([]taskd.File, error) {
-	where, args := ` WHERE f.account_id = ? AND f.complete = 1 AND f.owner <> ''`, []any{q.AccountID}
+	where, args := ` WHERE f.account_id = ? AND f.complete = 1 AND f.owner <> ''`+fileAlive, []any{q.AccountID}
 	if q.ProjectID != 0 {
 		where += ` AND f.project_id = ?`
 		args = append(args, q.ProjectID)
@@ -266,19 +278,29 @@ func (db *DB) DeleteFile(ctx context.Context, by taskd.Actor, id int64) error {
 // DeleteUnattachedFiles deletes uploads left unattached, and files never
 // completed, since before the time, and the files of deleted tasks and
 // comments.
+// Files go a batch at a time, each in its own transaction, so that a large
+// sweep never holds the write lock for long.
 func (db *DB) DeleteUnattachedFiles(ctx context.Context, before time.Time) (int, error) {
-	var n int64
-	err := db.tx(ctx, "delete unattached files", func(tx querier) error {
-		res, err := tx.ExecContext(ctx, db.d.q(`DELETE FROM files WHERE ((owner = '' OR complete = 0) AND created_at < ?)
-			OR (owner = 'task' AND NOT EXISTS (SELECT 1 FROM tasks t WHERE t.id = files.owner_id))
-			OR (owner = 'comment' AND NOT EXISTS (SELECT 1 FROM comments c WHERE c.id = files.owner_id))`), ms(before))
-		if err != nil {
+	total := 0
+	for {
+		var n int64
+		err := db.tx(ctx, "delete unattached files", func(tx querier) error {
+			res, err := tx.ExecContext(ctx, db.d.q(`DELETE FROM files WHERE id IN (SELECT id FROM files
+				WHERE ((owner = '' OR complete = 0) AND created_at < ?)
+				OR (owner = 'task' AND NOT EXISTS (SELECT 1 FROM tasks t WHERE t.id = files.owner_id))
+				OR (owner = 'comment' AND NOT EXISTS (SELECT 1 FROM comments c WHERE c.id = files.owner_id))
+				LIMIT 20)`), ms(before))
+			if err != nil {
+				return err
+			}
+			n, err = res.RowsAffected()
 			return err
+		})
+		total += int(n)
+		if err != nil || n == 0 {
+			return total, err
 		}
-		n, err = res.RowsAffected()
-		return err
-	})
-	return int(n), err
+	}
 }
 
 // FileBytes is the size of all of an account's files, those being

@@ -132,8 +132,7 @@ func (db *DB) DeleteTimer(ctx context.Context, by taskd.Actor) error {
 		if err != nil {
 			return err
 		}
-		_, err = tx.ExecContext(ctx, db.d.q(`DELETE FROM timers WHERE id = ?`), tm.ID)
-		return err
+		return db.endTimer(ctx, tx, tm.ID)
 	})
 }
 
@@ -153,7 +152,7 @@ func (db *DB) ownTimer(ctx context.Context, tx querier, by taskd.Actor, timerID 
 // even when its task was closed or its project archived since it started:
 // the time was worked.
 func (db *DB) recordTimer(ctx context.Context, tx querier, tm taskd.Timer, comment string, zone *time.Location) (taskd.Cost, error) {
-	if _, err := tx.ExecContext(ctx, db.d.q(`DELETE FROM timers WHERE id = ?`), tm.ID); err != nil {
+	if err := db.endTimer(ctx, tx, tm.ID); err != nil {
 		return taskd.Cost{}, err
 	}
 	if zone == nil {
@@ -170,4 +169,17 @@ func (db *DB) recordTimer(ctx context.Context, tx querier, tm taskd.Timer, comme
 func isNotFound(err error) bool {
 	var de *taskd.Error
 	return errors.As(err, &de) && de.Kind == taskd.KindNotFound
+}
+
+// endTimer deletes a running timer; not found when another transaction
+// ended it first (two stops at once record it once).
+func (db *DB) endTimer(ctx context.Context, tx querier, id int64) error {
+	res, err := tx.ExecContext(ctx, db.d.q(`DELETE FROM timers WHERE id = ?`), id)
+	if err != nil {
+		return err
+	}
+	if n, err := res.RowsAffected(); err != nil || n != 1 {
+		return taskd.NotFound("timer")
+	}
+	return nil
 }

@@ -27,6 +27,7 @@ type filesKey struct{}
 type pendingFiles struct {
 	mr   *multipart.Reader
 	next *multipart.Part
+	w    http.ResponseWriter // to lift the read deadline for the files
 }
 
 // upload wraps a POST handler whose form may carry files
@@ -42,7 +43,6 @@ func (s *Server) upload(h handler) http.HandlerFunc {
 			plain(w, r)
 			return
 		}
-		_ = http.NewResponseController(w).SetReadDeadline(time.Now().Add(30 * time.Minute))
 		mr, err := r.MultipartReader()
 		if err != nil {
 			s.fail(w, r, http.StatusBadRequest, "The form could not be read.")
@@ -50,7 +50,7 @@ func (s *Server) upload(h handler) http.HandlerFunc {
 		}
 		r.PostForm, r.Form = url.Values{}, url.Values{}
 		size := 0
-		for {
+		for fields := 0; ; fields++ {
 			p, err := mr.NextPart()
 			if errors.Is(err, io.EOF) {
 				break
@@ -60,11 +60,14 @@ func (s *Server) upload(h handler) http.HandlerFunc {
 				return
 			}
 			if p.FileName() != "" {
-				r = r.WithContext(context.WithValue(r.Context(), filesKey{}, &pendingFiles{mr: mr, next: p}))
+				r = r.WithContext(context.WithValue(r.Context(), filesKey{}, &pendingFiles{mr: mr, next: p, w: w}))
 				break
 			}
-			v, err := io.ReadAll(io.LimitReader(p, int64(1<<20-size)+1))
-			if size += len(v); err != nil || size > 1<<20 {
+			// Names count with values, and every part with an overhead,
+			// so that no form of many small parts outgrows the bound.
+			size += len(p.FormName()) + 256
+			v, err := io.ReadAll(io.LimitReader(p, int64(max(1<<20-size, 0))+1))
+			if size += len(v); err != nil || size > 1<<20 || fields > 200 {
 				s.fail(w, r, http.StatusBadRequest, "The form could not be read.")
 				return
 			}
@@ -91,11 +94,12 @@ func (s *Server) receiveFiles(r *http.Request, by taskd.Actor) ([]int64, error) 
 	if pf == nil {
 		return nil, nil
 	}
+	// The form's sender is known now: its files may take longer than the
+	// server's read timeout; the size limits bound them instead.
+	_ = http.NewResponseController(pf.w).SetReadDeadline(time.Now().Add(30 * time.Minute))
 	var ids []int64
 	fail := func(err error) ([]int64, error) {
-		for _, id := range ids {
-			_ = s.cfg.Store.DeleteFile(context.WithoutCancel(r.Context()), by, id) // else swept
-		}
+		s.dropFiles(r, by, ids)
 		return nil, err
 	}
 	for p := pf.next; p != nil; {
@@ -127,7 +131,11 @@ func (s *Server) attachFiles(r *http.Request, by taskd.Actor, owner string, id i
 	if err != nil || len(ids) == 0 {
 		return err
 	}
-	return s.cfg.Store.AttachFiles(r.Context(), by, ids, owner, id)
+	if err := s.cfg.Store.AttachFiles(r.Context(), by, ids, owner, id); err != nil {
+		s.dropFiles(r, by, ids)
+		return err
+	}
+	return nil
 }
 
 // addTaskFiles is POST /a/{slug}/tasks/{tid}/files (multipart).
@@ -236,4 +244,12 @@ type fileList struct {
 
 func newFileList(v *view, files []taskd.File, me taskd.Actor, base string) fileList {
 	return fileList{View: v, Files: files, Me: me, Base: base}
+}
+
+// dropFiles deletes a form's stored files when what they were for failed,
+// even when the client has gone; what fails to go is swept later.
+func (s *Server) dropFiles(r *http.Request, by taskd.Actor, ids []int64) {
+	for _, id := range ids {
+		_ = s.cfg.Store.DeleteFile(context.WithoutCancel(r.Context()), by, id)
+	}
 }

@@ -247,6 +247,9 @@ func (s *Server) createTask(w http.ResponseWriter, r *http.Request, v *view, me 
 		err = s.cfg.Store.AttachFiles(r.Context(), actor(acct, m), files, taskd.OwnerTask, t.ID)
 	}
 	if err != nil {
+		s.dropFiles(r, actor(acct, m), files)
+	}
+	if err != nil {
 		fe, ok := asFormError("task", err)
 		if !ok {
 			return err

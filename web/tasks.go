@@ -206,6 +206,9 @@ func (s *Server) addComment(r *http.Request, by taskd.Actor, t taskd.Task) (stri
 	if err == nil && len(ids) > 0 {
 		err = s.cfg.Store.AttachFiles(r.Context(), by, ids, taskd.OwnerComment, c.ID)
 	}
+	if err != nil {
+		s.dropFiles(r, by, ids)
+	}
 	return c.Page(), err
 }
 

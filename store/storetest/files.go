@@ -95,6 +95,8 @@ func testFiles(t *testing.T, f *Fixture) {
 	onGone := must(s.CreateFile(ctx, owner, "gone.txt", "text/plain", bytes.NewReader([]byte("x")), limits))(t)
 	noErr(t, s.AttachFiles(ctx, owner, []int64{onGone.ID}, taskd.OwnerTask, gone.ID))
 	noErr(t, s.DeleteTask(ctx, owner, gone.ID))
+	_, err = s.File(ctx, f.Account.ID, onGone.ID) // gone with its task, before the sweep
+	want(t, err, taskd.KindNotFound, "file")
 	swept := must(s.DeleteUnattachedFiles(ctx, f.Clock.Now().Add(-time.Hour)))(t)
 	if swept < 2 {
 		t.Fatalf("swept %d files, want the old upload and the deleted task's file at least", swept)
@@ -119,6 +121,20 @@ func testFiles(t *testing.T, f *Fixture) {
 			t.Fatalf("viewer %d sees %d files, want %d: %+v", who, len(l), n, l)
 		}
 	}
+
+	// Uploads at once see each other's growth: the second passes the
+	// allowance while the first waits midway, so the first is refused.
+	tight := taskd.FileLimits{MaxFileBytes: 4 << 20, MaxAccountBytes: must(s.FileBytes(ctx, f.Account.ID))(t) + 3<<20}
+	pr, pw := io.Pipe()
+	first := make(chan error, 1)
+	go func() {
+		_, err := s.CreateFile(ctx, owner, "slow.bin", "application/octet-stream", pr, tight)
+		first <- err
+	}()
+	pw.Write(make([]byte, 2*taskd.FileChunk)) // the first two chunks are stored
+	must(s.CreateFile(ctx, owner, "fast.bin", "application/octet-stream", io.LimitReader(zeros{}, 2<<20), tight))(t)
+	go func() { pw.Write(make([]byte, taskd.FileChunk)); pw.Close() }()
+	want(t, <-first, taskd.KindInvalid, "file")
 
 	// Another account.
 	b, bOwner := NewAccount(t, s, "other")

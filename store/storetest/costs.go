@@ -272,20 +272,22 @@ func testTimers(t *testing.T, f *Fixture) {
 	_, _, err = s.StartTimer(ctx, uma, b.ID, nil)
 	wantConflict(t, err, taskd.ReasonTaskClosed)
 
-	// Two stops at once record the timer once.
-	mustTimer(t)(s.StartTimer(ctx, uma, a.ID, nil))
-	linesBefore := len(must(s.Costs(ctx, taskd.CostQuery{AccountID: f.Account.ID}))(t))
-	var stops sync.WaitGroup
-	for range 4 {
-		stops.Go(func() {
-			if _, err := s.StopTimer(ctx, uma, 0, "", nil); err != nil && taskd.ErrorKind(err) != taskd.KindNotFound {
-				t.Error(err)
-			}
-		})
-	}
-	stops.Wait()
-	if n := len(must(s.Costs(ctx, taskd.CostQuery{AccountID: f.Account.ID}))(t)); n != linesBefore+1 {
-		t.Fatalf("four stops at once logged %d lines", n-linesBefore)
+	// Stops at once record the timer once, round after round.
+	for round := range 10 {
+		mustTimer(t)(s.StartTimer(ctx, uma, a.ID, nil))
+		linesBefore := len(must(s.Costs(ctx, taskd.CostQuery{AccountID: f.Account.ID}))(t))
+		var stops sync.WaitGroup
+		for range 4 {
+			stops.Go(func() {
+				if _, err := s.StopTimer(ctx, uma, 0, "", nil); err != nil && taskd.ErrorKind(err) != taskd.KindNotFound {
+					t.Error(err)
+				}
+			})
+		}
+		stops.Wait()
+		if n := len(must(s.Costs(ctx, taskd.CostQuery{AccountID: f.Account.ID}))(t)); n != linesBefore+1 {
+			t.Fatalf("round %d: four stops at once logged %d lines", round, n-linesBefore)
+		}
 	}
 
 	// Two starts at once leave one timer.

@@ -7,7 +7,6 @@ import (
 
 	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/internal/testdb"
-	"github.com/taskd/taskd/store/storetest"
 )
 
 // BenchmarkCostSums reads 200,000 cost lines of one account (100,000
@@ -19,18 +18,7 @@ func BenchmarkCostSums(b *testing.B) {
 		b.Run(backend, func(b *testing.B) {
 			db := testdb.New(b, backend).Open(b)
 			ctx := context.Background()
-			acct, owner := storetest.NewAccount(b, db, "costs")
-			var first int64
-			for i := range 20 {
-				p, err := db.CreateProject(ctx, owner, taskd.ProjectInput{Name: ptr(fmt.Sprintf("P%d", i))})
-				if err != nil {
-					b.Fatal(err)
-				}
-				if i == 0 {
-					first = p.ID
-				}
-			}
-			fillTasks(b, db, acct.ID, first, owner.Person.ID, 100_000)
+			acct, owner, first := fillAccount(b, db, "costs")
 			for _, offset := range []int{0, 1} {
 				// Each task's lines: minutes and cents from its id, on a day of
 				// 2021 (its due date, moved by offset months for the second).

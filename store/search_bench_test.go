@@ -28,6 +28,25 @@ func fillTasks(b *testing.B, db *store.DB, accountID, first, author int64, n int
 	}
 }
 
+// fillAccount makes an account of 20 projects and 100,000 tasks
+// (fillTasks) and returns it, its owner and its first project's id.
+func fillAccount(b *testing.B, db *store.DB, prefix string) (taskd.Account, taskd.Actor, int64) {
+	b.Helper()
+	acct, owner := storetest.NewAccount(b, db, prefix)
+	var first int64
+	for i := range 20 {
+		p, err := db.CreateProject(context.Background(), owner, taskd.ProjectInput{Name: ptr(fmt.Sprintf("P%d", i))})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if i == 0 {
+			first = p.ID
+		}
+	}
+	fillTasks(b, db, acct.ID, first, owner.Person.ID, 100_000)
+	return acct, owner, first
+}
+
 // BenchmarkSearchTasks runs filters of the query language over 100,000
 // tasks of one account (20 projects), as search_tasks does.
 func BenchmarkSearchTasks(b *testing.B) {
@@ -35,18 +54,7 @@ func BenchmarkSearchTasks(b *testing.B) {
 		b.Run(backend, func(b *testing.B) {
 			db := testdb.New(b, backend).Open(b)
 			ctx := context.Background()
-			acct, owner := storetest.NewAccount(b, db, "search")
-			var first int64
-			for i := range 20 {
-				p, err := db.CreateProject(ctx, owner, taskd.ProjectInput{Name: ptr(fmt.Sprintf("P%d", i))})
-				if err != nil {
-					b.Fatal(err)
-				}
-				if i == 0 {
-					first = p.ID
-				}
-			}
-			fillTasks(b, db, acct.ID, first, owner.Person.ID, 100_000)
+			acct, _, first := fillAccount(b, db, "search")
 			if err := db.ExecForTest(ctx, `ANALYZE`); err != nil {
 				b.Fatal(err)
 			}

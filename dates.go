@@ -25,12 +25,53 @@ func ParseDate(field, s string) (string, error) {
 		}
 		if t, err := time.Parse(layout, s); err == nil {
 			if t.Year() < 1900 || t.Year() > 2999 {
-				break
+				return "", Invalid(field, "A date's year is 1900 to 2999")
 			}
 			return t.Format(DateLayout), nil
 		}
+		if y, m, d, ok := dateParts(layout, s); ok {
+			return "", impossibleDate(field, s, y, m, d)
+		}
 	}
 	return "", Invalid(field, "Date must be DD.MM.YYYY")
+}
+
+// dateParts reads the year, month and day of a date written in layout's
+// shape, whether or not such a day exists.
+func dateParts(layout, s string) (y, m, d int, ok bool) {
+	num := func(a, b int) int {
+		n := 0
+		for _, c := range s[a:b] {
+			if c < '0' || c > '9' {
+				ok = false
+				return 0
+			}
+			n = n*10 + int(c-'0')
+		}
+		return n
+	}
+	ok = true
+	if layout == InputLayout {
+		if s[2] != '.' || s[5] != '.' {
+			return 0, 0, 0, false
+		}
+		d, m, y = num(0, 2), num(3, 5), num(6, 10)
+	} else {
+		if s[4] != '-' || s[7] != '-' {
+			return 0, 0, 0, false
+		}
+		y, m, d = num(0, 4), num(5, 7), num(8, 10)
+	}
+	return y, m, d, ok
+}
+
+// impossibleDate says why a date in the right shape is no day.
+func impossibleDate(field, s string, y, m, d int) error {
+	if m < 1 || m > 12 {
+		return Invalid(field, "There is no %s: a month is 01 to 12", s)
+	}
+	days := time.Date(y, time.Month(m)+1, 0, 0, 0, 0, 0, time.UTC).Day()
+	return Invalid(field, "There is no %s: %s %d has %d days", s, time.Month(m), y, days)
 }
 
 // CheckDateRange returns an invalid error when both dates are set and end precedes start.

@@ -38,6 +38,27 @@ func TestParseDate(t *testing.T) {
 	}
 }
 
+// TestImpossibleDates: a date in the right shape that is no day says why,
+// rather than asking for the format it already has.
+func TestImpossibleDates(t *testing.T) {
+	for in, want := range map[string]string{
+		"31.02.2026": "There is no 31.02.2026: February 2026 has 28 days",
+		"29.02.2026": "There is no 29.02.2026: February 2026 has 28 days",
+		"31.04.2026": "There is no 31.04.2026: April 2026 has 30 days",
+		"2024-02-30": "There is no 2024-02-30: February 2024 has 29 days",
+		"01.13.2026": "There is no 01.13.2026: a month is 01 to 12",
+		"00.01.2026": "There is no 00.01.2026: January 2026 has 31 days",
+		"01.03.1800": "A date's year is 1900 to 2999",
+		"1.3.2026":   "Date must be DD.MM.YYYY",
+		"aa.bb.cccc": "Date must be DD.MM.YYYY",
+	} {
+		_, err := taskd.ParseDate("dateend", in)
+		if e := taskd.AsError(err); err == nil || e.Message != want || e.Field != "dateend" {
+			t.Errorf("ParseDate(%q) = %v, want %q", in, err, want)
+		}
+	}
+}
+
 func TestParsePeriod(t *testing.T) {
 	t.Parallel()
 	good := map[string]time.Duration{"1m": time.Minute, "360m": 6 * time.Hour, "1h": time.Hour, "72h": 72 * time.Hour,

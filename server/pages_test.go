@@ -130,6 +130,20 @@ func TestSettingsPages(t *testing.T) {
 		t.Fatalf("settings while signed out: HTTP %d", p.status)
 	}
 	signIn(owner, ownerEmail)
+	// The settings' index, with and without the slash; not for users.
+	for _, path := range []string{"/settings", "/settings/"} {
+		index := owner.get(s.base + "/a/" + s.slug + path)
+		for _, want := range []string{"/settings/account", "/settings/apikey", "/settings/api\"", "/settings/webhooks", "<h1>Settings</h1>"} {
+			if index.status != 200 || !strings.Contains(index.body, want) {
+				t.Fatalf("%s: HTTP %d, lacks %s:\n%s", path, index.status, want, index.body)
+			}
+		}
+	}
+	plain := s.browser()
+	signIn(plain, userEmail)
+	if p := plain.get(s.base + "/a/" + s.slug + "/settings"); p.status != http.StatusForbidden {
+		t.Fatalf("a user's settings index: HTTP %d", p.status)
+	}
 	p := owner.get(settings)
 	if p.status != 200 || !strings.Contains(p.body, s.client["client_id"]) || strings.Contains(p.body, s.client["client_secret"]) {
 		t.Fatalf("settings page: HTTP %d", p.status)

@@ -131,3 +131,10 @@ func appendNew(list []string, s string) []string {
 	}
 	return append(list, s)
 }
+
+// settingsIndex is GET /a/{slug}/settings: the account's settings pages.
+// Data says whether the webhook pages are served.
+func (s *Server) settingsIndex(w http.ResponseWriter, r *http.Request, v *view, me member) error {
+	v.Title, v.Data = "Settings", s.cfg.Hooks != nil
+	return s.render(w, r, "settings.html", v)
+}

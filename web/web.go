@@ -219,6 +219,8 @@ func (s *Server) routes() []route {
 		{"POST /profile/email", s.form(s.changeEmail)},
 		{"POST /profile/password", s.form(s.changePassword)},
 		{"POST /a/{slug}/people/{pid}/role", s.form(s.inAccount(taskd.PermManagePeople, s.setRole))},
+		{"GET /a/{slug}/settings", s.page(s.inAccount(taskd.PermSettings, s.settingsIndex))},
+		{"GET /a/{slug}/settings/{$}", s.page(s.inAccount(taskd.PermSettings, s.settingsIndex))},
 		{"GET /a/{slug}/settings/account", s.page(s.inAccount(taskd.PermSettings, s.accountZonePage))},
 		{"POST /a/{slug}/settings/account", s.form(s.inAccount(taskd.PermSettings, s.setAccountZone))},
 		{"GET /a/{slug}/settings/apikey", s.page(s.inAccount(taskd.PermSettings, s.apiKey))},

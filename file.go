@@ -73,11 +73,13 @@ func CleanFileName(name string) string {
 			b.WriteRune(r)
 		}
 	}
-	name = strings.Trim(b.String(), " .")
+	name = b.String()
 	for len(name) > MaxFileName {
 		_, size := utf8.DecodeLastRuneInString(name)
 		name = name[:len(name)-size]
 	}
+	// Trimmed after the cut, which may leave a space or a dot at the end.
+	name = strings.Trim(name, " .")
 	if name == "" {
 		return "file"
 	}

@@ -245,6 +245,11 @@ type WebhookStore interface {
 	Redeliver(ctx context.Context, accountID, deliveryID int64) error
 	Attempts(ctx context.Context, accountID, webhookID int64, limit int) ([]Attempt, error)
 	AttemptStats(ctx context.Context, accountID, webhookID int64, since time.Time) ([]AttemptStats, error)
+	// HeldEvents counts the events waiting for one of the account's
+	// webhooks (pending or queued, made within HoldLimit): those it sends
+	// once it is enabled or its next attempt is due. Not found ("webhook")
+	// for another account's webhook.
+	HeldEvents(ctx context.Context, accountID, webhookID int64) (int, error)
 	// ExpiredDeliveries lists a webhook's expired deliveries, newest first.
 	ExpiredDeliveries(ctx context.Context, accountID, webhookID int64, limit int) ([]Delivery, error)
 }

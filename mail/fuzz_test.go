@@ -19,6 +19,7 @@ func FuzzCompose(f *testing.F) {
 	f.Add("olga@example.com", "Hi", "text", "<p>x</p>")
 	f.Add("Olga <olga@example.com>", "Réinitialiser\r\nBcc: x@y.z", "a\n.\nb", "")
 	f.Add("x@y.z\r\nBcc: a@b.c", "=?utf-8?q?x?=", strings.Repeat("long ", 40), "<a href=\"x\">")
+	f.Add("a@b.c", "=??B??=", "", "")
 	want := []string{"Auto-Submitted", "Content-Type", "Date", "From", "Message-Id", "Mime-Version", "Subject", "To"}
 	f.Fuzz(func(t *testing.T, to, subject, text, html string) {
 		raw, err := taskdmail.Compose("taskd <taskd@example.com>", taskdmail.Message{To: to, Subject: subject, Text: text, HTML: html}, time.Unix(0, 0))

@@ -10,6 +10,7 @@ package mail
 import (
 	"bytes"
 	"crypto/rand"
+	"encoding/base64"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -21,6 +22,7 @@ import (
 	"net/textproto"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // Message is one e-mail to one person.
@@ -52,7 +54,7 @@ func Compose(from string, m Message, now time.Time) ([]byte, error) {
 	header := func(k, v string) { fmt.Fprintf(&b, "%s: %s\r\n", k, v) }
 	header("From", fromAddr.String())
 	header("To", toAddr.String())
-	header("Subject", mime.QEncoding.Encode("utf-8", m.Subject))
+	header("Subject", encodeText(m.Subject))
 	header("Date", now.UTC().Format(time.RFC1123Z))
 	header("Message-ID", "<"+randomID()+"@"+domain(fromAddr.Address)+">")
 	header("MIME-Version", "1.0")
@@ -82,6 +84,30 @@ func Compose(from string, m Message, now time.Time) ([]byte, error) {
 		return nil, err
 	}
 	return b.Bytes(), nil
+}
+
+// encodeText encodes a header's free text for any language. Text that
+// already looks like an encoded word ("=?...?=") is encoded in full, so a
+// reader shows it as it was written instead of decoding it.
+func encodeText(s string) string {
+	if !strings.Contains(s, "=?") {
+		return mime.QEncoding.Encode("utf-8", s)
+	}
+	const chunk = 45 // bytes per word: 60 in base64, within RFC 2047's 75
+	var words []string
+	for len(s) > 0 {
+		n := 0
+		for n < len(s) {
+			_, size := utf8.DecodeRuneInString(s[n:])
+			if n+size > chunk && n > 0 {
+				break
+			}
+			n += size
+		}
+		words = append(words, "=?utf-8?b?"+base64.StdEncoding.EncodeToString([]byte(s[:n]))+"?=")
+		s = s[n:]
+	}
+	return strings.Join(words, " ")
 }
 
 // writeQP writes text quoted-printable; its line breaks become CRLF.

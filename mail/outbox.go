@@ -68,8 +68,12 @@ func (o *Outbox) Seal(kind string, m Message) (taskd.QueuedMail, error) {
 	if err != nil {
 		return taskd.QueuedMail{}, fmt.Errorf("mail: %w", err)
 	}
-	return taskd.QueuedMail{To: m.To, Subject: m.Subject, Kind: kind, Body: o.Sealer.Seal(b, []byte(m.To))}, nil
+	return taskd.QueuedMail{To: m.To, Subject: m.Subject, Kind: kind, Body: o.Sealer.Seal(b, SealAD(m.To))}, nil
 }
+
+// SealAD is the additional data a queued message's body is sealed with:
+// its recipient's address, so that a body cannot move to another row.
+func SealAD(to string) []byte { return []byte(to) }
 
 // Open returns the message of a queued row. A sent message has no body
 // left: its text is empty.
@@ -78,7 +82,7 @@ func (o *Outbox) Open(q taskd.QueuedMail) (Message, error) {
 	if len(q.Body) == 0 {
 		return m, nil
 	}
-	plain, err := o.Sealer.Open(q.Body, []byte(q.To))
+	plain, err := o.Sealer.Open(q.Body, SealAD(q.To))
 	if err != nil {
 		return m, fmt.Errorf("mail %d: %w", q.ID, err)
 	}

@@ -20,13 +20,14 @@ import (
 type Registry struct {
 	mu       sync.Mutex
 	counters map[string]*family
+	gauges   map[string]*family
 	histos   map[string]*histoFamily
 	start    time.Time
 }
 
 // New returns an empty registry.
 func New() *Registry {
-	return &Registry{counters: map[string]*family{}, histos: map[string]*histoFamily{}, start: time.Now()}
+	return &Registry{counters: map[string]*family{}, gauges: map[string]*family{}, histos: map[string]*histoFamily{}, start: time.Now()}
 }
 
 type family struct {
@@ -60,6 +61,19 @@ func (r *Registry) Add(name, help string, v float64, labels ...string) {
 		r.counters[name] = f
 	}
 	f.values[key] += v
+}
+
+// Set sets the gauge name{labels} to v, e.g. taskd_build_info{…} 1.
+func (r *Registry) Set(name, help string, v float64, labels ...string) {
+	key := render(labels)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	f := r.gauges[name]
+	if f == nil {
+		f = &family{help: help, values: map[string]float64{}}
+		r.gauges[name] = f
+	}
+	f.values[key] = v
 }
 
 // Observe records a duration in the histogram name{labels}.
@@ -128,13 +142,8 @@ func withLabel(set, name, value string) string {
 func (r *Registry) WriteTo(w io.Writer) (int64, error) {
 	var b strings.Builder
 	r.mu.Lock()
-	for _, name := range sortedKeys(r.counters) {
-		f := r.counters[name]
-		fmt.Fprintf(&b, "# HELP %s %s\n# TYPE %s counter\n", name, f.help, name)
-		for _, k := range sortedKeys(f.values) {
-			fmt.Fprintf(&b, "%s%s %s\n", name, k, num(f.values[k]))
-		}
-	}
+	writeFamilies(&b, "counter", r.counters)
+	writeFamilies(&b, "gauge", r.gauges)
 	for _, name := range sortedKeys(r.histos) {
 		f := r.histos[name]
 		fmt.Fprintf(&b, "# HELP %s %s\n# TYPE %s histogram\n", name, f.help, name)
@@ -157,6 +166,17 @@ func (r *Registry) WriteTo(w io.Writer) (int64, error) {
 	fmt.Fprintf(&b, "# HELP process_uptime_seconds Seconds since the process started.\n# TYPE process_uptime_seconds gauge\nprocess_uptime_seconds %s\n", num(time.Since(r.start).Seconds()))
 	n, err := io.WriteString(w, b.String())
 	return int64(n), err
+}
+
+// writeFamilies writes counters or gauges, sorted by name and labels.
+func writeFamilies(b *strings.Builder, kind string, fams map[string]*family) {
+	for _, name := range sortedKeys(fams) {
+		f := fams[name]
+		fmt.Fprintf(b, "# HELP %s %s\n# TYPE %s %s\n", name, f.help, name, kind)
+		for _, k := range sortedKeys(f.values) {
+			fmt.Fprintf(b, "%s%s %s\n", name, k, num(f.values[k]))
+		}
+	}
 }
 
 func num(v float64) string {

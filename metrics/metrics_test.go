@@ -12,6 +12,8 @@ func TestExposition(t *testing.T) {
 	r.Add("taskd_requests_total", "Requests.", 2, "route", "api", "code", "2xx")
 	r.Add("taskd_requests_total", "Requests.", 1, "route", `we"ird`, "code", "5xx")
 	r.Observe("taskd_request_seconds", "Latency.", 3*time.Millisecond, "route", "api")
+	r.Set("taskd_build_info", "Build.", 2, "version", "v1")
+	r.Set("taskd_build_info", "Build.", 1, "version", "v1")
 	r.Observe("taskd_request_seconds", "Latency.", 2*time.Second, "route", "api")
 	var b strings.Builder
 	r.WriteTo(&b)
@@ -26,6 +28,8 @@ func TestExposition(t *testing.T) {
 		`taskd_request_seconds_bucket{route="api",le="2.5"} 2` + "\n",
 		`taskd_request_seconds_bucket{route="api",le="+Inf"} 2` + "\n",
 		`taskd_request_seconds_count{route="api"} 2` + "\n",
+		"# TYPE taskd_build_info gauge\n",
+		`taskd_build_info{version="v1"} 1` + "\n",
 		"go_goroutines ",
 	} {
 		if !strings.Contains(out, want) {

@@ -160,7 +160,14 @@ func UnsubscribeMAC(s *secret.Sealer, personID int64) string {
 	return hex.EncodeToString(s.MAC("unsubscribe", []byte(strconv.FormatInt(personID, 10)))[:16])
 }
 
-// CheckUnsubscribe reports whether mac is the person's unsubscribe MAC.
+// CheckUnsubscribe reports whether mac is the person's unsubscribe MAC,
+// under the current key or, during a rotation, an old one: links in mail
+// sent before the rotation keep working while the old key is held.
 func CheckUnsubscribe(s *secret.Sealer, personID int64, mac string) bool {
-	return hmac.Equal([]byte(mac), []byte(UnsubscribeMAC(s, personID)))
+	for _, m := range s.MACs("unsubscribe", []byte(strconv.FormatInt(personID, 10))) {
+		if hmac.Equal([]byte(mac), []byte(hex.EncodeToString(m[:16]))) {
+			return true
+		}
+	}
+	return false
 }

@@ -39,20 +39,58 @@ echo "== PostgreSQL: ${TASKD_TEST_POSTGRES:-not used}"
 export TASKD_ARTIFACTS=${TASKD_ARTIFACTS:-$PWD/artifacts}
 echo "== screenshots: $TASKD_ARTIFACTS/screenshots"
 
+# The browser tests need Debian's chromium; without it they skip, which
+# must never pass unnoticed.
+if ! command -v chromium >/dev/null; then
+  if [ "${CI:-}" = "true" ]; then
+    echo "chromium is required in CI for the browser tests (.ci/run installs it)" >&2
+    exit 1
+  fi
+  cat >&2 <<'WARN'
+************************************************************************
+* WARNING: chromium is not installed: the BROWSER TESTS WILL BE SKIPPED *
+*          install it with: apt-get install -y chromium                *
+************************************************************************
+WARN
+fi
+
+# The page audit runs axe-core in Chromium; scripts/axe.sh fetches it from
+# the npm registry (checked against its published integrity).
+if TASKD_AXE=$(./scripts/axe.sh); then
+  export TASKD_AXE
+elif [ "${CI:-}" = "true" ]; then
+  echo "axe-core could not be fetched; the page audit needs it in CI" >&2
+  exit 1
+else
+  echo "WARNING: axe-core could not be fetched: the PAGE AUDIT WILL BE SKIPPED" >&2
+fi
+
+summary=$(mktemp)
+trap 'rm -f "$summary" "$summary.bin"' EXIT
 echo "== go test -race ./..."
-go test -race -count=1 ./...
+go build -o "$summary.bin" ./internal/testsummary
+go test -race -count=1 -json ./... | "$summary.bin" -o "$summary"
 
 echo "== fuzzing (${FUZZTIME} per target)"
-go test -run '^$' -fuzz '^FuzzAdminRequest$' -fuzztime "$FUZZTIME" ./api
-go test -run '^$' -fuzz '^FuzzHashBindsParameters$' -fuzztime "$FUZZTIME" ./api
-go test -run '^$' -fuzz '^FuzzLocalPath$' -fuzztime "$FUZZTIME" ./web
-go test -run '^$' -fuzz '^FuzzParsers$' -fuzztime "$FUZZTIME" .
+fuzzed=0
+fuzz() { # fuzz TARGET PACKAGE [go test flags]
+  local target=$1 pkg=$2
+  shift 2
+  go test -run '^$' -fuzz "^$target\$" -fuzztime "$FUZZTIME" "$@" "$pkg"
+  fuzzed=$((fuzzed + 1))
+}
+fuzz FuzzAdminRequest ./api
+fuzz FuzzHashBindsParameters ./api
+fuzz FuzzLocalPath ./web
+fuzz FuzzParsers .
 # Minimizing this target's new inputs can outlast -fuzztime (the run then fails with
 # "context deadline exceeded"): keep minimization short.
-go test -run '^$' -fuzz '^FuzzParseQuery$' -fuzztime "$FUZZTIME" -fuzzminimizetime 1x .
-go test -run '^$' -fuzz '^FuzzParseCostTime$' -fuzztime "$FUZZTIME" -fuzzminimizetime 1x .
-go test -run '^$' -fuzz '^FuzzCleanFileName$' -fuzztime "$FUZZTIME" .
-go test -run '^$' -fuzz '^FuzzParseJWT$' -fuzztime "$FUZZTIME" ./oauth
-go test -run '^$' -fuzz '^FuzzVerifyJWT$' -fuzztime "$FUZZTIME" ./oauth
-go test -run '^$' -fuzz '^FuzzBlocked$' -fuzztime "$FUZZTIME" ./webhook
-go test -run '^$' -fuzz '^FuzzCompose$' -fuzztime "$FUZZTIME" ./mail
+fuzz FuzzParseQuery . -fuzzminimizetime 1x
+fuzz FuzzParseCostTime . -fuzzminimizetime 1x
+fuzz FuzzCleanFileName .
+fuzz FuzzParseJWT ./oauth
+fuzz FuzzVerifyJWT ./oauth
+fuzz FuzzBlocked ./webhook
+fuzz FuzzCompose ./mail
+
+echo "== passed: $(cat "$summary"); fuzzing: $fuzzed targets, $FUZZTIME each"

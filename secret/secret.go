@@ -80,13 +80,17 @@ func APIKey() string {
 
 // Sealer encrypts small secrets at rest with the server's key (AES-256-GCM)
 // and authenticates values the server hands out and must recognise (MAC).
+// During a rotation it also holds the keys it replaces: what they sealed
+// still opens, and their MACs still verify, while everything new is sealed
+// and signed with the current key.
 type Sealer struct {
 	aead   cipher.AEAD
 	macKey []byte // HMAC-SHA256(server key, "taskd/mac/v1"): never the encryption key itself
+	old    []*Sealer
 }
 
-// NewSealer returns a Sealer for a 32-byte key.
-func NewSealer(key []byte) (*Sealer, error) {
+// NewSealer returns a Sealer for a 32-byte key, and the keys it replaces.
+func NewSealer(key []byte, old ...[]byte) (*Sealer, error) {
 	if len(key) != 32 {
 		return nil, errors.New("secret: the server key must be 32 bytes")
 	}
@@ -100,8 +104,19 @@ func NewSealer(key []byte) (*Sealer, error) {
 	}
 	m := hmac.New(sha256.New, key)
 	m.Write([]byte("taskd/mac/v1"))
-	return &Sealer{aead: aead, macKey: m.Sum(nil)}, nil
+	s := &Sealer{aead: aead, macKey: m.Sum(nil)}
+	for _, k := range old {
+		o, err := NewSealer(k)
+		if err != nil {
+			return nil, fmt.Errorf("secret: an old master key: %w", err)
+		}
+		s.old = append(s.old, o)
+	}
+	return s, nil
 }
+
+// Rotating reports whether the Sealer holds old keys.
+func (s *Sealer) Rotating() bool { return len(s.old) > 0 }
 
 // MAC returns HMAC-SHA256 over purpose and data, under a key derived from
 // the server key, so that every replica computes the same value.
@@ -111,6 +126,16 @@ func (s *Sealer) MAC(purpose string, data []byte) []byte {
 	m.Write([]byte{0})
 	m.Write(data)
 	return m.Sum(nil)
+}
+
+// MACs returns the MAC under the current key, then under each old one: a
+// value handed out before a rotation verifies against one of them.
+func (s *Sealer) MACs(purpose string, data []byte) [][]byte {
+	out := [][]byte{s.MAC(purpose, data)}
+	for _, o := range s.old {
+		out = append(out, o.MAC(purpose, data))
+	}
+	return out
 }
 
 // HashToken returns the hex SHA-256 of a random token, the form in which
@@ -138,10 +163,25 @@ func (s *Sealer) Open(sealed, additional []byte) ([]byte, error) {
 		return nil, errors.New("secret: sealed value is too short")
 	}
 	plain, err := s.aead.Open(nil, sealed[:n], sealed[n:], additional)
-	if err != nil {
-		return nil, errors.New("secret: sealed value does not open with this server key")
+	if err == nil {
+		return plain, nil
 	}
-	return plain, nil
+	for _, o := range s.old {
+		if plain, err := o.Open(sealed, additional); err == nil {
+			return plain, nil
+		}
+	}
+	return nil, errors.New("secret: sealed value does not open with this server key")
+}
+
+// Reseal opens what any of the keys sealed and seals it again with the
+// current key: the step of a rotation that retires the old keys.
+func (s *Sealer) Reseal(sealed, additional []byte) ([]byte, error) {
+	plain, err := s.Open(sealed, additional)
+	if err != nil {
+		return nil, err
+	}
+	return s.Seal(plain, additional), nil
 }
 
 // LoadKey returns the server key: from value (base64, 32 bytes) when set,

@@ -104,3 +104,43 @@ func TestTokens(t *testing.T) {
 		t.Fatalf("api key %q", k)
 	}
 }
+
+// TestSealerRotation: a Sealer holding old keys opens and verifies what
+// they made, seals and signs only with the current key, and Reseal moves
+// a value to the current key.
+func TestSealerRotation(t *testing.T) {
+	oldKey, newKey := bytes.Repeat([]byte{1}, 32), bytes.Repeat([]byte{2}, 32)
+	before, _ := NewSealer(oldKey)
+	after, _ := NewSealer(newKey)
+	rotating, err := NewSealer(newKey, oldKey)
+	if err != nil || !rotating.Rotating() || after.Rotating() {
+		t.Fatal(err)
+	}
+	sealed := before.Seal([]byte("api key"), []byte("acme"))
+	if plain, err := rotating.Open(sealed, []byte("acme")); err != nil || string(plain) != "api key" {
+		t.Fatalf("the rotating sealer does not open the old key's value: %v", err)
+	}
+	if _, err := after.Open(sealed, []byte("acme")); err == nil {
+		t.Fatal("the new key alone opened the old key's value")
+	}
+	if _, err := rotating.Open(sealed, []byte("other")); err == nil {
+		t.Fatal("an old key's value opened with another owner")
+	}
+	resealed, err := rotating.Reseal(sealed, []byte("acme"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plain, err := after.Open(resealed, []byte("acme")); err != nil || string(plain) != "api key" {
+		t.Fatalf("a resealed value does not open with the new key alone: %v", err)
+	}
+	if _, err := before.Open(rotating.Seal([]byte("x"), nil), nil); err == nil {
+		t.Fatal("the rotating sealer sealed with the old key")
+	}
+	macs := rotating.MACs("csrf", []byte("v"))
+	if len(macs) != 2 || !bytes.Equal(macs[0], after.MAC("csrf", []byte("v"))) || !bytes.Equal(macs[1], before.MAC("csrf", []byte("v"))) {
+		t.Fatal("MACs are not the current key's, then the old key's")
+	}
+	if _, err := NewSealer(newKey, []byte("short")); err == nil {
+		t.Fatal("a malformed old key was accepted")
+	}
+}

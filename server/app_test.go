@@ -352,8 +352,8 @@ func TestProjectPageTree(t *testing.T) {
 		t.Fatalf("the active list after completing:\n%s", proj.body)
 	}
 	done := b.get(s.base + projURL + "?status=done")
-	if !regexp.MustCompile(`(?s)class="task done">\s*<a[^>]*>Parent</a>.*class="task done sub">\s*<a[^>]*>Child</a>`).MatchString(done.body) ||
-		!strings.Contains(done.body, `Reopen <span class="inline-label">Parent</span>`) {
+	if !regexp.MustCompile(`(?s)class="task done">.*?<span class="title"><a[^>]*>Parent</a>.*class="task done sub">.*?<span class="title"><a[^>]*>Child</a>`).MatchString(done.body) ||
+		!strings.Contains(done.body, `aria-label="Reopen Parent"`) {
 		t.Fatalf("the done list: the subtask is not under its parent, or no Reopen:\n%s", done.body)
 	}
 }

@@ -142,8 +142,16 @@ const unlabeled = `Array.from(document.querySelectorAll('input:not([type=hidden]
 		: !(e.labels && e.labels.length) && !e.getAttribute('aria-label'))
 	.map(e => e.outerHTML.slice(0, 120))`
 
-// checkControls fails on unlabeled controls, and on a page wider than a
-// phone's screen (390 CSS pixels), which it checks by narrowing the window.
+// wrappedDates lists the date cells (td.date) whose text takes more than
+// one line.
+const wrappedDates = `Array.from(document.querySelectorAll('td.date')).filter(e => {
+		const r = document.createRange(); r.selectNodeContents(e)
+		return new Set(Array.from(r.getClientRects()).map(b => Math.round(b.top))).size > 1
+	}).map(e => e.textContent)`
+
+// checkControls fails on unlabeled controls, on a page wider than a
+// phone's screen (390 CSS pixels), which it checks by narrowing the window,
+// and on a date cell that wraps there.
 func (c *chrome) checkControls(step string) {
 	c.t.Helper()
 	bad, err := chromedp.Run(c.ctx, chromedp.Evaluate[[]string](unlabeled))
@@ -164,7 +172,15 @@ func (c *chrome) checkControls(step string) {
 		c.shot(step + "-phone-overflow")
 		c.t.Errorf("%s: the page is wider than a phone's screen", step)
 	}
-	c.run(chromedp.ResetViewport())
+	wrapped, err := chromedp.Run(c.ctx, chromedp.Evaluate[[]string](wrappedDates))
+	if err != nil {
+		c.t.Fatalf("browser: %v", err)
+	}
+	if len(wrapped) > 0 {
+		c.shot(step + "-phone-wrapped-dates")
+		c.t.Errorf("%s: dates wrap on a phone's screen: %q", step, wrapped)
+	}
+	c.run(chromedp.EmulateViewport(1100, 900)) // the window's size, as newChrome opens it
 }
 
 func (c *chrome) location() string {
@@ -201,7 +217,7 @@ func TestBrowser(t *testing.T) {
 
 	c.run(chromedp.SendKeys(chromedp.CSS("#task-title"), "Write copy"), chromedp.SetValue(chromedp.CSS("#new-priority"), "7"),
 		chromedp.Submit(chromedp.CSS("#task-title")), chromedp.WaitVisible(`//a[text()="Write copy"]`))
-	c.see("task-created", "Write copy", "priority 7")
+	c.see("task-created", "Write copy", "P7")
 
 	c.run(chromedp.Click(`//a[text()="Write copy"]`), chromedp.WaitVisible(chromedp.CSS("#subtask-title")))
 	c.see("task-page", "Write copy", "No subtasks", "No comments yet")
@@ -223,7 +239,7 @@ func TestBrowser(t *testing.T) {
 		chromedp.Click(`//button[text()="Complete"]`), chromedp.WaitVisible(`//button[text()="Reopen"]`))
 	c.see("task-completed", "done")
 	c.run(chromedp.Click(`//button[text()="Reopen"]`), chromedp.WaitVisible(`//button[text()="Complete"]`))
-	c.see("task-reopened", "active")
+	c.see("task-reopened", "Write copy")
 
 	// A webhook made in the page fires for a change made in the page.
 	var mu sync.Mutex
@@ -245,6 +261,13 @@ func TestBrowser(t *testing.T) {
 	c.run(chromedp.SendKeys(chromedp.CSS("#url"), recv.URL+"/"), chromedp.Submit(chromedp.CSS("#url")),
 		chromedp.WaitVisible(`//button[text()="Enable"]`))
 	c.see("webhook-created", "Copy the signing secret now", "Disabled")
+	// The secret's copy button appears where JavaScript runs, and copies
+	// (or, where the clipboard is refused, selects the secret).
+	c.run(chromedp.WaitVisible(chromedp.CSS(`button[data-copy="shown-secret"]`)), chromedp.Click(chromedp.CSS(`button[data-copy="shown-secret"]`)))
+	copied, err := chromedp.Run(c.ctx, chromedp.Evaluate[bool](`document.querySelector('button[data-copy]').textContent === 'Copied' || window.getSelection().toString().startsWith('whsec_')`))
+	if err != nil || !copied {
+		t.Fatalf("the copy button neither copied nor selected the secret: %v", err)
+	}
 	hookURL := c.location()
 	c.run(chromedp.Click(`//button[text()="Enable"]`), chromedp.WaitVisible(`//button[text()="Disable"]`))
 	c.see("webhook-enabled", "Working")

@@ -26,15 +26,7 @@ func TestCostPages(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			s := newOAuthSite(t, d)
 			ctx := context.Background()
-			acct, err := s.setup.AccountBySlug(ctx, s.slug)
-			if err != nil {
-				t.Fatal(err)
-			}
-			owner, err := s.setup.MemberByEmail(ctx, acct.ID, ownerEmail)
-			if err != nil {
-				t.Fatal(err)
-			}
-			by := taskd.Actor{AccountID: acct.ID, Person: owner.Ref(), Role: taskd.RoleOwner}
+			acct, by := s.owner()
 			p, err := s.setup.CreateProject(ctx, by, taskd.ProjectInput{Name: ptr("Site")})
 			if err != nil {
 				t.Fatal(err)

@@ -57,9 +57,7 @@ func TestFilePages(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			s := newOAuthSite(t, d)
 			ctx := context.Background()
-			acct, _ := s.setup.AccountBySlug(ctx, s.slug)
-			owner, _ := s.setup.MemberByEmail(ctx, acct.ID, ownerEmail)
-			by := taskd.Actor{AccountID: acct.ID, Person: owner.Ref(), Role: taskd.RoleOwner}
+			acct, by := s.owner()
 			p, _ := s.setup.CreateProject(ctx, by, taskd.ProjectInput{Name: ptr("Site")})
 			task, err := s.setup.CreateTask(ctx, by, p.ID, 0, taskd.TaskInput{Name: ptr("Design")})
 			if err != nil {

@@ -3,7 +3,6 @@ package server
 import (
 	"context"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"regexp"
 	"strconv"
@@ -87,20 +86,9 @@ func TestAccountPagesStayInTheirAccount(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	recv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		w.Write([]byte(`{"status":"OK"}`))
-	}))
-	t.Cleanup(recv.Close)
+	recv := okReceiver(t)
 	// acme's objects, made through the API.
-	q := func(query string) map[string]any {
-		t.Helper()
-		status, body := apiCall(t, s.accountURL(), s.key, query)
-		if status != 200 || body["status"] != "ok" {
-			t.Fatalf("%s: %d %v", query, status, body)
-		}
-		return body
-	}
+	q := s.apiOK
 	pid := q("action=post_project&title=Theirs")["data"].(map[string]any)["id"].(string)
 	tid := q("action=post_task&id_project=" + pid + "&title=Theirs")["data"].(map[string]any)["id"].(string)
 	cid := q("action=post_comment&id_task=" + tid + "&text=Theirs")["data"].(map[string]any)["id"].(string)
@@ -162,15 +150,7 @@ func TestAccountPagesStayInTheirAccount(t *testing.T) {
 func theirFile(t *testing.T, s *oauthSite, tid string) string {
 	t.Helper()
 	ctx := context.Background()
-	acct, err := s.setup.AccountBySlug(ctx, s.slug)
-	if err != nil {
-		t.Fatal(err)
-	}
-	owner, err := s.setup.MemberByEmail(ctx, acct.ID, ownerEmail)
-	if err != nil {
-		t.Fatal(err)
-	}
-	by := taskd.Actor{AccountID: acct.ID, Person: owner.Ref(), Role: taskd.RoleOwner}
+	_, by := s.owner()
 	f, err := s.setup.CreateFile(ctx, by, "theirs.txt", "text/plain", strings.NewReader("theirs"), taskd.DefaultFileLimits)
 	if err != nil {
 		t.Fatal(err)

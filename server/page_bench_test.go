@@ -21,15 +21,7 @@ func BenchmarkProjectPage(b *testing.B) {
 		b.Run(backend, func(b *testing.B) {
 			s := newOAuthSite(b, testdb.New(b, backend))
 			ctx := context.Background()
-			acct, err := s.setup.AccountBySlug(ctx, s.slug)
-			if err != nil {
-				b.Fatal(err)
-			}
-			owner, err := s.setup.MemberByEmail(ctx, acct.ID, ownerEmail)
-			if err != nil {
-				b.Fatal(err)
-			}
-			by := taskd.Actor{AccountID: acct.ID, Person: owner.Ref(), Role: owner.Role}
+			_, by := s.owner()
 			empty, err := s.setup.CreateProject(ctx, by, taskd.ProjectInput{Name: ptr("Empty")})
 			if err != nil {
 				b.Fatal(err)

@@ -263,7 +263,7 @@ func TestConsentNamesApplication(t *testing.T) {
 	b := s.browser()
 	named := func(step string, p page) {
 		t.Helper()
-		if !strings.Contains(p.body, "<strong>My app</strong>, an application registered by the account <strong>Acme</strong>") {
+		if !strings.Contains(p.body, "<strong>My app</strong>") || !strings.Contains(p.body, "an application registered by the account <strong>Acme</strong>") {
 			t.Fatalf("%s does not name the application and its account:\n%s", step, p.body)
 		}
 	}
@@ -277,4 +277,69 @@ func TestConsentNamesApplication(t *testing.T) {
 	named("account selection", p)
 	sel := b.post(s.base+"/oauth2/authorize", p.form(t, "account", s.slug)).location(t)
 	named("consent", b.get(s.base+sel.String()))
+}
+
+// TestSignInNamesAskingApplication: a visitor sent to sign in by an
+// authorization request reads which application asks ("Sign in to let My
+// app reach your taskd data"), on the page /oauth2/authorize shows, on
+// /login?next=… (where "Sign in as someone else" leads) and again after a
+// wrong password. The name is the registered one, escaped; it shows only
+// for a registered client and redirect URI on this server, never from the
+// address's own words.
+func TestSignInNamesAskingApplication(t *testing.T) {
+	s := newSite(t)
+	const asks = "Sign in to let <strong>My app</strong> reach your taskd data."
+	authorize, err := url.Parse(s.authorizeURL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	next := authorize.RequestURI()
+	b := s.browser()
+	if p := b.get(s.authorizeURL()); p.status != http.StatusOK || !strings.Contains(p.body, asks) {
+		t.Fatalf("the sign-in page of an authorization: HTTP %d\n%s", p.status, p.body)
+	}
+	login := b.get(s.base + "/login?next=" + url.QueryEscape(next))
+	if !strings.Contains(login.body, asks) {
+		t.Fatalf("/login?next=<authorization> does not name the application:\n%s", login.body)
+	}
+	f := login.form(t, "", "")
+	f.Set("email", userEmail)
+	f.Set("password", "wrong")
+	if p := b.post(s.base+"/login", f); p.status != http.StatusUnauthorized || !strings.Contains(p.body, asks) {
+		t.Fatalf("after a wrong password: HTTP %d\n%s", p.status, p.body)
+	}
+	f.Set("password", password)
+	if to := b.post(s.base+"/login", f).location(t); to.String() != next {
+		t.Fatalf("signed in, sent to %s, want %s", to, next)
+	}
+
+	// The registered name is shown escaped.
+	evil := s.createClient(s.slug, `<b>Evil</b> & "Co"`, redirectURI)
+	q := authorize.Query()
+	q.Set("client_id", evil["client_id"])
+	if p := s.browser().get(s.base + "/login?next=" + url.QueryEscape("/oauth2/authorize?"+q.Encode())); !strings.Contains(p.body,
+		"Sign in to let <strong>&lt;b&gt;Evil&lt;/b&gt; &amp; &#34;Co&#34;</strong> reach") {
+		t.Fatalf("the name is not shown escaped:\n%s", p.body)
+	}
+
+	// No name for anything but a valid request on this server.
+	with := func(key, value string) string {
+		q := authorize.Query()
+		q.Set(key, value)
+		return "/oauth2/authorize?" + q.Encode()
+	}
+	for why, next := range map[string]string{
+		"an unknown client":        with("client_id", "nobody"),
+		"another redirect URI":     with("redirect_uri", "https://evil.example/cb"),
+		"no state":                 with("state", ""),
+		"another path":             "/oauth2/authorize/x?" + authorize.RawQuery,
+		"another origin":           "https://evil.example" + next,
+		"a scheme-relative origin": "//evil.example" + next,
+		"a name in the address":    "/oauth2/authorize?client_name=My+app&name=My+app",
+	} {
+		p := s.browser().get(s.base + "/login?next=" + url.QueryEscape(next) + "&client_name=My+app")
+		if p.status != http.StatusOK || strings.Contains(p.body, "Sign in to let") || strings.Contains(p.body, "My app") {
+			t.Errorf("%s: HTTP %d, names an application:\n%s", why, p.status, p.body)
+		}
+	}
 }

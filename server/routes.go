@@ -2,9 +2,11 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 
 	"github.com/taskd/taskd/api"
+	"github.com/taskd/taskd/internal/buildinfo"
 	"github.com/taskd/taskd/oauth"
 	"github.com/taskd/taskd/people"
 	"github.com/taskd/taskd/ratelimit"
@@ -44,9 +46,18 @@ func routes(ctx context.Context, c Config) (http.Handler, error) {
 	}
 
 	mux := http.NewServeMux()
+	build := buildinfo.Read()
+	health, err := json.Marshal(struct {
+		Status string `json:"status"`
+		buildinfo.Info
+	}{"ok", build})
+	if err != nil {
+		return nil, err
+	}
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-		w.Write([]byte("ok\n"))
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Cache-Control", "no-store")
+		w.Write(health)
 	})
 	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
@@ -63,6 +74,8 @@ func routes(ctx context.Context, c Config) (http.Handler, error) {
 
 	var h http.Handler = mux
 	if c.Metrics != nil {
+		c.Metrics.Set("taskd_build_info", "The build: module version, commit and Go version; always 1.", 1,
+			"version", build.Version, "commit", build.Commit, "goversion", build.GoVersion)
 		mux.Handle("GET /metrics", c.Metrics.Handler())
 		h = withMetrics(c.Metrics, h)
 	}

@@ -11,6 +11,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/cookiejar"
+	"net/http/httptest"
 	"net/url"
 	"regexp"
 	"strconv"
@@ -244,6 +245,28 @@ func (s *oauthSite) linkIn(t *testing.T, m smtptest.Parsed) string {
 }
 
 // apiCall makes a hash-signed GET and returns the HTTP status and body.
+// okReceiver is a webhook destination that accepts every delivery.
+func okReceiver(t testing.TB) *httptest.Server {
+	t.Helper()
+	recv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte(`{"status":"OK"}`))
+	}))
+	t.Cleanup(recv.Close)
+	return recv
+}
+
+// apiOK calls the site's account API with its key and fails the test
+// unless the answer is ok.
+func (s *oauthSite) apiOK(query string) map[string]any {
+	s.t.Helper()
+	status, body := apiCall(s.t, s.accountURL(), s.key, query)
+	if status != 200 || body["status"] != "ok" {
+		s.t.Fatalf("%s: %d %v", query, status, body)
+	}
+	return body
+}
+
 func apiCall(t testing.TB, accountURL, key, q string) (int, map[string]any) {
 	t.Helper()
 	req, _ := http.NewRequest("GET", accountURL+"/api/admin/v2/?"+q+"&hash="+api.Hash(q, key), nil)
@@ -256,6 +279,22 @@ var slugN atomic.Int64
 func uniqueSlug(prefix string) string { return fmt.Sprintf("%s-%d", prefix, slugN.Add(1)) }
 
 func (s *oauthSite) accountURL() string { return s.base + "/a/" + s.slug }
+
+// owner returns the site's account and its owner as an actor, to set up
+// data through the store.
+func (s *oauthSite) owner() (taskd.Account, taskd.Actor) {
+	s.t.Helper()
+	ctx := context.Background()
+	acct, err := s.setup.AccountBySlug(ctx, s.slug)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	m, err := s.setup.MemberByEmail(ctx, acct.ID, ownerEmail)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	return acct, taskd.Actor{AccountID: acct.ID, Person: m.Ref(), Role: m.Role}
+}
 
 // browser is a cookie-keeping client that does not follow redirects.
 type browser struct {

@@ -20,7 +20,7 @@ func rowNames(p page) []string {
 	return out
 }
 
-var taskRowRE = regexp.MustCompile(`<li id="task\d+" class="task[^"]*">\s*<a href="[^"]+">([^<]*)</a>`)
+var taskRowRE = regexp.MustCompile(`(?s)<li id="task\d+" class="task[^"]*">.*?<span class="title"><a href="[^"]+">([^<]*)</a>`)
 
 // TestProjectPageLists: the project page pages through its tasks, 50 at a
 // time, and filters them by text, status, assignee, tag and due date, in

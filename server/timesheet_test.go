@@ -473,15 +473,7 @@ func TestTimesheetCSVTooLong(t *testing.T) {
 	}
 	s := newSite(t)
 	ctx := context.Background()
-	acct, err := s.setup.AccountBySlug(ctx, s.slug)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := s.setup.MemberByEmail(ctx, acct.ID, ownerEmail)
-	if err != nil {
-		t.Fatal(err)
-	}
-	owner := taskd.Actor{AccountID: acct.ID, Person: m.Ref(), Role: m.Role}
+	_, owner := s.owner()
 	p, err := s.setup.CreateProject(ctx, owner, taskd.ProjectInput{Name: ptr("Big")})
 	if err != nil {
 		t.Fatal(err)

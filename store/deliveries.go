@@ -326,6 +326,54 @@ func (db *DB) pending(ctx context.Context, webhookID int64, limit int, cutoff ti
 	}, webhookID, ms(cutoff), limit)
 }
 
+// HeldEvents counts the events of one of the account's webhooks that wait
+// to be sent: its pending deliveries and the events queued for it (on
+// SQLite, those after the start of its queue that it wants), made within
+// taskd.HoldLimit; older ones expire instead of going out. The two sets are
+// told apart by event id (a delivery made from the queue is of an event
+// before the queue's start), so no event counts twice. Events not fanned
+// out yet are not counted. Not found ("webhook") for another account's.
+func (db *DB) HeldEvents(ctx context.Context, accountID, webhookID int64) (int, error) {
+	w, err := db.Webhook(ctx, accountID, webhookID)
+	if err != nil {
+		return 0, err
+	}
+	cutoff := db.now().Add(-taskd.HoldLimit)
+	var start int64
+	if db.d.queueDeliveries {
+		err := db.reader.QueryRow(ctx, db.d.q(`SELECT queued_from FROM webhook_queues WHERE webhook_id = ?`), w.ID).Scan(&start)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return 0, taskd.Internal("held events", err)
+		}
+	}
+	query := `SELECT COUNT(*) FROM deliveries WHERE webhook_id = ? AND state = 'pending' AND created_at >= ?`
+	args := []any{w.ID, ms(cutoff)}
+	if start > 0 {
+		query += ` AND event_id < ?`
+		args = append(args, start)
+	}
+	var held int
+	if err := db.reader.QueryRow(ctx, db.d.q(query), args...).Scan(&held); err != nil {
+		return 0, taskd.Internal("held events", err)
+	}
+	for from := start; from > 0; {
+		page, err := db.eventsFrom(ctx, db.reader, w.AccountID, from)
+		if err != nil {
+			return 0, err
+		}
+		for _, e := range page {
+			if e.wantedBy(w) && e.created >= ms(cutoff) {
+				held++
+			}
+		}
+		if len(page) < queuePage {
+			break
+		}
+		from = page[len(page)-1].id + 1
+	}
+	return held, nil
+}
+
 // expireChunk bounds the expired deliveries one transaction makes from a
 // queue, so that a long-disabled webhook does not hold the writer.
 const expireChunk = 5000

@@ -29,6 +29,13 @@ func (db *DB) migrate(ctx context.Context) error {
 		`CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY)`); err != nil {
 		return fmt.Errorf("store: create schema_migrations: %w", err)
 	}
+	var have int
+	if err := db.write.QueryRowContext(ctx, `SELECT COALESCE(MAX(version), 0) FROM schema_migrations`).Scan(&have); err != nil {
+		return fmt.Errorf("store: read schema_migrations: %w", err)
+	}
+	if newest := newestMigration(db.d); have > newest {
+		return fmt.Errorf("store: the database was migrated by a newer taskd (schema %d; this one knows up to %d): run that version, or restore a backup made before the upgrade", have, newest)
+	}
 	for _, e := range entries {
 		version, err := strconv.Atoi(strings.SplitN(e.Name(), "_", 2)[0])
 		if err != nil {
@@ -62,4 +69,17 @@ func (db *DB) migrate(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// newestMigration is the highest migration version the binary carries
+// for the dialect d.
+func newestMigration(d dialect) int {
+	entries, _ := fs.ReadDir(migrations, "migrations/"+d.name)
+	newest := 0
+	for _, e := range entries {
+		if v, err := strconv.Atoi(strings.SplitN(e.Name(), "_", 2)[0]); err == nil {
+			newest = max(newest, v)
+		}
+	}
+	return newest
 }

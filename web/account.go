@@ -25,6 +25,23 @@ type nav struct {
 	// Here is the page's address, for forms in the header to come back
 	// to; the account's home after a form.
 	Here string
+	// Section is the part of the account the page belongs to, marked in
+	// the header: projects, my, timesheet, people, contacts, tags or
+	// settings.
+	Section string
+}
+
+// sectionOf names the header section of an account page's path.
+func sectionOf(accountPath, path string) string {
+	rest, _ := strings.CutPrefix(path, accountPath+"/")
+	first, _, _ := strings.Cut(rest, "/")
+	switch first {
+	case "", "project", "projects":
+		return "projects"
+	case "my", "timesheet", "people", "contacts", "tags", "settings":
+		return first
+	}
+	return ""
 }
 
 // member is the signed-in person's membership of the path's account.
@@ -64,7 +81,7 @@ func (s *Server) inAccount(perm taskd.Permission, h accountHandler) handler {
 			return err
 		}
 		v.Nav = &nav{Account: acct, Member: m, Accounts: ms, Settings: m.Role.Can(taskd.PermSettings), People: m.Role.Can(taskd.PermManagePeople),
-			Now: s.cfg.Now(), Here: s.cfg.accountPath(acct) + "/"}
+			Now: s.cfg.Now(), Here: s.cfg.accountPath(acct) + "/", Section: sectionOf(s.cfg.accountPath(acct), r.URL.Path)}
 		if r.Method == http.MethodGet {
 			v.Nav.Here = localPath(r.URL.RequestURI())
 		}
@@ -98,14 +115,16 @@ func actor(acct taskd.Account, m taskd.Member) taskd.Actor {
 }
 
 // formParams reads a POSTed form the way the API reads its parameters:
-// a field is "given" when it is present in the form.
+// a field is "given" when it is present in the form. Line breaks come as
+// "\n": browsers send a textarea's as CR LF (HTML's form encoding), and
+// saving a text unchanged must not change it.
 func formParams(r *http.Request) taskd.Params {
 	return func(name string) (string, bool) {
 		v, ok := r.PostForm[name]
 		if !ok || len(v) == 0 {
 			return "", false
 		}
-		return v[0], true
+		return strings.ReplaceAll(v[0], "\r\n", "\n"), true
 	}
 }
 

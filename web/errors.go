@@ -25,7 +25,7 @@ func page(err error) (status int, msg string, ok bool) {
 	switch e.Kind {
 	case taskd.KindNotFound:
 		if noun, ok := nouns[e.Field]; ok {
-			return http.StatusNotFound, "There is no such " + noun + ".", true
+			return http.StatusNotFound, "There is no such " + noun + ", or you cannot see it.", true
 		}
 		return http.StatusNotFound, "There is no such page.", true
 	case taskd.KindForbidden:

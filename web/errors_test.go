@@ -17,9 +17,9 @@ func TestErrorPages(t *testing.T) {
 		status int
 		msg    string
 	}{
-		{taskd.NotFound("project"), http.StatusNotFound, "There is no such project."},
-		{taskd.NotFound("parent"), http.StatusNotFound, "There is no such task."},
-		{taskd.NotFound("member"), http.StatusNotFound, "There is no such person in this account."},
+		{taskd.NotFound("project"), http.StatusNotFound, "There is no such project, or you cannot see it."},
+		{taskd.NotFound("parent"), http.StatusNotFound, "There is no such task, or you cannot see it."},
+		{taskd.NotFound("member"), http.StatusNotFound, "There is no such person in this account, or you cannot see it."},
 		{taskd.NotFound("something new"), http.StatusNotFound, "There is no such page."},
 		{taskd.Forbidden("comment", "Only the comment's author may change it"), http.StatusForbidden, "Only the comment's author may change it."},
 		{taskd.Invalid("title", "Value is too long."), http.StatusUnprocessableEntity, "Value is too long."},
@@ -52,7 +52,7 @@ func TestFormErrors(t *testing.T) {
 	}{
 		{taskd.Required("title"), "Name is required"},
 		{taskd.Invalid("email", "E-mail address is invalid"), "E-mail address is invalid"},
-		{taskd.NotFound("parent"), "There is no such task."},
+		{taskd.NotFound("parent"), "There is no such task, or you cannot see it."},
 	} {
 		fe, ok := asFormError("project", tc.err)
 		if !ok || fe.Message != tc.want || fe.Form != "project" {

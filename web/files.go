@@ -74,12 +74,7 @@ func (s *Server) upload(h handler) http.HandlerFunc {
 			r.PostForm.Add(p.FormName(), string(v))
 			r.Form.Add(p.FormName(), string(v))
 		}
-		if !s.checkCSRF(r) {
-			s.fail(w, r, http.StatusForbidden, "The form has expired. Go back, reload the page and try again.")
-			return
-		}
-		if !plainText(r.Form) {
-			s.fail(w, r, http.StatusBadRequest, "The form holds characters that are not text. Check what you typed or pasted and try again.")
+		if s.refuseForm(w, r) {
 			return
 		}
 		s.run(w, r, h)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/taskd/taskd"
+	"github.com/taskd/taskd/oauth"
 	"github.com/taskd/taskd/ratelimit"
 	"github.com/taskd/taskd/secret"
 )
@@ -65,9 +66,31 @@ func (s *Server) home(w http.ResponseWriter, r *http.Request, v *view) error {
 }
 
 func (s *Server) loginPage(w http.ResponseWriter, r *http.Request, v *view) error {
+	next := localPath(r.URL.Query().Get("next"))
 	v.Title = "Sign in"
-	v.Data = loginView{Next: localPath(r.URL.Query().Get("next")), Email: r.URL.Query().Get("email"), Shown: s.takeFlash(w, r)}
+	v.Data = loginView{Next: next, Email: r.URL.Query().Get("email"), Shown: s.takeFlash(w, r), Client: s.askingClient(r, next)}
 	return s.render(w, r, "login.html", v)
+}
+
+// askingClient is the application that asks for access when next, where
+// signing in leads, is a valid authorization request on this server: the
+// path /oauth2/authorize with a registered client_id and one of its
+// redirect URIs (oauth.Server.ParseRequest). Its name comes from the
+// registration, never from the address. nil for any other next.
+func (s *Server) askingClient(r *http.Request, next string) *taskd.Client {
+	u, err := url.Parse(localPath(next))
+	if err != nil || u.Path != "/oauth2/authorize" || s.cfg.OAuth == nil {
+		return nil
+	}
+	req, err := s.cfg.OAuth.ParseRequest(r.Context(), u.Query())
+	var re *oauth.RequestError
+	if err != nil {
+		if !errors.As(err, &re) {
+			s.cfg.Log.WarnContext(r.Context(), "sign-in page: reading the authorization request", "err", err)
+		}
+		return nil
+	}
+	return &req.Client
 }
 
 // login checks the password. Unknown e-mails and wrong passwords get the
@@ -90,7 +113,7 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request, v *view) error {
 	}
 	if tickets == nil {
 		w.Header().Set("Retry-After", strconv.Itoa(int(wait/time.Second)))
-		lv.Error = "Too many failed sign-ins. Wait a few minutes and try again."
+		lv.Error, lv.Client = "Too many failed sign-ins. Wait a few minutes and try again.", s.askingClient(r, next)
 		return s.renderStatus(w, r, http.StatusTooManyRequests, "login.html", v)
 	}
 	p, err := s.cfg.Store.PersonByEmail(ctx, email)
@@ -102,7 +125,7 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request, v *view) error {
 		hash = dummyHash
 	}
 	if !secret.VerifyPassword(hash, r.PostFormValue("password")) || p.ID == 0 {
-		lv.Error = "The e-mail or password is not right."
+		lv.Error, lv.Client = "The e-mail or password is not right.", s.askingClient(r, next)
 		return s.renderStatus(w, r, http.StatusUnauthorized, "login.html", v)
 	}
 	for _, t := range tickets {

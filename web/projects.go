@@ -100,6 +100,34 @@ func (s *Server) setProjectStatus(status string) accountHandler {
 	}
 }
 
+// updateProject is POST /a/{slug}/project/{pid}/update: the project's name
+// and text, parsed and changed as the API's update_project does (the same
+// parser, store method, permission and update_project event). Other fields
+// have their own forms and are left as they are.
+func (s *Server) updateProject(w http.ResponseWriter, r *http.Request, v *view, me member) error {
+	p, ok, err := s.pathProject(w, r, me.Account)
+	if !ok {
+		return err
+	}
+	in, err := taskd.ParseProjectInput(formParams(r))
+	if err == nil && in.Name == nil {
+		err = taskd.Required("title")
+	}
+	if err == nil {
+		in = taskd.ProjectInput{Name: in.Name, Text: in.Text}
+		_, err = s.cfg.Store.UpdateProject(r.Context(), actor(me.Account, me.Member), p.ID, in)
+	}
+	if err != nil {
+		fe, ok := asFormError("project", err)
+		if !ok {
+			return err
+		}
+		return s.renderProject(w, r, v, me.Account, p, http.StatusUnprocessableEntity, fe)
+	}
+	s.setFlash(w, flash{Message: "Project saved."})
+	return see303(w, r, s.cfg.accountPath(me.Account)+p.Page())
+}
+
 // projectView is a project's page: a page of its tasks under the list's
 // filters, the new-task form and the team.
 type projectView struct {
@@ -124,6 +152,8 @@ type projectView struct {
 	// Files are the project's own files; Me who looks at them.
 	Files []taskd.File
 	Me    taskd.Actor
+	// Shown is the notice of the form sent before (a saved edit).
+	Shown *flash
 }
 
 func (s *Server) projectPage(w http.ResponseWriter, r *http.Request, v *view, me member) error {
@@ -169,7 +199,7 @@ func (s *Server) renderProject(w http.ResponseWriter, r *http.Request, v *view, 
 		return err
 	}
 	pv := &projectView{Project: p, List: list, People: people, Team: team, Error: fe, Values: r.PostForm,
-		Base: base, CanWrite: v.Nav.Member.Role.Can(taskd.PermWork)}
+		Base: base, CanWrite: v.Nav.Member.Role.Can(taskd.PermWork), Shown: s.takeFlash(w, r)}
 	if pv.Tags, pv.TagForm, err = s.objectTags(ctx, v, taskd.TagsOfProjects, p.ID, base+p.Page()+"tags", fe, "projecttags"); err != nil {
 		return err
 	}

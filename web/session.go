@@ -95,6 +95,11 @@ func (s *Server) checkCSRF(r *http.Request) bool {
 	if v == "" {
 		return false
 	}
-	want := base64.RawURLEncoding.EncodeToString(s.cfg.Sealer.MAC("csrf", []byte(v)))
-	return subtle.ConstantTimeCompare([]byte(r.PostFormValue("csrf")), []byte(want)) == 1
+	got := []byte(r.PostFormValue("csrf"))
+	for _, mac := range s.cfg.Sealer.MACs("csrf", []byte(v)) { // the old keys' too, during a rotation
+		if subtle.ConstantTimeCompare(got, []byte(base64.RawURLEncoding.EncodeToString(mac))) == 1 {
+			return true
+		}
+	}
+	return false
 }

@@ -167,6 +167,32 @@ type taskRow struct {
 	Parent string // the parent's name, for a subtask shown alone
 }
 
+// rowContext is what every row of a list shares: where its links and
+// forms go, and what it shows.
+type rowContext struct {
+	Base, CSRF   string
+	CanWrite     bool
+	Return, Back string // where completing a task returns, and the list's query
+	ShowDone     bool   // a "done" badge: only where done and active rows mix
+	ShowProject  bool   // the project's name: where rows of several projects mix
+}
+
+// taskRowView is one row as the taskrow template shows it.
+type taskRowView struct {
+	rowContext
+	taskRow
+	Project string
+}
+
+// newTaskRowView joins a row to its list's context.
+func newTaskRowView(c rowContext, r taskRow) taskRowView {
+	v := taskRowView{rowContext: c, taskRow: r}
+	if c.ShowProject {
+		v.Project = r.Task.Project.Name
+	}
+	return v
+}
+
 // taskList is a page of a task list with what its controls need.
 type taskList struct {
 	Filter     listFilter

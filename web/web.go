@@ -123,6 +123,15 @@ func New(cfg Config) (*Server, error) {
 		"isOwner":    func(m taskd.Member) bool { return m.Role == taskd.RoleOwner },
 		"fields":     newTaskFields,
 		"who":        who,
+		"rowContext": func(base, csrf string, canWrite bool, ret, back string, showDone, showProject bool) rowContext {
+			return rowContext{Base: base, CSRF: csrf, CanWrite: canWrite, Return: ret, Back: back, ShowDone: showDone, ShowProject: showProject}
+		},
+		"taskRow": newTaskRowView,
+		"asRow":   func(t taskd.Task) taskRow { return taskRow{Task: t} },
+		"secretShown": func(what, why, value string) secretShown {
+			return secretShown{What: what, Why: why, Value: value}
+		},
+		"reason": webhook.Explain,
 	}).ParseFS(templateFS, "templates/*.html")
 	if err != nil {
 		return nil, err
@@ -162,6 +171,7 @@ func (s *Server) routes() []route {
 		{"POST /a/{slug}/project/{pid}/members", s.form(s.inAccount(taskd.PermWork, s.setProjectTeam(true)))},
 		{"POST /a/{slug}/project/{pid}/members/remove", s.form(s.inAccount(taskd.PermWork, s.setProjectTeam(false)))},
 		{"POST /a/{slug}/project/{pid}/tasks", s.upload(s.inAccount(taskd.PermWork, s.createTask))},
+		{"POST /a/{slug}/project/{pid}/update", s.form(s.inAccount(taskd.PermWork, s.updateProject))},
 		{"POST /a/{slug}/project/{pid}/budget", s.form(s.inAccount(taskd.PermWork, s.setBudget))},
 		{"GET /a/{slug}/project/{pid}/board", s.page(s.inAccount(taskd.PermRead, s.board))},
 		{"POST /a/{slug}/project/{pid}/tags", s.form(s.inAccount(taskd.PermWork, s.setProjectTags))},
@@ -411,12 +421,7 @@ func (s *Server) form(h handler) http.HandlerFunc {
 			s.fail(w, r, http.StatusBadRequest, "The form could not be read.")
 			return
 		}
-		if !s.checkCSRF(r) {
-			s.fail(w, r, http.StatusForbidden, "The form has expired. Go back, reload the page and try again.")
-			return
-		}
-		if !plainText(r.Form) {
-			s.fail(w, r, http.StatusBadRequest, "The form holds characters that are not text. Check what you typed or pasted and try again.")
+		if s.refuseForm(w, r) {
 			return
 		}
 		s.run(w, r, h)
@@ -454,6 +459,21 @@ func (s *Server) run(w http.ResponseWriter, r *http.Request, h handler) {
 	}
 }
 
+// refuseForm answers a parsed form that lacks this browser's token or
+// holds what is not text, and reports whether it did; multipart uploads
+// and plain forms share it.
+func (s *Server) refuseForm(w http.ResponseWriter, r *http.Request) bool {
+	if !s.checkCSRF(r) {
+		s.fail(w, r, http.StatusForbidden, "The form has expired. Go back, reload the page and try again.")
+		return true
+	}
+	if !plainText(r.Form) {
+		s.fail(w, r, http.StatusBadRequest, "The form holds characters that are not text. Check what you typed or pasted and try again.")
+		return true
+	}
+	return false
+}
+
 // render writes a template with status 200.
 func (s *Server) render(w http.ResponseWriter, r *http.Request, name string, v *view) error {
 	return s.renderStatus(w, r, http.StatusOK, name, v)
@@ -471,11 +491,45 @@ func (s *Server) renderStatus(w http.ResponseWriter, r *http.Request, status int
 }
 
 // fail shows the error page with a message safe for the user.
+// The page keeps the header of whoever is signed in, so they can go on.
 func (s *Server) fail(w http.ResponseWriter, r *http.Request, status int, msg string) {
-	v := &view{Title: http.StatusText(status), Data: msg}
+	v := &view{Title: failTitle(status), Data: msg, CSRF: s.csrfToken(w, r)}
+	if p, ok, err := s.person(r.Context(), r); err == nil && ok {
+		v.Person = &p
+	}
 	if err := s.renderStatus(w, r, status, "error.html", v); err != nil {
 		s.cfg.Log.ErrorContext(r.Context(), "render error page", "err", err)
 	}
+}
+
+// secretShown is a secret shown once, for the "secret" template.
+type secretShown struct{ What, Why, Value string }
+
+// failTitle is an error page's heading: what happened, in plain words,
+// not the status's name.
+func failTitle(status int) string {
+	switch status {
+	case http.StatusBadRequest:
+		return "This request could not be read"
+	case http.StatusUnauthorized:
+		return "Please sign in"
+	case http.StatusForbidden:
+		return "You cannot do this"
+	case http.StatusNotFound:
+		return "Nothing here"
+	case http.StatusConflict:
+		return "This cannot be done now"
+	case http.StatusRequestEntityTooLarge:
+		return "This is too large"
+	case http.StatusUnprocessableEntity:
+		return "Please check what you entered"
+	case http.StatusTooManyRequests:
+		return "Too many attempts"
+	}
+	if status >= 500 {
+		return "Something went wrong"
+	}
+	return "This did not work"
 }
 
 func (s *Server) internal(w http.ResponseWriter, r *http.Request, err error) {

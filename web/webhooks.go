@@ -4,11 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/taskd/taskd"
+	"github.com/taskd/taskd/webhook"
 )
 
 // webhooksView is the webhooks list with the create form.
@@ -54,8 +56,8 @@ func (s *Server) createWebhook(w http.ResponseWriter, r *http.Request, v *view, 
 	var te *taskd.Error
 	if errors.As(err, &te) && te.Kind != taskd.KindInternal {
 		msg := te.Message
-		if te.Err != nil && te.Kind == taskd.KindInvalid && te.Field == "url" {
-			msg += " — " + te.Err.Error() // the URL check's finding
+		if why, ok := checkFailure(te); ok {
+			msg = why
 		}
 		checked := map[string]bool{}
 		for _, e := range r.PostForm["events"] {
@@ -117,7 +119,7 @@ func (s *Server) webhookPage(w http.ResponseWriter, r *http.Request, v *view, me
 		return err
 	}
 	wv.Chart = newChart(stats, now)
-	v.Title, v.Data = "Webhook "+strconv.FormatInt(hook.ID, 10), wv
+	v.Title, v.Data = webhookName(hook), wv
 	return s.render(w, r, "webhook.html", v)
 }
 
@@ -132,8 +134,8 @@ func (s *Server) webhookOp(op func(r *http.Request, acct taskd.Account, hook tas
 		var te *taskd.Error
 		if errors.As(err, &te) && te.Kind != taskd.KindInternal {
 			f = flash{Failed: true, Message: te.Message}
-			if te.Err != nil {
-				f.Message += " — " + te.Err.Error()
+			if why, ok := checkFailure(te); ok {
+				f.Message = why
 			}
 		} else if err != nil {
 			return err
@@ -143,8 +145,33 @@ func (s *Server) webhookOp(op func(r *http.Request, acct taskd.Account, hook tas
 	}
 }
 
+// checkFailure is what the pages say of a failed URL check
+// (webhook.CheckFailed): its one reason, in words, and what the URL must
+// do. ok is false for other errors.
+func checkFailure(te *taskd.Error) (string, bool) {
+	if te.Kind != taskd.KindInvalid || te.Field != "url" || te.Err == nil {
+		return "", false
+	}
+	return webhook.Explain("The URL check failed: "+te.Err.Error()) +
+		`. The URL must answer a POST within 5 seconds with HTTP 200, a JSON content type and {"status":"OK"}.`, true
+}
+
+// enableWebhook enables a disabled webhook, or one failing, and says how
+// many held events it will now send.
 func (s *Server) enableWebhook(r *http.Request, acct taskd.Account, hook taskd.Webhook) (flash, error) {
-	return flash{Message: "Enabled: the URL check passed."}, s.cfg.Hooks.Enable(r.Context(), acct.ID, hook.ID)
+	held, err := s.cfg.Hooks.EnableHeld(r.Context(), acct.ID, hook.ID)
+	return flash{Message: "Webhook enabled: " + heldText(held) + "."}, err
+}
+
+// heldText says how many held events a webhook will send.
+func heldText(n int) string {
+	switch n {
+	case 0:
+		return "no held events; new events will be sent as they happen"
+	case 1:
+		return "1 held event will now be sent"
+	}
+	return strconv.Itoa(n) + " held events will now be sent"
 }
 
 func (s *Server) disableWebhook(r *http.Request, acct taskd.Account, hook taskd.Webhook) (flash, error) {
@@ -159,14 +186,16 @@ func (s *Server) testWebhook(r *http.Request, acct taskd.Account, hook taskd.Web
 	if res.OK {
 		return flash{Message: fmt.Sprintf("The URL check passed: HTTP %d in %d ms.", res.Status, res.Latency.Milliseconds())}, nil
 	}
-	return flash{Failed: true, Message: "The URL check failed: " + res.Error + answerExcerpt(res.Response)}, nil
+	return flash{Failed: true, Message: webhook.Explain("The URL check failed: "+res.Error) + "." + answerExcerpt(res.Response)}, nil
 }
 
+// answerExcerpt shows the start of the receiver's answer after a failed
+// check.
 func answerExcerpt(s string) string {
-	if s == "" {
+	if s = strings.TrimSpace(s); s == "" {
 		return ""
 	}
-	return " (answer: " + s + ")"
+	return " Its answer: " + s
 }
 
 func (s *Server) rotateWebhook(r *http.Request, acct taskd.Account, hook taskd.Webhook) (flash, error) {
@@ -192,4 +221,14 @@ func (s *Server) deleteWebhook(w http.ResponseWriter, r *http.Request, v *view, 
 	}
 	s.setFlash(w, flash{Message: fmt.Sprintf("Webhook %d deleted.", hook.ID)})
 	return see303(w, r, s.webhooksPath(acct))
+}
+
+// webhookName names a webhook by where it delivers, which is how people
+// know it, rather than by its number: "Webhook to hooks.example.com/taskd".
+func webhookName(w taskd.Webhook) string {
+	u, err := url.Parse(w.URL)
+	if err != nil || u.Host == "" {
+		return "Webhook " + strconv.FormatInt(w.ID, 10)
+	}
+	return "Webhook to " + u.Host + strings.TrimSuffix(u.Path, "/")
 }

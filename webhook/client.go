@@ -97,15 +97,15 @@ func Post(ctx context.Context, c *http.Client, r Request, now time.Time) Result 
 	ctx, cancel := context.WithTimeout(ctx, Timeout)
 	defer cancel()
 	if len(r.Body) > MaxPayload {
-		return Result{Error: fmt.Sprintf("payload of %d bytes exceeds the %d-byte limit", len(r.Body), MaxPayload)}
+		return Result{Error: fmt.Sprintf(reasonPayload, len(r.Body), MaxPayload)}
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, r.URL, strings.NewReader(string(r.Body)))
 	if err != nil {
-		return Result{Error: "invalid URL"}
+		return Result{Error: reasonBadURL}
 	}
 	sig, err := Sign(r.Secret, r.ID, now, r.Body)
 	if err != nil {
-		return Result{Error: "cannot sign: " + err.Error()}
+		return Result{Error: reasonCannotSign + err.Error()}
 	}
 	h := req.Header
 	h.Set("Content-Type", "application/json")
@@ -132,15 +132,15 @@ func Post(ctx context.Context, c *http.Client, r Request, now time.Time) Result 
 	case err != nil:
 		out.Error = describe(err, ctx)
 	case res.StatusCode >= 300 && res.StatusCode < 400:
-		out.Error = fmt.Sprintf("HTTP %d redirect (redirects are not followed)", res.StatusCode)
+		out.Error = fmt.Sprintf(reasonRedirect, res.StatusCode)
 	case res.StatusCode != http.StatusOK:
-		out.Error = fmt.Sprintf("HTTP %d, want 200", res.StatusCode)
+		out.Error = fmt.Sprintf(reasonStatus, res.StatusCode)
 	case len(body) > maxResponse:
-		out.Error = fmt.Sprintf("answer longer than %d bytes", maxResponse)
+		out.Error = fmt.Sprintf(reasonTooLong, maxResponse)
 	case !isJSON(res.Header.Get("Content-Type")):
-		out.Error = fmt.Sprintf("content type %q is not JSON", res.Header.Get("Content-Type"))
+		out.Error = fmt.Sprintf(reasonNotJSON, res.Header.Get("Content-Type"))
 	case !statusOK(body):
-		out.Error = `body is not a JSON object with "status": "OK"`
+		out.Error = reasonNotOK
 	default:
 		out.OK = true
 	}
@@ -165,20 +165,20 @@ func describe(err error, ctx context.Context) string {
 	case errors.Is(err, errPrivate):
 		return errPrivate.Error()
 	case errors.Is(ctx.Err(), context.DeadlineExceeded), errors.Is(err, context.DeadlineExceeded):
-		return fmt.Sprintf("no answer within %s", Timeout)
+		return fmt.Sprintf(reasonTimeout, Timeout)
 	}
 	var dns *net.DNSError
 	if errors.As(err, &dns) {
-		return "host not found"
+		return reasonNoHost
 	}
 	if errors.Is(err, syscall.ECONNREFUSED) {
-		return "connection refused"
+		return reasonRefused
 	}
 	var op *net.OpError
 	if errors.As(err, &op) {
-		return "connection failed: " + op.Err.Error()
+		return reasonConnect + op.Err.Error()
 	}
-	return "request failed"
+	return reasonFailed
 }
 
 func excerpt(b []byte) string {

@@ -271,7 +271,7 @@ func (d *Dispatcher) send(ctx context.Context, w taskd.Webhook, dels []taskd.Del
 	var res Result
 	r, err := d.svc.request(w, body, msgID)
 	if err != nil {
-		res.Error = "cannot open the webhook's secrets"
+		res.Error = reasonSecrets
 		d.svc.log.ErrorContext(ctx, "webhook secrets", "webhook", w.ID, "err", err)
 	} else {
 		res = Post(ctx, d.svc.client, r, a.At)

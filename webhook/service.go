@@ -120,17 +120,31 @@ func (s *Service) Disable(ctx context.Context, accountID, id int64) error {
 // resets its error count). A failed check is logged, recorded as the last
 // error, and returned (CheckFailed: invalid "url").
 func (s *Service) Enable(ctx context.Context, accountID, id int64) error {
+	_, err := s.EnableHeld(ctx, accountID, id)
+	return err
+}
+
+// EnableHeld is Enable, and returns how many held events the webhook will
+// now send (taskd.WebhookStore.HeldEvents). They are counted after the
+// check passed and before the webhook is enabled: a disabled webhook sends
+// nothing meanwhile (for one enabled and failing, the count is as of that
+// moment).
+func (s *Service) EnableHeld(ctx context.Context, accountID, id int64) (int, error) {
 	w, res, err := s.Test(ctx, accountID, id)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	if !res.OK {
 		if err := s.store.SetWebhookEnabled(ctx, accountID, id, false, "The URL check failed when enabling: "+res.Error); err != nil {
-			return err
+			return 0, err
 		}
-		return CheckFailed(w.URL, res.Error)
+		return 0, CheckFailed(w.URL, res.Error)
 	}
-	return s.store.SetWebhookEnabled(ctx, accountID, id, true, "")
+	held, err := s.store.HeldEvents(ctx, accountID, id)
+	if err != nil {
+		return 0, err
+	}
+	return held, s.store.SetWebhookEnabled(ctx, accountID, id, true, "")
 }
 
 // Test runs the URL check against a stored webhook and logs it.

@@ -366,6 +366,9 @@ func TestDestinationHasFiveSeconds(t *testing.T) {
 	if res.OK || !strings.Contains(res.Error, "no answer within 5s") {
 		t.Fatalf("a silent destination: %+v", res)
 	}
+	if said := webhook.Explain(res.Error); said != "The receiver did not answer within 5 seconds" {
+		t.Fatalf("a silent destination is explained as %q", said)
+	}
 	if waited := time.Since(start); waited < 5*time.Second {
 		t.Fatalf("gave up after %s, before the 5 seconds were over", waited)
 	}

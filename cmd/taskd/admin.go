@@ -66,13 +66,6 @@ func migrate(ctx context.Context, e env, args []string) error {
 	return printJSON(e.stdout, map[string]string{"status": "ok", "database": db.Dialect()})
 }
 
-func helpOK(err error) error {
-	if errors.Is(err, errHelp) {
-		return nil
-	}
-	return err
-}
-
 func accountCreate(ctx context.Context, e env, args []string) error {
 	var sf storageFlags
 	fs := newFlags("account create", "Create an account with its owner. Prints the account and its administrative API key (shown once).")
@@ -83,7 +76,7 @@ func accountCreate(ctx context.Context, e env, args []string) error {
 	password := fs.String("owner-password", "", "owner's password, at least 8 characters (required)")
 	first := fs.String("owner-first-name", "", "owner's first name")
 	last := fs.String("owner-last-name", "", "owner's last name")
-	if err := parseFlags(fs, e, args); err != nil {
+	if err := parseFlags(fs, e, args, "slug", "owner-email", "owner-password"); err != nil {
 		return helpOK(err)
 	}
 	if err := taskd.ValidateSlug(*slug); err != nil {
@@ -125,7 +118,7 @@ func userAdd(ctx context.Context, e env, args []string) error {
 	first := fs.String("first-name", "", "first name")
 	last := fs.String("last-name", "", "last name")
 	roleName := fs.String("role", "user", "role: user, admin, guest or reader")
-	if err := parseFlags(fs, e, args); err != nil {
+	if err := parseFlags(fs, e, args, "account", "email", "password"); err != nil {
 		return helpOK(err)
 	}
 	role, err := taskd.ParseRole(*roleName)
@@ -165,7 +158,7 @@ func apikeyRotate(ctx context.Context, e env, args []string) error {
 	fs := newFlags("apikey rotate", "Replace an account's administrative API key; the old key stops working at once. Prints the new key.")
 	sf.register(fs)
 	slug := fs.String("account", "", "account slug (required)")
-	if err := parseFlags(fs, e, args); err != nil {
+	if err := parseFlags(fs, e, args, "account"); err != nil {
 		return helpOK(err)
 	}
 	db, sealer, a, err := sf.openAccount(ctx, *slug)

@@ -28,6 +28,7 @@ type demo struct {
 	key, clientID, clientSecret string
 	hookID                      int64
 	hookSecret                  string
+	hookEnabled                 bool
 }
 
 // seedDemo creates the demo account with some work in it, or reuses it, and
@@ -62,18 +63,29 @@ Demo account ready: sign in at %[6]s/login as %[2]s / %[3]s
 		if d.clientSecret != "" {
 			fmt.Fprintf(out, ", client_secret %s", d.clientSecret)
 		} else {
-			fmt.Fprint(out, " (secret shown when the demo was made; rotate it in the settings)")
+			fmt.Fprintf(out, "\n                 client_secret: shown only when the demo was made; for a new one, rotate it at %s/settings/api", url)
 		}
 		fmt.Fprintf(out, "\n                 authorize: %s/oauth2/authorize?client_id=%s&response_type=code&redirect_uri=%s&state=demo&scope=tasks_read\n",
 			base, d.clientID, demoRedirect)
 	}
 	if d.hookID != 0 {
-		listen := "go run ./cmd/taskd listen --addr 127.0.0.1:9000"
+		listen := "go run ./cmd/taskd listen --addr 127.0.0.1:9000 --secret "
 		if d.hookSecret != "" {
-			listen += " --secret " + d.hookSecret
+			listen += d.hookSecret
+		} else {
+			listen += "whsec_…"
 		}
-		fmt.Fprintf(out, "  webhook:       %s (disabled). Start a receiver:  %s\n                 then enable it at %s/settings/webhooks/%d\n",
-			demoHookURL, listen, url, d.hookID)
+		state := "disabled"
+		if d.hookEnabled {
+			state = "enabled"
+		}
+		fmt.Fprintf(out, "  webhook:       %s (%s). Start a receiver:\n                   %s\n", demoHookURL, state, listen)
+		if d.hookSecret == "" {
+			fmt.Fprintf(out, "                 the secret was shown only when the demo was made; for a new one, rotate it at %s/settings/webhooks/%d\n", url, d.hookID)
+		}
+		if !d.hookEnabled {
+			fmt.Fprintf(out, "                 then enable it at %s/settings/webhooks/%d\n", url, d.hookID)
+		}
 	}
 	fmt.Fprintf(out, "  mail:          %s/dev/mail (kept on this page without --smtp-url: open the invitation to new@demo.example)\n", base)
 	fmt.Fprintln(out)
@@ -96,7 +108,7 @@ func existingDemo(ctx context.Context, db *store.DB, sealer *secret.Sealer, a ta
 		d.clientID = clients[0].ClientID
 	}
 	if hooks, err := db.Webhooks(ctx, a.ID); err == nil && len(hooks) > 0 {
-		d.hookID = hooks[0].ID
+		d.hookID, d.hookEnabled = hooks[0].ID, hooks[0].Enabled
 	}
 	return d, nil
 }
@@ -123,7 +135,7 @@ func createDemo(ctx context.Context, db *store.DB, sealer *secret.Sealer, hooks 
 	if err != nil {
 		return d, err
 	}
-	d.hookID, d.hookSecret = w.ID, hsec
+	d.hookID, d.hookSecret, d.hookEnabled = w.ID, hsec, w.Enabled
 	return d, nil
 }
 

@@ -22,7 +22,8 @@ import (
 func listen(ctx context.Context, e env, args []string) error {
 	fs := newFlags("listen", "Receive webhooks and print them: a destination to try taskd's webhooks with.")
 	addr := fs.String("addr", "127.0.0.1:9000", "address to listen on")
-	sec := fs.String("secret", "", "the webhook's whsec_ secret; when set, deliveries with a bad signature are refused (401)")
+	var secrets stringList
+	fs.Var(&secrets, "secret", "a webhook's whsec_ secret; repeat for several webhooks. When set, deliveries whose signature matches none are refused (401)")
 	if err := parseFlags(fs, e, args); err != nil {
 		return helpOK(err)
 	}
@@ -39,23 +40,20 @@ func listen(ctx context.Context, e env, args []string) error {
 		}
 		mu.Lock()
 		defer mu.Unlock()
-		verdict := "signature not checked (no --secret)"
-		if *sec != "" {
-			if err := webhook.Verify(*sec, r.Header.Get("webhook-id"), r.Header.Get("webhook-timestamp"),
-				r.Header.Get("webhook-signature"), body, time.Now(), 5*time.Minute); err != nil {
-				fmt.Fprintf(e.stdout, "%s  REFUSED %s: %v\n", time.Now().Format("15:04:05"), r.Header.Get("webhook-id"), err)
-				w.Header().Set("Content-Type", "application/json")
-				w.WriteHeader(http.StatusUnauthorized)
-				w.Write([]byte(`{"status":"bad signature"}`))
-				return
-			}
-			verdict = "signature ok"
+		id := r.Header.Get("webhook-id")
+		verdict, ok := checkSignature(secrets, r.Header, body)
+		if !ok {
+			fmt.Fprintf(e.stdout, "%s  REFUSED %s on %s (%s): %s\n", time.Now().Format("15:04:05"), id, r.URL.Path, summary(body), verdict)
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusUnauthorized)
+			w.Write([]byte(`{"status":"bad signature"}`))
+			return
 		}
-		printDelivery(e.stdout, r.Header.Get("webhook-id"), verdict, body)
+		printDelivery(e.stdout, id, verdict, body)
 		w.Header().Set("Content-Type", "application/json")
 		w.Write([]byte(`{"status":"OK"}`))
 	})}
-	fmt.Fprintf(e.stdout, "taskd listen: receiving webhooks on http://%s/ (answering {\"status\":\"OK\"})\n", ln.Addr())
+	fmt.Fprintf(e.stdout, "taskd listen: receiving webhooks on http://%s/ (answering {\"status\":\"OK\"}); %s\n", ln.Addr(), checking(len(secrets)))
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {
@@ -70,6 +68,65 @@ func listen(ctx context.Context, e env, args []string) error {
 		return err
 	}
 	return nil
+}
+
+// checking says what listen does with signatures.
+func checking(secrets int) string {
+	switch secrets {
+	case 0:
+		return "signatures not checked (no --secret)"
+	case 1:
+		return "checking signatures with the secret given"
+	}
+	return fmt.Sprintf("checking signatures with the %d secrets given", secrets)
+}
+
+// checkSignature verifies a delivery against each secret in turn. It
+// reports which one matched (by its place on the command line), or, when
+// none did, a reason that says what to do.
+func checkSignature(secrets []string, h http.Header, body []byte) (verdict string, ok bool) {
+	if len(secrets) == 0 {
+		return "signature not checked (no --secret)", true
+	}
+	var last error
+	for i, sec := range secrets {
+		err := webhook.Verify(sec, h.Get("webhook-id"), h.Get("webhook-timestamp"), h.Get("webhook-signature"), body, time.Now(), 5*time.Minute)
+		if err == nil {
+			if len(secrets) == 1 {
+				return "signature ok", true
+			}
+			return fmt.Sprintf("signature ok, secret %d of %d", i+1, len(secrets)), true
+		}
+		last = err
+	}
+	if errors.Is(last, webhook.ErrStale) {
+		return fmt.Sprintf("%v (is this machine's clock right?)", last), false
+	}
+	return fmt.Sprintf("the signature matches none of the %d secret(s) given (%v). Each webhook has its own secret: "+
+		"pass this webhook's with another --secret, or rotate it on the webhook's page to see a new one", len(secrets), last), false
+}
+
+// summary names a delivery's events without trusting them: what a
+// refused delivery was, to tell which webhook sent it.
+func summary(body []byte) string {
+	var events []struct {
+		Event  string                    `json:"event"`
+		Object struct{ Type, ID string } `json:"object"`
+	}
+	if json.Unmarshal(body, &events) != nil {
+		return "not a JSON array"
+	}
+	if len(events) == 0 {
+		return "URL check"
+	}
+	parts := make([]string, 0, min(3, len(events)))
+	for _, ev := range events[:min(3, len(events))] {
+		parts = append(parts, ev.Event+" "+ev.Object.Type+" "+ev.Object.ID)
+	}
+	if len(events) > 3 {
+		parts = append(parts, fmt.Sprintf("and %d more", len(events)-3))
+	}
+	return strings.Join(parts, ", ")
 }
 
 // printDelivery prints one line per event, with the event's id (what a

@@ -18,12 +18,12 @@ var receivingRE = regexp.MustCompile(`receiving webhooks on (http://[0-9.:]+)/`)
 // TestListen: taskd listen answers {"status":"OK"}, checks signatures when
 // given the secret, and prints each event.
 func TestListen(t *testing.T) {
-	sec := webhook.NewSecret()
+	sec, other := webhook.NewSecret(), webhook.NewSecret()
 	ctx, cancel := context.WithCancel(context.Background())
 	out := &syncBuffer{}
 	done := make(chan error, 1)
 	go func() {
-		done <- run(ctx, []string{"listen", "--addr", "127.0.0.1:0", "--secret", sec}, noEnv, out, io.Discard)
+		done <- run(ctx, []string{"listen", "--addr", "127.0.0.1:0", "--secret", other, "--secret", sec}, noEnv, out, io.Discard)
 	}()
 	t.Cleanup(func() {
 		cancel()
@@ -71,10 +71,15 @@ func TestListen(t *testing.T) {
 		t.Fatalf("signed delivery: %d %s", status, b)
 	}
 	if !strings.Contains(out.String(), "event 7  post_task") || !strings.Contains(out.String(), "event 8  close_task") ||
-		!strings.Contains(out.String(), "Write the report") || !strings.Contains(out.String(), "signature ok") {
+		!strings.Contains(out.String(), "Write the report") || !strings.Contains(out.String(), "signature ok, secret 2 of 2") {
 		t.Fatalf("printed:\n%s", out)
 	}
 	if status, _ := send(webhook.NewSecret()); status != http.StatusUnauthorized {
 		t.Fatalf("delivery signed with another secret: %d", status)
+	}
+	// The refusal says which delivery it was and what to do.
+	if !strings.Contains(out.String(), "REFUSED evt_7-8 on / (post_task task 42, close_task task 42): the signature matches none of the 2 secret(s) given") ||
+		!strings.Contains(out.String(), "pass this webhook's with another --secret") {
+		t.Fatalf("printed:\n%s", out)
 	}
 }

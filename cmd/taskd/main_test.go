@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"regexp"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -206,7 +207,8 @@ func TestCommandLineContract(t *testing.T) {
 				{"existing person, wrong password", []string{"account", "create", "--slug", uniqueSlug("q"), "--owner-email", "bob-" + slug + "@example.com", "--owner-password", "not-bobs-password"}, "different password"},
 				{"unknown account", []string{"apikey", "rotate", "--account", "no-such-account"}, "no account"},
 				{"bad role", []string{"user", "add", "--account", slug, "--email", "c@example.com", "--password", "long-enough", "--role", "owner"}, "Role"},
-				{"unknown flag", []string{"user", "add", "--acount", slug}, "not defined"},
+				{"unknown flag", []string{"user", "add", "--acount", slug}, "unknown flag --acount; did you mean --account?"},
+				{"missing flag", []string{"apikey", "rotate"}, "--account is required: account slug"},
 				{"unknown command", []string{"account", "delete"}, "unknown command"},
 			} {
 				t.Run(tc.name, func(t *testing.T) {
@@ -325,6 +327,11 @@ func TestDemoHealthAndNotFound(t *testing.T) {
 	if code != 200 || len(body["data"].([]any)) != 2 {
 		t.Fatalf("demo projects: %d %v", code, body)
 	}
+	var health map[string]string
+	if err := json.Unmarshal([]byte(getBody(t, base+"/healthz")), &health); err != nil || health["status"] != "ok" ||
+		health["go"] != runtime.Version() || health["version"] == "" || health["commit"] == "" {
+		t.Fatalf("/healthz: %v %v", health, err)
+	}
 	for path, want := range map[string]int{"/healthz": 200, "/readyz": 200, "/nowhere": 404, "/a/demo/api/admin/v3": 404} {
 		res, err := http.Get(base + path)
 		if err != nil {
@@ -341,7 +348,8 @@ func TestDemoHealthAndNotFound(t *testing.T) {
 	}
 	metrics, _ := io.ReadAll(res.Body)
 	res.Body.Close()
-	for _, want := range []string{`taskd_http_requests_total{route="GET /healthz",code="2xx"} 1`,
+	for _, want := range []string{`taskd_http_requests_total{route="GET /healthz",code="2xx"} 2`,
+		`taskd_build_info{version="` + health["version"] + `",commit="` + health["commit"] + `",goversion="` + runtime.Version() + `"} 1`,
 		`taskd_http_requests_total{route="/",code="4xx"} 1`, "taskd_http_request_duration_seconds_bucket{", "go_goroutines "} {
 		if !strings.Contains(string(metrics), want) {
 			t.Errorf("/metrics lacks %q:\n%s", want, metrics)

@@ -30,7 +30,7 @@ func clientCreate(ctx context.Context, e env, args []string) error {
 	name := fs.String("name", "", "application name (required)")
 	var uris stringList
 	fs.Var(&uris, "redirect-uri", "exact HTTPS redirect URI (required; repeat for several)")
-	if err := parseFlags(fs, e, args); err != nil {
+	if err := parseFlags(fs, e, args, "account", "name", "redirect-uri"); err != nil {
 		return helpOK(err)
 	}
 	db, _, a, err := sf.openAccount(ctx, *slug)

@@ -16,6 +16,7 @@ type storageFlags struct {
 	data      string
 	db        string
 	masterKey string
+	oldKeys   string // --old-master-keys, during a rotation
 	publicURL string
 }
 
@@ -23,6 +24,7 @@ func (s *storageFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&s.data, "data", "./taskd-data", "directory of the SQLite database and the server key file")
 	fs.StringVar(&s.db, "db", "", "PostgreSQL URL (postgres://…); SQLite in --data when empty")
 	fs.StringVar(&s.masterKey, "master-key", "", "base64 32-byte key that encrypts stored API keys; default: --data/master.key, created on first use")
+	fs.StringVar(&s.oldKeys, "old-master-keys", "", "during a master-key rotation: the keys being replaced, base64, comma-separated; what they sealed still opens (docs/operations.md)")
 	fs.StringVar(&s.publicURL, "public-url", "", "public URL of the server (default http://ADDR, for --dev)")
 }
 
@@ -38,7 +40,18 @@ func (s *storageFlags) openWith(ctx context.Context, o store.Options) (*store.DB
 	if err != nil {
 		return nil, nil, err
 	}
-	sealer, err := secret.NewSealer(key)
+	var old [][]byte
+	for v := range strings.SplitSeq(s.oldKeys, ",") {
+		if strings.TrimSpace(v) == "" {
+			continue
+		}
+		k, err := secret.LoadKey(v, "")
+		if err != nil {
+			return nil, nil, fmt.Errorf("--old-master-keys: %w", err)
+		}
+		old = append(old, k)
+	}
+	sealer, err := secret.NewSealer(key, old...)
 	if err != nil {
 		return nil, nil, err
 	}

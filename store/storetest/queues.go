@@ -130,3 +130,52 @@ func testQueuedExpiry(t *testing.T, f *Fixture) {
 		t.Fatalf("after the sweep: %+v, want only the fresh task's event", dels)
 	}
 }
+
+// testHeldEvents: a webhook's held events are the events it wants that
+// wait for it, pending or still queued, each counted once, within the
+// hold limit; sent, unwanted and too old ones are not.
+func testHeldEvents(t *testing.T, f *Fixture) {
+	ctx := context.Background()
+	s := f.Store
+	p1, p2 := newProject(t, f), newProject(t, f)
+	w := addWebhook(t, f, []string{"post_task"}, []int64{p1.ID})
+	noErr(t, s.SetWebhookEnabled(ctx, f.Account.ID, w.ID, false, "Disabled by hand"))
+	held := func(want int, when string) {
+		t.Helper()
+		if n := must(s.HeldEvents(ctx, f.Account.ID, w.ID))(t); n != want {
+			t.Fatalf("%s: %d held events, want %d", when, n, want)
+		}
+	}
+	held(0, "before any change")
+	for i := range 3 {
+		must(s.CreateTask(ctx, f.Owner, p1.ID, 0, taskd.TaskInput{Name: ptr(fmt.Sprintf("wanted %d", i))}))(t)
+	}
+	must(s.CreateTask(ctx, f.Owner, p2.ID, 0, taskd.TaskInput{Name: ptr("another project")}))(t)
+	must(s.CreateProject(ctx, f.Owner, taskd.ProjectInput{Name: ptr("not subscribed")}))(t)
+	fanOutAll(t, s)
+	held(3, "three wanted events fanned out")
+	other, _ := NewAccount(t, s, "other")
+	_, err := s.HeldEvents(ctx, other.ID, w.ID)
+	want(t, err, taskd.KindNotFound, "webhook")
+
+	// One made a delivery and sent, one made a delivery that failed, one
+	// left where it waits: two are held, each once.
+	dels, _, err := s.NextDeliveries(ctx, w.ID, 2)
+	noErr(t, err)
+	if len(dels) != 2 {
+		t.Fatalf("next deliveries: %+v", dels)
+	}
+	held(3, "two of them made deliveries")
+	noErr(t, s.RecordAttempt(ctx, taskd.Attempt{WebhookID: w.ID, DeliveryID: dels[0].ID, EventID: dels[0].Event.ID,
+		EventName: dels[0].Event.Name, At: f.Clock.Now(), OK: true, HTTPStatus: 200}, time.Time{}))
+	noErr(t, s.RecordAttempt(ctx, taskd.Attempt{WebhookID: w.ID, DeliveryID: dels[1].ID, EventID: dels[1].Event.ID,
+		EventName: dels[1].Event.Name, At: f.Clock.Now(), HTTPStatus: 503, Error: "HTTP 503, want 200"}, f.Clock.Now().Add(time.Minute)))
+	held(2, "one sent, one failed")
+
+	// Past the hold limit they expire rather than go out.
+	f.Clock.Advance(taskd.HoldLimit + time.Hour)
+	held(0, "past the hold limit")
+	must(s.CreateTask(ctx, f.Owner, p1.ID, 0, taskd.TaskInput{Name: ptr("fresh")}))(t)
+	fanOutAll(t, s)
+	held(1, "a fresh event")
+}

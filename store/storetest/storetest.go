@@ -115,6 +115,7 @@ func Run(t *testing.T, open func(t *testing.T, now func() time.Time) Store) {
 		{"WebhookLeases", testWebhookLeases},
 		{"WebhookQueues", testWebhookQueues},
 		{"QueuedExpiry", testQueuedExpiry},
+		{"HeldEvents", testHeldEvents},
 		{"Invitations", testInvitations},
 		{"Links", testLinks},
 		{"People", testPeople},

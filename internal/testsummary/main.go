@@ -1,0 +1,223 @@
+// Command testsummary reads "go test -json" on stdin and prints what a
+// person wants from a long run: one line per package as go test prints it,
+// the output of every failed test in full, any build error, and at the end
+// one line counting the tests run in each part of the tree, the skipped
+// ones, and above all the browser tests if any were skipped.
+//
+//	go test -json ./... | go run ./internal/testsummary -o summary.txt
+//
+// It exits 1 when a test or a build failed, or when the input is not
+// test2json. -o writes the summary line to a file too.
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"maps"
+	"os"
+	"slices"
+	"strings"
+)
+
+func main() {
+	out := flag.String("o", "", "also write the summary line to this file")
+	flag.Parse()
+	s := newSummary()
+	ok := s.read(os.Stdin, os.Stdout)
+	line := s.line()
+	fmt.Println(line)
+	if *out != "" {
+		if err := os.WriteFile(*out, []byte(line+"\n"), 0o644); err != nil {
+			fmt.Fprintln(os.Stderr, "testsummary:", err)
+			os.Exit(1)
+		}
+	}
+	if !ok {
+		os.Exit(1)
+	}
+}
+
+// event is one line of test2json.
+type event struct {
+	Action  string
+	Package string
+	Test    string
+	Elapsed float64
+	Output  string
+}
+
+// summary counts tests by part of the tree and keeps the output of each
+// running test until it is known to have failed.
+type summary struct {
+	module   string
+	run      map[string]int // top-level tests passed or failed, by part
+	order    []string
+	subtests int
+	skipped  int
+	failed   []string
+	browser  struct{ run, skipped int }
+	skipWhy  string
+	output   map[string][]string // by package and test, until the test ends
+	packages int
+}
+
+func newSummary() *summary {
+	return &summary{module: "github.com/taskd/taskd", run: map[string]int{}, output: map[string][]string{}}
+}
+
+// read copies the package results and failures from r to w as they come,
+// and reports whether everything passed.
+func (s *summary) read(r io.Reader, w io.Writer) bool {
+	ok, sawEvent := true, false
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 1<<20), 16<<20)
+	for sc.Scan() {
+		var e event
+		if err := json.Unmarshal(sc.Bytes(), &e); err != nil || e.Action == "" {
+			fmt.Fprintln(w, sc.Text()) // not test2json: a build error printed as text, say
+			continue
+		}
+		sawEvent = true
+		key := e.Package + " " + e.Test
+		switch e.Action {
+		case "build-output":
+			fmt.Fprint(w, e.Output)
+		case "output":
+			s.output[key] = append(s.output[key], e.Output)
+		case "pass", "fail", "skip":
+			if e.Test == "" {
+				s.packageDone(w, e)
+				if e.Action == "fail" {
+					ok = false
+				}
+				continue
+			}
+			s.testDone(w, e, key)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		fmt.Fprintln(w, "testsummary: reading go test -json:", err)
+		return false
+	}
+	return ok && sawEvent && len(s.failed) == 0
+}
+
+func (s *summary) packageDone(w io.Writer, e event) {
+	key := e.Package + " "
+	switch e.Action {
+	case "pass":
+		fmt.Fprintf(w, "ok  \t%s\t%.3fs\n", e.Package, e.Elapsed)
+	case "skip":
+		fmt.Fprintf(w, "?   \t%s\t[no test files]\n", e.Package)
+	case "fail":
+		// A panic, a timeout or a build failure: the package's own output,
+		// and that of any test it cut short.
+		for _, k := range slices.Sorted(maps.Keys(s.output)) {
+			if strings.HasPrefix(k, key) {
+				for _, l := range s.output[k] {
+					fmt.Fprint(w, l)
+				}
+			}
+		}
+		fmt.Fprintf(w, "FAIL\t%s\t%.3fs\n", e.Package, e.Elapsed)
+	}
+	for k := range s.output {
+		if strings.HasPrefix(k, key) {
+			delete(s.output, k)
+		}
+	}
+	s.packages++
+}
+
+func (s *summary) testDone(w io.Writer, e event, key string) {
+	lines := s.output[key]
+	delete(s.output, key)
+	browser := strings.HasPrefix(e.Test, "TestBrowser")
+	if strings.Contains(e.Test, "/") {
+		if e.Action != "skip" {
+			s.subtests++
+		}
+		if e.Action == "fail" {
+			s.failed = append(s.failed, e.Test)
+			for _, l := range lines {
+				fmt.Fprint(w, l)
+			}
+		}
+		return
+	}
+	switch e.Action {
+	case "skip":
+		s.skipped++
+		if browser {
+			s.browser.skipped++
+			if s.skipWhy == "" {
+				s.skipWhy = skipReason(lines)
+			}
+		}
+		return
+	case "fail":
+		s.failed = append(s.failed, e.Package+"."+e.Test)
+		for _, l := range lines {
+			fmt.Fprint(w, l)
+		}
+	}
+	if browser {
+		s.browser.run++
+	}
+	part := s.part(e.Package)
+	if _, seen := s.run[part]; !seen {
+		s.order = append(s.order, part)
+	}
+	s.run[part]++
+}
+
+// part names a package's place in the tree: its first directory, or
+// "taskd" for the root package.
+func (s *summary) part(pkg string) string {
+	rel := strings.TrimPrefix(strings.TrimPrefix(pkg, s.module), "/")
+	if rel == "" {
+		return "taskd"
+	}
+	first, _, _ := strings.Cut(rel, "/")
+	if first == "internal" || first == "cmd" {
+		return rel
+	}
+	return first
+}
+
+// skipReason finds the t.Skip message in a skipped test's output.
+func skipReason(lines []string) string {
+	for _, l := range lines {
+		if _, after, ok := strings.Cut(l, ": "); ok && strings.Contains(l, ".go:") {
+			return strings.TrimSpace(after)
+		}
+	}
+	return "skipped"
+}
+
+// line is the one-line summary.
+func (s *summary) line() string {
+	total := 0
+	parts := make([]string, 0, len(s.order))
+	for _, p := range s.order {
+		total += s.run[p]
+		parts = append(parts, fmt.Sprintf("%s %d", p, s.run[p]))
+	}
+	line := fmt.Sprintf("tests: %d run in %d packages (%s), %d subtests, %d skipped",
+		total, s.packages, strings.Join(parts, ", "), s.subtests, s.skipped)
+	if s.browser.skipped > 0 {
+		line += fmt.Sprintf("; BROWSER TESTS SKIPPED: %d of %d (%s)", s.browser.skipped, s.browser.run+s.browser.skipped, s.skipWhy)
+	} else {
+		line += fmt.Sprintf("; %d browser tests in Chromium", s.browser.run)
+	}
+	if len(s.failed) > 0 {
+		line += fmt.Sprintf("; FAILED: %s", strings.Join(s.failed[:min(5, len(s.failed))], ", "))
+		if len(s.failed) > 5 {
+			line += fmt.Sprintf(" and %d more", len(s.failed)-5)
+		}
+	}
+	return line
+}

@@ -1,0 +1,53 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// stream is go test -json from a run with a failure, a skipped browser test
+// and a build error in a third package.
+const stream = `{"Action":"start","Package":"github.com/taskd/taskd/store"}
+{"Action":"run","Package":"github.com/taskd/taskd/store","Test":"TestA"}
+{"Action":"output","Package":"github.com/taskd/taskd/store","Test":"TestA","Output":"=== RUN   TestA\n"}
+{"Action":"run","Package":"github.com/taskd/taskd/store","Test":"TestA/sqlite"}
+{"Action":"pass","Package":"github.com/taskd/taskd/store","Test":"TestA/sqlite"}
+{"Action":"pass","Package":"github.com/taskd/taskd/store","Test":"TestA"}
+{"Action":"output","Package":"github.com/taskd/taskd/store","Test":"TestB","Output":"    b_test.go:9: the sum is 3, want 4\n"}
+{"Action":"fail","Package":"github.com/taskd/taskd/store","Test":"TestB"}
+{"Action":"fail","Package":"github.com/taskd/taskd/store","Elapsed":1.5}
+{"Action":"output","Package":"github.com/taskd/taskd/server","Test":"TestBrowserPages","Output":"    browser_test.go:41: chromium is not installed\n"}
+{"Action":"skip","Package":"github.com/taskd/taskd/server","Test":"TestBrowserPages"}
+{"Action":"pass","Package":"github.com/taskd/taskd/server","Test":"TestPages"}
+{"Action":"pass","Package":"github.com/taskd/taskd/server","Elapsed":2}
+{"Action":"build-output","ImportPath":"github.com/taskd/taskd/api","Output":"api/x.go:1:1: undefined: y\n"}
+{"Action":"fail","Package":"github.com/taskd/taskd/api","Elapsed":0}
+{"Action":"output","Package":"github.com/taskd/taskd/web","Test":"TestP","Output":"panic: boom\n"}
+{"Action":"fail","Package":"github.com/taskd/taskd/web","Elapsed":0.1}
+`
+
+func TestSummary(t *testing.T) {
+	s := newSummary()
+	var out strings.Builder
+	if s.read(strings.NewReader(stream), &out) {
+		t.Fatal("a run with a failed test and a build error was reported as passing")
+	}
+	for _, want := range []string{"the sum is 3, want 4", "api/x.go:1:1: undefined: y", "panic: boom", "FAIL\tgithub.com/taskd/taskd/store", "ok  \tgithub.com/taskd/taskd/server"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+	if strings.Contains(out.String(), "=== RUN   TestA") {
+		t.Errorf("a passing test's output was printed:\n%s", out.String())
+	}
+	want := "tests: 3 run in 4 packages (store 2, server 1), 1 subtests, 1 skipped; BROWSER TESTS SKIPPED: 1 of 1 (chromium is not installed); FAILED: github.com/taskd/taskd/store.TestB"
+	if got := s.line(); got != want {
+		t.Errorf("summary\n got %s\nwant %s", got, want)
+	}
+}
+
+func TestSummaryOfNothingFails(t *testing.T) {
+	if newSummary().read(strings.NewReader("no tests here\n"), &strings.Builder{}) {
+		t.Fatal("input that is not test2json passed")
+	}
+}

@@ -267,7 +267,7 @@ func TestWebPeopleAndKeys(t *testing.T) {
 		t.Fatalf("accepting led to %s", to)
 	}
 	people = b.get(s.base + acct + "/people")
-	if !strings.Contains(people.body, "Nia New") || strings.Contains(people.body, "Cancel the invitation") {
+	if !strings.Contains(people.body, "Nia New") || strings.Contains(people.body, "the invitation of") {
 		t.Fatalf("after accepting:\n%s", people.body)
 	}
 	var roleAction string
@@ -277,7 +277,7 @@ func TestWebPeopleAndKeys(t *testing.T) {
 		}
 	}
 	b.submit(s.base, people, roleAction, url.Values{"role": {"admin"}}).location(t)
-	if !strings.Contains(b.get(s.base+acct+"/people").body, "· admin") {
+	if after := b.get(s.base + acct + "/people").body; !strings.Contains(after, `class="badge role">admin<`) || !strings.Contains(after, "Nia New is now admin.") {
 		t.Fatal("role not changed")
 	}
 	// A user cannot add people, change roles, or reach the key page.

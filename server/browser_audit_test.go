@@ -263,6 +263,14 @@ func auditData(t *testing.T, s *oauthSite) map[string]string {
 	q("action=enable_webhook&id=" + wid)
 	q("action=post_task&id_project=" + pid + "&title=After+the+webhook")
 	fileID := theirFile(t, s, tid)
+	q("action=add_user_group&title=Design")
+	q("action=add_user&email=" + url.QueryEscape("nadia@acme.example") + "&first_name=Nadia&last_name=Novak&title=Designer&group=Design")
+	q("action=add_contact&email=" + url.QueryEscape("petra@supplier.example") + "&name=Petra+Ivanova&title=Account+manager&phone=%2B380+44+123+4567&group=Suppliers")
+	q("action=add_contact&email=" + url.QueryEscape("max@example.org") + "&name=Max+Mustermann")
+	q("action=add_task_tag_groups&type=status&access=public&title=Stage")
+	q("action=add_task_tags&group=Stage&title=To+do,Doing,Review")
+	q("action=add_project_tag_groups&type=label&access=public&title=Kind")
+	q("action=add_project_tags&group=Kind&title=Internal,Client+work")
 	s.createClient(s.slug, "Reporting app", "https://app.example/cb")
 	return map[string]string{"{pid}": pid, "{tid}": tid, "{parent}": tid, "{sub}": sub, "{cid}": cid, "{id}": wid,
 		"{costid}": costID, "{fileid}": fileID}

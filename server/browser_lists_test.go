@@ -87,4 +87,15 @@ func TestBrowserListsAndBoard(t *testing.T) {
 	if tags := got["data"].(map[string]any)["tags"].(map[string]any); len(tags) != 1 || tags[doing] != "Doing" {
 		t.Fatalf("after the drop the API shows tags %v", tags)
 	}
+
+	// A card's complete control, as on a row: the board comes back without it.
+	c.run(chromedp.Click(`//button[@aria-label="Complete Send invoice"]`),
+		chromedp.WaitVisible(`//h2[@id="col`+doing+`" and contains(., "(0)")]`))
+	c.see("completed on the board", "Doing (0)", "No status (59)")
+	if loc := c.location(); !strings.Contains(loc, "/board?group="+group) {
+		t.Fatalf("completing a card led to %s", loc)
+	}
+	if _, got = apiCall(t, url0, s.key, "action=get_task&id_task="+tid); got["data"].(map[string]any)["status"] != "done" {
+		t.Fatalf("after completing on the board the API shows %v", got["data"])
+	}
 }

@@ -43,7 +43,7 @@ func TestInvitationsNeedConsent(t *testing.T) {
 				t.Fatalf("a new e-mail and a registered one get different answers:\n%s\n%s", a, b)
 			}
 			people := owner.get(s.base + acct + "/people").body
-			if strings.Contains(people, "Real Name") || !strings.Contains(people, "Cancel the invitation of "+elsewhere) {
+			if strings.Contains(people, "Real Name") || !strings.Contains(people, "the invitation of "+elsewhere+"</span>") {
 				t.Fatalf("people page after inviting a registered person:\n%s", people)
 			}
 			if _, body := apiCall(t, s.accountURL(), s.key, "action=get_users"); strings.Contains(fmtJSON(body), elsewhere) {

@@ -39,7 +39,7 @@ func TestTagsInPages(t *testing.T) {
 		}
 	}
 	groupID := func(title string) string {
-		m := regexp.MustCompile(`id="group(\d+)" class="folder">` + title + ` `).FindStringSubmatch(b.get(s.base + acct + "/tags").body)
+		m := regexp.MustCompile(`id="group(\d+)">` + title + ` `).FindStringSubmatch(b.get(s.base + acct + "/tags").body)
 		if m == nil {
 			t.Fatalf("no group %s", title)
 		}

@@ -212,8 +212,11 @@ func (s *Server) setRate(w http.ResponseWriter, r *http.Request, v *view, me mem
 		}
 		rate, err = &cents, perr
 	}
+	var who taskd.Member
 	if err == nil {
-		err = s.cfg.Store.SetRate(r.Context(), actor(me.Account, me.Member), id, rate)
+		if who, err = s.cfg.Store.Member(r.Context(), me.Account.ID, id); err == nil {
+			err = s.cfg.Store.SetRate(r.Context(), actor(me.Account, me.Member), id, rate)
+		}
 	}
 	if err != nil {
 		fe, ok := asFormError("rate", err)
@@ -222,7 +225,11 @@ func (s *Server) setRate(w http.ResponseWriter, r *http.Request, v *view, me mem
 		}
 		return s.renderPeople(w, r, v, me.Account, http.StatusUnprocessableEntity, fe)
 	}
-	s.setFlash(w, flash{Message: "Rate saved."})
+	msg := who.DisplayName() + " has no hourly rate now."
+	if rate != nil {
+		msg = who.DisplayName() + "'s hourly rate is now " + rateText(rate) + "."
+	}
+	s.setFlash(w, flash{Message: msg})
 	return see303(w, r, s.cfg.accountPath(me.Account)+"/people")
 }
 

@@ -76,8 +76,11 @@ func (s *Server) setRole(w http.ResponseWriter, r *http.Request, v *view, me mem
 	if err == nil {
 		role, err = taskd.ParseRole(r.PostFormValue("role"))
 	}
+	var who taskd.Member
 	if err == nil {
-		err = s.cfg.Store.SetRole(r.Context(), acct.ID, id, role)
+		if who, err = s.cfg.Store.Member(r.Context(), acct.ID, id); err == nil {
+			err = s.cfg.Store.SetRole(r.Context(), acct.ID, id, role)
+		}
 	}
 	if err != nil {
 		fe, ok := asFormError("role", err)
@@ -86,7 +89,7 @@ func (s *Server) setRole(w http.ResponseWriter, r *http.Request, v *view, me mem
 		}
 		return s.renderPeople(w, r, v, acct, http.StatusUnprocessableEntity, fe)
 	}
-	s.setFlash(w, flash{Message: "Role changed."})
+	s.setFlash(w, flash{Message: who.DisplayName() + " is now " + string(role) + "."})
 	return see303(w, r, s.cfg.accountPath(acct)+"/people")
 }
 

@@ -121,6 +121,7 @@ func New(cfg Config) (*Server, error) {
 		"kind":       fileKind,
 		"canDelete":  func(by taskd.Actor, f taskd.File) bool { return taskd.CanChangeFile(by, f) == nil },
 		"isOwner":    func(m taskd.Member) bool { return m.Role == taskd.RoleOwner },
+		"initials":   initials,
 		"fields":     newTaskFields,
 		"who":        who,
 		"rowContext": func(base, csrf string, canWrite bool, ret, back string, showDone, showProject bool) rowContext {

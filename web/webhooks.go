@@ -69,7 +69,7 @@ func (s *Server) createWebhook(w http.ResponseWriter, r *http.Request, v *view, 
 	if err != nil {
 		return err
 	}
-	s.setFlash(w, flash{Secret: sec, Message: fmt.Sprintf("Webhook %d created. It is disabled: enable it when you are ready.", hook.ID)})
+	s.setFlash(w, flash{Secret: sec, Message: webhookName(hook) + " created. It is disabled: enable it when you are ready."})
 	return see303(w, r, s.webhookPath(acct, hook.ID))
 }
 
@@ -219,7 +219,7 @@ func (s *Server) deleteWebhook(w http.ResponseWriter, r *http.Request, v *view, 
 	if err := s.cfg.Hooks.Delete(r.Context(), acct.ID, hook.ID); err != nil {
 		return err
 	}
-	s.setFlash(w, flash{Message: fmt.Sprintf("Webhook %d deleted.", hook.ID)})
+	s.setFlash(w, flash{Message: webhookName(hook) + " deleted."})
 	return see303(w, r, s.webhooksPath(acct))
 }
 

@@ -98,7 +98,7 @@ func TestWebWorkflow(t *testing.T) {
 	proj = b.get(s.base + projURL)
 	taskURL := taskLink(t, proj, "Write copy")
 	task := b.get(s.base + taskURL)
-	if !strings.Contains(task.body, "priority 7") || !strings.Contains(task.body, "Uma User") || !strings.Contains(task.body, "due 2030-01-31") {
+	if !strings.Contains(task.body, ">P7<") || !strings.Contains(task.body, "<dd>Uma User</dd>") || !strings.Contains(task.body, "<dt>Due</dt><dd>2030-01-31</dd>") {
 		t.Fatalf("task page:\n%s", task.body)
 	}
 	tid := strings.Split(strings.TrimSuffix(taskURL, "/"), "/")[5]

@@ -145,6 +145,11 @@ var uiComponents = []struct{ file, page, variant, selector string }{
 	{"empty-state", "my", "desktop", "p.card.empty"},
 	{"delivery-log", "settings-webhooks-1", "desktop", ".card.scroll"},
 	{"settings-index", "settings", "phone-dark", "main"},
+	{"board-column", "project-1-board", "desktop", ".board .column"},
+	{"people-rows", "people", "desktop", "ul.people"},
+	{"people-rows-phone", "people", "phone", "ul.people"},
+	{"tag-group", "tags", "desktop", "section.card"},
+	{"invite-form", "people", "phone-dark", "form.card"},
 }
 
 // componentShots saves the components of uiComponents found on this page

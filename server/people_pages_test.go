@@ -137,7 +137,7 @@ func TestPeoplePages(t *testing.T) {
 		t.Fatal(err)
 	}
 	o.submit(s.base, people, fmt.Sprintf("%s/people/%d/remove", acct, uma.ID), nil).location(t)
-	if p := o.get(s.base + taskPath); !strings.Contains(p.body, "assigned to nobody") {
+	if p := o.get(s.base + taskPath); !strings.Contains(p.body, "<dt>Assignee</dt><dd>nobody</dd>") {
 		t.Fatalf("the removed member's task:\n%s", p.body)
 	}
 	if p := s.signedIn(userEmail).get(s.base + acct + "/"); p.status != http.StatusNotFound {

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
@@ -190,7 +191,9 @@ func TestBrowserAudit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := newChrome(t)
+	// About 30 pages, each three times with axe-core: under a loaded CI
+	// machine that takes several times the half minute it takes alone.
+	c := newChromeWithin(t, 8*time.Minute)
 	c.auditPage("sign-in", s.base+"/login", axe)
 	c.run(chromedp.Navigate(s.base+"/login"), chromedp.WaitVisible(chromedp.CSS("#email")),
 		chromedp.SendKeys(chromedp.CSS("#email"), ownerEmail), chromedp.SendKeys(chromedp.CSS("#password"), password),
@@ -216,6 +219,21 @@ func TestBrowserAudit(t *testing.T) {
 		c.auditPage(auditName(s.slug, path), s.base+path, axe)
 	}
 	c.auditPage("not-found", s.base+"/a/"+s.slug+"/project/999999/", axe)
+
+	// The pages an application's authorization request leads to: the
+	// account choice, then the consent.
+	c.auditPage("oauth-choose-account", s.authorizeURL(), axe)
+	c.run(chromedp.Navigate(s.authorizeURL()), chromedp.WaitVisible(chromedp.CSS(`form[action="/oauth2/authorize"] button`)),
+		chromedp.Click(chromedp.CSS(`form[action="/oauth2/authorize"] button`)), chromedp.WaitVisible(chromedp.CSS(`button[value=allow]`)))
+	c.auditPage("oauth-consent", c.location(), axe)
+
+	// The pages people reach from an e-mail's one-time link, and the
+	// request for one.
+	c.auditPage("join", s.base+s.linkIn(t, s.mailTo(t, "nadia@acme.example")), axe)
+	c.auditPage("reset-request", s.base+"/reset", axe)
+	b := s.browser()
+	b.submit(s.base, b.get(s.base+"/reset"), "/reset", url.Values{"email": {userEmail}})
+	c.auditPage("reset-password", s.base+s.linkIn(t, s.mailTo(t, userEmail)), axe)
 	c.expectErrors() // the 404 page logs its failed load
 	if len(seen) < 20 {
 		t.Fatalf("only %d pages audited: %v", len(seen), seen)

@@ -211,7 +211,7 @@ func TestWebPeopleAndKeys(t *testing.T) {
 	if p := b.submit(s.base, people, acct+"/people", url.Values{"email": {"not an address"}, "role": {"user"}}); p.status != http.StatusUnprocessableEntity || !strings.Contains(p.body, "E-mail address is invalid") {
 		t.Fatalf("bad address: %d\n%s", p.status, p.body)
 	}
-	b.submit(s.base, people, acct+"/people", url.Values{"email": {"new@acme.example"}, "first_name": {"Nia"}, "role": {"user"}}).location(t)
+	b.submit(s.base, people, acct+"/people", url.Values{"email": {"new@acme.example"}, "first_name": {"Nia"}, "last_name": {"Nowak"}, "role": {"user"}}).location(t)
 	people = b.get(s.base + acct + "/people")
 	if !strings.Contains(people.body, "An invitation was sent to new@acme.example. They join as user when they accept it.") || strings.Contains(people.body, "Nia New") {
 		t.Fatalf("invited person:\n%s", people.body)
@@ -225,7 +225,7 @@ func TestWebPeopleAndKeys(t *testing.T) {
 	link := s.linkIn(t, msg)
 	n := s.browser()
 	join := n.get(s.base + link)
-	if !strings.Contains(join.body, "<strong>Olga Owner</strong> invited you to join <strong>Acme</strong> as user.") || !strings.Contains(join.body, `value="Nia"`) {
+	if !strings.Contains(join.body, "<strong>Olga Owner</strong> invited you to join <strong>Acme</strong> as user.") || !strings.Contains(join.body, `name="first_name" value="Nia"`) || !strings.Contains(join.body, `name="last_name" value="Nowak"`) {
 		t.Fatalf("join page:\n%s", join.body)
 	}
 	if p := n.submit(s.base, join, "/join", url.Values{"last_name": {"New"}, "password": {"short"}}); p.status != http.StatusUnprocessableEntity || !strings.Contains(p.body, "at least 8") {

@@ -167,6 +167,7 @@ func withText(action string) string {
 // compares what happens with the matrices above. Nobody outside the account
 // gets in with a token, a key or a session.
 func TestAuthorizationMatrix(t *testing.T) {
+	t.Parallel() // a site of its own; runs beside the other heavy page tests
 	s := newSite(t)
 	recv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "application/json")

@@ -22,6 +22,7 @@ import (
 // prices time; budgets show progress on the task and the project, and an
 // overrun says by how much.
 func TestCostPages(t *testing.T) {
+	t.Parallel() // a site of its own; runs beside the other heavy page tests
 	for name, d := range backends(t) {
 		t.Run(name, func(t *testing.T) {
 			s := newOAuthSite(t, d)

@@ -53,6 +53,7 @@ func (b *browser) postMultipart(u string, fields [][2]string, files ...upload) p
 // many files are refused with nothing kept; a user cannot delete the
 // owner's file, the owner can; a guest off the project gets "not found".
 func TestFilePages(t *testing.T) {
+	t.Parallel() // a site of its own; runs beside the other heavy page tests
 	for name, d := range backends(t) {
 		t.Run(name, func(t *testing.T) {
 			s := newOAuthSite(t, d)

@@ -14,6 +14,7 @@ import (
 // does not touch their password; they join only by accepting after signing
 // in, and may decline.
 func TestInvitationsNeedConsent(t *testing.T) {
+	t.Parallel() // a site of its own; runs beside the other heavy page tests
 	for name, st := range backends(t) {
 		t.Run(name, func(t *testing.T) {
 			s := newOAuthSite(t, st)

@@ -16,6 +16,7 @@ import (
 // password once, ends every session of the person, and expires; requests
 // are limited like sign-ins.
 func TestPasswordReset(t *testing.T) {
+	t.Parallel() // a site of its own; runs beside the other heavy page tests
 	for name, st := range backends(t) {
 		t.Run(name, func(t *testing.T) {
 			s := newOAuthSite(t, st)

@@ -20,6 +20,7 @@ import (
 // gets no form and is refused, and a guest outside the team finds no
 // project.
 func TestProjectEditPage(t *testing.T) {
+	t.Parallel() // a site of its own; runs beside the other heavy page tests
 	for name, d := range backends(t) {
 		t.Run(name, func(t *testing.T) {
 			s := newOAuthSite(t, d)

@@ -15,6 +15,7 @@ import (
 // once, on two replicas, have exactly 10 evaluated; the other 30 are
 // refused before their password is checked.
 func TestSignInLimitHoldsInParallel(t *testing.T) {
+	t.Parallel() // a site of its own; runs beside the other heavy page tests
 	for name, st := range backends(t) {
 		t.Run(name, func(t *testing.T) {
 			s := newOAuthSite(t, st)

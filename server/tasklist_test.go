@@ -127,6 +127,7 @@ func TestProjectPageLists(t *testing.T) {
 // long enough to be cut inside a character shows a list on both databases;
 // a form with such text gets a clear 400, never a 500, and nothing is made.
 func TestListQueryText(t *testing.T) {
+	t.Parallel() // a site of its own; runs beside the other heavy page tests
 	for name, d := range backends(t) {
 		t.Run(name, func(t *testing.T) {
 			s := newOAuthSite(t, d)

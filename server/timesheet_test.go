@@ -267,6 +267,7 @@ func sameSet(a, b []string) bool {
 // time, newest first, with links that keep the filters; the chart has a
 // bar per week; and a hostile query shows the default timesheet.
 func TestTimesheet(t *testing.T) {
+	t.Parallel() // a site of its own; runs beside the other heavy page tests
 	for name, d := range backends(t) {
 		t.Run(name, func(t *testing.T) {
 			sh := newSheet(t, d)
@@ -387,6 +388,7 @@ func TestTimesheet(t *testing.T) {
 // with exact decimal hours, cells that could run as formulas defused, and
 // a file name of the dates; a guest's holds their projects' lines only.
 func TestTimesheetCSV(t *testing.T) {
+	t.Parallel() // a site of its own; runs beside the other heavy page tests
 	for name, d := range backends(t) {
 		t.Run(name, func(t *testing.T) {
 			sh := newSheet(t, d)
@@ -468,6 +470,7 @@ func TestTimesheetInBrowser(t *testing.T) {
 // TestTimesheetCSVTooLong: a CSV of more than taskd.MaxCostLines lines is
 // refused with a plain 400 that asks for fewer dates; narrower dates work.
 func TestTimesheetCSVTooLong(t *testing.T) {
+	t.Parallel() // a site of its own; runs beside the other heavy page tests
 	if testing.Short() {
 		t.Skip("logs ten thousand lines")
 	}

@@ -44,10 +44,15 @@ func (s *Server) joinPage(w http.ResponseWriter, r *http.Request, v *view) error
 		return err
 	}
 	v.Title = "Join " + inv.Account.Name
-	v.Data = &linkView{Token: token, Invitation: &inv, Registered: registered, FirstName: inv.Person.Name}
-	if inv.Person.Name == inv.Person.Email {
-		v.Data.(*linkView).FirstName = ""
+	lv := &linkView{Token: token, Invitation: &inv, Registered: registered}
+	if !registered { // the names the inviter gave, each in its own field
+		p, err := s.cfg.Store.PersonByID(r.Context(), inv.Person.ID)
+		if err != nil {
+			return err
+		}
+		lv.FirstName, lv.LastName = p.FirstName, p.LastName
 	}
+	v.Data = lv
 	return s.render(w, r, "join.html", v)
 }
 

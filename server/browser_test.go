@@ -217,7 +217,10 @@ func TestBrowser(t *testing.T) {
 		chromedp.Click(chromedp.CSS(`button[type=submit]`)), chromedp.WaitVisible(chromedp.CSS(`nav[aria-label="Main"]`)))
 	c.see("signed-in", "Your accounts", "Acme", "Other")
 
-	c.run(chromedp.Navigate(acct+"/"), chromedp.WaitVisible(chromedp.CSS("#project-title")))
+	c.run(chromedp.Click(`//main//a[normalize-space()="Acme"]`), chromedp.WaitVisible(chromedp.CSS("#project-title")))
+	if loc := c.location(); loc != acct+"/" {
+		t.Fatalf("the account's name led to %s, want %s/", loc, acct)
+	}
 	c.see("projects-empty", "No active projects yet")
 	c.run(chromedp.SendKeys(chromedp.CSS("#project-title"), "Launch"), chromedp.Submit(chromedp.CSS("#project-title")),
 		chromedp.WaitVisible(chromedp.CSS("#task-title")))

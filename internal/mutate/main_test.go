@@ -1,0 +1,44 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestEntriesMatchTheCode: every entry's text occurs exactly once in its
+// file, and names are unique. Running the entries takes an hour; this
+// check takes a moment, so a change to the code that leaves an entry
+// stale fails the ordinary test run instead of the next mutation run.
+func TestEntriesMatchTheCode(t *testing.T) {
+	root, err := moduleRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ms, err := load(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ms) < 50 {
+		t.Fatalf("only %d entries loaded", len(ms))
+	}
+	names := map[string]bool{}
+	for _, m := range ms {
+		if names[m.Name] {
+			t.Errorf("%s: the name %q is used twice", m.From, m.Name)
+		}
+		names[m.Name] = true
+		src, err := os.ReadFile(filepath.Join(root, m.File))
+		if err != nil {
+			t.Errorf("%s: %v", m.Name, err)
+			continue
+		}
+		if n := bytes.Count(src, []byte(m.Find)); n != 1 {
+			t.Errorf("%s (%s): its text occurs %d times in %s, want once", m.Name, m.From, n, m.File)
+		}
+		if m.Find == m.Replace || len(m.Tests) == 0 {
+			t.Errorf("%s: changes nothing or names no test", m.Name)
+		}
+	}
+}

@@ -26,6 +26,12 @@ func FuzzCompose(f *testing.F) {
 		if err != nil {
 			return
 		}
+		head, _, _ := strings.Cut(string(raw), "\r\n\r\n")
+		for _, line := range strings.Split(head, "\r\n") {
+			if len(line) > 998 { // RFC 5322's hard limit
+				t.Fatalf("a header line of %d characters", len(line))
+			}
+		}
 		m, err := mail.ReadMessage(strings.NewReader(string(raw)))
 		if err != nil {
 			t.Fatalf("composed message does not parse: %v\n%q", err, raw)

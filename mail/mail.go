@@ -15,7 +15,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"mime"
 	"mime/multipart"
 	"mime/quotedprintable"
 	"net/mail"
@@ -47,13 +46,20 @@ func Compose(from string, m Message, now time.Time) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("mail: recipient %q: %w", m.To, err)
 	}
+	if len(toAddr.Address) > 254 { // RFC 5321's limit on a path
+		return nil, fmt.Errorf("mail: recipient of %d characters, longer than an address can be", len(toAddr.Address))
+	}
+	to := toAddr.String()
+	if len(to) > 900 { // a name that would stretch the line past RFC 5322's limit is left out
+		to = (&mail.Address{Address: toAddr.Address}).String()
+	}
 	if strings.ContainsAny(m.Subject, "\r\n") {
 		return nil, errors.New("mail: a subject has no line breaks")
 	}
 	var b bytes.Buffer
 	header := func(k, v string) { fmt.Fprintf(&b, "%s: %s\r\n", k, v) }
 	header("From", fromAddr.String())
-	header("To", toAddr.String())
+	header("To", to)
 	header("Subject", encodeText(m.Subject))
 	header("Date", now.UTC().Format(time.RFC1123Z))
 	header("Message-ID", "<"+randomID()+"@"+domain(fromAddr.Address)+">")
@@ -86,14 +92,19 @@ func Compose(from string, m Message, now time.Time) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// encodeText encodes a header's free text for any language. Text that
-// already looks like an encoded word ("=?...?=") is encoded in full, so a
-// reader shows it as it was written instead of decoding it.
+// encodeText encodes a header's free text for any language. Short
+// printable ASCII stays as it is. Anything else is encoded in full as
+// RFC 2047 words of at most 75 characters, split between characters and
+// folded one to a line, so no line passes RFC 5322's limits however long
+// a task's name. That includes text which already looks like an encoded
+// word ("=?...?="), so a reader shows it as it was written. Bytes that are
+// not UTF-8 become U+FFFD, as the label promises UTF-8.
 func encodeText(s string) string {
-	if !strings.Contains(s, "=?") {
-		return mime.QEncoding.Encode("utf-8", s)
+	if len(s) <= 900 && !strings.Contains(s, "=?") && strings.IndexFunc(s, func(r rune) bool { return r < ' ' || r > '~' }) < 0 {
+		return s
 	}
-	const chunk = 45 // bytes per word: 60 in base64, within RFC 2047's 75
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	const chunk = 39 // bytes per word: 52 in base64, 64 with its markers, 73 on the first line
 	var words []string
 	for len(s) > 0 {
 		n := 0
@@ -107,7 +118,7 @@ func encodeText(s string) string {
 		words = append(words, "=?utf-8?b?"+base64.StdEncoding.EncodeToString([]byte(s[:n]))+"?=")
 		s = s[n:]
 	}
-	return strings.Join(words, " ")
+	return strings.Join(words, "\r\n ")
 }
 
 // writeQP writes text quoted-printable; its line breaks become CRLF.

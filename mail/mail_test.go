@@ -77,6 +77,34 @@ func TestComposedMessagesReadBack(t *testing.T) {
 
 // TestHeaderInjectionIsRefused: a subject or address that would add
 // headers is refused, not sent.
+// TestLongSubjectsFold: a subject of a 500-character task name in any
+// script comes back whole, in lines within RFC 2047's 76 characters.
+func TestLongSubjectsFold(t *testing.T) {
+	for _, subject := range []string{
+		"Olga commented on " + strings.Repeat("Я", 500),
+		"=?" + strings.Repeat("🙂", 300),
+		strings.Repeat("plain words ", 80) + "=?utf-8?q?x?=",
+	} {
+		raw, err := taskdmail.Compose(sender, taskdmail.Message{To: "a@example.com", Subject: subject, Text: "x"}, time.Unix(0, 0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		head, _, _ := strings.Cut(string(raw), "\r\n\r\n")
+		for _, line := range strings.Split(head, "\r\n") {
+			if len(line) > 76 {
+				t.Errorf("a header line of %d characters: %.90s…", len(line), line)
+			}
+		}
+		m, err := mail.ReadMessage(bytes.NewReader(raw))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, err := new(mime.WordDecoder).DecodeHeader(m.Header.Get("Subject")); err != nil || got != subject {
+			t.Errorf("subject came back as %.60q (%v), want %.60q", got, err, subject)
+		}
+	}
+}
+
 func TestHeaderInjectionIsRefused(t *testing.T) {
 	for _, m := range []taskdmail.Message{
 		{To: "olga@example.com", Subject: "Hi\r\nBcc: everyone@example.com"},

@@ -2,6 +2,7 @@ package server
 
 import (
 	"fmt"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -92,7 +93,7 @@ func TestBrowserListsAndBoard(t *testing.T) {
 	c.run(chromedp.Click(`//button[@aria-label="Complete Send invoice"]`),
 		chromedp.WaitVisible(`//h2[@id="col`+doing+`" and contains(., "(0)")]`))
 	c.see("completed on the board", "Doing (0)", "No status (59)")
-	if loc := c.location(); !strings.Contains(loc, "/board?group="+group) {
+	if loc, err := url.Parse(c.location()); err != nil || !strings.HasSuffix(loc.Path, "/project/"+pid+"/board") || loc.Query().Get("group") != group {
 		t.Fatalf("completing a card led to %s", loc)
 	}
 	if _, got = apiCall(t, url0, s.key, "action=get_task&id_task="+tid); got["data"].(map[string]any)["status"] != "done" {

@@ -33,8 +33,11 @@ func (s *Server) renderPeople(w http.ResponseWriter, r *http.Request, v *view, a
 	if err != nil {
 		return err
 	}
-	pv := &peopleView{Members: members, Teams: teams, Error: fe, Values: r.PostForm, Shown: s.takeFlash(w, r),
+	pv := &peopleView{Members: members, Teams: teams, Error: fe, Shown: s.takeFlash(w, r),
 		Roles: []taskd.Role{taskd.RoleUser, taskd.RoleAdmin, taskd.RoleGuest, taskd.RoleReader}}
+	if fe != nil && fe.Form == "person" { // the other forms share its field names (role, title)
+		pv.Values = r.PostForm
+	}
 	if v.Nav != nil && v.Nav.People {
 		if pv.Invitations, err = s.cfg.Store.AccountInvitations(r.Context(), acct.ID); err != nil {
 			return err

@@ -158,9 +158,12 @@ func (s *Server) taskChange(form string, change func(r *http.Request, by taskd.A
 			to = taskd.ProjectPage(t.ProjectID) + listQuery(r.PostFormValue("back")) + "#task" + strconv.FormatInt(t.ID, 10)
 		case back == "my" && err == nil:
 			to = "/my" + listQuery(r.PostFormValue("back"))
-		case back == "board" && err == nil: // a card on the board of the group in "back"
-			group, _ := strconv.ParseInt(r.PostFormValue("back"), 10, 64)
-			to = boardPage(t.ProjectID, max(group, 0)) + "#task" + strconv.FormatInt(t.ID, 10)
+		case back == "board" && err == nil: // the board of the group in "back"; the card is gone from it
+			group, perr := strconv.ParseInt(r.PostFormValue("back"), 10, 64)
+			if perr != nil || group < 0 {
+				group = 0 // the project's first status group
+			}
+			to = boardPage(t.ProjectID, group)
 		case back == "parent" && t.ParentID != 0: // a subtask's row on its parent's page
 			to = taskd.TaskPage(t.ProjectID, 0, t.ParentID) + "#task" + strconv.FormatInt(t.ID, 10)
 		case to == "":

@@ -230,5 +230,9 @@ func webhookName(w taskd.Webhook) string {
 	if err != nil || u.Host == "" {
 		return "Webhook " + strconv.FormatInt(w.ID, 10)
 	}
-	return "Webhook to " + u.Host + strings.TrimSuffix(u.Path, "/")
+	path := strings.TrimSuffix(u.Path, "/")
+	if r := []rune(path); len(r) > 60 { // a notice's cookie has room for a name, not a whole URL
+		path = string(r[:59]) + "…"
+	}
+	return "Webhook to " + u.Host + path
 }

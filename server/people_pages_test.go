@@ -29,6 +29,12 @@ func TestPeoplePages(t *testing.T) {
 	if p := o.get(s.base + acct + "/people"); !strings.Contains(p.body, "Clients <span class=\"muted\">· client team</span>") {
 		t.Fatalf("teams:\n%s", p.body)
 	}
+	// A refused team comes back with its error, and the invite form on the
+	// same page keeps none of its values (both forms have a "title").
+	if p := o.submit(s.base, people, acct+"/teams", url.Values{"title": {"   "}}); p.status != http.StatusUnprocessableEntity ||
+		!strings.Contains(p.body, `id="person-title" type="text" name="title" value=""`) || strings.Contains(p.body, `<details class="more" open>`) {
+		t.Fatalf("a blank team's name: HTTP %d\n%s", p.status, p.body)
+	}
 	contacts := o.get(s.base + acct + "/contacts")
 	o.submit(s.base, contacts, acct+"/contacts", url.Values{"email": {"ann@supplier.example"}, "first_name": {"Ann"}, "folder": {"Suppliers"}}).location(t)
 	if p := o.submit(s.base, contacts, acct+"/contacts", url.Values{"email": {"ann@supplier.example"}}); p.status != http.StatusUnprocessableEntity {

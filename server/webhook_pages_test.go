@@ -63,11 +63,7 @@ func TestWebhookPages(t *testing.T) {
 		t.Fatal("secret shown twice")
 	}
 	hook := s.base + made.String()
-	op := func(name string) page {
-		t.Helper()
-		b.post(hook+"/"+name, b.get(hook).form(t, "", "")).location(t)
-		return b.get(hook)
-	}
+	op := func(name string) page { return b.webhookAction(hook, name) }
 	if p := op("test"); !strings.Contains(p.body, "The URL check passed") {
 		t.Fatalf("test button:\n%s", p.body)
 	}
@@ -153,11 +149,7 @@ func TestWebhookLogSaysWhy(t *testing.T) {
 	t.Cleanup(recv.Close)
 	b := s.signedIn(ownerEmail)
 	hook := s.addWebhookOnPage(b, recv.URL+"/in")
-	post := func(op string) page {
-		t.Helper()
-		b.post(hook+"/"+op, b.get(hook).form(t, "", "")).location(t)
-		return b.get(hook)
-	}
+	post := func(op string) page { return b.webhookAction(hook, op) }
 	shows := func(p page, want ...string) {
 		t.Helper()
 		text := html.UnescapeString(p.body)
@@ -252,11 +244,7 @@ func TestWebhookEnableCountsHeld(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			post := func(op string) page {
-				t.Helper()
-				b.post(hook+"/"+op, b.get(hook).form(t, "", "")).location(t)
-				return b.get(hook)
-			}
+			post := func(op string) page { return b.webhookAction(hook, op) }
 			if p := post("enable"); !strings.Contains(p.body, "Webhook enabled: no held events; new events will be sent as they happen.") {
 				t.Fatalf("enabling a new webhook:\n%s", p.body)
 			}
@@ -321,4 +309,13 @@ func (s *oauthSite) addWebhookOnPage(b *browser, url string) string {
 	form.Set("url", url)
 	form["events"] = []string{"post_task"}
 	return s.base + b.post(list, form).location(s.t).Path
+}
+
+// webhookAction presses one of a webhook page's buttons (enable, disable,
+// test, rotate…) with the page's form token, follows the redirect, and
+// returns the page as it then reads.
+func (b *browser) webhookAction(hook, action string) page {
+	b.t.Helper()
+	b.post(hook+"/"+action, b.get(hook).form(b.t, "", "")).location(b.t)
+	return b.get(hook)
 }

@@ -49,6 +49,26 @@ func (r Role) Can(p Permission) bool {
 	return false
 }
 
+// MayGrant reports whether a member with role r may give role to someone:
+// by an invitation, or by changing a member's role. Owners and admins may
+// give every role but owner (which comes only with the account); other
+// roles may give none. A change of trust ends the invitations their
+// inviter may no longer grant (TrustEnded).
+func (r Role) MayGrant(role Role) bool {
+	if _, err := ParseRole(string(role)); err != nil {
+		return false
+	}
+	return r.Can(PermManagePeople)
+}
+
+// MayGrantScope reports whether a member with role r may grant an
+// application the scope: administrative needs PermAdministrative, the
+// others any role. A demotion revokes the grants that hold a scope the
+// new role may not grant.
+func (r Role) MayGrantScope(scope string) bool {
+	return scope != ScopeAdministrative || r.Can(PermAdministrative)
+}
+
 // Authorize returns nil when by may do p, else a forbidden error naming p.
 func Authorize(by Actor, p Permission) error {
 	if by.Role.Can(p) {

@@ -40,6 +40,9 @@ type InviteInput struct {
 type Link struct {
 	Hash    string
 	Expires time.Time
+	// EndGrants, on a link that changes an e-mail address, ends every
+	// authorization of an application the person gave when it is used.
+	EndGrants bool
 }
 
 // InvitationStore keeps invitations.
@@ -49,7 +52,12 @@ type InvitationStore interface {
 	// hash (empty: they set their own through the invitation's link); an
 	// existing person keeps theirs. The link and the mail, when given, are
 	// written in the same transaction. A conflict when they are already a
-	// member or invited.
+	// member or invited; forbidden ("role") when in.By may not grant the
+	// role (Role.MayGrant).
+	//
+	// The invitation returned names its person by the e-mail alone (ID 0),
+	// as AccountInvitations does: nothing an inviter sees tells whether
+	// the address had a person in taskd before.
 	Invite(ctx context.Context, in InviteInput) (Invitation, error)
 	// InvitationByLink returns the invitation of a one-time link, and
 	// whether its person has a password yet. Not found ("link") when the
@@ -57,16 +65,19 @@ type InvitationStore interface {
 	InvitationByLink(ctx context.Context, hash string) (Invitation, bool, error)
 	// JoinByLink accepts the invitation of a link for a person who has no
 	// password yet: it sets their password and names and makes them a
-	// member. Not found ("link") as InvitationByLink; a conflict when the
-	// person has a password (they sign in and accept instead).
+	// member. Not found ("link") as InvitationByLink, and ("invitation")
+	// as AcceptInvitation; a conflict when the person has a password (they
+	// sign in and accept instead).
 	JoinByLink(ctx context.Context, hash string, p NewPerson) (Account, Person, error)
-	// AccountInvitations lists the account's pending invitations.
+	// AccountInvitations lists the account's pending invitations, each
+	// naming its person by the e-mail alone (ID 0).
 	AccountInvitations(ctx context.Context, accountID int64) ([]Invitation, error)
 	// PersonInvitations lists the invitations waiting for a person.
 	PersonInvitations(ctx context.Context, personID int64) ([]Invitation, error)
 	// AcceptInvitation makes the person a member with the invitation's
-	// role and returns the account. Not found when the person has no such
-	// invitation.
+	// role and returns the account. Not found ("invitation") when the
+	// person has no such invitation, or when its inviter is, at this
+	// moment, no longer a member who may grant its role.
 	AcceptInvitation(ctx context.Context, personID, id int64) (Account, error)
 	// DeclineInvitation deletes an invitation of the person; not found when
 	// there is none.

@@ -21,14 +21,18 @@ type LinkStore interface {
 	// answer the same either way.
 	RequestReset(ctx context.Context, email string, link Link, mail func(Person) QueuedMail) error
 	// ResetPassword sets the password of the link's person, ends every
-	// session of theirs and every reset link. Not found ("link") when the
-	// link is unknown, used or expired.
+	// session of theirs, every reset or e-mail link, and every
+	// authorization of an application they gave (a reset is for a
+	// compromised account). Not found ("link") when the link is unknown,
+	// used or expired.
 	ResetPassword(ctx context.Context, hash, passwordHash string) (Person, error)
 	// RequestEmailChange records a link that moves the person to the new
 	// address, and queues its mail (to the new address).
 	RequestEmailChange(ctx context.Context, personID int64, newEmail string, link Link, mail QueuedMail) error
-	// ConfirmEmail moves the link's person to the new address. Not found
-	// ("link") as ResetPassword; a conflict when the address has been
-	// taken meanwhile.
+	// ConfirmEmail moves the link's person to the new address, ends their
+	// other reset and e-mail links and, when the link was made with
+	// EndGrants, every authorization of an application they gave. Not
+	// found ("link") as ResetPassword; a conflict when the address has
+	// been taken meanwhile.
 	ConfirmEmail(ctx context.Context, hash string) (Person, error)
 }

@@ -70,11 +70,14 @@ type PeopleStore interface {
 	// Subscribe subscribes (on) or unsubscribes a member to a task.
 	Subscribe(ctx context.Context, by Actor, taskID int64, email string, on bool) error
 	// SetPassword changes a person's password hash, and ends every
-	// session and every reset or e-mail link of theirs.
-	SetPassword(ctx context.Context, personID int64, hash string) error
+	// session and every reset or e-mail link of theirs; with endGrants,
+	// also every authorization of an application they gave, in every
+	// account. It returns how many authorizations ended.
+	SetPassword(ctx context.Context, personID int64, hash string, endGrants bool) (int, error)
 	// SetProfile changes a person's names and profile.
 	SetProfile(ctx context.Context, personID int64, first, last string, p Profile) (Person, error)
 	// RemoveMember ends a membership; the person's tasks stay, assigned
-	// to nobody. The owner cannot be removed.
-	RemoveMember(ctx context.Context, by Actor, personID int64) error
+	// to nobody, and everything the membership gave them ends in the same
+	// transaction (TrustEnded). The owner cannot be removed.
+	RemoveMember(ctx context.Context, by Actor, personID int64) (TrustEnded, error)
 }

@@ -96,7 +96,10 @@ type NewAccount struct {
 type AccountStore interface {
 	CreateAccount(ctx context.Context, a NewAccount) (Account, Person, error)
 	AccountBySlug(ctx context.Context, slug string) (Account, error)
-	SetAPIKey(ctx context.Context, accountID int64, sealed []byte) error
+	// SetAPIKey replaces the account's sealed administrative key; by is
+	// the person it was shown to (0: the command line), whose change of
+	// trust revokes it (TrustEnded).
+	SetAPIKey(ctx context.Context, accountID int64, sealed []byte, by int64) error
 	// SetAccountZone sets the time zone the account's pages show times in
 	// for people who chose none (an IANA name, checked by the caller).
 	SetAccountZone(ctx context.Context, accountID int64, zone string) error
@@ -108,7 +111,12 @@ type AccountStore interface {
 	MemberByEmail(ctx context.Context, accountID int64, email string) (Member, error)
 	Member(ctx context.Context, accountID, personID int64) (Member, error)
 	Memberships(ctx context.Context, personID int64) ([]Membership, error)
-	SetRole(ctx context.Context, accountID, personID int64, role Role) error
+	// SetRole changes a member's role to admin, user, guest or reader, if
+	// by may grant it (Role.MayGrant), and ends in the same transaction
+	// what the old role gave beyond the new one (TrustEnded). The owner's
+	// role does not change (forbidden "role"); not found ("member") for
+	// anyone else who is no member.
+	SetRole(ctx context.Context, by Actor, personID int64, role Role) (TrustEnded, error)
 }
 
 // ProjectStore keeps projects.

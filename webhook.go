@@ -37,6 +37,12 @@ type Webhook struct {
 	// AfterEvent is the last event written before the webhook was made;
 	// it hears of the events after it.
 	AfterEvent int64
+	// By is the person the webhook acts for: who made it or last enabled
+	// it, in the pages or with an access token; 0 when that was done with
+	// the administrative key or the command line (it acts for the
+	// account). When By leaves the account or may no longer manage
+	// webhooks, the webhook is disabled (TrustEnded).
+	By int64
 }
 
 // Status is the API's status: active (enabled) or paused.
@@ -142,6 +148,9 @@ type WebhookInput struct {
 	Projects string // comma-separated ids; empty: all
 	HTTPUser string
 	HTTPPass string
+	// By is the person who makes it (Webhook.By); 0 for the
+	// administrative key.
+	By int64
 }
 
 // Delivery states.
@@ -210,9 +219,11 @@ type WebhookStore interface {
 	Webhooks(ctx context.Context, accountID int64) ([]Webhook, error)
 	Webhook(ctx context.Context, accountID, id int64) (Webhook, error)
 	DeleteWebhook(ctx context.Context, accountID, id int64) error
-	// SetWebhookEnabled enables (resetting the error count) or disables it,
-	// recording why.
-	SetWebhookEnabled(ctx context.Context, accountID, id int64, enabled bool, reason string) error
+	// EnableWebhook enables a webhook, resetting its error count; from
+	// now on it acts for by (Webhook.By; 0: the account).
+	EnableWebhook(ctx context.Context, accountID, id, by int64) error
+	// DisableWebhook disables a webhook, recording why.
+	DisableWebhook(ctx context.Context, accountID, id int64, reason string) error
 	SetWebhookSecret(ctx context.Context, accountID, id int64, sealed []byte) error
 
 	// FanOut queues up to limit new events for every webhook whose

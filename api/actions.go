@@ -124,9 +124,9 @@ func actions() map[string]action {
 
 		"get_webhooks":    {admin, administrative, nil, getWebhooks},
 		"add_webhook":     {admin, administrative, []string{"url", "events", "projects", "http_user", "http_pass"}, addWebhook},
-		"delete_webhook":  {admin, administrative, []string{"id"}, webhookAction(WebhookService.Delete)},
-		"enable_webhook":  {admin, administrative, []string{"id"}, webhookAction(WebhookService.Enable)},
-		"disable_webhook": {admin, administrative, []string{"id"}, webhookAction(WebhookService.Disable)},
+		"delete_webhook":  {admin, administrative, []string{"id"}, webhookAction(deleteWebhook)},
+		"enable_webhook":  {admin, administrative, []string{"id"}, webhookAction(enableWebhook)},
+		"disable_webhook": {admin, administrative, []string{"id"}, webhookAction(disableWebhook)},
 	}
 }
 

@@ -73,7 +73,9 @@ func getUsers(c *call) (any, error) {
 }
 
 // addUser invites a person by e-mail (people.Service): the answer shows
-// what was asked, never what taskd knows of someone already registered.
+// what was asked, never what taskd knows of someone already registered,
+// and "id" is "0" until they accept: an id would tell a known address (its
+// old, lower one) from a new one.
 func addUser(c *call) (any, error) {
 	email, err := c.required("email")
 	if err != nil {
@@ -98,7 +100,7 @@ func addUser(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := taskd.Member{Person: taskd.Person{ID: inv.Person.ID, Email: inv.Person.Email, FirstName: strings.TrimSpace(in.FirstName),
+	m := taskd.Member{Person: taskd.Person{Email: inv.Person.Email, FirstName: strings.TrimSpace(in.FirstName),
 		LastName: strings.TrimSpace(in.LastName), Profile: taskd.Profile{Title: strings.TrimSpace(in.Title)}},
 		Role: role, Team: strings.TrimSpace(in.Team), Department: strings.TrimSpace(in.Department)}
 	return ok(renderUser(m, false)), nil

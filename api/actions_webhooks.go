@@ -14,7 +14,7 @@ type WebhookService interface {
 	Add(ctx context.Context, accountID int64, in taskd.WebhookInput, allowed []string) (taskd.Webhook, string, error)
 	List(ctx context.Context, accountID int64) ([]taskd.Webhook, error)
 	Delete(ctx context.Context, accountID, id int64) error
-	Enable(ctx context.Context, accountID, id int64) error
+	Enable(ctx context.Context, accountID, id, by int64) error
 	Disable(ctx context.Context, accountID, id int64) error
 }
 
@@ -73,7 +73,7 @@ func addWebhook(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	in := taskd.WebhookInput{Projects: c.p["projects"], HTTPUser: c.p["http_user"], HTTPPass: c.p["http_pass"]}
+	in := taskd.WebhookInput{Projects: c.p["projects"], HTTPUser: c.p["http_user"], HTTPPass: c.p["http_pass"], By: c.personID()}
 	if in.URL, err = c.required("url"); err != nil {
 		return nil, err
 	}
@@ -87,8 +87,21 @@ func addWebhook(c *call) (any, error) {
 	return addOut{Status: "ok", ID: w.ID, Secret: sec}, nil
 }
 
+// The operations on one webhook named by id.
+func deleteWebhook(h WebhookService, c *call, id int64) error {
+	return h.Delete(c.ctx, c.accountID(), id)
+}
+func disableWebhook(h WebhookService, c *call, id int64) error {
+	return h.Disable(c.ctx, c.accountID(), id)
+}
+
+// enableWebhook enables a webhook, which from then on acts for the caller.
+func enableWebhook(h WebhookService, c *call, id int64) error {
+	return h.Enable(c.ctx, c.accountID(), id, c.personID())
+}
+
 // webhookAction adapts an operation on one webhook, named by id, to an action.
-func webhookAction(op func(WebhookService, context.Context, int64, int64) error) func(*call) (any, error) {
+func webhookAction(op func(WebhookService, *call, int64) error) func(*call) (any, error) {
 	return func(c *call) (any, error) {
 		hooks, err := c.webhooks()
 		if err != nil {
@@ -102,7 +115,7 @@ func webhookAction(op func(WebhookService, context.Context, int64, int64) error)
 		if err != nil {
 			return nil, err
 		}
-		if err := op(hooks, c.ctx, c.accountID(), id); err != nil {
+		if err := op(hooks, c, id); err != nil {
 			return nil, err
 		}
 		return okBody{Status: "ok"}, nil

@@ -112,6 +112,15 @@ func (c *call) extra(word string) bool {
 	return false
 }
 
+// personID is the person the credential acts for: the token's; 0 for the
+// administrative key, which acts for the account.
+func (c *call) personID() int64 {
+	if c.who.person != nil {
+		return c.who.person.ID
+	}
+	return 0
+}
+
 // actor returns who a change is made by: the token's person, or for the
 // administrative key the member named by email_user_from, else the owner.
 func (c *call) actor() (taskd.Actor, error) {

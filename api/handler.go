@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/taskd/taskd"
+	"github.com/taskd/taskd/internal/upload"
 	"github.com/taskd/taskd/people"
 	"github.com/taskd/taskd/ratelimit"
 	"github.com/taskd/taskd/secret"
@@ -46,6 +47,9 @@ type Limits struct {
 	PerAccount *ratelimit.Shared
 	// TrustProxy takes the client address from X-Forwarded-For.
 	TrustProxy bool
+	// Uploads admits and paces the files of multipart requests; nil: no
+	// bound in flight, the default pace.
+	Uploads *upload.Gate
 }
 
 // Store is the data the actions read and change.
@@ -169,7 +173,7 @@ func (h *adminAPI) serve(w http.ResponseWriter, r *http.Request) (any, error) {
 	if err := h.allowAddress(r); err != nil {
 		return nil, err
 	}
-	req, err := parseRequest(w, r)
+	req, err := parseRequest(w, r, h.limits.Uploads)
 	if err != nil {
 		return nil, err
 	}
@@ -177,6 +181,11 @@ func (h *adminAPI) serve(w http.ResponseWriter, r *http.Request) (any, error) {
 	acct, err := h.store.AccountBySlug(ctx, r.PathValue("slug"))
 	if err != nil {
 		return nil, err
+	}
+	if len(acct.APIKey) == 0 {
+		// Revoked with the trust of the person it was shown to
+		// (taskd.TrustEnded): nothing can be signed with no key.
+		return nil, fail(CodeAuth, "")
 	}
 	key, err := h.sealer.OpenAPIKey(acct.Slug, acct.APIKey)
 	if err != nil {

@@ -47,7 +47,7 @@ func (h *tokenAPI) serve(w http.ResponseWriter, r *http.Request) (any, error) {
 	if err := h.allowAddress(r); err != nil {
 		return nil, err
 	}
-	req, err := parseRequest(w, r)
+	req, err := parseRequest(w, r, h.limits.Uploads)
 	if err != nil {
 		return nil, err
 	}

@@ -9,16 +9,13 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-	"time"
 	"unicode/utf8"
+
+	"github.com/taskd/taskd/internal/upload"
 )
 
 // MaxBody is the largest request body the API reads.
 const MaxBody = 1 << 20
-
-// uploadTime is how long a multipart request with files may take to
-// arrive: 256 MB at 150 KB/s.
-const uploadTime = 30 * time.Minute
 
 // source is one place a request's parameters came from: the query string, a
 // form body or a JSON body.
@@ -47,7 +44,7 @@ type request struct {
 // parseRequest reads the query string and a form or JSON body, each on its
 // own. Codes: 17 malformed or a parameter given twice in one source, 18 too
 // large, 19 method.
-func parseRequest(w http.ResponseWriter, r *http.Request) (*request, error) {
+func parseRequest(w http.ResponseWriter, r *http.Request, uploads *upload.Gate) (*request, error) {
 	if r.Method != http.MethodGet && r.Method != http.MethodPost {
 		return nil, failf(CodeMethod, r.Method, "Method is not allowed; use GET or POST")
 	}
@@ -57,13 +54,8 @@ func parseRequest(w http.ResponseWriter, r *http.Request) (*request, error) {
 		return nil, err
 	}
 	if ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); ct == "multipart/form-data" && r.Method == http.MethodPost {
-		if err := parseMultipart(r, req); err != nil {
+		if err := parseMultipart(w, r, req, uploads); err != nil {
 			return nil, err
-		}
-		if req.parts != nil {
-			// Files take longer than the server's read timeout; the size
-			// limits bound them instead, once the caller may send them.
-			req.parts.extend = func() { _ = http.NewResponseController(w).SetReadDeadline(time.Now().Add(uploadTime)) }
 		}
 		return req, nil
 	}

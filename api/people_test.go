@@ -3,6 +3,7 @@ package api_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -55,6 +56,16 @@ func TestPeopleActions(t *testing.T) {
 		r := a.ok("action", "add_user", "email", other.Owner.Email, "first_name", "Given").data()
 		if r["name"] != "Given" || r["last_name"] != "" || r["title"] != "" {
 			t.Fatalf("add_user of a registered person revealed them: %v", r)
+		}
+		// Nor does the id: a known address's would be its old, lower one.
+		fresh := a.ok("action", "add_user", "email", "fresh-"+a.Slug+"@example.com", "first_name", "Given").data()
+		if r["id"] != "0" || fresh["id"] != "0" || u["id"] != "0" {
+			t.Fatalf("add_user answers ids before the person is a member: %v, %v, %v", r["id"], fresh["id"], u["id"])
+		}
+		delete(r, "email")
+		delete(fresh, "email")
+		if fmt.Sprint(r) != fmt.Sprint(fresh) {
+			t.Fatalf("add_user answers a registered and a new address differently:\n%v\n%v", r, fresh)
 		}
 		users := a.ok("action", "get_users").list()
 		if len(users) != 1 {
@@ -161,7 +172,7 @@ func TestPeopleActions(t *testing.T) {
 		if !strings.Contains(a.ok("action", "get_tasks", "id_project", pid).Raw, bob.Email) {
 			t.Fatal("the list does not show Bob's task")
 		}
-		if err := s.DB.RemoveMember(ctx, taskd.Actor{AccountID: mustAccount(t, s, a).ID, Person: a.Owner.Ref(), Role: taskd.RoleOwner}, bob.ID); err != nil {
+		if _, err := s.DB.RemoveMember(ctx, taskd.Actor{AccountID: mustAccount(t, s, a).ID, Person: a.Owner.Ref(), Role: taskd.RoleOwner}, bob.ID); err != nil {
 			t.Fatal(err)
 		}
 		if raw := a.ok("action", "get_tasks", "id_project", pid).Raw; strings.Contains(raw, bob.Email) {

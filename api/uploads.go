@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/taskd/taskd"
+	"github.com/taskd/taskd/internal/upload"
 )
 
 // MaxFilesPerRequest bounds the files of one request.
@@ -22,8 +23,10 @@ const MaxFilesPerRequest = 20
 type fileParts struct {
 	mr   *multipart.Reader
 	next *multipart.Part
-	// extend lifts the request's read deadline for the files.
-	extend func()
+	// gate admits the files once their sender is known, and body paces
+	// them from then on.
+	gate *upload.Gate
+	body *upload.Body
 }
 
 // The bounds of a multipart body's parameters, read before the caller is
@@ -37,7 +40,8 @@ const (
 // must all come before its files (as curl -F and both SDKs send them),
 // and leaves the files to be streamed later: nothing of a file is read
 // before the caller may send it.
-func parseMultipart(r *http.Request, req *request) error {
+func parseMultipart(w http.ResponseWriter, r *http.Request, req *request, gate *upload.Gate) error {
+	body := gate.Wrap(w, r)
 	mr, err := r.MultipartReader()
 	if err != nil {
 		return failf(CodeMalformed, "Content-Type", "The multipart body has no boundary")
@@ -56,7 +60,7 @@ func parseMultipart(r *http.Request, req *request) error {
 			return failf(CodeMalformed, "body", "The multipart body is malformed")
 		}
 		if p.FileName() != "" {
-			req.parts = &fileParts{mr: mr, next: p}
+			req.parts = &fileParts{mr: mr, next: p, gate: gate, body: body}
 			return nil
 		}
 		name := p.FormName()
@@ -101,9 +105,14 @@ func (c *call) receiveFiles(name string) error {
 	if err != nil {
 		return err
 	}
-	if c.parts.extend != nil {
-		c.parts.extend()
+	release, err := c.parts.gate.Enter(c.accountID(), by.Person.ID)
+	if err != nil {
+		return err
 	}
+	defer release()
+	// The files may take longer than the server's read timeout: as long
+	// as they keep their pace, within the size limits.
+	c.parts.body.Pace()
 	for p := c.parts.next; p != nil; {
 		if p.FileName() == "" {
 			c.dropUploads()

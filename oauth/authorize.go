@@ -149,12 +149,13 @@ func (s *Server) redirect(r Request, v url.Values) string {
 	return u.String()
 }
 
-// GrantedScopes returns the scopes a member of the role may grant: all of
-// those requested, except administrative for plain users.
+// GrantedScopes returns the scopes a member of the role may grant
+// (taskd.Role.MayGrantScope): all of those requested, except
+// administrative for plain users.
 func GrantedScopes(requested []string, role taskd.Role) []string {
 	out := make([]string, 0, len(requested))
 	for _, sc := range requested {
-		if sc == taskd.ScopeAdministrative && !role.Can(taskd.PermAdministrative) {
+		if !role.MayGrantScope(sc) {
 			continue
 		}
 		out = append(out, sc)

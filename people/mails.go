@@ -70,7 +70,10 @@ func invitationMail(to, account, by, link string) mail.Message {
 	if by == "" {
 		by = "The owner of " + account
 	}
-	return render("invitation", by+" invited you to "+account, mailValues{To: to, Account: account, By: by, Link: link})
+	// The subject carries none of the account's words (its name, the
+	// inviter's): mail to an address someone else chose must not be a
+	// channel for their text where a mail client shows it first.
+	return render("invitation", "You are invited to join a team on taskd", mailValues{To: to, Account: account, By: by, Link: link})
 }
 
 func resetMail(to, link string) mail.Message {

@@ -118,7 +118,7 @@ Or change it in your profile: {{.Profile}}
 // compose makes one digest's mail.
 func (n *Notifier) compose(d taskd.Digest) (taskd.QueuedMail, error) {
 	base := strings.TrimRight(n.PublicURL, "/")
-	v := digestValues{Name: d.Person.DisplayName(), Account: d.Account.Name, Unsubscribe: n.UnsubscribeLink(d.Person.ID),
+	v := digestValues{Name: d.Person.DisplayName(), Account: d.Account.Name, Unsubscribe: n.UnsubscribeLink(d.Person),
 		Profile: base + "/profile"}
 	changes := 0
 	for _, l := range d.Lines {
@@ -149,22 +149,29 @@ func (n *Notifier) compose(d taskd.Digest) (taskd.QueuedMail, error) {
 
 // UnsubscribeLink is the link in every digest that turns the person's
 // notifications off without signing in: it names the person and carries
-// a MAC of their id under the server key, so it works for them only.
-func (n *Notifier) UnsubscribeLink(personID int64) string {
-	id := strconv.FormatInt(personID, 10)
-	return strings.TrimRight(n.PublicURL, "/") + "/notifications/off?p=" + id + "&s=" + UnsubscribeMAC(n.Sealer, personID)
+// a MAC of their id and address under the server key, so it works for
+// them only, and only while the address it was mailed to is theirs.
+func (n *Notifier) UnsubscribeLink(p taskd.Person) string {
+	id := strconv.FormatInt(p.ID, 10)
+	return strings.TrimRight(n.PublicURL, "/") + "/notifications/off?p=" + id + "&s=" + UnsubscribeMAC(n.Sealer, p)
+}
+
+// unsubscribeData is what an unsubscribe MAC covers.
+func unsubscribeData(p taskd.Person) []byte {
+	return []byte(strconv.FormatInt(p.ID, 10) + " " + p.Email)
 }
 
 // UnsubscribeMAC is the MAC of an unsubscribe link.
-func UnsubscribeMAC(s *secret.Sealer, personID int64) string {
-	return hex.EncodeToString(s.MAC("unsubscribe", []byte(strconv.FormatInt(personID, 10)))[:16])
+func UnsubscribeMAC(s *secret.Sealer, p taskd.Person) string {
+	return hex.EncodeToString(s.MAC("unsubscribe", unsubscribeData(p))[:16])
 }
 
-// CheckUnsubscribe reports whether mac is the person's unsubscribe MAC,
-// under the current key or, during a rotation, an old one: links in mail
-// sent before the rotation keep working while the old key is held.
-func CheckUnsubscribe(s *secret.Sealer, personID int64, mac string) bool {
-	for _, m := range s.MACs("unsubscribe", []byte(strconv.FormatInt(personID, 10))) {
+// CheckUnsubscribe reports whether mac is the person's unsubscribe MAC
+// for their current address, under the current key or, during a
+// rotation, an old one: links in mail sent before the rotation keep
+// working while the old key is held.
+func CheckUnsubscribe(s *secret.Sealer, p taskd.Person, mac string) bool {
+	for _, m := range s.MACs("unsubscribe", unsubscribeData(p)) {
 		if hmac.Equal([]byte(mac), []byte(hex.EncodeToString(m[:16]))) {
 			return true
 		}

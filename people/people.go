@@ -7,6 +7,7 @@ package people
 
 import (
 	"context"
+	"errors"
 	"net/url"
 	"strings"
 	"time"
@@ -27,6 +28,9 @@ type Store interface {
 type Service struct {
 	Store  Store
 	Outbox *mail.Outbox
+	// Budget bounds the mail people cause to addresses they choose; nil:
+	// no bound.
+	Budget *Budget
 	// PublicURL is the server's address as people reach it; links start
 	// with it.
 	PublicURL string
@@ -78,9 +82,18 @@ func (s *Service) Invite(ctx context.Context, by taskd.Actor, acct taskd.Account
 	if err != nil {
 		return taskd.Invitation{}, taskd.Internal("invitation mail", err)
 	}
-	return s.Store.Invite(ctx, taskd.InviteInput{AccountID: acct.ID,
+	back, err := s.Budget.spend(ctx, s.Budget.invitation(acct.ID, email)...)
+	if err != nil {
+		return taskd.Invitation{}, err
+	}
+	inv, err := s.Store.Invite(ctx, taskd.InviteInput{AccountID: acct.ID,
 		Person: taskd.NewPerson{Email: email, FirstName: first, LastName: last, Title: strings.TrimSpace(in.Title)},
-		Role:   in.Role, Team: strings.TrimSpace(in.Team), Department: strings.TrimSpace(in.Department), By: by.Person.ID, Link: &taskd.Link{Hash: secret.HashToken(token), Expires: s.now().Add(taskd.InvitationLinkLife)}, Mail: &m})
+		Role:   in.Role, Team: strings.TrimSpace(in.Team), Department: strings.TrimSpace(in.Department), By: by.Person.ID,
+		Link: &taskd.Link{Hash: secret.HashToken(token), Expires: s.now().Add(taskd.InvitationLinkLife)}, Mail: &m})
+	if err != nil { // no mail went: it costs nothing
+		return inv, refunded(ctx, err, back)
+	}
+	return inv, nil
 }
 
 // RequestReset sends a reset link to the address if a person has it, and
@@ -88,6 +101,11 @@ func (s *Service) Invite(ctx context.Context, by taskd.Actor, acct taskd.Account
 func (s *Service) RequestReset(ctx context.Context, email string) error {
 	email, err := taskd.NormalizeEmail(email)
 	if err != nil {
+		return err
+	}
+	// Spent whether or not a person has the address, and never given
+	// back: a count that differed would tell.
+	if _, err := s.Budget.spend(ctx, s.Budget.reset(email)...); err != nil {
 		return err
 	}
 	token := secret.Token(32)
@@ -108,8 +126,9 @@ func (s *Service) RequestReset(ctx context.Context, email string) error {
 }
 
 // RequestEmailChange sends a confirmation link to the new address; the
-// person moves to it when they follow the link.
-func (s *Service) RequestEmailChange(ctx context.Context, p taskd.Person, newEmail string) error {
+// person moves to it when they follow the link, and with endGrants every
+// authorization of an application they gave ends then.
+func (s *Service) RequestEmailChange(ctx context.Context, p taskd.Person, newEmail string, endGrants bool) error {
 	email, err := taskd.NormalizeEmail(newEmail)
 	if err != nil {
 		return err
@@ -122,7 +141,25 @@ func (s *Service) RequestEmailChange(ctx context.Context, p taskd.Person, newEma
 	if err != nil {
 		return taskd.Internal("confirmation mail", err)
 	}
-	return s.Store.RequestEmailChange(ctx, p.ID, email, taskd.Link{Hash: secret.HashToken(token), Expires: s.now().Add(taskd.EmailLinkLife)}, m)
+	back, err := s.Budget.spend(ctx, s.Budget.emailChange(p.ID, email)...)
+	if err != nil {
+		return err
+	}
+	err = s.Store.RequestEmailChange(ctx, p.ID, email, taskd.Link{Hash: secret.HashToken(token), Expires: s.now().Add(taskd.EmailLinkLife),
+		EndGrants: endGrants}, m)
+	if err != nil {
+		return refunded(ctx, err, back)
+	}
+	return nil
+}
+
+// refunded gives back what a mail that was not sent took of the budget,
+// and returns err (joined with the refund's own error, if any).
+func refunded(ctx context.Context, err error, back refund) error {
+	if rerr := back(context.WithoutCancel(ctx)); rerr != nil {
+		return errors.Join(err, rerr)
+	}
+	return err
 }
 
 // link is the address of a one-time link: the token in the query, which

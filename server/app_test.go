@@ -219,7 +219,7 @@ func TestWebPeopleAndKeys(t *testing.T) {
 	// The new person follows the e-mail's link, chooses a password and is
 	// in: signed in, a member.
 	msg := s.mailTo(t, "new@acme.example")
-	if msg.Subject != "Olga Owner invited you to Acme" || !strings.Contains(msg.Text, "Olga Owner invited you to Acme on taskd") {
+	if msg.Subject != "You are invited to join a team on taskd" || !strings.Contains(msg.Text, "Olga Owner invited you to Acme on taskd") {
 		t.Fatalf("invitation mail: %q\n%s", msg.Subject, msg.Text)
 	}
 	link := s.linkIn(t, msg)

@@ -181,9 +181,9 @@ func TestAuthorizationMatrix(t *testing.T) {
 	f.pid = f.create("action=post_project&title=Matrix")
 
 	// Tokens of each role for each single scope and for all scopes. The
-	// plain user's are granted while the person is an admin and kept after
-	// the owner demotes them, so that they carry administrative too: the
-	// role at the time of the call decides.
+	// plain user's are granted while the person is an admin, before the
+	// owner demotes them: the role at the time of the call decides, and
+	// the demotion ended those that carry administrative (taskd.TrustEnded).
 	scopeSets := append(append([]string{}, taskd.Scopes...), strings.Join(taskd.Scopes, " "))
 	members := map[string]string{"owner": ownerEmail, "admin": adminEmail, "user": demotedEmail}
 	tokens := map[string]map[string]string{}
@@ -211,7 +211,11 @@ func TestAuthorizationMatrix(t *testing.T) {
 				want := contains(allowed, role) && (row.scope == "*" || taskd.HasScope(strings.Fields(sc), row.scope))
 				q := f.query(row.op, email)
 				status, body, _ := s.api(s.accountURL(), tokens[role][sc], q)
+				revoked := role == "user" && taskd.HasScope(strings.Fields(sc), taskd.ScopeAdministrative)
 				switch {
+				case revoked && (status != 401 || body["status_code"] != float64(2)):
+					t.Errorf("%s as %s with scope %q, granted before a demotion: want revoked, got %d %v", row.op, role, sc, status, body)
+				case revoked:
 				case want && (status != 200 || body["status"] != "ok"):
 					t.Errorf("%s as %s with scope %q: want allowed, got %d %v", row.op, role, sc, status, body)
 				case !want && (status != 403 || body["status_code"] != float64(20)):

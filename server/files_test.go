@@ -15,12 +15,12 @@ import (
 	"github.com/taskd/taskd"
 )
 
-// upload is a file of a multipart form.
-type upload struct{ field, name, typ, content string }
+// formFile is a file of a multipart form.
+type formFile struct{ field, name, typ, content string }
 
 // postMultipart sends a multipart form: its fields first, then its files,
 // as browsers do.
-func (b *browser) postMultipart(u string, fields [][2]string, files ...upload) page {
+func (b *browser) postMultipart(u string, fields [][2]string, files ...formFile) page {
 	b.t.Helper()
 	var body bytes.Buffer
 	w := multipart.NewWriter(&body)
@@ -69,19 +69,19 @@ func TestFilePages(t *testing.T) {
 			csrf := b.get(base+task.Page()).form(t, "", "").Get("csrf")
 			tid := strconv.FormatInt(task.ID, 10)
 
-			if r := b.postMultipart(base+"/tasks/"+tid+"/files", nil, upload{"attach[]", "x.txt", "text/plain", "x"}); r.status != http.StatusForbidden {
+			if r := b.postMultipart(base+"/tasks/"+tid+"/files", nil, formFile{"attach[]", "x.txt", "text/plain", "x"}); r.status != http.StatusForbidden {
 				t.Fatalf("files without the form token: HTTP %d", r.status)
 			}
 			r := b.postMultipart(base+"/tasks/"+tid+"/files", [][2]string{{"csrf", csrf}},
-				upload{"attach[]", "mockup.html", "text/html", "<script>alert(1)</script>"}, upload{"attach[]", "notes.txt", "text/plain", strings.Repeat("n", 2048)})
+				formFile{"attach[]", "mockup.html", "text/html", "<script>alert(1)</script>"}, formFile{"attach[]", "notes.txt", "text/plain", strings.Repeat("n", 2048)})
 			if loc := r.location(t); loc.Fragment != "files" {
 				t.Fatalf("after attaching: %v", loc)
 			}
 			b.postMultipart(base+"/tasks/"+tid+"/comments", [][2]string{{"csrf", csrf}, {"text", "Signed copy attached"}},
-				upload{"attach[]", "signed.pdf", "application/pdf", "%PDF"}).location(t)
-			b.postMultipart(base+p.Page()+"files", [][2]string{{"csrf", csrf}}, upload{"attach[]", "brief.txt", "text/plain", "brief"}).location(t)
+				formFile{"attach[]", "signed.pdf", "application/pdf", "%PDF"}).location(t)
+			b.postMultipart(base+p.Page()+"files", [][2]string{{"csrf", csrf}}, formFile{"attach[]", "brief.txt", "text/plain", "brief"}).location(t)
 			b.postMultipart(base+p.Page()+"tasks", [][2]string{{"csrf", csrf}, {"title", "Born with a file"}, {"return", "project"}},
-				upload{"attach[]", "spec.txt", "text/plain", "spec"}).location(t)
+				formFile{"attach[]", "spec.txt", "text/plain", "spec"}).location(t)
 			born, err := s.setup.Tasks(ctx, taskd.TaskQuery{AccountID: acct.ID, ProjectID: p.ID, Filter: taskd.QueryCond{Field: taskd.FieldName, Op: "=", Text: "Born with a file"}})
 			if err != nil || len(born) != 1 {
 				t.Fatalf("the task made with a file: %v, %v", born, err)
@@ -111,9 +111,9 @@ func TestFilePages(t *testing.T) {
 			}
 
 			// Too many files: refused, nothing kept.
-			many := make([]upload, 21)
+			many := make([]formFile, 21)
 			for i := range many {
-				many[i] = upload{"attach[]", "f.txt", "text/plain", "f"}
+				many[i] = formFile{"attach[]", "f.txt", "text/plain", "f"}
 			}
 			before, _ := s.setup.FileBytes(ctx, acct.ID)
 			if r := b.postMultipart(base+"/tasks/"+tid+"/files", [][2]string{{"csrf", csrf}}, many...); r.status != http.StatusUnprocessableEntity ||
@@ -125,7 +125,7 @@ func TestFilePages(t *testing.T) {
 			}
 			// A task refused after its files were stored leaves none of them.
 			if r := b.postMultipart(base+p.Page()+"tasks", [][2]string{{"csrf", csrf}, {"title", "Backwards"}, {"datestart", "2026-05-02"}, {"dateend", "2026-05-01"}},
-				upload{"attach[]", "plan.txt", "text/plain", "plan"}); r.status != http.StatusUnprocessableEntity {
+				formFile{"attach[]", "plan.txt", "text/plain", "plan"}); r.status != http.StatusUnprocessableEntity {
 				t.Fatalf("a task ending before it starts: HTTP %d", r.status)
 			}
 			if after, _ := s.setup.FileBytes(ctx, acct.ID); after != before {
@@ -149,7 +149,7 @@ func TestFilePages(t *testing.T) {
 
 			// A guest off the project.
 			s.addMember(s.slug, "guest@acme.example", "Gus", "Guest", taskd.RoleGuest)
-			if err := s.setup.SetPassword(ctx, mustPerson(t, s, "guest@acme.example"), mustPasswordHash(t, s)); err != nil {
+			if _, err := s.setup.SetPassword(ctx, mustPerson(t, s, "guest@acme.example"), mustPasswordHash(t, s), false); err != nil {
 				t.Fatal(err)
 			}
 			g := s.signedIn("guest@acme.example")

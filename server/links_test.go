@@ -125,7 +125,7 @@ func TestDevMailPage(t *testing.T) {
 			break
 		}
 	}
-	if !strings.Contains(list.body, "Olga Owner invited you to Acme") || !strings.Contains(list.body, "to kept@acme.example · invitation · kept") {
+	if !strings.Contains(list.body, "You are invited to join a team on taskd") || !strings.Contains(list.body, "to kept@acme.example · invitation · kept") {
 		t.Fatalf("mail page:\n%s", list.body)
 	}
 	href := regexp.MustCompile(`href="(/dev/mail/\d+)"`).FindStringSubmatch(list.body)

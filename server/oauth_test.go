@@ -421,8 +421,9 @@ func fmtJSON(v any) string {
 	return string(b)
 }
 
-// TestAdministrativeFollowsRole: a token with the administrative scope stops
-// working for administrative actions once its person is no longer an admin.
+// TestAdministrativeFollowsRole: a token with the administrative scope
+// ends when its person is no longer an admin (taskd.TrustEnded); a token
+// without it lives on, and acts with its person's role at each call.
 func TestAdministrativeFollowsRole(t *testing.T) {
 	s := newSite(t)
 	s.addMember(s.slug, "admin@acme.example", "Ada", "Admin", taskd.RoleAdmin)
@@ -435,20 +436,25 @@ func TestAdministrativeFollowsRole(t *testing.T) {
 	if status, body, _ := s.api(s.accountURL(), access, "action=get_webhooks"); status != 200 {
 		t.Fatalf("get_webhooks as admin: %d %v", status, body)
 	}
+	u = s.consent(s.browser(), s.authorizeURL("scope", "projects_write tasks_read"), "admin@acme.example", s.slug, "allow")
+	plain := s.exchange(u.Query().Get("code"))["access_token"].(string)
 	owner := s.signedIn(ownerEmail)
-	people := owner.get(s.base + "/a/" + s.slug + "/people")
-	var action string
-	for _, f := range people.forms() {
-		if strings.HasSuffix(f.action, "/role") && strings.Contains(people.body, "admin@acme.example") {
-			action = f.action // the last role form is the newest member's
-		}
+	setRole := func(role string) {
+		people := owner.get(s.base + "/a/" + s.slug + "/people")
+		owner.submit(s.base, people, roleForm(t, people, "admin@acme.example"), url.Values{"role": {role}}).location(t)
 	}
-	owner.submit(s.base, people, action, url.Values{"role": {"user"}}).location(t)
-	status, body, _ := s.api(s.accountURL(), access, "action=get_webhooks")
-	if status != 403 || body["status_code"] != float64(20) {
-		t.Fatalf("get_webhooks after losing the admin role: %d %v", status, body)
+	setRole("user")
+	if status, body, _ := s.api(s.accountURL(), access, "action=get_tasks&id_project=1"); status != 401 || body["status_code"] != float64(2) {
+		t.Fatalf("a token with the administrative scope after losing the admin role: %d %v", status, body)
 	}
-	if status, _, _ := s.api(s.accountURL(), access, "action=get_tasks&id_project=1"); status != 200 {
-		t.Fatalf("a non-administrative action after the role change: %d", status)
+	if status, _, _ := s.api(s.accountURL(), plain, "action=get_tasks&id_project=1"); status != 200 {
+		t.Fatalf("a token without the administrative scope after the role change: %d", status)
+	}
+	if status, body, _ := s.api(s.accountURL(), plain, "action=post_project&title=Mine"); status != 200 || body["status"] != "ok" {
+		t.Fatalf("a user's write: %d %v", status, body)
+	}
+	setRole("reader")
+	if status, body, _ := s.api(s.accountURL(), plain, "action=post_project&title=Not+mine"); status != 403 || body["status_code"] != float64(20) {
+		t.Fatalf("a reader's write with a token granted to an admin: %d %v", status, body)
 	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/taskd/taskd/api"
 	"github.com/taskd/taskd/internal/buildinfo"
+	"github.com/taskd/taskd/internal/upload"
 	"github.com/taskd/taskd/oauth"
 	"github.com/taskd/taskd/people"
 	"github.com/taskd/taskd/ratelimit"
@@ -33,14 +34,19 @@ func routes(ctx context.Context, c Config) (http.Handler, error) {
 		return nil, err
 	}
 	folks := &people.Service{Store: c.Store, Outbox: c.Mail, PublicURL: c.PublicURL, Now: c.Now}
+	if c.Limits.Mail != (people.MailLimits{}) {
+		folks.Budget = people.NewBudget(c.Store, c.Limits.Mail, c.Now)
+	}
+	uploads := upload.New(c.Limits.Uploads) // one gate: the API's uploads and the pages' count together
 	pages, err := web.New(web.Config{Store: c.Store, OAuth: auth, Hooks: c.Hooks, Sealer: c.Sealer, Log: c.Log, Now: c.Now,
-		AccountURL: acctURL, Secure: c.secure(), TrustProxy: c.TrustProxy, People: folks, ShowMail: c.ShowMail, FileLimits: c.FileLimits})
+		AccountURL: acctURL, Secure: c.secure(), TrustProxy: c.TrustProxy, People: folks, ShowMail: c.ShowMail, FileLimits: c.FileLimits,
+		Uploads: uploads})
 	if err != nil {
 		return nil, err
 	}
 	accounts := api.Config{Store: c.Store, Sealer: c.Sealer, Log: c.Log, Now: c.Now, Tokens: auth, People: folks, FileLimits: c.FileLimits, Limits: api.Limits{
 		PerAddress: c.limiter("api-address:", c.Limits.APIAddress),
-		PerAccount: c.limiter("api-account:", c.Limits.APIAccount), TrustProxy: c.TrustProxy}}
+		PerAccount: c.limiter("api-account:", c.Limits.APIAccount), TrustProxy: c.TrustProxy, Uploads: uploads}}
 	if c.Hooks != nil { // a nil *webhook.Service would make a non-nil interface
 		accounts.Hooks = c.Hooks
 	}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/taskd/taskd"
+	"github.com/taskd/taskd/internal/upload"
 	"github.com/taskd/taskd/mail"
 	"github.com/taskd/taskd/metrics"
 	"github.com/taskd/taskd/people"
@@ -68,6 +69,12 @@ type Config struct {
 type Limits struct {
 	APIAccount, APIAddress     int // both account APIs
 	TokenAccount, TokenAddress int // the OAuth token endpoints
+	// Mail bounds the mail people cause to addresses they choose; zero:
+	// no bound.
+	Mail people.MailLimits
+	// Uploads bounds the uploads in flight on this process and paces
+	// them; zero: no bound in flight, the default pace.
+	Uploads upload.Limits
 }
 
 // Server is a configured taskd HTTP server.

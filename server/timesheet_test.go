@@ -107,7 +107,8 @@ func newSheet(t *testing.T, d testdb.DB) *sheet {
 	timed, err := s.setup.StopTimer(ctx, user, 0, "timed", time.UTC)
 	must(err)
 	sh.lines = append(sh.lines, timed)
-	must(s.setup.RemoveMember(ctx, owner, tess.Person.ID))
+	_, err = s.setup.RemoveMember(ctx, owner, tess.Person.ID)
+	must(err)
 	return sh
 }
 

@@ -79,12 +79,21 @@ func (db *DB) AccountBySlug(ctx context.Context, slug string) (taskd.Account, er
 	return a, nil
 }
 
-// SetAPIKey replaces the account's sealed administrative key.
-func (db *DB) SetAPIKey(ctx context.Context, accountID int64, sealed []byte) error {
+// SetAPIKey replaces the account's sealed administrative key, recording
+// the person it is shown to (by; 0 for none).
+func (db *DB) SetAPIKey(ctx context.Context, accountID int64, sealed []byte, by int64) error {
 	return db.tx(ctx, "set api key", func(tx querier) error {
-		_, err := tx.ExecContext(ctx, db.d.q(`UPDATE accounts SET api_key = ? WHERE id = ?`), sealed, accountID)
+		_, err := tx.ExecContext(ctx, db.d.q(`UPDATE accounts SET api_key = ?, api_key_by = ? WHERE id = ?`), sealed, nullID(by), accountID)
 		return err
 	})
+}
+
+// nullID is an optional reference: NULL for 0.
+func nullID(id int64) any {
+	if id == 0 {
+		return nil
+	}
+	return id
 }
 
 // PersonByEmail returns the person with the (normalised) e-mail; not found ("person") otherwise.
@@ -222,13 +231,19 @@ func personRef(id int64, email, first, last string) taskd.PersonRef {
 	return taskd.Person{ID: id, Email: email, FirstName: first, LastName: last}.Ref()
 }
 
-// SetRole changes a member's role to admin, user, guest or reader. The
+// SetRole changes a member's role to admin, user, guest or reader, and
+// ends what the old role gave beyond the new one (trustChanged). The
 // owner's role does not change (forbidden); an unknown member is not found.
-func (db *DB) SetRole(ctx context.Context, accountID, personID int64, role taskd.Role) error {
+func (db *DB) SetRole(ctx context.Context, by taskd.Actor, personID int64, role taskd.Role) (taskd.TrustEnded, error) {
+	var ended taskd.TrustEnded
 	if _, err := taskd.ParseRole(string(role)); err != nil || role == taskd.RoleOwner {
-		return taskd.Invalid("role", "Role must be admin, user, guest or reader")
+		return ended, taskd.Invalid("role", "Role must be admin, user, guest or reader")
 	}
-	return db.tx(ctx, "set role", func(tx querier) error {
+	if !by.Role.MayGrant(role) {
+		return ended, taskd.Forbidden("role", "Your role (%s) may not make someone %s", by.Role, role)
+	}
+	accountID := by.AccountID
+	err := db.tx(ctx, "set role", func(tx querier) error {
 		var current string
 		err := tx.QueryRowContext(ctx, db.d.q(`SELECT role FROM members WHERE account_id = ? AND person_id = ?`), accountID, personID).Scan(&current)
 		if errors.Is(err, sql.ErrNoRows) {
@@ -241,8 +256,13 @@ func (db *DB) SetRole(ctx context.Context, accountID, personID int64, role taskd
 			return taskd.Forbidden("role", "The owner's role cannot be changed")
 		}
 		_, err = tx.ExecContext(ctx, db.d.q(`UPDATE members SET role = ? WHERE account_id = ? AND person_id = ?`), string(role), accountID, personID)
+		if err != nil {
+			return err
+		}
+		ended, err = db.trustChanged(ctx, tx, accountID, personID, role)
 		return err
 	})
+	return ended, err
 }
 
 // SetAccountZone sets the account's time zone.

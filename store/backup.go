@@ -40,6 +40,16 @@ func BackupSQLite(ctx context.Context, dataDir, to string) (Backup, error) {
 		return Backup{}, fmt.Errorf("backup: %s exists; choose a new name", to)
 	}
 	tmp := filepath.Join(filepath.Dir(to), "."+filepath.Base(to)+".partial-"+secret.Token(6))
+	// Made empty and private first (VACUUM INTO fills an empty file), so
+	// that the copy, which holds password hashes and sealed keys, is never
+	// readable by others, whatever the umask.
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return Backup{}, fmt.Errorf("backup: %w", err)
+	}
+	if err := f.Close(); err != nil {
+		return Backup{}, fmt.Errorf("backup: %w", err)
+	}
 	defer os.Remove(tmp)
 	db, err := sql.Open("sqlite", sqliteURL(src, "_pragma=busy_timeout(10000)"))
 	if err != nil {
@@ -53,9 +63,6 @@ func BackupSQLite(ctx context.Context, dataDir, to string) (Backup, error) {
 	b, err := checkSQLite(ctx, tmp)
 	if err != nil {
 		return Backup{}, fmt.Errorf("backup: the copy failed its check: %w", err)
-	}
-	if err := os.Chmod(tmp, 0o600); err != nil { // it holds password hashes and sealed keys
-		return Backup{}, fmt.Errorf("backup: %w", err)
 	}
 	if err := syncFile(tmp); err != nil {
 		return Backup{}, err
@@ -93,6 +100,9 @@ func RestoreSQLite(ctx context.Context, from, dataDir string, now time.Time) (b 
 		previous = dst + ".before-restore-" + now.UTC().Format("20060102T150405Z")
 		if err := os.Rename(dst, previous); err != nil {
 			return b, "", fmt.Errorf("restore: keep the current database: %w", err)
+		}
+		if err := os.Chmod(previous, 0o600); err != nil { // kept as private as the database (it may predate that rule)
+			return b, previous, fmt.Errorf("restore: %w", err)
 		}
 	}
 	for _, side := range []string{"-wal", "-shm"} { // none after quiesce; a stale one would corrupt the copy

@@ -52,10 +52,12 @@ func (db *DB) Invite(ctx context.Context, in taskd.InviteInput) (taskd.Invitatio
 		if n > 0 {
 			return taskd.Conflict(taskd.ReasonNone, "email", "This person is already a member of the account")
 		}
-		var inviter, team any
 		if in.By > 0 {
-			inviter = in.By
+			if err := db.mayGrant(ctx, tx, in.AccountID, in.By, in.Role); err != nil {
+				return err
+			}
 		}
+		var team any
 		if in.Team != "" {
 			title, err := cleanTitle(in.Team)
 			if err != nil {
@@ -66,7 +68,7 @@ func (db *DB) Invite(ctx context.Context, in taskd.InviteInput) (taskd.Invitatio
 			}
 		}
 		err = tx.QueryRowContext(ctx, db.d.q(`INSERT INTO invitations (account_id, person_id, role, invited_by, created_at, team_id, department)
-			VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`), in.AccountID, p.ID, string(in.Role), inviter, ms(db.now()), team, in.Department).Scan(&id)
+			VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`), in.AccountID, p.ID, string(in.Role), nullID(in.By), ms(db.now()), team, in.Department).Scan(&id)
 		if isUnique(err) {
 			return taskd.Conflict(taskd.ReasonNone, "email", "This person is already invited")
 		}
@@ -86,7 +88,30 @@ func (db *DB) Invite(ctx context.Context, in taskd.InviteInput) (taskd.Invitatio
 	if err != nil {
 		return taskd.Invitation{}, err
 	}
-	return db.invitation(ctx, db.write, id)
+	inv, err := db.invitation(ctx, db.write, id)
+	return accountSide(inv), err
+}
+
+// accountSide is an invitation as its account sees it: the person named by
+// the e-mail alone, so that nothing tells whether the address had a person
+// in taskd before (their id, their names).
+func accountSide(inv taskd.Invitation) taskd.Invitation {
+	inv.Person = taskd.PersonRef{Email: inv.Person.Email, Name: inv.Person.Email}
+	return inv
+}
+
+// mayGrant checks that the person is, now, a member of the account who
+// may grant the role (taskd.Role.MayGrant): forbidden ("role") otherwise.
+func (db *DB) mayGrant(ctx context.Context, q querier, accountID, personID int64, role taskd.Role) error {
+	var r string
+	err := q.QueryRowContext(ctx, db.d.q(`SELECT role FROM members WHERE account_id = ? AND person_id = ?`), accountID, personID).Scan(&r)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return err
+	}
+	if !taskd.Role(r).MayGrant(role) {
+		return taskd.Forbidden("role", "You may not invite someone as %s", role)
+	}
+	return nil
 }
 
 // InvitationByLink returns the invitation of a live link, and whether its
@@ -145,9 +170,14 @@ func (db *DB) invitation(ctx context.Context, q querier, id int64) (taskd.Invita
 	return inv, nil
 }
 
-// AccountInvitations lists the account's pending invitations, oldest first.
+// AccountInvitations lists the account's pending invitations, oldest
+// first, as the account sees them (accountSide).
 func (db *DB) AccountInvitations(ctx context.Context, accountID int64) ([]taskd.Invitation, error) {
-	return all(ctx, db.reader, "invitations", db.d.q(`SELECT `+invitationColumns+` WHERE i.account_id = ? ORDER BY i.id`), scanInvitation, accountID)
+	return all(ctx, db.reader, "invitations", db.d.q(`SELECT `+invitationColumns+` WHERE i.account_id = ? ORDER BY i.id`),
+		func(s scanner) (taskd.Invitation, error) {
+			inv, err := scanInvitation(s)
+			return accountSide(inv), err
+		}, accountID)
 }
 
 // PersonInvitations lists the invitations waiting for the person, oldest
@@ -176,6 +206,17 @@ func (db *DB) acceptInvitation(ctx context.Context, tx querier, personID, id int
 	}
 	if inv.Person.ID != personID {
 		return inv.Account, taskd.NotFound("invitation")
+	}
+	// The inviter's trust is checked now, not when they invited: an
+	// invitation is worth what its inviter may still grant.
+	var inviter sql.NullInt64
+	if err := tx.QueryRowContext(ctx, db.d.q(`SELECT invited_by FROM invitations WHERE id = ?`), id).Scan(&inviter); err != nil {
+		return inv.Account, err
+	}
+	if inviter.Valid {
+		if err := db.mayGrant(ctx, tx, inv.Account.ID, inviter.Int64, inv.Role); err != nil {
+			return inv.Account, taskd.NotFound("invitation")
+		}
 	}
 	_, err = tx.ExecContext(ctx, db.d.q(`INSERT INTO members (account_id, person_id, role, created_at, team_id, department)
 		SELECT account_id, person_id, role, ?, team_id, department FROM invitations WHERE id = ?`), ms(db.now()), id)

@@ -14,6 +14,7 @@ var _ taskd.LinkStore = (*DB)(nil)
 type link struct {
 	id, personID, invitationID int64
 	newEmail                   string
+	endGrants                  bool
 }
 
 func (db *DB) addLink(ctx context.Context, tx querier, kind string, personID, invitationID int64, newEmail string, l taskd.Link) error {
@@ -21,8 +22,9 @@ func (db *DB) addLink(ctx context.Context, tx querier, kind string, personID, in
 	if invitationID > 0 {
 		inv = invitationID
 	}
-	_, err := tx.ExecContext(ctx, db.d.q(`INSERT INTO person_tokens (hash, kind, person_id, invitation_id, new_email, created_at, expires_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?)`), l.Hash, kind, personID, inv, newEmail, ms(db.now()), ms(l.Expires))
+	_, err := tx.ExecContext(ctx, db.d.q(`INSERT INTO person_tokens (hash, kind, person_id, invitation_id, new_email, created_at,
+		expires_at, end_grants) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`), l.Hash, kind, personID, inv, newEmail, ms(db.now()), ms(l.Expires),
+		boolInt(l.EndGrants))
 	return err
 }
 
@@ -49,9 +51,11 @@ func (db *DB) link(ctx context.Context, q querier, hash, kind string) (link, err
 func (db *DB) takeLink(ctx context.Context, tx querier, hash, kind string) (link, error) {
 	var l link
 	var inv sql.NullInt64
+	var end int
 	err := tx.QueryRowContext(ctx, db.d.q(`DELETE FROM person_tokens WHERE hash = ? AND kind = ? AND expires_at > ?
-		RETURNING id, person_id, invitation_id, new_email`), hash, kind, ms(db.now())).Scan(&l.id, &l.personID, &inv, &l.newEmail)
-	l.invitationID = inv.Int64
+		RETURNING id, person_id, invitation_id, new_email, end_grants`), hash, kind, ms(db.now())).
+		Scan(&l.id, &l.personID, &inv, &l.newEmail, &end)
+	l.invitationID, l.endGrants = inv.Int64, end != 0
 	if errors.Is(err, sql.ErrNoRows) {
 		return l, taskd.NotFound("link")
 	}
@@ -100,7 +104,9 @@ func (db *DB) RequestReset(ctx context.Context, email string, l taskd.Link, mail
 }
 
 // ResetPassword sets the password of the link's person and signs them out
-// everywhere; every reset link of theirs stops working.
+// everywhere; every reset link of theirs stops working, and every
+// authorization of an application they gave ends: a reset is for an
+// account whose password may be known to someone else.
 func (db *DB) ResetPassword(ctx context.Context, hash, passwordHash string) (taskd.Person, error) {
 	var p taskd.Person
 	err := db.tx(ctx, "reset password", func(tx querier) error {
@@ -112,6 +118,9 @@ func (db *DB) ResetPassword(ctx context.Context, hash, passwordHash string) (tas
 			return err
 		}
 		if err := db.credentialsChanged(ctx, tx, l.personID); err != nil {
+			return err
+		}
+		if _, err := db.endPersonGrants(ctx, tx, l.personID); err != nil {
 			return err
 		}
 		p, err = db.personByID(ctx, tx, l.personID)
@@ -135,7 +144,8 @@ func (db *DB) RequestEmailChange(ctx context.Context, personID int64, newEmail s
 	})
 }
 
-// ConfirmEmail moves the link's person to the link's address.
+// ConfirmEmail moves the link's person to the link's address, and ends
+// their authorizations of applications when the link was asked so.
 func (db *DB) ConfirmEmail(ctx context.Context, hash string) (taskd.Person, error) {
 	var p taskd.Person
 	err := db.tx(ctx, "confirm e-mail", func(tx querier) error {
@@ -157,6 +167,11 @@ func (db *DB) ConfirmEmail(ctx context.Context, hash string) (taskd.Person, erro
 		// (the person proved both the password and the new address).
 		if _, err := tx.ExecContext(ctx, db.d.q(`DELETE FROM person_tokens WHERE person_id = ? AND kind IN ('reset', 'email')`), l.personID); err != nil {
 			return err
+		}
+		if l.endGrants {
+			if _, err := db.endPersonGrants(ctx, tx, l.personID); err != nil {
+				return err
+			}
 		}
 		p, err = db.personByID(ctx, tx, l.personID)
 		return err

@@ -223,6 +223,11 @@ func (db *DB) SetProjectMembers(ctx context.Context, by taskd.Actor, projectID i
 			if _, err := tx.ExecContext(ctx, db.d.q(q), projectID, m.ID); err != nil {
 				return err
 			}
+			if !add && m.Role.Limited() { // off the team, out of the project
+				if _, err := db.endBeyondReach(ctx, tx, by.AccountID, m.ID); err != nil {
+					return err
+				}
+			}
 		}
 		return nil
 	})
@@ -286,15 +291,24 @@ func (db *DB) subscribe(ctx context.Context, tx querier, taskID, personID int64,
 }
 
 // SetPassword changes a person's password hash, and ends every session
-// and every reset or e-mail link of theirs.
-func (db *DB) SetPassword(ctx context.Context, personID int64, hash string) error {
-	return db.tx(ctx, "set password", func(tx querier) error {
+// and every reset or e-mail link of theirs, and with endGrants every
+// authorization of an application they gave.
+func (db *DB) SetPassword(ctx context.Context, personID int64, hash string, endGrants bool) (int, error) {
+	ended := 0
+	err := db.tx(ctx, "set password", func(tx querier) error {
+		ended = 0
 		res, err := tx.ExecContext(ctx, db.d.q(`UPDATE persons SET password_hash = ? WHERE id = ?`), hash, personID)
 		if err := oneRow(res, err, "person"); err != nil {
 			return err
 		}
+		if endGrants {
+			if ended, err = db.endPersonGrants(ctx, tx, personID); err != nil {
+				return err
+			}
+		}
 		return db.credentialsChanged(ctx, tx, personID)
 	})
+	return ended, err
 }
 
 // SetProfile changes a person's names and profile.
@@ -318,12 +332,14 @@ func (db *DB) SetProfile(ctx context.Context, personID int64, first, last string
 
 // RemoveMember ends a membership. The person's tasks in the account are
 // assigned to nobody, their project memberships and subscriptions there
-// end; what they wrote stays.
-func (db *DB) RemoveMember(ctx context.Context, by taskd.Actor, personID int64) error {
+// end; what they wrote stays. What the membership gave them ends with it
+// (trustChanged).
+func (db *DB) RemoveMember(ctx context.Context, by taskd.Actor, personID int64) (taskd.TrustEnded, error) {
+	var ended taskd.TrustEnded
 	if err := taskd.Authorize(by, taskd.PermManagePeople); err != nil {
-		return err
+		return ended, err
 	}
-	return db.tx(ctx, "remove member", func(tx querier) error {
+	err := db.tx(ctx, "remove member", func(tx querier) error {
 		var role string
 		err := tx.QueryRowContext(ctx, db.d.q(`SELECT role FROM members WHERE account_id = ? AND person_id = ?`), by.AccountID, personID).Scan(&role)
 		if errors.Is(err, sql.ErrNoRows) {
@@ -348,9 +364,13 @@ func (db *DB) RemoveMember(ctx context.Context, by taskd.Actor, personID int64) 
 			}
 		}
 		// The cached task lists name the person: new versions drop them.
-		_, err = tx.ExecContext(ctx, db.d.q(`UPDATE projects SET version = version + 1 WHERE account_id = ?`), by.AccountID)
+		if _, err = tx.ExecContext(ctx, db.d.q(`UPDATE projects SET version = version + 1 WHERE account_id = ?`), by.AccountID); err != nil {
+			return err
+		}
+		ended, err = db.trustChanged(ctx, tx, by.AccountID, personID, "")
 		return err
 	})
+	return ended, err
 }
 
 // renamed drops the cached task lists of every account the person is a

@@ -102,6 +102,9 @@ func openSQLite(db *DB, dir string) error {
 		return fmt.Errorf("store: create data directory: %w", err)
 	}
 	path := filepath.Join(dir, "taskd.db")
+	if err := private(path); err != nil {
+		return err
+	}
 	pragmas := "_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=foreign_keys(1)&_pragma=synchronous(NORMAL)"
 	db.d = newSQLite()
 	var err error
@@ -121,6 +124,36 @@ func openSQLite(db *DB, dir string) error {
 	n := 2 * runtime.GOMAXPROCS(0)
 	db.read.SetMaxOpenConns(n)
 	db.read.SetMaxIdleConns(n)
+	return nil
+}
+
+// private makes the database file, and its write-ahead log and shared
+// memory if they are there, readable by their owner alone: 0600, whatever
+// the umask or the directory's mode (they hold password hashes and sealed
+// keys). A database that is not there yet is created empty so: SQLite
+// gives its -wal and -shm files the mode of the database file.
+func private(path string) error {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return fmt.Errorf("store: open database file: %w", err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("store: open database file: %w", err)
+	}
+	for _, p := range []string{path, path + "-wal", path + "-shm"} {
+		st, err := os.Stat(p)
+		if errors.Is(err, os.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("store: %w", err)
+		}
+		if st.Mode().Perm()&0o077 != 0 {
+			if err := os.Chmod(p, 0o600); err != nil {
+				return fmt.Errorf("store: make %s private: %w", p, err)
+			}
+		}
+	}
 	return nil
 }
 

@@ -1,9 +1,11 @@
 package store_test
 
 import (
+	"context"
 	"testing"
 	"time"
 
+	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/internal/testdb"
 	"github.com/taskd/taskd/store"
 	"github.com/taskd/taskd/store/storetest"
@@ -20,4 +22,65 @@ func TestConformance(t *testing.T) {
 			})
 		})
 	}
+}
+
+// TestAcceptChecksTheInviterNow: an invitation is worth what its inviter
+// may grant when it is accepted, even where their role changed without the
+// store's trust rules (a database from before them, or by hand).
+func TestAcceptChecksTheInviterNow(t *testing.T) {
+	for _, backend := range testdb.Backends() {
+		t.Run(backend, func(t *testing.T) {
+			t.Parallel()
+			ctx := context.Background()
+			db := testdb.New(t, backend).Open(t)
+			acct, _ := storetest.NewAccount(t, db, "accept")
+			admin, err := db.AddMember(ctx, acct.ID, taskd.NewPerson{Email: acct.Slug + "-admin@example.com", PasswordHash: "x"}, taskd.RoleAdmin)
+			if err != nil {
+				t.Fatal(err)
+			}
+			invite := func(email string) taskd.Invitation {
+				inv, err := db.Invite(ctx, taskd.InviteInput{AccountID: acct.ID, Role: taskd.RoleAdmin, By: admin.ID,
+					Person: taskd.NewPerson{Email: email}, Link: &taskd.Link{Hash: "h-" + email, Expires: time.Now().Add(time.Hour)}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				return inv
+			}
+			registered, fresh := acct.Slug+"-own@example.com", acct.Slug+"-fresh@example.com"
+			if _, err := db.AddMember(ctx, storetestOther(t, db), taskd.NewPerson{Email: registered, PasswordHash: "x"}, taskd.RoleUser); err != nil {
+				t.Fatal(err)
+			}
+			inv := invite(registered)
+			invite(fresh)
+			setRole := func(role taskd.Role) {
+				if err := db.ExecForTest(ctx, `UPDATE members SET role = ? WHERE account_id = ? AND person_id = ?`, string(role), acct.ID, admin.ID); err != nil {
+					t.Fatal(err)
+				}
+			}
+			setRole(taskd.RoleUser)
+			p, err := db.PersonByEmail(ctx, registered)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := db.AcceptInvitation(ctx, p.ID, inv.ID); !taskd.IsNotFound(err) {
+				t.Fatalf("accepting an invitation of an inviter who may no longer grant it: %v", err)
+			}
+			if _, _, err := db.JoinByLink(ctx, "h-"+fresh, taskd.NewPerson{Email: fresh, PasswordHash: "y"}); !taskd.IsNotFound(err) {
+				t.Fatalf("joining through the link of an inviter who may no longer grant it: %v", err)
+			}
+			setRole(taskd.RoleAdmin)
+			if _, err := db.AcceptInvitation(ctx, p.ID, inv.ID); err != nil {
+				t.Fatalf("accepting once the inviter may grant it again: %v", err)
+			}
+			if _, _, err := db.JoinByLink(ctx, "h-"+fresh, taskd.NewPerson{Email: fresh, PasswordHash: "y"}); err != nil {
+				t.Fatalf("joining once the inviter may grant it again: %v", err)
+			}
+		})
+	}
+}
+
+// storetestOther is another account's id, for a person registered there.
+func storetestOther(t *testing.T, db *store.DB) int64 {
+	a, _ := storetest.NewAccount(t, db, "elsewhere")
+	return a.ID
 }

@@ -13,7 +13,7 @@ import (
 var _ taskd.WebhookStore = (*DB)(nil)
 
 const webhookColumns = `id, account_id, url, events, projects, http_user, http_pass, secret, enabled, errors, last_error,
-	disabled_reason, last_delivery_at, next_attempt_at, created_at, after_event FROM webhooks`
+	disabled_reason, last_delivery_at, next_attempt_at, created_at, after_event, COALESCE(by_person, 0) FROM webhooks`
 
 func scanWebhook(s interface{ Scan(...any) error }) (taskd.Webhook, error) {
 	var w taskd.Webhook
@@ -21,7 +21,7 @@ func scanWebhook(s interface{ Scan(...any) error }) (taskd.Webhook, error) {
 	var enabled int
 	var last, next, added int64
 	err := s.Scan(&w.ID, &w.AccountID, &w.URL, &events, &projects, &w.HTTPUser, &w.HTTPPass, &w.Secret, &enabled,
-		&w.Errors, &w.LastError, &w.DisabledReason, &last, &next, &added, &w.AfterEvent)
+		&w.Errors, &w.LastError, &w.DisabledReason, &last, &next, &added, &w.AfterEvent, &w.By)
 	if err != nil {
 		return w, err
 	}
@@ -36,9 +36,10 @@ func scanWebhook(s interface{ Scan(...any) error }) (taskd.Webhook, error) {
 func (db *DB) CreateWebhook(ctx context.Context, w taskd.Webhook) (taskd.Webhook, error) {
 	w.Added, w.Enabled = db.now().UTC(), false
 	err := db.tx(ctx, "create webhook", func(tx querier) error {
-		return tx.QueryRowContext(ctx, db.d.q(`INSERT INTO webhooks (account_id, url, events, projects, http_user, http_pass, secret, created_at, after_event)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, (SELECT COALESCE(MAX(id), 0) FROM events)) RETURNING id, after_event`), w.AccountID, w.URL,
-			strings.Join(w.Events, ","), taskd.JoinIDs(w.Projects), w.HTTPUser, w.HTTPPass, w.Secret, ms(w.Added)).Scan(&w.ID, &w.AfterEvent)
+		return tx.QueryRowContext(ctx, db.d.q(`INSERT INTO webhooks (account_id, url, events, projects, http_user, http_pass, secret, created_at,
+			by_person, after_event) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT COALESCE(MAX(id), 0) FROM events)) RETURNING id, after_event`),
+			w.AccountID, w.URL, strings.Join(w.Events, ","), taskd.JoinIDs(w.Projects), w.HTTPUser, w.HTTPPass, w.Secret, ms(w.Added),
+			nullID(w.By)).Scan(&w.ID, &w.AfterEvent)
 	})
 	return w, err
 }
@@ -77,13 +78,15 @@ func (db *DB) DeleteWebhook(ctx context.Context, accountID, id int64) error {
 	return db.accountWebhook(ctx, "delete webhook", `DELETE FROM webhooks WHERE account_id = ? AND id = ?`, accountID, id)
 }
 
-// SetWebhookEnabled enables a webhook (a fresh start: no errors, due now)
-// or disables it with the reason.
-func (db *DB) SetWebhookEnabled(ctx context.Context, accountID, id int64, enabled bool, reason string) error {
-	if enabled {
-		return db.accountWebhook(ctx, "enable webhook", `UPDATE webhooks SET enabled = 1, errors = 0, last_error = '',
-			disabled_reason = '', next_attempt_at = 0 WHERE account_id = ? AND id = ?`, accountID, id)
-	}
+// EnableWebhook enables a webhook (a fresh start: no errors, due now),
+// which from now on acts for by (0: the account).
+func (db *DB) EnableWebhook(ctx context.Context, accountID, id, by int64) error {
+	return db.accountWebhook(ctx, "enable webhook", `UPDATE webhooks SET enabled = 1, errors = 0, last_error = '',
+		disabled_reason = '', next_attempt_at = 0, by_person = ? WHERE account_id = ? AND id = ?`, nullID(by), accountID, id)
+}
+
+// DisableWebhook disables a webhook with the reason.
+func (db *DB) DisableWebhook(ctx context.Context, accountID, id int64, reason string) error {
 	return db.accountWebhook(ctx, "disable webhook", `UPDATE webhooks SET enabled = 0, disabled_reason = ?
 		WHERE account_id = ? AND id = ?`, reason, accountID, id)
 }

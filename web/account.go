@@ -3,6 +3,7 @@ package web
 import (
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
@@ -150,6 +151,16 @@ func asFormError(form string, err error) (*formError, bool) {
 		_, msg, _ = page(err)
 	}
 	return &formError{Form: form, Field: e.Field, Message: msg}, true
+}
+
+// formStatus is the status of a page that shows err beside its form:
+// 429 with Retry-After for a rate limit, else 422.
+func formStatus(w http.ResponseWriter, err error) int {
+	if e := taskd.AsError(err); e.Kind == taskd.KindRateLimited {
+		w.Header().Set("Retry-After", strconv.Itoa(int(max(e.RetryAfter, time.Second)/time.Second)))
+		return http.StatusTooManyRequests
+	}
+	return http.StatusUnprocessableEntity
 }
 
 func fieldLabel(field string) string {

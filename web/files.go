@@ -10,10 +10,10 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/internal/httpfile"
+	"github.com/taskd/taskd/internal/upload"
 )
 
 // maxPageFiles bounds the files of one form.
@@ -27,7 +27,7 @@ type filesKey struct{}
 type pendingFiles struct {
 	mr   *multipart.Reader
 	next *multipart.Part
-	w    http.ResponseWriter // to lift the read deadline for the files
+	body *upload.Body // paced once the sender may send the files
 }
 
 // upload wraps a POST handler whose form may carry files
@@ -43,6 +43,7 @@ func (s *Server) upload(h handler) http.HandlerFunc {
 			plain(w, r)
 			return
 		}
+		body := s.cfg.Uploads.Wrap(w, r)
 		mr, err := r.MultipartReader()
 		if err != nil {
 			s.fail(w, r, http.StatusBadRequest, "The form could not be read.")
@@ -60,7 +61,7 @@ func (s *Server) upload(h handler) http.HandlerFunc {
 				return
 			}
 			if p.FileName() != "" {
-				r = r.WithContext(context.WithValue(r.Context(), filesKey{}, &pendingFiles{mr: mr, next: p, w: w}))
+				r = r.WithContext(context.WithValue(r.Context(), filesKey{}, &pendingFiles{mr: mr, next: p, body: body}))
 				break
 			}
 			// Names count with values, and every part with an overhead,
@@ -89,9 +90,14 @@ func (s *Server) receiveFiles(r *http.Request, by taskd.Actor) ([]int64, error) 
 	if pf == nil {
 		return nil, nil
 	}
+	release, err := s.cfg.Uploads.Enter(by.AccountID, by.Person.ID)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
 	// The form's sender is known now: its files may take longer than the
-	// server's read timeout; the size limits bound them instead.
-	_ = http.NewResponseController(pf.w).SetReadDeadline(time.Now().Add(30 * time.Minute))
+	// server's read timeout, as long as they keep their pace.
+	pf.body.Pace()
 	var ids []int64
 	fail := func(err error) ([]int64, error) {
 		s.dropFiles(r, by, ids)

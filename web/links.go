@@ -128,7 +128,11 @@ func (s *Server) resetRequest(w http.ResponseWriter, r *http.Request, v *view) e
 		return s.renderStatus(w, r, http.StatusTooManyRequests, "reset.html", v)
 	}
 	if err := s.cfg.People.RequestReset(ctx, email); err != nil {
-		return err
+		if taskd.ErrorKind(err) != taskd.KindRateLimited { // the address's mail budget, spent whether or not it is known
+			return err
+		}
+		lv.Error = sentence(taskd.AsError(err).Message, "Too many requests. Wait a few minutes and try again.")
+		return s.renderStatus(w, r, formStatus(w, err), "reset.html", v)
 	}
 	lv.Sent = true
 	return s.render(w, r, "reset.html", v)

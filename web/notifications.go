@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"strconv"
 
+	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/people"
 )
 
@@ -15,13 +16,17 @@ type unsubscribeView struct {
 }
 
 // unsubscribeLink checks the link's person and MAC; 0 when they do not
-// match.
-func (s *Server) unsubscribeLink(person, mac string) int64 {
+// match (or the person's address is no longer the one it was mailed to).
+func (s *Server) unsubscribeLink(r *http.Request, person, mac string) (int64, error) {
 	id, err := strconv.ParseInt(person, 10, 64)
-	if err != nil || id <= 0 || !people.CheckUnsubscribe(s.cfg.Sealer, id, mac) {
-		return 0
+	if err != nil || id <= 0 {
+		return 0, nil
 	}
-	return id
+	p, err := s.cfg.Store.PersonByID(r.Context(), id)
+	if taskd.IsNotFound(err) || (err == nil && !people.CheckUnsubscribe(s.cfg.Sealer, p, mac)) {
+		return 0, nil
+	}
+	return p.ID, err
 }
 
 // unsubscribePage is GET /notifications/off?p=…&s=…: a form that turns
@@ -29,7 +34,10 @@ func (s *Server) unsubscribeLink(person, mac string) int64 {
 // scanners open links).
 func (s *Server) unsubscribePage(w http.ResponseWriter, r *http.Request, v *view) error {
 	q := r.URL.Query()
-	if s.unsubscribeLink(q.Get("p"), q.Get("s")) == 0 {
+	if id, err := s.unsubscribeLink(r, q.Get("p"), q.Get("s")); id == 0 {
+		if err != nil {
+			return err
+		}
 		return s.deadLink(w, r, v)
 	}
 	v.Title, v.Data = "Stop e-mail notifications", unsubscribeView{Person: q.Get("p"), MAC: q.Get("s")}
@@ -38,8 +46,11 @@ func (s *Server) unsubscribePage(w http.ResponseWriter, r *http.Request, v *view
 
 // unsubscribe is POST /notifications/off.
 func (s *Server) unsubscribe(w http.ResponseWriter, r *http.Request, v *view) error {
-	id := s.unsubscribeLink(r.PostFormValue("p"), r.PostFormValue("s"))
+	id, err := s.unsubscribeLink(r, r.PostFormValue("p"), r.PostFormValue("s"))
 	if id == 0 {
+		if err != nil {
+			return err
+		}
 		return s.deadLink(w, r, v)
 	}
 	if err := s.cfg.Store.SetNotify(r.Context(), id, false); err != nil {

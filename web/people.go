@@ -2,6 +2,8 @@ package web
 
 import (
 	"net/http"
+	"strconv"
+	"strings"
 
 	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/people"
@@ -66,7 +68,7 @@ func (s *Server) addPerson(w http.ResponseWriter, r *http.Request, v *view, me m
 		if !ok {
 			return err
 		}
-		return s.renderPeople(w, r, v, acct, http.StatusUnprocessableEntity, fe)
+		return s.renderPeople(w, r, v, acct, formStatus(w, err), fe)
 	}
 	s.setFlash(w, flash{Message: "An invitation was sent to " + inv.Person.Email + ". They join as " + string(role) + " when they accept it."})
 	return see303(w, r, s.cfg.accountPath(acct)+"/people")
@@ -80,9 +82,10 @@ func (s *Server) setRole(w http.ResponseWriter, r *http.Request, v *view, me mem
 		role, err = taskd.ParseRole(r.PostFormValue("role"))
 	}
 	var who taskd.Member
+	var ended taskd.TrustEnded
 	if err == nil {
 		if who, err = s.cfg.Store.Member(r.Context(), acct.ID, id); err == nil {
-			err = s.cfg.Store.SetRole(r.Context(), acct.ID, id, role)
+			ended, err = s.cfg.Store.SetRole(r.Context(), actor(acct, me.Member), id, role)
 		}
 	}
 	if err != nil {
@@ -92,7 +95,7 @@ func (s *Server) setRole(w http.ResponseWriter, r *http.Request, v *view, me mem
 		}
 		return s.renderPeople(w, r, v, acct, http.StatusUnprocessableEntity, fe)
 	}
-	s.setFlash(w, flash{Message: who.DisplayName() + " is now " + string(role) + "."})
+	s.setFlash(w, flash{Message: who.DisplayName() + " is now " + string(role) + "." + endedText(ended)})
 	return see303(w, r, s.cfg.accountPath(acct)+"/people")
 }
 
@@ -105,9 +108,42 @@ func (s *Server) apiKey(w http.ResponseWriter, r *http.Request, v *view, me memb
 func (s *Server) rotateAPIKey(w http.ResponseWriter, r *http.Request, v *view, me member) error {
 	acct := me.Account
 	key := secret.APIKey()
-	if err := s.cfg.Store.SetAPIKey(r.Context(), acct.ID, s.cfg.Sealer.SealAPIKey(acct.Slug, key)); err != nil {
+	if err := s.cfg.Store.SetAPIKey(r.Context(), acct.ID, s.cfg.Sealer.SealAPIKey(acct.Slug, key), me.Member.ID); err != nil {
 		return err
 	}
 	s.setFlash(w, flash{Secret: key, Message: "A new key was made; the old one stopped working."})
 	return see303(w, r, s.cfg.accountPath(acct)+"/settings/apikey")
+}
+
+// endedText tells whoever changed a member's standing what it ended
+// (taskd.TrustEnded), as sentences after the notice; "" for nothing.
+func endedText(e taskd.TrustEnded) string {
+	var out []string
+	if e.Invitations > 0 {
+		out = append(out, counted(e.Invitations, "invitation they sent was", "invitations they sent were")+" cancelled.")
+	}
+	if e.Grants > 0 {
+		out = append(out, counted(e.Grants, "authorization they gave an application was", "authorizations they gave applications were")+" revoked.")
+	}
+	if e.Webhooks > 0 {
+		out = append(out, counted(e.Webhooks, "webhook they made was", "webhooks they made were")+" disabled.")
+	}
+	if e.APIKey {
+		out = append(out, "The API key they were shown was revoked: make a new one.")
+	}
+	if e.Timer {
+		out = append(out, "Their timer was stopped and its time recorded.")
+	}
+	if len(out) == 0 {
+		return ""
+	}
+	return " " + strings.Join(out, " ")
+}
+
+// counted is n with the singular or plural words.
+func counted(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
 }

@@ -16,6 +16,10 @@ type profileView struct {
 	Zones  []string
 	Error  *formError
 	Shown  *flash
+	// Unticked names the form ("email" or "password") sent back with its
+	// end_grants box unticked, to show it so again; the box is ticked
+	// otherwise.
+	Unticked string
 }
 
 // commonZones are offered on the profile page; any IANA name is accepted.
@@ -31,7 +35,11 @@ func (s *Server) profilePage(w http.ResponseWriter, r *http.Request, v *view) er
 }
 
 func (s *Server) renderProfile(w http.ResponseWriter, r *http.Request, v *view, status int, fe *formError) error {
-	v.Title, v.Data = "Your profile", &profileView{Person: *v.Person, Zones: commonZones, Error: fe, Shown: s.takeFlash(w, r)}
+	pv := &profileView{Person: *v.Person, Zones: commonZones, Error: fe, Shown: s.takeFlash(w, r)}
+	if fe != nil && r.PostFormValue("end_grants") != "1" {
+		pv.Unticked = fe.Form
+	}
+	v.Title, v.Data = "Your profile", pv
 	return s.renderStatus(w, r, status, "profile.html", v)
 }
 
@@ -82,60 +90,90 @@ func validZone(name string) bool {
 }
 
 // changeEmail is POST /profile/email: a confirmation link goes to the new
-// address, after the password is checked.
+// address, after the password is checked (checkPassword). With end_grants,
+// following the link also ends every authorization of an application the
+// person gave.
 func (s *Server) changeEmail(w http.ResponseWriter, r *http.Request, v *view) error {
 	if v.Person == nil {
 		return see303(w, r, "/login")
 	}
-	var err error
-	if !secret.VerifyPassword(v.Person.PasswordHash, r.PostFormValue("password")) {
-		err = taskd.Invalid("password", "The password is not right")
-	} else {
-		err = s.cfg.People.RequestEmailChange(r.Context(), *v.Person, r.PostFormValue("email"))
+	err := s.checkPassword(r, *v.Person, "email")
+	if err == nil {
+		err = s.cfg.People.RequestEmailChange(r.Context(), *v.Person, r.PostFormValue("email"), r.PostFormValue("end_grants") == "1")
 	}
 	if err != nil {
-		fe, ok := asFormError("email", err)
-		if !ok {
-			return err
-		}
-		return s.renderProfile(w, r, v, http.StatusUnprocessableEntity, fe)
+		return s.profileFailed(w, r, v, "email", err)
 	}
 	s.setFlash(w, flash{Message: "A link to confirm the new address was sent there. Until you follow it, you sign in as " + v.Person.Email + "."})
 	return see303(w, r, "/profile")
 }
 
-// changePassword is POST /profile/password: the current password, then
-// the new one.
+// changePassword is POST /profile/password: the current password
+// (checkPassword), then the new one. Every other session ends; with
+// end_grants, every authorization of an application the person gave too.
 func (s *Server) changePassword(w http.ResponseWriter, r *http.Request, v *view) error {
 	if v.Person == nil {
 		return see303(w, r, "/login")
 	}
-	var err error
 	next := r.PostFormValue("new_password")
-	switch {
-	case !secret.VerifyPassword(v.Person.PasswordHash, r.PostFormValue("password")):
-		err = taskd.Invalid("password", "The current password is not right")
-	case len(next) < taskd.MinPasswordLen:
+	err := s.checkPassword(r, *v.Person, "password")
+	if err == nil && len(next) < taskd.MinPasswordLen {
 		err = taskd.Invalid("new_password", "The password must be at least %d characters", taskd.MinPasswordLen)
 	}
+	ended := 0
 	if err == nil {
 		var hash string
 		if hash, err = secret.HashPassword(next); err == nil {
 			// Every session ends with the old password; this one starts anew.
-			if err = s.cfg.Store.SetPassword(r.Context(), v.Person.ID, hash); err == nil {
+			if ended, err = s.cfg.Store.SetPassword(r.Context(), v.Person.ID, hash, r.PostFormValue("end_grants") == "1"); err == nil {
 				err = s.signIn(r.Context(), w, *v.Person)
 			}
 		}
 	}
 	if err != nil {
-		fe, ok := asFormError("password", err)
-		if !ok {
+		return s.profileFailed(w, r, v, "password", err)
+	}
+	msg := "Your password was changed; you were signed out everywhere else."
+	if ended > 0 {
+		msg += " " + counted(ended, "application lost", "applications lost") + " the access you had given: authorize again the ones you use."
+	}
+	s.setFlash(w, flash{Message: msg})
+	return see303(w, r, "/profile")
+}
+
+// checkPassword checks the signed-in person's password as signing in
+// does: counted against the sign-in limits of their address and of the
+// client before it is checked, and given back when it is right, so that a
+// session is no way around them. A wrong password is invalid (field), too
+// many rate limited.
+func (s *Server) checkPassword(r *http.Request, p taskd.Person, field string) error {
+	tickets, wait, err := s.takeSignIn(r, p.Email)
+	if err != nil {
+		return err
+	}
+	if tickets == nil {
+		return &taskd.Error{Kind: taskd.KindRateLimited, RetryAfter: wait, Field: field,
+			Message: "Too many wrong passwords. Wait a few minutes and try again"}
+	}
+	if !secret.VerifyPassword(p.PasswordHash, r.PostFormValue("password")) {
+		return taskd.Invalid(field, "The password is not right")
+	}
+	for _, t := range tickets {
+		if err := t.give(r.Context()); err != nil {
 			return err
 		}
-		return s.renderProfile(w, r, v, http.StatusUnprocessableEntity, fe)
 	}
-	s.setFlash(w, flash{Message: "Your password was changed; you were signed out everywhere else."})
-	return see303(w, r, "/profile")
+	return nil
+}
+
+// profileFailed shows the profile again with err beside the form, or
+// returns an internal err.
+func (s *Server) profileFailed(w http.ResponseWriter, r *http.Request, v *view, form string, err error) error {
+	fe, ok := asFormError(form, err)
+	if !ok {
+		return err
+	}
+	return s.renderProfile(w, r, v, formStatus(w, err), fe)
 }
 
 // accountZonePage is GET /a/{slug}/settings/account: the account's time

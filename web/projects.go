@@ -80,7 +80,7 @@ func (s *Server) createProject(w http.ResponseWriter, r *http.Request, v *view, 
 		if !ok {
 			return err
 		}
-		return s.renderProjects(w, r, v, acct, http.StatusUnprocessableEntity, fe)
+		return s.renderProjects(w, r, v, acct, formStatus(w, err), fe)
 	}
 	return see303(w, r, s.cfg.accountPath(acct)+p.Page())
 }
@@ -285,9 +285,9 @@ func (s *Server) createTask(w http.ResponseWriter, r *http.Request, v *view, me 
 			return err
 		}
 		if parent != 0 && r.PostFormValue("return") != "project" {
-			return s.renderTaskByID(w, r, v, acct, parent, http.StatusUnprocessableEntity, &formError{Form: "subtask", Field: fe.Field, Message: fe.Message})
+			return s.renderTaskByID(w, r, v, acct, parent, formStatus(w, err), &formError{Form: "subtask", Field: fe.Field, Message: fe.Message})
 		}
-		return s.renderProject(w, r, v, acct, p, http.StatusUnprocessableEntity, fe)
+		return s.renderProject(w, r, v, acct, p, formStatus(w, err), fe)
 	}
 	if parent != 0 && r.PostFormValue("return") != "project" {
 		return see303(w, r, s.cfg.accountPath(acct)+taskd.TaskPage(p.ID, 0, parent))

@@ -34,8 +34,12 @@ func (s *Server) clearCookie(w http.ResponseWriter, name string) {
 }
 
 func (s *Server) cookie(r *http.Request, name string) string {
+	limit := 512
+	if name == "flash" { // a notice may name people and what ended (endedText)
+		limit = 2048
+	}
 	c, err := r.Cookie(s.cookieName(name))
-	if err != nil || len(c.Value) > 512 {
+	if err != nil || len(c.Value) > limit {
 		return ""
 	}
 	return c.Value

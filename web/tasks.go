@@ -143,15 +143,16 @@ func (s *Server) taskChange(form string, change func(r *http.Request, by taskd.A
 			if !ok {
 				return err
 			}
+			status := formStatus(w, err)
 			if fromProject {
 				fe.Form = "tree"
 				p, err := s.cfg.Store.Project(r.Context(), acct.ID, t.ProjectID)
 				if err != nil {
 					return err
 				}
-				return s.renderProject(w, r, v, acct, p, http.StatusUnprocessableEntity, fe)
+				return s.renderProject(w, r, v, acct, p, status, fe)
 			}
-			return s.renderTaskByID(w, r, v, acct, t.ID, http.StatusUnprocessableEntity, fe)
+			return s.renderTaskByID(w, r, v, acct, t.ID, status, fe)
 		}
 		switch {
 		case fromProject:

@@ -29,9 +29,10 @@ func (s *Server) removeMember(w http.ResponseWriter, r *http.Request, v *view, m
 	acct := me.Account
 	id, err := taskd.ParseID(r.PathValue("pid"), "member")
 	var gone taskd.Member
+	var ended taskd.TrustEnded
 	if err == nil {
 		if gone, err = s.cfg.Store.Member(r.Context(), acct.ID, id); err == nil {
-			err = s.cfg.Store.RemoveMember(r.Context(), actor(acct, me.Member), id)
+			ended, err = s.cfg.Store.RemoveMember(r.Context(), actor(acct, me.Member), id)
 		}
 	}
 	if err != nil {
@@ -41,7 +42,7 @@ func (s *Server) removeMember(w http.ResponseWriter, r *http.Request, v *view, m
 		}
 		return s.renderPeople(w, r, v, acct, http.StatusUnprocessableEntity, fe)
 	}
-	s.setFlash(w, flash{Message: gone.DisplayName() + " was removed from the account; their tasks are assigned to nobody."})
+	s.setFlash(w, flash{Message: gone.DisplayName() + " was removed from the account; their tasks are assigned to nobody." + endedText(ended)})
 	return see303(w, r, s.cfg.accountPath(acct)+"/people")
 }
 

@@ -21,6 +21,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/taskd/taskd"
+	"github.com/taskd/taskd/internal/upload"
 	"github.com/taskd/taskd/oauth"
 	"github.com/taskd/taskd/people"
 	"github.com/taskd/taskd/ratelimit"
@@ -76,6 +77,9 @@ type Config struct {
 	// FileLimits bound the files an account stores; zero:
 	// taskd.DefaultFileLimits.
 	FileLimits taskd.FileLimits
+	// Uploads admits and paces the files of forms; nil: no bound in
+	// flight, the default pace.
+	Uploads *upload.Gate
 }
 
 // accountPath is an account's pages' path on this server.

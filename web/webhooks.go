@@ -51,7 +51,8 @@ func (s *Server) renderWebhooks(w http.ResponseWriter, r *http.Request, v *view,
 func (s *Server) createWebhook(w http.ResponseWriter, r *http.Request, v *view, me member) error {
 	acct := me.Account
 	in := taskd.WebhookInput{URL: strings.TrimSpace(r.PostFormValue("url")), Events: strings.Join(r.PostForm["events"], ","),
-		Projects: strings.Join(r.PostForm["projects"], ","), HTTPUser: r.PostFormValue("http_user"), HTTPPass: r.PostFormValue("http_pass")}
+		Projects: strings.Join(r.PostForm["projects"], ","), HTTPUser: r.PostFormValue("http_user"), HTTPPass: r.PostFormValue("http_pass"),
+		By: me.Member.ID}
 	hook, sec, err := s.cfg.Hooks.Add(r.Context(), acct.ID, in, taskd.SubscribableEvents)
 	var te *taskd.Error
 	if errors.As(err, &te) && te.Kind != taskd.KindInternal {
@@ -124,13 +125,13 @@ func (s *Server) webhookPage(w http.ResponseWriter, r *http.Request, v *view, me
 }
 
 // webhookOp runs a POST on one webhook and returns to its page with a message.
-func (s *Server) webhookOp(op func(r *http.Request, acct taskd.Account, hook taskd.Webhook) (flash, error)) accountHandler {
+func (s *Server) webhookOp(op func(r *http.Request, me member, hook taskd.Webhook) (flash, error)) accountHandler {
 	return func(w http.ResponseWriter, r *http.Request, v *view, me member) error {
 		acct, hook, ok, err := s.hook(w, r, me.Account)
 		if !ok {
 			return err
 		}
-		f, err := op(r, acct, hook)
+		f, err := op(r, me, hook)
 		var te *taskd.Error
 		if errors.As(err, &te) && te.Kind != taskd.KindInternal {
 			f = flash{Failed: true, Message: te.Message}
@@ -158,8 +159,9 @@ func checkFailure(te *taskd.Error) (string, bool) {
 
 // enableWebhook enables a disabled webhook, or one failing, and says how
 // many held events it will now send.
-func (s *Server) enableWebhook(r *http.Request, acct taskd.Account, hook taskd.Webhook) (flash, error) {
-	held, err := s.cfg.Hooks.EnableHeld(r.Context(), acct.ID, hook.ID)
+func (s *Server) enableWebhook(r *http.Request, me member, hook taskd.Webhook) (flash, error) {
+	acct := me.Account
+	held, err := s.cfg.Hooks.EnableHeld(r.Context(), acct.ID, hook.ID, me.Member.ID)
 	return flash{Message: "Webhook enabled: " + heldText(held) + "."}, err
 }
 
@@ -174,11 +176,13 @@ func heldText(n int) string {
 	return strconv.Itoa(n) + " held events will now be sent"
 }
 
-func (s *Server) disableWebhook(r *http.Request, acct taskd.Account, hook taskd.Webhook) (flash, error) {
+func (s *Server) disableWebhook(r *http.Request, me member, hook taskd.Webhook) (flash, error) {
+	acct := me.Account
 	return flash{Message: "Disabled. New events are held for up to 72 hours."}, s.cfg.Hooks.Disable(r.Context(), acct.ID, hook.ID)
 }
 
-func (s *Server) testWebhook(r *http.Request, acct taskd.Account, hook taskd.Webhook) (flash, error) {
+func (s *Server) testWebhook(r *http.Request, me member, hook taskd.Webhook) (flash, error) {
+	acct := me.Account
 	_, res, err := s.cfg.Hooks.Test(r.Context(), acct.ID, hook.ID)
 	if err != nil {
 		return flash{}, err
@@ -198,12 +202,14 @@ func answerExcerpt(s string) string {
 	return " Its answer: " + s
 }
 
-func (s *Server) rotateWebhook(r *http.Request, acct taskd.Account, hook taskd.Webhook) (flash, error) {
+func (s *Server) rotateWebhook(r *http.Request, me member, hook taskd.Webhook) (flash, error) {
+	acct := me.Account
 	sec, err := s.cfg.Hooks.RotateSecret(r.Context(), acct.ID, hook.ID)
 	return flash{Secret: sec, Message: "New signing secret made; the old one no longer signs."}, err
 }
 
-func (s *Server) redeliver(r *http.Request, acct taskd.Account, hook taskd.Webhook) (flash, error) {
+func (s *Server) redeliver(r *http.Request, me member, hook taskd.Webhook) (flash, error) {
+	acct := me.Account
 	id, err := taskd.ParseID(r.PostFormValue("delivery_id"), "delivery")
 	if err == nil {
 		err = s.cfg.Hooks.Redeliver(r.Context(), acct.ID, id)

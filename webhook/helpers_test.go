@@ -82,7 +82,7 @@ func (e *env) add(url string, in taskd.WebhookInput) (taskd.Webhook, string) {
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	if err := e.svc.Enable(context.Background(), e.account.ID, w.ID); err != nil {
+	if err := e.svc.Enable(context.Background(), e.account.ID, w.ID, 0); err != nil {
 		e.t.Fatal(err)
 	}
 	return w, sec

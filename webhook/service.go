@@ -70,7 +70,7 @@ func (s *Service) add(ctx context.Context, accountID int64, in taskd.WebhookInpu
 	if err != nil {
 		return taskd.Webhook{}, "", err
 	}
-	w := taskd.Webhook{AccountID: accountID, URL: u.String(), HTTPUser: in.HTTPUser}
+	w := taskd.Webhook{AccountID: accountID, URL: u.String(), HTTPUser: in.HTTPUser, By: in.By}
 	if w.Events, err = taskd.ParseWebhookEvents(in.Events, allowed); err != nil {
 		return w, "", err
 	}
@@ -113,14 +113,16 @@ func (s *Service) Delete(ctx context.Context, accountID, id int64) error {
 
 // Disable stops deliveries; events are held until it is enabled again.
 func (s *Service) Disable(ctx context.Context, accountID, id int64) error {
-	return s.store.SetWebhookEnabled(ctx, accountID, id, false, "Disabled by hand")
+	return s.store.DisableWebhook(ctx, accountID, id, "Disabled by hand")
 }
 
 // Enable runs the URL check; only a passing check enables the webhook (and
-// resets its error count). A failed check is logged, recorded as the last
-// error, and returned (CheckFailed: invalid "url").
-func (s *Service) Enable(ctx context.Context, accountID, id int64) error {
-	_, err := s.EnableHeld(ctx, accountID, id)
+// resets its error count), which from now on acts for by (the person who
+// enables it; 0 for the administrative key: the account). A failed check
+// is logged, recorded as the last error, and returned (CheckFailed:
+// invalid "url").
+func (s *Service) Enable(ctx context.Context, accountID, id, by int64) error {
+	_, err := s.EnableHeld(ctx, accountID, id, by)
 	return err
 }
 
@@ -129,13 +131,13 @@ func (s *Service) Enable(ctx context.Context, accountID, id int64) error {
 // check passed and before the webhook is enabled: a disabled webhook sends
 // nothing meanwhile (for one enabled and failing, the count is as of that
 // moment).
-func (s *Service) EnableHeld(ctx context.Context, accountID, id int64) (int, error) {
+func (s *Service) EnableHeld(ctx context.Context, accountID, id, by int64) (int, error) {
 	w, res, err := s.Test(ctx, accountID, id)
 	if err != nil {
 		return 0, err
 	}
 	if !res.OK {
-		if err := s.store.SetWebhookEnabled(ctx, accountID, id, false, "The URL check failed when enabling: "+res.Error); err != nil {
+		if err := s.store.DisableWebhook(ctx, accountID, id, "The URL check failed when enabling: "+res.Error); err != nil {
 			return 0, err
 		}
 		return 0, CheckFailed(w.URL, res.Error)
@@ -144,7 +146,7 @@ func (s *Service) EnableHeld(ctx context.Context, accountID, id int64) (int, err
 	if err != nil {
 		return 0, err
 	}
-	return held, s.store.SetWebhookEnabled(ctx, accountID, id, true, "")
+	return held, s.store.EnableWebhook(ctx, accountID, id, by)
 }
 
 // Test runs the URL check against a stored webhook and logs it.

@@ -206,7 +206,7 @@ func TestBadAnswersCountAsErrors(t *testing.T) {
 				t.Fatalf("after one failure: %+v", got)
 			}
 			// The same check guards enabling: it fails, and the webhook stays disabled with the error.
-			err := e.svc.Enable(context.Background(), e.account.ID, w.ID)
+			err := e.svc.Enable(context.Background(), e.account.ID, w.ID, 0)
 			if taskd.ErrorKind(err) != taskd.KindInvalid || taskd.AsError(err).Value != r.URL {
 				t.Fatalf("enable against a failing URL: %v", err)
 			}
@@ -253,7 +253,7 @@ func TestTenErrorsDisable(t *testing.T) {
 			t.Fatal("a disabled webhook was called")
 		}
 		r.setAnswer(ok)
-		if err := e.svc.Enable(context.Background(), e.account.ID, w.ID); err != nil {
+		if err := e.svc.Enable(context.Background(), e.account.ID, w.ID, 0); err != nil {
 			t.Fatal(err)
 		}
 		names := func() map[string]bool {
@@ -293,7 +293,7 @@ func TestHeldEventsExpire(t *testing.T) {
 	if err != nil || len(expired) != 1 || expired[0].Event.Name != "post_task" {
 		t.Fatalf("expired deliveries %v %v", expired, err)
 	}
-	if err := e.svc.Enable(ctx, e.account.ID, w.ID); err != nil {
+	if err := e.svc.Enable(ctx, e.account.ID, w.ID, 0); err != nil {
 		t.Fatal(err)
 	}
 	e.run(webhook.DispatcherConfig{})
@@ -529,7 +529,7 @@ func TestBacklogComesInBatches(t *testing.T) {
 		for i := range n {
 			e.newTask(e.project.ID, fmt.Sprintf("held %d", i))
 		}
-		if err := e.svc.Enable(context.Background(), e.account.ID, w.ID); err != nil {
+		if err := e.svc.Enable(context.Background(), e.account.ID, w.ID, 0); err != nil {
 			t.Fatal(err)
 		}
 		waitFor(t, "the backlog", func() bool { return r.eventCount() >= n })

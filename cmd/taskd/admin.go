@@ -54,7 +54,7 @@ func joinsAtOnce(ctx context.Context, db *store.DB, p taskd.NewPerson, password 
 func migrate(ctx context.Context, e env, args []string) error {
 	var sf storageFlags
 	fs := newFlags("migrate", "Apply pending database migrations and exit.")
-	sf.register(fs)
+	sf.register(fs, e.stderr)
 	if err := parseFlags(fs, e, args); err != nil {
 		return helpOK(err)
 	}
@@ -69,7 +69,7 @@ func migrate(ctx context.Context, e env, args []string) error {
 func accountCreate(ctx context.Context, e env, args []string) error {
 	var sf storageFlags
 	fs := newFlags("account create", "Create an account with its owner. Prints the account and its administrative API key (shown once).")
-	sf.register(fs)
+	sf.register(fs, e.stderr)
 	slug := fs.String("slug", "", "account slug: lower-case letters, digits and hyphens (required)")
 	name := fs.String("name", "", "account name (default: the slug)")
 	email := fs.String("owner-email", "", "owner's e-mail address (required)")
@@ -111,7 +111,7 @@ func accountCreate(ctx context.Context, e env, args []string) error {
 func userAdd(ctx context.Context, e env, args []string) error {
 	var sf storageFlags
 	fs := newFlags("user add", "Add a person to an account. Someone new to taskd joins at once with the password given. Someone already registered joins at once only if the password given is theirs; otherwise they are invited, and join when they accept after signing in.")
-	sf.register(fs)
+	sf.register(fs, e.stderr)
 	slug := fs.String("account", "", "account slug (required)")
 	email := fs.String("email", "", "e-mail address (required)")
 	password := fs.String("password", "", "password, at least 8 characters (required)")
@@ -144,7 +144,8 @@ func userAdd(ctx context.Context, e env, args []string) error {
 		if err != nil {
 			return cliError(err)
 		}
-		return printJSON(e.stdout, map[string]string{"id": strconv.FormatInt(inv.Person.ID, 10), "email": inv.Person.Email, "status": "invited"})
+		// No id until they accept, as for any inviter (taskd.InvitationStore.Invite).
+		return printJSON(e.stdout, map[string]string{"email": inv.Person.Email, "status": "invited"})
 	}
 	person, err := db.AddMember(ctx, a.ID, p, role)
 	if err != nil {
@@ -156,7 +157,7 @@ func userAdd(ctx context.Context, e env, args []string) error {
 func apikeyRotate(ctx context.Context, e env, args []string) error {
 	var sf storageFlags
 	fs := newFlags("apikey rotate", "Replace an account's administrative API key; the old key stops working at once. Prints the new key.")
-	sf.register(fs)
+	sf.register(fs, e.stderr)
 	slug := fs.String("account", "", "account slug (required)")
 	if err := parseFlags(fs, e, args, "account"); err != nil {
 		return helpOK(err)
@@ -167,7 +168,7 @@ func apikeyRotate(ctx context.Context, e env, args []string) error {
 	}
 	defer db.Close()
 	key := secret.APIKey()
-	if err := db.SetAPIKey(ctx, a.ID, sealer.SealAPIKey(a.Slug, key)); err != nil {
+	if err := db.SetAPIKey(ctx, a.ID, sealer.SealAPIKey(a.Slug, key), 0); err != nil {
 		return cliError(err)
 	}
 	return printJSON(e.stdout, map[string]string{"api_key": key})

@@ -20,7 +20,7 @@ const pgDumpHint = "for PostgreSQL use its own tools: pg_dump --format=custom --
 func backup(ctx context.Context, e env, args []string) error {
 	var sf storageFlags
 	fs := newFlags("backup", "Copy the SQLite database to a new file while servers keep running: a consistent snapshot of every committed change, checked before it is named. The master key is not in the copy; keep it with the backup. "+pgDumpHint+".")
-	sf.register(fs)
+	sf.register(fs, e.stderr)
 	to := fs.String("to", "", "the backup file to write; must not exist (required)")
 	if err := parseFlags(fs, e, args, "to"); err != nil {
 		return helpOK(err)
@@ -42,7 +42,7 @@ func backup(ctx context.Context, e env, args []string) error {
 func restore(ctx context.Context, e env, args []string) error {
 	var sf storageFlags
 	fs := newFlags("restore", "Put a backup made by \"taskd backup\" in place of the SQLite database in --data, after checking it. Stop every server on --data first: a database in use is refused. The database it replaces is kept beside it as taskd.db.before-restore-TIME. "+pgDumpHint+".")
-	sf.register(fs)
+	sf.register(fs, e.stderr)
 	from := fs.String("from", "", "the backup file to restore (required)")
 	if err := parseFlags(fs, e, args, "from"); err != nil {
 		return helpOK(err)

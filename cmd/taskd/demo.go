@@ -99,6 +99,12 @@ const (
 )
 
 func existingDemo(ctx context.Context, db *store.DB, sealer *secret.Sealer, a taskd.Account) (demo, error) {
+	if len(a.APIKey) == 0 { // revoked in the pages (taskd.TrustEnded): the demo makes a new one
+		a.APIKey = sealer.SealAPIKey(a.Slug, secret.APIKey())
+		if err := db.SetAPIKey(ctx, a.ID, a.APIKey, 0); err != nil {
+			return demo{}, err
+		}
+	}
 	plain, err := sealer.OpenAPIKey(a.Slug, a.APIKey)
 	if err != nil {
 		return demo{}, err

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"path/filepath"
 	"regexp"
 	"runtime"
 	"strings"
@@ -320,7 +321,7 @@ func TestDemoHealthAndNotFound(t *testing.T) {
 	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(mailPage, "to new@demo.example · invitation · kept") && time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
 		mailPage = getBody(t, base+"/dev/mail")
 	}
-	if !strings.Contains(mailPage, "invited you to Demo") {
+	if !strings.Contains(mailPage, "You are invited to join a team on taskd") {
 		t.Fatalf("mail page:\n%s", mailPage)
 	}
 	code, body := apiCall(t, base+"/a/demo", m[1], "action=get_projects")
@@ -469,4 +470,68 @@ func getBody(t *testing.T, u string) string {
 	defer res.Body.Close()
 	b, _ := io.ReadAll(res.Body)
 	return string(b)
+}
+
+// TestWarnsOfExposedSecrets: a master key on the command line (which every
+// local user can read) and a data directory others may read are warned of,
+// by serve and every other command; the key from the environment and a
+// private directory are not.
+func TestWarnsOfExposedSecrets(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "data")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	key := testdb.MasterKeyBase64()
+	create := func(getenv func(string) string, args ...string) string {
+		t.Helper()
+		var out, errOut bytes.Buffer
+		args = append([]string{"account", "create", "--slug", uniqueSlug("exposed"), "--owner-email", uniqueSlug("o") + "@example.com",
+			"--owner-password", password, "--data", dir}, args...)
+		if err := run(context.Background(), args, getenv, &out, &errOut); err != nil {
+			t.Fatalf("account create: %v (%s)", err, errOut.String())
+		}
+		return errOut.String()
+	}
+	warned := create(noEnv, "--master-key", key)
+	if !strings.Contains(warned, "--master-key on the command line is visible to every local user") ||
+		!strings.Contains(warned, "TASKD_MASTER_KEY") || !strings.Contains(warned, "the data directory "+dir+" may be read by other users (mode 0755)") {
+		t.Fatalf("warnings:\n%s", warned)
+	}
+	if strings.Contains(warned, key) {
+		t.Fatal("the warning shows the key")
+	}
+	if err := os.Chmod(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	env := func(name string) string {
+		if name == "TASKD_MASTER_KEY" {
+			return key
+		}
+		return ""
+	}
+	if quiet := create(env); quiet != "" {
+		t.Fatalf("warnings with the key from the environment and a private directory:\n%s", quiet)
+	}
+
+	// serve logs the same.
+	if err := os.Chmod(dir, 0o750); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	logs := &syncBuffer{}
+	out := &syncBuffer{}
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, []string{"serve", "--dev", "--addr", "127.0.0.1:0", "--log-level", "warn", "--data", dir, "--master-key", key}, noEnv, out, logs)
+	}()
+	for deadline := time.Now().Add(20 * time.Second); !listenRE.MatchString(out.String()) && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if l := logs.String(); !strings.Contains(l, "level=WARN") || !strings.Contains(l, "mode 0750") || !strings.Contains(l, "--master-key on the command line") {
+		t.Fatalf("serve's log:\n%s", l)
+	}
 }

@@ -27,7 +27,7 @@ func masterKeyNew(_ context.Context, e env, args []string) error {
 func masterKeyReseal(ctx context.Context, e env, args []string) error {
 	var sf storageFlags
 	fs := newFlags("master-key reseal", "Seal every stored secret again with --master-key: the API keys, webhook secrets and passwords, token-signing keys and queued e-mail. Give the keys being replaced with --old-master-keys. Safe while servers run, once they all hold the new key (docs/operations.md).")
-	sf.register(fs)
+	sf.register(fs, e.stderr)
 	if err := parseFlags(fs, e, args, "old-master-keys"); err != nil {
 		return helpOK(err)
 	}

@@ -25,7 +25,7 @@ var _ flag.Value = (*stringList)(nil)
 func clientCreate(ctx context.Context, e env, args []string) error {
 	var sf storageFlags
 	fs := newFlags("client create", "Register an OAuth application in an account. Prints its client_id and client_secret; the secret is shown only now.")
-	sf.register(fs)
+	sf.register(fs, e.stderr)
 	slug := fs.String("account", "", "account slug (required)")
 	name := fs.String("name", "", "application name (required)")
 	var uris stringList
@@ -51,7 +51,7 @@ func clientCreate(ctx context.Context, e env, args []string) error {
 func signingKeyRotate(ctx context.Context, e env, args []string) error {
 	var sf storageFlags
 	fs := newFlags("signing-key rotate", "Add a new access-token signing key. It is published in the JWKS at once and signs new tokens after ten minutes; tokens signed with older keys stay valid until they expire.")
-	sf.register(fs)
+	sf.register(fs, e.stderr)
 	if err := parseFlags(fs, e, args); err != nil {
 		return helpOK(err)
 	}

@@ -47,7 +47,7 @@ type serveFlags struct {
 func serve(ctx context.Context, e env, args []string) error {
 	var f serveFlags
 	fs := newFlags("serve", "Run the taskd server: the account API, and the pages, OAuth server and webhooks as they arrive.")
-	f.register(fs)
+	f.register(fs, e.stderr)
 	fs.StringVar(&f.addr, "addr", "127.0.0.1:8080", "address to listen on")
 	fs.BoolVar(&f.dev, "dev", false, "development mode: plain HTTP on loopback; relaxed checks are printed at start")
 	fs.BoolVar(&f.demo, "demo", false, "with --dev: create (or reuse) the demo account and print how to use it")
@@ -64,6 +64,13 @@ func serve(ctx context.Context, e env, args []string) error {
 	fs.IntVar(&f.limits.APIAddress, "api-rate-limit-address", 2400, "account API requests per minute per client address, counted before authentication (0: no limit)")
 	fs.IntVar(&f.limits.TokenAccount, "token-rate-limit", 600, "OAuth token-endpoint requests per minute per account of the authenticated application (0: no limit)")
 	fs.IntVar(&f.limits.TokenAddress, "token-rate-limit-address", 300, "OAuth token-endpoint requests per minute per client address (0: no limit)")
+	ml := people.DefaultMailLimits
+	fs.IntVar(&f.limits.Mail.AccountHour, "mail-invitations-per-hour", ml.AccountHour, "invitations one account may send in any hour (0: no limit)")
+	fs.IntVar(&f.limits.Mail.AccountDay, "mail-invitations-per-day", ml.AccountDay, "invitations one account may send in any 24 hours (0: no limit)")
+	fs.IntVar(&f.limits.Mail.RecipientDay, "mail-per-recipient-per-day", ml.RecipientDay, "mails others may cause to one address in any 24 hours: invitations, reset links, address confirmations (0: no limit)")
+	fs.IntVar(&f.limits.Mail.PersonDay, "mail-address-changes-per-day", ml.PersonDay, "address changes one person may ask for in any 24 hours (0: no limit)")
+	fs.IntVar(&f.limits.Uploads.PerPerson, "uploads-per-person", 4, "requests uploading files at once per person, on each replica (0: no limit)")
+	fs.IntVar(&f.limits.Uploads.PerAccount, "uploads-per-account", 16, "requests uploading files at once per account, on each replica (0: no limit)")
 	fs.StringVar(&f.debugAddr, "debug-addr", "", "loopback address to serve Go's profiles on (/debug/pprof/); off when empty")
 	fs.StringVar(&f.smtpURL, "smtp-url", "", "mail server: smtp://user:pass@host:587 (STARTTLS required) or smtps://user:pass@host:465; without it mail is kept unsent (shown at /dev/mail with --dev)")
 	fs.StringVar(&f.mailFrom, "mail-from", "", `the sender of every e-mail, e.g. "Acme tasks <tasks@acme.example>" (default taskd@ the public URL's host)`)
@@ -77,6 +84,7 @@ func serve(ctx context.Context, e env, args []string) error {
 	if err != nil {
 		return err
 	}
+	f.warn = func(msg string) { log.Warn(msg) }
 	if err := f.check(); err != nil {
 		return err
 	}

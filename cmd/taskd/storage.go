@@ -4,6 +4,8 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"io"
+	"os"
 	"strings"
 
 	"github.com/taskd/taskd"
@@ -18,9 +20,15 @@ type storageFlags struct {
 	masterKey string
 	oldKeys   string // --old-master-keys, during a rotation
 	publicURL string
+	fs        *flag.FlagSet
+	// warn tells the operator what the flags leave open to other local
+	// users (exposures); serve logs it.
+	warn func(msg string)
 }
 
-func (s *storageFlags) register(fs *flag.FlagSet) {
+func (s *storageFlags) register(fs *flag.FlagSet, stderr io.Writer) {
+	s.fs = fs
+	s.warn = func(msg string) { fmt.Fprintln(stderr, "taskd: warning:", msg) }
 	fs.StringVar(&s.data, "data", "./taskd-data", "directory of the SQLite database and the server key file")
 	fs.StringVar(&s.db, "db", "", "PostgreSQL URL (postgres://…); SQLite in --data when empty")
 	fs.StringVar(&s.masterKey, "master-key", "", "base64 32-byte key that encrypts stored API keys; default: --data/master.key, created on first use")
@@ -60,7 +68,36 @@ func (s *storageFlags) openWith(ctx context.Context, o store.Options) (*store.DB
 	if err != nil {
 		return nil, nil, err
 	}
+	for _, msg := range s.exposures() {
+		s.warn(msg)
+	}
 	return db, sealer, nil
+}
+
+// exposures lists what the flags leave readable by other local users: a
+// master key given on the command line (any user sees a process's
+// arguments), and a data directory that others may list or read.
+func (s *storageFlags) exposures() []string {
+	var out []string
+	if s.fs != nil {
+		s.fs.Visit(func(f *flag.Flag) { // the flags given as arguments, not from the environment
+			if f.Name == "master-key" || f.Name == "old-master-keys" {
+				out = append(out, fmt.Sprintf("--%s on the command line is visible to every local user (ps, /proc); "+
+					"give it as %s, or keep the key in the data directory's master.key (docs/operations.md)", f.Name, envName(f.Name)))
+			}
+		})
+	}
+	if s.db == "" {
+		dir := s.data
+		if dir == "" {
+			dir = "taskd-data"
+		}
+		if st, err := os.Stat(dir); err == nil && st.Mode().Perm()&0o077 != 0 {
+			out = append(out, fmt.Sprintf("the data directory %s may be read by other users (mode %04o); taskd's files in it are private (0600), "+
+				"but make it private too: chmod 700 %s", dir, st.Mode().Perm(), dir))
+		}
+	}
+	return out
 }
 
 // openAccount opens the store and finds the account a command works on.

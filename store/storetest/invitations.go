@@ -40,13 +40,17 @@ func testInvitations(t *testing.T, f *Fixture) {
 	if err := db.CancelInvitation(ctx, b.ID, inv.ID); !taskd.IsNotFound(err) {
 		t.Fatalf("cancelling another account's invitation: %v", err)
 	}
-	if acct, err := db.AcceptInvitation(ctx, inv.Person.ID, inv.ID); err != nil || acct.ID != a.ID {
+	if inv.Person.ID != 0 || inv.Person.Email != email || inv.Person.Name != email {
+		t.Fatalf("an invitation tells its inviter more than the e-mail: %+v", inv.Person)
+	}
+	invitee := must(db.PersonByEmail(ctx, email))(t)
+	if acct, err := db.AcceptInvitation(ctx, invitee.ID, inv.ID); err != nil || acct.ID != a.ID {
 		t.Fatalf("accept: %+v %v", acct, err)
 	}
-	if m, err := db.Member(ctx, a.ID, inv.Person.ID); err != nil || m.Role != taskd.RoleAdmin {
+	if m, err := db.Member(ctx, a.ID, invitee.ID); err != nil || m.Role != taskd.RoleAdmin {
 		t.Fatalf("after accepting: %+v %v", m, err)
 	}
-	if left, err := db.PersonInvitations(ctx, inv.Person.ID); err != nil || len(left) != 0 {
+	if left, err := db.PersonInvitations(ctx, invitee.ID); err != nil || len(left) != 0 {
 		t.Fatalf("invitations left: %v %v", left, err)
 	}
 
@@ -186,7 +190,7 @@ func testLinks(t *testing.T, f *Fixture) {
 		func(p taskd.Person) taskd.QueuedMail {
 			return taskd.QueuedMail{To: p.Email, Subject: "Reset", Body: []byte("x")}
 		}))
-	noErr(t, db.SetPassword(ctx, p.ID, "argon-4"))
+	noErr(t, second(db.SetPassword(ctx, p.ID, "argon-4", false)))
 	_, err = db.ConfirmEmail(ctx, "h-e3")
 	want(t, err, taskd.KindNotFound, "link")
 	_, err = db.ResetPassword(ctx, "h-r4", "x")

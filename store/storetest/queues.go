@@ -17,7 +17,7 @@ func addWebhook(t *testing.T, f *Fixture, events []string, projects []int64) tas
 	ctx := context.Background()
 	w := must(f.Store.CreateWebhook(ctx, taskd.Webhook{AccountID: f.Account.ID, URL: "https://hooks.example/in",
 		Events: events, Projects: projects, Secret: []byte("sealed")}))(t)
-	noErr(t, f.Store.SetWebhookEnabled(ctx, f.Account.ID, w.ID, true, ""))
+	noErr(t, f.Store.EnableWebhook(ctx, f.Account.ID, w.ID, 0))
 	return w
 }
 
@@ -139,7 +139,7 @@ func testHeldEvents(t *testing.T, f *Fixture) {
 	s := f.Store
 	p1, p2 := newProject(t, f), newProject(t, f)
 	w := addWebhook(t, f, []string{"post_task"}, []int64{p1.ID})
-	noErr(t, s.SetWebhookEnabled(ctx, f.Account.ID, w.ID, false, "Disabled by hand"))
+	noErr(t, s.DisableWebhook(ctx, f.Account.ID, w.ID, "Disabled by hand"))
 	held := func(want int, when string) {
 		t.Helper()
 		if n := must(s.HeldEvents(ctx, f.Account.ID, w.ID))(t); n != want {

@@ -119,6 +119,8 @@ func Run(t *testing.T, open func(t *testing.T, now func() time.Time) Store) {
 		{"Invitations", testInvitations},
 		{"Links", testLinks},
 		{"People", testPeople},
+		{"TrustChanges", testTrustChanges},
+		{"CredentialChanges", testCredentialChanges},
 		{"Notifications", testNotifications},
 		{"RateCounts", testRateCounts},
 		{"Costs", testCosts},
@@ -186,7 +188,7 @@ func testAccounts(t *testing.T, f *Fixture) {
 	}
 	_, err = s.AccountBySlug(ctx, "no-such-account")
 	want(t, err, taskd.KindNotFound, "account")
-	noErr(t, s.SetAPIKey(ctx, f.Account.ID, []byte("new")))
+	noErr(t, s.SetAPIKey(ctx, f.Account.ID, []byte("new"), 0))
 	if got := must(s.AccountBySlug(ctx, f.Account.Slug))(t); string(got.APIKey) != "new" {
 		t.Fatalf("api key not replaced: %q", got.APIKey)
 	}

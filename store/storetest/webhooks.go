@@ -33,10 +33,10 @@ func testWebhooks(t *testing.T, f *Fixture) {
 	_, err := s.Webhook(ctx, other.ID, w.ID)
 	want(t, err, taskd.KindNotFound, "webhook")
 	want(t, s.DeleteWebhook(ctx, other.ID, w.ID), taskd.KindNotFound, "webhook")
-	want(t, s.SetWebhookEnabled(ctx, other.ID, w.ID, true, ""), taskd.KindNotFound, "webhook")
-	want(t, s.SetWebhookEnabled(ctx, other.ID, w.ID, false, "theirs"), taskd.KindNotFound, "webhook")
+	want(t, s.EnableWebhook(ctx, other.ID, w.ID, 0), taskd.KindNotFound, "webhook")
+	want(t, s.DisableWebhook(ctx, other.ID, w.ID, "theirs"), taskd.KindNotFound, "webhook")
 	want(t, s.SetWebhookSecret(ctx, other.ID, w.ID, []byte("stolen")), taskd.KindNotFound, "webhook")
-	noErr(t, s.SetWebhookEnabled(ctx, f.Account.ID, w.ID, true, ""))
+	noErr(t, s.EnableWebhook(ctx, f.Account.ID, w.ID, 0))
 	noErr(t, s.SetWebhookSecret(ctx, f.Account.ID, w.ID, []byte("rotated")))
 	if got := must(s.Webhook(ctx, f.Account.ID, w.ID))(t); !got.Enabled || string(got.Secret) != "rotated" || got.Events[0] != "post_task" {
 		t.Fatalf("webhook = %+v", got)

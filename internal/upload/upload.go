@@ -1,0 +1,157 @@
+// Package upload admits the files of a request once its sender is known,
+// for the account API and the pages alike: a bounded number of uploading
+// requests per person and per account at once, each paced, so that a body
+// that stops arriving ends instead of holding its connection.
+//
+// The bounds are of this process: they protect its connections and
+// goroutines, which are its own (with several replicas, each has them).
+package upload
+
+import (
+	"fmt"
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/taskd/taskd"
+)
+
+// Defaults of Limits.
+const (
+	DefaultMinRate = 8 << 10 // bytes a second
+	DefaultGrace   = time.Minute
+	DefaultIdle    = time.Minute
+)
+
+// answerTime is how long the answer to an upload may take to write once
+// its body is read.
+const answerTime = time.Minute
+
+// Limits bound the uploads of this process.
+type Limits struct {
+	// PerPerson and PerAccount bound the requests uploading at once; 0:
+	// no bound.
+	PerPerson, PerAccount int
+	// An upload's body must arrive at MinRate bytes a second on average
+	// once Grace has passed since the sender was admitted, and never
+	// pause for longer than Idle. Zero takes the defaults.
+	MinRate     int64
+	Grace, Idle time.Duration
+}
+
+// Gate admits uploads within Limits.
+type Gate struct {
+	limits Limits
+	mu     sync.Mutex
+	busy   map[string]int // uploading requests by "a{account}" and "p{person}"
+}
+
+// New returns a gate.
+func New(l Limits) *Gate {
+	if l.MinRate <= 0 {
+		l.MinRate = DefaultMinRate
+	}
+	if l.Grace <= 0 {
+		l.Grace = DefaultGrace
+	}
+	if l.Idle <= 0 {
+		l.Idle = DefaultIdle
+	}
+	return &Gate{limits: l, busy: map[string]int{}}
+}
+
+// Enter admits one uploading request of the person in the account and
+// returns its release, which the caller calls once the request's files are
+// read. Rate limited (field "file") when the person or the account has as
+// many uploading as the limits allow. A nil Gate admits everything.
+func (g *Gate) Enter(accountID, personID int64) (release func(), err error) {
+	if g == nil {
+		return func() {}, nil
+	}
+	a, p := "a"+strconv.FormatInt(accountID, 10), "p"+strconv.FormatInt(personID, 10)
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	switch {
+	case g.limits.PerPerson > 0 && g.busy[p] >= g.limits.PerPerson:
+		return nil, busy("You have %d uploads in progress, the most at once; wait for one to finish", g.limits.PerPerson)
+	case g.limits.PerAccount > 0 && g.busy[a] >= g.limits.PerAccount:
+		return nil, busy("The account has %d uploads in progress, the most at once; wait for one to finish", g.limits.PerAccount)
+	}
+	g.busy[a]++
+	g.busy[p]++
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			g.mu.Lock()
+			defer g.mu.Unlock()
+			for _, k := range []string{a, p} {
+				if g.busy[k]--; g.busy[k] <= 0 {
+					delete(g.busy, k)
+				}
+			}
+		})
+	}, nil
+}
+
+func busy(format string, n int) error {
+	return &taskd.Error{Kind: taskd.KindRateLimited, Field: "file", RetryAfter: 5 * time.Second, Message: fmt.Sprintf(format, n)}
+}
+
+// Body is a request body whose read deadline, once Pace is called, follows
+// its pace (Limits). Until then it reads under the server's own timeouts.
+type Body struct {
+	body  interface{ Read([]byte) (int, error) }
+	rc    *http.ResponseController
+	l     Limits
+	start time.Time // when Pace was called; zero before
+	n     int64     // bytes read since
+}
+
+// Wrap replaces r.Body with a Body, before its multipart reader is made.
+// A nil Gate wraps with the defaults.
+func (g *Gate) Wrap(w http.ResponseWriter, r *http.Request) *Body {
+	l := New(Limits{}).limits
+	if g != nil {
+		l = g.limits
+	}
+	b := &Body{body: r.Body, rc: http.NewResponseController(w), l: l}
+	r.Body = readCloser{b, r.Body}
+	return b
+}
+
+// Pace lifts the server's read deadline: from now on the body may take as
+// long as it keeps its pace.
+func (b *Body) Pace() {
+	if b != nil {
+		b.start, b.n = time.Now(), 0
+	}
+}
+
+// Read reads, first moving the read deadline to where the pace puts it:
+// Grace plus the time the bytes so far take at MinRate after the start,
+// but never more than Idle from now. The write deadline, which the server
+// set when the request began, moves along: the answer is written once the
+// body is read, however long that took.
+func (b *Body) Read(p []byte) (int, error) {
+	if !b.start.IsZero() {
+		due := b.start.Add(b.l.Grace + time.Duration(float64(b.n)/float64(b.l.MinRate)*float64(time.Second)))
+		if idle := time.Now().Add(b.l.Idle); idle.Before(due) {
+			due = idle
+		}
+		// Not every writer supports deadlines (tests' recorders): then none.
+		_ = b.rc.SetReadDeadline(due)
+		_ = b.rc.SetWriteDeadline(due.Add(answerTime))
+	}
+	n, err := b.body.Read(p)
+	b.n += int64(n)
+	return n, err
+}
+
+// readCloser closes the request's original body.
+type readCloser struct {
+	*Body
+	closer interface{ Close() error }
+}
+
+func (r readCloser) Close() error { return r.closer.Close() }

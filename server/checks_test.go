@@ -1,0 +1,284 @@
+package server
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"mime/multipart"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/taskd/taskd"
+	"github.com/taskd/taskd/api"
+	"github.com/taskd/taskd/internal/testdb"
+	"github.com/taskd/taskd/internal/upload"
+	"github.com/taskd/taskd/people"
+)
+
+// TestPasswordChecksAreThrottled: the current-password checks of the
+// profile count against the sign-in limit of the person's address, on
+// every replica: of 40 wrong guesses at once through a session, on the
+// password form and the e-mail form, 10 are evaluated; then the right
+// password is refused there and at sign-in until the window slides.
+func TestPasswordChecksAreThrottled(t *testing.T) {
+	t.Parallel()
+	for name, st := range backends(t) {
+		t.Run(name, func(t *testing.T) {
+			s := newOAuthSite(t, st)
+			second := s.replica()
+			email := uniqueSlug("guessed") + "@acme.example"
+			s.addMember(s.slug, email, "", "", taskd.RoleUser)
+			b := s.signedIn(email)
+			profile := b.get(s.base + "/profile")
+			var mu sync.Mutex
+			statuses := map[int]int{}
+			var wg sync.WaitGroup
+			for i := range 40 {
+				base, form, set := s.base, "/profile/password", url.Values{"password": {"guess"}, "new_password": {"a new password"}}
+				if i%2 == 1 {
+					base, form, set = second, "/profile/email", url.Values{"password": {"guess"}, "email": {"thief@example.com"}}
+				}
+				fields := profile.form(t, "", "")
+				for k, v := range set {
+					fields[k] = v
+				}
+				wg.Go(func() {
+					p := b.post(base+form, fields)
+					mu.Lock()
+					statuses[p.status]++
+					mu.Unlock()
+					if p.status == http.StatusTooManyRequests && (p.header.Get("Retry-After") == "" || !strings.Contains(p.body, "Too many wrong passwords")) {
+						t.Errorf("a refused guess: Retry-After %q\n%s", p.header.Get("Retry-After"), p.body)
+					}
+				})
+			}
+			wg.Wait()
+			if statuses[http.StatusUnprocessableEntity] != 10 || statuses[http.StatusTooManyRequests] != 30 {
+				t.Fatalf("40 guesses through a session: %v; want 10 × 422 and 30 × 429", statuses)
+			}
+			right := profile.form(t, "", "")
+			right.Set("password", password)
+			right.Set("new_password", "a new password")
+			if p := b.post(s.base+"/profile/password", right); p.status != http.StatusTooManyRequests {
+				t.Fatalf("the right password after 10 wrong guesses: HTTP %d", p.status)
+			}
+			other := s.browser()
+			f := other.get(s.base+"/login").form(t, "", "")
+			f.Set("email", email)
+			f.Set("password", password)
+			if p := other.post(s.base+"/login", f); p.status != http.StatusTooManyRequests {
+				t.Fatalf("signing in after 10 wrong guesses through a session: HTTP %d", p.status)
+			}
+			s.clock.advance(16 * 60 * 1e9)
+			if p := b.post(s.base+"/profile/password", right); p.status != http.StatusSeeOther {
+				t.Fatalf("the right password once the window slid: HTTP %d", p.status)
+			}
+		})
+	}
+}
+
+// TestMailBudget: invitations are bounded per account and hour (and day),
+// mail that others cause to one address per day, across accounts and
+// kinds; beyond, the API answers 24 / 429 and the pages a sentence with
+// 429, both with Retry-After; a reset request over an address's budget
+// answers the same whether the address is known.
+func TestMailBudget(t *testing.T) {
+	t.Parallel()
+	s := newLimitedSite(t, testdb.New(t, "sqlite"), Limits{Mail: people.MailLimits{AccountHour: 3, AccountDay: 100, RecipientDay: 3, PersonDay: 2}})
+	invite := func(email string) (int, map[string]any) {
+		t.Helper()
+		return apiCall(t, s.accountURL(), s.key, "action=add_user&email="+url.QueryEscape(email))
+	}
+	for i := range 3 {
+		if status, body := invite(uniqueSlug("budget") + "@example.com"); status != 200 || body["status"] != "ok" {
+			t.Fatalf("invitation %d: %d %v", i+1, status, body)
+		}
+	}
+	status, body := invite(uniqueSlug("budget") + "@example.com")
+	if status != 429 || body["status_code"] != float64(24) || !strings.Contains(body["message"].(string)+" "+fmtJSON(body), "invitations in the last hour") {
+		t.Fatalf("the 4th invitation within an hour: %d %v", status, body)
+	}
+	owner := s.signedIn(ownerEmail)
+	acct := "/a/" + s.slug
+	p := owner.submit(s.base, owner.get(s.base+acct+"/people"), acct+"/people", url.Values{"email": {"page@example.com"}, "role": {"user"}})
+	if p.status != http.StatusTooManyRequests || p.header.Get("Retry-After") == "" || !strings.Contains(p.body, "as many invitations in the last hour as it may") {
+		t.Fatalf("the page's 4th invitation: HTTP %d\n%s", p.status, p.body)
+	}
+	// A refused invitation (already invited) costs nothing.
+	s.clock.advance(61 * 60 * 1e9)
+	target := uniqueSlug("target") + "@example.com"
+	if status, body := invite(target); status != 200 {
+		t.Fatalf("after the hour: %d %v", status, body)
+	}
+	if status, body := invite(target); body["status_code"] != float64(23) {
+		t.Fatalf("inviting twice: %d %v", status, body)
+	}
+	// Per recipient, across accounts: three accounts' invitations of one
+	// address are its day's budget, a fourth's is refused.
+	for i := range 3 {
+		slug := uniqueSlug("elsewhere")
+		key := s.createAccount(slug, "Elsewhere", uniqueSlug("o")+"@example.com", "", "")
+		status, body := apiCall(t, s.base+"/a/"+slug, key, "action=add_user&email="+url.QueryEscape(target))
+		if want := i < 2; want != (status == 200) || (!want && body["status_code"] != float64(24)) {
+			t.Fatalf("account %d inviting %s (invited once already): %d %v", i+2, target, status, body)
+		}
+	}
+	// And across kinds: resets of a known and of an unknown address take
+	// the same budget and are refused alike beyond it.
+	r := s.browser()
+	reset := func(email string) page {
+		return r.submit(s.base, r.get(s.base+"/reset"), "/reset", url.Values{"email": {email}})
+	}
+	known, unknown := userEmail, uniqueSlug("nobody")+"@example.com"
+	for i := range 3 {
+		for _, e := range []string{known, unknown} {
+			if p := reset(e); p.status != http.StatusOK {
+				t.Fatalf("reset %d of %s: HTTP %d", i+1, e, p.status)
+			}
+		}
+	}
+	k, u := reset(known), reset(unknown)
+	if k.status != http.StatusTooManyRequests || u.status != http.StatusTooManyRequests ||
+		strings.ReplaceAll(k.body, known, "E") != strings.ReplaceAll(u.body, unknown, "E") {
+		t.Fatalf("a 4th reset request of a known and an unknown address: HTTP %d and %d", k.status, u.status)
+	}
+	if status, body := invite(known); status != 429 || body["status_code"] != float64(24) ||
+		!strings.Contains(body["message"].(string), "This address has been sent as much mail") {
+		t.Fatalf("inviting an address over its budget: %d %v", status, body)
+	}
+	// A person asks for two address changes a day, each mailed to an
+	// address of their choosing; the third is refused beside its form.
+	mover := s.signedIn(userEmail)
+	for i := range 3 {
+		p := mover.submit(s.base, mover.get(s.base+"/profile"), "/profile/email", url.Values{"password": {password}, "email": {uniqueSlug("new") + "@example.com"}})
+		if i < 2 && p.status != http.StatusSeeOther {
+			t.Fatalf("address change %d: HTTP %d", i+1, p.status)
+		}
+		if i == 2 && (p.status != http.StatusTooManyRequests || !strings.Contains(p.body, "You have asked to change your address as often today as you may")) {
+			t.Fatalf("a third address change in a day: HTTP %d\n%s", p.status, p.body)
+		}
+	}
+}
+
+// TestSlowUploadsAreBounded: requests whose files never finish arriving
+// hold at most PerPerson of a person's uploads at once (the API's and the
+// pages' together) and PerAccount of an account's; beyond, uploads are
+// refused with 24 / 429 at once, and a body that falls behind its pace is
+// cut off, which frees its place.
+func TestSlowUploadsAreBounded(t *testing.T) {
+	t.Parallel()
+	s := newLimitedSite(t, testdb.New(t, "sqlite"),
+		Limits{Uploads: upload.Limits{PerPerson: 2, PerAccount: 3, MinRate: 1 << 10, Grace: 3 * time.Second, Idle: 3 * time.Second}})
+	q := "action=upload_files"
+	path := "/a/" + s.slug + "/api/admin/v2/?" + q + "&hash=" + api.Hash(q, s.key) // the key acts as the owner
+	// A never-finished upload: it trickles at 5 KiB/s, above its pace,
+	// until trickling stops; then it stalls.
+	trickling := make(chan struct{})
+	stopTrickling := sync.OnceFunc(func() { close(trickling) })
+	t.Cleanup(stopTrickling)
+	stall := func() net.Conn {
+		t.Helper()
+		c, err := net.Dial("tcp", strings.TrimPrefix(s.base, "http://"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { c.Close() })
+		fmt.Fprintf(c, "POST %s HTTP/1.1\r\nHost: taskd\r\nContent-Type: multipart/form-data; boundary=B\r\nContent-Length: 1000000\r\n\r\n", path)
+		fmt.Fprint(c, "--B\r\nContent-Disposition: form-data; name=\"files[]\"; filename=\"slow.txt\"\r\nContent-Type: text/plain\r\n\r\nhello")
+		go func() {
+			for {
+				select {
+				case <-trickling:
+					return
+				case <-time.After(200 * time.Millisecond):
+					c.Write(bytes.Repeat([]byte("x"), 1<<10))
+				}
+			}
+		}()
+		return c
+	}
+	send := func(url string, header http.Header) (int, map[string]any) {
+		t.Helper()
+		var body bytes.Buffer
+		w := multipart.NewWriter(&body)
+		fw, _ := w.CreateFormFile("files[]", "quick.txt")
+		fw.Write([]byte("quick"))
+		w.Close()
+		req, _ := http.NewRequest("POST", url, &body)
+		req.Header = header
+		req.Header.Set("Content-Type", w.FormDataContentType())
+		status, out, _ := doJSON(t, req)
+		return status, out
+	}
+	ownerUpload := func() (int, map[string]any) { return send(s.base+path, http.Header{}) }
+
+	// Two stalled uploads of the owner, admitted: a probe of theirs may take
+	// a place before a stall does (the stall is then refused, and made
+	// again) until both hold theirs and the probe is refused.
+	stalled := []net.Conn{stall(), stall()}
+	var status int
+	var body map[string]any
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); {
+		for i, c := range stalled {
+			if answered(c) {
+				stalled[i] = stall()
+			}
+		}
+		if status, body = ownerUpload(); status == http.StatusTooManyRequests {
+			break
+		}
+	}
+	if status != http.StatusTooManyRequests || body["status_code"] != float64(24) || !strings.Contains(body["message"].(string), "2 uploads in progress") {
+		t.Fatalf("a third upload of one person beside two stalled: %d %v", status, body)
+	}
+	// Another person of the account still may: the account has room for 3.
+	user := s.signedIn(userEmail)
+	access, _ := s.grantOf(user, userEmail, "files_write")
+	if status, body := send(s.accountURL()+"/api/oauth2?action=upload_files", http.Header{"Authorization": {"Bearer " + access}}); status != 200 {
+		t.Fatalf("another person's upload beside them: %d %v", status, body)
+	}
+	// The owner's form upload on a page counts with their API uploads.
+	owner := s.signedIn(ownerEmail)
+	project := s.apiOK("action=post_project&title=Files")["data"].(map[string]any)["id"].(string)
+	task := s.apiOK("action=post_task&id_project=" + project + "&title=Doc")["data"].(map[string]any)["id"].(string)
+	taskPage := owner.get(s.accountURL() + "/project/" + project + "/" + task + "/")
+	csrf := taskPage.form(t, "", "").Get("csrf")
+	p := owner.postMultipart(s.accountURL()+"/tasks/"+task+"/files", [][2]string{{"csrf", csrf}}, formFile{"file", "page.txt", "text/plain", "page"})
+	if p.status != http.StatusTooManyRequests || !strings.Contains(p.body, "2 uploads in progress") {
+		t.Fatalf("a page upload of the person beside two stalled: HTTP %d\n%s", p.status, p.body)
+	}
+
+	// Once they stall, the bodies fall behind their pace and are cut off...
+	stopTrickling()
+	for _, c := range stalled {
+		c.SetReadDeadline(time.Now().Add(30 * time.Second))
+		if _, err := io.Copy(io.Discard, c); err != nil {
+			t.Fatalf("a stalled upload was not ended by the server: %v", err)
+		}
+	}
+	// ...which frees their places.
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if status, body = ownerUpload(); status == http.StatusOK {
+			break
+		}
+	}
+	if status != http.StatusOK {
+		t.Fatalf("an upload once the stalled ones ended: %d %v", status, body)
+	}
+}
+
+// answered reports whether the server has answered (or closed) a request
+// whose body is still being sent.
+func answered(c net.Conn) bool {
+	c.SetReadDeadline(time.Now().Add(100 * time.Millisecond))
+	defer c.SetReadDeadline(time.Time{})
+	_, err := c.Read(make([]byte, 1))
+	var ne net.Error
+	return !(errors.As(err, &ne) && ne.Timeout())
+}

@@ -116,20 +116,20 @@ func (db *DB) endBeyondReach(ctx context.Context, tx querier, accountID, personI
 		return false, err
 	}
 	r := taskd.Role(role) // "" when they left
-	// The projects they still see: every one, only their teams', or none.
-	unseen := `1 = 1`
+	// Which tasks are beyond their reach now: none, those of projects
+	// whose team they are not on (guests and readers), or all (gone).
+	var unseen string
+	var args []any
 	switch {
 	case r.Can(taskd.PermRead) && !r.Limited():
 		unseen = `1 = 0`
 	case r.Can(taskd.PermRead):
-		unseen = `project_id NOT IN (SELECT project_id FROM project_members WHERE person_id = ?)`
-	}
-	args := []any{accountID, personID}
-	if strings.Contains(unseen, "?") {
-		args = append(args, personID)
+		unseen, args = `project_id NOT IN (SELECT project_id FROM project_members WHERE person_id = ?)`, []any{personID}
+	default:
+		unseen = `1 = 1`
 	}
 	if _, err := tx.ExecContext(ctx, db.d.q(`DELETE FROM notifications WHERE account_id = ? AND person_id = ?
-		AND task_id IN (SELECT id FROM tasks WHERE `+unseen+`)`), args...); err != nil {
+		AND task_id IN (SELECT id FROM tasks WHERE `+unseen+`)`), append([]any{accountID, personID}, args...)...); err != nil {
 		return false, err
 	}
 	tm, err := db.timer(ctx, tx, accountID, `r.person_id = ?`, personID)
@@ -140,7 +140,7 @@ func (db *DB) endBeyondReach(ctx context.Context, tx querier, accountID, personI
 		return false, err
 	}
 	var beyond int
-	if err := tx.QueryRowContext(ctx, db.d.q(`SELECT COUNT(*) FROM tasks WHERE id = ? AND `+unseen), append([]any{tm.Task.ID}, args[2:]...)...).
+	if err := tx.QueryRowContext(ctx, db.d.q(`SELECT COUNT(*) FROM tasks WHERE id = ? AND `+unseen), append([]any{tm.Task.ID}, args...)...).
 		Scan(&beyond); err != nil {
 		return false, err
 	}

@@ -125,6 +125,9 @@ func TestRemovalEndsWhatTheMembershipGave(t *testing.T) {
 			if status, _ := apiCall(t, s.accountURL(), "", "action=get_projects"); status != 401 {
 				t.Errorf("a call signed with an empty key after the revocation: HTTP %d", status)
 			}
+			if p := owner.get(s.base + acct + "/settings/apikey"); !strings.Contains(p.body, "There is no key now") || !strings.Contains(p.body, "Make a key") {
+				t.Errorf("the key page after the revocation:\n%s", p.body)
+			}
 			hook := owner.get(s.base + hookPage)
 			if !strings.Contains(hook.body, "Its maker, Ada Admin, left the account") {
 				t.Errorf("the removed admin's webhook page:\n%s", hook.body)

@@ -99,9 +99,17 @@ func (s *Server) setRole(w http.ResponseWriter, r *http.Request, v *view, me mem
 	return see303(w, r, s.cfg.accountPath(acct)+"/people")
 }
 
+// apiKeyView is the administrative-key page.
+type apiKeyView struct {
+	Shown *flash
+	// None: the account has no key, revoked with the trust of the person
+	// it was shown to (taskd.TrustEnded).
+	None bool
+}
+
 // apiKey is the administrative-key page: rotate, and see the new key once.
 func (s *Server) apiKey(w http.ResponseWriter, r *http.Request, v *view, me member) error {
-	v.Title, v.Data = "Administrative API key", s.takeFlash(w, r)
+	v.Title, v.Data = "Administrative API key", apiKeyView{Shown: s.takeFlash(w, r), None: len(me.Account.APIKey) == 0}
 	return s.render(w, r, "apikey.html", v)
 }
 

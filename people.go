@@ -59,9 +59,11 @@ type PeopleStore interface {
 	// ProjectMembers lists a project's team.
 	ProjectMembers(ctx context.Context, accountID, projectID int64) ([]PersonRef, error)
 	// SetProjectMembers adds (add) or removes members of the account,
-	// named by e-mail, to or from a project's team. Not found ("member",
-	// naming the e-mail in the message) when an e-mail is not a member's.
-	SetProjectMembers(ctx context.Context, by Actor, projectID int64, emails []string, add bool) error
+	// named by e-mail, to or from a project's team; a guest or reader
+	// taken off it loses what they kept running there (TrustEnded: their
+	// timer, their waiting notifications). Not found ("member", naming the
+	// e-mail in the message) when an e-mail is not a member's.
+	SetProjectMembers(ctx context.Context, by Actor, projectID int64, emails []string, add bool) (TrustEnded, error)
 	// ProjectSubscribers returns the subscribers of every task of a
 	// project that has any, by task id.
 	ProjectSubscribers(ctx context.Context, accountID, projectID int64) (map[int64][]PersonRef, error)

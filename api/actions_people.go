@@ -303,7 +303,7 @@ func projectMembers(add bool) func(*call) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := c.store.SetProjectMembers(c.ctx, by, id, emails, add); err != nil {
+		if _, err := c.store.SetProjectMembers(c.ctx, by, id, emails, add); err != nil {
 			return nil, err
 		}
 		return okBody{Status: "ok"}, nil

@@ -175,102 +175,162 @@ func TestSlowUploadsAreBounded(t *testing.T) {
 	t.Parallel()
 	s := newLimitedSite(t, testdb.New(t, "sqlite"),
 		Limits{Uploads: upload.Limits{PerPerson: 2, PerAccount: 3, MinRate: 1 << 10, Grace: 3 * time.Second, Idle: 3 * time.Second}})
+	addr := strings.TrimPrefix(s.base, "http://")
 	q := "action=upload_files"
-	path := "/a/" + s.slug + "/api/admin/v2/?" + q + "&hash=" + api.Hash(q, s.key) // the key acts as the owner
-	// A never-finished upload: it trickles at 5 KiB/s, above its pace,
-	// until trickling stops; then it stalls.
-	trickling := make(chan struct{})
-	stopTrickling := sync.OnceFunc(func() { close(trickling) })
-	t.Cleanup(stopTrickling)
-	stall := func() net.Conn {
-		t.Helper()
-		c, err := net.Dial("tcp", strings.TrimPrefix(s.base, "http://"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { c.Close() })
-		fmt.Fprintf(c, "POST %s HTTP/1.1\r\nHost: taskd\r\nContent-Type: multipart/form-data; boundary=B\r\nContent-Length: 1000000\r\n\r\n", path)
-		fmt.Fprint(c, "--B\r\nContent-Disposition: form-data; name=\"files[]\"; filename=\"slow.txt\"\r\nContent-Type: text/plain\r\n\r\nhello")
-		go func() {
-			for {
-				select {
-				case <-trickling:
-					return
-				case <-time.After(200 * time.Millisecond):
-					c.Write(bytes.Repeat([]byte("x"), 1<<10))
-				}
-			}
-		}()
-		return c
+	apiPath := "/a/" + s.slug + "/api/admin/v2/?" + q + "&hash=" + api.Hash(q, s.key) // the key acts as the owner
+	apiUpload := func() *trickle {
+		return startTrickle(t, addr, "POST "+apiPath+" HTTP/1.1\r\nHost: taskd\r\nContent-Type: multipart/form-data; boundary=B\r\n"+
+			"Content-Length: 1000000\r\n\r\n--B\r\nContent-Disposition: form-data; name=\"files[]\"; filename=\"slow.txt\"\r\n\r\nhello")
 	}
-	send := func(url string, header http.Header) (int, map[string]any) {
-		t.Helper()
-		var body bytes.Buffer
-		w := multipart.NewWriter(&body)
-		fw, _ := w.CreateFormFile("files[]", "quick.txt")
-		fw.Write([]byte("quick"))
-		w.Close()
-		req, _ := http.NewRequest("POST", url, &body)
-		req.Header = header
-		req.Header.Set("Content-Type", w.FormDataContentType())
-		status, out, _ := doJSON(t, req)
-		return status, out
-	}
-	ownerUpload := func() (int, map[string]any) { return send(s.base+path, http.Header{}) }
-
-	// Two stalled uploads of the owner, admitted: a probe of theirs may take
-	// a place before a stall does (the stall is then refused, and made
-	// again) until both hold theirs and the probe is refused.
-	stalled := []net.Conn{stall(), stall()}
-	var status int
-	var body map[string]any
-	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); {
-		for i, c := range stalled {
-			if answered(c) {
-				stalled[i] = stall()
-			}
-		}
-		if status, body = ownerUpload(); status == http.StatusTooManyRequests {
-			break
-		}
-	}
-	if status != http.StatusTooManyRequests || body["status_code"] != float64(24) || !strings.Contains(body["message"].(string), "2 uploads in progress") {
-		t.Fatalf("a third upload of one person beside two stalled: %d %v", status, body)
-	}
-	// Another person of the account still may: the account has room for 3.
-	user := s.signedIn(userEmail)
-	access, _ := s.grantOf(user, userEmail, "files_write")
-	if status, body := send(s.accountURL()+"/api/oauth2?action=upload_files", http.Header{"Authorization": {"Bearer " + access}}); status != 200 {
-		t.Fatalf("another person's upload beside them: %d %v", status, body)
-	}
-	// The owner's form upload on a page counts with their API uploads.
+	ownerUpload := func() (int, map[string]any) { return quickUpload(t, s.base+apiPath, http.Header{}) }
 	owner := s.signedIn(ownerEmail)
 	project := s.apiOK("action=post_project&title=Files")["data"].(map[string]any)["id"].(string)
 	task := s.apiOK("action=post_task&id_project=" + project + "&title=Doc")["data"].(map[string]any)["id"].(string)
-	taskPage := owner.get(s.accountURL() + "/project/" + project + "/" + task + "/")
-	csrf := taskPage.form(t, "", "").Get("csrf")
-	p := owner.postMultipart(s.accountURL()+"/tasks/"+task+"/files", [][2]string{{"csrf", csrf}}, formFile{"file", "page.txt", "text/plain", "page"})
-	if p.status != http.StatusTooManyRequests || !strings.Contains(p.body, "2 uploads in progress") {
-		t.Fatalf("a page upload of the person beside two stalled: HTTP %d\n%s", p.status, p.body)
-	}
+	filesPath := "/a/" + s.slug + "/tasks/" + task + "/files"
+	csrf := owner.get(s.accountURL()+"/project/"+project+"/"+task+"/").form(t, "", "").Get("csrf")
 
-	// Once they stall, the bodies fall behind their pace and are cut off...
-	stopTrickling()
-	for _, c := range stalled {
-		c.SetReadDeadline(time.Now().Add(30 * time.Second))
-		if _, err := io.Copy(io.Discard, c); err != nil {
-			t.Fatalf("a stalled upload was not ended by the server: %v", err)
+	t.Run("API uploads", func(t *testing.T) {
+		stalled, status, body := holdPlaces(t, 2, apiUpload, ownerUpload)
+		if status != http.StatusTooManyRequests || body["status_code"] != float64(24) || !strings.Contains(body["message"].(string), "2 uploads in progress") {
+			t.Fatalf("a third upload of one person beside two stalled: %d %v", status, body)
 		}
+		// Another person of the account still may: the account has room for 3.
+		access, _ := s.grantOf(s.signedIn(userEmail), userEmail, "files_write")
+		if status, body := quickUpload(t, s.accountURL()+"/api/oauth2?action=upload_files", http.Header{"Authorization": {"Bearer " + access}}); status != 200 {
+			t.Fatalf("another person's upload beside them: %d %v", status, body)
+		}
+		// The person's form upload on a page counts with their API uploads.
+		p := owner.postMultipart(s.base+filesPath, [][2]string{{"csrf", csrf}}, formFile{"file", "page.txt", "text/plain", "page"})
+		if p.status != http.StatusTooManyRequests || !strings.Contains(p.body, "2 uploads in progress") {
+			t.Fatalf("a page upload of the person beside two stalled: HTTP %d\n%s", p.status, p.body)
+		}
+		// Once they stall, the bodies fall behind their pace and are cut
+		// off, which frees their places.
+		for _, tr := range stalled {
+			tr.stall(t)
+		}
+		if status, body := eventually(ownerUpload, http.StatusOK); status != http.StatusOK {
+			t.Fatalf("an upload once the stalled ones ended: %d %v", status, body)
+		}
+	})
+
+	t.Run("page uploads", func(t *testing.T) {
+		var cookies []string
+		for _, c := range owner.c.Jar.Cookies(&url.URL{Scheme: "http", Host: addr, Path: "/"}) {
+			cookies = append(cookies, c.Name+"="+c.Value)
+		}
+		pageUpload := func() *trickle {
+			return startTrickle(t, addr, "POST "+filesPath+" HTTP/1.1\r\nHost: "+addr+"\r\nCookie: "+strings.Join(cookies, "; ")+
+				"\r\nContent-Type: multipart/form-data; boundary=B\r\nContent-Length: 1000000\r\n\r\n"+
+				"--B\r\nContent-Disposition: form-data; name=\"csrf\"\r\n\r\n"+csrf+"\r\n"+
+				"--B\r\nContent-Disposition: form-data; name=\"file\"; filename=\"slow.txt\"\r\n\r\nhello")
+		}
+		stalled, status, body := holdPlaces(t, 2, pageUpload, ownerUpload)
+		if status != http.StatusTooManyRequests || body["status_code"] != float64(24) {
+			t.Fatalf("an API upload of a person with two page uploads in progress: %d %v", status, body)
+		}
+		for _, tr := range stalled {
+			tr.stall(t)
+		}
+		if status, body := eventually(ownerUpload, http.StatusOK); status != http.StatusOK {
+			t.Fatalf("an upload once the stalled page uploads ended: %d %v", status, body)
+		}
+	})
+}
+
+// trickle is a request whose body never ends: it arrives at 5 KiB/s,
+// above its pace, until it stalls.
+type trickle struct {
+	conn net.Conn
+	stop func()
+}
+
+// startTrickle sends head (a request and the start of its body) and then
+// trickles.
+func startTrickle(t *testing.T, addr, head string) *trickle {
+	t.Helper()
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
 	}
-	// ...which frees their places.
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		if status, body = ownerUpload(); status == http.StatusOK {
+	stopped := make(chan struct{})
+	tr := &trickle{conn: c, stop: sync.OnceFunc(func() { close(stopped) })}
+	t.Cleanup(func() { tr.stop(); c.Close() })
+	fmt.Fprint(c, head)
+	go func() {
+		for {
+			select {
+			case <-stopped:
+				return
+			case <-time.After(200 * time.Millisecond):
+				c.Write(bytes.Repeat([]byte("x"), 1<<10))
+			}
+		}
+	}()
+	return tr
+}
+
+// stall stops the trickle and waits until the server ends the request.
+func (tr *trickle) stall(t *testing.T) {
+	t.Helper()
+	tr.stop()
+	tr.conn.SetReadDeadline(time.Now().Add(30 * time.Second))
+	if _, err := io.Copy(io.Discard, tr.conn); err != nil {
+		t.Fatalf("a stalled upload was not ended by the server: %v", err)
+	}
+}
+
+// holdPlaces starts n uploads of one person that hold their places, and
+// returns them with the answer to probe, another upload of that person,
+// once it is refused. A probe may take a place before an upload does
+// (that upload is then answered at once, and started again).
+func holdPlaces(t *testing.T, n int, start func() *trickle, probe func() (int, map[string]any)) ([]*trickle, int, map[string]any) {
+	t.Helper()
+	held := make([]*trickle, n)
+	for i := range held {
+		held[i] = start()
+	}
+	var status int
+	var body map[string]any
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); {
+		for i, tr := range held {
+			if answered(tr.conn) {
+				held[i] = start()
+			}
+		}
+		if status, body = probe(); status == http.StatusTooManyRequests {
 			break
 		}
 	}
-	if status != http.StatusOK {
-		t.Fatalf("an upload once the stalled ones ended: %d %v", status, body)
+	return held, status, body
+}
+
+// eventually calls f until it answers want, for up to 10 seconds, and
+// returns its last answer.
+func eventually(f func() (int, map[string]any), want int) (int, map[string]any) {
+	var status int
+	var body map[string]any
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if status, body = f(); status == want {
+			break
+		}
 	}
+	return status, body
+}
+
+// quickUpload sends one small file to an upload_files URL.
+func quickUpload(t *testing.T, url string, header http.Header) (int, map[string]any) {
+	t.Helper()
+	var body bytes.Buffer
+	w := multipart.NewWriter(&body)
+	fw, _ := w.CreateFormFile("files[]", "quick.txt")
+	fw.Write([]byte("quick"))
+	w.Close()
+	req, _ := http.NewRequest("POST", url, &body)
+	req.Header = header
+	req.Header.Set("Content-Type", w.FormDataContentType())
+	status, out, _ := doJSON(t, req)
+	return status, out
 }
 
 // answered reports whether the server has answered (or closed) a request

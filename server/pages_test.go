@@ -107,6 +107,22 @@ func TestSignInRateLimit(t *testing.T) {
 	if p := try(password); p.status != http.StatusSeeOther {
 		t.Fatalf("after the window: HTTP %d", p.status)
 	}
+	// An address nobody has is limited alike: its answers do not tell.
+	unknown := s.browser()
+	guess := func() int {
+		f := unknown.get(s.base+"/login").form(t, "", "")
+		f.Set("email", "nobody-here@acme.example")
+		f.Set("password", "wrong password")
+		return unknown.post(s.base+"/login", f).status
+	}
+	for i := range 10 {
+		if status := guess(); status != http.StatusUnauthorized {
+			t.Fatalf("an unknown address's failure %d: HTTP %d", i+1, status)
+		}
+	}
+	if status := guess(); status != http.StatusTooManyRequests {
+		t.Fatalf("an unknown address's 11th failure: HTTP %d", status)
+	}
 }
 
 var secretRE = regexp.MustCompile(`id="shown-secret">([^<]+)<`)

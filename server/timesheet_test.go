@@ -68,7 +68,8 @@ func newSheet(t *testing.T, d testdb.DB) *sheet {
 		owner: owner.Person.ID, user: user.Person.ID,
 		names: map[int64]string{owner.Person.ID: "Olga Owner", user.Person.ID: "Uma User", tess.Person.ID: "tess@acme.example"}}
 	sh.projects = map[int64]string{sh.alpha: "Alpha", sh.beta: "Beta"}
-	must(s.setup.SetProjectMembers(ctx, owner, sh.alpha, []string{sheetGuest}, true))
+	_, err = s.setup.SetProjectMembers(ctx, owner, sh.alpha, []string{sheetGuest}, true)
+	must(err)
 	task := func(project, parent int64, name string, hidden ...string) int64 {
 		tk, err := s.setup.CreateTask(ctx, owner, project, parent, taskd.TaskInput{Name: ptr(name), Hidden: hidden})
 		must(err)

@@ -203,11 +203,13 @@ func scanRef(s scanner) (taskd.PersonRef, error) {
 
 // SetProjectMembers adds or removes members of the account to or from a
 // project's team, all or none.
-func (db *DB) SetProjectMembers(ctx context.Context, by taskd.Actor, projectID int64, emails []string, add bool) error {
+func (db *DB) SetProjectMembers(ctx context.Context, by taskd.Actor, projectID int64, emails []string, add bool) (taskd.TrustEnded, error) {
+	var ended taskd.TrustEnded
 	if err := taskd.Authorize(by, taskd.PermWork); err != nil {
-		return err
+		return ended, err
 	}
-	return db.tx(ctx, "project members", func(tx querier) error {
+	err := db.tx(ctx, "project members", func(tx querier) error {
+		ended = taskd.TrustEnded{}
 		if _, err := db.project(ctx, tx, by.AccountID, projectID, false); err != nil {
 			return err
 		}
@@ -224,13 +226,16 @@ func (db *DB) SetProjectMembers(ctx context.Context, by taskd.Actor, projectID i
 				return err
 			}
 			if !add && m.Role.Limited() { // off the team, out of the project
-				if _, err := db.endBeyondReach(ctx, tx, by.AccountID, m.ID); err != nil {
+				stopped, err := db.endBeyondReach(ctx, tx, by.AccountID, m.ID)
+				if err != nil {
 					return err
 				}
+				ended.Timer = ended.Timer || stopped
 			}
 		}
 		return nil
 	})
+	return ended, err
 }
 
 // Subscribers lists the people subscribed to a task, by name.

@@ -38,8 +38,8 @@ func TestAcceptChecksTheInviterNow(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			invite := func(email string) taskd.Invitation {
-				inv, err := db.Invite(ctx, taskd.InviteInput{AccountID: acct.ID, Role: taskd.RoleAdmin, By: admin.ID,
+			invite := func(email string, role taskd.Role) taskd.Invitation {
+				inv, err := db.Invite(ctx, taskd.InviteInput{AccountID: acct.ID, Role: role, By: admin.ID,
 					Person: taskd.NewPerson{Email: email}, Link: &taskd.Link{Hash: "h-" + email, Expires: time.Now().Add(time.Hour)}})
 				if err != nil {
 					t.Fatal(err)
@@ -50,8 +50,8 @@ func TestAcceptChecksTheInviterNow(t *testing.T) {
 			if _, err := db.AddMember(ctx, storetestOther(t, db), taskd.NewPerson{Email: registered, PasswordHash: "x"}, taskd.RoleUser); err != nil {
 				t.Fatal(err)
 			}
-			inv := invite(registered)
-			invite(fresh)
+			inv := invite(registered, taskd.RoleAdmin)
+			invite(fresh, taskd.RoleReader) // every role, not only admin
 			setRole := func(role taskd.Role) {
 				if err := db.ExecForTest(ctx, `UPDATE members SET role = ? WHERE account_id = ? AND person_id = ?`, string(role), acct.ID, admin.ID); err != nil {
 					t.Fatal(err)

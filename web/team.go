@@ -56,8 +56,9 @@ func (s *Server) setProjectTeam(add bool) accountHandler {
 			return err
 		}
 		email, err := taskd.NormalizeEmail(r.PostFormValue("email"))
+		var ended taskd.TrustEnded
 		if err == nil {
-			err = s.cfg.Store.SetProjectMembers(r.Context(), actor(acct, me.Member), p.ID, []string{email}, add)
+			ended, err = s.cfg.Store.SetProjectMembers(r.Context(), actor(acct, me.Member), p.ID, []string{email}, add)
 		}
 		if err != nil {
 			fe, ok := asFormError("team", err)
@@ -65,6 +66,9 @@ func (s *Server) setProjectTeam(add bool) accountHandler {
 				return err
 			}
 			return s.renderProject(w, r, v, acct, p, http.StatusUnprocessableEntity, fe)
+		}
+		if ended.Timer {
+			s.setFlash(w, flash{Message: email + " left the project's team." + endedText(ended)})
 		}
 		return see303(w, r, s.cfg.accountPath(acct)+p.Page()+"#team")
 	}

@@ -87,15 +87,14 @@ func (s *storageFlags) exposures() []string {
 			}
 		})
 	}
-	if s.db == "" {
-		dir := s.data
-		if dir == "" {
-			dir = "taskd-data"
-		}
-		if st, err := os.Stat(dir); err == nil && st.Mode().Perm()&0o077 != 0 {
-			out = append(out, fmt.Sprintf("the data directory %s may be read by other users (mode %04o); taskd's files in it are private (0600), "+
-				"but make it private too: chmod 700 %s", dir, st.Mode().Perm(), dir))
-		}
+	// With PostgreSQL too: the master key's file is kept there.
+	dir := s.data
+	if dir == "" {
+		dir = "taskd-data"
+	}
+	if st, err := os.Stat(dir); err == nil && st.Mode().Perm()&0o077 != 0 {
+		out = append(out, fmt.Sprintf("the data directory %s may be read by other users (mode %04o); taskd's files in it are private (0600), "+
+			"but make it private too: chmod 700 %s", dir, st.Mode().Perm(), dir))
 	}
 	return out
 }

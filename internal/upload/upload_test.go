@@ -152,4 +152,14 @@ func TestBodyKeepsItsPace(t *testing.T) {
 	if took := time.Since(start); took > 30*time.Second {
 		t.Fatalf("a stalled upload held its connection for %v", took)
 	}
+	// Ahead of its pace by minutes, an upload that pauses longer than
+	// Idle is cut off all the same.
+	start = time.Now()
+	status, body, err = send(t, url, 100<<10, 2, 0, true) // 200 KiB at once: 200 s ahead at 1 KiB/s
+	if err == nil && status == http.StatusOK {
+		t.Fatalf("a stalled upload ahead of its pace was read to its end: %q", body)
+	}
+	if took := time.Since(start); took > 30*time.Second {
+		t.Fatalf("a stalled upload ahead of its pace held its connection for %v", took)
+	}
 }

@@ -157,13 +157,23 @@ func testTrustChanges(t *testing.T, f *Fixture) {
 		}
 
 		// On the team again with a timer, then off it: it stops again.
-		noErr(t, s.SetProjectMembers(ctx, f.Owner, tf.project.ID, []string{tf.admin.Person.Email}, true))
+		noErr(t, second(s.SetProjectMembers(ctx, f.Owner, tf.project.ID, []string{tf.admin.Person.Email}, true)))
 		guest := tf.admin
 		guest.Role = taskd.RoleGuest
 		must3(s.StartTimer(ctx, guest, tf.task.ID, time.UTC))(t)
-		noErr(t, s.SetProjectMembers(ctx, f.Owner, tf.project.ID, []string{tf.admin.Person.Email}, false))
+		if ended := must(s.SetProjectMembers(ctx, f.Owner, tf.project.ID, []string{tf.admin.Person.Email}, false))(t); !ended.Timer {
+			t.Fatalf("taking a guest off the team ended %+v", ended)
+		}
 		if _, err := s.TimerOf(ctx, f.Account.ID, tf.admin.Person.ID); !taskd.IsNotFound(err) {
 			t.Fatalf("a guest taken off the team keeps a timer on its project: %v", err)
+		}
+
+		// A reader on the team still sees the task, but works on nothing:
+		// a guest's timer stops when they are made a reader.
+		noErr(t, second(s.SetProjectMembers(ctx, f.Owner, tf.project.ID, []string{tf.admin.Person.Email}, true)))
+		must3(s.StartTimer(ctx, guest, tf.task.ID, time.UTC))(t)
+		if ended := must(s.SetRole(ctx, f.Owner, tf.admin.Person.ID, taskd.RoleReader))(t); ended != (taskd.TrustEnded{Timer: true}) {
+			t.Fatalf("guest to reader, on the team, ended %+v", ended)
 		}
 	})
 
@@ -272,6 +282,8 @@ func testCredentialChanges(t *testing.T, f *Fixture) {
 	if !live(t, s, g) {
 		t.Fatal("an e-mail change not asked to end grants ended one")
 	}
+	// A reset link mailed to the old address dies with it.
+	noErr(t, s.RequestReset(ctx, "kept-"+me.Email, link("r-old", false), func(taskd.Person) taskd.QueuedMail { return mail }))
 	noErr(t, s.RequestEmailChange(ctx, me.ID, "ended-"+me.Email, link("e-end", true), mail))
 	if !live(t, s, g) {
 		t.Fatal("asking for an e-mail change ended grants before the link was used")
@@ -279,6 +291,9 @@ func testCredentialChanges(t *testing.T, f *Fixture) {
 	must(s.ConfirmEmail(ctx, "e-end"))(t)
 	if live(t, s, g) {
 		t.Fatal("an e-mail change asked to end grants left one in force")
+	}
+	if _, err := s.ResetPassword(ctx, "r-old", "argon-x"); !taskd.IsNotFound(err) {
+		t.Fatalf("a reset link mailed to the old address after the change: %v", err)
 	}
 
 	g = grant()

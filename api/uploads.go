@@ -41,8 +41,7 @@ const (
 // and leaves the files to be streamed later: nothing of a file is read
 // before the caller may send it.
 func parseMultipart(w http.ResponseWriter, r *http.Request, req *request, gate *upload.Gate) error {
-	body := gate.Wrap(w, r)
-	mr, err := r.MultipartReader()
+	mr, body, err := gate.MultipartReader(w, r)
 	if err != nil {
 		return failf(CodeMalformed, "Content-Type", "The multipart body has no boundary")
 	}

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
@@ -194,6 +195,15 @@ func TestSlowUploadsAreBounded(t *testing.T) {
 		if status != http.StatusTooManyRequests || body["status_code"] != float64(24) || !strings.Contains(body["message"].(string), "2 uploads in progress") {
 			t.Fatalf("a third upload of one person beside two stalled: %d %v", status, body)
 		}
+		// A refused upload is answered at once, though its body never ends:
+		// the server does not wait for the rest of it.
+		third := apiUpload()
+		third.conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+		res, err := http.ReadResponse(bufio.NewReader(third.conn), nil)
+		if err != nil || res.StatusCode != http.StatusTooManyRequests || res.Header.Get("Retry-After") == "" {
+			t.Fatalf("a third stalled upload of one person: %v %v", res, err)
+		}
+		third.stop()
 		// Another person of the account still may: the account has room for 3.
 		access, _ := s.grantOf(s.signedIn(userEmail), userEmail, "files_write")
 		if status, body := quickUpload(t, s.accountURL()+"/api/oauth2?action=upload_files", http.Header{"Authorization": {"Bearer " + access}}); status != 200 {

@@ -84,6 +84,12 @@ func (db *DB) writeChunks(ctx context.Context, f *taskd.File, r io.Reader, limit
 	r = cutShort{r}
 	for seq := 0; ; seq++ {
 		n, err := io.ReadFull(r, buf)
+		end := errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF)
+		if err != nil && !end {
+			// A body cut off (its client gone, or too slow to keep its
+			// pace) is the sender's failure: nothing of it is stored.
+			return &taskd.Error{Kind: taskd.KindInvalid, Field: "file", Message: "The file could not be read to its end", Err: err}
+		}
 		if n > 0 {
 			f.Size += int64(n)
 			if f.Size > limits.MaxFileBytes {
@@ -110,11 +116,8 @@ func (db *DB) writeChunks(ctx context.Context, f *taskd.File, r io.Reader, limit
 				return err
 			}
 		}
-		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		if end {
 			break
-		}
-		if err != nil {
-			return &taskd.Error{Kind: taskd.KindInvalid, Field: "file", Message: "The file could not be read to its end", Err: err}
 		}
 	}
 	f.SHA256 = hex.EncodeToString(hash.Sum(nil))

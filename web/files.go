@@ -43,8 +43,7 @@ func (s *Server) upload(h handler) http.HandlerFunc {
 			plain(w, r)
 			return
 		}
-		body := s.cfg.Uploads.Wrap(w, r)
-		mr, err := r.MultipartReader()
+		mr, body, err := s.cfg.Uploads.MultipartReader(w, r)
 		if err != nil {
 			s.fail(w, r, http.StatusBadRequest, "The form could not be read.")
 			return

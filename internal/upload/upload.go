@@ -8,7 +8,11 @@
 package upload
 
 import (
+	"errors"
 	"fmt"
+	"io"
+	"mime"
+	"mime/multipart"
 	"net/http"
 	"strconv"
 	"sync"
@@ -20,8 +24,8 @@ import (
 // Defaults of Limits.
 const (
 	DefaultMinRate = 8 << 10 // bytes a second
-	DefaultGrace   = time.Minute
-	DefaultIdle    = time.Minute
+	DefaultGrace   = 30 * time.Second
+	DefaultIdle    = 30 * time.Second
 )
 
 // answerTime is how long the answer to an upload may take to write once
@@ -101,23 +105,37 @@ func busy(format string, n int) error {
 // Body is a request body whose read deadline, once Pace is called, follows
 // its pace (Limits). Until then it reads under the server's own timeouts.
 type Body struct {
-	body  interface{ Read([]byte) (int, error) }
+	body  io.Reader
 	rc    *http.ResponseController
 	l     Limits
 	start time.Time // when Pace was called; zero before
 	n     int64     // bytes read since
 }
 
-// Wrap replaces r.Body with a Body, before its multipart reader is made.
-// A nil Gate wraps with the defaults.
-func (g *Gate) Wrap(w http.ResponseWriter, r *http.Request) *Body {
+// MultipartReader returns the multipart reader of r's body, reading
+// through a Body whose pace starts when Pace is called. r.Body itself is
+// left as it is: the server then still knows how much of it is unread
+// when the handler answers without reading it (a refusal), and closes the
+// connection at once instead of waiting for the rest. A nil Gate paces
+// with the defaults.
+func (g *Gate) MultipartReader(w http.ResponseWriter, r *http.Request) (*multipart.Reader, *Body, error) {
+	ct, params, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if err != nil || (ct != "multipart/form-data" && ct != "multipart/mixed") || params["boundary"] == "" {
+		return nil, nil, errors.New("upload: not a multipart body with a boundary")
+	}
+	b := g.Body(w, r)
+	return multipart.NewReader(b, params["boundary"]), b, nil
+}
+
+// Body returns a reader of r.Body, paced once Pace is called; r.Body
+// itself is left as it is (see MultipartReader). A nil Gate paces with the
+// defaults.
+func (g *Gate) Body(w http.ResponseWriter, r *http.Request) *Body {
 	l := New(Limits{}).limits
 	if g != nil {
 		l = g.limits
 	}
-	b := &Body{body: r.Body, rc: http.NewResponseController(w), l: l}
-	r.Body = readCloser{b, r.Body}
-	return b
+	return &Body{body: r.Body, rc: http.NewResponseController(w), l: l}
 }
 
 // Pace lifts the server's read deadline: from now on the body may take as
@@ -147,11 +165,3 @@ func (b *Body) Read(p []byte) (int, error) {
 	b.n += int64(n)
 	return n, err
 }
-
-// readCloser closes the request's original body.
-type readCloser struct {
-	*Body
-	closer interface{ Close() error }
-}
-
-func (r readCloser) Close() error { return r.closer.Close() }

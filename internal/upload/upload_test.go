@@ -88,9 +88,9 @@ func paced(t *testing.T, l Limits) string {
 	t.Helper()
 	g := New(l)
 	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body := g.Wrap(w, r)
+		body := g.Body(w, r)
 		body.Pace()
-		n, err := io.Copy(io.Discard, r.Body)
+		n, err := io.Copy(io.Discard, body)
 		if err != nil {
 			http.Error(w, "cut off after "+strconv.FormatInt(n, 10), http.StatusBadRequest)
 			return

@@ -36,8 +36,9 @@ func (db *DB) Invite(ctx context.Context, in taskd.InviteInput) (taskd.Invitatio
 	if _, err := taskd.ParseRole(string(in.Role)); err != nil || in.Role == taskd.RoleOwner {
 		return taskd.Invitation{}, taskd.Invalid("role", "Role must be admin, user, guest or reader")
 	}
-	var id int64
+	var inv taskd.Invitation
 	err := db.tx(ctx, "invite", func(tx querier) error {
+		var id int64
 		p, err := db.personByEmail(ctx, tx, in.Person.Email)
 		if taskd.IsNotFound(err) {
 			p, err = db.createPerson(ctx, tx, in.Person)
@@ -81,14 +82,15 @@ func (db *DB) Invite(ctx context.Context, in taskd.InviteInput) (taskd.Invitatio
 			}
 		}
 		if in.Mail != nil {
-			_, err = db.queueMail(ctx, tx, *in.Mail)
+			if _, err := db.queueMail(ctx, tx, *in.Mail); err != nil {
+				return err
+			}
 		}
+		// Read in the transaction: a change of the inviter's trust may
+		// cancel it as soon as it commits.
+		inv, err = db.invitation(ctx, tx, id)
 		return err
 	})
-	if err != nil {
-		return taskd.Invitation{}, err
-	}
-	inv, err := db.invitation(ctx, db.write, id)
 	return accountSide(inv), err
 }
 
@@ -102,9 +104,11 @@ func accountSide(inv taskd.Invitation) taskd.Invitation {
 
 // mayGrant checks that the person is, now, a member of the account who
 // may grant the role (taskd.Role.MayGrant): forbidden ("role") otherwise.
+// Their membership stays locked to the end of the transaction, so that a
+// change of their role waits for it, and then sees what it made.
 func (db *DB) mayGrant(ctx context.Context, q querier, accountID, personID int64, role taskd.Role) error {
 	var r string
-	err := q.QueryRowContext(ctx, db.d.q(`SELECT role FROM members WHERE account_id = ? AND person_id = ?`), accountID, personID).Scan(&r)
+	err := q.QueryRowContext(ctx, db.d.q(`SELECT role FROM members WHERE account_id = ? AND person_id = ?`+db.d.forUpdate), accountID, personID).Scan(&r)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return err
 	}

@@ -2,7 +2,9 @@ package storetest
 
 import (
 	"context"
+	"fmt"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -229,6 +231,35 @@ func testTrustChanges(t *testing.T, f *Fixture) {
 		noErr(t, second(s.RemoveMember(ctx, f.Owner, tf.admin.Person.ID)))
 		if string(keyOf()) != "sealed by the operator" {
 			t.Fatal("removing a member revoked a key that was never shown to them")
+		}
+	})
+
+	t.Run("invitations race demotions", func(t *testing.T) {
+		// An invitation made while its inviter is being demoted either is
+		// refused or ends with the demotion: none outlives both.
+		for i := range 10 {
+			email := fmt.Sprintf("%s-racer-%d@example.com", f.Account.Slug, i)
+			admin := must(s.AddMember(ctx, f.Account.ID, taskd.NewPerson{Email: email, PasswordHash: "x"}, taskd.RoleAdmin))(t)
+			invitee := fmt.Sprintf("%s-raced-%d@example.com", f.Account.Slug, i)
+			var wg sync.WaitGroup
+			wg.Go(func() {
+				_, err := s.Invite(ctx, taskd.InviteInput{AccountID: f.Account.ID, Role: taskd.RoleUser, By: admin.ID,
+					Person: taskd.NewPerson{Email: invitee}})
+				if err != nil && taskd.ErrorKind(err) != taskd.KindForbidden {
+					t.Error(err)
+				}
+			})
+			wg.Go(func() {
+				if _, err := s.SetRole(ctx, f.Owner, admin.ID, taskd.RoleUser); err != nil {
+					t.Error(err)
+				}
+			})
+			wg.Wait()
+			for _, inv := range must(s.AccountInvitations(ctx, f.Account.ID))(t) {
+				if inv.Person.Email == invitee {
+					t.Fatalf("round %d: an invitation outlived its inviter's demotion", i)
+				}
+			}
 		}
 	})
 

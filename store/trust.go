@@ -128,9 +128,11 @@ func (db *DB) endBeyondReach(ctx context.Context, tx querier, accountID, personI
 	default:
 		unseen = `1 = 1`
 	}
-	if _, err := tx.ExecContext(ctx, db.d.q(`DELETE FROM notifications WHERE account_id = ? AND person_id = ?
-		AND task_id IN (SELECT id FROM tasks WHERE `+unseen+`)`), append([]any{accountID, personID}, args...)...); err != nil {
-		return false, err
+	if unseen != `1 = 0` { // some project is out of sight: its waiting notifications go
+		if _, err := tx.ExecContext(ctx, db.d.q(`DELETE FROM notifications WHERE account_id = ? AND person_id = ?
+			AND task_id IN (SELECT id FROM tasks WHERE `+unseen+`)`), append([]any{accountID, personID}, args...)...); err != nil {
+			return false, err
+		}
 	}
 	tm, err := db.timer(ctx, tx, accountID, `r.person_id = ?`, personID)
 	if isNotFound(err) {

@@ -159,6 +159,9 @@ type Actor struct {
 	AccountID int64
 	Person    PersonRef
 	Role      Role
+	// Key marks a change made with the administrative key, acting as
+	// Person: it sees the whole account (Viewer), whoever Person is.
+	Key bool
 }
 
 // MinPasswordLen is the shortest password accepted.

@@ -83,7 +83,8 @@ func CanChangeCost(by Actor, c Cost) error {
 
 // CostQuery selects cost lines of one account. Zero fields do not filter.
 type CostQuery struct {
-	AccountID int64
+	// Viewer is who the lines are for: only those of tasks they see.
+	Viewer    Viewer
 	ProjectID int64
 	// TaskID keeps the lines of the task and of its subtasks.
 	TaskID   int64
@@ -93,12 +94,6 @@ type CostQuery struct {
 	// Filter, when set, is a parsed filter of the costs' query language
 	// (ParseCostQuery).
 	Filter Query
-	// Projects, when not nil, keeps the lines of these projects only (a
-	// guest's or reader's projects).
-	Projects []int64
-	// Viewer, when set, leaves out the lines of tasks hidden from this
-	// person.
-	Viewer int64
 	Limit  int
 	Offset int
 	// Newest lists the newest lines first.
@@ -174,7 +169,8 @@ func CanStartTimer(p Project, t Task) error {
 // CostStore keeps cost lines and timers.
 type CostStore interface {
 	Costs(ctx context.Context, q CostQuery) ([]Cost, error)
-	Cost(ctx context.Context, accountID, id int64) (Cost, error)
+	// Cost is not found ("cost") unless the viewer sees its task.
+	Cost(ctx context.Context, v Viewer, id int64) (Cost, error)
 	// CostSums totals the query's lines by group (a CostBy constant).
 	CostSums(ctx context.Context, q CostQuery, group string) ([]CostGroup, error)
 	AddCost(ctx context.Context, by Actor, taskID int64, in CostInput) (Cost, error)
@@ -184,8 +180,9 @@ type CostStore interface {
 	// which is_rate prices time at; managing people allows it.
 	SetRate(ctx context.Context, by Actor, personID int64, rate *int64) error
 
-	// Timers lists the account's running timers, oldest first.
-	Timers(ctx context.Context, accountID int64) ([]Timer, error)
+	// Timers lists the running timers on tasks the viewer sees, oldest
+	// first.
+	Timers(ctx context.Context, v Viewer) ([]Timer, error)
 	// TimerOf is the person's running timer; not found ("timer") when none.
 	TimerOf(ctx context.Context, accountID, personID int64) (Timer, error)
 	// StartTimer starts by's timer on a task. A timer already running on

@@ -90,12 +90,10 @@ func CleanFileName(name string) string {
 // (its own and its tasks' and comments'), or of a task (its own and its
 // comments'). Zero fields do not filter.
 type FileQuery struct {
-	AccountID int64
+	// Viewer is who the files are for: only those of objects they see.
+	Viewer    Viewer
 	ProjectID int64
 	TaskID    int64
-	// Viewer, when set, leaves out the files of tasks and comments hidden
-	// from this person.
-	Viewer int64
 }
 
 // FileStore keeps files.
@@ -108,7 +106,9 @@ type FileStore interface {
 	// AttachFiles attaches unattached files of by's to an object of the
 	// account; a file that is not by's upload is not found.
 	AttachFiles(ctx context.Context, by Actor, ids []int64, owner string, ownerID int64) error
-	File(ctx context.Context, accountID, id int64) (File, error)
+	// File is not found ("file") unless the viewer sees what it is
+	// attached to (an upload not attached yet: its uploader only).
+	File(ctx context.Context, v Viewer, id int64) (File, error)
 	Files(ctx context.Context, q FileQuery) ([]File, error)
 	// OpenFile streams a stored file's content, a chunk at a time.
 	OpenFile(ctx context.Context, f File) io.ReadCloser

@@ -29,9 +29,10 @@ func (e StoredEvent) JSON() []byte {
 	return append(out, e.Body[1:]...)
 }
 
-// TaskQuery selects tasks of one account. Zero fields do not filter.
+// TaskQuery selects the tasks of one account that its viewer sees. Zero
+// fields but Viewer do not filter.
 type TaskQuery struct {
-	AccountID     int64
+	Viewer        Viewer
 	ProjectID     int64
 	ParentID      int64  // only the subtasks of this task
 	Status        string // active or done
@@ -57,9 +58,6 @@ type TaskQuery struct {
 	UntaggedIn int64
 	// NoDateEnd keeps the tasks without a due date.
 	NoDateEnd bool
-	// Viewer, when set, leaves out the tasks hidden from this person
-	// (HiddenStore); 0 lists every task.
-	Viewer int64
 }
 
 // The orders of a task list.
@@ -121,8 +119,11 @@ type AccountStore interface {
 
 // ProjectStore keeps projects.
 type ProjectStore interface {
-	Projects(ctx context.Context, accountID int64, status string) ([]Project, error)
-	Project(ctx context.Context, accountID, id int64) (Project, error)
+	// Projects lists the projects the viewer sees, optionally of one
+	// status.
+	Projects(ctx context.Context, v Viewer, status string) ([]Project, error)
+	// Project is not found ("project") unless the viewer sees it.
+	Project(ctx context.Context, v Viewer, id int64) (Project, error)
 	CreateProject(ctx context.Context, by Actor, in ProjectInput) (Project, error)
 	UpdateProject(ctx context.Context, by Actor, id int64, in ProjectInput) (Project, error)
 	SetProjectStatus(ctx context.Context, by Actor, id int64, status string) (Project, error)
@@ -134,9 +135,11 @@ type TaskStore interface {
 	// CountTasks counts the tasks of the query by status, whatever its
 	// Status, Limit and Offset.
 	CountTasks(ctx context.Context, q TaskQuery) (TaskCounts, error)
-	// ProjectVersion increases with every change to the project's tasks.
-	ProjectVersion(ctx context.Context, accountID, projectID int64) (int64, error)
-	Task(ctx context.Context, accountID, id int64) (Task, error)
+	// ProjectVersion increases with every change to the project's tasks;
+	// not found ("project") unless the viewer sees the project.
+	ProjectVersion(ctx context.Context, v Viewer, projectID int64) (int64, error)
+	// Task is not found ("task") unless the viewer sees it.
+	Task(ctx context.Context, v Viewer, id int64) (Task, error)
 	CreateTask(ctx context.Context, by Actor, projectID, parentID int64, in TaskInput) (Task, error)
 	UpdateTask(ctx context.Context, by Actor, id int64, in TaskInput) (Task, error)
 	CompleteTask(ctx context.Context, by Actor, id int64) (Task, error)
@@ -146,8 +149,11 @@ type TaskStore interface {
 
 // CommentStore keeps comments on tasks.
 type CommentStore interface {
-	Comments(ctx context.Context, accountID, taskID int64) ([]Comment, error)
-	Comment(ctx context.Context, accountID, id int64) (Comment, error)
+	// Comments lists the task's comments the viewer sees; not found
+	// ("task") unless the viewer sees the task.
+	Comments(ctx context.Context, v Viewer, taskID int64) ([]Comment, error)
+	// Comment is not found ("comment") unless the viewer sees it.
+	Comment(ctx context.Context, v Viewer, id int64) (Comment, error)
 	CreateComment(ctx context.Context, by Actor, taskID int64, text string) (Comment, error)
 	UpdateComment(ctx context.Context, by Actor, id int64, text string) (Comment, error)
 	DeleteComment(ctx context.Context, by Actor, id int64) error
@@ -155,7 +161,9 @@ type CommentStore interface {
 
 // EventStore reads the outbox of events the changes wrote.
 type EventStore interface {
-	Events(ctx context.Context, accountID int64, since time.Time, projectID int64) ([]StoredEvent, error)
+	// Events lists every event since the time that the viewer sees,
+	// oldest first, optionally of one project only.
+	Events(ctx context.Context, v Viewer, since time.Time, projectID int64) ([]StoredEvent, error)
 }
 
 // Store is every family of data the account API serves, and the store's

@@ -41,8 +41,13 @@ type Webhook struct {
 	// it, in the pages or with an access token; 0 when that was done with
 	// the administrative key or the command line (it acts for the
 	// account). When By leaves the account or may no longer manage
-	// webhooks, the webhook is disabled (TrustEnded).
+	// webhooks, the webhook is disabled (TrustEnded). It delivers only
+	// the events about objects By sees when they are fanned out
+	// (Viewer); with 0, the whole account's.
 	By int64
+	// ActsFor is By as the API and the pages show it; zero for the
+	// account.
+	ActsFor PersonRef
 }
 
 // Status is the API's status: active (enabled) or paused.
@@ -148,9 +153,6 @@ type WebhookInput struct {
 	Projects string // comma-separated ids; empty: all
 	HTTPUser string
 	HTTPPass string
-	// By is the person who makes it (Webhook.By); 0 for the
-	// administrative key.
-	By int64
 }
 
 // Delivery states.

@@ -11,14 +11,14 @@ func getComments(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	list, err := c.store.CommentsFor(c.ctx, c.accountID(), id, c.viewer())
+	list, err := c.store.Comments(c.ctx, c.viewer(), id)
 	if err != nil {
 		return nil, err
 	}
 	out := make([]commentOut, len(list))
 	var files map[int64][]fileRef
 	if c.extra("files") {
-		all, err := c.store.Files(c.ctx, taskd.FileQuery{AccountID: c.accountID(), TaskID: id, Viewer: c.viewer()})
+		all, err := c.store.Files(c.ctx, taskd.FileQuery{Viewer: c.viewer(), TaskID: id})
 		if err != nil {
 			return nil, err
 		}

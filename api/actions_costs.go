@@ -1,7 +1,6 @@
 package api
 
 import (
-	"maps"
 	"slices"
 	"strconv"
 	"time"
@@ -33,7 +32,7 @@ func renderSum(s taskd.CostSum) sumOut {
 }
 
 func (c *call) renderCost(x taskd.Cost) costOut {
-	v := taskView{viewer: c.viewer(), project: true}
+	v := taskView{viewer: c.personID(), project: true}
 	return costOut{ID: strconv.FormatInt(x.ID, 10), Comment: x.Comment, Time: taskd.FormatCostTime(x.Minutes),
 		Money: taskd.FormatMoney(x.Cents), Date: x.Date, IsTimer: x.IsTimer, UserFrom: x.Person, Task: v.render(x.Task)}
 }
@@ -52,13 +51,13 @@ func (c *call) zone() *time.Location {
 // id_project, id_task, datestart, dateend, is_timer and filter (C29),
 // kept to what the caller may see.
 func (c *call) costQuery() (taskd.CostQuery, error) {
-	q := taskd.CostQuery{AccountID: c.accountID(), Viewer: c.viewer()}
+	q := taskd.CostQuery{Viewer: c.viewer()}
 	var err error
 	if q.ProjectID, err = c.optID("id_project", CodeProjectInvalid); err != nil {
 		return q, err
 	}
 	if q.ProjectID != 0 {
-		if _, err := c.store.Project(c.ctx, q.AccountID, q.ProjectID); err != nil {
+		if _, err := c.store.Project(c.ctx, q.Viewer, q.ProjectID); err != nil {
 			return q, err
 		}
 	}
@@ -66,7 +65,7 @@ func (c *call) costQuery() (taskd.CostQuery, error) {
 		return q, err
 	}
 	if q.TaskID != 0 {
-		if _, err := c.store.Task(c.ctx, q.AccountID, q.TaskID); err != nil {
+		if _, err := c.store.Task(c.ctx, q.Viewer, q.TaskID); err != nil {
 			return q, err
 		}
 	}
@@ -91,12 +90,6 @@ func (c *call) costQuery() (taskd.CostQuery, error) {
 	if f := c.p["filter"]; f != "" {
 		if q.Filter, err = taskd.ParseCostQuery(f); err != nil {
 			return q, err
-		}
-	}
-	if c.visible != nil {
-		q.Projects = slices.Sorted(maps.Keys(c.visible))
-		if q.Projects == nil {
-			q.Projects = []int64{}
 		}
 	}
 	return q, nil
@@ -209,7 +202,7 @@ func (c *call) projectCosts(q taskd.CostQuery) (map[string]*projectCostOut, erro
 	if err != nil {
 		return nil, err
 	}
-	projects, err := c.store.Projects(c.ctx, q.AccountID, "")
+	projects, err := c.store.Projects(c.ctx, q.Viewer, "")
 	if err != nil {
 		return nil, err
 	}
@@ -251,7 +244,7 @@ func (c *call) taskCosts(q taskd.CostQuery, group string, projects map[string]*p
 		for i, g := range chunk {
 			ids[i] = g.ID
 		}
-		list, err := c.store.Tasks(c.ctx, taskd.TaskQuery{AccountID: q.AccountID, Limit: len(ids),
+		list, err := c.store.Tasks(c.ctx, taskd.TaskQuery{Viewer: q.Viewer, Limit: len(ids),
 			Filter: taskd.QueryCond{Field: taskd.FieldID, Op: "in", Ints: ids}})
 		if err != nil {
 			return err

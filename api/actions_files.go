@@ -51,7 +51,7 @@ func filesOf(files []taskd.File, owner string) map[int64][]fileRef {
 // getFiles lists the files of a project (its own and its tasks' and
 // comments', C10: all of them) or of a task (its own and its comments').
 func getFiles(c *call) (any, error) {
-	q := taskd.FileQuery{AccountID: c.accountID(), Viewer: c.viewer()}
+	q := taskd.FileQuery{Viewer: c.viewer()}
 	var err error
 	if q.TaskID, err = c.optID("id_task", CodeTaskInvalid); err != nil {
 		return nil, err
@@ -60,9 +60,9 @@ func getFiles(c *call) (any, error) {
 		if q.ProjectID, err = c.id("id_project", CodeProjectInvalid); err != nil {
 			return nil, err
 		}
-		_, err = c.store.Project(c.ctx, q.AccountID, q.ProjectID)
+		_, err = c.store.Project(c.ctx, q.Viewer, q.ProjectID)
 	} else {
-		_, err = c.store.Task(c.ctx, q.AccountID, q.TaskID)
+		_, err = c.store.Task(c.ctx, q.Viewer, q.TaskID)
 	}
 	if err != nil {
 		return nil, err
@@ -80,19 +80,17 @@ type fileBody struct {
 	body io.ReadCloser
 }
 
-// download answers a file's content as an attachment (guard has checked
-// the caller may see what it is attached to).
+// download answers a file's content as an attachment: a file the caller
+// may not see is not found (taskd.Viewer; an upload not attached yet is
+// its uploader's alone).
 func download(c *call) (any, error) {
 	id, err := c.id("id_file", CodeNotFound)
 	if err != nil {
 		return nil, err
 	}
-	f, err := c.store.File(c.ctx, c.accountID(), id)
+	f, err := c.store.File(c.ctx, c.viewer(), id)
 	if err != nil {
 		return nil, err
-	}
-	if f.Owner == taskd.OwnerNone && (c.who.person == nil || f.Author.ID != c.who.person.ID) {
-		return nil, taskd.NotFound("file") // an upload not attached is its uploader's alone
 	}
 	return fileBody{file: f, body: c.store.OpenFile(c.ctx, f)}, nil
 }

@@ -9,7 +9,7 @@ func getProjects(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	list, err := c.store.Projects(c.ctx, c.accountID(), status)
+	list, err := c.store.Projects(c.ctx, c.viewer(), status)
 	if err != nil {
 		return nil, err
 	}
@@ -23,9 +23,6 @@ func getProjects(c *call) (any, error) {
 	}
 	out := make([]projectOut, 0, len(list))
 	for _, p := range list {
-		if !c.sees(p.ID) {
-			continue
-		}
 		po := renderProject(p, c.extra("text"))
 		po.Tags = tagMap(tags[p.ID])
 		if err := c.withUsers(&po, p); err != nil {
@@ -68,7 +65,7 @@ func getProject(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	p, err := c.store.Project(c.ctx, c.accountID(), id)
+	p, err := c.store.Project(c.ctx, c.viewer(), id)
 	if err != nil {
 		return nil, err
 	}

@@ -5,7 +5,7 @@ import (
 )
 
 func (c *call) view() taskView {
-	return taskView{viewer: c.viewer(), text: c.extra("text")}
+	return taskView{viewer: c.personID(), text: c.extra("text")}
 }
 
 func taskFilter(c *call) (string, error) {
@@ -21,12 +21,12 @@ func getTasks(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	version, err := c.store.ProjectVersion(c.ctx, c.accountID(), pid)
+	version, err := c.store.ProjectVersion(c.ctx, c.viewer(), pid)
 	if err != nil {
 		return nil, err
 	}
 	if c.extra("subscribers") || c.extra("files") { // not cached: neither changes the project's version
-		tasks, err := c.store.Tasks(c.ctx, taskd.TaskQuery{AccountID: c.accountID(), ProjectID: pid, Status: status, Viewer: c.viewer()})
+		tasks, err := c.store.Tasks(c.ctx, taskd.TaskQuery{Viewer: c.viewer(), ProjectID: pid, Status: status})
 		if err != nil {
 			return nil, err
 		}
@@ -44,11 +44,11 @@ func getTasks(c *call) (any, error) {
 		}
 		return ok(v.renderAll(taskd.BuildTree(tasks))), nil
 	}
-	key := listKey{account: c.accountID(), project: pid, version: version, viewer: c.viewer(), filter: status, text: c.extra("text")}
+	key := listKey{account: c.accountID(), project: pid, version: version, viewer: c.personID(), filter: status, text: c.extra("text")}
 	if body, hit := c.lists.get(key); hit {
 		return body, nil
 	}
-	tasks, err := c.store.Tasks(c.ctx, taskd.TaskQuery{AccountID: c.accountID(), ProjectID: pid, Status: status, Viewer: c.viewer()})
+	tasks, err := c.store.Tasks(c.ctx, taskd.TaskQuery{Viewer: c.viewer(), ProjectID: pid, Status: status})
 	if err != nil {
 		return nil, err
 	}
@@ -69,13 +69,12 @@ func getAllTasks(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	tasks, err := c.store.Tasks(c.ctx, taskd.TaskQuery{AccountID: c.accountID(), Status: status, Viewer: c.viewer()})
+	tasks, err := c.store.Tasks(c.ctx, taskd.TaskQuery{Viewer: c.viewer(), Status: status})
 	if err != nil {
 		return nil, err
 	}
 	v := c.view()
 	v.project = true
-	tasks = c.visibleTasks(tasks)
 	if err := c.withTags(&v, tasks); err != nil {
 		return nil, err
 	}
@@ -86,7 +85,7 @@ func getAllTasks(c *call) (any, error) {
 }
 
 func searchTasks(c *call) (any, error) {
-	q := taskd.TaskQuery{AccountID: c.accountID(), Viewer: c.viewer()}
+	q := taskd.TaskQuery{Viewer: c.viewer()}
 	var err error
 	if q.ProjectID, err = c.optID("id_project", CodeProjectInvalid); err != nil {
 		return nil, err
@@ -126,7 +125,6 @@ func searchTasks(c *call) (any, error) {
 	}
 	v := c.view()
 	v.project = true
-	tasks = c.visibleTasks(tasks)
 	if err := c.withTags(&v, tasks); err != nil {
 		return nil, err
 	}
@@ -141,7 +139,7 @@ func (c *call) withChildren(t taskd.Task) (taskd.Task, error) {
 	if t.ParentID != 0 {
 		return t, nil
 	}
-	kids, err := c.store.Tasks(c.ctx, taskd.TaskQuery{AccountID: c.accountID(), ParentID: t.ID, Viewer: c.viewer()})
+	kids, err := c.store.Tasks(c.ctx, taskd.TaskQuery{Viewer: c.viewer(), ParentID: t.ID})
 	t.Children = kids
 	return t, err
 }
@@ -151,7 +149,7 @@ func (c *call) renderOne(t taskd.Task) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	v := taskView{viewer: c.viewer(), text: true, project: true}
+	v := taskView{viewer: c.personID(), text: true, project: true}
 	if err := c.withTags(&v, []taskd.Task{t}); err != nil {
 		return nil, err
 	}
@@ -171,7 +169,7 @@ func getTask(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	t, err := c.store.Task(c.ctx, c.accountID(), id)
+	t, err := c.store.Task(c.ctx, c.viewer(), id)
 	if err != nil {
 		return nil, err
 	}
@@ -209,7 +207,7 @@ func postTask(c *call) (any, error) {
 	if err := c.attach(by, taskd.OwnerTask, t.ID, named); err != nil {
 		return nil, err
 	}
-	v := taskView{viewer: c.viewer(), text: true, project: true}
+	v := taskView{viewer: c.personID(), text: true, project: true}
 	if in.Tags != nil { // a new task has no subtasks, and tags only when given
 		if err := c.withTags(&v, []taskd.Task{t}); err != nil {
 			return nil, err
@@ -285,7 +283,7 @@ func (c *call) withFiles(v *taskView, projectID int64) error {
 	if !c.extra("files") {
 		return nil
 	}
-	files, err := c.store.Files(c.ctx, taskd.FileQuery{AccountID: c.accountID(), ProjectID: projectID, Viewer: c.viewer()})
+	files, err := c.store.Files(c.ctx, taskd.FileQuery{Viewer: c.viewer(), ProjectID: projectID})
 	if err != nil {
 		return err
 	}

@@ -33,7 +33,7 @@ func clock(d time.Duration) string {
 }
 
 func getTimers(c *call) (any, error) {
-	list, err := c.store.Timers(c.ctx, c.accountID())
+	list, err := c.store.Timers(c.ctx, c.viewer())
 	if err != nil {
 		return nil, err
 	}
@@ -64,14 +64,14 @@ func stopTimer(c *call) (any, error) {
 // getMyTimer answers a list of at most one timer: the Python SDK reads
 // exactly one element as running.
 func getMyTimer(c *call) (any, error) {
-	tm, err := c.store.TimerOf(c.ctx, c.accountID(), c.viewer())
+	tm, err := c.store.TimerOf(c.ctx, c.accountID(), c.personID())
 	if err != nil && taskd.ErrorKind(err) == taskd.KindNotFound {
 		return ok([]myTimerOut{}), nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	v := taskView{viewer: c.viewer(), project: true}
+	v := taskView{viewer: c.personID(), project: true}
 	return ok([]myTimerOut{{Time: int64(tm.Elapsed(c.now()) / time.Second), DateStarted: taskd.FormatDateTime(tm.Started), Task: v.render(tm.Task)}}), nil
 }
 

@@ -11,7 +11,7 @@ import (
 
 // WebhookService runs the webhook actions; package webhook implements it.
 type WebhookService interface {
-	Add(ctx context.Context, accountID int64, in taskd.WebhookInput, allowed []string) (taskd.Webhook, string, error)
+	Add(ctx context.Context, v taskd.Viewer, in taskd.WebhookInput, allowed []string) (taskd.Webhook, string, error)
 	List(ctx context.Context, accountID int64) ([]taskd.Webhook, error)
 	Delete(ctx context.Context, accountID, id int64) error
 	Enable(ctx context.Context, accountID, id, by int64) error
@@ -29,6 +29,11 @@ type webhookOut struct {
 	Errors         int    `json:"errors"`
 	LastError      string `json:"last_error,omitempty"`
 	LastDeliveryAt string `json:"last_delivery_at,omitempty"`
+	// ActsFor is whom the webhook acts for: the e-mail of the person who
+	// made or last enabled it with an access token or in the pages, who
+	// must see an object for the webhook to hear of it; "account" when
+	// that was the administrative key.
+	ActsFor string `json:"acts_for"`
 }
 
 func (c *call) webhooks() (WebhookService, error) {
@@ -52,7 +57,10 @@ func getWebhooks(c *call) (any, error) {
 	out := make([]webhookOut, len(list))
 	for i, w := range list {
 		out[i] = webhookOut{ID: strconv.FormatInt(w.ID, 10), URL: w.URL, Events: strings.Join(w.Events, ","), Status: w.Status(),
-			Projects: taskd.JoinIDs(w.Projects), Errors: w.Errors, LastError: w.LastError}
+			Projects: taskd.JoinIDs(w.Projects), Errors: w.Errors, LastError: w.LastError, ActsFor: "account"}
+		if w.By != 0 {
+			out[i].ActsFor = w.ActsFor.Email
+		}
 		if !w.LastDelivery.IsZero() {
 			out[i].LastDeliveryAt = taskd.FormatDateTime(w.LastDelivery)
 		}
@@ -73,14 +81,14 @@ func addWebhook(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	in := taskd.WebhookInput{Projects: c.p["projects"], HTTPUser: c.p["http_user"], HTTPPass: c.p["http_pass"], By: c.personID()}
+	in := taskd.WebhookInput{Projects: c.p["projects"], HTTPUser: c.p["http_user"], HTTPPass: c.p["http_pass"]}
 	if in.URL, err = c.required("url"); err != nil {
 		return nil, err
 	}
 	if in.Events, err = c.required("events"); err != nil {
 		return nil, err
 	}
-	w, sec, err := hooks.Add(c.ctx, c.accountID(), in, taskd.WebhookEvents)
+	w, sec, err := hooks.Add(c.ctx, c.viewer(), in, taskd.WebhookEvents)
 	if err != nil {
 		return nil, err
 	}

@@ -31,9 +31,6 @@ type call struct {
 	hooks WebhookService
 	// people invites by e-mail; nil when the server has no mail.
 	people Inviter
-	// visible holds the projects a guest's or reader's token may see;
-	// nil: every project (guard).
-	visible map[int64]bool
 	// parts are the files of a multipart request, not read yet; uploads
 	// those stored for the action to attach (receiveFiles).
 	parts      *fileParts
@@ -43,12 +40,14 @@ type call struct {
 
 func (c *call) accountID() int64 { return c.who.account.ID }
 
-// viewer is the person from_me/to_me are relative to; 0 for the admin key.
-func (c *call) viewer() int64 {
-	if c.who.person == nil {
-		return 0
+// viewer is who the call reads for: the token's person with their role,
+// or the whole account for the administrative key. The store applies the
+// rule of who sees what (taskd.Viewer); no action checks it again.
+func (c *call) viewer() taskd.Viewer {
+	if p := c.who.person; p != nil {
+		return taskd.PersonViewer(c.accountID(), p.ID, p.Role)
 	}
-	return c.who.person.ID
+	return taskd.AccountViewer(c.accountID())
 }
 
 // opt returns a parameter and whether it was given.
@@ -112,8 +111,9 @@ func (c *call) extra(word string) bool {
 	return false
 }
 
-// personID is the person the credential acts for: the token's; 0 for the
-// administrative key, which acts for the account.
+// personID is the person the credential acts for, whom from_me and to_me
+// are relative to: the token's; 0 for the administrative key, which acts
+// for the account.
 func (c *call) personID() int64 {
 	if c.who.person != nil {
 		return c.who.person.ID
@@ -146,7 +146,7 @@ func (c *call) actor() (taskd.Actor, error) {
 	if err != nil {
 		return a, err
 	}
-	a.Person, a.Role = m.Ref(), m.Role
+	a.Person, a.Role, a.Key = m.Ref(), m.Role, true
 	return a, nil
 }
 

@@ -280,9 +280,6 @@ func dispatch(ctx context.Context, table map[string]action, c *call) (any, error
 		}
 	}
 	c.ctx = ctx
-	if err := c.guard(); err != nil {
-		return nil, err
-	}
 	if err := c.receiveFiles(name); err != nil {
 		return nil, err
 	}

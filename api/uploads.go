@@ -182,7 +182,7 @@ func (c *call) namedUploads(by taskd.Actor) ([]int64, error) {
 		if err != nil {
 			return nil, failf(CodeInvalidValue, "files", "files lists ids of uploaded files")
 		}
-		f, err := c.store.File(c.ctx, c.accountID(), id)
+		f, err := c.store.File(c.ctx, by.Viewer(), id)
 		if err != nil || f.Owner != taskd.OwnerNone || f.Author.ID != by.Person.ID {
 			return nil, failf(CodeInvalidValue, "files", "File %d is not an upload of yours waiting to be attached", id)
 		}

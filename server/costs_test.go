@@ -89,7 +89,7 @@ func TestCostPages(t *testing.T) {
 
 			// A user sees the owner's lines without forms to change them,
 			// and the store refuses a forged change.
-			lines, err := s.setup.Costs(ctx, taskd.CostQuery{AccountID: acct.ID})
+			lines, err := s.setup.Costs(ctx, taskd.CostQuery{Viewer: taskd.AccountViewer(acct.ID)})
 			if err != nil || len(lines) != 2 {
 				t.Fatalf("lines %v, %v", lines, err)
 			}
@@ -105,7 +105,7 @@ func TestCostPages(t *testing.T) {
 			}
 			edit := "/a/" + s.slug + "/costs/" + strconv.FormatInt(lines[0].ID, 10) + "/update"
 			b.submit(s.base, b.get(taskURL), edit, url.Values{"time": {"2"}, "money": {"0"}, "date": {"2026-03-01"}, "comment": {"Fewer sketches"}}).location(t)
-			if got, _ := s.setup.Cost(ctx, acct.ID, lines[0].ID); got.Minutes != 120 || got.Cents != 0 || got.Date != "2026-03-01" {
+			if got, _ := s.setup.Cost(ctx, taskd.AccountViewer(acct.ID), lines[0].ID); got.Minutes != 120 || got.Cents != 0 || got.Date != "2026-03-01" {
 				t.Fatalf("the owner's edit: %+v", got)
 			}
 
@@ -127,7 +127,7 @@ func TestCostPages(t *testing.T) {
 			}
 			del := "/a/" + s.slug + "/costs/" + strconv.FormatInt(lines[1].ID, 10) + "/delete"
 			b.submit(s.base, b.get(taskURL), del, nil).location(t)
-			if _, err := s.setup.Cost(ctx, acct.ID, lines[1].ID); !taskd.IsNotFound(err) {
+			if _, err := s.setup.Cost(ctx, taskd.AccountViewer(acct.ID), lines[1].ID); !taskd.IsNotFound(err) {
 				t.Fatalf("a deleted line: %v", err)
 			}
 

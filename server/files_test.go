@@ -82,15 +82,15 @@ func TestFilePages(t *testing.T) {
 			b.postMultipart(base+p.Page()+"files", [][2]string{{"csrf", csrf}}, formFile{"attach[]", "brief.txt", "text/plain", "brief"}).location(t)
 			b.postMultipart(base+p.Page()+"tasks", [][2]string{{"csrf", csrf}, {"title", "Born with a file"}, {"return", "project"}},
 				formFile{"attach[]", "spec.txt", "text/plain", "spec"}).location(t)
-			born, err := s.setup.Tasks(ctx, taskd.TaskQuery{AccountID: acct.ID, ProjectID: p.ID, Filter: taskd.QueryCond{Field: taskd.FieldName, Op: "=", Text: "Born with a file"}})
+			born, err := s.setup.Tasks(ctx, taskd.TaskQuery{Viewer: taskd.AccountViewer(acct.ID), ProjectID: p.ID, Filter: taskd.QueryCond{Field: taskd.FieldName, Op: "=", Text: "Born with a file"}})
 			if err != nil || len(born) != 1 {
 				t.Fatalf("the task made with a file: %v, %v", born, err)
 			}
-			if fs, _ := s.setup.Files(ctx, taskd.FileQuery{AccountID: acct.ID, TaskID: born[0].ID}); len(fs) != 1 || fs[0].Name != "spec.txt" {
+			if fs, _ := s.setup.Files(ctx, taskd.FileQuery{Viewer: taskd.AccountViewer(acct.ID), TaskID: born[0].ID}); len(fs) != 1 || fs[0].Name != "spec.txt" {
 				t.Fatalf("its files: %+v", fs)
 			}
 
-			files, err := s.setup.Files(ctx, taskd.FileQuery{AccountID: acct.ID, TaskID: task.ID})
+			files, err := s.setup.Files(ctx, taskd.FileQuery{Viewer: taskd.AccountViewer(acct.ID), TaskID: task.ID})
 			if err != nil || len(files) != 3 {
 				t.Fatalf("files %v, %v", files, err)
 			}

@@ -109,7 +109,7 @@ func TestProjectEditPage(t *testing.T) {
 			if got := o.post(s.base+action, url.Values{"csrf": {csrf}, "title": {"By the outsider"}}); got.status != http.StatusNotFound {
 				t.Fatalf("a guest outside the team renaming the project: HTTP %d", got.status)
 			}
-			if got, err := s.setup.Project(ctx, acct.ID, p.ID); err != nil || got.Name != "Launch v3" || got.Text != "By the guest" {
+			if got, err := s.setup.Project(ctx, taskd.AccountViewer(acct.ID), p.ID); err != nil || got.Name != "Launch v3" || got.Text != "By the guest" {
 				t.Fatalf("the project after the refused edits: %+v %v", got, err)
 			}
 			if n := len(projectUpdates(t, s)); n != 2 {

@@ -67,11 +67,11 @@ func TestChangeAndEventCommitTogether(t *testing.T) {
 		}
 		snapshot := func() string {
 			t.Helper()
-			pr, err1 := db.Project(ctx, acct.ID, p.ID)
-			ps, err2 := db.Projects(ctx, acct.ID, "")
-			ts, err3 := db.Tasks(ctx, taskd.TaskQuery{AccountID: acct.ID})
-			cs, err4 := db.Comments(ctx, acct.ID, tk.ID)
-			v, err5 := db.ProjectVersion(ctx, acct.ID, p.ID)
+			pr, err1 := db.Project(ctx, taskd.AccountViewer(acct.ID), p.ID)
+			ps, err2 := db.Projects(ctx, taskd.AccountViewer(acct.ID), "")
+			ts, err3 := db.Tasks(ctx, taskd.TaskQuery{Viewer: taskd.AccountViewer(acct.ID)})
+			cs, err4 := db.Comments(ctx, taskd.AccountViewer(acct.ID), tk.ID)
+			v, err5 := db.ProjectVersion(ctx, taskd.AccountViewer(acct.ID), p.ID)
 			for _, err := range []error{err1, err2, err3, err4, err5} {
 				if err != nil {
 					t.Fatal(err)

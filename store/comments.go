@@ -24,22 +24,30 @@ func scanComment(s interface{ Scan(...any) error }) (taskd.Comment, error) {
 	return c, err
 }
 
-// Comments lists a task's comments, oldest first; not found ("task") for an unknown task.
-func (db *DB) Comments(ctx context.Context, accountID, taskID int64) ([]taskd.Comment, error) {
-	return db.CommentsFor(ctx, accountID, taskID, 0)
+// Comments lists the comments of a task the viewer sees that they see,
+// oldest first; not found ("task") for a task they do not see.
+func (db *DB) Comments(ctx context.Context, v taskd.Viewer, taskID int64) ([]taskd.Comment, error) {
+	if _, err := db.task(ctx, db.reader, v, taskID, false); err != nil {
+		return nil, err
+	}
+	seen := commentSeen(v)
+	return all(ctx, db.reader, "comments", db.d.q(`SELECT `+commentColumns+` WHERE c.account_id = ? AND c.task_id = ?`+seen.where()+` ORDER BY c.id`),
+		scanComment, append([]any{v.AccountID, taskID}, seen.args...)...)
 }
 
-// Comment returns one of the account's comments; not found ("comment") otherwise.
-func (db *DB) Comment(ctx context.Context, accountID, id int64) (taskd.Comment, error) {
-	return db.comment(ctx, db.reader, accountID, id, false)
+// Comment returns one comment the viewer sees; not found ("comment")
+// otherwise.
+func (db *DB) Comment(ctx context.Context, v taskd.Viewer, id int64) (taskd.Comment, error) {
+	return db.comment(ctx, db.reader, v, id, false)
 }
 
-func (db *DB) comment(ctx context.Context, q querier, accountID, id int64, lock bool) (taskd.Comment, error) {
-	query := `SELECT ` + commentColumns + ` WHERE c.account_id = ? AND c.id = ?`
+func (db *DB) comment(ctx context.Context, q querier, v taskd.Viewer, id int64, lock bool) (taskd.Comment, error) {
+	seen := commentSeen(v)
+	query := `SELECT ` + commentColumns + ` WHERE c.account_id = ? AND c.id = ?` + seen.where()
 	if lock && db.d.forUpdate != "" {
 		query += db.d.forUpdate + ` OF c`
 	}
-	c, err := scanComment(q.QueryRowContext(ctx, db.d.q(query), accountID, id))
+	c, err := scanComment(q.QueryRowContext(ctx, db.d.q(query), append([]any{v.AccountID, id}, seen.args...)...))
 	if errors.Is(err, sql.ErrNoRows) {
 		return c, taskd.NotFound("comment")
 	}
@@ -50,7 +58,7 @@ func (db *DB) comment(ctx context.Context, q querier, accountID, id int64, lock 
 }
 
 func (db *DB) emitComment(ctx context.Context, tx querier, by taskd.Actor, action string, c taskd.Comment, before, after map[string]any) error {
-	return db.emitChange(ctx, tx, by, action, taskd.ObjectComment, c.ID, c.Page(), c.Project, before, after)
+	return db.emitChange(ctx, tx, by, action, taskd.ObjectComment, c.ID, c.Page(), c.Project, subject{task: c.TaskID, comment: c.ID}, before, after)
 }
 
 // CreateComment adds a comment to a task and writes post_comment. Not found
@@ -64,7 +72,7 @@ func (db *DB) CreateComment(ctx context.Context, by taskd.Actor, taskID int64, t
 func (db *DB) createComment(ctx context.Context, by taskd.Actor, taskID int64, text string, visibleTo []string) (taskd.Comment, error) {
 	c := taskd.Comment{AccountID: by.AccountID, TaskID: taskID, Text: text, Author: by.Person, DateAdded: db.now().UTC()}
 	err := db.change(ctx, by, "create comment", func(tx querier) error {
-		t, err := db.task(ctx, tx, by.AccountID, taskID, true)
+		t, err := db.task(ctx, tx, by.Viewer(), taskID, true)
 		if err != nil {
 			return err
 		}
@@ -91,7 +99,7 @@ func (db *DB) UpdateComment(ctx context.Context, by taskd.Actor, id int64, text 
 	var c taskd.Comment
 	err := db.change(ctx, by, "update comment", func(tx querier) error {
 		var err error
-		if c, err = db.comment(ctx, tx, by.AccountID, id, true); err != nil {
+		if c, err = db.comment(ctx, tx, by.Viewer(), id, true); err != nil {
 			return err
 		}
 		if err := taskd.CanChangeComment(by, c); err != nil {
@@ -111,16 +119,19 @@ func (db *DB) UpdateComment(ctx context.Context, by taskd.Actor, id int64, text 
 // ("comment") for an unknown comment, forbidden when by may not change it (taskd.CanChangeComment).
 func (db *DB) DeleteComment(ctx context.Context, by taskd.Actor, id int64) error {
 	return db.change(ctx, by, "delete comment", func(tx querier) error {
-		c, err := db.comment(ctx, tx, by.AccountID, id, true)
+		c, err := db.comment(ctx, tx, by.Viewer(), id, true)
 		if err != nil {
 			return err
 		}
 		if err := taskd.CanChangeComment(by, c); err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, db.d.q(`DELETE FROM comments WHERE id = ? AND account_id = ?`), id, by.AccountID); err != nil {
+		// The event first: it records whether the comment was hidden
+		// (events.hidden) while its viewers are still listed.
+		if err := db.emitComment(ctx, tx, by, taskd.ActionDelete, c, taskd.CommentFields(c), nil); err != nil {
 			return err
 		}
-		return db.emitComment(ctx, tx, by, taskd.ActionDelete, c, taskd.CommentFields(c), nil)
+		_, err = tx.ExecContext(ctx, db.d.q(`DELETE FROM comments WHERE id = ? AND account_id = ?`), id, by.AccountID)
+		return err
 	})
 }

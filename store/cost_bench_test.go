@@ -36,26 +36,26 @@ func BenchmarkCostSums(b *testing.B) {
 			if err := db.ExecForTest(ctx, `ANALYZE`); err != nil {
 				b.Fatal(err)
 			}
-			tasks, err := db.Tasks(ctx, taskd.TaskQuery{AccountID: acct.ID, ProjectID: first + 7, Limit: 1})
+			tasks, err := db.Tasks(ctx, taskd.TaskQuery{Viewer: taskd.AccountViewer(acct.ID), ProjectID: first + 7, Limit: 1})
 			if err != nil || len(tasks) == 0 {
 				b.Fatal(err)
 			}
-			all := taskd.CostQuery{AccountID: acct.ID}
-			fourWeeks := taskd.CostQuery{AccountID: acct.ID, From: "2021-06-01", To: "2021-06-28"}
-			project := taskd.CostQuery{AccountID: acct.ID, ProjectID: first + 7}
+			all := taskd.CostQuery{Viewer: taskd.AccountViewer(acct.ID)}
+			fourWeeks := taskd.CostQuery{Viewer: taskd.AccountViewer(acct.ID), From: "2021-06-01", To: "2021-06-28"}
+			project := taskd.CostQuery{Viewer: taskd.AccountViewer(acct.ID), ProjectID: first + 7}
 			for _, c := range []struct {
 				name string
 				run  func() (int, error)
 				plan *planOf
 			}{
-				{"lines of a day", lines(db, taskd.CostQuery{AccountID: acct.ID, From: "2021-06-02", To: "2021-06-02", Limit: 100}), nil},
+				{"lines of a day", lines(db, taskd.CostQuery{Viewer: taskd.AccountViewer(acct.ID), From: "2021-06-02", To: "2021-06-02", Limit: 100}), nil},
 				{"total of the account", sums(db, all, taskd.CostByTotal), &planOf{all, taskd.CostByTotal}},
 				{"projects by month", sums(db, all, taskd.CostByProjectMonth), &planOf{all, taskd.CostByProjectMonth}},
 				{"a project's top-level tasks", sums(db, project, taskd.CostByTopTask), &planOf{project, taskd.CostByTopTask}},
 				{"four weeks by person", sums(db, fourWeeks, taskd.CostByPerson), &planOf{fourWeeks, taskd.CostByPerson}},
 				{"four weeks by day", sums(db, fourWeeks, taskd.CostByDay), &planOf{fourWeeks, taskd.CostByDay}},
-				{"four weeks, newest 100 lines", lines(db, taskd.CostQuery{AccountID: acct.ID, From: "2021-06-01", To: "2021-06-28", Newest: true, Limit: 100}), nil},
-				{"a task's lines", lines(db, taskd.CostQuery{AccountID: acct.ID, TaskID: tasks[0].ID, Newest: true}), nil},
+				{"four weeks, newest 100 lines", lines(db, taskd.CostQuery{Viewer: taskd.AccountViewer(acct.ID), From: "2021-06-01", To: "2021-06-28", Newest: true, Limit: 100}), nil},
+				{"a task's lines", lines(db, taskd.CostQuery{Viewer: taskd.AccountViewer(acct.ID), TaskID: tasks[0].ID, Newest: true}), nil},
 			} {
 				if c.plan != nil && db.Dialect() == "sqlite" {
 					plan, err := db.CostPlanForTest(ctx, c.plan.q, c.plan.group)

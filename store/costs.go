@@ -34,8 +34,9 @@ func scanCost(s scanner) (taskd.Cost, error) {
 // and its arguments.
 func (db *DB) costWhere(q taskd.CostQuery) (string, []any) {
 	var where strings.Builder
-	args := []any{q.AccountID}
-	where.WriteString(` WHERE c.account_id = ?`)
+	seen := costsSeen(q.Viewer)
+	args := append([]any{q.Viewer.AccountID}, seen.args...)
+	where.WriteString(` WHERE c.account_id = ?` + seen.where())
 	add := func(cond string, vs ...any) {
 		where.WriteString(" AND " + cond)
 		args = append(args, vs...)
@@ -58,31 +59,12 @@ func (db *DB) costWhere(q taskd.CostQuery) (string, []any) {
 	if q.IsTimer != nil {
 		add(`c.is_timer = ?`, boolInt(*q.IsTimer))
 	}
-	if q.Projects != nil {
-		if len(q.Projects) == 0 {
-			add(`1 = 0`)
-		} else {
-			ids := make([]any, len(q.Projects))
-			for i, id := range q.Projects {
-				ids[i] = id
-			}
-			add(`c.project_id IN (?`+strings.Repeat(", ?", len(ids)-1)+`)`, ids...)
-		}
-	}
 	if q.Filter != nil {
 		cond, fargs := db.filterSQL(q.Filter, costFilter)
 		add(cond, fargs...)
 	}
-	if q.Viewer != 0 {
-		add(seenCosts, q.AccountID, q.Viewer, q.Viewer, q.AccountID, q.Viewer, q.Viewer)
-	}
 	return where.String(), args
 }
-
-// seenCosts is seenInList for the lines c: the line's task and its
-// top-level task (its parent, for a subtask) are not hidden from the
-// viewer. It needs no join to tasks, so that sums read costs alone.
-const seenCosts = `c.task_id NOT IN (` + unseenTasks + `) AND c.top_task_id NOT IN (` + unseenTasks + `)`
 
 // Costs lists the query's lines by date, then in the order they were
 // logged (newest first with Newest).
@@ -104,13 +86,15 @@ func (db *DB) Costs(ctx context.Context, q taskd.CostQuery) ([]taskd.Cost, error
 	return out, err
 }
 
-// Cost returns one line of the account; not found ("cost") otherwise.
-func (db *DB) Cost(ctx context.Context, accountID, id int64) (taskd.Cost, error) {
-	return db.cost(ctx, db.reader, accountID, id)
+// Cost returns one line the viewer sees; not found ("cost") otherwise.
+func (db *DB) Cost(ctx context.Context, v taskd.Viewer, id int64) (taskd.Cost, error) {
+	return db.cost(ctx, db.reader, v, id)
 }
 
-func (db *DB) cost(ctx context.Context, q querier, accountID, id int64) (taskd.Cost, error) {
-	c, err := scanCost(q.QueryRowContext(ctx, db.d.q(`SELECT `+costColumns+` WHERE c.account_id = ? AND c.id = ?`), accountID, id))
+func (db *DB) cost(ctx context.Context, q querier, v taskd.Viewer, id int64) (taskd.Cost, error) {
+	seen := taskSeen(v, "t")
+	c, err := scanCost(q.QueryRowContext(ctx, db.d.q(`SELECT `+costColumns+` WHERE c.account_id = ? AND c.id = ?`+seen.where()),
+		append([]any{v.AccountID, id}, seen.args...)...))
 	if errors.Is(err, sql.ErrNoRows) {
 		return c, taskd.NotFound("cost")
 	}
@@ -189,7 +173,7 @@ func (db *DB) AddCost(ctx context.Context, by taskd.Actor, taskID int64, in task
 		return c, err
 	}
 	err := db.tx(ctx, "add cost", func(tx querier) error {
-		t, p, err := db.taskAndProject(ctx, tx, by.AccountID, taskID)
+		t, p, err := db.taskAndProject(ctx, tx, by.Viewer(), taskID)
 		if err != nil {
 			return err
 		}
@@ -206,13 +190,13 @@ func (db *DB) AddCost(ctx context.Context, by taskd.Actor, taskID int64, in task
 	return c, err
 }
 
-// taskAndProject reads a task of the account and its project.
-func (db *DB) taskAndProject(ctx context.Context, tx querier, accountID, taskID int64) (taskd.Task, taskd.Project, error) {
-	t, err := db.task(ctx, tx, accountID, taskID, false)
+// taskAndProject reads a task the viewer sees and its project.
+func (db *DB) taskAndProject(ctx context.Context, tx querier, v taskd.Viewer, taskID int64) (taskd.Task, taskd.Project, error) {
+	t, err := db.task(ctx, tx, v, taskID, false)
 	if err != nil {
 		return t, taskd.Project{}, err
 	}
-	p, err := db.project(ctx, tx, accountID, t.ProjectID, false)
+	p, err := db.project(ctx, tx, v, t.ProjectID, false)
 	return t, p, err
 }
 
@@ -309,14 +293,14 @@ func (db *DB) changeableCost(ctx context.Context, tx querier, by taskd.Actor, id
 	if err := taskd.Authorize(by, taskd.PermWork); err != nil {
 		return taskd.Cost{}, err
 	}
-	c, err := db.cost(ctx, tx, by.AccountID, id)
+	c, err := db.cost(ctx, tx, by.Viewer(), id)
 	if err != nil {
 		return c, err
 	}
 	if err := taskd.CanChangeCost(by, c); err != nil {
 		return c, err
 	}
-	p, err := db.project(ctx, tx, by.AccountID, c.ProjectID, false)
+	p, err := db.project(ctx, tx, by.Viewer(), c.ProjectID, false)
 	if err != nil {
 		return c, err
 	}

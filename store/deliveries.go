@@ -71,6 +71,7 @@ func (db *DB) FanOut(ctx context.Context, limit int) (int, error) {
 			return err
 		}
 		hooks := map[int64][]taskd.Webhook{}
+		audience := db.newAudience(tx, evs)
 		lowest := map[int64]int64{} // queueing: webhook id → its lowest event of this round
 		var dels []any              // writing: webhook id, event id, state, created_at per delivery
 		now := ms(db.now())
@@ -86,6 +87,15 @@ func (db *DB) FanOut(ctx context.Context, limit int) (int, error) {
 				switch {
 				case !e.wantedBy(w):
 				case !db.d.queueDeliveries:
+					// Deliveries are made now, for what the maker sees now;
+					// queued events are judged when their deliveries are
+					// made (scanQueue).
+					if seen, err := audience.sees(ctx, w, e.id); err != nil || !seen {
+						if err != nil {
+							return err
+						}
+						continue
+					}
 					dels = append(dels, w.ID, e.id, taskd.DeliveryPending, now)
 				case lowest[w.ID] == 0 || e.id < lowest[w.ID]:
 					lowest[w.ID] = e.id
@@ -209,8 +219,15 @@ func (db *DB) scanQueue(ctx context.Context, tx querier, q *queueScan, start int
 		if err != nil {
 			return err
 		}
+		audience := db.newAudience(tx, page)
 		for _, e := range page {
 			if !e.wantedBy(q.w) {
+				continue
+			}
+			if seen, err := audience.sees(ctx, q.w, e.id); err != nil || !seen {
+				if err != nil {
+					return err
+				}
 				continue
 			}
 			if q.pending+q.expired == q.limit || (q.expiredOnly && e.created >= q.old) {

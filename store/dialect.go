@@ -18,6 +18,8 @@ type dialect struct {
 	forUpdate string
 	// ilike is the case-insensitive LIKE operator.
 	ilike string
+	// noLimit is an OFFSET without a LIMIT: one placeholder.
+	noLimit string
 	// numbered reports whether placeholders are $1, $2, ….
 	numbered bool
 	// queueDeliveries: fan-out queues events per webhook and deliveries
@@ -34,10 +36,12 @@ type dialect struct {
 	cache  *sync.Map
 }
 
-func newSQLite() dialect { return dialect{name: "sqlite", ilike: "LIKE", queueDeliveries: true} }
+func newSQLite() dialect {
+	return dialect{name: "sqlite", ilike: "LIKE", noLimit: " LIMIT -1 OFFSET ?", queueDeliveries: true}
+}
 
 func newPostgres() dialect {
-	return dialect{name: "postgres", forUpdate: " FOR UPDATE", ilike: "ILIKE", numbered: true, cache: new(sync.Map),
+	return dialect{name: "postgres", forUpdate: " FOR UPDATE", ilike: "ILIKE", noLimit: " OFFSET ?", numbered: true, cache: new(sync.Map),
 		fanOutLock: `SELECT pg_try_advisory_xact_lock(` + fanOutLockKey + `)`, xactID: `pg_current_xact_id()::text`}
 }
 

@@ -8,19 +8,40 @@ import (
 	"github.com/taskd/taskd"
 )
 
-// emit writes ev to the outbox inside the change's transaction.
-func (db *DB) emit(ctx context.Context, tx querier, ev taskd.Event) error {
+// subject is what an event is about, beyond its project: the task (for a
+// comment, its task) and the comment. Who sees the event is decided by
+// them (eventsSeen).
+type subject struct{ task, comment int64 }
+
+// nullable is an id as a column value: NULL for 0.
+func nullable(id int64) any {
+	if id == 0 {
+		return nil
+	}
+	return id
+}
+
+// emitEvent is the statement that writes an event, with whether its task,
+// the task's parent or its comment lists viewers (events.hidden), read
+// while they do.
+const emitEvent = `INSERT INTO events (account_id, project_id, name, created_at, body, task_id, comment_id, hidden)
+	VALUES (?, ?, ?, ?, ?, ?, ?, CASE WHEN EXISTS (SELECT 1 FROM task_viewers v WHERE v.task_id = ?)
+		OR EXISTS (SELECT 1 FROM tasks h JOIN task_viewers v ON v.task_id = h.parent_id WHERE h.id = ?)
+		OR EXISTS (SELECT 1 FROM comment_viewers v WHERE v.comment_id = ?) THEN 1 ELSE 0 END)`
+
+// emit writes ev about s to the outbox inside the change's transaction.
+func (db *DB) emit(ctx context.Context, tx querier, ev taskd.Event, s subject) error {
 	body, err := json.Marshal(ev)
 	if err != nil {
 		return err
 	}
-	query := `INSERT INTO events (account_id, project_id, name, created_at, body) VALUES (?, ?, ?, ?, ?)`
+	task, comment := nullable(s.task), nullable(s.comment)
+	args := []any{ev.AccountID, ev.ProjectID, ev.Name, ms(ev.Time), string(body), task, comment, s.task, s.task, s.comment}
 	if w, ok := tx.(*witnessTx); ok && db.d.xactID != "" {
 		// The transaction's id comes back with the event, at no extra cost.
-		err = tx.QueryRowContext(ctx, db.d.q(query+` RETURNING `+db.d.xactID), ev.AccountID, ev.ProjectID, ev.Name,
-			ms(ev.Time), string(body)).Scan(&w.xid)
+		err = tx.QueryRowContext(ctx, db.d.q(emitEvent+` RETURNING `+db.d.xactID), args...).Scan(&w.xid)
 	} else {
-		_, err = tx.ExecContext(ctx, db.d.q(query), ev.AccountID, ev.ProjectID, ev.Name, ms(ev.Time), string(body))
+		_, err = tx.ExecContext(ctx, db.d.q(emitEvent), args...)
 	}
 	return err
 }
@@ -28,25 +49,26 @@ func (db *DB) emit(ctx context.Context, tx querier, ev taskd.Event) error {
 // emitChange builds the event of a change and writes it; an update that
 // changed nothing writes none.
 func (db *DB) emitChange(ctx context.Context, tx querier, by taskd.Actor, action, objType string, id int64, page string,
-	project taskd.ProjectRef, before, after map[string]any) error {
+	project taskd.ProjectRef, s subject, before, after map[string]any) error {
 	ev, ok := taskd.ChangeEvent(by, db.now(), action, objType, id, page, project, before, after)
 	if !ok {
 		return nil
 	}
-	return db.emit(ctx, tx, ev)
+	return db.emit(ctx, tx, ev, s)
 }
 
-// Events returns the account's events since the given time, oldest first,
-// optionally of one project only.
-func (db *DB) Events(ctx context.Context, accountID int64, since time.Time, projectID int64) ([]taskd.StoredEvent, error) {
-	query := `SELECT id, project_id, name, created_at, body FROM events WHERE account_id = ? AND created_at >= ?`
-	args := []any{accountID, ms(since)}
+// Events returns every event since the given time that the viewer sees,
+// oldest first, optionally of one project only.
+func (db *DB) Events(ctx context.Context, v taskd.Viewer, since time.Time, projectID int64) ([]taskd.StoredEvent, error) {
+	seen := eventsSeen(v)
+	query := `SELECT e.id, e.project_id, e.name, e.created_at, e.body FROM events e WHERE e.account_id = ? AND e.created_at >= ?` + seen.where()
+	args := append([]any{v.AccountID, ms(since)}, seen.args...)
 	if projectID != 0 {
-		query += ` AND project_id = ?`
+		query += ` AND e.project_id = ?`
 		args = append(args, projectID)
 	}
-	return all(ctx, db.reader, "events", db.d.q(query+` ORDER BY id LIMIT 10000`), func(s scanner) (taskd.StoredEvent, error) {
-		e := taskd.StoredEvent{AccountID: accountID}
+	return all(ctx, db.reader, "events", db.d.q(query+` ORDER BY e.id`), func(s scanner) (taskd.StoredEvent, error) {
+		e := taskd.StoredEvent{AccountID: v.AccountID}
 		var at int64
 		var body string
 		err := s.Scan(&e.ID, &e.ProjectID, &e.Name, &at, &body)

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 	"time"
 
 	"github.com/taskd/taskd"
@@ -141,7 +140,7 @@ func (db *DB) AttachFiles(ctx context.Context, by taskd.Actor, ids []int64, owne
 		return err
 	}
 	return db.tx(ctx, "attach files", func(tx querier) error {
-		project, task, err := db.fileOwner(ctx, tx, by.AccountID, owner, ownerID)
+		project, task, err := db.fileOwner(ctx, tx, by.Viewer(), owner, ownerID)
 		if err != nil {
 			return err
 		}
@@ -161,33 +160,27 @@ func (db *DB) AttachFiles(ctx context.Context, by taskd.Actor, ids []int64, owne
 }
 
 // fileOwner finds the project and task of an object files attach to.
-func (db *DB) fileOwner(ctx context.Context, tx querier, accountID int64, owner string, id int64) (project, task int64, err error) {
+func (db *DB) fileOwner(ctx context.Context, tx querier, v taskd.Viewer, owner string, id int64) (project, task int64, err error) {
 	switch owner {
 	case taskd.OwnerProject:
-		p, err := db.project(ctx, tx, accountID, id, false)
+		p, err := db.project(ctx, tx, v, id, false)
 		return p.ID, 0, err
 	case taskd.OwnerTask:
-		t, err := db.task(ctx, tx, accountID, id, false)
+		t, err := db.task(ctx, tx, v, id, false)
 		return t.ProjectID, t.ID, err
 	case taskd.OwnerComment:
-		var taskID int64
-		err := tx.QueryRowContext(ctx, db.d.q(`SELECT task_id FROM comments WHERE id = ? AND account_id = ?`), id, accountID).Scan(&taskID)
-		if errors.Is(err, sql.ErrNoRows) {
-			return 0, 0, taskd.NotFound("comment")
-		}
-		if err != nil {
-			return 0, 0, err
-		}
-		t, err := db.task(ctx, tx, accountID, taskID, false)
-		return t.ProjectID, t.ID, err
+		c, err := db.comment(ctx, tx, v, id, false)
+		return c.Project.ID, c.TaskID, err
 	}
 	return 0, 0, taskd.Invalid("owner", "Files attach to a project, a task or a comment")
 }
 
 // File returns one complete file of the account; not found ("file")
 // otherwise.
-func (db *DB) File(ctx context.Context, accountID, id int64) (taskd.File, error) {
-	f, err := scanFile(db.reader.QueryRow(ctx, db.d.q(`SELECT `+fileColumns+` WHERE f.account_id = ? AND f.id = ? AND f.complete = 1`+fileAlive), accountID, id))
+func (db *DB) File(ctx context.Context, v taskd.Viewer, id int64) (taskd.File, error) {
+	seen := filesSeen(v)
+	f, err := scanFile(db.reader.QueryRow(ctx, db.d.q(`SELECT `+fileColumns+` WHERE f.account_id = ? AND f.id = ? AND f.complete = 1`+fileAlive+seen.where()),
+		append([]any{v.AccountID, id}, seen.args...)...))
 	if errors.Is(err, sql.ErrNoRows) {
 		return f, taskd.NotFound("file")
 	}
@@ -200,7 +193,8 @@ func (db *DB) File(ctx context.Context, accountID, id int64) (taskd.File, error)
 // Files lists the attached files of a project (with its tasks' and
 // comments') or of a task (with its comments'), oldest first.
 func (db *DB) Files(ctx context.Context, q taskd.FileQuery) ([]taskd.File, error) {
-	where, args := ` WHERE f.account_id = ? AND f.complete = 1 AND f.owner <> ''`+fileAlive, []any{q.AccountID}
+	seen := filesSeen(q.Viewer)
+	where, args := ` WHERE f.account_id = ? AND f.complete = 1 AND f.owner <> ''`+fileAlive+seen.where(), append([]any{q.Viewer.AccountID}, seen.args...)
 	if q.ProjectID != 0 {
 		where += ` AND f.project_id = ?`
 		args = append(args, q.ProjectID)
@@ -208,15 +202,6 @@ func (db *DB) Files(ctx context.Context, q taskd.FileQuery) ([]taskd.File, error
 	if q.TaskID != 0 {
 		where += ` AND f.task_id = ?`
 		args = append(args, q.TaskID)
-	}
-	if q.Viewer != 0 {
-		where += ` AND (f.task_id = 0 OR (f.task_id NOT IN (` + unseenTasks + `) AND NOT EXISTS (SELECT 1 FROM tasks t
-			WHERE t.id = f.task_id AND t.parent_id IN (` + unseenTasks + `))))
-			AND (f.owner <> 'comment' OR EXISTS (SELECT 1 FROM comments c WHERE c.id = f.owner_id AND ` + seenComment + `))`
-		args = append(args, q.AccountID, q.Viewer, q.Viewer, q.AccountID, q.Viewer, q.Viewer)
-		for range strings.Count(seenComment, "?") {
-			args = append(args, q.Viewer)
-		}
 	}
 	out, err := all(ctx, db.reader, "files", db.d.q(`SELECT `+fileColumns+where+` ORDER BY f.id`), scanFile, args...)
 	if out == nil && err == nil {
@@ -265,7 +250,7 @@ func (db *DB) DeleteFile(ctx context.Context, by taskd.Actor, id int64) error {
 	if err := taskd.Authorize(by, taskd.PermWork); err != nil {
 		return err
 	}
-	f, err := db.File(ctx, by.AccountID, id)
+	f, err := db.File(ctx, by.Viewer(), id)
 	if err != nil {
 		return err
 	}

@@ -210,7 +210,7 @@ func (db *DB) SetProjectMembers(ctx context.Context, by taskd.Actor, projectID i
 	}
 	err := db.tx(ctx, "project members", func(tx querier) error {
 		ended = taskd.TrustEnded{}
-		if _, err := db.project(ctx, tx, by.AccountID, projectID, false); err != nil {
+		if _, err := db.project(ctx, tx, by.Viewer(), projectID, false); err != nil {
 			return err
 		}
 		for _, e := range emails {
@@ -275,7 +275,7 @@ func (db *DB) Subscribe(ctx context.Context, by taskd.Actor, taskID int64, email
 		return err
 	}
 	return db.tx(ctx, "subscribe", func(tx querier) error {
-		if _, err := db.task(ctx, tx, by.AccountID, taskID, false); err != nil {
+		if _, err := db.task(ctx, tx, by.Viewer(), taskID, false); err != nil {
 			return err
 		}
 		m, err := db.memberByEmail(ctx, tx, by.AccountID, email)

@@ -31,9 +31,10 @@ func scanProject(s interface{ Scan(...any) error }) (taskd.Project, error) {
 	return p, err
 }
 
-// Projects lists the account's projects, optionally of one status.
-func (db *DB) Projects(ctx context.Context, accountID int64, status string) ([]taskd.Project, error) {
-	query, args := `SELECT `+projectColumns+` WHERE pr.account_id = ?`, []any{accountID}
+// Projects lists the projects the viewer sees, optionally of one status.
+func (db *DB) Projects(ctx context.Context, v taskd.Viewer, status string) ([]taskd.Project, error) {
+	seen := projectSeen(v, "pr.id")
+	query, args := `SELECT `+projectColumns+` WHERE pr.account_id = ?`+seen.where(), append([]any{v.AccountID}, seen.args...)
 	if status != "" {
 		query += ` AND pr.status = ?`
 		args = append(args, status)
@@ -41,17 +42,19 @@ func (db *DB) Projects(ctx context.Context, accountID int64, status string) ([]t
 	return all(ctx, db.reader, "projects", db.d.q(query+` ORDER BY pr.id`), scanProject, args...)
 }
 
-// Project returns one project of the account; not found ("project") otherwise.
-func (db *DB) Project(ctx context.Context, accountID, id int64) (taskd.Project, error) {
-	return db.project(ctx, db.reader, accountID, id, false)
+// Project returns one project the viewer sees; not found ("project")
+// otherwise.
+func (db *DB) Project(ctx context.Context, v taskd.Viewer, id int64) (taskd.Project, error) {
+	return db.project(ctx, db.reader, v, id, false)
 }
 
-func (db *DB) project(ctx context.Context, q querier, accountID, id int64, lock bool) (taskd.Project, error) {
-	query := `SELECT ` + projectColumns + ` WHERE pr.account_id = ? AND pr.id = ?`
+func (db *DB) project(ctx context.Context, q querier, v taskd.Viewer, id int64, lock bool) (taskd.Project, error) {
+	seen := projectSeen(v, "pr.id")
+	query := `SELECT ` + projectColumns + ` WHERE pr.account_id = ? AND pr.id = ?` + seen.where()
 	if lock && db.d.forUpdate != "" {
 		query += db.d.forUpdate + ` OF pr`
 	}
-	p, err := scanProject(q.QueryRowContext(ctx, db.d.q(query), accountID, id))
+	p, err := scanProject(q.QueryRowContext(ctx, db.d.q(query), append([]any{v.AccountID, id}, seen.args...)...))
 	if errors.Is(err, sql.ErrNoRows) {
 		return p, taskd.NotFound("project")
 	}
@@ -159,7 +162,7 @@ func (db *DB) CreateProject(ctx context.Context, by taskd.Actor, in taskd.Projec
 				return err
 			}
 		}
-		return db.emitChange(ctx, tx, by, taskd.ActionPost, taskd.ObjectProject, p.ID, p.Page(), p.Ref(), nil, taskd.ProjectFields(p))
+		return db.emitChange(ctx, tx, by, taskd.ActionPost, taskd.ObjectProject, p.ID, p.Page(), p.Ref(), subject{}, nil, taskd.ProjectFields(p))
 	})
 	return p, err
 }
@@ -169,7 +172,7 @@ func (db *DB) UpdateProject(ctx context.Context, by taskd.Actor, id int64, in ta
 	var p taskd.Project
 	err := db.change(ctx, by, "update project", func(tx querier) error {
 		var err error
-		if p, err = db.project(ctx, tx, by.AccountID, id, true); err != nil {
+		if p, err = db.project(ctx, tx, by.Viewer(), id, true); err != nil {
 			return err
 		}
 		before := taskd.ProjectFields(p)
@@ -196,7 +199,7 @@ func (db *DB) UpdateProject(ctx context.Context, by taskd.Actor, id int64, in ta
 				return err
 			}
 		}
-		return db.emitChange(ctx, tx, by, taskd.ActionUpdate, taskd.ObjectProject, p.ID, p.Page(), p.Ref(), before, taskd.ProjectFields(p))
+		return db.emitChange(ctx, tx, by, taskd.ActionUpdate, taskd.ObjectProject, p.ID, p.Page(), p.Ref(), subject{}, before, taskd.ProjectFields(p))
 	})
 	return p, err
 }
@@ -207,7 +210,7 @@ func (db *DB) SetProjectStatus(ctx context.Context, by taskd.Actor, id int64, st
 	var p taskd.Project
 	err := db.change(ctx, by, "set project status", func(tx querier) error {
 		var err error
-		if p, err = db.project(ctx, tx, by.AccountID, id, true); err != nil {
+		if p, err = db.project(ctx, tx, by.Viewer(), id, true); err != nil {
 			return err
 		}
 		if p.Status == status {
@@ -224,7 +227,7 @@ func (db *DB) SetProjectStatus(ctx context.Context, by taskd.Actor, id int64, st
 		if err != nil {
 			return err
 		}
-		return db.emitChange(ctx, tx, by, action, taskd.ObjectProject, p.ID, p.Page(), p.Ref(), before, taskd.ProjectFields(p))
+		return db.emitChange(ctx, tx, by, action, taskd.ObjectProject, p.ID, p.Page(), p.Ref(), subject{}, before, taskd.ProjectFields(p))
 	})
 	return p, err
 }

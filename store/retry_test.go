@@ -47,7 +47,7 @@ func TestLostConnectionsAreRetried(t *testing.T) {
 		errs := make(chan error, 64)
 		for i := range 8 {
 			wg.Go(func() {
-				if _, err := db.Projects(ctx, acct.ID, ""); err != nil {
+				if _, err := db.Projects(ctx, taskd.AccountViewer(acct.ID), ""); err != nil {
 					errs <- fmt.Errorf("read: %w", err)
 				}
 				if _, err := db.CreateTask(ctx, owner, p.ID, 0, taskd.TaskInput{Name: ptr(fmt.Sprintf("r%d-%d", round, i))}); err != nil {
@@ -69,7 +69,7 @@ func TestLostConnectionsAreRetried(t *testing.T) {
 	if retried.Load() == 0 {
 		t.Fatal("no retry counted after the connections were ended three times")
 	}
-	tasks, err := db.Tasks(ctx, taskd.TaskQuery{AccountID: acct.ID, ProjectID: p.ID, Limit: 100})
+	tasks, err := db.Tasks(ctx, taskd.TaskQuery{Viewer: taskd.AccountViewer(acct.ID), ProjectID: p.ID, Limit: 100})
 	if err != nil || len(tasks) != 24 {
 		t.Fatalf("tasks after three rounds: %d, %v; want 24 (each written once)", len(tasks), err)
 	}
@@ -81,7 +81,7 @@ func fillPool(t *testing.T, db *store.DB, accountID int64) {
 	var wg sync.WaitGroup
 	for range 8 {
 		wg.Go(func() {
-			if _, err := db.Projects(context.Background(), accountID, ""); err != nil {
+			if _, err := db.Projects(context.Background(), taskd.AccountViewer(accountID), ""); err != nil {
 				t.Error(err)
 			}
 		})

@@ -71,13 +71,13 @@ func BenchmarkSearchTasks(b *testing.B) {
 					b.Fatal(err)
 				}
 				if backend == "sqlite" { // go test -v shows how SQLite runs each filter
-					plan, err := db.PlanForTest(ctx, taskd.TaskQuery{AccountID: acct.ID, Filter: q, ActiveProjects: true, Limit: 200})
+					plan, err := db.PlanForTest(ctx, taskd.TaskQuery{Viewer: taskd.AccountViewer(acct.ID), Filter: q, ActiveProjects: true, Limit: 200})
 					b.Logf("%s: %v %v", f, plan, err)
 				}
 				b.Run(f, func(b *testing.B) {
 					n := 0
 					for b.Loop() {
-						tasks, err := db.Tasks(ctx, taskd.TaskQuery{AccountID: acct.ID, Filter: q, ActiveProjects: true, Limit: 200})
+						tasks, err := db.Tasks(ctx, taskd.TaskQuery{Viewer: taskd.AccountViewer(acct.ID), Filter: q, ActiveProjects: true, Limit: 200})
 						if err != nil {
 							b.Fatal(err)
 						}

@@ -157,10 +157,10 @@ func (db *DB) SetTags(ctx context.Context, by taskd.Actor, kind string, objectID
 		var task taskd.Task
 		var err error
 		if kind == taskd.TagsOfTasks {
-			if task, err = db.task(ctx, tx, by.AccountID, objectID, true); err != nil {
+			if task, err = db.task(ctx, tx, by.Viewer(), objectID, true); err != nil {
 				return err
 			}
-		} else if _, err := db.project(ctx, tx, by.AccountID, objectID, true); err != nil {
+		} else if _, err := db.project(ctx, tx, by.Viewer(), objectID, true); err != nil {
 			return err
 		}
 		before, err := db.tagMap(ctx, tx, kind, objectID)

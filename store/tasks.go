@@ -85,15 +85,15 @@ func (db *DB) tasksSQL(q taskd.TaskQuery) (string, []any) {
 		where += ` AND t.status = ?`
 		args = append(args, q.Status)
 	}
-	limit := q.Limit
-	if limit <= 0 || limit > 10000 {
-		limit = 10000
-	}
 	// The page of tasks is chosen from tasks alone, then joined to its
 	// project and people: the joins read one page of rows, not every match.
-	order := taskOrder(q.Sort)
-	return db.d.q(`SELECT ` + taskColumnsOf(`(SELECT t.* FROM tasks t`+where+order+` LIMIT ? OFFSET ?)`) + order),
-		append(args, limit, max(q.Offset, 0))
+	// Without a limit, the list is whole (docs/api.md).
+	order, page := taskOrder(q.Sort), ` LIMIT ? OFFSET ?`
+	args = append(args, q.Limit, max(q.Offset, 0))
+	if q.Limit <= 0 {
+		page, args = db.d.noLimit, append(args[:len(args)-2], max(q.Offset, 0))
+	}
+	return db.d.q(`SELECT ` + taskColumnsOf(`(SELECT t.* FROM tasks t`+where+order+page+`)`) + order), args
 }
 
 // taskOrder is the ORDER BY clause of a sort (taskd.SortID and the others).
@@ -145,8 +145,9 @@ func (db *DB) CountTasks(ctx context.Context, q taskd.TaskQuery) (taskd.TaskCoun
 // arguments.
 func (db *DB) taskWhere(q taskd.TaskQuery) (string, []any) {
 	var where strings.Builder
-	args := []any{q.AccountID}
-	where.WriteString(` WHERE t.account_id = ?`)
+	seen := listSeen(q.Viewer)
+	args := append([]any{q.Viewer.AccountID}, seen.args...)
+	where.WriteString(` WHERE t.account_id = ?` + seen.where())
 	add := func(cond string, v any) {
 		where.WriteString(" AND " + cond)
 		args = append(args, v)
@@ -169,10 +170,6 @@ func (db *DB) taskWhere(q taskd.TaskQuery) (string, []any) {
 	default:
 		add(`t.assignee_id IN (SELECT id FROM persons WHERE email = ?)`, q.AssigneeEmail)
 	}
-	if q.Viewer != 0 {
-		where.WriteString(` AND ` + seenInList)
-		args = append(args, q.AccountID, q.Viewer, q.Viewer, q.AccountID, q.Viewer, q.Viewer)
-	}
 	if q.TaskID != 0 {
 		where.WriteString(` AND (t.id = ? OR t.parent_id = ?)`)
 		args = append(args, q.TaskID, q.TaskID)
@@ -181,7 +178,7 @@ func (db *DB) taskWhere(q taskd.TaskQuery) (string, []any) {
 		// A unary + keeps the planner on the account's index, in id order, so
 		// that a LIMIT stops the scan early (SQLite would read every project's
 		// tasks and sort them).
-		add(`+t.project_id IN (SELECT id FROM projects WHERE account_id = ? AND status = 'active')`, q.AccountID)
+		add(`+t.project_id IN (SELECT id FROM projects WHERE account_id = ? AND status = 'active')`, q.Viewer.AccountID)
 	}
 	if q.Filter != nil {
 		cond, fargs := db.filterSQL(q.Filter, taskFilter)
@@ -213,10 +210,13 @@ func escapeLike(s string) string {
 }
 
 // ProjectVersion returns the version of a project's task list, which every
-// change to its tasks increases; not found ("project") for an unknown project.
-func (db *DB) ProjectVersion(ctx context.Context, accountID, projectID int64) (int64, error) {
+// change to its tasks increases; not found ("project") for a project the
+// viewer does not see.
+func (db *DB) ProjectVersion(ctx context.Context, viewer taskd.Viewer, projectID int64) (int64, error) {
 	var v int64
-	err := db.reader.QueryRow(ctx, db.d.q(`SELECT version FROM projects WHERE account_id = ? AND id = ?`), accountID, projectID).Scan(&v)
+	seen := projectSeen(viewer, "pr.id")
+	err := db.reader.QueryRow(ctx, db.d.q(`SELECT pr.version FROM projects pr WHERE pr.account_id = ? AND pr.id = ?`+seen.where()),
+		append([]any{viewer.AccountID, projectID}, seen.args...)...).Scan(&v)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, taskd.NotFound("project")
 	}
@@ -226,17 +226,18 @@ func (db *DB) ProjectVersion(ctx context.Context, accountID, projectID int64) (i
 	return v, nil
 }
 
-// Task returns one task of the account; not found ("task") otherwise.
-func (db *DB) Task(ctx context.Context, accountID, id int64) (taskd.Task, error) {
-	return db.task(ctx, db.reader, accountID, id, false)
+// Task returns one task the viewer sees; not found ("task") otherwise.
+func (db *DB) Task(ctx context.Context, v taskd.Viewer, id int64) (taskd.Task, error) {
+	return db.task(ctx, db.reader, v, id, false)
 }
 
-func (db *DB) task(ctx context.Context, q querier, accountID, id int64, lock bool) (taskd.Task, error) {
-	query := `SELECT ` + taskColumns + ` WHERE t.account_id = ? AND t.id = ?`
+func (db *DB) task(ctx context.Context, q querier, v taskd.Viewer, id int64, lock bool) (taskd.Task, error) {
+	seen := taskSeen(v, "t")
+	query := `SELECT ` + taskColumns + ` WHERE t.account_id = ? AND t.id = ?` + seen.where()
 	if lock && db.d.forUpdate != "" {
 		query += db.d.forUpdate + ` OF t`
 	}
-	t, err := scanTask(q.QueryRowContext(ctx, db.d.q(query), accountID, id))
+	t, err := scanTask(q.QueryRowContext(ctx, db.d.q(query), append([]any{v.AccountID, id}, seen.args...)...))
 	if errors.Is(err, sql.ErrNoRows) {
 		return t, taskd.NotFound("task")
 	}
@@ -284,7 +285,7 @@ func (db *DB) applyTask(ctx context.Context, tx querier, t *taskd.Task, in taskd
 // (migration 0009), on PostgreSQL at commit, so the project's row is locked
 // only while the transaction commits.
 func (db *DB) emitTask(ctx context.Context, tx querier, by taskd.Actor, action string, t taskd.Task, before, after map[string]any) error {
-	return db.emitChange(ctx, tx, by, action, taskd.ObjectTask, t.ID, t.Page(), t.Project, before, after)
+	return db.emitChange(ctx, tx, by, action, taskd.ObjectTask, t.ID, t.Page(), t.Project, subject{task: t.ID}, before, after)
 }
 
 // CreateTask adds a task, or a subtask when parentID is set, and writes
@@ -294,7 +295,7 @@ func (db *DB) CreateTask(ctx context.Context, by taskd.Actor, projectID, parentI
 	t := taskd.Task{AccountID: by.AccountID, ProjectID: projectID, ParentID: parentID, Status: taskd.StatusActive,
 		Priority: DefaultPriority, Author: by.Person, Assignee: taskd.Nobody, DateAdded: db.now().UTC()}
 	err := db.change(ctx, by, "create task", func(tx querier) error {
-		p, err := db.project(ctx, tx, by.AccountID, projectID, false)
+		p, err := db.project(ctx, tx, by.Viewer(), projectID, false)
 		if err != nil {
 			return err
 		}
@@ -307,7 +308,7 @@ func (db *DB) CreateTask(ctx context.Context, by taskd.Actor, projectID, parentI
 		}
 		var parent any
 		if parentID != 0 {
-			pt, err := db.task(ctx, tx, by.AccountID, parentID, true)
+			pt, err := db.task(ctx, tx, by.Viewer(), parentID, true)
 			if err != nil {
 				return taskd.NotFound("parent")
 			}
@@ -359,7 +360,7 @@ func (db *DB) UpdateTask(ctx context.Context, by taskd.Actor, id int64, in taskd
 	var t taskd.Task
 	err := db.change(ctx, by, "update task", func(tx querier) error {
 		var err error
-		if t, err = db.task(ctx, tx, by.AccountID, id, true); err != nil {
+		if t, err = db.task(ctx, tx, by.Viewer(), id, true); err != nil {
 			return err
 		}
 		before, assignee := taskd.TaskFields(t), t.Assignee.ID
@@ -418,7 +419,7 @@ func (db *DB) CompleteTask(ctx context.Context, by taskd.Actor, id int64) (taskd
 	var t taskd.Task
 	err := db.change(ctx, by, "complete task", func(tx querier) error {
 		var err error
-		if t, err = db.task(ctx, tx, by.AccountID, id, true); err != nil {
+		if t, err = db.task(ctx, tx, by.Viewer(), id, true); err != nil {
 			return err
 		}
 		var active int
@@ -442,18 +443,18 @@ func (db *DB) ReopenTask(ctx context.Context, by taskd.Actor, id int64) (taskd.T
 	var t taskd.Task
 	err := db.change(ctx, by, "reopen task", func(tx querier) error {
 		var err error
-		if t, err = db.task(ctx, tx, by.AccountID, id, false); err != nil {
+		if t, err = db.task(ctx, tx, by.Viewer(), id, false); err != nil {
 			return err
 		}
 		parentStatus := ""
 		if t.ParentID != 0 {
-			parent, err := db.task(ctx, tx, by.AccountID, t.ParentID, true)
+			parent, err := db.task(ctx, tx, by.Viewer(), t.ParentID, true)
 			if err != nil {
 				return err
 			}
 			parentStatus = parent.Status
 		}
-		if t, err = db.task(ctx, tx, by.AccountID, id, true); err != nil {
+		if t, err = db.task(ctx, tx, by.Viewer(), id, true); err != nil {
 			return err
 		}
 		if err := taskd.CanReopen(t, parentStatus); err != nil {
@@ -468,7 +469,7 @@ func (db *DB) ReopenTask(ctx context.Context, by taskd.Actor, id int64) (taskd.T
 // delete_task for each subtask and then for the task.
 func (db *DB) DeleteTask(ctx context.Context, by taskd.Actor, id int64) error {
 	return db.change(ctx, by, "delete task", func(tx querier) error {
-		t, err := db.task(ctx, tx, by.AccountID, id, true)
+		t, err := db.task(ctx, tx, by.Viewer(), id, true)
 		if err != nil {
 			return err
 		}
@@ -490,15 +491,15 @@ func (db *DB) DeleteTask(ctx context.Context, by taskd.Actor, id int64) error {
 		if err := rows.Err(); err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, db.d.q(`DELETE FROM tasks WHERE id = ? AND account_id = ?`), t.ID, t.AccountID); err != nil {
-			return err
-		}
+		// The events first: they record whether each task was hidden
+		// (events.hidden) while its viewers are still listed.
 		for _, k := range append(kids, t) {
 			if err := db.emitTask(ctx, tx, by, taskd.ActionDelete, k, taskd.TaskFields(k), nil); err != nil {
 				return err
 			}
 		}
-		return nil
+		_, err = tx.ExecContext(ctx, db.d.q(`DELETE FROM tasks WHERE id = ? AND account_id = ?`), t.ID, t.AccountID)
+		return err
 	})
 }
 

@@ -25,10 +25,11 @@ func scanTimer(s scanner) (taskd.Timer, error) {
 	return tm, err
 }
 
-// Timers lists the account's running timers, oldest first.
-func (db *DB) Timers(ctx context.Context, accountID int64) ([]taskd.Timer, error) {
-	out, err := all(ctx, db.reader, "timers", db.d.q(`SELECT `+timerColumns+` WHERE r.account_id = ? ORDER BY r.started_at, r.id`),
-		scanTimer, accountID)
+// Timers lists the running timers on tasks the viewer sees, oldest first.
+func (db *DB) Timers(ctx context.Context, v taskd.Viewer) ([]taskd.Timer, error) {
+	seen := taskSeen(v, "t")
+	out, err := all(ctx, db.reader, "timers", db.d.q(`SELECT `+timerColumns+` WHERE r.account_id = ?`+seen.where()+` ORDER BY r.started_at, r.id`),
+		scanTimer, append([]any{v.AccountID}, seen.args...)...)
 	if out == nil && err == nil {
 		out = []taskd.Timer{}
 	}
@@ -62,7 +63,7 @@ func (db *DB) StartTimer(ctx context.Context, by taskd.Actor, taskID int64, zone
 	}
 	err := db.tx(ctx, "start timer", func(tx querier) error {
 		stopped = nil
-		t, p, err := db.taskAndProject(ctx, tx, by.AccountID, taskID)
+		t, p, err := db.taskAndProject(ctx, tx, by.Viewer(), taskID)
 		if err != nil {
 			return err
 		}

@@ -13,17 +13,24 @@ import (
 var _ taskd.WebhookStore = (*DB)(nil)
 
 const webhookColumns = `id, account_id, url, events, projects, http_user, http_pass, secret, enabled, errors, last_error,
-	disabled_reason, last_delivery_at, next_attempt_at, created_at, after_event, COALESCE(by_person, 0) FROM webhooks`
+	disabled_reason, last_delivery_at, next_attempt_at, created_at, after_event, COALESCE(by_person, 0),
+	COALESCE((SELECT p.email FROM persons p WHERE p.id = webhooks.by_person), ''),
+	COALESCE((SELECT p.first_name FROM persons p WHERE p.id = webhooks.by_person), ''),
+	COALESCE((SELECT p.last_name FROM persons p WHERE p.id = webhooks.by_person), '') FROM webhooks`
 
 func scanWebhook(s interface{ Scan(...any) error }) (taskd.Webhook, error) {
 	var w taskd.Webhook
 	var events, projects string
 	var enabled int
 	var last, next, added int64
+	var email, first, lastName string
 	err := s.Scan(&w.ID, &w.AccountID, &w.URL, &events, &projects, &w.HTTPUser, &w.HTTPPass, &w.Secret, &enabled,
-		&w.Errors, &w.LastError, &w.DisabledReason, &last, &next, &added, &w.AfterEvent, &w.By)
+		&w.Errors, &w.LastError, &w.DisabledReason, &last, &next, &added, &w.AfterEvent, &w.By, &email, &first, &lastName)
 	if err != nil {
 		return w, err
+	}
+	if w.By != 0 {
+		w.ActsFor = personRef(w.By, email, first, lastName)
 	}
 	w.Events = strings.Split(events, ",")
 	w.Projects, err = taskd.ParseProjectIDs(projects)

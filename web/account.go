@@ -51,6 +51,15 @@ type member struct {
 	Member  taskd.Member
 }
 
+// viewer is who the page reads for: the store leaves out what they may not
+// see (taskd.Viewer), so no page checks it again.
+func (m member) viewer() taskd.Viewer { return viewerOf(m.Account, m.Member) }
+
+// viewerOf is the member's viewer of the account.
+func viewerOf(acct taskd.Account, m taskd.Member) taskd.Viewer {
+	return taskd.PersonViewer(acct.ID, m.ID, m.Role)
+}
+
 // accountHandler is a page or form of the path's account.
 type accountHandler func(w http.ResponseWriter, r *http.Request, v *view, me member) error
 
@@ -99,12 +108,6 @@ func (s *Server) inAccount(perm taskd.Permission, h accountHandler) handler {
 			}
 			s.fail(w, r, http.StatusForbidden, msg)
 			return nil
-		}
-		if ok, err := s.seesPath(r, acct, m); err != nil || !ok {
-			if err == nil {
-				s.fail(w, r, http.StatusNotFound, "There is no such page.")
-			}
-			return err
 		}
 		return h(w, r, v, member{Account: acct, Member: m})
 	}
@@ -177,88 +180,5 @@ func fieldLabel(field string) string {
 	return field
 }
 
-// pathTaskIDs are the tasks the path names: a task, its parent, or the
-// task of a cost line.
-func (s *Server) pathTaskIDs(r *http.Request, acct taskd.Account) []int64 {
-	var ids []int64
-	for _, name := range []string{"tid", "parent"} {
-		if id, err := taskd.ParseID(r.PathValue(name), "task"); err == nil {
-			ids = append(ids, id)
-		}
-	}
-	if id, err := taskd.ParseID(r.PathValue("costid"), "cost"); err == nil {
-		if c, err := s.cfg.Store.Cost(r.Context(), acct.ID, id); err == nil {
-			ids = append(ids, c.TaskID)
-		}
-	}
-	if f, ok := s.pathFile(r, acct); ok && f.TaskID != 0 {
-		ids = append(ids, f.TaskID)
-	}
-	return ids
-}
-
-// pathFile is the file the path names, if any.
-func (s *Server) pathFile(r *http.Request, acct taskd.Account) (taskd.File, bool) {
-	id, err := taskd.ParseID(r.PathValue("fileid"), "file")
-	if err != nil {
-		return taskd.File{}, false
-	}
-	f, err := s.cfg.Store.File(r.Context(), acct.ID, id)
-	return f, err == nil
-}
-
-// seesPath keeps guests and readers to the projects whose team they are
-// on (taskd.CanSeeProject): a page or form of a project, task or comment
-// outside them is not found, as if it did not exist. Unknown ids are left
-// to the handler.
-func (s *Server) seesPath(r *http.Request, acct taskd.Account, m taskd.Member) (bool, error) {
-	ctx := r.Context()
-	tasks := s.pathTaskIDs(r, acct)
-	// Tasks and comments hidden from the person (taskd.HiddenStore).
-	for _, id := range tasks {
-		if ok, err := s.cfg.Store.CanSeeTask(ctx, acct.ID, m.ID, id); err != nil || !ok {
-			return false, err
-		}
-	}
-	if id, err := taskd.ParseID(r.PathValue("cid"), "comment"); err == nil {
-		if ok, err := s.cfg.Store.CanSeeComment(ctx, acct.ID, m.ID, id); err != nil || !ok {
-			return false, err
-		}
-	}
-	file, isFile := s.pathFile(r, acct)
-	if isFile && file.Owner == taskd.OwnerComment {
-		if ok, err := s.cfg.Store.CanSeeComment(ctx, acct.ID, m.ID, file.OwnerID); err != nil || !ok {
-			return false, err
-		}
-	}
-	if !m.Role.Limited() {
-		return true, nil
-	}
-	var project int64
-	if id, err := taskd.ParseID(r.PathValue("pid"), "project"); err == nil && r.PathValue("pid") != "" && !strings.Contains(r.URL.Path, "/people/") {
-		project = id
-	}
-	for _, id := range tasks {
-		if t, err := s.cfg.Store.Task(ctx, acct.ID, id); err == nil {
-			project = t.ProjectID
-		}
-	}
-	if id, err := taskd.ParseID(r.PathValue("cid"), "comment"); err == nil {
-		if c, err := s.cfg.Store.Comment(ctx, acct.ID, id); err == nil {
-			if t, err := s.cfg.Store.Task(ctx, acct.ID, c.TaskID); err == nil {
-				project = t.ProjectID
-			}
-		}
-	}
-	if isFile && file.ProjectID != 0 {
-		project = file.ProjectID
-	}
-	if project == 0 {
-		return true, nil
-	}
-	team, err := s.cfg.Store.ProjectMembers(ctx, acct.ID, project)
-	if err != nil {
-		return false, err
-	}
-	return taskd.CanSeeProject(actor(acct, m), team), nil
-}
+// viewer is who the page reads for (member.viewer).
+func (v *view) viewer() taskd.Viewer { return viewerOf(v.Nav.Account, v.Nav.Member) }

@@ -35,7 +35,7 @@ func boardPage(projectID, group int64) string {
 func (s *Server) board(w http.ResponseWriter, r *http.Request, v *view, me member) error {
 	ctx := r.Context()
 	acct := me.Account
-	p, ok, err := s.pathProject(w, r, acct)
+	p, ok, err := s.pathProject(w, r, v)
 	if !ok {
 		return err
 	}
@@ -61,7 +61,7 @@ func (s *Server) board(w http.ResponseWriter, r *http.Request, v *view, me membe
 	}
 	columns := append([]taskd.Tag{{Title: "No status", Group: bv.Group}}, tags...)
 	for _, tag := range columns {
-		q := taskd.TaskQuery{AccountID: acct.ID, ProjectID: p.ID, Viewer: v.Nav.Member.ID, TagID: tag.ID}
+		q := taskd.TaskQuery{Viewer: v.viewer(), ProjectID: p.ID, TagID: tag.ID}
 		if tag.ID == 0 {
 			q.UntaggedIn = bv.Group.ID
 		}

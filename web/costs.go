@@ -59,7 +59,7 @@ func percent(part, whole int64) int64 {
 // taskCosts reads the time and money part of a task's page.
 func (s *Server) taskCosts(ctx context.Context, v *view, t taskd.Task, p taskd.Project) (*costsView, error) {
 	m := v.Nav.Member
-	q := taskd.CostQuery{AccountID: t.AccountID, TaskID: t.ID, Viewer: m.ID, Newest: true}
+	q := taskd.CostQuery{Viewer: v.viewer(), TaskID: t.ID, Newest: true}
 	lines, err := s.cfg.Store.Costs(ctx, q)
 	if err != nil {
 		return nil, err
@@ -75,12 +75,13 @@ func (s *Server) taskCosts(ctx context.Context, v *view, t taskd.Task, p taskd.P
 	return cv, nil
 }
 
-// projectBudget is a project's spending against its budget; nil without one.
-func (s *Server) projectBudget(ctx context.Context, p taskd.Project) (*budgetView, error) {
+// projectBudget is a project's spending against its budget, of the lines
+// the viewer sees; nil without one.
+func (s *Server) projectBudget(ctx context.Context, v *view, p taskd.Project) (*budgetView, error) {
 	if p.MaxMinutes == 0 && p.MaxCents == 0 {
 		return nil, nil
 	}
-	sums, err := s.cfg.Store.CostSums(ctx, taskd.CostQuery{AccountID: p.AccountID, ProjectID: p.ID}, taskd.CostByTotal)
+	sums, err := s.cfg.Store.CostSums(ctx, taskd.CostQuery{Viewer: v.viewer(), ProjectID: p.ID}, taskd.CostByTotal)
 	if err != nil {
 		return nil, err
 	}
@@ -110,7 +111,7 @@ func (s *Server) costChange(del bool) accountHandler {
 		id, err := taskd.ParseID(r.PathValue("costid"), "cost")
 		var c taskd.Cost
 		if err == nil {
-			c, err = s.cfg.Store.Cost(r.Context(), acct.ID, id)
+			c, err = s.cfg.Store.Cost(r.Context(), v.viewer(), id)
 		}
 		if err == nil {
 			err = taskd.CanChangeCost(by, c)
@@ -143,7 +144,7 @@ func zone(me member) *time.Location { return taskd.Zone(me.Member.TimeZone, me.A
 // startTimer is POST /a/{slug}/tasks/{tid}/timer: the viewer's timer on
 // the task; one running elsewhere is stopped and its time logged.
 func (s *Server) startTimer(w http.ResponseWriter, r *http.Request, v *view, me member) error {
-	t, ok, err := s.pathTask(w, r, me.Account, r.PathValue("tid"))
+	t, ok, err := s.pathTask(w, r, v, r.PathValue("tid"))
 	if !ok {
 		return err
 	}
@@ -244,7 +245,7 @@ func rateText(rate *int64) string {
 // setBudget is POST /a/{slug}/project/{pid}/budget: max_time and
 // max_money ("" clears one).
 func (s *Server) setBudget(w http.ResponseWriter, r *http.Request, v *view, me member) error {
-	p, ok, err := s.pathProject(w, r, me.Account)
+	p, ok, err := s.pathProject(w, r, v)
 	if !ok {
 		return err
 	}

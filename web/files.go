@@ -150,7 +150,7 @@ func (s *Server) downloadFile(w http.ResponseWriter, r *http.Request, v *view, m
 	id, err := taskd.ParseID(r.PathValue("fileid"), "file")
 	var f taskd.File
 	if err == nil {
-		f, err = s.cfg.Store.File(r.Context(), me.Account.ID, id)
+		f, err = s.cfg.Store.File(r.Context(), me.viewer(), id)
 	}
 	if err == nil && f.Owner == taskd.OwnerNone && f.Author.ID != me.Member.ID {
 		err = taskd.NotFound("file")
@@ -171,7 +171,7 @@ func (s *Server) deleteFile(w http.ResponseWriter, r *http.Request, v *view, me 
 	id, err := taskd.ParseID(r.PathValue("fileid"), "file")
 	var f taskd.File
 	if err == nil {
-		f, err = s.cfg.Store.File(r.Context(), me.Account.ID, id)
+		f, err = s.cfg.Store.File(r.Context(), me.viewer(), id)
 	}
 	if err == nil {
 		err = s.cfg.Store.DeleteFile(r.Context(), actor(me.Account, me.Member), f.ID)
@@ -181,7 +181,7 @@ func (s *Server) deleteFile(w http.ResponseWriter, r *http.Request, v *view, me 
 	}
 	to := s.cfg.accountPath(me.Account) + taskd.ProjectPage(f.ProjectID)
 	if f.TaskID != 0 {
-		t, err := s.cfg.Store.Task(r.Context(), me.Account.ID, f.TaskID)
+		t, err := s.cfg.Store.Task(r.Context(), me.viewer(), f.TaskID)
 		if err != nil {
 			return err
 		}
@@ -220,7 +220,7 @@ func fileKind(name string) string {
 
 // addProjectFiles is POST /a/{slug}/project/{pid}/files (multipart).
 func (s *Server) addProjectFiles(w http.ResponseWriter, r *http.Request, v *view, me member) error {
-	p, ok, err := s.pathProject(w, r, me.Account)
+	p, ok, err := s.pathProject(w, r, v)
 	if !ok {
 		return err
 	}

@@ -26,7 +26,7 @@ func (s *Server) myTasks(w http.ResponseWriter, r *http.Request, v *view, me mem
 	acct, m := me.Account, me.Member
 	f := readListFilter(r.URL.Query(), taskd.SortNewest)
 	f.Show = r.URL.Query().Get("show")
-	query := taskd.TaskQuery{AccountID: acct.ID, Viewer: m.ID, ActiveProjects: true}
+	query := taskd.TaskQuery{Viewer: v.viewer(), ActiveProjects: true}
 	switch f.Show {
 	case "created":
 		query.AuthorEmail = m.Email
@@ -36,13 +36,6 @@ func (s *Server) myTasks(w http.ResponseWriter, r *http.Request, v *view, me mem
 		f.Show = "assigned"
 		f.Assignee = "" // the filter would contradict the choice
 		query.AssigneeEmail = m.Email
-	}
-	if m.Role.Limited() {
-		ids, err := s.cfg.Store.MemberProjects(ctx, acct.ID, m.ID)
-		if err != nil {
-			return err
-		}
-		query.Filter = taskd.QueryCond{Field: taskd.FieldProject, Op: "in", Ints: append(ids, 0)}
 	}
 	base := s.cfg.accountPath(acct)
 	list, err := s.listTasks(ctx, query, f, s.today(v), base+"/my")

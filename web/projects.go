@@ -35,15 +35,11 @@ func (s *Server) projects(w http.ResponseWriter, r *http.Request, v *view, me me
 
 func (s *Server) renderProjects(w http.ResponseWriter, r *http.Request, v *view, acct taskd.Account, status int, fe *formError) error {
 	ctx := r.Context()
-	all, err := s.cfg.Store.Projects(ctx, acct.ID, "")
+	all, err := s.cfg.Store.Projects(ctx, v.viewer(), "")
 	if err != nil {
 		return err
 	}
 	folders, err := s.cfg.Store.ProjectFolders(ctx, acct.ID)
-	if err != nil {
-		return err
-	}
-	see, err := s.projectFilter(r, acct, v.Nav.Member)
 	if err != nil {
 		return err
 	}
@@ -53,7 +49,6 @@ func (s *Server) renderProjects(w http.ResponseWriter, r *http.Request, v *view,
 	}
 	for _, p := range all {
 		switch {
-		case !see(p.ID):
 		case p.Status == taskd.ProjectArchive:
 			pv.Archived = append(pv.Archived, p)
 		default:
@@ -105,7 +100,7 @@ func (s *Server) setProjectStatus(status string) accountHandler {
 // parser, store method, permission and update_project event). Other fields
 // have their own forms and are left as they are.
 func (s *Server) updateProject(w http.ResponseWriter, r *http.Request, v *view, me member) error {
-	p, ok, err := s.pathProject(w, r, me.Account)
+	p, ok, err := s.pathProject(w, r, v)
 	if !ok {
 		return err
 	}
@@ -158,19 +153,20 @@ type projectView struct {
 
 func (s *Server) projectPage(w http.ResponseWriter, r *http.Request, v *view, me member) error {
 	acct := me.Account
-	p, ok, err := s.pathProject(w, r, acct)
+	p, ok, err := s.pathProject(w, r, v)
 	if !ok {
 		return err
 	}
 	return s.renderProject(w, r, v, acct, p, http.StatusOK, nil)
 }
 
-// pathProject reads the path's project of the account; ok false when it answered.
-func (s *Server) pathProject(w http.ResponseWriter, r *http.Request, acct taskd.Account) (taskd.Project, bool, error) {
+// pathProject reads the path's project, if the viewer sees it; ok false
+// when it answered.
+func (s *Server) pathProject(w http.ResponseWriter, r *http.Request, v *view) (taskd.Project, bool, error) {
 	id, err := taskd.ParseID(r.PathValue("pid"), "project")
 	var p taskd.Project
 	if err == nil {
-		p, err = s.cfg.Store.Project(r.Context(), acct.ID, id)
+		p, err = s.cfg.Store.Project(r.Context(), v.viewer(), id)
 	}
 	if taskd.IsNotFound(err) {
 		return p, false, s.failWith(w, r, err)
@@ -189,7 +185,7 @@ func (s *Server) renderProject(w http.ResponseWriter, r *http.Request, v *view, 
 		return err
 	}
 	base := s.cfg.accountPath(acct)
-	list, err := s.listTasks(ctx, taskd.TaskQuery{AccountID: acct.ID, ProjectID: p.ID, Viewer: v.Nav.Member.ID},
+	list, err := s.listTasks(ctx, taskd.TaskQuery{Viewer: v.viewer(), ProjectID: p.ID},
 		readListFilter(r.URL.Query(), taskd.SortTree), s.today(v), base+p.Page())
 	if err != nil {
 		return err
@@ -203,10 +199,10 @@ func (s *Server) renderProject(w http.ResponseWriter, r *http.Request, v *view, 
 	if pv.Tags, pv.TagForm, err = s.objectTags(ctx, v, taskd.TagsOfProjects, p.ID, base+p.Page()+"tags", fe, "projecttags"); err != nil {
 		return err
 	}
-	if pv.Budget, err = s.projectBudget(ctx, p); err != nil {
+	if pv.Budget, err = s.projectBudget(ctx, v, p); err != nil {
 		return err
 	}
-	files, err := s.cfg.Store.Files(ctx, taskd.FileQuery{AccountID: acct.ID, ProjectID: p.ID, Viewer: v.Nav.Member.ID})
+	files, err := s.cfg.Store.Files(ctx, taskd.FileQuery{Viewer: v.viewer(), ProjectID: p.ID})
 	if err != nil {
 		return err
 	}
@@ -237,28 +233,27 @@ func (s *Server) today(v *view) time.Time {
 // createTask adds a task, or a subtask when the form names a parent.
 func (s *Server) createTask(w http.ResponseWriter, r *http.Request, v *view, me member) error {
 	acct, m := me.Account, me.Member
-	p, ok, err := s.pathProject(w, r, acct)
+	p, ok, err := s.pathProject(w, r, v)
 	if !ok {
 		return err
 	}
 	var parent int64
 	if pv := r.PostFormValue("id_parent"); pv != "" {
-		// The parent comes in the form, not the path: it must be a task
-		// of this project that the person may see (seesPath covers only
-		// the path), or there is no such task.
+		// The parent comes in the form: a task of this project the person
+		// sees, or there is no such task.
 		var pt taskd.Task
 		if parent, err = taskd.ParseID(pv, "parent"); err == nil {
-			pt, err = s.cfg.Store.Task(r.Context(), acct.ID, parent)
+			pt, err = s.cfg.Store.Task(r.Context(), v.viewer(), parent)
 		}
-		seen := false
-		if err == nil && pt.ProjectID == p.ID {
-			if seen, err = s.cfg.Store.CanSeeTask(r.Context(), acct.ID, m.ID, parent); err != nil {
-				return err
-			}
+		if err == nil && pt.ProjectID != p.ID {
+			err = taskd.NotFound("task")
 		}
-		if !seen {
+		if taskd.IsNotFound(err) {
 			s.fail(w, r, http.StatusNotFound, "There is no such task.")
 			return nil
+		}
+		if err != nil {
+			return err
 		}
 	}
 	in, err := taskd.ParseTaskInput(formParams(r))
@@ -293,19 +288,6 @@ func (s *Server) createTask(w http.ResponseWriter, r *http.Request, v *view, me 
 		return see303(w, r, s.cfg.accountPath(acct)+taskd.TaskPage(p.ID, 0, parent))
 	}
 	return see303(w, r, s.cfg.accountPath(acct)+p.Page()+"#task"+strconv.FormatInt(t.ID, 10))
-}
-
-// projectFilter returns whether the member may see a project: every one,
-// or for guests and readers those whose team they are on.
-func (s *Server) projectFilter(r *http.Request, acct taskd.Account, m taskd.Member) (func(int64) bool, error) {
-	if !m.Role.Limited() {
-		return func(int64) bool { return true }, nil
-	}
-	ids, err := s.cfg.Store.MemberProjects(r.Context(), acct.ID, m.ID)
-	if err != nil {
-		return nil, err
-	}
-	return func(id int64) bool { return slices.Contains(ids, id) }, nil
 }
 
 // byFolder groups projects by folder title, the folders by title and the

@@ -122,7 +122,7 @@ func (s *Server) moveTask(r *http.Request, by taskd.Actor, t taskd.Task) (string
 // setProjectTags is the project page's tag form.
 func (s *Server) setProjectTags(w http.ResponseWriter, r *http.Request, v *view, me member) error {
 	acct := me.Account
-	p, ok, err := s.pathProject(w, r, acct)
+	p, ok, err := s.pathProject(w, r, v)
 	if !ok {
 		return err
 	}

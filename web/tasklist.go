@@ -234,7 +234,7 @@ func (s *Server) listTasks(ctx context.Context, q taskd.TaskQuery, f listFilter,
 	for i, t := range tasks {
 		ids[i] = t.ID
 	}
-	tags, err := s.cfg.Store.ObjectTags(ctx, q.AccountID, taskd.TagsOfTasks, ids)
+	tags, err := s.cfg.Store.ObjectTags(ctx, q.Viewer.AccountID, taskd.TagsOfTasks, ids)
 	if err != nil {
 		return nil, err
 	}
@@ -249,15 +249,15 @@ func (s *Server) listTasks(ctx context.Context, q taskd.TaskQuery, f listFilter,
 		shown[t.ID] = true
 		l.Rows = append(l.Rows, row)
 	}
-	return l, s.nameParents(ctx, q.AccountID, l.Rows, orphans)
+	return l, s.nameParents(ctx, q.Viewer, l.Rows, orphans)
 }
 
 // nameParents sets the parent's name on the rows of subtasks shown alone.
-func (s *Server) nameParents(ctx context.Context, accountID int64, rows []taskRow, ids []int64) error {
+func (s *Server) nameParents(ctx context.Context, viewer taskd.Viewer, rows []taskRow, ids []int64) error {
 	if len(ids) == 0 {
 		return nil
 	}
-	parents, err := s.cfg.Store.Tasks(ctx, taskd.TaskQuery{AccountID: accountID,
+	parents, err := s.cfg.Store.Tasks(ctx, taskd.TaskQuery{Viewer: viewer,
 		Filter: taskd.QueryCond{Field: taskd.FieldID, Op: "in", Ints: ids}})
 	if err != nil {
 		return err

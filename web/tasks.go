@@ -38,7 +38,7 @@ type taskView struct {
 // the task must be of that project (and parent), or the page is not found.
 func (s *Server) taskPage(w http.ResponseWriter, r *http.Request, v *view, me member) error {
 	acct := me.Account
-	t, ok, err := s.pathTask(w, r, acct, r.PathValue("tid"))
+	t, ok, err := s.pathTask(w, r, v, r.PathValue("tid"))
 	if !ok {
 		return err
 	}
@@ -54,12 +54,13 @@ func parentOf(r *http.Request) int64 {
 	return p
 }
 
-// pathTask reads one of the account's tasks by id; ok false when it answered.
-func (s *Server) pathTask(w http.ResponseWriter, r *http.Request, acct taskd.Account, raw string) (taskd.Task, bool, error) {
+// pathTask reads a task by id, if the viewer sees it; ok false when it
+// answered.
+func (s *Server) pathTask(w http.ResponseWriter, r *http.Request, v *view, raw string) (taskd.Task, bool, error) {
 	id, err := taskd.ParseID(raw, "task")
 	var t taskd.Task
 	if err == nil {
-		t, err = s.cfg.Store.Task(r.Context(), acct.ID, id)
+		t, err = s.cfg.Store.Task(r.Context(), v.viewer(), id)
 	}
 	if taskd.IsNotFound(err) {
 		return t, false, s.failWith(w, r, err)
@@ -68,7 +69,7 @@ func (s *Server) pathTask(w http.ResponseWriter, r *http.Request, acct taskd.Acc
 }
 
 func (s *Server) renderTaskByID(w http.ResponseWriter, r *http.Request, v *view, acct taskd.Account, id int64, status int, fe *formError) error {
-	t, err := s.cfg.Store.Task(r.Context(), acct.ID, id)
+	t, err := s.cfg.Store.Task(r.Context(), v.viewer(), id)
 	if err != nil {
 		return err
 	}
@@ -80,23 +81,23 @@ func (s *Server) renderTask(w http.ResponseWriter, r *http.Request, v *view, acc
 	tv := &taskView{Task: t, Error: fe, Values: r.PostForm, Base: s.cfg.accountPath(acct), Me: actor(acct, v.Nav.Member)}
 	var err error
 	if t.ParentID == 0 {
-		if tv.Task.Children, err = s.cfg.Store.Tasks(ctx, taskd.TaskQuery{AccountID: acct.ID, ParentID: t.ID, Viewer: v.Nav.Member.ID}); err != nil {
+		if tv.Task.Children, err = s.cfg.Store.Tasks(ctx, taskd.TaskQuery{Viewer: v.viewer(), ParentID: t.ID}); err != nil {
 			return err
 		}
 	} else {
-		parent, err := s.cfg.Store.Task(ctx, acct.ID, t.ParentID)
+		parent, err := s.cfg.Store.Task(ctx, v.viewer(), t.ParentID)
 		if err != nil {
 			return err
 		}
 		tv.Parent = &parent
 	}
-	if tv.Project, err = s.cfg.Store.Project(ctx, acct.ID, t.ProjectID); err != nil {
+	if tv.Project, err = s.cfg.Store.Project(ctx, v.viewer(), t.ProjectID); err != nil {
 		return err
 	}
 	if tv.Costs, err = s.taskCosts(ctx, v, t, tv.Project); err != nil {
 		return err
 	}
-	files, err := s.cfg.Store.Files(ctx, taskd.FileQuery{AccountID: acct.ID, TaskID: t.ID, Viewer: v.Nav.Member.ID})
+	files, err := s.cfg.Store.Files(ctx, taskd.FileQuery{Viewer: v.viewer(), TaskID: t.ID})
 	if err != nil {
 		return err
 	}
@@ -108,7 +109,7 @@ func (s *Server) renderTask(w http.ResponseWriter, r *http.Request, v *view, acc
 			tv.Files = append(tv.Files, f)
 		}
 	}
-	if tv.Comments, err = s.cfg.Store.CommentsFor(ctx, acct.ID, t.ID, v.Nav.Member.ID); err != nil {
+	if tv.Comments, err = s.cfg.Store.Comments(ctx, v.viewer(), t.ID); err != nil {
 		return err
 	}
 	if tv.People, err = s.cfg.Store.Members(ctx, acct.ID); err != nil {
@@ -131,7 +132,7 @@ func (s *Server) renderTask(w http.ResponseWriter, r *http.Request, v *view, acc
 func (s *Server) taskChange(form string, change func(r *http.Request, by taskd.Actor, t taskd.Task) (string, error)) accountHandler {
 	return func(w http.ResponseWriter, r *http.Request, v *view, me member) error {
 		acct, m := me.Account, me.Member
-		t, ok, err := s.pathTask(w, r, acct, r.PathValue("tid"))
+		t, ok, err := s.pathTask(w, r, v, r.PathValue("tid"))
 		if !ok {
 			return err
 		}
@@ -146,7 +147,7 @@ func (s *Server) taskChange(form string, change func(r *http.Request, by taskd.A
 			status := formStatus(w, err)
 			if fromProject {
 				fe.Form = "tree"
-				p, err := s.cfg.Store.Project(r.Context(), acct.ID, t.ProjectID)
+				p, err := s.cfg.Store.Project(r.Context(), v.viewer(), t.ProjectID)
 				if err != nil {
 					return err
 				}
@@ -229,7 +230,7 @@ func (s *Server) commentChange(del bool) accountHandler {
 		id, err := taskd.ParseID(r.PathValue("cid"), "comment")
 		var c taskd.Comment
 		if err == nil {
-			c, err = s.cfg.Store.Comment(r.Context(), acct.ID, id)
+			c, err = s.cfg.Store.Comment(r.Context(), v.viewer(), id)
 		}
 		by := actor(acct, m)
 		if err == nil {

@@ -51,7 +51,7 @@ func (s *Server) removeMember(w http.ResponseWriter, r *http.Request, v *view, m
 func (s *Server) setProjectTeam(add bool) accountHandler {
 	return func(w http.ResponseWriter, r *http.Request, v *view, me member) error {
 		acct := me.Account
-		p, ok, err := s.pathProject(w, r, acct)
+		p, ok, err := s.pathProject(w, r, v)
 		if !ok {
 			return err
 		}
@@ -78,7 +78,7 @@ func (s *Server) setProjectTeam(add bool) accountHandler {
 // signed-in person's when absent) is subscribed (on=1) or unsubscribed.
 func (s *Server) subscribe(w http.ResponseWriter, r *http.Request, v *view, me member) error {
 	acct := me.Account
-	t, ok, err := s.pathTask(w, r, acct, r.PathValue("tid"))
+	t, ok, err := s.pathTask(w, r, v, r.PathValue("tid"))
 	if !ok {
 		return err
 	}

@@ -96,28 +96,19 @@ type timesheetScope struct {
 	query    taskd.CostQuery
 }
 
-// readTimesheet reads the timesheet's scope and the request's filter.
-// Guests and readers see the lines of the projects whose team they are
-// on, and nobody sees the lines of tasks hidden from them. A person or
-// project that is not one to choose is dropped from the filter.
+// readTimesheet reads the timesheet's scope and the request's filter: the
+// lines and projects the viewer sees (taskd.Viewer). A person or project
+// that is not one to choose is dropped from the filter.
 func (s *Server) readTimesheet(ctx context.Context, r *http.Request, v *view, me member) (timesheetScope, timesheetFilter, error) {
-	acct, m := me.Account, me.Member
+	acct := me.Account
 	f := readTimesheetFilter(r.URL.Query(), s.today(v))
-	sc := timesheetScope{query: taskd.CostQuery{AccountID: acct.ID, Viewer: m.ID, From: f.From, To: f.To}}
+	sc := timesheetScope{query: taskd.CostQuery{Viewer: v.viewer(), From: f.From, To: f.To}}
 	var err error
 	if sc.People, err = s.cfg.Store.Members(ctx, acct.ID); err != nil {
 		return sc, f, err
 	}
-	if sc.Projects, err = s.cfg.Store.Projects(ctx, acct.ID, ""); err != nil {
+	if sc.Projects, err = s.cfg.Store.Projects(ctx, v.viewer(), ""); err != nil {
 		return sc, f, err
-	}
-	if m.Role.Limited() {
-		ids, err := s.cfg.Store.MemberProjects(ctx, acct.ID, m.ID)
-		if err != nil {
-			return sc, f, err
-		}
-		sc.query.Projects = append([]int64{}, ids...) // not nil: none is none
-		sc.Projects = slices.DeleteFunc(sc.Projects, func(p taskd.Project) bool { return !slices.Contains(ids, p.ID) })
 	}
 	if !slices.ContainsFunc(sc.People, func(p taskd.Member) bool { return p.ID == f.Person }) {
 		f.Person = 0

@@ -40,7 +40,7 @@ func (s *Server) renderWebhooks(w http.ResponseWriter, r *http.Request, v *view,
 	if wv.Webhooks, err = s.cfg.Hooks.List(r.Context(), wv.Account.ID); err != nil {
 		return err
 	}
-	if wv.Projects, err = s.cfg.Store.Projects(r.Context(), wv.Account.ID, taskd.ProjectActive); err != nil {
+	if wv.Projects, err = s.cfg.Store.Projects(r.Context(), v.viewer(), taskd.ProjectActive); err != nil {
 		return err
 	}
 	wv.Events = taskd.SubscribableEvents
@@ -51,9 +51,8 @@ func (s *Server) renderWebhooks(w http.ResponseWriter, r *http.Request, v *view,
 func (s *Server) createWebhook(w http.ResponseWriter, r *http.Request, v *view, me member) error {
 	acct := me.Account
 	in := taskd.WebhookInput{URL: strings.TrimSpace(r.PostFormValue("url")), Events: strings.Join(r.PostForm["events"], ","),
-		Projects: strings.Join(r.PostForm["projects"], ","), HTTPUser: r.PostFormValue("http_user"), HTTPPass: r.PostFormValue("http_pass"),
-		By: me.Member.ID}
-	hook, sec, err := s.cfg.Hooks.Add(r.Context(), acct.ID, in, taskd.SubscribableEvents)
+		Projects: strings.Join(r.PostForm["projects"], ","), HTTPUser: r.PostFormValue("http_user"), HTTPPass: r.PostFormValue("http_pass")}
+	hook, sec, err := s.cfg.Hooks.Add(r.Context(), me.viewer(), in, taskd.SubscribableEvents)
 	var te *taskd.Error
 	if errors.As(err, &te) && te.Kind != taskd.KindInternal {
 		msg := te.Message

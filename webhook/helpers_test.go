@@ -78,7 +78,7 @@ func (e *env) add(url string, in taskd.WebhookInput) (taskd.Webhook, string) {
 	if in.Events == "" {
 		in.Events = "post_task,update_task,close_task,reopen_task,delete_task,post_comment,update_comment,delete_comment,post_project,update_project"
 	}
-	w, sec, err := e.svc.Add(context.Background(), e.account.ID, in, taskd.SubscribableEvents)
+	w, sec, err := e.svc.Add(context.Background(), taskd.AccountViewer(e.account.ID), in, taskd.SubscribableEvents)
 	if err != nil {
 		e.t.Fatal(err)
 	}

@@ -15,7 +15,7 @@ import (
 // Store is what the webhook service and dispatcher need.
 type Store interface {
 	taskd.WebhookStore
-	Project(ctx context.Context, accountID, id int64) (taskd.Project, error)
+	Project(ctx context.Context, v taskd.Viewer, id int64) (taskd.Project, error)
 }
 
 // Service is the one implementation of the webhook operations, used by the
@@ -54,23 +54,31 @@ func sealAD(accountID int64) []byte {
 // Add validates a webhook, runs the URL check and stores it disabled.
 // allowed is the set of events that may be chosen. It returns the webhook
 // and its signing secret, which is shown only now.
-func (s *Service) Add(ctx context.Context, accountID int64, in taskd.WebhookInput, allowed []string) (taskd.Webhook, string, error) {
-	return s.add(ctx, accountID, in, allowed, true)
+//
+// The webhook acts for its maker, v: it hears only of what they see when
+// its deliveries are made (taskd.Webhook.By); made with the administrative
+// key, of the whole account. Its projects are those v sees.
+func (s *Service) Add(ctx context.Context, v taskd.Viewer, in taskd.WebhookInput, allowed []string) (taskd.Webhook, string, error) {
+	return s.add(ctx, v, in, allowed, true)
 }
 
 // AddUnchecked stores a webhook, disabled, without the URL check: for
 // seeding a demo whose receiver is not running yet. Enabling it runs the
 // check as always.
 func (s *Service) AddUnchecked(ctx context.Context, accountID int64, in taskd.WebhookInput) (taskd.Webhook, string, error) {
-	return s.add(ctx, accountID, in, taskd.SubscribableEvents, false)
+	return s.add(ctx, taskd.AccountViewer(accountID), in, taskd.SubscribableEvents, false)
 }
 
-func (s *Service) add(ctx context.Context, accountID int64, in taskd.WebhookInput, allowed []string, check bool) (taskd.Webhook, string, error) {
+func (s *Service) add(ctx context.Context, v taskd.Viewer, in taskd.WebhookInput, allowed []string, check bool) (taskd.Webhook, string, error) {
 	u, err := taskd.ParseWebhookURL(in.URL)
 	if err != nil {
 		return taskd.Webhook{}, "", err
 	}
-	w := taskd.Webhook{AccountID: accountID, URL: u.String(), HTTPUser: in.HTTPUser, By: in.By}
+	accountID := v.AccountID
+	w := taskd.Webhook{AccountID: accountID, URL: u.String(), HTTPUser: in.HTTPUser}
+	if !v.Key {
+		w.By = v.PersonID
+	}
 	if w.Events, err = taskd.ParseWebhookEvents(in.Events, allowed); err != nil {
 		return w, "", err
 	}
@@ -78,7 +86,7 @@ func (s *Service) add(ctx context.Context, accountID int64, in taskd.WebhookInpu
 		return w, "", err
 	}
 	for _, p := range w.Projects {
-		if _, err := s.store.Project(ctx, accountID, p); err != nil {
+		if _, err := s.store.Project(ctx, v, p); err != nil {
 			return w, "", err
 		}
 	}

@@ -318,7 +318,7 @@ func TestPrivateDestinationsRefused(t *testing.T) {
 	r := newReceiver(t)
 	port := r.URL[strings.LastIndex(r.URL, ":"):]
 	for _, u := range []string{r.URL, "http://localhost" + port, "http://[::1]" + port, "http://10.0.0.1/", "http://169.254.169.254/latest"} {
-		_, _, err := e.svc.Add(context.Background(), e.account.ID, taskd.WebhookInput{URL: u, Events: "post_task"}, taskd.WebhookEvents)
+		_, _, err := e.svc.Add(context.Background(), taskd.AccountViewer(e.account.ID), taskd.WebhookInput{URL: u, Events: "post_task"}, taskd.WebhookEvents)
 		if taskd.ErrorKind(err) != taskd.KindInvalid || taskd.AsError(err).Value != u {
 			t.Errorf("%s: %v", u, err)
 		}

@@ -37,7 +37,7 @@ func testCosts(t *testing.T, f *Fixture) {
 	if c1.ID == 0 || c1.Minutes != 90 || c1.Cents != 12345 || c1.Date != "2026-03-04" || c1.Person.ID != owner.Person.ID || c1.IsTimer {
 		t.Fatalf("added %+v", c1)
 	}
-	got := must(s.Cost(ctx, f.Account.ID, c1.ID))(t)
+	got := must(s.Cost(ctx, taskd.AccountViewer(f.Account.ID), c1.ID))(t)
 	if got.Minutes != 90 || got.Cents != 12345 || got.Comment != "design" || got.Task.Name != "T" || got.Task.Project.Name != "P" ||
 		got.Person.Email != owner.Person.Email || got.Date != "2026-03-04" {
 		t.Fatalf("read back %+v", got)
@@ -87,7 +87,7 @@ func testCosts(t *testing.T, f *Fixture) {
 	// Filters.
 	ids := func(q taskd.CostQuery) []int64 {
 		t.Helper()
-		q.AccountID = f.Account.ID
+		q.Viewer = taskd.AccountViewer(f.Account.ID)
 		var out []int64
 		for _, c := range must(s.Costs(ctx, q))(t) {
 			out = append(out, c.ID)
@@ -114,7 +114,6 @@ func testCosts(t *testing.T, f *Fixture) {
 	same("from", ids(taskd.CostQuery{From: "2026-03-01"}), c1.ID, c3.ID, rated.ID)
 	same("manual", ids(taskd.CostQuery{IsTimer: ptr(false)}), c2.ID, c1.ID, c3.ID, rated.ID)
 	same("timer", ids(taskd.CostQuery{IsTimer: ptr(true)}))
-	same("no projects", ids(taskd.CostQuery{Projects: []int64{}}))
 	same("limit", ids(taskd.CostQuery{Limit: 2, Offset: 1}), c1.ID, c3.ID)
 	for filter, wantIDs := range map[string][]int64{
 		"task=" + itoa(other.ID):                               {c3.ID},
@@ -132,7 +131,7 @@ func testCosts(t *testing.T, f *Fixture) {
 	// Sums, exact, by every group.
 	sums := func(group string) []taskd.CostGroup {
 		t.Helper()
-		return must(s.CostSums(ctx, taskd.CostQuery{AccountID: f.Account.ID}, group))(t)
+		return must(s.CostSums(ctx, taskd.CostQuery{Viewer: taskd.AccountViewer(f.Account.ID)}, group))(t)
 	}
 	if total := sums(taskd.CostByTotal); len(total) != 1 || total[0].Minutes != 90+120+70 || total[0].Cents != 12345+5100+500+2975 || total[0].Lines != 4 {
 		t.Fatalf("total = %+v", total)
@@ -153,7 +152,7 @@ func testCosts(t *testing.T, f *Fixture) {
 	if days := sums(taskd.CostByDay); len(days) != 2 || days[0].Day != "2026-02-27" {
 		t.Fatalf("by day = %+v", days)
 	}
-	if none := must(s.CostSums(ctx, taskd.CostQuery{AccountID: f.Account.ID, From: "2030-01-01"}, taskd.CostByTotal))(t); len(none) != 0 {
+	if none := must(s.CostSums(ctx, taskd.CostQuery{Viewer: taskd.AccountViewer(f.Account.ID), From: "2030-01-01"}, taskd.CostByTotal))(t); len(none) != 0 {
 		t.Fatalf("no lines summed to %+v", none)
 	}
 
@@ -167,15 +166,15 @@ func testCosts(t *testing.T, f *Fixture) {
 	wantConflict(t, s.DeleteCost(ctx, owner, c1.ID), taskd.ReasonProjectArchived)
 	must(s.SetProjectStatus(ctx, owner, p.ID, taskd.ProjectActive))(t)
 	noErr(t, s.DeleteCost(ctx, uma, c3.ID))
-	_, err = s.Cost(ctx, f.Account.ID, c3.ID)
+	_, err = s.Cost(ctx, taskd.AccountViewer(f.Account.ID), c3.ID)
 	want(t, err, taskd.KindNotFound, "cost")
 
 	// Another account sees none of it.
 	b, bOwner := NewAccount(t, s, "other")
-	if l := must(s.Costs(ctx, taskd.CostQuery{AccountID: b.ID}))(t); len(l) != 0 {
+	if l := must(s.Costs(ctx, taskd.CostQuery{Viewer: taskd.AccountViewer(b.ID)}))(t); len(l) != 0 {
 		t.Fatalf("another account's lines: %+v", l)
 	}
-	_, err = s.Cost(ctx, b.ID, c1.ID)
+	_, err = s.Cost(ctx, taskd.AccountViewer(b.ID), c1.ID)
 	want(t, err, taskd.KindNotFound, "cost")
 	want(t, s.DeleteCost(ctx, bOwner, c1.ID), taskd.KindNotFound, "cost")
 	_, err = s.AddCost(ctx, bOwner, task.ID, taskd.CostInput{Minutes: ptr[int64](1)})
@@ -194,8 +193,11 @@ func testHiddenCosts(t *testing.T, f *Fixture) {
 	secret := must(s.CreateTask(ctx, owner, p.ID, 0, taskd.TaskInput{Name: ptr("Secret"), Hidden: []string{ann.Person.Email}}))(t)
 	must(s.AddCost(ctx, owner, open.ID, taskd.CostInput{Minutes: ptr[int64](10)}))(t)
 	must(s.AddCost(ctx, owner, secret.ID, taskd.CostInput{Minutes: ptr[int64](20)}))(t)
-	for who, wantLines := range map[int64]int{uma.Person.ID: 1, ann.Person.ID: 2, 0: 2} {
-		q := taskd.CostQuery{AccountID: f.Account.ID, Viewer: who}
+	// A subtask hidden under a visible task: its own rule applies.
+	hiddenSub := must(s.CreateTask(ctx, owner, p.ID, open.ID, taskd.TaskInput{Name: ptr("Secret sub"), Hidden: []string{ann.Person.Email}}))(t)
+	must(s.AddCost(ctx, owner, hiddenSub.ID, taskd.CostInput{Minutes: ptr[int64](30)}))(t)
+	for who, wantLines := range map[int64]int{uma.Person.ID: 1, ann.Person.ID: 3, 0: 3} {
+		q := taskd.CostQuery{Viewer: viewerOf(t, f, who)}
 		sum := must(s.CostSums(ctx, q, taskd.CostByTotal))(t)
 		if len(sum) != 1 || sum[0].Lines != wantLines || len(must(s.Costs(ctx, q))(t)) != wantLines {
 			t.Fatalf("viewer %d sees %+v, want %d lines", who, sum, wantLines)
@@ -238,7 +240,7 @@ func testTimers(t *testing.T, f *Fixture) {
 	if stopped == nil || stopped.Minutes != 30 || !stopped.IsTimer || stopped.TaskID != a.ID || moved.Task.ID != b.ID {
 		t.Fatalf("moving the timer: %+v, stopped %+v", moved, stopped)
 	}
-	if list := must(s.Timers(ctx, f.Account.ID))(t); len(list) != 1 || list[0].ID != moved.ID || list[0].Task.Name != "B" {
+	if list := must(s.Timers(ctx, taskd.AccountViewer(f.Account.ID)))(t); len(list) != 1 || list[0].ID != moved.ID || list[0].Task.Name != "B" {
 		t.Fatalf("running timers: %+v", list)
 	}
 
@@ -258,14 +260,14 @@ func testTimers(t *testing.T, f *Fixture) {
 	if own.Minutes != 14*60+50 || own.TaskID != b.ID || own.Date != "2026-03-04" { // 11:00:29 to 01:50:30, in UTC
 		t.Fatalf("uma's own stop: %+v", own)
 	}
-	if timers := must(s.Costs(ctx, taskd.CostQuery{AccountID: f.Account.ID, IsTimer: ptr(true)}))(t); len(timers) != 3 {
+	if timers := must(s.Costs(ctx, taskd.CostQuery{Viewer: taskd.AccountViewer(f.Account.ID), IsTimer: ptr(true)}))(t); len(timers) != 3 {
 		t.Fatalf("timer lines: %+v", timers)
 	}
 
 	// Discarded, no line; a closed task takes no timer.
 	mustTimer(t)(s.StartTimer(ctx, uma, a.ID, nil))
 	noErr(t, s.DeleteTimer(ctx, uma))
-	if l := must(s.Costs(ctx, taskd.CostQuery{AccountID: f.Account.ID}))(t); len(l) != 3 {
+	if l := must(s.Costs(ctx, taskd.CostQuery{Viewer: taskd.AccountViewer(f.Account.ID)}))(t); len(l) != 3 {
 		t.Fatalf("a discarded timer logged a line: %d lines", len(l))
 	}
 	must(s.CompleteTask(ctx, owner, b.ID))(t)
@@ -275,7 +277,7 @@ func testTimers(t *testing.T, f *Fixture) {
 	// Stops at once record the timer once, round after round.
 	for round := range 10 {
 		mustTimer(t)(s.StartTimer(ctx, uma, a.ID, nil))
-		linesBefore := len(must(s.Costs(ctx, taskd.CostQuery{AccountID: f.Account.ID}))(t))
+		linesBefore := len(must(s.Costs(ctx, taskd.CostQuery{Viewer: taskd.AccountViewer(f.Account.ID)}))(t))
 		var stops sync.WaitGroup
 		for range 4 {
 			stops.Go(func() {
@@ -285,7 +287,7 @@ func testTimers(t *testing.T, f *Fixture) {
 			})
 		}
 		stops.Wait()
-		if n := len(must(s.Costs(ctx, taskd.CostQuery{AccountID: f.Account.ID}))(t)); n != linesBefore+1 {
+		if n := len(must(s.Costs(ctx, taskd.CostQuery{Viewer: taskd.AccountViewer(f.Account.ID)}))(t)); n != linesBefore+1 {
 			t.Fatalf("round %d: four stops at once logged %d lines", round, n-linesBefore)
 		}
 	}
@@ -300,7 +302,7 @@ func testTimers(t *testing.T, f *Fixture) {
 		})
 	}
 	wg.Wait()
-	if list := must(s.Timers(ctx, f.Account.ID))(t); len(list) != 1 {
+	if list := must(s.Timers(ctx, taskd.AccountViewer(f.Account.ID)))(t); len(list) != 1 {
 		t.Fatalf("concurrent starts left %d timers", len(list))
 	}
 }
@@ -319,16 +321,16 @@ func testBudgets(t *testing.T, f *Fixture) {
 	ctx := context.Background()
 	s, owner := f.Store, f.Owner
 	p := must(s.CreateProject(ctx, owner, taskd.ProjectInput{Name: ptr("Budgeted"), MaxMinutes: ptr[int64](1200), MaxCents: ptr[int64](5000000)}))(t)
-	if got := must(s.Project(ctx, f.Account.ID, p.ID))(t); got.MaxMinutes != 1200 || got.MaxCents != 5000000 {
+	if got := must(s.Project(ctx, taskd.AccountViewer(f.Account.ID), p.ID))(t); got.MaxMinutes != 1200 || got.MaxCents != 5000000 {
 		t.Fatalf("project budget %+v", got)
 	}
 	must(s.UpdateProject(ctx, owner, p.ID, taskd.ProjectInput{MaxCents: ptr[int64](0)}))(t)
-	if got := must(s.Project(ctx, f.Account.ID, p.ID))(t); got.MaxMinutes != 1200 || got.MaxCents != 0 {
+	if got := must(s.Project(ctx, taskd.AccountViewer(f.Account.ID), p.ID))(t); got.MaxMinutes != 1200 || got.MaxCents != 0 {
 		t.Fatalf("project budget after clearing money %+v", got)
 	}
 	task := must(s.CreateTask(ctx, owner, p.ID, 0, taskd.TaskInput{Name: ptr("T"), MaxMinutes: ptr[int64](90)}))(t)
 	must(s.UpdateTask(ctx, owner, task.ID, taskd.TaskInput{MaxCents: ptr[int64](150)}))(t)
-	if got := must(s.Task(ctx, f.Account.ID, task.ID))(t); got.MaxMinutes != 90 || got.MaxCents != 150 {
+	if got := must(s.Task(ctx, taskd.AccountViewer(f.Account.ID), task.ID))(t); got.MaxMinutes != 90 || got.MaxCents != 150 {
 		t.Fatalf("task budget %+v", got)
 	}
 }
@@ -391,7 +393,7 @@ func testCostTotalsExact(t *testing.T, f *Fixture) {
 		m.Add(one)
 		byMonth[month] = m
 	}
-	q := taskd.CostQuery{AccountID: f.Account.ID, ProjectID: p.ID}
+	q := taskd.CostQuery{Viewer: taskd.AccountViewer(f.Account.ID), ProjectID: p.ID}
 	if got := must(s.CostSums(ctx, q, taskd.CostByTotal))(t); len(got) != 1 || got[0].CostSum != total {
 		t.Fatalf("total %+v, want %+v", got, total)
 	}

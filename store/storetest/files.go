@@ -39,7 +39,7 @@ func testFiles(t *testing.T, f *Fixture) {
 		file.Owner != taskd.OwnerNone || file.Author.ID != uma.Person.ID {
 		t.Fatalf("stored %+v", file)
 	}
-	if l := must(s.Files(ctx, taskd.FileQuery{AccountID: f.Account.ID}))(t); len(l) != 0 {
+	if l := must(s.Files(ctx, taskd.FileQuery{Viewer: taskd.AccountViewer(f.Account.ID)}))(t); len(l) != 0 {
 		t.Fatalf("an unattached upload is listed: %+v", l)
 	}
 	want(t, s.AttachFiles(ctx, ann, []int64{file.ID}, taskd.OwnerTask, task.ID), taskd.KindNotFound, "file")
@@ -47,12 +47,12 @@ func testFiles(t *testing.T, f *Fixture) {
 	noErr(t, s.AttachFiles(ctx, uma, []int64{file.ID}, taskd.OwnerTask, task.ID))
 	want(t, s.AttachFiles(ctx, uma, []int64{file.ID}, taskd.OwnerProject, p.ID), taskd.KindNotFound, "file")
 	for _, q := range []taskd.FileQuery{{TaskID: task.ID}, {ProjectID: p.ID}, {}} {
-		q.AccountID = f.Account.ID
+		q.Viewer = taskd.AccountViewer(f.Account.ID)
 		if l := must(s.Files(ctx, q))(t); len(l) != 1 || l[0].ID != file.ID || l[0].TaskID != task.ID || l[0].ProjectID != p.ID {
 			t.Fatalf("files of %+v: %+v", q, l)
 		}
 	}
-	got, err := io.ReadAll(s.OpenFile(ctx, must(s.File(ctx, f.Account.ID, file.ID))(t)))
+	got, err := io.ReadAll(s.OpenFile(ctx, must(s.File(ctx, taskd.AccountViewer(f.Account.ID), file.ID))(t)))
 	noErr(t, err)
 	if !bytes.Equal(got, content) {
 		t.Fatalf("read back %d bytes, not the %d stored", len(got), len(content))
@@ -83,7 +83,7 @@ func testFiles(t *testing.T, f *Fixture) {
 	// Deleting: the author, an admin or the owner.
 	want(t, s.DeleteFile(ctx, ann, file.ID), taskd.KindForbidden, "file")
 	noErr(t, s.DeleteFile(ctx, owner, file.ID))
-	_, err = s.File(ctx, f.Account.ID, file.ID)
+	_, err = s.File(ctx, taskd.AccountViewer(f.Account.ID), file.ID)
 	want(t, err, taskd.KindNotFound, "file")
 
 	// The sweep: unattached uploads from before the time go, recent ones
@@ -95,14 +95,14 @@ func testFiles(t *testing.T, f *Fixture) {
 	onGone := must(s.CreateFile(ctx, owner, "gone.txt", "text/plain", bytes.NewReader([]byte("x")), limits))(t)
 	noErr(t, s.AttachFiles(ctx, owner, []int64{onGone.ID}, taskd.OwnerTask, gone.ID))
 	noErr(t, s.DeleteTask(ctx, owner, gone.ID))
-	_, err = s.File(ctx, f.Account.ID, onGone.ID) // gone with its task, before the sweep
+	_, err = s.File(ctx, taskd.AccountViewer(f.Account.ID), onGone.ID) // gone with its task, before the sweep
 	want(t, err, taskd.KindNotFound, "file")
 	swept := must(s.DeleteUnattachedFiles(ctx, f.Clock.Now().Add(-time.Hour)))(t)
 	if swept < 2 {
 		t.Fatalf("swept %d files, want the old upload and the deleted task's file at least", swept)
 	}
 	for id, kept := range map[int64]bool{old.ID: false, onGone.ID: false, recent.ID: true} {
-		if _, err := s.File(ctx, f.Account.ID, id); (err == nil) != kept {
+		if _, err := s.File(ctx, uma.Viewer(), id); (err == nil) != kept { // uploads are their uploader's
 			t.Fatalf("file %d kept %v after the sweep: %v", id, !kept, err)
 		}
 	}
@@ -116,7 +116,7 @@ func testFiles(t *testing.T, f *Fixture) {
 	onNote := must(s.CreateFile(ctx, owner, "n.txt", "text/plain", bytes.NewReader([]byte("n")), limits))(t)
 	noErr(t, s.AttachFiles(ctx, owner, []int64{onNote.ID}, taskd.OwnerComment, note.ID))
 	for who, n := range map[int64]int{uma.Person.ID: 0, ann.Person.ID: 2, 0: 2} {
-		l := must(s.Files(ctx, taskd.FileQuery{AccountID: f.Account.ID, ProjectID: p.ID, Viewer: who}))(t)
+		l := must(s.Files(ctx, taskd.FileQuery{Viewer: viewerOf(t, f, who), ProjectID: p.ID}))(t)
 		if len(l) != n {
 			t.Fatalf("viewer %d sees %d files, want %d: %+v", who, len(l), n, l)
 		}
@@ -138,7 +138,7 @@ func testFiles(t *testing.T, f *Fixture) {
 
 	// Another account.
 	b, bOwner := NewAccount(t, s, "other")
-	_, err = s.File(ctx, b.ID, recent.ID)
+	_, err = s.File(ctx, taskd.AccountViewer(b.ID), recent.ID)
 	want(t, err, taskd.KindNotFound, "file")
 	want(t, s.DeleteFile(ctx, bOwner, recent.ID), taskd.KindNotFound, "file")
 	want(t, s.AttachFiles(ctx, bOwner, []int64{recent.ID}, taskd.OwnerProject, p.ID), taskd.KindNotFound, "project")

@@ -32,7 +32,7 @@ func testTaskListing(t *testing.T, f *Fixture) {
 
 	names := func(q taskd.TaskQuery) []string {
 		t.Helper()
-		q.AccountID, q.ProjectID = by.AccountID, p.ID
+		q.Viewer, q.ProjectID = taskd.AccountViewer(by.AccountID), p.ID
 		var out []string
 		for _, t := range must(s.Tasks(ctx, q))(t) {
 			out = append(out, t.Name)
@@ -65,7 +65,7 @@ func testTaskListing(t *testing.T, f *Fixture) {
 
 	count := func(q taskd.TaskQuery) taskd.TaskCounts {
 		t.Helper()
-		q.AccountID, q.ProjectID = by.AccountID, p.ID
+		q.Viewer, q.ProjectID = taskd.AccountViewer(by.AccountID), p.ID
 		return must(s.CountTasks(ctx, q))(t)
 	}
 	if got := count(taskd.TaskQuery{Status: taskd.StatusActive, Limit: 1, Offset: 3}); got != (taskd.TaskCounts{Active: 3, Done: 1}) {
@@ -75,7 +75,7 @@ func testTaskListing(t *testing.T, f *Fixture) {
 		t.Errorf("counts of a search = %+v, want 1 active", got)
 	}
 	other, _ := NewAccount(t, s, "other")
-	if got := must(s.CountTasks(ctx, taskd.TaskQuery{AccountID: other.ID, ProjectID: p.ID}))(t); got != (taskd.TaskCounts{}) {
+	if got := must(s.CountTasks(ctx, taskd.TaskQuery{Viewer: taskd.AccountViewer(other.ID), ProjectID: p.ID}))(t); got != (taskd.TaskCounts{}) {
 		t.Errorf("another account counts %+v of this project's tasks", got)
 	}
 }

@@ -91,7 +91,7 @@ func testPeople(t *testing.T, f *Fixture) {
 	want(t, s.Subscribe(ctx, by, task.ID, "stranger@example.com", true), taskd.KindNotFound, "member")
 	// The project's default assignee takes new tasks; email_user_to wins.
 	must(s.UpdateProject(ctx, by, p.ID, taskd.ProjectInput{AssigneeEmail: ptr(bob.Email), Folder: ptr("Internal"), Members: &[]string{bob.Email}}))(t)
-	if got := must(s.Project(ctx, f.Account.ID, p.ID))(t); got.Assignee.ID != bob.ID || got.Folder != "Internal" {
+	if got := must(s.Project(ctx, taskd.AccountViewer(f.Account.ID), p.ID))(t); got.Assignee.ID != bob.ID || got.Folder != "Internal" {
 		t.Fatalf("project: %+v", got)
 	}
 	if dt := must(s.CreateTask(ctx, by, p.ID, 0, taskd.TaskInput{Name: ptr("Default")}))(t); dt.Assignee.ID != bob.ID {
@@ -126,7 +126,7 @@ func testPeople(t *testing.T, f *Fixture) {
 	// Removing a member.
 	want(t, second(s.RemoveMember(ctx, by, by.Person.ID)), taskd.KindForbidden, "member")
 	noErr(t, second(s.RemoveMember(ctx, by, bob.ID)))
-	if got := must(s.Task(ctx, f.Account.ID, task.ID))(t); got.Assignee.ID != taskd.NobodyID || got.Name != "Logo" {
+	if got := must(s.Task(ctx, taskd.AccountViewer(f.Account.ID), task.ID))(t); got.Assignee.ID != taskd.NobodyID || got.Name != "Logo" {
 		t.Fatalf("the removed member's task: %+v", got)
 	}
 	if subs := must(s.Subscribers(ctx, f.Account.ID, task.ID))(t); len(subs) != 0 {

@@ -125,6 +125,7 @@ func Run(t *testing.T, open func(t *testing.T, now func() time.Time) Store) {
 		{"RateCounts", testRateCounts},
 		{"Costs", testCosts},
 		{"HiddenCosts", testHiddenCosts},
+		{"SeenEvents", testSeenEvents},
 		{"Timers", testTimers},
 		{"Budgets", testBudgets},
 		{"CostTotalsExact", testCostTotalsExact},
@@ -239,15 +240,15 @@ func testProjects(t *testing.T, f *Fixture) {
 	wantConflict(t, err, taskd.ReasonAlreadyInState)
 	_, err = s.CreateTask(ctx, by, p.ID, 0, taskd.TaskInput{Name: ptr("t")})
 	wantConflict(t, err, taskd.ReasonProjectArchived)
-	if list := must(s.Projects(ctx, by.AccountID, taskd.ProjectActive))(t); len(list) != 0 {
+	if list := must(s.Projects(ctx, taskd.AccountViewer(by.AccountID), taskd.ProjectActive))(t); len(list) != 0 {
 		t.Fatalf("active projects = %+v", list)
 	}
 	must(s.SetProjectStatus(ctx, by, p.ID, taskd.ProjectActive))(t)
-	list := must(s.Projects(ctx, by.AccountID, ""))(t)
+	list := must(s.Projects(ctx, taskd.AccountViewer(by.AccountID), ""))(t)
 	if len(list) != 1 || list[0].Name != "Launch v2" || list[0].Status != taskd.ProjectActive {
 		t.Fatalf("projects = %+v", list)
 	}
-	_, err = s.Project(ctx, by.AccountID, p.ID+1000)
+	_, err = s.Project(ctx, taskd.AccountViewer(by.AccountID), p.ID+1000)
 	want(t, err, taskd.KindNotFound, "project")
 	_, err = s.UpdateProject(ctx, by, p.ID+1000, taskd.ProjectInput{Name: ptr("x")})
 	want(t, err, taskd.KindNotFound, "project")
@@ -306,7 +307,7 @@ func testTaskRules(t *testing.T, f *Fixture) {
 	want(t, err, taskd.KindNotFound, "task")
 
 	noErr(t, s.DeleteTask(ctx, by, parent.ID))
-	_, err = s.Task(ctx, by.AccountID, child.ID)
+	_, err = s.Task(ctx, taskd.AccountViewer(by.AccountID), child.ID)
 	want(t, err, taskd.KindNotFound, "task")
 	want(t, s.DeleteTask(ctx, by, parent.ID), taskd.KindNotFound, "task")
 }
@@ -318,7 +319,7 @@ func testProjectVersion(t *testing.T, f *Fixture) {
 	ctx := context.Background()
 	s, by := f.Store, f.Owner
 	p, other := newProject(t, f), newProject(t, f)
-	version := func() int64 { return must(s.ProjectVersion(ctx, by.AccountID, p.ID))(t) }
+	version := func() int64 { return must(s.ProjectVersion(ctx, taskd.AccountViewer(by.AccountID), p.ID))(t) }
 	last := version()
 	step := func(name string, change func() error, raises bool) {
 		t.Helper()
@@ -346,7 +347,7 @@ func testProjectVersion(t *testing.T, f *Fixture) {
 		return second(s.CreateTask(ctx, by, other.ID, 0, taskd.TaskInput{Name: ptr("O")}))
 	}, false)
 	step("delete", func() error { return s.DeleteTask(ctx, by, task.ID) }, true)
-	_, err := s.ProjectVersion(ctx, by.AccountID, p.ID+999)
+	_, err := s.ProjectVersion(ctx, taskd.AccountViewer(by.AccountID), p.ID+999)
 	want(t, err, taskd.KindNotFound, "project")
 }
 
@@ -359,7 +360,7 @@ func testTaskQueries(t *testing.T, f *Fixture) {
 	b := must(s.CreateTask(ctx, by, p.ID, 0, taskd.TaskInput{Name: ptr("Ship"), AssigneeEmail: ptr(by.Person.Email)}))(t)
 	must(s.CompleteTask(ctx, by, b.ID))(t)
 
-	all := must(s.Tasks(ctx, taskd.TaskQuery{AccountID: by.AccountID, ProjectID: p.ID}))(t)
+	all := must(s.Tasks(ctx, taskd.TaskQuery{Viewer: taskd.AccountViewer(by.AccountID), ProjectID: p.ID}))(t)
 	tree := taskd.BuildTree(all)
 	if len(all) != 3 || len(tree) != 2 || len(tree[0].Children) != 1 || tree[0].Children[0].Name != "Draft" {
 		t.Fatalf("tree = %+v", tree)
@@ -381,7 +382,7 @@ func testTaskQueries(t *testing.T, f *Fixture) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			q := tc.q
-			q.AccountID, q.ProjectID = by.AccountID, p.ID
+			q.Viewer, q.ProjectID = taskd.AccountViewer(by.AccountID), p.ID
 			if got := must(s.Tasks(ctx, q))(t); len(got) != tc.want {
 				t.Fatalf("got %d tasks, want %d: %+v", len(got), tc.want, got)
 			}
@@ -399,13 +400,13 @@ func testComments(t *testing.T, f *Fixture) {
 		t.Fatalf("comment page = %s", c.Page())
 	}
 	must(s.UpdateComment(ctx, by, c.ID, "edited"))(t)
-	list := must(s.Comments(ctx, by.AccountID, task.ID))(t)
+	list := must(s.Comments(ctx, taskd.AccountViewer(by.AccountID), task.ID))(t)
 	if len(list) != 1 || list[0].Text != "edited" || list[0].Author.ID != by.Person.ID {
 		t.Fatalf("comments = %+v", list)
 	}
 	_, err := s.CreateComment(ctx, by, task.ID+999, "x")
 	want(t, err, taskd.KindNotFound, "task")
-	_, err = s.Comments(ctx, by.AccountID, task.ID+999)
+	_, err = s.Comments(ctx, taskd.AccountViewer(by.AccountID), task.ID+999)
 	want(t, err, taskd.KindNotFound, "task")
 	noErr(t, s.DeleteComment(ctx, by, c.ID))
 	want(t, s.DeleteComment(ctx, by, c.ID), taskd.KindNotFound, "comment")
@@ -431,7 +432,7 @@ func testEvents(t *testing.T, f *Fixture) {
 	noErr(t, s.DeleteTask(ctx, by, task.ID))
 	other := newProject(t, f)
 
-	evs := must(s.Events(ctx, by.AccountID, start, 0))(t)
+	evs := must(s.Events(ctx, taskd.AccountViewer(by.AccountID), start, 0))(t)
 	var names []string
 	for _, e := range evs {
 		names = append(names, e.Name)
@@ -456,10 +457,10 @@ func testEvents(t *testing.T, f *Fixture) {
 	if del := string(evs[9].JSON()); !strings.Contains(del, `"new":{}`) || !strings.Contains(del, `"old":{"date_end":"","date_start":"","name":"T"`) {
 		t.Errorf("delete event = %s", del)
 	}
-	if only := must(s.Events(ctx, by.AccountID, start, other.ID))(t); len(only) != 1 || only[0].Name != "post_project" {
+	if only := must(s.Events(ctx, taskd.AccountViewer(by.AccountID), start, other.ID))(t); len(only) != 1 || only[0].Name != "post_project" {
 		t.Fatalf("project filter: %+v", only)
 	}
-	if later := must(s.Events(ctx, by.AccountID, start.Add(30*time.Second), 0))(t); len(later) != len(evs)-2 {
+	if later := must(s.Events(ctx, taskd.AccountViewer(by.AccountID), start.Add(30*time.Second), 0))(t); len(later) != len(evs)-2 {
 		t.Fatalf("since filter: %d events, want %d", len(later), len(evs)-2)
 	}
 }
@@ -473,7 +474,7 @@ func testIsolation(t *testing.T, f *Fixture) {
 	_, intruder := NewAccount(t, s, "intruder")
 	ia := intruder.AccountID
 
-	_, err := s.Project(ctx, ia, p.ID)
+	_, err := s.Project(ctx, taskd.AccountViewer(ia), p.ID)
 	want(t, err, taskd.KindNotFound, "project")
 	_, err = s.UpdateProject(ctx, intruder, p.ID, taskd.ProjectInput{Name: ptr("x")})
 	want(t, err, taskd.KindNotFound, "project")
@@ -481,7 +482,7 @@ func testIsolation(t *testing.T, f *Fixture) {
 	want(t, err, taskd.KindNotFound, "project")
 	_, err = s.CreateTask(ctx, intruder, p.ID, 0, taskd.TaskInput{Name: ptr("x")})
 	want(t, err, taskd.KindNotFound, "project")
-	_, err = s.Task(ctx, ia, task.ID)
+	_, err = s.Task(ctx, taskd.AccountViewer(ia), task.ID)
 	want(t, err, taskd.KindNotFound, "task")
 	_, err = s.UpdateTask(ctx, intruder, task.ID, taskd.TaskInput{Name: ptr("x")})
 	want(t, err, taskd.KindNotFound, "task")
@@ -490,26 +491,26 @@ func testIsolation(t *testing.T, f *Fixture) {
 	want(t, s.DeleteTask(ctx, intruder, task.ID), taskd.KindNotFound, "task")
 	_, err = s.CreateComment(ctx, intruder, task.ID, "x")
 	want(t, err, taskd.KindNotFound, "task")
-	_, err = s.Comments(ctx, ia, task.ID)
+	_, err = s.Comments(ctx, taskd.AccountViewer(ia), task.ID)
 	want(t, err, taskd.KindNotFound, "task")
 	_, err = s.UpdateComment(ctx, intruder, c.ID, "x")
 	want(t, err, taskd.KindNotFound, "comment")
 	want(t, s.DeleteComment(ctx, intruder, c.ID), taskd.KindNotFound, "comment")
 	_, err = s.UpdateTask(ctx, intruder, task.ID, taskd.TaskInput{AssigneeEmail: ptr(by.Person.Email)})
 	want(t, err, taskd.KindNotFound, "task")
-	if ts := must(s.Tasks(ctx, taskd.TaskQuery{AccountID: ia, ProjectID: p.ID}))(t); len(ts) != 0 {
+	if ts := must(s.Tasks(ctx, taskd.TaskQuery{Viewer: taskd.AccountViewer(ia), ProjectID: p.ID}))(t); len(ts) != 0 {
 		t.Fatalf("intruder sees tasks: %+v", ts)
 	}
-	if ps := must(s.Projects(ctx, ia, ""))(t); len(ps) != 0 {
+	if ps := must(s.Projects(ctx, taskd.AccountViewer(ia), ""))(t); len(ps) != 0 {
 		t.Fatalf("intruder sees projects: %+v", ps)
 	}
-	if evs := must(s.Events(ctx, ia, time.Time{}, 0))(t); len(evs) != 0 {
+	if evs := must(s.Events(ctx, taskd.AccountViewer(ia), time.Time{}, 0))(t); len(evs) != 0 {
 		t.Fatalf("intruder sees events: %d", len(evs))
 	}
 	// The owner of the other account is not a member here.
 	_, err = s.CreateTask(ctx, by, p.ID, 0, taskd.TaskInput{Name: ptr("x"), AssigneeEmail: ptr(intruder.Person.Email)})
 	want(t, err, taskd.KindNotFound, "")
-	if got := must(s.Task(ctx, by.AccountID, task.ID))(t); got.Name != "secret" {
+	if got := must(s.Task(ctx, taskd.AccountViewer(by.AccountID), task.ID))(t); got.Name != "secret" {
 		t.Fatalf("task changed: %+v", got)
 	}
 }
@@ -554,7 +555,7 @@ func testConcurrentWriters(t *testing.T, f *Fixture) {
 			t.Errorf("concurrent write: %v", err)
 		}
 	}
-	all := must(s.Tasks(ctx, taskd.TaskQuery{AccountID: by.AccountID, ProjectID: p.ID}))(t)
+	all := must(s.Tasks(ctx, taskd.TaskQuery{Viewer: taskd.AccountViewer(by.AccountID), ProjectID: p.ID}))(t)
 	tree := taskd.BuildTree(all)
 	par := tree[0]
 	active := 0
@@ -566,7 +567,7 @@ func testConcurrentWriters(t *testing.T, f *Fixture) {
 	if par.Status == taskd.StatusDone && active > 0 {
 		t.Fatalf("parent done with %d active subtasks", active)
 	}
-	evs := must(s.Events(ctx, by.AccountID, time.Time{}, p.ID))(t)
+	evs := must(s.Events(ctx, taskd.AccountViewer(by.AccountID), time.Time{}, p.ID))(t)
 	counts := map[string]int{}
 	for _, e := range evs {
 		counts[e.Name]++
@@ -602,10 +603,21 @@ func testWritesNeedWork(t *testing.T, f *Fixture) {
 			t.Errorf("%s by an actor without a role: %v, want forbidden", op, err)
 		}
 	}
-	if got := must(s.Task(ctx, f.Account.ID, tk.ID))(t); got.Name != "t" || got.Status != taskd.StatusActive {
+	if got := must(s.Task(ctx, taskd.AccountViewer(f.Account.ID), tk.ID))(t); got.Name != "t" || got.Status != taskd.StatusActive {
 		t.Fatalf("the task changed: %+v", got)
 	}
 }
 
 // second returns the error of a two-valued call.
 func second[T any](_ T, err error) error { return err }
+
+// viewerOf is the viewer of a member of the fixture's account with their
+// role now; 0 is the administrative key.
+func viewerOf(t *testing.T, f *Fixture, person int64) taskd.Viewer {
+	t.Helper()
+	if person == 0 {
+		return taskd.AccountViewer(f.Account.ID)
+	}
+	m := must(f.Store.Member(context.Background(), f.Account.ID, person))(t)
+	return taskd.PersonViewer(f.Account.ID, person, m.Role)
+}

@@ -150,7 +150,7 @@ func testTrustChanges(t *testing.T, f *Fixture) {
 		if _, err := s.TimerOf(ctx, f.Account.ID, tf.admin.Person.ID); !taskd.IsNotFound(err) {
 			t.Fatalf("a guest off the team keeps a timer on its project: %v", err)
 		}
-		lines := must(s.Costs(ctx, taskd.CostQuery{AccountID: f.Account.ID, PersonID: tf.admin.Person.ID}))(t)
+		lines := must(s.Costs(ctx, taskd.CostQuery{Viewer: taskd.AccountViewer(f.Account.ID), PersonID: tf.admin.Person.ID}))(t)
 		if len(lines) != 1 || !lines[0].IsTimer || lines[0].Minutes != 30 || lines[0].TaskID != tf.task.ID {
 			t.Fatalf("the stopped timer's line: %+v", lines)
 		}

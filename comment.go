@@ -25,3 +25,14 @@ func CommentPage(taskPage string, id int64) string {
 
 // Page is the comment's page relative to the account URL.
 func (c Comment) Page() string { return CommentPage(c.TaskPage, c.ID) }
+
+// CommentInput is a new comment.
+type CommentInput struct {
+	Text string
+	// VisibleTo lists members, by e-mail, who alone (with the author) may
+	// see the comment; empty: everyone who sees its task.
+	VisibleTo []string
+	// Files are uploads of the author's, not attached yet, to attach to
+	// the comment in the same transaction.
+	Files []int64
+}

@@ -70,6 +70,9 @@ type ProjectInput struct {
 	// MaxMinutes and MaxCents set the budget; 0 clears it.
 	MaxMinutes *int64
 	MaxCents   *int64
+	// Files are uploads of the author's, not attached yet, to attach to
+	// the new project in the same transaction (on creation).
+	Files []int64
 }
 
 // MaxNameLen and MaxTextLen bound names and texts, in bytes.

@@ -155,6 +155,9 @@ type CommentStore interface {
 	// Comment is not found ("comment") unless the viewer sees it.
 	Comment(ctx context.Context, v Viewer, id int64) (Comment, error)
 	CreateComment(ctx context.Context, by Actor, taskID int64, text string) (Comment, error)
+	// PostComment creates a comment with what CommentInput holds (who
+	// alone sees it, its files) in one transaction.
+	PostComment(ctx context.Context, by Actor, taskID int64, in CommentInput) (Comment, error)
 	UpdateComment(ctx context.Context, by Actor, id int64, text string) (Comment, error)
 	DeleteComment(ctx context.Context, by Actor, id int64) error
 }

@@ -94,6 +94,9 @@ type TaskInput struct {
 	// MaxMinutes and MaxCents set the budget; 0 clears it.
 	MaxMinutes *int64
 	MaxCents   *int64
+	// Files are uploads of the author's, not attached yet, to attach to
+	// the new task in the same transaction (on creation).
+	Files []int64
 }
 
 // CanAddSubtask reports whether a subtask may be added under parent.

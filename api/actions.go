@@ -66,7 +66,7 @@ func actions() map[string]action {
 
 		"get_comments":   {commentsRead, read, []string{"id_task", "extra"}, getComments},
 		"post_comment":   {commentsWrite, work, []string{"id_task", "text", "email_user_from", "hidden", "files"}, postComment},
-		"update_comment": {commentsWrite, work, []string{"id_comment", "text"}, writeComment("id_comment", CodeCommentInvalid, Store.UpdateComment)},
+		"update_comment": {commentsWrite, work, []string{"id_comment", "text"}, updateComment},
 		"delete_comment": {commentsWrite, work, []string{"id_comment"}, deleteComment},
 
 		"subscribe":   {tasksWrite, work, []string{"id_task", "email_user", "email_user_from"}, subscription(true)},

@@ -1,8 +1,6 @@
 package api
 
 import (
-	"context"
-
 	"github.com/taskd/taskd"
 )
 
@@ -36,34 +34,30 @@ func getComments(c *call) (any, error) {
 	return ok(out), nil
 }
 
-// writeComment reads a target id and the text, and makes the change.
-func writeComment(idName string, code Code, write func(s Store, ctx context.Context, by taskd.Actor, id int64, text string) (taskd.Comment, error)) func(*call) (any, error) {
-	return func(c *call) (any, error) {
-		id, err := c.id(idName, code)
-		if err != nil {
-			return nil, err
-		}
-		text, err := taskd.ParseCommentText(c.opt)
-		if err != nil {
-			return nil, err
-		}
-		by, err := c.actor()
-		if err != nil {
-			return nil, err
-		}
-		named, err := c.namedUploads(by)
-		if err != nil {
-			return nil, err
-		}
-		cm, err := write(c.store, c.ctx, by, id, text)
-		if err != nil {
-			return nil, err
-		}
-		if err := c.attach(by, taskd.OwnerComment, cm.ID, named); err != nil {
-			return nil, err
-		}
-		return ok(renderComment(cm)), nil
+// commentText reads the text and who writes it.
+func (c *call) commentText() (string, taskd.Actor, error) {
+	text, err := taskd.ParseCommentText(c.opt)
+	if err != nil {
+		return "", taskd.Actor{}, err
 	}
+	by, err := c.actor()
+	return text, by, err
+}
+
+func updateComment(c *call) (any, error) {
+	id, err := c.id("id_comment", CodeCommentInvalid)
+	if err != nil {
+		return nil, err
+	}
+	text, by, err := c.commentText()
+	if err != nil {
+		return nil, err
+	}
+	cm, err := c.work.Comments.Update(c.ctx, by, id, text)
+	if err != nil {
+		return nil, err
+	}
+	return ok(renderComment(cm)), nil
 }
 
 func deleteComment(c *call) (any, error) {
@@ -71,22 +65,35 @@ func deleteComment(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return ok(nil), c.store.DeleteComment(c.ctx, by, id)
+	return ok(nil), c.work.Comments.Delete(c.ctx, by, id)
 }
 
 // postComment is post_comment: with hidden (comma e-mails), a comment only
 // those members and its author may see (the Python README's hidden=1 is
-// not a list of people: 11, C15).
+// not a list of people: 11, C15). Its files come with it.
 func postComment(c *call) (any, error) {
-	v, ok := c.p["hidden"]
-	if !ok || v == "" {
-		return writeComment("id_task", CodeTaskInvalid, Store.CreateComment)(c)
-	}
-	hidden, err := taskd.ParseEmails("hidden", v)
+	id, err := c.id("id_task", CodeTaskInvalid)
 	if err != nil {
 		return nil, err
 	}
-	return writeComment("id_task", CodeTaskInvalid, func(s Store, ctx context.Context, by taskd.Actor, id int64, text string) (taskd.Comment, error) {
-		return s.CreateHiddenComment(ctx, by, id, text, hidden)
-	})(c)
+	var in taskd.CommentInput
+	if v := c.p["hidden"]; v != "" {
+		if in.VisibleTo, err = taskd.ParseEmails("hidden", v); err != nil {
+			return nil, err
+		}
+	}
+	text, by, err := c.commentText()
+	if err != nil {
+		return nil, err
+	}
+	in.Text = text
+	if in.Files, err = c.files(by); err != nil {
+		return nil, err
+	}
+	cm, err := c.work.Comments.Post(c.ctx, by, id, in)
+	if err != nil {
+		return nil, err
+	}
+	c.uploads = nil // attached
+	return ok(renderComment(cm)), nil
 }

@@ -115,7 +115,7 @@ func addTagGroups(kind string) func(*call) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		list, err := c.store.AddTagGroups(c.ctx, by, kind, typ, access, titles)
+		list, err := c.work.Tags.AddGroups(c.ctx, by, kind, typ, access, titles)
 		if err != nil {
 			return nil, err
 		}
@@ -154,7 +154,7 @@ func addTags(kind string) func(*call) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		list, err := c.store.AddTags(c.ctx, by, kind, strings.TrimSpace(group), titles)
+		list, err := c.work.Tags.Add(c.ctx, by, kind, strings.TrimSpace(group), titles)
 		if err != nil {
 			return nil, err
 		}
@@ -181,7 +181,7 @@ func updateTags(kind, idName string, code Code) func(*call) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := c.store.SetTags(c.ctx, by, kind, id, c.tokens("plus"), c.tokens("minus")); err != nil {
+		if err := c.work.Tags.Set(c.ctx, by, kind, id, c.tokens("plus"), c.tokens("minus")); err != nil {
 			return nil, err
 		}
 		return okBody{Status: "ok"}, nil

@@ -196,17 +196,14 @@ func postTask(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	named, err := c.namedUploads(by)
+	if in.Files, err = c.files(by); err != nil {
+		return nil, err
+	}
+	t, err := c.work.Tasks.Create(c.ctx, by, pid, parent, in)
 	if err != nil {
 		return nil, err
 	}
-	t, err := c.store.CreateTask(c.ctx, by, pid, parent, in)
-	if err != nil {
-		return nil, err
-	}
-	if err := c.attach(by, taskd.OwnerTask, t.ID, named); err != nil {
-		return nil, err
-	}
+	c.uploads = nil // attached
 	v := taskView{viewer: c.personID(), text: true, project: true}
 	if in.Tags != nil { // a new task has no subtasks, and tags only when given
 		if err := c.withTags(&v, []taskd.Task{t}); err != nil {
@@ -229,7 +226,7 @@ func updateTask(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	t, err := c.store.UpdateTask(c.ctx, by, id, in)
+	t, err := c.work.Tasks.Update(c.ctx, by, id, in)
 	if err != nil {
 		return nil, err
 	}
@@ -242,12 +239,7 @@ func taskStatus(complete bool) func(*call) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		var t taskd.Task
-		if complete {
-			t, err = c.store.CompleteTask(c.ctx, by, id)
-		} else {
-			t, err = c.store.ReopenTask(c.ctx, by, id)
-		}
+		t, err := c.work.Tasks.SetDone(c.ctx, by, id, complete)
 		if err != nil {
 			return nil, err
 		}
@@ -260,7 +252,7 @@ func deleteTask(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return ok(nil), c.store.DeleteTask(c.ctx, by, id)
+	return ok(nil), c.work.Tasks.Delete(c.ctx, by, id)
 }
 
 // withTags loads the tags of the tasks and their subtasks for rendering.

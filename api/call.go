@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 
+	usecase "github.com/taskd/taskd/work"
+
 	"github.com/taskd/taskd"
 )
 
@@ -29,13 +31,14 @@ type call struct {
 	now   func() time.Time
 	lists *listCache
 	hooks WebhookService
+	// work makes the changes (the use cases both front ends share).
+	work *usecase.Services
 	// people invites by e-mail; nil when the server has no mail.
 	people Inviter
 	// parts are the files of a multipart request, not read yet; uploads
 	// those stored for the action to attach (receiveFiles).
-	parts      *fileParts
-	uploads    []taskd.File
-	fileLimits taskd.FileLimits
+	parts   *fileParts
+	uploads []taskd.File
 }
 
 func (c *call) accountID() int64 { return c.who.account.ID }

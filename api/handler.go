@@ -14,6 +14,8 @@ import (
 	"strings"
 	"time"
 
+	usecase "github.com/taskd/taskd/work"
+
 	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/internal/upload"
 	"github.com/taskd/taskd/people"
@@ -33,8 +35,8 @@ type adminAPI struct {
 	hooks   WebhookService
 	people  Inviter
 	limits  Limits
-	// fileLimits bound the files an account stores.
-	fileLimits taskd.FileLimits
+	// work makes the changes (the use cases the pages share).
+	work *usecase.Services
 }
 
 // Limits are the API's rate limits; a nil limiter allows everything.
@@ -86,8 +88,12 @@ type Config struct {
 	People Inviter
 	Limits Limits
 	// FileLimits bound the files an account stores; zero:
-	// taskd.DefaultFileLimits.
+	// taskd.DefaultFileLimits. They are Work's when it is given.
 	FileLimits taskd.FileLimits
+	// Work makes every change to projects, tasks, comments, costs,
+	// timers, tags, subscriptions and files: the use cases the pages
+	// share. nil: made on Store.
+	Work *usecase.Services
 }
 
 // API is both account APIs of every account.
@@ -107,6 +113,9 @@ func New(cfg Config) *API {
 	if cfg.FileLimits == (taskd.FileLimits{}) {
 		cfg.FileLimits = taskd.DefaultFileLimits
 	}
+	if cfg.Work == nil {
+		cfg.Work = usecase.New(cfg.Store, cfg.FileLimits)
+	}
 	table := func() map[string]action {
 		t := actions()
 		if cfg.People == nil {
@@ -115,7 +124,7 @@ func New(cfg Config) *API {
 		return t
 	}
 	a := &API{admin: &adminAPI{store: cfg.Store, sealer: cfg.Sealer, log: cfg.Log, now: cfg.Now, actions: table(),
-		lists: newListCache(64 << 20), hooks: cfg.Hooks, people: cfg.People, limits: cfg.Limits, fileLimits: cfg.FileLimits}}
+		lists: newListCache(64 << 20), hooks: cfg.Hooks, people: cfg.People, limits: cfg.Limits, work: cfg.Work}}
 	if cfg.Tokens != nil {
 		table := table()
 		table["me"] = action{anyScope, read, nil, me}
@@ -199,7 +208,7 @@ func (h *adminAPI) serve(w http.ResponseWriter, r *http.Request) (any, error) {
 		return nil, err
 	}
 	return dispatch(ctx, h.actions, &call{store: h.store, now: h.now, lists: h.lists, hooks: h.hooks, people: h.people, p: params, who: &caller{account: acct},
-		parts: req.parts, fileLimits: h.fileLimits})
+		parts: req.parts, work: h.work})
 }
 
 // authenticate checks the Admin header or the hash and returns the

@@ -121,7 +121,7 @@ func (c *call) receiveFiles(name string) error {
 			c.dropUploads()
 			return failf(CodeInvalidValue, "file", "A request carries at most %d files", MaxFilesPerRequest)
 		}
-		f, err := c.store.CreateFile(c.ctx, by, p.FileName(), p.Header.Get("Content-Type"), p, c.fileLimits)
+		f, err := c.work.Files.Upload(c.ctx, by, p.FileName(), p.Header.Get("Content-Type"), p)
 		if err != nil {
 			c.dropUploads()
 			return err
@@ -144,26 +144,27 @@ func (c *call) dropUploads() {
 	ctx := context.WithoutCancel(c.ctx)
 	for _, f := range c.uploads {
 		if err == nil {
-			_ = c.store.DeleteFile(ctx, by, f.ID) // else swept as an unattached upload
+			_ = c.work.Files.Delete(ctx, by, f.ID) // else swept as an unattached upload
 		}
 	}
 	c.uploads = nil
 }
 
-// attach attaches the request's files, and those named by the files
-// parameter (uploaded before, C12), to what the action made.
-func (c *call) attach(by taskd.Actor, owner string, id int64, named []int64) error {
-	ids := named
+// files are the ids of the files an action's new object comes with: those
+// named by the files parameter (uploaded before, C12) and the request's
+// own. Both kinds have passed the scope check: the request's files in
+// receiveFiles, the named ones here. The action makes the object with
+// them in one transaction (taskd.TaskInput.Files and the others), then
+// forgets the request's uploads, which are no longer to drop.
+func (c *call) files(by taskd.Actor) ([]int64, error) {
+	ids, err := c.namedUploads(by)
+	if err != nil {
+		return nil, err
+	}
 	for _, f := range c.uploads {
 		ids = append(ids, f.ID)
 	}
-	if len(ids) == 0 {
-		return nil
-	}
-	// Both kinds passed the scope check before the object was made: the
-	// request's files in receiveFiles, the named ones in namedUploads.
-	c.uploads = nil
-	return c.store.AttachFiles(c.ctx, by, ids, owner, id)
+	return ids, nil
 }
 
 // namedUploads reads the files parameter: ids of the caller's uploads not

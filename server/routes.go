@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 
+	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/api"
 	"github.com/taskd/taskd/internal/buildinfo"
 	"github.com/taskd/taskd/internal/upload"
@@ -12,6 +13,7 @@ import (
 	"github.com/taskd/taskd/people"
 	"github.com/taskd/taskd/ratelimit"
 	"github.com/taskd/taskd/web"
+	"github.com/taskd/taskd/work"
 )
 
 // limiter returns a shared limiter of n requests a minute, or nil for 0.
@@ -38,13 +40,18 @@ func routes(ctx context.Context, c Config) (http.Handler, error) {
 		folks.Budget = people.NewBudget(c.Store, c.Limits.Mail, c.Now)
 	}
 	uploads := upload.New(c.Limits.Uploads) // one gate: the API's uploads and the pages' count together
+	limits := c.FileLimits
+	if limits == (taskd.FileLimits{}) {
+		limits = taskd.DefaultFileLimits
+	}
+	changes := work.New(c.Store, limits) // one use-case layer: the API and the pages make the same changes
 	pages, err := web.New(web.Config{Store: c.Store, OAuth: auth, Hooks: c.Hooks, Sealer: c.Sealer, Log: c.Log, Now: c.Now,
-		AccountURL: acctURL, Secure: c.secure(), TrustProxy: c.TrustProxy, People: folks, ShowMail: c.ShowMail, FileLimits: c.FileLimits,
-		Uploads: uploads})
+		AccountURL: acctURL, Secure: c.secure(), TrustProxy: c.TrustProxy, People: folks, ShowMail: c.ShowMail, FileLimits: limits,
+		Uploads: uploads, Work: changes})
 	if err != nil {
 		return nil, err
 	}
-	accounts := api.Config{Store: c.Store, Sealer: c.Sealer, Log: c.Log, Now: c.Now, Tokens: auth, People: folks, FileLimits: c.FileLimits, Limits: api.Limits{
+	accounts := api.Config{Store: c.Store, Sealer: c.Sealer, Log: c.Log, Now: c.Now, Tokens: auth, People: folks, FileLimits: limits, Work: changes, Limits: api.Limits{
 		PerAddress: c.limiter("api-address:", c.Limits.APIAddress),
 		PerAccount: c.limiter("api-account:", c.Limits.APIAccount), TrustProxy: c.TrustProxy, Uploads: uploads}}
 	if c.Hooks != nil { // a nil *webhook.Service would make a non-nil interface

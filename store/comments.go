@@ -64,12 +64,14 @@ func (db *DB) emitComment(ctx context.Context, tx querier, by taskd.Actor, actio
 // CreateComment adds a comment to a task and writes post_comment. Not found
 // ("task") for an unknown task.
 func (db *DB) CreateComment(ctx context.Context, by taskd.Actor, taskID int64, text string) (taskd.Comment, error) {
-	return db.createComment(ctx, by, taskID, text, nil)
+	return db.PostComment(ctx, by, taskID, taskd.CommentInput{Text: text})
 }
 
-// createComment creates a comment, visible only to the members with the
-// e-mails (and its author) when there are any.
-func (db *DB) createComment(ctx context.Context, by taskd.Actor, taskID int64, text string, visibleTo []string) (taskd.Comment, error) {
+// PostComment creates a comment, visible only to the members with the
+// e-mails (and its author) when there are any, with its files, in one
+// transaction.
+func (db *DB) PostComment(ctx context.Context, by taskd.Actor, taskID int64, in taskd.CommentInput) (taskd.Comment, error) {
+	text, visibleTo := in.Text, in.VisibleTo
 	c := taskd.Comment{AccountID: by.AccountID, TaskID: taskID, Text: text, Author: by.Person, DateAdded: db.now().UTC()}
 	err := db.change(ctx, by, "create comment", func(tx querier) error {
 		t, err := db.task(ctx, tx, by.Viewer(), taskID, true)
@@ -85,7 +87,10 @@ func (db *DB) createComment(ctx context.Context, by taskd.Actor, taskID int64, t
 		if err := db.hide(ctx, tx, "comment_viewers", "comment_id", c.ID, by.AccountID, visibleTo); err != nil {
 			return err
 		}
-		if err := db.notify(ctx, tx, by, t, lineCommented(by, c.Text), visibleTo); err != nil {
+		if err := db.attach(ctx, tx, by, in.Files, taskd.OwnerComment, c.ID, t.ProjectID, t.ID); err != nil {
+			return err
+		}
+		if err := db.notify(ctx, tx, by, t, taskd.NoticeCommented(by, c.Text), visibleTo); err != nil {
 			return err
 		}
 		return db.emitComment(ctx, tx, by, taskd.ActionPost, c, nil, taskd.CommentFields(c))

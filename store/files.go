@@ -144,19 +144,26 @@ func (db *DB) AttachFiles(ctx context.Context, by taskd.Actor, ids []int64, owne
 		if err != nil {
 			return err
 		}
-		for _, id := range ids {
-			res, err := tx.ExecContext(ctx, db.d.q(`UPDATE files SET owner = ?, owner_id = ?, project_id = ?, task_id = ?
-				WHERE id = ? AND account_id = ? AND author_id = ? AND owner = '' AND complete = 1`),
-				owner, ownerID, project, task, id, by.AccountID, by.Person.ID)
-			if err != nil {
-				return err
-			}
-			if n, err := res.RowsAffected(); err != nil || n != 1 {
-				return taskd.NotFound("file")
-			}
-		}
-		return nil
+		return db.attach(ctx, tx, by, ids, owner, ownerID, project, task)
 	})
+}
+
+// attach attaches by's unattached uploads to an object of its project and
+// task, in the transaction of the change that makes or names it; a file
+// that is not by's upload is not found.
+func (db *DB) attach(ctx context.Context, tx querier, by taskd.Actor, ids []int64, owner string, ownerID, project, task int64) error {
+	for _, id := range ids {
+		res, err := tx.ExecContext(ctx, db.d.q(`UPDATE files SET owner = ?, owner_id = ?, project_id = ?, task_id = ?
+			WHERE id = ? AND account_id = ? AND author_id = ? AND owner = '' AND complete = 1`),
+			owner, ownerID, project, task, id, by.AccountID, by.Person.ID)
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil || n != 1 {
+			return taskd.NotFound("file")
+		}
+	}
+	return nil
 }
 
 // fileOwner finds the project and task of an object files attach to.

@@ -11,7 +11,7 @@ var _ taskd.HiddenStore = (*DB)(nil)
 // CreateHiddenComment creates a comment only the listed members and its
 // author may see, in one transaction.
 func (db *DB) CreateHiddenComment(ctx context.Context, by taskd.Actor, taskID int64, text string, visibleTo []string) (taskd.Comment, error) {
-	return db.createComment(ctx, by, taskID, text, visibleTo)
+	return db.PostComment(ctx, by, taskID, taskd.CommentInput{Text: text, VisibleTo: visibleTo})
 }
 
 // hide records who alone may see a new task or comment.

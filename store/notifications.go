@@ -3,11 +3,9 @@ package store
 import (
 	"cmp"
 	"context"
-	"fmt"
 	"slices"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/taskd/taskd"
 )
@@ -37,43 +35,6 @@ func (db *DB) notify(ctx context.Context, tx querier, by taskd.Actor, t taskd.Ta
 		AND EXISTS (SELECT 1 FROM tasks t WHERE t.id = ? AND `+seenTaskAndParent("t", "p.id")+`)`+only),
 		append([]any{t.AccountID, t.ID, t.Name, t.Page(), line, ms(db.now()), t.AccountID, by.Person.ID, t.Assignee.ID, t.ID, t.ProjectID, t.ID}, args...)...)
 	return err
-}
-
-// excerpt shortens a text to one line of at most n characters.
-func excerpt(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	r := []rune(s)
-	return string(r[:n]) + "…"
-}
-
-// Lines of the notifications, by change.
-func lineCreated(by taskd.Actor, t taskd.Task) string {
-	return fmt.Sprintf("%s created the task, assigned to %s", by.Person.Name, whom(t.Assignee))
-}
-func lineAssigned(by taskd.Actor, t taskd.Task) string {
-	return fmt.Sprintf("%s assigned the task to %s", by.Person.Name, whom(t.Assignee))
-}
-func lineCommented(by taskd.Actor, text string) string {
-	return fmt.Sprintf("%s commented: %s", by.Person.Name, excerpt(text, 200))
-}
-func lineStatus(by taskd.Actor, done bool) string {
-	if done {
-		return by.Person.Name + " completed the task"
-	}
-	return by.Person.Name + " reopened the task"
-}
-
-func whom(p taskd.PersonRef) string {
-	switch p.ID {
-	case taskd.NobodyID:
-		return "nobody"
-	case taskd.AnyoneID:
-		return "anyone"
-	}
-	return p.Name
 }
 
 // DigestsDue lists people whose oldest notification is older than before.

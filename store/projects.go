@@ -162,6 +162,9 @@ func (db *DB) CreateProject(ctx context.Context, by taskd.Actor, in taskd.Projec
 				return err
 			}
 		}
+		if err := db.attach(ctx, tx, by, in.Files, taskd.OwnerProject, p.ID, p.ID, 0); err != nil {
+			return err
+		}
 		return db.emitChange(ctx, tx, by, taskd.ActionPost, taskd.ObjectProject, p.ID, p.Page(), p.Ref(), subject{}, nil, taskd.ProjectFields(p))
 	})
 	return p, err

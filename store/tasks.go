@@ -334,6 +334,9 @@ func (db *DB) CreateTask(ctx context.Context, by taskd.Actor, projectID, parentI
 		if err := db.hide(ctx, tx, "task_viewers", "task_id", t.ID, t.AccountID, in.Hidden); err != nil {
 			return err
 		}
+		if err := db.attach(ctx, tx, by, in.Files, taskd.OwnerTask, t.ID, t.ProjectID, t.ID); err != nil {
+			return err
+		}
 		if in.Tags != nil {
 			if _, _, err := db.replaceTags(ctx, tx, t.AccountID, taskd.TagsOfTasks, t.ID, *in.Tags); err != nil {
 				return err
@@ -346,7 +349,7 @@ func (db *DB) CreateTask(ctx context.Context, by taskd.Actor, projectID, parentI
 		// those subscribed here: with none of them but the author, nobody
 		// is told, and the query is saved.
 		if len(in.Subscribe) > 0 || (t.Assignee.ID >= taskd.FirstPersonID && t.Assignee.ID != by.Person.ID) {
-			if err := db.notify(ctx, tx, by, t, lineCreated(by, t), nil); err != nil {
+			if err := db.notify(ctx, tx, by, t, taskd.NoticeCreated(by, t), nil); err != nil {
 				return err
 			}
 		}
@@ -385,7 +388,7 @@ func (db *DB) UpdateTask(ctx context.Context, by taskd.Actor, id int64, in taskd
 			if err := db.subscribeAll(ctx, tx, t, []string{t.Assignee.Email}); err != nil {
 				return err
 			}
-			if err := db.notify(ctx, tx, by, t, lineAssigned(by, t), nil); err != nil {
+			if err := db.notify(ctx, tx, by, t, taskd.NoticeAssigned(by, t), nil); err != nil {
 				return err
 			}
 		}
@@ -407,7 +410,7 @@ func (db *DB) setStatus(ctx context.Context, tx querier, by taskd.Actor, t *task
 	if err != nil {
 		return err
 	}
-	if err := db.notify(ctx, tx, by, *t, lineStatus(by, status == taskd.StatusDone), nil); err != nil {
+	if err := db.notify(ctx, tx, by, *t, taskd.NoticeStatus(by, status == taskd.StatusDone), nil); err != nil {
 		return err
 	}
 	return db.emitTask(ctx, tx, by, action, *t, before, taskd.TaskFields(*t))

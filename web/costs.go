@@ -99,7 +99,7 @@ func (s *Server) addCost(r *http.Request, by taskd.Actor, t taskd.Task) (string,
 	if err != nil {
 		return "", err
 	}
-	_, err = s.cfg.Store.AddCost(r.Context(), by, t.ID, in)
+	_, err = s.cfg.Work.Costs.Add(r.Context(), by, t.ID, in)
 	return t.Page() + "#costs", err
 }
 
@@ -120,11 +120,11 @@ func (s *Server) costChange(del bool) accountHandler {
 			return s.failWith(w, r, err)
 		}
 		if del {
-			err = s.cfg.Store.DeleteCost(r.Context(), by, c.ID)
+			err = s.cfg.Work.Costs.Delete(r.Context(), by, c.ID)
 		} else {
 			var in taskd.CostInput
 			if in, err = taskd.ParseCostInput(formParams(r)); err == nil {
-				_, err = s.cfg.Store.UpdateCost(r.Context(), by, c.ID, in)
+				_, err = s.cfg.Work.Costs.Update(r.Context(), by, c.ID, in)
 			}
 		}
 		if err != nil {
@@ -148,7 +148,7 @@ func (s *Server) startTimer(w http.ResponseWriter, r *http.Request, v *view, me 
 	if !ok {
 		return err
 	}
-	if _, _, err := s.cfg.Store.StartTimer(r.Context(), actor(me.Account, me.Member), t.ID, zone(me)); err != nil {
+	if _, _, err := s.cfg.Work.Costs.StartTimer(r.Context(), actor(me.Account, me.Member), t.ID, zone(me)); err != nil {
 		return s.timerFailed(w, r, v, me, t.ID, err)
 	}
 	return see303(w, r, s.cfg.accountPath(me.Account)+t.Page()+"#costs")
@@ -163,11 +163,11 @@ func (s *Server) stopTimer(discard bool) accountHandler {
 		tm, err := s.cfg.Store.TimerOf(r.Context(), me.Account.ID, me.Member.ID)
 		if err == nil {
 			if discard {
-				err = s.cfg.Store.DeleteTimer(r.Context(), by)
+				err = s.cfg.Work.Costs.DiscardTimer(r.Context(), by)
 			} else {
 				var comment string
 				if comment, err = taskd.CleanCostComment(r.PostFormValue("comment")); err == nil {
-					_, err = s.cfg.Store.StopTimer(r.Context(), by, 0, comment, zone(me))
+					_, err = s.cfg.Work.Costs.StopTimer(r.Context(), by, 0, comment, zone(me))
 				}
 			}
 		}
@@ -216,7 +216,7 @@ func (s *Server) setRate(w http.ResponseWriter, r *http.Request, v *view, me mem
 	var who taskd.Member
 	if err == nil {
 		if who, err = s.cfg.Store.Member(r.Context(), me.Account.ID, id); err == nil {
-			err = s.cfg.Store.SetRate(r.Context(), actor(me.Account, me.Member), id, rate)
+			err = s.cfg.Work.Costs.SetRate(r.Context(), actor(me.Account, me.Member), id, rate)
 		}
 	}
 	if err != nil {
@@ -252,7 +252,7 @@ func (s *Server) setBudget(w http.ResponseWriter, r *http.Request, v *view, me m
 	in, err := taskd.ParseProjectInput(formParams(r))
 	if err == nil {
 		in = taskd.ProjectInput{MaxMinutes: in.MaxMinutes, MaxCents: in.MaxCents}
-		_, err = s.cfg.Store.UpdateProject(r.Context(), actor(me.Account, me.Member), p.ID, in)
+		_, err = s.cfg.Work.Projects.Update(r.Context(), actor(me.Account, me.Member), p.ID, in)
 	}
 	if err != nil {
 		fe, ok := asFormError("budget", err)

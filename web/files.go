@@ -109,7 +109,7 @@ func (s *Server) receiveFiles(r *http.Request, by taskd.Actor) ([]int64, error) 
 		if len(ids) == maxPageFiles {
 			return fail(taskd.Invalid("file", "Attach at most %d files at once", maxPageFiles))
 		}
-		f, err := s.cfg.Store.CreateFile(r.Context(), by, p.FileName(), p.Header.Get("Content-Type"), p, s.cfg.FileLimits)
+		f, err := s.cfg.Work.Files.Upload(r.Context(), by, p.FileName(), p.Header.Get("Content-Type"), p)
 		if err != nil {
 			return fail(err)
 		}
@@ -131,7 +131,7 @@ func (s *Server) attachFiles(r *http.Request, by taskd.Actor, owner string, id i
 	if err != nil || len(ids) == 0 {
 		return err
 	}
-	if err := s.cfg.Store.AttachFiles(r.Context(), by, ids, owner, id); err != nil {
+	if err := s.cfg.Work.Files.Attach(r.Context(), by, ids, owner, id); err != nil {
 		s.dropFiles(r, by, ids)
 		return err
 	}
@@ -174,7 +174,7 @@ func (s *Server) deleteFile(w http.ResponseWriter, r *http.Request, v *view, me 
 		f, err = s.cfg.Store.File(r.Context(), me.viewer(), id)
 	}
 	if err == nil {
-		err = s.cfg.Store.DeleteFile(r.Context(), actor(me.Account, me.Member), f.ID)
+		err = s.cfg.Work.Files.Delete(r.Context(), actor(me.Account, me.Member), f.ID)
 	}
 	if err != nil {
 		return s.failWith(w, r, err)
@@ -250,6 +250,6 @@ func newFileList(v *view, files []taskd.File, me taskd.Actor, base string) fileL
 // even when the client has gone; what fails to go is swept later.
 func (s *Server) dropFiles(r *http.Request, by taskd.Actor, ids []int64) {
 	for _, id := range ids {
-		_ = s.cfg.Store.DeleteFile(context.WithoutCancel(r.Context()), by, id)
+		_ = s.cfg.Work.Files.Delete(context.WithoutCancel(r.Context()), by, id)
 	}
 }

@@ -68,7 +68,7 @@ func (s *Server) createProject(w http.ResponseWriter, r *http.Request, v *view, 
 	}
 	var p taskd.Project
 	if err == nil {
-		p, err = s.cfg.Store.CreateProject(r.Context(), actor(acct, m), in)
+		p, err = s.cfg.Work.Projects.Create(r.Context(), actor(acct, m), in)
 	}
 	if err != nil {
 		fe, ok := asFormError("project", err)
@@ -86,7 +86,7 @@ func (s *Server) setProjectStatus(status string) accountHandler {
 		acct, m := me.Account, me.Member
 		id, err := taskd.ParseID(r.PathValue("pid"), "project")
 		if err == nil {
-			_, err = s.cfg.Store.SetProjectStatus(r.Context(), actor(acct, m), id, status)
+			_, err = s.cfg.Work.Projects.SetStatus(r.Context(), actor(acct, m), id, status)
 		}
 		if err == nil || taskd.AsError(err).Reason == taskd.ReasonAlreadyInState {
 			return see303(w, r, s.cfg.accountPath(acct)+"/")
@@ -110,7 +110,7 @@ func (s *Server) updateProject(w http.ResponseWriter, r *http.Request, v *view, 
 	}
 	if err == nil {
 		in = taskd.ProjectInput{Name: in.Name, Text: in.Text}
-		_, err = s.cfg.Store.UpdateProject(r.Context(), actor(me.Account, me.Member), p.ID, in)
+		_, err = s.cfg.Work.Projects.Update(r.Context(), actor(me.Account, me.Member), p.ID, in)
 	}
 	if err != nil {
 		fe, ok := asFormError("project", err)
@@ -266,10 +266,8 @@ func (s *Server) createTask(w http.ResponseWriter, r *http.Request, v *view, me 
 		files, err = s.receiveFiles(r, actor(acct, m))
 	}
 	if err == nil {
-		t, err = s.cfg.Store.CreateTask(r.Context(), actor(acct, m), p.ID, parent, in)
-	}
-	if err == nil && len(files) > 0 {
-		err = s.cfg.Store.AttachFiles(r.Context(), actor(acct, m), files, taskd.OwnerTask, t.ID)
+		in.Files = files
+		t, err = s.cfg.Work.Tasks.Create(r.Context(), actor(acct, m), p.ID, parent, in)
 	}
 	if err != nil {
 		s.dropFiles(r, actor(acct, m), files)

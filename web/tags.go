@@ -82,7 +82,7 @@ func (s *Server) setTagsFromForm(ctx context.Context, r *http.Request, by taskd.
 		return nil
 	}
 	slices.Sort(plus) // a stable order: the last status of a group wins
-	return s.cfg.Store.SetTags(ctx, by, kind, id, plus, minus)
+	return s.cfg.Work.Tags.Set(ctx, by, kind, id, plus, minus)
 }
 
 // setTaskTags is the task page's tag form.
@@ -113,7 +113,7 @@ func (s *Server) moveTask(r *http.Request, by taskd.Actor, t taskd.Task) (string
 			minus = append(minus, strconv.FormatInt(t.ID, 10))
 		}
 	}
-	if err := s.cfg.Store.SetTags(ctx, by, taskd.TagsOfTasks, t.ID, plus, minus); err != nil {
+	if err := s.cfg.Work.Tags.Set(ctx, by, taskd.TagsOfTasks, t.ID, plus, minus); err != nil {
 		return "", err
 	}
 	return boardPage(t.ProjectID, group) + "#task" + strconv.FormatInt(t.ID, 10), nil

@@ -66,7 +66,7 @@ func (s *Server) addTagGroup(w http.ResponseWriter, r *http.Request, v *view, me
 		err = taskd.CheckTagGroup(typ, access)
 	}
 	if err == nil {
-		_, err = s.cfg.Store.AddTagGroups(r.Context(), actor(me.Account, me.Member), kind, typ, access, []string{title})
+		_, err = s.cfg.Work.Tags.AddGroups(r.Context(), actor(me.Account, me.Member), kind, typ, access, []string{title})
 	}
 	return s.tagsChanged(w, r, v, me, "group", err)
 }
@@ -83,7 +83,7 @@ func (s *Server) addTag(w http.ResponseWriter, r *http.Request, v *view, me memb
 		err = taskd.Invalid("kind", "Choose tasks or projects")
 	}
 	if err == nil {
-		_, err = s.cfg.Store.AddTags(r.Context(), actor(me.Account, me.Member), kind, strconv.FormatInt(group, 10), []string{title})
+		_, err = s.cfg.Work.Tags.Add(r.Context(), actor(me.Account, me.Member), kind, strconv.FormatInt(group, 10), []string{title})
 	}
 	return s.tagsChanged(w, r, v, me, "tag"+r.PostFormValue("group"), err)
 }

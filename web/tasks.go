@@ -180,17 +180,17 @@ func (s *Server) updateTask(r *http.Request, by taskd.Actor, t taskd.Task) (stri
 	if err != nil {
 		return "", err
 	}
-	_, err = s.cfg.Store.UpdateTask(r.Context(), by, t.ID, in)
+	_, err = s.cfg.Work.Tasks.Update(r.Context(), by, t.ID, in)
 	return "", err
 }
 
 func (s *Server) completeTask(r *http.Request, by taskd.Actor, t taskd.Task) (string, error) {
-	_, err := s.cfg.Store.CompleteTask(r.Context(), by, t.ID)
+	_, err := s.cfg.Work.Tasks.SetDone(r.Context(), by, t.ID, true)
 	return "", err
 }
 
 func (s *Server) reopenTask(r *http.Request, by taskd.Actor, t taskd.Task) (string, error) {
-	_, err := s.cfg.Store.ReopenTask(r.Context(), by, t.ID)
+	_, err := s.cfg.Work.Tasks.SetDone(r.Context(), by, t.ID, false)
 	return "", err
 }
 
@@ -199,7 +199,7 @@ func (s *Server) deleteTask(r *http.Request, by taskd.Actor, t taskd.Task) (stri
 	if t.ParentID != 0 {
 		to = taskd.TaskPage(t.ProjectID, 0, t.ParentID)
 	}
-	return to, s.cfg.Store.DeleteTask(r.Context(), by, t.ID)
+	return to, s.cfg.Work.Tasks.Delete(r.Context(), by, t.ID)
 }
 
 func (s *Server) addComment(r *http.Request, by taskd.Actor, t taskd.Task) (string, error) {
@@ -212,10 +212,7 @@ func (s *Server) addComment(r *http.Request, by taskd.Actor, t taskd.Task) (stri
 	if err != nil {
 		return "", err
 	}
-	c, err := s.cfg.Store.CreateComment(r.Context(), by, t.ID, text)
-	if err == nil && len(ids) > 0 {
-		err = s.cfg.Store.AttachFiles(r.Context(), by, ids, taskd.OwnerComment, c.ID)
-	}
+	c, err := s.cfg.Work.Comments.Post(r.Context(), by, t.ID, taskd.CommentInput{Text: text, Files: ids})
 	if err != nil {
 		s.dropFiles(r, by, ids)
 	}
@@ -240,11 +237,11 @@ func (s *Server) commentChange(del bool) accountHandler {
 			return s.failWith(w, r, err)
 		}
 		if del {
-			err = s.cfg.Store.DeleteComment(r.Context(), by, c.ID)
+			err = s.cfg.Work.Comments.Delete(r.Context(), by, c.ID)
 		} else {
 			var text string
 			if text, err = taskd.ParseCommentText(formParams(r)); err == nil {
-				c, err = s.cfg.Store.UpdateComment(r.Context(), by, c.ID, text)
+				c, err = s.cfg.Work.Comments.Update(r.Context(), by, c.ID, text)
 			}
 		}
 		if err != nil {

@@ -27,6 +27,7 @@ import (
 	"github.com/taskd/taskd/ratelimit"
 	"github.com/taskd/taskd/secret"
 	"github.com/taskd/taskd/webhook"
+	"github.com/taskd/taskd/work"
 )
 
 //go:embed templates/*.html
@@ -75,8 +76,12 @@ type Config struct {
 	// ShowMail serves the outbox at /dev/mail (--dev): People.Outbox.
 	ShowMail bool
 	// FileLimits bound the files an account stores; zero:
-	// taskd.DefaultFileLimits.
+	// taskd.DefaultFileLimits. They are Work's when it is given.
 	FileLimits taskd.FileLimits
+	// Work makes every change to projects, tasks, comments, costs,
+	// timers, tags, subscriptions and files: the use cases the account
+	// API shares. nil: made on Store.
+	Work *work.Services
 	// Uploads admits and paces the files of forms; nil: no bound in
 	// flight, the default pace.
 	Uploads *upload.Gate
@@ -103,6 +108,9 @@ func New(cfg Config) (*Server, error) {
 	}
 	if cfg.FileLimits == (taskd.FileLimits{}) {
 		cfg.FileLimits = taskd.DefaultFileLimits
+	}
+	if cfg.Work == nil {
+		cfg.Work = work.New(cfg.Store, cfg.FileLimits)
 	}
 	t, err := template.New("").Funcs(template.FuncMap{
 		"scopeText":  scopeText,

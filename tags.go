@@ -46,8 +46,9 @@ type TagStore interface {
 	// plus ones (each a tag id or an exact title), replacing a status of
 	// the same group; both idempotent. A task's change writes update_task.
 	SetTags(ctx context.Context, by Actor, kind string, objectID int64, plus, minus []string) error
-	// ObjectTags returns the tags of the tasks or projects with the ids.
-	ObjectTags(ctx context.Context, accountID int64, kind string, ids []int64) (map[int64][]Tag, error)
+	// ObjectTags returns the tags of the tasks or projects with the ids that
+	// the viewer sees.
+	ObjectTags(ctx context.Context, v Viewer, kind string, ids []int64) (map[int64][]Tag, error)
 }
 
 // TagTitle checks the title of a tag or a tag group and returns it

@@ -17,7 +17,7 @@ func getProjects(c *call) (any, error) {
 	for i, p := range list {
 		ids[i] = p.ID
 	}
-	tags, err := c.store.ObjectTags(c.ctx, c.accountID(), taskd.TagsOfProjects, ids)
+	tags, err := c.store.ObjectTags(c.ctx, c.viewer(), taskd.TagsOfProjects, ids)
 	if err != nil {
 		return nil, err
 	}
@@ -49,7 +49,7 @@ func (c *call) withUsers(po *projectOut, p taskd.Project) error {
 // renderProjectCall renders one project with its text and the extras.
 func (c *call) renderProjectCall(p taskd.Project) (any, error) {
 	po := renderProject(p, true)
-	tags, err := c.store.ObjectTags(c.ctx, c.accountID(), taskd.TagsOfProjects, []int64{p.ID})
+	tags, err := c.store.ObjectTags(c.ctx, c.viewer(), taskd.TagsOfProjects, []int64{p.ID})
 	if err != nil {
 		return nil, err
 	}

@@ -265,7 +265,7 @@ func (c *call) withTags(v *taskView, tasks []taskd.Task) error {
 		}
 	}
 	var err error
-	v.tags, err = c.store.ObjectTags(c.ctx, c.accountID(), taskd.TagsOfTasks, ids)
+	v.tags, err = c.store.ObjectTags(c.ctx, c.viewer(), taskd.TagsOfTasks, ids)
 	return err
 }
 

@@ -216,13 +216,22 @@ func (db *DB) tagMap(ctx context.Context, q querier, kind string, id int64) (map
 	return out, err
 }
 
-// ObjectTags returns the tags of the objects with the ids.
-func (db *DB) ObjectTags(ctx context.Context, accountID int64, kind string, ids []int64) (map[int64][]taskd.Tag, error) {
+// ObjectTags returns the tags of the objects with the ids that the viewer
+// sees; those they do not see have none.
+func (db *DB) ObjectTags(ctx context.Context, v taskd.Viewer, kind string, ids []int64) (map[int64][]taskd.Tag, error) {
 	out := map[int64][]taskd.Tag{}
 	if len(ids) == 0 {
 		return out, nil
 	}
 	table, col := objectTagTable(kind)
+	seen := cond{}
+	if kind == taskd.TagsOfTasks {
+		if c := listSeen(v); c.sql != "" {
+			seen = cond{`o.task_id IN (SELECT t.id FROM tasks t WHERE t.account_id = ? AND ` + c.sql + `)`, append([]any{v.AccountID}, c.args...)}
+		}
+	} else if c := projectSeen(v, "pr.id"); c.sql != "" {
+		seen = cond{`o.project_id IN (SELECT pr.id FROM projects pr WHERE pr.account_id = ? AND ` + c.sql + `)`, append([]any{v.AccountID}, c.args...)}
+	}
 	type row struct {
 		object int64
 		tag    taskd.Tag
@@ -230,13 +239,14 @@ func (db *DB) ObjectTags(ctx context.Context, accountID int64, kind string, ids 
 	for len(ids) > 0 {
 		chunk := ids[:min(len(ids), 500)]
 		ids = ids[len(chunk):]
-		args := []any{accountID}
+		args := []any{v.AccountID}
 		for _, id := range chunk {
 			args = append(args, id)
 		}
+		args = append(args, seen.args...)
 		rows, err := all(ctx, db.reader, "object tags", db.d.q(`SELECT o.`+col+`, t.id, t.title, `+tagGroupColumns+`
 			FROM `+table+` o JOIN tags t ON t.id = o.tag_id JOIN tag_groups g ON g.id = t.group_id
-			WHERE g.account_id = ? AND o.`+col+` IN (?`+strings.Repeat(", ?", len(chunk)-1)+`) ORDER BY t.id`), func(s scanner) (row, error) {
+			WHERE g.account_id = ? AND o.`+col+` IN (?`+strings.Repeat(", ?", len(chunk)-1)+`)`+seen.where()+` ORDER BY t.id`), func(s scanner) (row, error) {
 			var r row
 			g := &r.tag.Group
 			err := s.Scan(&r.object, &r.tag.ID, &r.tag.Title, &g.ID, &g.Kind, &g.Title, &g.Type, &g.Access)

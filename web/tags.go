@@ -50,7 +50,7 @@ func (s *Server) setTagsFromForm(ctx context.Context, r *http.Request, by taskd.
 	if err != nil {
 		return err
 	}
-	current, err := s.cfg.Store.ObjectTags(ctx, by.AccountID, kind, []int64{id})
+	current, err := s.cfg.Store.ObjectTags(ctx, by.Viewer(), kind, []int64{id})
 	if err != nil {
 		return err
 	}
@@ -150,7 +150,7 @@ type tagForm struct {
 // its tag form; the form is nil when the account has no tags of the kind.
 func (s *Server) objectTags(ctx context.Context, v *view, kind string, id int64, action string, fe *formError, form string) ([]taskd.Tag, *tagForm, error) {
 	accountID := v.Nav.Account.ID
-	current, err := s.cfg.Store.ObjectTags(ctx, accountID, kind, []int64{id})
+	current, err := s.cfg.Store.ObjectTags(ctx, v.viewer(), kind, []int64{id})
 	if err != nil {
 		return nil, nil, err
 	}

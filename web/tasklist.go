@@ -234,7 +234,7 @@ func (s *Server) listTasks(ctx context.Context, q taskd.TaskQuery, f listFilter,
 	for i, t := range tasks {
 		ids[i] = t.ID
 	}
-	tags, err := s.cfg.Store.ObjectTags(ctx, q.Viewer.AccountID, taskd.TagsOfTasks, ids)
+	tags, err := s.cfg.Store.ObjectTags(ctx, q.Viewer, taskd.TagsOfTasks, ids)
 	if err != nil {
 		return nil, err
 	}

@@ -50,6 +50,7 @@ type matrixWorld struct {
 	pages   map[string]string // task mark → page path
 	viewers []matrixViewer
 	fileH   string // the id of the file on the hidden task
+	fileCP  string // the id of the file on the hidden task's comment
 }
 
 // seenBy is the rule, written once: the key sees everything; a person sees
@@ -83,6 +84,7 @@ const (
 	markCP, markCH, markCV          = "Plain-on-H-mark", "Secret-on-V-mark", "Plain-on-V-mark"
 	markCostH, markCostV, markCostB = "Cost-on-H-mark", "Cost-on-V-mark", "Cost-on-B-mark"
 	markFileH, markFileB            = "file-H-mark.txt", "file-B-mark.txt"
+	markCostS, markFileCP           = "Cost-on-S-mark", "file-CP-mark.txt"
 	markLast                        = "Last-mark"
 	guestEmail, readerEmail, gia    = "gus@acme.example", "rea@acme.example", "gia@acme.example"
 	matrixAdmin                     = "ada@acme.example"
@@ -91,7 +93,7 @@ const (
 
 var (
 	allTasks   = []string{markH, markS, markV, markT}
-	allCosts   = []string{markCostH, markCostV, markCostB}
+	allCosts   = []string{markCostH, markCostS, markCostV, markCostB}
 	eventMarks = []string{markAlpha, markBeta, markH, markS, markV, markT, markCP, markCH, markCV}
 )
 
@@ -126,6 +128,7 @@ func newMatrixWorld(t *testing.T, s *oauthSite) *matrixWorld {
 		markCV:    {project: "Alpha", task: markV, author: "owner"},
 		markCostH: {project: "Alpha", task: markH}, markCostV: {project: "Alpha", task: markV}, markCostB: {project: "Beta", task: markT},
 		markFileH: {project: "Alpha", task: markH}, markFileB: {project: "Beta", task: markT},
+		markCostS: {project: "Alpha", task: markS}, markFileCP: {project: "Alpha", task: markCP},
 		markLast: {project: "Alpha", task: markV, author: "owner"},
 	}}
 	everyone := []string{ownerEmail, matrixAdmin, userEmail, guestEmail, readerEmail, gia}
@@ -150,10 +153,10 @@ func newMatrixWorld(t *testing.T, s *oauthSite) *matrixWorld {
 		return tk
 	}
 	h := task(alpha, 0, markH, guestEmail)
-	task(alpha, h.ID, markS)
+	sub := task(alpha, h.ID, markS)
 	v := task(alpha, 0, markV)
 	tb := task(beta, 0, markT)
-	_, err = s.setup.CreateComment(ctx, owner, h.ID, markCP)
+	cp, err := s.setup.CreateComment(ctx, owner, h.ID, markCP)
 	must(err)
 	_, err = s.setup.CreateHiddenComment(ctx, ada, v.ID, markCH, []string{readerEmail})
 	must(err)
@@ -164,16 +167,18 @@ func newMatrixWorld(t *testing.T, s *oauthSite) *matrixWorld {
 		must(err)
 	}
 	cost(h, 77700, markCostH)
+	cost(sub, 5000, markCostS)
 	cost(v, 100, markCostV)
 	cost(tb, 500, markCostB)
-	file := func(tk taskd.Task, name string) string {
+	file := func(owned string, id int64, name string) string {
 		f, err := s.setup.CreateFile(ctx, owner, name, "text/plain", strings.NewReader(name), taskd.DefaultFileLimits)
 		must(err)
-		must(s.setup.AttachFiles(ctx, owner, []int64{f.ID}, taskd.OwnerTask, tk.ID))
+		must(s.setup.AttachFiles(ctx, owner, []int64{f.ID}, owned, id))
 		return fmt.Sprint(f.ID)
 	}
-	w.fileH = file(h, markFileH)
-	file(tb, markFileB)
+	w.fileH = file(taskd.OwnerTask, h.ID, markFileH)
+	file(taskd.OwnerTask, tb.ID, markFileB)
+	w.fileCP = file(taskd.OwnerComment, cp.ID, markFileCP)
 	_, _, err = s.setup.StartTimer(ctx, owner, h.ID, time.UTC)
 	must(err)
 	w.ids[markAlpha], w.ids[markBeta] = fmt.Sprint(alpha.ID), fmt.Sprint(beta.ID)
@@ -256,11 +261,14 @@ func TestEveryReadAnswersByOneRule(t *testing.T) {
 					w.expect(t, v, "get_costs", read("action=get_costs"), allCosts...)
 					costs := read("action=get_costs")
 					w.expect(t, v, "get_costs' money", shows{body: markH, ok: costs.ok && strings.Contains(costs.body, costHMoney)}, markH)
-					// Totals sum the lines the viewer sees: 778.00 with the hidden
-					// task's, 1.00 without.
+					// Totals sum the lines the viewer sees: 828.00 with the hidden
+					// task's and its subtask's, 1.00 without.
 					total := read("action=get_costs_total&id_project=" + w.ids[markAlpha])
-					w.expect(t, v, "get_costs_total", shows{body: markH, ok: total.ok && strings.Contains(total.body, "778.00")}, markH)
-					w.expect(t, v, "get_files Alpha", read("action=get_files&id_project="+w.ids[markAlpha]), markFileH)
+					w.expect(t, v, "get_costs_total", shows{body: markH, ok: total.ok && strings.Contains(total.body, "828.00")}, markH)
+					w.expect(t, v, "get_files Alpha", read("action=get_files&id_project="+w.ids[markAlpha]), markFileH, markFileCP)
+					w.expect(t, v, "get_files H", read("action=get_files&id_task="+w.ids[markH]), markFileH, markFileCP)
+					w.expect(t, v, "get_comments H with files", read("action=get_comments&extra=files&id_task="+w.ids[markH]), markCP, markFileCP)
+					w.expect(t, v, "download the comment's file", read("action=download&id_file="+w.fileCP), markFileCP)
 					w.expect(t, v, "get_files Beta", read("action=get_files&id_project="+w.ids[markBeta]), markFileB)
 					w.expect(t, v, "download", read("action=download&id_file="+w.fileH), markFileH)
 					if v.key { // every person's timers take the key
@@ -281,19 +289,23 @@ func TestEveryReadAnswersByOneRule(t *testing.T) {
 					w.expect(t, v, "projects page", page(base+"/"), markAlpha, markBeta)
 					alpha := page(w.pages[markAlpha])
 					w.expect(t, v, "Alpha's page", alpha, markAlpha, markH, markS, markV)
-					// The budget sums the lines the viewer sees: 778.00 with the
-					// hidden task's, 1.00 without.
-					w.expect(t, v, "Alpha's budget", shows{body: markH, ok: alpha.ok && strings.Contains(alpha.body, "778.00")}, markH)
+					// The budget sums the lines the viewer sees: 828.00 with the
+					// hidden task's and its subtask's, 1.00 without; the counts
+					// beside the list count the tasks they see.
+					w.expect(t, v, "Alpha's budget", shows{body: markH, ok: alpha.ok && strings.Contains(alpha.body, "828.00")}, markH)
+					w.expect(t, v, "Alpha's counts", shows{body: markH, ok: alpha.ok && strings.Contains(alpha.body, "Active (3)")}, markH)
 					w.expect(t, v, "Beta's page", page(w.pages[markBeta]), markBeta, markT)
 					for _, m := range allTasks {
 						w.expect(t, v, m+"'s page", page(w.pages[m]), m)
 					}
 					w.expect(t, v, "V's page", page(w.pages[markV]), markCH, markCV, markCostV)
-					w.expect(t, v, "H's page", page(w.pages[markH]), markCP, markS, markCostH, markFileH)
+					w.expect(t, v, "H's page", page(w.pages[markH]), markCP, markS, markCostH, markCostS, markFileH, markFileCP)
+					w.expect(t, v, "S's page", page(w.pages[markS]), markCostS)
 					w.expect(t, v, "my tasks", page(base+"/my?show=subscribed"), allTasks...)
 					w.expect(t, v, "timesheet", page(base+"/timesheet"), allCosts...)
 					w.expect(t, v, "timesheet CSV", page(base+"/timesheet.csv"), allCosts...)
 					w.expect(t, v, "download page", page(base+"/download/"+w.fileH), markFileH)
+					w.expect(t, v, "the comment's file's download page", page(base+"/download/"+w.fileCP), markFileCP)
 				})
 			}
 			// Webhooks: each says whom it acts for, and hears of what they see.

@@ -251,6 +251,18 @@ func TestHiddenTasksAndComments(t *testing.T) {
 		if r := as(carlToken, "action", "post_task", "id_project", pid, "id_parent", secret, "title", "x"); r.code() != int(api.CodeTaskInvalid) {
 			t.Errorf("carl adding a subtask to a hidden task: %v", r)
 		}
+		// A timer is a change like any other: it does not reach a task
+		// hidden from its person, and their timer stays empty.
+		carlTimer := tokenFor(t, s, a, mustMember(t, s, acct, "carl-"+a.Slug+"@example.com"), taskd.RoleUser, "costs_read", "costs_write")
+		for _, id := range []string{secret, sub} {
+			got, want := as(carlTimer, "action", "start_my_timer", "id_task", id), as(carlTimer, "action", "start_my_timer", "id_task", "999999999")
+			if got.Raw != want.Raw {
+				t.Errorf("carl starting a timer on hidden task %s: %s, an id of nothing: %s", id, got.Raw, want.Raw)
+			}
+		}
+		if r := as(carlTimer, "action", "get_my_timer"); strings.Contains(r.Raw, "Secret") {
+			t.Errorf("carl's timer after starting it on a hidden task: %s", r.Raw)
+		}
 		// The event log: an admin's token sees only what its person may.
 		dana, err := s.DB.AddMember(ctx, acct.ID, taskd.NewPerson{Email: "dana-" + a.Slug + "@example.com", PasswordHash: "x"}, taskd.RoleAdmin)
 		if err != nil {
@@ -264,4 +276,14 @@ func TestHiddenTasksAndComments(t *testing.T) {
 			t.Errorf("the administrative key's event log: %s", r.Raw)
 		}
 	})
+}
+
+// mustMember is a member of the account by e-mail, as a person.
+func mustMember(t *testing.T, s *server, acct taskd.Account, email string) taskd.Person {
+	t.Helper()
+	m, err := s.DB.MemberByEmail(context.Background(), acct.ID, email)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m.Person
 }

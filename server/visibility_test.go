@@ -301,7 +301,17 @@ func TestEveryReadAnswersByOneRule(t *testing.T) {
 					w.expect(t, v, "V's page", page(w.pages[markV]), markCH, markCV, markCostV)
 					w.expect(t, v, "H's page", page(w.pages[markH]), markCP, markS, markCostH, markCostS, markFileH, markFileCP)
 					w.expect(t, v, "S's page", page(w.pages[markS]), markCostS)
-					w.expect(t, v, "my tasks", page(base+"/my?show=subscribed"), allTasks...)
+					my := page(base + "/my?show=subscribed")
+					w.expect(t, v, "my tasks", my, allTasks...)
+					seen := 0
+					for _, m := range allTasks {
+						if w.seenBy(v, m) {
+							seen++
+						}
+					}
+					if want := fmt.Sprintf("Active (%d)", seen); !strings.Contains(my.body, want) {
+						t.Errorf("%s: my tasks' counts lack %q", v.name, want)
+					}
 					w.expect(t, v, "timesheet", page(base+"/timesheet"), allCosts...)
 					w.expect(t, v, "timesheet CSV", page(base+"/timesheet.csv"), allCosts...)
 					w.expect(t, v, "download page", page(base+"/download/"+w.fileH), markFileH)

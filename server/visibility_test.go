@@ -156,8 +156,12 @@ func newMatrixWorld(t *testing.T, s *oauthSite) *matrixWorld {
 	sub := task(alpha, h.ID, markS)
 	v := task(alpha, 0, markV)
 	tb := task(beta, 0, markT)
-	cp, err := s.setup.CreateComment(ctx, owner, h.ID, markCP)
+	// The comment comes with its file, as the API and the pages make them.
+	onCP, err := s.setup.CreateFile(ctx, owner, markFileCP, "text/plain", strings.NewReader(markFileCP), taskd.DefaultFileLimits)
 	must(err)
+	_, err = s.setup.PostComment(ctx, owner, h.ID, taskd.CommentInput{Text: markCP, Files: []int64{onCP.ID}})
+	must(err)
+	w.fileCP = fmt.Sprint(onCP.ID)
 	_, err = s.setup.CreateHiddenComment(ctx, ada, v.ID, markCH, []string{readerEmail})
 	must(err)
 	_, err = s.setup.CreateComment(ctx, owner, v.ID, markCV)
@@ -170,15 +174,14 @@ func newMatrixWorld(t *testing.T, s *oauthSite) *matrixWorld {
 	cost(sub, 5000, markCostS)
 	cost(v, 100, markCostV)
 	cost(tb, 500, markCostB)
-	file := func(owned string, id int64, name string) string {
+	file := func(tk taskd.Task, name string) string {
 		f, err := s.setup.CreateFile(ctx, owner, name, "text/plain", strings.NewReader(name), taskd.DefaultFileLimits)
 		must(err)
-		must(s.setup.AttachFiles(ctx, owner, []int64{f.ID}, owned, id))
+		must(s.setup.AttachFiles(ctx, owner, []int64{f.ID}, taskd.OwnerTask, tk.ID))
 		return fmt.Sprint(f.ID)
 	}
-	w.fileH = file(taskd.OwnerTask, h.ID, markFileH)
-	file(taskd.OwnerTask, tb.ID, markFileB)
-	w.fileCP = file(taskd.OwnerComment, cp.ID, markFileCP)
+	w.fileH = file(h, markFileH)
+	file(tb, markFileB)
 	_, _, err = s.setup.StartTimer(ctx, owner, h.ID, time.UTC)
 	must(err)
 	w.ids[markAlpha], w.ids[markBeta] = fmt.Sprint(alpha.ID), fmt.Sprint(beta.ID)

@@ -224,13 +224,15 @@ func (db *DB) ObjectTags(ctx context.Context, v taskd.Viewer, kind string, ids [
 		return out, nil
 	}
 	table, col := objectTagTable(kind)
+	// Each object of the page is probed (the ids come from a list the
+	// viewer read), rather than the account's whole set of tasks read.
 	seen := cond{}
 	if kind == taskd.TagsOfTasks {
-		if c := listSeen(v); c.sql != "" {
-			seen = cond{`o.task_id IN (SELECT t.id FROM tasks t WHERE t.account_id = ? AND ` + c.sql + `)`, append([]any{v.AccountID}, c.args...)}
+		if c := taskSeen(v, "t"); c.sql != "" {
+			seen = cond{`EXISTS (SELECT 1 FROM tasks t WHERE t.id = o.task_id AND ` + c.sql + `)`, c.args}
 		}
-	} else if c := projectSeen(v, "pr.id"); c.sql != "" {
-		seen = cond{`o.project_id IN (SELECT pr.id FROM projects pr WHERE pr.account_id = ? AND ` + c.sql + `)`, append([]any{v.AccountID}, c.args...)}
+	} else if c := projectSeen(v, "o.project_id"); c.sql != "" {
+		seen = c
 	}
 	type row struct {
 		object int64

@@ -98,21 +98,3 @@ func CanChangeComment(by Actor, c Comment) error {
 	}
 	return Forbidden("comment", "Only the comment's author, an admin or the owner may change it")
 }
-
-// CanSeeProject reports whether by may see a project whose team is
-// members: always for roles that see every project, and for guests and
-// readers only when they are on the team.
-func CanSeeProject(by Actor, members []PersonRef) bool {
-	if !by.Role.Can(PermRead) {
-		return false
-	}
-	if !by.Role.Limited() {
-		return true
-	}
-	for _, m := range members {
-		if m.ID == by.Person.ID {
-			return true
-		}
-	}
-	return false
-}

@@ -53,9 +53,6 @@ type PeopleStore interface {
 	AddContact(ctx context.Context, by Actor, c Contact) (Contact, error)
 	ProjectFolders(ctx context.Context, accountID int64) ([]Folder, error)
 	AddProjectFolder(ctx context.Context, by Actor, title string) (Folder, error)
-	// MemberProjects lists the ids of the account's projects whose team
-	// the person is on.
-	MemberProjects(ctx context.Context, accountID, personID int64) ([]int64, error)
 	// ProjectMembers lists a project's team.
 	ProjectMembers(ctx context.Context, accountID, projectID int64) ([]PersonRef, error)
 	// SetProjectMembers adds (add) or removes members of the account,

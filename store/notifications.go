@@ -15,7 +15,8 @@ var _ taskd.NotificationStore = (*DB)(nil)
 // notify writes a notification of a change to a task for everyone who
 // follows it (its subscribers and its assignee) but the person who made
 // the change: members of the account who have notifications on and may
-// see the project (taskd.CanSeeProject: guests and readers on its team).
+// see the task: the rule of store/viewer.go, for every follower at once
+// (guests and readers on the project's team, hidden tasks where listed).
 //
 // A hidden task (HiddenStore) is told only to those who may see it, and a
 // hidden comment only to the people it is visible to (visibleTo).

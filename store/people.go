@@ -177,16 +177,6 @@ func (db *DB) AddContact(ctx context.Context, by taskd.Actor, c taskd.Contact) (
 	return scanContact(db.write.QueryRowContext(ctx, db.d.q(`SELECT `+contactColumns+` WHERE c.id = ?`), id))
 }
 
-// MemberProjects lists the ids of the account's projects the person is on
-// the team of.
-func (db *DB) MemberProjects(ctx context.Context, accountID, personID int64) ([]int64, error) {
-	return all(ctx, db.reader, "member projects", db.d.q(`SELECT pm.project_id FROM project_members pm JOIN projects pr ON pr.id = pm.project_id
-		WHERE pr.account_id = ? AND pm.person_id = ? ORDER BY pm.project_id`), func(s scanner) (int64, error) {
-		var id int64
-		return id, s.Scan(&id)
-	}, accountID, personID)
-}
-
 // ProjectMembers lists a project's team by name.
 func (db *DB) ProjectMembers(ctx context.Context, accountID, projectID int64) ([]taskd.PersonRef, error) {
 	return all(ctx, db.reader, "project members", db.d.q(`SELECT p.id, p.email, p.first_name, p.last_name

@@ -81,9 +81,9 @@ func (c *call) costQuery() (taskd.CostQuery, error) {
 	switch c.p["is_timer"] {
 	case "":
 	case "1", "true":
-		q.IsTimer = ptr(true)
+		q.IsTimer = new(true)
 	case "0", "false":
-		q.IsTimer = ptr(false)
+		q.IsTimer = new(false)
 	default:
 		return q, failf(CodeInvalidValue, "is_timer", "is_timer is 1 (lines from timers) or 0 (lines logged by hand)")
 	}
@@ -94,8 +94,6 @@ func (c *call) costQuery() (taskd.CostQuery, error) {
 	}
 	return q, nil
 }
-
-func ptr[T any](v T) *T { return &v }
 
 // costsBody is get_costs' answer: the lines in data and their total
 // beside it.
@@ -289,7 +287,7 @@ func addCosts(c *call) (any, error) {
 		return nil, err
 	}
 	if in.Date == nil {
-		in.Date = ptr(c.now().In(c.zone()).Format(taskd.DateLayout))
+		in.Date = new(c.now().In(c.zone()).Format(taskd.DateLayout))
 	}
 	by, err := c.costActor()
 	if err != nil {

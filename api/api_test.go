@@ -64,8 +64,7 @@ func name(p any) any { return p.(map[string]any)["name"] }
 
 // TestWorkflow walks everything a script does with the admin API alone.
 func TestWorkflow(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, d testdb.DB) {
-		a := newServer(t, d).newAccount(t)
+	eachAccount(t, func(t *testing.T, a *account) {
 		owner := a.Owner.Email
 
 		// Projects.
@@ -201,9 +200,9 @@ func TestTenantIsolation(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, d testdb.DB) {
 		s := newServer(t, d)
 		a, b := s.newAccount(t), s.newAccount(t)
-		pid := a.ok("action", "post_project", "title", "Secret").data()["id"].(string)
-		tid := a.ok("action", "post_task", "id_project", pid, "title", "Secret task").data()["id"].(string)
-		cid := a.ok("action", "post_comment", "id_task", tid, "text", "Secret comment").data()["id"].(string)
+		pid := a.id("action", "post_project", "title", "Secret")
+		tid := a.id("action", "post_task", "id_project", pid, "title", "Secret task")
+		cid := a.id("action", "post_comment", "id_task", tid, "text", "Secret comment")
 
 		b.fails(api.CodeProjectInvalid, "action", "get_project", "id_project", pid)
 		b.fails(api.CodeProjectInvalid, "action", "get_tasks", "id_project", pid)
@@ -243,9 +242,8 @@ func TestTenantIsolation(t *testing.T) {
 
 // TestConcurrentRequests sends parallel writes over HTTP; nothing is lost.
 func TestConcurrentRequests(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, d testdb.DB) {
-		a := newServer(t, d).newAccount(t)
-		pid := a.ok("action", "post_project", "title", "Busy").data()["id"].(string)
+	eachAccount(t, func(t *testing.T, a *account) {
+		pid := a.id("action", "post_project", "title", "Busy")
 		const workers, each = 8, 12
 		var wg sync.WaitGroup
 		var mu sync.Mutex
@@ -284,12 +282,11 @@ func TestConcurrentRequests(t *testing.T) {
 // its tasks through another on the same database (a second replica), and
 // reads again: every change shows at once.
 func TestTaskListNeverStale(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, d testdb.DB) {
-		a := newServer(t, d).newAccount(t)
-		b := &account{server: newServerOn(t, a.DB, a.Sealer), Slug: a.Slug, Key: a.Key, Owner: a.Owner, t: t}
+	eachAccount(t, func(t *testing.T, a *account) {
+		b := &account{server: a.server.replica(), Slug: a.Slug, Key: a.Key, Owner: a.Owner, t: t}
 
-		pid := a.ok("action", "post_project", "title", "P").data()["id"].(string)
-		tid := a.ok("action", "post_task", "id_project", pid, "title", "one").data()["id"].(string)
+		pid := a.id("action", "post_project", "title", "P")
+		tid := a.id("action", "post_task", "id_project", pid, "title", "one")
 		names := func() string {
 			var out []string
 			for _, x := range a.ok("action", "get_tasks", "id_project", pid).list() {

@@ -24,7 +24,7 @@ func benchBackends(b *testing.B, fn func(b *testing.B, d testdb.DB)) {
 
 // seedProject makes a project of 100 tasks where every 4th has 3 subtasks.
 func seedProject(b *testing.B, a *account) string {
-	pid := a.ok("action", "post_project", "title", "Bench").data()["id"].(string)
+	pid := a.id("action", "post_project", "title", "Bench")
 	for i := 0; i < 100; i++ {
 		tid := a.ok("action", "post_task", "id_project", pid, "title", fmt.Sprintf("Task %d with a realistic title", i),
 			"priority", strconv.Itoa(i%11), "email_user_to", a.Owner.Email, "dateend", "31.12.2026").data()["id"].(string)
@@ -72,7 +72,7 @@ func BenchmarkPostTask(b *testing.B) {
 	benchBackends(b, func(b *testing.B, d testdb.DB) {
 		s := newServer(b, d)
 		a := s.newAccount(b)
-		pid := a.ok("action", "post_project", "title", "Bench").data()["id"].(string)
+		pid := a.id("action", "post_project", "title", "Bench")
 		h := adminMux(s)
 		var n atomic.Int64
 		b.ReportAllocs()

@@ -9,7 +9,6 @@ import (
 
 	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/api"
-	"github.com/taskd/taskd/internal/testdb"
 )
 
 // TestCosts: the cost actions of spec §8 and the budgets of §2 on both
@@ -19,9 +18,8 @@ import (
 // with projects keyed by id, C25), every filter (id= and task=, C9), and
 // the errors, each naming its field.
 func TestCosts(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, d testdb.DB) {
-		s := newServer(t, d)
-		a := s.newAccount(t)
+	eachAccount(t, func(t *testing.T, a *account) {
+		s := a.server
 		acct := mustAccount(t, s, a)
 		owner := a.Owner.Email
 
@@ -39,8 +37,8 @@ func TestCosts(t *testing.T) {
 			t.Fatalf("a changed task budget: %v", r)
 		}
 		a.fails(api.CodeInvalidValue, "action", "update_project", "id_project", pid, "max_time", "lots")
-		sub := a.ok("action", "post_task", "id_project", pid, "id_parent", tid, "title", "Logo").data()["id"].(string)
-		other := a.ok("action", "post_task", "id_project", pid, "title", "Copy").data()["id"].(string)
+		sub := a.id("action", "post_task", "id_project", pid, "id_parent", tid, "title", "Logo")
+		other := a.id("action", "post_task", "id_project", pid, "title", "Copy")
 
 		// add_costs: the docs' three spellings of nine minutes, a whole
 		// number as hours (C8), money, a date.
@@ -218,9 +216,8 @@ func TestCosts(t *testing.T) {
 // and changes their own lines only, a guest sees the lines of their
 // projects only, and a token without costs_write cannot log.
 func TestTimersAndCostsWithTokens(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, d testdb.DB) {
-		s := newServer(t, d)
-		a := s.newAccount(t)
+	eachAccount(t, func(t *testing.T, a *account) {
+		s := a.server
 		acct := mustAccount(t, s, a)
 		ctx := context.Background()
 		person := func(name string, role taskd.Role) taskd.Person {
@@ -237,10 +234,10 @@ func TestTimersAndCostsWithTokens(t *testing.T) {
 		as := func(token string, pairs ...string) response {
 			return a.do(http.MethodGet, a.URL+"/a/"+a.Slug+"/api/oauth2?"+query(pairs...), "", "", http.Header{"Authorization": {"Bearer " + token}})
 		}
-		pid := a.ok("action", "post_project", "title", "P", "members", gus.Email).data()["id"].(string)
-		secret := a.ok("action", "post_project", "title", "Secret").data()["id"].(string)
-		tid := a.ok("action", "post_task", "id_project", pid, "title", "T").data()["id"].(string)
-		hidden := a.ok("action", "post_task", "id_project", secret, "title", "H").data()["id"].(string)
+		pid := a.id("action", "post_project", "title", "P", "members", gus.Email)
+		secret := a.id("action", "post_project", "title", "Secret")
+		tid := a.id("action", "post_task", "id_project", pid, "title", "T")
+		hidden := a.id("action", "post_task", "id_project", secret, "title", "H")
 
 		// The timer of the token's person.
 		if r := as(umaToken, "action", "get_my_timer"); r.code() != -1 || len(r.list()) != 0 {

@@ -14,10 +14,9 @@ import (
 // TestBadRequests checks that each malformed or refused request gets its
 // documented code and HTTP status, in the error envelope.
 func TestBadRequests(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, d testdb.DB) {
-		a := newServer(t, d).newAccount(t)
-		pid := a.ok("action", "post_project", "title", "P").data()["id"].(string)
-		tid := a.ok("action", "post_task", "id_project", pid, "title", "T").data()["id"].(string)
+	eachAccount(t, func(t *testing.T, a *account) {
+		pid := a.id("action", "post_project", "title", "P")
+		tid := a.id("action", "post_task", "id_project", pid, "title", "T")
 		long := strings.Repeat("x", taskd.MaxNameLen+1)
 
 		for _, tc := range []struct {

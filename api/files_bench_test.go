@@ -30,7 +30,7 @@ func BenchmarkFileAPI(b *testing.B) {
 			b.Cleanup(srv.Close)
 			a := s.newAccount(b)
 			a.server = &server{URL: srv.URL, DB: s.DB, Sealer: s.Sealer}
-			pid := a.ok("action", "post_project", "title", "P").data()["id"].(string)
+			pid := a.id("action", "post_project", "title", "P")
 			before := memstat.Peak(b)
 			var up, down time.Duration
 			for b.Loop() {

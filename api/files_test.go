@@ -10,7 +10,6 @@ import (
 
 	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/api"
-	"github.com/taskd/taskd/internal/testdb"
 )
 
 // TestFilesReadSide: get_files, download and extra=files on both
@@ -21,9 +20,8 @@ import (
 // people a task is hidden from get "not found", as for an id of nothing;
 // an upload not attached is its uploader's alone.
 func TestFilesReadSide(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, d testdb.DB) {
-		s := newServer(t, d)
-		a := s.newAccount(t)
+	eachAccount(t, func(t *testing.T, a *account) {
+		s := a.server
 		acct := mustAccount(t, s, a)
 		ctx := context.Background()
 		owner := taskd.Actor{AccountID: acct.ID, Person: a.Owner.Ref(), Role: taskd.RoleOwner}
@@ -45,11 +43,11 @@ func TestFilesReadSide(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		pid := a.ok("action", "post_project", "title", "P", "members", gus.Email).data()["id"].(string)
-		other := a.ok("action", "post_project", "title", "Other").data()["id"].(string)
-		tid := a.ok("action", "post_task", "id_project", pid, "title", "T").data()["id"].(string)
-		secret := a.ok("action", "post_task", "id_project", pid, "title", "Secret", "hidden", a.Owner.Email).data()["id"].(string)
-		cid := a.ok("action", "post_comment", "id_task", tid, "text", "See attached").data()["id"].(string)
+		pid := a.id("action", "post_project", "title", "P", "members", gus.Email)
+		other := a.id("action", "post_project", "title", "Other")
+		tid := a.id("action", "post_task", "id_project", pid, "title", "T")
+		secret := a.id("action", "post_task", "id_project", pid, "title", "Secret", "hidden", a.Owner.Email)
+		cid := a.id("action", "post_comment", "id_task", tid, "text", "See attached")
 
 		brief := add(owner, "brief.pdf", "application/pdf", "%PDF-1.7 brief", taskd.OwnerProject, num(pid))
 		page := add(owner, `звіт "Q1".html`, "text/html", "<script>alert(1)</script>", taskd.OwnerTask, num(tid))

@@ -21,8 +21,8 @@ import (
 func FuzzAdminRequest(f *testing.F) {
 	srv := newServer(f, testdb.New(f, "sqlite"))
 	a := srv.newAccount(f)
-	pid := a.ok("action", "post_project", "title", "Fuzz").data()["id"].(string)
-	tid := a.ok("action", "post_task", "id_project", pid, "title", "Fuzz").data()["id"].(string)
+	pid := a.id("action", "post_project", "title", "Fuzz")
+	tid := a.id("action", "post_task", "id_project", pid, "title", "Fuzz")
 	seeds := []struct{ method, query, ctype, body string }{
 		{"GET", "action=get_tasks&id_project=" + pid, "", ""},
 		{"GET", "action=post_task&id_project=" + pid + "&id_parent=" + tid + "&title=x&priority=5&datestart=01.02.2026", "", ""},

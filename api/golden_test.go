@@ -1,7 +1,6 @@
 package api_test
 
 import (
-	"context"
 	"flag"
 	"fmt"
 	"io"
@@ -12,10 +11,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/api"
+	"github.com/taskd/taskd/internal/testaccount"
 	"github.com/taskd/taskd/internal/testdb"
-	"github.com/taskd/taskd/secret"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -30,13 +28,9 @@ var goldenTimeRE = regexp.MustCompile(`\d{4}-\d\d-\d\d[ T]\d\d:\d\d(:\d\d)?([+-]
 // field order fails here. Run with -update to accept a deliberate change.
 func TestGoldenAnswers(t *testing.T) {
 	s := newServer(t, testdb.New(t, "sqlite"))
-	ctx := context.Background()
-	key := secret.APIKey()
-	_, owner, err := s.DB.CreateAccount(ctx, taskd.NewAccount{Slug: "golden", Name: "Golden", APIKey: s.Sealer.Seal([]byte(key), []byte("golden")),
-		Owner: taskd.NewPerson{Email: "olga@example.com", PasswordHash: "x", FirstName: "Olga", LastName: "Owner"}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	g := testaccount.New(t, s.DB, testaccount.Options{Slug: "golden", Name: "Golden",
+		Owner: testaccount.Person{Email: "olga@example.com"}, Sealer: s.Sealer})
+	key, owner := g.Key, g.Owner
 	a := &account{server: s, Slug: "golden", Key: key, Owner: owner, t: t}
 	readOnly := accessToken(t, s, a, "projects_read", "tasks_read")
 

@@ -5,35 +5,38 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"log/slog"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"strings"
-	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/api"
+	"github.com/taskd/taskd/internal/testaccount"
 	"github.com/taskd/taskd/internal/testdb"
-	"github.com/taskd/taskd/mail"
+	"github.com/taskd/taskd/internal/testsite"
 	"github.com/taskd/taskd/oauth"
-	"github.com/taskd/taskd/people"
 	"github.com/taskd/taskd/secret"
 	"github.com/taskd/taskd/store"
-	"github.com/taskd/taskd/webhook"
 )
 
 // forEachBackend runs fn as a parallel subtest per database, each on a
 // fresh one.
 func forEachBackend(t *testing.T, fn func(t *testing.T, d testdb.DB)) { testdb.Each(t, fn) }
 
-// server is a real store behind the admin API on a loopback HTTP server.
+// eachAccount runs fn as a parallel subtest per database, each with a
+// fresh server and an account on it.
+func eachAccount(t *testing.T, fn func(t *testing.T, a *account)) {
+	testdb.Each(t, func(t *testing.T, d testdb.DB) { fn(t, newServer(t, d).newAccount(t)) })
+}
+
+// server is a whole taskd (internal/testsite) on a loopback address,
+// serving requests only, with the store and sealer behind it.
 type server struct {
 	URL    string
 	DB     *store.DB
 	Sealer *secret.Sealer
+	site   *testsite.Site
 }
 
 // testFileLimits keep the tests' files small.
@@ -42,26 +45,16 @@ var testFileLimits = taskd.FileLimits{MaxFileBytes: 4 << 20, MaxAccountBytes: 64
 // newServer serves a test database.
 func newServer(t testing.TB, d testdb.DB) *server {
 	t.Helper()
-	return newServerOn(t, d.Open(t), testdb.Sealer(t))
+	site := testsite.Start(t, d, testsite.Options{FileLimits: testFileLimits, KeepMail: true, Idle: true})
+	return &server{URL: site.Base, DB: site.Store, Sealer: site.Sealer, site: site}
 }
 
-// newServerOn serves an existing store: a second replica of the same data.
-func newServerOn(t testing.TB, db *store.DB, sealer *secret.Sealer) *server {
-	t.Helper()
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	mux := http.NewServeMux()
-	srv := httptest.NewServer(mux)
-	t.Cleanup(srv.Close)
-	s := &server{URL: srv.URL, DB: db, Sealer: sealer}
-	// The issuer is the server's URL, known only now.
-	folks := &people.Service{Store: db, Outbox: &mail.Outbox{Store: db, Sealer: sealer, From: "taskd <taskd@example.com>"}, PublicURL: srv.URL}
-	api.New(api.Config{Store: db, Sealer: sealer, Log: log, Tokens: s.oauth(t), People: folks,
-		Hooks:      webhook.NewService(db, sealer, webhook.NewHTTPClient(true), time.Now, log),
-		FileLimits: testFileLimits}).Mount(mux)
-	return s
+// replica is a second server on the same data.
+func (s *server) replica() *server {
+	r := *s
+	r.URL = s.site.Replica()
+	return &r
 }
-
-var slugSeq atomic.Int64
 
 // account is one account of a test server, reached with its key.
 type account struct {
@@ -74,16 +67,8 @@ type account struct {
 
 func (s *server) newAccount(t testing.TB) *account {
 	t.Helper()
-	slug := fmt.Sprintf("acct-%d-%d", time.Now().UnixNano()%1e9, slugSeq.Add(1))
-	key := secret.APIKey()
-	_, owner, err := s.DB.CreateAccount(context.Background(), taskd.NewAccount{
-		Slug: slug, Name: "Test " + slug, APIKey: s.Sealer.Seal([]byte(key), []byte(slug)),
-		Owner: taskd.NewPerson{Email: slug + "@example.com", PasswordHash: "x", FirstName: "Olga", LastName: "Owner"},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &account{server: s, Slug: slug, Key: key, Owner: owner, t: t}
+	a := testaccount.New(t, s.DB, testaccount.Options{Sealer: s.Sealer})
+	return &account{server: s, Slug: a.Slug, Key: a.Key, Owner: a.Owner, t: t}
 }
 
 // oauth returns an authorization server on the test server's store.
@@ -201,3 +186,14 @@ func (a *account) do(method, target, contentType, body string, header http.Heade
 }
 
 func hashWith(q, key string) string { return api.Hash(q, key) }
+
+// id calls, fails the test unless the answer is a success, and returns the
+// id of what the call made.
+func (a *account) id(pairs ...string) string {
+	a.t.Helper()
+	id, ok := a.ok(pairs...).data()["id"].(string)
+	if !ok {
+		a.t.Fatalf("%v: the answer has no id", pairs)
+	}
+	return id
+}

@@ -11,7 +11,6 @@ import (
 
 	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/api"
-	"github.com/taskd/taskd/internal/testdb"
 )
 
 // python calls an action as the Python SDK does: POST, the action in the
@@ -30,9 +29,8 @@ func (a *account) python(action string, params map[string]any) response {
 // the documented shapes, with their rules and errors, as the PHP SDK
 // (GET with hash) and the Python SDK (JSON lists) send them.
 func TestPeopleActions(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, d testdb.DB) {
-		s := newServer(t, d)
-		a := s.newAccount(t)
+	eachAccount(t, func(t *testing.T, a *account) {
+		s := a.server
 		ctx := context.Background()
 
 		// add_user invites by e-mail; the answer shows what was asked.
@@ -199,9 +197,8 @@ func mustAccount(t *testing.T, s *server, a *account) taskd.Account {
 // the others' lists leave it out, with its subtasks, and its id answers as
 // an id of nothing.
 func TestHiddenTasksAndComments(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, d testdb.DB) {
-		s := newServer(t, d)
-		a := s.newAccount(t)
+	eachAccount(t, func(t *testing.T, a *account) {
+		s := a.server
 		ctx := context.Background()
 		acct := mustAccount(t, s, a)
 		member := func(name string) (taskd.Person, string) {
@@ -213,10 +210,10 @@ func TestHiddenTasksAndComments(t *testing.T) {
 		}
 		bob, bobToken := member("bob")
 		_, carlToken := member("carl")
-		pid := a.ok("action", "post_project", "title", "P").data()["id"].(string)
-		open := a.ok("action", "post_task", "id_project", pid, "title", "Open").data()["id"].(string)
-		secret := a.ok("action", "post_task", "id_project", pid, "title", "Secret", "hidden", bob.Email).data()["id"].(string)
-		sub := a.ok("action", "post_task", "id_project", pid, "id_parent", secret, "title", "Secret child").data()["id"].(string)
+		pid := a.id("action", "post_project", "title", "P")
+		open := a.id("action", "post_task", "id_project", pid, "title", "Open")
+		secret := a.id("action", "post_task", "id_project", pid, "title", "Secret", "hidden", bob.Email)
+		sub := a.id("action", "post_task", "id_project", pid, "id_parent", secret, "title", "Secret child")
 		a.ok("action", "post_comment", "id_task", open, "text", "for everyone")
 		a.ok("action", "post_comment", "id_task", open, "text", "for Bob", "hidden", bob.Email)
 		a.fails(api.CodeInvalidValue, "action", "post_comment", "id_task", open, "text", "x", "hidden", "1")

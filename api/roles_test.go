@@ -106,11 +106,11 @@ func TestRoleActionMatrix(t *testing.T) {
 			// Fresh objects for each call, made by the owner, with the
 			// member on the project's team.
 			owner := taskd.Actor{AccountID: acct.ID, Person: a.Owner.Ref(), Role: taskd.RoleOwner}
-			pr, err := s.DB.CreateProject(ctx, owner, taskd.ProjectInput{Name: ptr("P"), Members: &[]string{p.Email}})
+			pr, err := s.DB.CreateProject(ctx, owner, taskd.ProjectInput{Name: new("P"), Members: &[]string{p.Email}})
 			if err != nil {
 				t.Fatal(err)
 			}
-			tk, _ := s.DB.CreateTask(ctx, owner, pr.ID, 0, taskd.TaskInput{Name: ptr("T")})
+			tk, _ := s.DB.CreateTask(ctx, owner, pr.ID, 0, taskd.TaskInput{Name: new("T")})
 			author := taskd.Actor{AccountID: acct.ID, Person: p.Ref(), Role: role} // their own comment, which they may edit
 			if role == taskd.RoleReader {
 				author = owner
@@ -139,9 +139,8 @@ func TestRoleActionMatrix(t *testing.T) {
 // only the projects whose team they are on, in lists and by id, exactly as
 // if the others did not exist.
 func TestGuestsAndReadersSeeTheirProjects(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, d testdb.DB) {
-		s := newServer(t, d)
-		a := s.newAccount(t)
+	eachAccount(t, func(t *testing.T, a *account) {
+		s := a.server
 		ctx := context.Background()
 		acct := mustAccount(t, s, a)
 		owner := taskd.Actor{AccountID: acct.ID, Person: a.Owner.Ref(), Role: taskd.RoleOwner}
@@ -150,10 +149,10 @@ func TestGuestsAndReadersSeeTheirProjects(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			mine, _ := s.DB.CreateProject(ctx, owner, taskd.ProjectInput{Name: ptr("Mine " + string(role)), Members: &[]string{p.Email}})
-			theirs, _ := s.DB.CreateProject(ctx, owner, taskd.ProjectInput{Name: ptr("Theirs " + string(role))})
-			myTask, _ := s.DB.CreateTask(ctx, owner, mine.ID, 0, taskd.TaskInput{Name: ptr("My task")})
-			theirTask, _ := s.DB.CreateTask(ctx, owner, theirs.ID, 0, taskd.TaskInput{Name: ptr("Their task")})
+			mine, _ := s.DB.CreateProject(ctx, owner, taskd.ProjectInput{Name: new("Mine " + string(role)), Members: &[]string{p.Email}})
+			theirs, _ := s.DB.CreateProject(ctx, owner, taskd.ProjectInput{Name: new("Theirs " + string(role))})
+			myTask, _ := s.DB.CreateTask(ctx, owner, mine.ID, 0, taskd.TaskInput{Name: new("My task")})
+			theirTask, _ := s.DB.CreateTask(ctx, owner, theirs.ID, 0, taskd.TaskInput{Name: new("Their task")})
 			theirComment, _ := s.DB.CreateComment(ctx, owner, theirTask.ID, "secret")
 			token := tokenFor(t, s, a, p, role, "projects_read", "tasks_read", "tasks_write", "comments_read", "comments_write")
 			call := func(pairs ...string) response {
@@ -191,5 +190,3 @@ func TestGuestsAndReadersSeeTheirProjects(t *testing.T) {
 		}
 	})
 }
-
-func ptr[T any](v T) *T { return &v }

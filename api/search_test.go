@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/taskd/taskd/api"
-	"github.com/taskd/taskd/internal/testdb"
 )
 
 // TestSearchLanguage: search_tasks answers the query language of spec §4
@@ -14,11 +13,9 @@ import (
 // and parentheses; archived projects only when named; a malformed filter
 // is code 11 naming the offending part.
 func TestSearchLanguage(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, d testdb.DB) {
-		s := newServer(t, d)
-		a := s.newAccount(t)
-		p1 := a.ok("action", "post_project", "title", "Site").data()["id"].(string)
-		p2 := a.ok("action", "post_project", "title", "Old").data()["id"].(string)
+	eachAccount(t, func(t *testing.T, a *account) {
+		p1 := a.id("action", "post_project", "title", "Site")
+		p2 := a.id("action", "post_project", "title", "Old")
 		post := func(pid, name string, pairs ...string) string {
 			return a.ok(append([]string{"action", "post_task", "id_project", pid, "title", name}, pairs...)...).data()["id"].(string)
 		}

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/taskd/taskd/api"
-	"github.com/taskd/taskd/internal/testdb"
 )
 
 // TestSignedRequestsAuthenticateEveryParameter: a hash vouches for the
@@ -14,10 +13,9 @@ import (
 // A leaked signed URL for a harmless read cannot be turned into a write by
 // adding parameters elsewhere, nor by re-encoding what it signs.
 func TestSignedRequestsAuthenticateEveryParameter(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, d testdb.DB) {
-		a := newServer(t, d).newAccount(t)
-		pid := a.ok("action", "post_project", "title", "Keep").data()["id"].(string)
-		tid := a.ok("action", "post_task", "id_project", pid, "title", "Keep me").data()["id"].(string)
+	eachAccount(t, func(t *testing.T, a *account) {
+		pid := a.id("action", "post_project", "title", "Keep")
+		tid := a.id("action", "post_task", "id_project", pid, "title", "Keep me")
 		ep := a.endpoint()
 		sign := func(q string) string { return q + "&hash=" + api.Hash(q, a.Key) }
 		read := sign("action=get_projects") // the leaked URL

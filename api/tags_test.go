@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/taskd/taskd/api"
-	"github.com/taskd/taskd/internal/testdb"
 )
 
 // TestTags: the tag actions of spec §10 on both databases, as the PHP SDK
@@ -15,9 +14,8 @@ import (
 // or id, the tags field on tasks and projects, an update_task event, and
 // another account's tags out of reach.
 func TestTags(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, d testdb.DB) {
-		s := newServer(t, d)
-		a := s.newAccount(t)
+	eachAccount(t, func(t *testing.T, a *account) {
+		s := a.server
 
 		groups := a.ok("action", "add_task_tag_groups", "type", "status", "access", "public", "title", "Stage, Stage,Review").list()
 		if len(groups) != 2 {
@@ -62,8 +60,8 @@ func TestTags(t *testing.T) {
 			t.Fatalf("private tags = %v", l)
 		}
 
-		pid := a.ok("action", "post_project", "title", "P").data()["id"].(string)
-		tid := a.ok("action", "post_task", "id_project", pid, "title", "T").data()["id"].(string)
+		pid := a.id("action", "post_project", "title", "P")
+		tid := a.id("action", "post_task", "id_project", pid, "title", "T")
 		a.ok("action", "update_task_tags", "id_task", tid) // the PHP SDK's call: nothing to do (C2)
 		a.ok("action", "update_task_tags", "id_task", tid, "plus", "Todo,Copy")
 		a.ok("action", "update_task_tags", "id_task", tid, "plus", doing) // a status replaces the group's other
@@ -117,8 +115,8 @@ func TestTags(t *testing.T) {
 		b := s.newAccount(t)
 		a.fails(api.CodeInvalidValue, "action", "update_task_tags", "id_task", tid, "plus", doing+"0")
 		b.fails(api.CodeTaskInvalid, "action", "update_task_tags", "id_task", tid, "plus", doing)
-		bp := b.ok("action", "post_project", "title", "P").data()["id"].(string)
-		bt := b.ok("action", "post_task", "id_project", bp, "title", "T").data()["id"].(string)
+		bp := b.id("action", "post_project", "title", "P")
+		bt := b.id("action", "post_task", "id_project", bp, "title", "T")
 		b.fails(api.CodeInvalidValue, "action", "update_task_tags", "id_task", bt, "plus", doing)
 		if l := b.ok("action", "get_task_tags").list(); len(l) != 0 {
 			t.Fatalf("another account's tags: %v", l)

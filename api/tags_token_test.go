@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/taskd/taskd"
-	"github.com/taskd/taskd/internal/testdb"
 )
 
 // TestTagsWithToken: the tag actions on the OAuth path, on both databases:
@@ -15,9 +14,8 @@ import (
 // its person; tags_read alone reads them and is refused the writes; a
 // reader's token with tags_write is refused too, by the role.
 func TestTagsWithToken(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, d testdb.DB) {
-		s := newServer(t, d)
-		a := s.newAccount(t)
+	eachAccount(t, func(t *testing.T, a *account) {
+		s := a.server
 		acct := mustAccount(t, s, a)
 		person := func(name string, role taskd.Role) taskd.Person {
 			p, err := s.DB.AddMember(context.Background(), acct.ID, taskd.NewPerson{Email: name + "-" + a.Slug + "@example.com", PasswordHash: "x", FirstName: name}, role)
@@ -33,8 +31,8 @@ func TestTagsWithToken(t *testing.T) {
 		as := func(token string, pairs ...string) response {
 			return a.do(http.MethodGet, a.URL+"/a/"+a.Slug+"/api/oauth2?"+query(pairs...), "", "", http.Header{"Authorization": {"Bearer " + token}})
 		}
-		pid := a.ok("action", "post_project", "title", "P").data()["id"].(string)
-		tid := a.ok("action", "post_task", "id_project", pid, "title", "T").data()["id"].(string)
+		pid := a.id("action", "post_project", "title", "P")
+		tid := a.id("action", "post_task", "id_project", pid, "title", "T")
 
 		if r := as(writer, "action", "add_task_tag_groups", "type", "status", "access", "public", "title", "Stage"); r.code() != -1 {
 			t.Fatalf("add_task_tag_groups with a token: %s", r)

@@ -39,9 +39,9 @@ func TestEveryActionStaysInItsAccount(t *testing.T) {
 		s := newServer(t, d)
 		url := okReceiver(t)
 		owned := func(a *account) map[string]string {
-			pid := a.ok("action", "post_project", "title", "P").data()["id"].(string)
-			tid := a.ok("action", "post_task", "id_project", pid, "title", "T").data()["id"].(string)
-			cid := a.ok("action", "post_comment", "id_task", tid, "text", "C").data()["id"].(string)
+			pid := a.id("action", "post_project", "title", "P")
+			tid := a.id("action", "post_task", "id_project", pid, "title", "T")
+			cid := a.id("action", "post_comment", "id_task", tid, "text", "C")
 			wid := strconv.Itoa(int(a.ok("action", "add_webhook", "url", url, "events", "post_task").Body["id"].(float64)))
 			costID := a.ok("action", "add_costs", "id_task", tid, "time", "1:30", "email_user_from", a.Owner.Email).Body["id"].(string)
 			acct := mustAccount(t, s, a)

@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/taskd/taskd/api"
-	"github.com/taskd/taskd/internal/testdb"
 )
 
 // part is one part of a multipart body: a parameter, or a file when name
@@ -53,12 +52,11 @@ func multipartBody(t *testing.T, parts ...part) (string, string) {
 // many files are refused with a clear error and leave nothing stored, the
 // object included; a token needs files_write.
 func TestUploads(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, d testdb.DB) {
-		s := newServer(t, d)
-		a := s.newAccount(t)
+	eachAccount(t, func(t *testing.T, a *account) {
+		s := a.server
 		acct := mustAccount(t, s, a)
 		ctx := context.Background()
-		pid := a.ok("action", "post_project", "title", "P").data()["id"].(string)
+		pid := a.id("action", "post_project", "title", "P")
 		big := make([]byte, 3<<20)
 		for i := range big {
 			big[i] = byte(rand.IntN(256))

@@ -28,18 +28,17 @@ func okReceiver(t *testing.T) string {
 // TestWebhookActions covers add/get/enable/disable/delete_webhook on the
 // administrative API, with their errors.
 func TestWebhookActions(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, d testdb.DB) {
-		s := newServer(t, d)
-		a := s.newAccount(t)
+	eachAccount(t, func(t *testing.T, a *account) {
+		s := a.server
 		other := s.newAccount(t)
-		pid := a.ok("action", "post_project", "title", "P").data()["id"].(string)
+		pid := a.id("action", "post_project", "title", "P")
 		url := okReceiver(t)
 
 		a.fails(api.CodeFieldRequired, "action", "add_webhook", "events", "post_task")
 		a.fails(api.CodeInvalidValue, "action", "add_webhook", "url", "ftp://x.example/", "events", "post_task")
 		a.fails(api.CodeInvalidValue, "action", "add_webhook", "url", url, "events", "reopen_task")
 		a.fails(api.CodeProjectInvalid, "action", "add_webhook", "url", url, "events", "post_task", "projects", "999999")
-		otherPid := other.ok("action", "post_project", "title", "Theirs").data()["id"].(string)
+		otherPid := other.id("action", "post_project", "title", "Theirs")
 		a.fails(api.CodeProjectInvalid, "action", "add_webhook", "url", url, "events", "post_task", "projects", otherPid)
 		r := a.fails(api.CodeInvalidValue, "action", "add_webhook", "url", url+"/404", "events", "post_task")
 		if r.Body["message"] != "Url should respond 200 HTTP_CODE and JSON {status:OK}" || r.Body["message_details"] != url+"/404" {

@@ -20,7 +20,7 @@ func TestListsAreWhole(t *testing.T) {
 	d := testdb.New(t, "sqlite")
 	s := newServer(t, d)
 	a := s.newAccount(t)
-	pid := a.ok("action", "post_project", "title", "Big").data()["id"].(string)
+	pid := a.id("action", "post_project", "title", "Big")
 	a.ok("action", "post_task", "id_project", pid, "title", "Task")
 	raw, err := sql.Open("sqlite", filepath.Join(d.Dir, "taskd.db"))
 	if err != nil {

@@ -71,7 +71,7 @@ summary=$(mktemp)
 trap 'rm -f "$summary" "$summary.bin"' EXIT
 echo "== go test -race ./..."
 go build -o "$summary.bin" ./internal/testsummary
-# -timeout: the server package runs every browser test in turn, the page
+# -timeout: the web package runs every browser test in turn, the page
 # audit alone up to 8 minutes on a loaded machine.
 go test -race -count=1 -timeout 25m -json ./... | "$summary.bin" -o "$summary"
 

@@ -1,15 +1,17 @@
-package server
+package server_test
 
 import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/taskd/taskd"
+	"github.com/taskd/taskd/internal/testaccount"
+	"github.com/taskd/taskd/internal/testsite"
 )
 
 // authzMatrix is who may call each account-API action, written out by hand
@@ -76,14 +78,14 @@ const (
 // through the administrative key.
 type authzFixture struct {
 	t       *testing.T
-	s       *oauthSite
+	s       *testsite.Site
 	pid     string
 	hookURL string
 }
 
 func (f *authzFixture) create(q string) string {
 	f.t.Helper()
-	status, body := apiCall(f.t, f.s.accountURL(), f.s.key, q)
+	status, body := testsite.APICall(f.t, f.s.AccountURL(), f.s.Key, q)
 	if status != 200 || body["status"] != "ok" {
 		f.t.Fatalf("fixture %s: %d %v", q, status, body)
 	}
@@ -168,14 +170,14 @@ func withText(action string) string {
 // gets in with a token, a key or a session.
 func TestAuthorizationMatrix(t *testing.T) {
 	t.Parallel() // a site of its own; runs beside the other heavy page tests
-	s := newSite(t)
+	s := testsite.New(t)
 	recv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		w.Write([]byte(`{"status":"OK"}`))
 	}))
 	t.Cleanup(recv.Close)
 	for _, p := range []struct{ email, role string }{{adminEmail, "admin"}, {demotedEmail, "admin"}, {writerEmail, "user"}} {
-		s.addMember(s.slug, p.email, "A", "B", taskd.Role(p.role))
+		s.AddMember(s.Slug, p.email, "A", "B", taskd.Role(p.role))
 	}
 	f := &authzFixture{t: t, s: s, hookURL: recv.URL + "/hook"}
 	f.pid = f.create("action=post_project&title=Matrix")
@@ -185,32 +187,32 @@ func TestAuthorizationMatrix(t *testing.T) {
 	// owner demotes them: the role at the time of the call decides, and
 	// the demotion ended those that carry administrative (taskd.TrustEnded).
 	scopeSets := append(append([]string{}, taskd.Scopes...), strings.Join(taskd.Scopes, " "))
-	members := map[string]string{"owner": ownerEmail, "admin": adminEmail, "user": demotedEmail}
+	members := map[string]string{"owner": testsite.OwnerEmail, "admin": adminEmail, "user": demotedEmail}
 	tokens := map[string]map[string]string{}
 	for role, email := range members {
-		b := s.browser()
+		b := s.Browser()
 		tokens[role] = map[string]string{}
 		for _, sc := range scopeSets {
-			u := s.consent(b, s.authorizeURL("scope", sc), email, s.slug, "allow")
-			tok := s.exchange(u.Query().Get("code"))
+			u := s.Consent(b, s.AuthorizeURL("scope", sc), email, s.Slug, "allow")
+			tok := s.Exchange(u.Query().Get("code"))
 			if tok["scope"] != sc {
 				t.Fatalf("%s asked for %q and was granted %v", role, sc, tok["scope"])
 			}
 			tokens[role][sc] = tok["access_token"].(string)
 		}
 	}
-	owner := s.signedIn(ownerEmail)
-	people := owner.get(s.accountURL() + "/people")
-	demoted := roleForm(t, people, demotedEmail)
-	owner.submit(s.base, people, demoted, url.Values{"role": {"user"}}).location(t)
+	owner := s.SignedIn(testsite.OwnerEmail)
+	people := owner.Get(s.AccountURL() + "/people")
+	demoted := testsite.RoleForm(t, people, demotedEmail)
+	owner.Submit(s.Base, people, demoted, url.Values{"role": {"user"}}).Location(t)
 
 	for _, row := range authzMatrix {
 		allowed := strings.Fields(row.roles)
 		for role, email := range members {
 			for _, sc := range scopeSets {
-				want := contains(allowed, role) && (row.scope == "*" || taskd.HasScope(strings.Fields(sc), row.scope))
+				want := slices.Contains(allowed, role) && (row.scope == "*" || taskd.HasScope(strings.Fields(sc), row.scope))
 				q := f.query(row.op, email)
-				status, body, _ := s.api(s.accountURL(), tokens[role][sc], q)
+				status, body, _ := s.API(s.AccountURL(), tokens[role][sc], q)
 				revoked := role == "user" && taskd.HasScope(strings.Fields(sc), taskd.ScopeAdministrative)
 				switch {
 				case revoked && (status != 401 || body["status_code"] != float64(2)):
@@ -226,56 +228,56 @@ func TestAuthorizationMatrix(t *testing.T) {
 		if row.op == "me" {
 			continue // not an administrative action
 		}
-		if status, body := apiCall(t, s.accountURL(), s.key, f.query(row.op, ownerEmail)); status != 200 || body["status"] != "ok" {
+		if status, body := testsite.APICall(t, s.AccountURL(), s.Key, f.query(row.op, testsite.OwnerEmail)); status != 200 || body["status"] != "ok" {
 			t.Errorf("%s with the administrative key: %d %v", row.op, status, body)
 		}
 	}
 
 	// Outside the account: the other account's key, a token the owner
 	// granted for the other account, and a stranger's session.
-	otherKey := s.createAccount(uniqueSlug("third"), "Third", strangerEmail, "", "")
-	u := s.consent(s.browser(), s.authorizeURL("scope", strings.Join(taskd.Scopes, " ")), ownerEmail, s.other, "allow")
-	otherToken := s.exchange(u.Query().Get("code"))["access_token"].(string)
+	otherKey := s.CreateAccount(testaccount.UniqueSlug("third"), "Third", strangerEmail, "", "")
+	u := s.Consent(s.Browser(), s.AuthorizeURL("scope", strings.Join(taskd.Scopes, " ")), testsite.OwnerEmail, s.Other, "allow")
+	otherToken := s.Exchange(u.Query().Get("code"))["access_token"].(string)
 	for _, row := range authzMatrix {
 		if row.op == "me" {
 			continue
 		}
-		q := f.query(row.op, ownerEmail)
-		if status, body := apiCall(t, s.accountURL(), otherKey, q); status == 200 {
+		q := f.query(row.op, testsite.OwnerEmail)
+		if status, body := testsite.APICall(t, s.AccountURL(), otherKey, q); status == 200 {
 			t.Errorf("%s with another account's key: %d %v", row.op, status, body)
 		}
-		if status, body, _ := s.api(s.accountURL(), otherToken, q); status != 401 && status != 403 {
+		if status, body, _ := s.API(s.AccountURL(), otherToken, q); status != 401 && status != 403 {
 			t.Errorf("%s with a token for another account: %d %v", row.op, status, body)
 		}
 	}
 
-	sessions := map[string]*browser{"owner": owner, "admin": s.signedIn(adminEmail), "user": s.signedIn(demotedEmail),
-		"stranger": s.signedIn(strangerEmail)}
+	sessions := map[string]*testsite.Browser{"owner": owner, "admin": s.SignedIn(adminEmail), "user": s.SignedIn(demotedEmail),
+		"stranger": s.SignedIn(strangerEmail)}
 	for _, row := range pageMatrix {
-		path := s.accountURL() + strings.ReplaceAll(row.path, "{pid}", f.pid)
+		path := s.AccountURL() + strings.ReplaceAll(row.path, "{pid}", f.pid)
 		for who, b := range sessions {
 			want := http.StatusOK
 			switch {
 			case who == "stranger":
 				want = http.StatusNotFound
-			case !contains(strings.Fields(row.roles), who):
+			case !slices.Contains(strings.Fields(row.roles), who):
 				want = http.StatusForbidden
 			}
-			if p := b.get(path); p.status != want {
-				t.Errorf("GET %s as %s: %d, want %d", row.path, who, p.status, want)
+			if p := b.Get(path); p.Status != want {
+				t.Errorf("GET %s as %s: %d, want %d", row.path, who, p.Status, want)
 			}
 		}
 	}
 	// Editing comments in the pages follows the same rule as the API.
 	for who, b := range sessions {
-		csrf := b.get(s.base+"/settings/applications").form(t, "", "").Get("csrf")
+		csrf := b.Get(s.Base+"/settings/applications").Form(t, "", "").Get("csrf")
 		for _, whose := range []string{"own", "another's"} {
 			author := writerEmail
 			if whose == "own" {
 				author = members[who]
 			}
 			if who == "stranger" {
-				author = ownerEmail
+				author = testsite.OwnerEmail
 			}
 			cid := f.comment(author)
 			want := http.StatusSeeOther
@@ -285,32 +287,9 @@ func TestAuthorizationMatrix(t *testing.T) {
 			case whose == "another's" && who == "user":
 				want = http.StatusForbidden
 			}
-			if p := b.post(s.accountURL()+"/comments/"+cid+"/update", url.Values{"csrf": {csrf}, "text": {"Edited"}}); p.status != want {
-				t.Errorf("editing %s comment in the pages as %s: %d, want %d", whose, who, p.status, want)
+			if p := b.Post(s.AccountURL()+"/comments/"+cid+"/update", url.Values{"csrf": {csrf}, "text": {"Edited"}}); p.Status != want {
+				t.Errorf("editing %s comment in the pages as %s: %d, want %d", whose, who, p.Status, want)
 			}
 		}
 	}
-}
-
-// roleForm returns the action of the role form of the member with email on
-// the people page: the last one before the label that names them.
-func roleForm(t *testing.T, people page, email string) string {
-	t.Helper()
-	before, _, ok := strings.Cut(people.body, "Role of "+email)
-	actions := roleActionRE.FindAllStringSubmatch(before, -1)
-	if !ok || len(actions) == 0 {
-		t.Fatalf("no role form for %s in:\n%s", email, people.body)
-	}
-	return actions[len(actions)-1][1]
-}
-
-var roleActionRE = regexp.MustCompile(`action="([^"]*/people/\d+/role)"`)
-
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }

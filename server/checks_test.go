@@ -1,4 +1,4 @@
-package server
+package server_test
 
 import (
 	"bufio"
@@ -17,9 +17,12 @@ import (
 
 	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/api"
+	"github.com/taskd/taskd/internal/testaccount"
 	"github.com/taskd/taskd/internal/testdb"
+	"github.com/taskd/taskd/internal/testsite"
 	"github.com/taskd/taskd/internal/upload"
 	"github.com/taskd/taskd/people"
+	"github.com/taskd/taskd/server"
 )
 
 // TestPasswordChecksAreThrottled: the current-password checks of the
@@ -29,59 +32,56 @@ import (
 // password is refused there and at sign-in until the window slides.
 func TestPasswordChecksAreThrottled(t *testing.T) {
 	t.Parallel()
-	for name, st := range backends(t) {
-		t.Run(name, func(t *testing.T) {
-			s := newOAuthSite(t, st)
-			second := s.replica()
-			email := uniqueSlug("guessed") + "@acme.example"
-			s.addMember(s.slug, email, "", "", taskd.RoleUser)
-			b := s.signedIn(email)
-			profile := b.get(s.base + "/profile")
-			var mu sync.Mutex
-			statuses := map[int]int{}
-			var wg sync.WaitGroup
-			for i := range 40 {
-				base, form, set := s.base, "/profile/password", url.Values{"password": {"guess"}, "new_password": {"a new password"}}
-				if i%2 == 1 {
-					base, form, set = second, "/profile/email", url.Values{"password": {"guess"}, "email": {"thief@example.com"}}
+	testsite.Each(t, func(t *testing.T, s *testsite.Site) {
+		second := s.Replica()
+		email := testaccount.UniqueSlug("guessed") + "@acme.example"
+		s.AddMember(s.Slug, email, "", "", taskd.RoleUser)
+		b := s.SignedIn(email)
+		profile := b.Get(s.Base + "/profile")
+		var mu sync.Mutex
+		statuses := map[int]int{}
+		var wg sync.WaitGroup
+		for i := range 40 {
+			base, form, set := s.Base, "/profile/password", url.Values{"password": {"guess"}, "new_password": {"a new password"}}
+			if i%2 == 1 {
+				base, form, set = second, "/profile/email", url.Values{"password": {"guess"}, "email": {"thief@example.com"}}
+			}
+			fields := profile.Form(t, "", "")
+			for k, v := range set {
+				fields[k] = v
+			}
+			wg.Go(func() {
+				p := b.Post(base+form, fields)
+				mu.Lock()
+				statuses[p.Status]++
+				mu.Unlock()
+				if p.Status == http.StatusTooManyRequests && (p.Header.Get("Retry-After") == "" || !strings.Contains(p.Body, "Too many wrong passwords")) {
+					t.Errorf("a refused guess: Retry-After %q\n%s", p.Header.Get("Retry-After"), p.Body)
 				}
-				fields := profile.form(t, "", "")
-				for k, v := range set {
-					fields[k] = v
-				}
-				wg.Go(func() {
-					p := b.post(base+form, fields)
-					mu.Lock()
-					statuses[p.status]++
-					mu.Unlock()
-					if p.status == http.StatusTooManyRequests && (p.header.Get("Retry-After") == "" || !strings.Contains(p.body, "Too many wrong passwords")) {
-						t.Errorf("a refused guess: Retry-After %q\n%s", p.header.Get("Retry-After"), p.body)
-					}
-				})
-			}
-			wg.Wait()
-			if statuses[http.StatusUnprocessableEntity] != 10 || statuses[http.StatusTooManyRequests] != 30 {
-				t.Fatalf("40 guesses through a session: %v; want 10 × 422 and 30 × 429", statuses)
-			}
-			right := profile.form(t, "", "")
-			right.Set("password", password)
-			right.Set("new_password", "a new password")
-			if p := b.post(s.base+"/profile/password", right); p.status != http.StatusTooManyRequests {
-				t.Fatalf("the right password after 10 wrong guesses: HTTP %d", p.status)
-			}
-			other := s.browser()
-			f := other.get(s.base+"/login").form(t, "", "")
-			f.Set("email", email)
-			f.Set("password", password)
-			if p := other.post(s.base+"/login", f); p.status != http.StatusTooManyRequests {
-				t.Fatalf("signing in after 10 wrong guesses through a session: HTTP %d", p.status)
-			}
-			s.clock.advance(16 * 60 * 1e9)
-			if p := b.post(s.base+"/profile/password", right); p.status != http.StatusSeeOther {
-				t.Fatalf("the right password once the window slid: HTTP %d", p.status)
-			}
-		})
-	}
+			})
+		}
+		wg.Wait()
+		if statuses[http.StatusUnprocessableEntity] != 10 || statuses[http.StatusTooManyRequests] != 30 {
+			t.Fatalf("40 guesses through a session: %v; want 10 × 422 and 30 × 429", statuses)
+		}
+		right := profile.Form(t, "", "")
+		right.Set("password", testsite.Password)
+		right.Set("new_password", "a new password")
+		if p := b.Post(s.Base+"/profile/password", right); p.Status != http.StatusTooManyRequests {
+			t.Fatalf("the right password after 10 wrong guesses: HTTP %d", p.Status)
+		}
+		other := s.Browser()
+		f := other.Get(s.Base+"/login").Form(t, "", "")
+		f.Set("email", email)
+		f.Set("password", testsite.Password)
+		if p := other.Post(s.Base+"/login", f); p.Status != http.StatusTooManyRequests {
+			t.Fatalf("signing in after 10 wrong guesses through a session: HTTP %d", p.Status)
+		}
+		s.Clock.Advance(16 * 60 * 1e9)
+		if p := b.Post(s.Base+"/profile/password", right); p.Status != http.StatusSeeOther {
+			t.Fatalf("the right password once the window slid: HTTP %d", p.Status)
+		}
+	})
 }
 
 // TestMailBudget: invitations are bounded per account and hour (and day),
@@ -91,29 +91,29 @@ func TestPasswordChecksAreThrottled(t *testing.T) {
 // answers the same whether the address is known.
 func TestMailBudget(t *testing.T) {
 	t.Parallel()
-	s := newLimitedSite(t, testdb.New(t, "sqlite"), Limits{Mail: people.MailLimits{AccountHour: 3, AccountDay: 100, RecipientDay: 3, PersonDay: 2}})
+	s := testsite.Limited(t, testdb.New(t, "sqlite"), server.Limits{Mail: people.MailLimits{AccountHour: 3, AccountDay: 100, RecipientDay: 3, PersonDay: 2}})
 	invite := func(email string) (int, map[string]any) {
 		t.Helper()
-		return apiCall(t, s.accountURL(), s.key, "action=add_user&email="+url.QueryEscape(email))
+		return testsite.APICall(t, s.AccountURL(), s.Key, "action=add_user&email="+url.QueryEscape(email))
 	}
 	for i := range 3 {
-		if status, body := invite(uniqueSlug("budget") + "@example.com"); status != 200 || body["status"] != "ok" {
+		if status, body := invite(testaccount.UniqueSlug("budget") + "@example.com"); status != 200 || body["status"] != "ok" {
 			t.Fatalf("invitation %d: %d %v", i+1, status, body)
 		}
 	}
-	status, body := invite(uniqueSlug("budget") + "@example.com")
-	if status != 429 || body["status_code"] != float64(24) || !strings.Contains(body["message"].(string)+" "+fmtJSON(body), "invitations in the last hour") {
+	status, body := invite(testaccount.UniqueSlug("budget") + "@example.com")
+	if status != 429 || body["status_code"] != float64(24) || !strings.Contains(body["message"].(string)+" "+testsite.JSON(body), "invitations in the last hour") {
 		t.Fatalf("the 4th invitation within an hour: %d %v", status, body)
 	}
-	owner := s.signedIn(ownerEmail)
-	acct := "/a/" + s.slug
-	p := owner.submit(s.base, owner.get(s.base+acct+"/people"), acct+"/people", url.Values{"email": {"page@example.com"}, "role": {"user"}})
-	if p.status != http.StatusTooManyRequests || p.header.Get("Retry-After") == "" || !strings.Contains(p.body, "as many invitations in the last hour as it may") {
-		t.Fatalf("the page's 4th invitation: HTTP %d\n%s", p.status, p.body)
+	owner := s.SignedIn(testsite.OwnerEmail)
+	acct := "/a/" + s.Slug
+	p := owner.Submit(s.Base, owner.Get(s.Base+acct+"/people"), acct+"/people", url.Values{"email": {"page@example.com"}, "role": {"user"}})
+	if p.Status != http.StatusTooManyRequests || p.Header.Get("Retry-After") == "" || !strings.Contains(p.Body, "as many invitations in the last hour as it may") {
+		t.Fatalf("the page's 4th invitation: HTTP %d\n%s", p.Status, p.Body)
 	}
 	// A refused invitation (already invited) costs nothing.
-	s.clock.advance(61 * 60 * 1e9)
-	target := uniqueSlug("target") + "@example.com"
+	s.Clock.Advance(61 * 60 * 1e9)
+	target := testaccount.UniqueSlug("target") + "@example.com"
 	if status, body := invite(target); status != 200 {
 		t.Fatalf("after the hour: %d %v", status, body)
 	}
@@ -123,31 +123,31 @@ func TestMailBudget(t *testing.T) {
 	// Per recipient, across accounts: three accounts' invitations of one
 	// address are its day's budget, a fourth's is refused.
 	for i := range 3 {
-		slug := uniqueSlug("elsewhere")
-		key := s.createAccount(slug, "Elsewhere", uniqueSlug("o")+"@example.com", "", "")
-		status, body := apiCall(t, s.base+"/a/"+slug, key, "action=add_user&email="+url.QueryEscape(target))
+		slug := testaccount.UniqueSlug("elsewhere")
+		key := s.CreateAccount(slug, "Elsewhere", testaccount.UniqueSlug("o")+"@example.com", "", "")
+		status, body := testsite.APICall(t, s.Base+"/a/"+slug, key, "action=add_user&email="+url.QueryEscape(target))
 		if want := i < 2; want != (status == 200) || (!want && body["status_code"] != float64(24)) {
 			t.Fatalf("account %d inviting %s (invited once already): %d %v", i+2, target, status, body)
 		}
 	}
 	// And across kinds: resets of a known and of an unknown address take
 	// the same budget and are refused alike beyond it.
-	r := s.browser()
-	reset := func(email string) page {
-		return r.submit(s.base, r.get(s.base+"/reset"), "/reset", url.Values{"email": {email}})
+	r := s.Browser()
+	reset := func(email string) testsite.Page {
+		return r.Submit(s.Base, r.Get(s.Base+"/reset"), "/reset", url.Values{"email": {email}})
 	}
-	known, unknown := userEmail, uniqueSlug("nobody")+"@example.com"
+	known, unknown := testsite.UserEmail, testaccount.UniqueSlug("nobody")+"@example.com"
 	for i := range 3 {
 		for _, e := range []string{known, unknown} {
-			if p := reset(e); p.status != http.StatusOK {
-				t.Fatalf("reset %d of %s: HTTP %d", i+1, e, p.status)
+			if p := reset(e); p.Status != http.StatusOK {
+				t.Fatalf("reset %d of %s: HTTP %d", i+1, e, p.Status)
 			}
 		}
 	}
 	k, u := reset(known), reset(unknown)
-	if k.status != http.StatusTooManyRequests || u.status != http.StatusTooManyRequests ||
-		strings.ReplaceAll(k.body, known, "E") != strings.ReplaceAll(u.body, unknown, "E") {
-		t.Fatalf("a 4th reset request of a known and an unknown address: HTTP %d and %d", k.status, u.status)
+	if k.Status != http.StatusTooManyRequests || u.Status != http.StatusTooManyRequests ||
+		strings.ReplaceAll(k.Body, known, "E") != strings.ReplaceAll(u.Body, unknown, "E") {
+		t.Fatalf("a 4th reset request of a known and an unknown address: HTTP %d and %d", k.Status, u.Status)
 	}
 	if status, body := invite(known); status != 429 || body["status_code"] != float64(24) ||
 		!strings.Contains(body["message"].(string), "This address has been sent as much mail") {
@@ -155,14 +155,14 @@ func TestMailBudget(t *testing.T) {
 	}
 	// A person asks for two address changes a day, each mailed to an
 	// address of their choosing; the third is refused beside its form.
-	mover := s.signedIn(userEmail)
+	mover := s.SignedIn(testsite.UserEmail)
 	for i := range 3 {
-		p := mover.submit(s.base, mover.get(s.base+"/profile"), "/profile/email", url.Values{"password": {password}, "email": {uniqueSlug("new") + "@example.com"}})
-		if i < 2 && p.status != http.StatusSeeOther {
-			t.Fatalf("address change %d: HTTP %d", i+1, p.status)
+		p := mover.Submit(s.Base, mover.Get(s.Base+"/profile"), "/profile/email", url.Values{"password": {testsite.Password}, "email": {testaccount.UniqueSlug("new") + "@example.com"}})
+		if i < 2 && p.Status != http.StatusSeeOther {
+			t.Fatalf("address change %d: HTTP %d", i+1, p.Status)
 		}
-		if i == 2 && (p.status != http.StatusTooManyRequests || !strings.Contains(p.body, "You have asked to change your address as often today as you may")) {
-			t.Fatalf("a third address change in a day: HTTP %d\n%s", p.status, p.body)
+		if i == 2 && (p.Status != http.StatusTooManyRequests || !strings.Contains(p.Body, "You have asked to change your address as often today as you may")) {
+			t.Fatalf("a third address change in a day: HTTP %d\n%s", p.Status, p.Body)
 		}
 	}
 }
@@ -174,21 +174,21 @@ func TestMailBudget(t *testing.T) {
 // cut off, which frees its place.
 func TestSlowUploadsAreBounded(t *testing.T) {
 	t.Parallel()
-	s := newLimitedSite(t, testdb.New(t, "sqlite"),
-		Limits{Uploads: upload.Limits{PerPerson: 2, PerAccount: 3, MinRate: 1 << 10, Grace: 3 * time.Second, Idle: 3 * time.Second}})
-	addr := strings.TrimPrefix(s.base, "http://")
+	s := testsite.Limited(t, testdb.New(t, "sqlite"),
+		server.Limits{Uploads: upload.Limits{PerPerson: 2, PerAccount: 3, MinRate: 1 << 10, Grace: 3 * time.Second, Idle: 3 * time.Second}})
+	addr := strings.TrimPrefix(s.Base, "http://")
 	q := "action=upload_files"
-	apiPath := "/a/" + s.slug + "/api/admin/v2/?" + q + "&hash=" + api.Hash(q, s.key) // the key acts as the owner
+	apiPath := "/a/" + s.Slug + "/api/admin/v2/?" + q + "&hash=" + api.Hash(q, s.Key) // the key acts as the owner
 	apiUpload := func() *trickle {
 		return startTrickle(t, addr, "POST "+apiPath+" HTTP/1.1\r\nHost: taskd\r\nContent-Type: multipart/form-data; boundary=B\r\n"+
 			"Content-Length: 1000000\r\n\r\n--B\r\nContent-Disposition: form-data; name=\"files[]\"; filename=\"slow.txt\"\r\n\r\nhello")
 	}
-	ownerUpload := func() (int, map[string]any) { return quickUpload(t, s.base+apiPath, http.Header{}) }
-	owner := s.signedIn(ownerEmail)
-	project := s.apiOK("action=post_project&title=Files")["data"].(map[string]any)["id"].(string)
-	task := s.apiOK("action=post_task&id_project=" + project + "&title=Doc")["data"].(map[string]any)["id"].(string)
-	filesPath := "/a/" + s.slug + "/tasks/" + task + "/files"
-	csrf := owner.get(s.accountURL()+"/project/"+project+"/"+task+"/").form(t, "", "").Get("csrf")
+	ownerUpload := func() (int, map[string]any) { return quickUpload(t, s.Base+apiPath, http.Header{}) }
+	owner := s.SignedIn(testsite.OwnerEmail)
+	project := s.APIOK("action=post_project&title=Files")["data"].(map[string]any)["id"].(string)
+	task := s.APIOK("action=post_task&id_project=" + project + "&title=Doc")["data"].(map[string]any)["id"].(string)
+	filesPath := "/a/" + s.Slug + "/tasks/" + task + "/files"
+	csrf := owner.Get(s.AccountURL()+"/project/"+project+"/"+task+"/").Form(t, "", "").Get("csrf")
 
 	t.Run("API uploads", func(t *testing.T) {
 		stalled, status, body := holdPlaces(t, 2, apiUpload, ownerUpload)
@@ -205,14 +205,14 @@ func TestSlowUploadsAreBounded(t *testing.T) {
 		}
 		third.stop()
 		// Another person of the account still may: the account has room for 3.
-		access, _ := s.grantOf(s.signedIn(userEmail), userEmail, "files_write")
-		if status, body := quickUpload(t, s.accountURL()+"/api/oauth2?action=upload_files", http.Header{"Authorization": {"Bearer " + access}}); status != 200 {
+		access, _ := s.GrantOf(s.SignedIn(testsite.UserEmail), testsite.UserEmail, "files_write")
+		if status, body := quickUpload(t, s.AccountURL()+"/api/oauth2?action=upload_files", http.Header{"Authorization": {"Bearer " + access}}); status != 200 {
 			t.Fatalf("another person's upload beside them: %d %v", status, body)
 		}
 		// The person's form upload on a page counts with their API uploads.
-		p := owner.postMultipart(s.base+filesPath, [][2]string{{"csrf", csrf}}, formFile{"file", "page.txt", "text/plain", "page"})
-		if p.status != http.StatusTooManyRequests || !strings.Contains(p.body, "2 uploads in progress") {
-			t.Fatalf("a page upload of the person beside two stalled: HTTP %d\n%s", p.status, p.body)
+		p := owner.PostMultipart(s.Base+filesPath, [][2]string{{"csrf", csrf}}, testsite.FormFile{Field: "file", Name: "page.txt", Type: "text/plain", Content: "page"})
+		if p.Status != http.StatusTooManyRequests || !strings.Contains(p.Body, "2 uploads in progress") {
+			t.Fatalf("a page upload of the person beside two stalled: HTTP %d\n%s", p.Status, p.Body)
 		}
 		// Once they stall, the bodies fall behind their pace and are cut
 		// off, which frees their places.
@@ -226,7 +226,7 @@ func TestSlowUploadsAreBounded(t *testing.T) {
 
 	t.Run("page uploads", func(t *testing.T) {
 		var cookies []string
-		for _, c := range owner.c.Jar.Cookies(&url.URL{Scheme: "http", Host: addr, Path: "/"}) {
+		for _, c := range owner.C.Jar.Cookies(&url.URL{Scheme: "http", Host: addr, Path: "/"}) {
 			cookies = append(cookies, c.Name+"="+c.Value)
 		}
 		pageUpload := func() *trickle {
@@ -339,7 +339,7 @@ func quickUpload(t *testing.T, url string, header http.Header) (int, map[string]
 	req, _ := http.NewRequest("POST", url, &body)
 	req.Header = header
 	req.Header.Set("Content-Type", w.FormDataContentType())
-	status, out, _ := doJSON(t, req)
+	status, out, _ := testsite.DoJSON(t, req)
 	return status, out
 }
 

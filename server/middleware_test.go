@@ -1,4 +1,4 @@
-package server
+package server_test
 
 import (
 	"log/slog"
@@ -6,6 +6,9 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"github.com/taskd/taskd/internal/testsite"
+	"github.com/taskd/taskd/server"
 )
 
 // TestPanicsAnswerInKind: a panic becomes a 500 in the JSON envelope where
@@ -16,7 +19,7 @@ func TestPanicsAnswerInKind(t *testing.T) {
 		w.WriteHeader(status)
 		w.Write([]byte("<p>error page</p>"))
 	}
-	h := withRecover(slog.New(slog.DiscardHandler), page, http.HandlerFunc(func(http.ResponseWriter, *http.Request) {
+	h := server.WithRecover(slog.New(slog.DiscardHandler), page, http.HandlerFunc(func(http.ResponseWriter, *http.Request) {
 		panic("boom")
 	}))
 	for path, json := range map[string]bool{
@@ -42,12 +45,12 @@ func TestPanicsAnswerInKind(t *testing.T) {
 // TestNotFoundInKind: unknown addresses under an account's API answer in
 // the JSON envelope; every other unknown address gets the HTML page.
 func TestNotFoundInKind(t *testing.T) {
-	s := newSite(t)
+	s := testsite.New(t)
 	for path, wantType := range map[string]string{
-		"/a/" + s.slug + "/api/admin/v3": "application/json", "/a/" + s.slug + "/api/": "application/json",
-		"/nowhere": "text/html", "/oauth2/nowhere": "text/html", "/a/" + s.slug + "/nowhere": "text/html",
+		"/a/" + s.Slug + "/api/admin/v3": "application/json", "/a/" + s.Slug + "/api/": "application/json",
+		"/nowhere": "text/html", "/oauth2/nowhere": "text/html", "/a/" + s.Slug + "/nowhere": "text/html",
 	} {
-		res, err := http.Get(s.base + path)
+		res, err := http.Get(s.Base + path)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -61,10 +64,10 @@ func TestNotFoundInKind(t *testing.T) {
 // TestDocumentsRefuseOtherMethods: the JWKS and the metadata answer 405
 // with Allow to anything but GET and HEAD.
 func TestDocumentsRefuseOtherMethods(t *testing.T) {
-	s := newSite(t)
+	s := testsite.New(t)
 	for _, path := range []string{"/oauth2/jwks", "/.well-known/oauth-authorization-server"} {
 		for method, want := range map[string]int{"GET": 200, "HEAD": 200, "POST": 405, "DELETE": 405} {
-			req, _ := http.NewRequest(method, s.base+path, nil)
+			req, _ := http.NewRequest(method, s.Base+path, nil)
 			res, err := http.DefaultClient.Do(req)
 			if err != nil {
 				t.Fatal(err)

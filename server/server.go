@@ -112,6 +112,10 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	return &Server{cfg: cfg, handler: h}, nil
 }
 
+// ServeHTTP answers one request through the routes and the middleware,
+// without the background work that Serve also runs.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
+
 // secure reports whether the public URL is HTTPS: cookies are then marked
 // Secure and browsers are told to use HTTPS only (HSTS).
 func (c Config) secure() bool { return strings.HasPrefix(c.PublicURL, "https://") }

@@ -1,4 +1,4 @@
-package server
+package server_test
 
 import (
 	"context"
@@ -16,7 +16,7 @@ import (
 
 	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/api"
-	"github.com/taskd/taskd/internal/smtptest"
+	"github.com/taskd/taskd/internal/testsite"
 )
 
 // The visibility matrix (issue 31, DESIGN §10): every read path, for every
@@ -98,11 +98,11 @@ var (
 )
 
 // newMatrixWorld makes the world through the store, as its people would.
-func newMatrixWorld(t *testing.T, s *oauthSite) *matrixWorld {
+func newMatrixWorld(t *testing.T, s *testsite.Site) *matrixWorld {
 	ctx := context.Background()
-	acct, owner := s.owner()
+	acct, owner := s.Owner()
 	actorOf := func(email string) taskd.Actor {
-		m, err := s.setup.MemberByEmail(ctx, acct.ID, email)
+		m, err := s.Store.MemberByEmail(ctx, acct.ID, email)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -111,9 +111,9 @@ func newMatrixWorld(t *testing.T, s *oauthSite) *matrixWorld {
 	ada := actorOf(matrixAdmin)
 	w := &matrixWorld{ids: map[string]string{}, pages: map[string]string{}, viewers: []matrixViewer{
 		{name: "key", key: true},
-		{name: "owner", email: ownerEmail, role: taskd.RoleOwner},
+		{name: "owner", email: testsite.OwnerEmail, role: taskd.RoleOwner},
 		{name: "admin", email: matrixAdmin, role: taskd.RoleAdmin},
-		{name: "user", email: userEmail, role: taskd.RoleUser},
+		{name: "user", email: testsite.UserEmail, role: taskd.RoleUser},
 		{name: "guest", email: guestEmail, role: taskd.RoleGuest, teamAlpha: true},
 		{name: "reader", email: readerEmail, role: taskd.RoleReader, teamAlpha: true},
 		{name: "guest-on-no-team", email: gia, role: taskd.RoleGuest},
@@ -131,7 +131,7 @@ func newMatrixWorld(t *testing.T, s *oauthSite) *matrixWorld {
 		markCostS: {project: "Alpha", task: markS}, markFileCP: {project: "Alpha", task: markCP},
 		markLast: {project: "Alpha", task: markV, author: "owner"},
 	}}
-	everyone := []string{ownerEmail, matrixAdmin, userEmail, guestEmail, readerEmail, gia}
+	everyone := []string{testsite.OwnerEmail, matrixAdmin, testsite.UserEmail, guestEmail, readerEmail, gia}
 	must := func(err error) {
 		t.Helper()
 		if err != nil {
@@ -139,17 +139,17 @@ func newMatrixWorld(t *testing.T, s *oauthSite) *matrixWorld {
 		}
 	}
 	project := func(name string, budget int64) taskd.Project {
-		p, err := s.setup.CreateProject(ctx, owner, taskd.ProjectInput{Name: ptr(name), MaxCents: &budget})
+		p, err := s.Store.CreateProject(ctx, owner, taskd.ProjectInput{Name: new(name), MaxCents: &budget})
 		must(err)
 		return p
 	}
 	alpha, beta := project(markAlpha, 100000), project(markBeta, 0)
-	_, err := s.setup.SetProjectMembers(ctx, owner, alpha.ID, []string{guestEmail, readerEmail}, true)
+	_, err := s.Store.SetProjectMembers(ctx, owner, alpha.ID, []string{guestEmail, readerEmail}, true)
 	must(err)
 	task := func(p taskd.Project, parent int64, name string, hidden ...string) taskd.Task {
-		tk, err := s.setup.CreateTask(ctx, owner, p.ID, parent, taskd.TaskInput{Name: ptr(name), Hidden: hidden, Subscribe: everyone})
+		tk, err := s.Store.CreateTask(ctx, owner, p.ID, parent, taskd.TaskInput{Name: new(name), Hidden: hidden, Subscribe: everyone})
 		must(err)
-		w.ids[name], w.pages[name] = fmt.Sprint(tk.ID), "/a/"+s.slug+tk.Page()
+		w.ids[name], w.pages[name] = fmt.Sprint(tk.ID), "/a/"+s.Slug+tk.Page()
 		return tk
 	}
 	h := task(alpha, 0, markH, guestEmail)
@@ -157,17 +157,17 @@ func newMatrixWorld(t *testing.T, s *oauthSite) *matrixWorld {
 	v := task(alpha, 0, markV)
 	tb := task(beta, 0, markT)
 	// The comment comes with its file, as the API and the pages make them.
-	onCP, err := s.setup.CreateFile(ctx, owner, markFileCP, "text/plain", strings.NewReader(markFileCP), taskd.DefaultFileLimits)
+	onCP, err := s.Store.CreateFile(ctx, owner, markFileCP, "text/plain", strings.NewReader(markFileCP), taskd.DefaultFileLimits)
 	must(err)
-	_, err = s.setup.PostComment(ctx, owner, h.ID, taskd.CommentInput{Text: markCP, Files: []int64{onCP.ID}})
+	_, err = s.Store.PostComment(ctx, owner, h.ID, taskd.CommentInput{Text: markCP, Files: []int64{onCP.ID}})
 	must(err)
 	w.fileCP = fmt.Sprint(onCP.ID)
-	_, err = s.setup.CreateHiddenComment(ctx, ada, v.ID, markCH, []string{readerEmail})
+	_, err = s.Store.CreateHiddenComment(ctx, ada, v.ID, markCH, []string{readerEmail})
 	must(err)
-	_, err = s.setup.CreateComment(ctx, owner, v.ID, markCV)
+	_, err = s.Store.CreateComment(ctx, owner, v.ID, markCV)
 	must(err)
 	cost := func(tk taskd.Task, cents int64, mark string) {
-		_, err := s.setup.AddCost(ctx, owner, tk.ID, taskd.CostInput{Cents: &cents, Comment: ptr(mark)})
+		_, err := s.Store.AddCost(ctx, owner, tk.ID, taskd.CostInput{Cents: &cents, Comment: new(mark)})
 		must(err)
 	}
 	cost(h, 77700, markCostH)
@@ -175,17 +175,17 @@ func newMatrixWorld(t *testing.T, s *oauthSite) *matrixWorld {
 	cost(v, 100, markCostV)
 	cost(tb, 500, markCostB)
 	file := func(tk taskd.Task, name string) string {
-		f, err := s.setup.CreateFile(ctx, owner, name, "text/plain", strings.NewReader(name), taskd.DefaultFileLimits)
+		f, err := s.Store.CreateFile(ctx, owner, name, "text/plain", strings.NewReader(name), taskd.DefaultFileLimits)
 		must(err)
-		must(s.setup.AttachFiles(ctx, owner, []int64{f.ID}, taskd.OwnerTask, tk.ID))
+		must(s.Store.AttachFiles(ctx, owner, []int64{f.ID}, taskd.OwnerTask, tk.ID))
 		return fmt.Sprint(f.ID)
 	}
 	w.fileH = file(h, markFileH)
 	file(tb, markFileB)
-	_, _, err = s.setup.StartTimer(ctx, owner, h.ID, time.UTC)
+	_, _, err = s.Store.StartTimer(ctx, owner, h.ID, time.UTC)
 	must(err)
 	w.ids[markAlpha], w.ids[markBeta] = fmt.Sprint(alpha.ID), fmt.Sprint(beta.ID)
-	w.pages[markAlpha], w.pages[markBeta] = "/a/"+s.slug+alpha.Page(), "/a/"+s.slug+beta.Page()
+	w.pages[markAlpha], w.pages[markBeta] = "/a/"+s.Slug+alpha.Page(), "/a/"+s.Slug+beta.Page()
 	return w
 }
 
@@ -213,141 +213,138 @@ func (w *matrixWorld) expect(t *testing.T, v matrixViewer, path string, got show
 // webhooks and digests — for every kind of viewer.
 func TestEveryReadAnswersByOneRule(t *testing.T) {
 	t.Parallel() // a site of its own
-	for name, st := range backends(t) {
-		t.Run(name, func(t *testing.T) {
-			s := newOAuthSite(t, st)
-			s.addMember(s.slug, matrixAdmin, "Ada", "Admin", taskd.RoleAdmin)
-			s.addMember(s.slug, guestEmail, "Gus", "Guest", taskd.RoleGuest)
-			s.addMember(s.slug, readerEmail, "Rea", "Reader", taskd.RoleReader)
-			s.addMember(s.slug, gia, "Gia", "Guest", taskd.RoleGuest)
-			hooks := newHookRecorder(t)
-			tokens := map[string]string{}
-			for _, v := range []string{ownerEmail, matrixAdmin} {
-				tokens[v], _ = s.grantOf(s.signedIn(v), v, "projects_read tasks_read comments_read costs_read files_read administrative")
-			}
-			// Webhooks before the world: made with the key, and with the
-			// owner's and the admin's tokens.
-			hooks.add(t, s, "key", "")
-			hooks.add(t, s, "owner", tokens[ownerEmail])
-			hooks.add(t, s, "admin", tokens[matrixAdmin])
-			w := newMatrixWorld(t, s)
-			for _, v := range w.viewers[3:] {
-				tokens[v.email], _ = s.grantOf(s.signedIn(v.email), v.email, "projects_read tasks_read comments_read costs_read files_read")
-			}
-			_, owner := s.owner()
-			if _, err := s.setup.CreateComment(context.Background(), owner, mustID(t, w.ids[markV]), markLast); err != nil {
-				t.Fatal(err)
-			}
-			for _, v := range w.viewers {
-				t.Run(v.name, func(t *testing.T) {
-					read := func(q string) shows {
-						if v.key {
-							req, _ := http.NewRequest("GET", s.accountURL()+"/api/admin/v2/?"+q+"&hash="+api.Hash(q, s.key), nil)
-							return fetch(t, req)
-						}
-						req, _ := http.NewRequest("GET", s.accountURL()+"/api/oauth2?"+q, nil)
-						req.Header.Set("Authorization", "Bearer "+tokens[v.email])
+	testsite.Each(t, func(t *testing.T, s *testsite.Site) {
+		s.AddMember(s.Slug, matrixAdmin, "Ada", "Admin", taskd.RoleAdmin)
+		s.AddMember(s.Slug, guestEmail, "Gus", "Guest", taskd.RoleGuest)
+		s.AddMember(s.Slug, readerEmail, "Rea", "Reader", taskd.RoleReader)
+		s.AddMember(s.Slug, gia, "Gia", "Guest", taskd.RoleGuest)
+		hooks := newHookRecorder(t)
+		tokens := map[string]string{}
+		for _, v := range []string{testsite.OwnerEmail, matrixAdmin} {
+			tokens[v], _ = s.GrantOf(s.SignedIn(v), v, "projects_read tasks_read comments_read costs_read files_read administrative")
+		}
+		// Webhooks before the world: made with the key, and with the
+		// owner's and the admin's tokens.
+		hooks.add(t, s, "key", "")
+		hooks.add(t, s, "owner", tokens[testsite.OwnerEmail])
+		hooks.add(t, s, "admin", tokens[matrixAdmin])
+		w := newMatrixWorld(t, s)
+		for _, v := range w.viewers[3:] {
+			tokens[v.email], _ = s.GrantOf(s.SignedIn(v.email), v.email, "projects_read tasks_read comments_read costs_read files_read")
+		}
+		_, owner := s.Owner()
+		if _, err := s.Store.CreateComment(context.Background(), owner, mustID(t, w.ids[markV]), markLast); err != nil {
+			t.Fatal(err)
+		}
+		for _, v := range w.viewers {
+			t.Run(v.name, func(t *testing.T) {
+				read := func(q string) shows {
+					if v.key {
+						req, _ := http.NewRequest("GET", s.AccountURL()+"/api/admin/v2/?"+q+"&hash="+api.Hash(q, s.Key), nil)
 						return fetch(t, req)
 					}
-					w.expect(t, v, "get_projects", read("action=get_projects"), markAlpha, markBeta)
-					w.expect(t, v, "get_project", read("action=get_project&id_project="+w.ids[markAlpha]), markAlpha)
-					w.expect(t, v, "get_all_tasks", read("action=get_all_tasks"), allTasks...)
-					w.expect(t, v, "search_tasks", read("action=search_tasks&filter="+url.QueryEscape("name has 'mark'")), allTasks...)
-					w.expect(t, v, "get_tasks Alpha", read("action=get_tasks&id_project="+w.ids[markAlpha]), markH, markS, markV)
-					w.expect(t, v, "get_tasks Beta", read("action=get_tasks&id_project="+w.ids[markBeta]), markT)
-					for _, m := range allTasks {
-						w.expect(t, v, "get_task "+m, read("action=get_task&extra=text&id_task="+w.ids[m]), m)
+					req, _ := http.NewRequest("GET", s.AccountURL()+"/api/oauth2?"+q, nil)
+					req.Header.Set("Authorization", "Bearer "+tokens[v.email])
+					return fetch(t, req)
+				}
+				w.expect(t, v, "get_projects", read("action=get_projects"), markAlpha, markBeta)
+				w.expect(t, v, "get_project", read("action=get_project&id_project="+w.ids[markAlpha]), markAlpha)
+				w.expect(t, v, "get_all_tasks", read("action=get_all_tasks"), allTasks...)
+				w.expect(t, v, "search_tasks", read("action=search_tasks&filter="+url.QueryEscape("name has 'mark'")), allTasks...)
+				w.expect(t, v, "get_tasks Alpha", read("action=get_tasks&id_project="+w.ids[markAlpha]), markH, markS, markV)
+				w.expect(t, v, "get_tasks Beta", read("action=get_tasks&id_project="+w.ids[markBeta]), markT)
+				for _, m := range allTasks {
+					w.expect(t, v, "get_task "+m, read("action=get_task&extra=text&id_task="+w.ids[m]), m)
+				}
+				w.expect(t, v, "get_task H with subtasks", read("action=get_task&extra=subtasks&id_task="+w.ids[markH]), markS)
+				w.expect(t, v, "get_comments V", read("action=get_comments&id_task="+w.ids[markV]), markCH, markCV)
+				w.expect(t, v, "get_comments H", read("action=get_comments&id_task="+w.ids[markH]), markCP)
+				w.expect(t, v, "get_costs", read("action=get_costs"), allCosts...)
+				costs := read("action=get_costs")
+				w.expect(t, v, "get_costs' money", shows{body: markH, ok: costs.ok && strings.Contains(costs.body, costHMoney)}, markH)
+				// Totals sum the lines the viewer sees: 828.00 with the hidden
+				// task's and its subtask's, 1.00 without.
+				total := read("action=get_costs_total&id_project=" + w.ids[markAlpha])
+				w.expect(t, v, "get_costs_total", shows{body: markH, ok: total.ok && strings.Contains(total.body, "828.00")}, markH)
+				w.expect(t, v, "get_files Alpha", read("action=get_files&id_project="+w.ids[markAlpha]), markFileH, markFileCP)
+				w.expect(t, v, "get_files H", read("action=get_files&id_task="+w.ids[markH]), markFileH, markFileCP)
+				w.expect(t, v, "get_comments H with files", read("action=get_comments&extra=files&id_task="+w.ids[markH]), markCP, markFileCP)
+				w.expect(t, v, "download the comment's file", read("action=download&id_file="+w.fileCP), markFileCP)
+				w.expect(t, v, "get_files Beta", read("action=get_files&id_project="+w.ids[markBeta]), markFileB)
+				w.expect(t, v, "download", read("action=download&id_file="+w.fileH), markFileH)
+				if v.key { // every person's timers take the key
+					w.expect(t, v, "get_timers", read("action=get_timers"), markH)
+				}
+				if v.key || v.role.Can(taskd.PermAdministrative) {
+					w.expect(t, v, "get_events", read("action=get_events&period=1d"), eventMarks...)
+				}
+				if v.key {
+					return
+				}
+				b := s.SignedIn(v.email)
+				page := func(path string) shows {
+					p := b.Get(s.Base + path)
+					return shows{body: p.Body, ok: p.Status == http.StatusOK}
+				}
+				base := "/a/" + s.Slug
+				w.expect(t, v, "projects page", page(base+"/"), markAlpha, markBeta)
+				alpha := page(w.pages[markAlpha])
+				w.expect(t, v, "Alpha's page", alpha, markAlpha, markH, markS, markV)
+				// The budget sums the lines the viewer sees: 828.00 with the
+				// hidden task's and its subtask's, 1.00 without; the counts
+				// beside the list count the tasks they see.
+				w.expect(t, v, "Alpha's budget", shows{body: markH, ok: alpha.ok && strings.Contains(alpha.body, "828.00")}, markH)
+				w.expect(t, v, "Alpha's counts", shows{body: markH, ok: alpha.ok && strings.Contains(alpha.body, "Active (3)")}, markH)
+				w.expect(t, v, "Beta's page", page(w.pages[markBeta]), markBeta, markT)
+				for _, m := range allTasks {
+					w.expect(t, v, m+"'s page", page(w.pages[m]), m)
+				}
+				w.expect(t, v, "V's page", page(w.pages[markV]), markCH, markCV, markCostV)
+				w.expect(t, v, "H's page", page(w.pages[markH]), markCP, markS, markCostH, markCostS, markFileH, markFileCP)
+				w.expect(t, v, "S's page", page(w.pages[markS]), markCostS)
+				my := page(base + "/my?show=subscribed")
+				w.expect(t, v, "my tasks", my, allTasks...)
+				seen := 0
+				for _, m := range allTasks {
+					if w.seenBy(v, m) {
+						seen++
 					}
-					w.expect(t, v, "get_task H with subtasks", read("action=get_task&extra=subtasks&id_task="+w.ids[markH]), markS)
-					w.expect(t, v, "get_comments V", read("action=get_comments&id_task="+w.ids[markV]), markCH, markCV)
-					w.expect(t, v, "get_comments H", read("action=get_comments&id_task="+w.ids[markH]), markCP)
-					w.expect(t, v, "get_costs", read("action=get_costs"), allCosts...)
-					costs := read("action=get_costs")
-					w.expect(t, v, "get_costs' money", shows{body: markH, ok: costs.ok && strings.Contains(costs.body, costHMoney)}, markH)
-					// Totals sum the lines the viewer sees: 828.00 with the hidden
-					// task's and its subtask's, 1.00 without.
-					total := read("action=get_costs_total&id_project=" + w.ids[markAlpha])
-					w.expect(t, v, "get_costs_total", shows{body: markH, ok: total.ok && strings.Contains(total.body, "828.00")}, markH)
-					w.expect(t, v, "get_files Alpha", read("action=get_files&id_project="+w.ids[markAlpha]), markFileH, markFileCP)
-					w.expect(t, v, "get_files H", read("action=get_files&id_task="+w.ids[markH]), markFileH, markFileCP)
-					w.expect(t, v, "get_comments H with files", read("action=get_comments&extra=files&id_task="+w.ids[markH]), markCP, markFileCP)
-					w.expect(t, v, "download the comment's file", read("action=download&id_file="+w.fileCP), markFileCP)
-					w.expect(t, v, "get_files Beta", read("action=get_files&id_project="+w.ids[markBeta]), markFileB)
-					w.expect(t, v, "download", read("action=download&id_file="+w.fileH), markFileH)
-					if v.key { // every person's timers take the key
-						w.expect(t, v, "get_timers", read("action=get_timers"), markH)
-					}
-					if v.key || v.role.Can(taskd.PermAdministrative) {
-						w.expect(t, v, "get_events", read("action=get_events&period=1d"), eventMarks...)
-					}
-					if v.key {
-						return
-					}
-					b := s.signedIn(v.email)
-					page := func(path string) shows {
-						p := b.get(s.base + path)
-						return shows{body: p.body, ok: p.status == http.StatusOK}
-					}
-					base := "/a/" + s.slug
-					w.expect(t, v, "projects page", page(base+"/"), markAlpha, markBeta)
-					alpha := page(w.pages[markAlpha])
-					w.expect(t, v, "Alpha's page", alpha, markAlpha, markH, markS, markV)
-					// The budget sums the lines the viewer sees: 828.00 with the
-					// hidden task's and its subtask's, 1.00 without; the counts
-					// beside the list count the tasks they see.
-					w.expect(t, v, "Alpha's budget", shows{body: markH, ok: alpha.ok && strings.Contains(alpha.body, "828.00")}, markH)
-					w.expect(t, v, "Alpha's counts", shows{body: markH, ok: alpha.ok && strings.Contains(alpha.body, "Active (3)")}, markH)
-					w.expect(t, v, "Beta's page", page(w.pages[markBeta]), markBeta, markT)
-					for _, m := range allTasks {
-						w.expect(t, v, m+"'s page", page(w.pages[m]), m)
-					}
-					w.expect(t, v, "V's page", page(w.pages[markV]), markCH, markCV, markCostV)
-					w.expect(t, v, "H's page", page(w.pages[markH]), markCP, markS, markCostH, markCostS, markFileH, markFileCP)
-					w.expect(t, v, "S's page", page(w.pages[markS]), markCostS)
-					my := page(base + "/my?show=subscribed")
-					w.expect(t, v, "my tasks", my, allTasks...)
-					seen := 0
-					for _, m := range allTasks {
-						if w.seenBy(v, m) {
-							seen++
-						}
-					}
-					if want := fmt.Sprintf("Active (%d)", seen); !strings.Contains(my.body, want) {
-						t.Errorf("%s: my tasks' counts lack %q", v.name, want)
-					}
-					w.expect(t, v, "timesheet", page(base+"/timesheet"), allCosts...)
-					w.expect(t, v, "timesheet CSV", page(base+"/timesheet.csv"), allCosts...)
-					w.expect(t, v, "download page", page(base+"/download/"+w.fileH), markFileH)
-					w.expect(t, v, "the comment's file's download page", page(base+"/download/"+w.fileCP), markFileCP)
-				})
-			}
-			// Webhooks: each says whom it acts for, and hears of what they see.
-			actsFor := map[string]string{}
-			for _, h := range s.apiOK("action=get_webhooks")["data"].([]any) {
-				h := h.(map[string]any)
-				actsFor[strings.TrimPrefix(h["url"].(string), hooks.srv.URL+"/")] = h["acts_for"].(string)
-			}
-			if want := map[string]string{"key": "account", "owner": ownerEmail, "admin": matrixAdmin}; !maps.Equal(actsFor, want) {
-				t.Errorf("get_webhooks' acts_for: %v, want %v", actsFor, want)
-			}
-			if p := s.signedIn(ownerEmail).get(s.base + "/a/" + s.slug + "/settings/webhooks"); !strings.Contains(p.body, "acts for</span> Ada Admin") ||
-				!strings.Contains(p.body, "acts for</span> the account") {
-				t.Errorf("the webhooks page does not say whom each acts for:\n%s", p.body)
-			}
-			for _, v := range w.viewers[:3] {
-				got := hooks.until(t, v.name, markLast)
-				w.expect(t, v, "webhook of "+v.name, shows{body: got, ok: true}, eventMarks...)
-			}
-			// Digests: each person hears of the changes they see.
-			s.clock.advance(2 * time.Hour)
-			digests := s.digestsUntil(t, matrixAdmin, userEmail, guestEmail, readerEmail)
-			for _, v := range w.viewers[2:] {
-				// Nobody is told of their own changes.
-				told := slices.DeleteFunc([]string{markH, markS, markV, markT, markCP, markCH, markCV}, func(m string) bool { return w.marks[m].author == v.name })
-				w.expect(t, v, "digest", shows{body: digests[v.email], ok: true}, told...)
-			}
-		})
-	}
+				}
+				if want := fmt.Sprintf("Active (%d)", seen); !strings.Contains(my.body, want) {
+					t.Errorf("%s: my tasks' counts lack %q", v.name, want)
+				}
+				w.expect(t, v, "timesheet", page(base+"/timesheet"), allCosts...)
+				w.expect(t, v, "timesheet CSV", page(base+"/timesheet.csv"), allCosts...)
+				w.expect(t, v, "download page", page(base+"/download/"+w.fileH), markFileH)
+				w.expect(t, v, "the comment's file's download page", page(base+"/download/"+w.fileCP), markFileCP)
+			})
+		}
+		// Webhooks: each says whom it acts for, and hears of what they see.
+		actsFor := map[string]string{}
+		for _, h := range s.APIOK("action=get_webhooks")["data"].([]any) {
+			h := h.(map[string]any)
+			actsFor[strings.TrimPrefix(h["url"].(string), hooks.srv.URL+"/")] = h["acts_for"].(string)
+		}
+		if want := map[string]string{"key": "account", "owner": testsite.OwnerEmail, "admin": matrixAdmin}; !maps.Equal(actsFor, want) {
+			t.Errorf("get_webhooks' acts_for: %v, want %v", actsFor, want)
+		}
+		if p := s.SignedIn(testsite.OwnerEmail).Get(s.Base + "/a/" + s.Slug + "/settings/webhooks"); !strings.Contains(p.Body, "acts for</span> Ada Admin") ||
+			!strings.Contains(p.Body, "acts for</span> the account") {
+			t.Errorf("the webhooks page does not say whom each acts for:\n%s", p.Body)
+		}
+		for _, v := range w.viewers[:3] {
+			got := hooks.until(t, v.name, markLast)
+			w.expect(t, v, "webhook of "+v.name, shows{body: got, ok: true}, eventMarks...)
+		}
+		// Digests: each person hears of the changes they see.
+		s.Clock.Advance(2 * time.Hour)
+		digests := s.DigestsUntil(t, matrixAdmin, testsite.UserEmail, guestEmail, readerEmail)
+		for _, v := range w.viewers[2:] {
+			// Nobody is told of their own changes.
+			told := slices.DeleteFunc([]string{markH, markS, markV, markT, markCP, markCH, markCV}, func(m string) bool { return w.marks[m].author == v.name })
+			w.expect(t, v, "digest", shows{body: digests[v.email], ok: true}, told...)
+		}
+	})
 }
 
 func mustID(t *testing.T, s string) int64 {
@@ -408,16 +405,16 @@ func newHookRecorder(t *testing.T) *hookRecorder {
 
 // add makes a webhook of every event, named name, with the key (token "")
 // or a token.
-func (h *hookRecorder) add(t *testing.T, s *oauthSite, name, token string) {
+func (h *hookRecorder) add(t *testing.T, s *testsite.Site, name, token string) {
 	t.Helper()
 	q := "action=add_webhook&url=" + url.QueryEscape(h.srv.URL+"/"+name) + "&events=" + url.QueryEscape(strings.Join(taskd.WebhookEvents, ","))
 	call := func(q string) map[string]any {
 		var status int
 		var body map[string]any
 		if token == "" {
-			status, body = apiCall(t, s.accountURL(), s.key, q)
+			status, body = testsite.APICall(t, s.AccountURL(), s.Key, q)
 		} else {
-			status, body, _ = s.api(s.accountURL(), token, q)
+			status, body, _ = s.API(s.AccountURL(), token, q)
 		}
 		if status != 200 || body["status"] != "ok" {
 			t.Fatalf("%s for %s: %d %v", q, name, status, body)
@@ -449,31 +446,5 @@ func (h *hookRecorder) until(t *testing.T, name, mark string) string {
 		case <-deadline:
 			t.Fatalf("webhook %s never received %s; got %s", name, mark, got)
 		}
-	}
-}
-
-// digestsUntil waits for a digest to each of the addresses and returns the
-// text of all mail each received.
-func (s *oauthSite) digestsUntil(t *testing.T, emails ...string) map[string]string {
-	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		out := map[string]string{}
-		for _, m := range s.mail.Messages() {
-			p := smtptest.Parse(t, m.Data)
-			out[m.To] += p.Subject + "\n" + p.Text
-		}
-		missing := slices.ContainsFunc(emails, func(e string) bool { return out[e] == "" })
-		if !missing || time.Now().After(deadline) {
-			if missing {
-				t.Fatalf("digests: got mail for %d addresses, want %v", len(out), emails)
-			}
-			time.Sleep(200 * time.Millisecond) // and none for the rest
-			for _, m := range s.mail.Messages() {
-				out[m.To] += ""
-			}
-			return out
-		}
-		time.Sleep(50 * time.Millisecond)
 	}
 }

@@ -29,7 +29,7 @@ func TestLostConnectionsAreRetried(t *testing.T) {
 	db := d.OpenWith(t, store.Options{Retried: func(string) { retried.Add(1) }})
 	ctx := context.Background()
 	acct, owner := storetest.NewAccount(t, db, "retry")
-	p, err := db.CreateProject(ctx, owner, taskd.ProjectInput{Name: ptr("P")})
+	p, err := db.CreateProject(ctx, owner, taskd.ProjectInput{Name: new("P")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +50,7 @@ func TestLostConnectionsAreRetried(t *testing.T) {
 				if _, err := db.Projects(ctx, taskd.AccountViewer(acct.ID), ""); err != nil {
 					errs <- fmt.Errorf("read: %w", err)
 				}
-				if _, err := db.CreateTask(ctx, owner, p.ID, 0, taskd.TaskInput{Name: ptr(fmt.Sprintf("r%d-%d", round, i))}); err != nil {
+				if _, err := db.CreateTask(ctx, owner, p.ID, 0, taskd.TaskInput{Name: new(fmt.Sprintf("r%d-%d", round, i))}); err != nil {
 					errs <- fmt.Errorf("write: %w", err)
 				}
 				if _, err := db.Lease(ctx, w.ID, fmt.Sprintf("owner-%d", i), time.Now().Add(time.Second)); err != nil {
@@ -88,5 +88,3 @@ func fillPool(t *testing.T, db *store.DB, accountID int64) {
 	}
 	wg.Wait()
 }
-
-func ptr[T any](v T) *T { return &v }

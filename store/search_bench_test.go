@@ -35,7 +35,7 @@ func fillAccount(b *testing.B, db *store.DB, prefix string) (taskd.Account, task
 	acct, owner := storetest.NewAccount(b, db, prefix)
 	var first int64
 	for i := range 20 {
-		p, err := db.CreateProject(context.Background(), owner, taskd.ProjectInput{Name: ptr(fmt.Sprintf("P%d", i))})
+		p, err := db.CreateProject(context.Background(), owner, taskd.ProjectInput{Name: new(fmt.Sprintf("P%d", i))})
 		if err != nil {
 			b.Fatal(err)
 		}

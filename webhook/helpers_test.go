@@ -3,7 +3,6 @@ package webhook_test
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -13,6 +12,7 @@ import (
 	"time"
 
 	"github.com/taskd/taskd"
+	"github.com/taskd/taskd/internal/testaccount"
 	"github.com/taskd/taskd/internal/testdb"
 	"github.com/taskd/taskd/store"
 	"github.com/taskd/taskd/webhook"
@@ -32,30 +32,19 @@ type env struct {
 	project taskd.Project
 }
 
-var seq atomic.Int64
-
 func newEnv(t *testing.T, d testdb.DB, allowPrivate bool) *env {
 	t.Helper()
-	ctx := context.Background()
 	db := d.Open(t)
-	sealer := testdb.Sealer(t)
-	slug := fmt.Sprintf("hook-%d-%d", time.Now().UnixNano()%1e9, seq.Add(1))
-	acct, owner, err := db.CreateAccount(ctx, taskd.NewAccount{Slug: slug, Name: "Hooks", APIKey: []byte("x"),
-		Owner: taskd.NewPerson{Email: slug + "@example.com", PasswordHash: "x", FirstName: "Olga", LastName: "Owner"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := &env{t: t, db: db, account: acct, by: taskd.Actor{AccountID: acct.ID, Person: owner.Ref(), Role: taskd.RoleOwner},
-		svc: webhook.NewService(db, sealer, webhook.NewHTTPClient(allowPrivate), time.Now, nil)}
+	acct := testaccount.New(t, db, testaccount.Options{Slug: testaccount.UniqueSlug("hook"), Name: "Hooks"})
+	e := &env{t: t, db: db, account: acct.Account, by: acct.Actor(),
+		svc: webhook.NewService(db, testdb.Sealer(t), webhook.NewHTTPClient(allowPrivate), time.Now, nil)}
 	e.project = e.newProject("Main")
 	return e
 }
 
-func ptr[T any](v T) *T { return &v }
-
 func (e *env) newProject(name string) taskd.Project {
 	e.t.Helper()
-	p, err := e.db.CreateProject(context.Background(), e.by, taskd.ProjectInput{Name: ptr(name)})
+	p, err := e.db.CreateProject(context.Background(), e.by, taskd.ProjectInput{Name: new(name)})
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -64,7 +53,7 @@ func (e *env) newProject(name string) taskd.Project {
 
 func (e *env) newTask(projectID int64, name string) taskd.Task {
 	e.t.Helper()
-	tk, err := e.db.CreateTask(context.Background(), e.by, projectID, 0, taskd.TaskInput{Name: ptr(name)})
+	tk, err := e.db.CreateTask(context.Background(), e.by, projectID, 0, taskd.TaskInput{Name: new(name)})
 	if err != nil {
 		e.t.Fatal(err)
 	}

@@ -34,7 +34,7 @@ func TestEveryEventArrives(t *testing.T) {
 
 		ctx := context.Background()
 		tk := e.newTask(e.project.ID, "First")
-		if _, err := e.db.UpdateTask(ctx, e.by, tk.ID, taskd.TaskInput{Name: ptr("First, renamed")}); err != nil {
+		if _, err := e.db.UpdateTask(ctx, e.by, tk.ID, taskd.TaskInput{Name: new("First, renamed")}); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := e.db.CompleteTask(ctx, e.by, tk.ID); err != nil {
@@ -57,7 +57,7 @@ func TestEveryEventArrives(t *testing.T) {
 			t.Fatal(err)
 		}
 		p := e.newProject("Second")
-		if _, err := e.db.UpdateProject(ctx, e.by, p.ID, taskd.ProjectInput{Name: ptr("Second, renamed")}); err != nil {
+		if _, err := e.db.UpdateProject(ctx, e.by, p.ID, taskd.ProjectInput{Name: new("Second, renamed")}); err != nil {
 			t.Fatal(err)
 		}
 		want := []string{"post_task", "update_task", "close_task", "reopen_task", "post_comment", "update_comment",

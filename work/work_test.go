@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/taskd/taskd"
+	"github.com/taskd/taskd/internal/testaccount"
 	"github.com/taskd/taskd/internal/testdb"
 	"github.com/taskd/taskd/work"
 )
@@ -18,17 +19,9 @@ func TestObjectsAndTheirFilesAreOne(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, d testdb.DB) {
 		ctx := context.Background()
 		db := d.Open(t)
-		acct, owner, err := db.CreateAccount(ctx, taskd.NewAccount{Slug: "acme", Name: "Acme", APIKey: []byte("sealed"),
-			Owner: taskd.NewPerson{Email: "olga@example.com", PasswordHash: "x", FirstName: "Olga"}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		uma, err := db.AddMember(ctx, acct.ID, taskd.NewPerson{Email: "uma@example.com", PasswordHash: "x", FirstName: "Uma"}, taskd.RoleUser)
-		if err != nil {
-			t.Fatal(err)
-		}
-		by := taskd.Actor{AccountID: acct.ID, Person: owner.Ref(), Role: taskd.RoleOwner}
-		umaBy := taskd.Actor{AccountID: acct.ID, Person: uma.Ref(), Role: taskd.RoleUser}
+		acct := testaccount.New(t, db, testaccount.Options{Slug: "acme", Name: "Acme", Owner: testaccount.Person{Email: "olga@example.com", First: "Olga"}})
+		by := acct.Actor()
+		umaBy := testaccount.Member(t, db, acct.ID, testaccount.Person{Email: "uma@example.com", First: "Uma"}, taskd.RoleUser)
 		s := work.New(db, taskd.DefaultFileLimits)
 		upload := func(as taskd.Actor, name string) int64 {
 			f, err := s.Files.Upload(ctx, as, name, "text/plain", strings.NewReader(name))
@@ -37,11 +30,11 @@ func TestObjectsAndTheirFilesAreOne(t *testing.T) {
 			}
 			return f.ID
 		}
-		p, err := s.Projects.Create(ctx, by, taskd.ProjectInput{Name: ptr("P")})
+		p, err := s.Projects.Create(ctx, by, taskd.ProjectInput{Name: new("P")})
 		if err != nil {
 			t.Fatal(err)
 		}
-		task, err := s.Tasks.Create(ctx, by, p.ID, 0, taskd.TaskInput{Name: ptr("T")})
+		task, err := s.Tasks.Create(ctx, by, p.ID, 0, taskd.TaskInput{Name: new("T")})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -82,9 +75,9 @@ func TestObjectsAndTheirFilesAreOne(t *testing.T) {
 			good := upload(by, "good.txt")
 			t1, c1, p1, e1 := everything()
 			files := []int64{good, bad.file}
-			_, errTask := s.Tasks.Create(ctx, by, p.ID, 0, taskd.TaskInput{Name: ptr("With files"), Files: files})
+			_, errTask := s.Tasks.Create(ctx, by, p.ID, 0, taskd.TaskInput{Name: new("With files"), Files: files})
 			_, errComment := s.Comments.Post(ctx, by, task.ID, taskd.CommentInput{Text: "With files", Files: files})
-			_, errProject := s.Projects.Create(ctx, by, taskd.ProjectInput{Name: ptr("With files"), Files: files})
+			_, errProject := s.Projects.Create(ctx, by, taskd.ProjectInput{Name: new("With files"), Files: files})
 			for what, err := range map[string]error{"task": errTask, "comment": errComment, "project": errProject} {
 				if !taskd.IsNotFound(err) {
 					t.Errorf("a %s with %s: %v, want not found (file)", what, bad.name, err)
@@ -95,7 +88,7 @@ func TestObjectsAndTheirFilesAreOne(t *testing.T) {
 					bad.name, t1, t2, c1, c2, p1, p2, e1, e2)
 			}
 			// The good upload is still an upload: it attaches now.
-			made, err := s.Tasks.Create(ctx, by, p.ID, 0, taskd.TaskInput{Name: ptr("Now"), Files: []int64{good}})
+			made, err := s.Tasks.Create(ctx, by, p.ID, 0, taskd.TaskInput{Name: new("Now"), Files: []int64{good}})
 			if err != nil {
 				t.Fatalf("the good upload after the failed changes: %v", err)
 			}
@@ -106,5 +99,3 @@ func TestObjectsAndTheirFilesAreOne(t *testing.T) {
 		}
 	})
 }
-
-func ptr[T any](v T) *T { return &v }

@@ -24,16 +24,16 @@ func member(t *testing.T, f *Fixture, name string, role taskd.Role) taskd.Actor 
 // whose lines, archived projects, every filter of CostQuery, and sums by
 // each group.
 func testCosts(t *testing.T, f *Fixture) {
-	ctx := context.Background()
+	ctx := t.Context()
 	s, owner := f.Store, f.Owner
 	uma := member(t, f, "uma", taskd.RoleUser)
 	rita := member(t, f, "rita", taskd.RoleReader)
 	p := newProject(t, f)
-	task := must(s.CreateTask(ctx, owner, p.ID, 0, taskd.TaskInput{Name: ptr("T")}))(t)
-	sub := must(s.CreateTask(ctx, owner, p.ID, task.ID, taskd.TaskInput{Name: ptr("S")}))(t)
-	other := must(s.CreateTask(ctx, owner, p.ID, 0, taskd.TaskInput{Name: ptr("O")}))(t)
+	task := must(s.CreateTask(ctx, owner, p.ID, 0, taskd.TaskInput{Name: new("T")}))(t)
+	sub := must(s.CreateTask(ctx, owner, p.ID, task.ID, taskd.TaskInput{Name: new("S")}))(t)
+	other := must(s.CreateTask(ctx, owner, p.ID, 0, taskd.TaskInput{Name: new("O")}))(t)
 
-	c1 := must(s.AddCost(ctx, owner, task.ID, taskd.CostInput{Minutes: ptr[int64](90), Cents: ptr[int64](12345), Comment: ptr("design")}))(t)
+	c1 := must(s.AddCost(ctx, owner, task.ID, taskd.CostInput{Minutes: new(int64(90)), Cents: new(int64(12345)), Comment: new("design")}))(t)
 	if c1.ID == 0 || c1.Minutes != 90 || c1.Cents != 12345 || c1.Date != "2026-03-04" || c1.Person.ID != owner.Person.ID || c1.IsTimer {
 		t.Fatalf("added %+v", c1)
 	}
@@ -42,25 +42,25 @@ func testCosts(t *testing.T, f *Fixture) {
 		got.Person.Email != owner.Person.Email || got.Date != "2026-03-04" {
 		t.Fatalf("read back %+v", got)
 	}
-	c2 := must(s.AddCost(ctx, uma, sub.ID, taskd.CostInput{Minutes: ptr[int64](30), Date: ptr("2026-02-27")}))(t)
-	c3 := must(s.AddCost(ctx, uma, other.ID, taskd.CostInput{Cents: ptr[int64](500), Comment: ptr("taxi")}))(t)
+	c2 := must(s.AddCost(ctx, uma, sub.ID, taskd.CostInput{Minutes: new(int64(30)), Date: new("2026-02-27")}))(t)
+	c3 := must(s.AddCost(ctx, uma, other.ID, taskd.CostInput{Cents: new(int64(500)), Comment: new("taxi")}))(t)
 
-	_, err := s.AddCost(ctx, owner, task.ID, taskd.CostInput{Cents: ptr[int64](0)})
+	_, err := s.AddCost(ctx, owner, task.ID, taskd.CostInput{Cents: new(int64(0))})
 	want(t, err, taskd.KindInvalid, "time")
-	_, err = s.AddCost(ctx, rita, task.ID, taskd.CostInput{Minutes: ptr[int64](5)})
+	_, err = s.AddCost(ctx, rita, task.ID, taskd.CostInput{Minutes: new(int64(5))})
 	want(t, err, taskd.KindForbidden, "")
-	_, err = s.AddCost(ctx, owner, 999999, taskd.CostInput{Minutes: ptr[int64](5)})
+	_, err = s.AddCost(ctx, owner, 999999, taskd.CostInput{Minutes: new(int64(5))})
 	want(t, err, taskd.KindNotFound, "task")
 
 	// is_rate: refused without a rate, priced with one (25.50 × 1:10 =
 	// 29.75), and a reader or user cannot set rates.
-	_, err = s.AddCost(ctx, uma, task.ID, taskd.CostInput{Minutes: ptr[int64](70), ByRate: true})
+	_, err = s.AddCost(ctx, uma, task.ID, taskd.CostInput{Minutes: new(int64(70)), ByRate: true})
 	want(t, err, taskd.KindInvalid, "is_rate")
-	want(t, s.SetRate(ctx, uma, uma.Person.ID, ptr[int64](2550)), taskd.KindForbidden, "")
-	want(t, s.SetRate(ctx, owner, uma.Person.ID, ptr[int64](-1)), taskd.KindInvalid, "rate")
-	want(t, s.SetRate(ctx, owner, 999999, ptr[int64](1)), taskd.KindNotFound, "member")
-	noErr(t, s.SetRate(ctx, owner, uma.Person.ID, ptr[int64](2550)))
-	rated := must(s.AddCost(ctx, uma, task.ID, taskd.CostInput{Minutes: ptr[int64](70), Cents: ptr[int64](1), ByRate: true}))(t)
+	want(t, s.SetRate(ctx, uma, uma.Person.ID, new(int64(2550))), taskd.KindForbidden, "")
+	want(t, s.SetRate(ctx, owner, uma.Person.ID, new(int64(-1))), taskd.KindInvalid, "rate")
+	want(t, s.SetRate(ctx, owner, 999999, new(int64(1))), taskd.KindNotFound, "member")
+	noErr(t, s.SetRate(ctx, owner, uma.Person.ID, new(int64(2550))))
+	rated := must(s.AddCost(ctx, uma, task.ID, taskd.CostInput{Minutes: new(int64(70)), Cents: new(int64(1)), ByRate: true}))(t)
 	if rated.Cents != 2975 {
 		t.Fatalf("70 minutes at 25.50 = %d cents, want 2975", rated.Cents)
 	}
@@ -68,18 +68,18 @@ func testCosts(t *testing.T, f *Fixture) {
 	// Who changes whose lines: the person who logged it, or an owner or
 	// admin; never a reader, nor another user.
 	ann := member(t, f, "ann", taskd.RoleUser)
-	_, err = s.UpdateCost(ctx, ann, c2.ID, taskd.CostInput{Minutes: ptr[int64](1)})
+	_, err = s.UpdateCost(ctx, ann, c2.ID, taskd.CostInput{Minutes: new(int64(1))})
 	want(t, err, taskd.KindForbidden, "cost")
 	want(t, s.DeleteCost(ctx, ann, c2.ID), taskd.KindForbidden, "cost")
-	up := must(s.UpdateCost(ctx, uma, c2.ID, taskd.CostInput{Minutes: ptr[int64](45), Comment: ptr("more")}))(t)
+	up := must(s.UpdateCost(ctx, uma, c2.ID, taskd.CostInput{Minutes: new(int64(45)), Comment: new("more")}))(t)
 	if up.Minutes != 45 || up.Comment != "more" || up.Person.ID != uma.Person.ID || up.Date != "2026-02-27" {
 		t.Fatalf("updated %+v", up)
 	}
-	up = must(s.UpdateCost(ctx, owner, c2.ID, taskd.CostInput{Minutes: ptr[int64](120), ByRate: true}))(t)
+	up = must(s.UpdateCost(ctx, owner, c2.ID, taskd.CostInput{Minutes: new(int64(120)), ByRate: true}))(t)
 	if up.Cents != 5100 || up.Person.ID != uma.Person.ID {
 		t.Fatalf("an owner priced uma's line by uma's rate: %+v", up)
 	}
-	_, err = s.UpdateCost(ctx, owner, c3.ID, taskd.CostInput{Cents: ptr[int64](0)})
+	_, err = s.UpdateCost(ctx, owner, c3.ID, taskd.CostInput{Cents: new(int64(0))})
 	want(t, err, taskd.KindInvalid, "time")
 	_, err = s.UpdateCost(ctx, owner, 999999, taskd.CostInput{})
 	want(t, err, taskd.KindNotFound, "cost")
@@ -112,8 +112,8 @@ func testCosts(t *testing.T, f *Fixture) {
 	same("a person", ids(taskd.CostQuery{PersonID: uma.Person.ID}), c2.ID, c3.ID, rated.ID)
 	same("dates", ids(taskd.CostQuery{From: "2026-02-27", To: "2026-02-27"}), c2.ID)
 	same("from", ids(taskd.CostQuery{From: "2026-03-01"}), c1.ID, c3.ID, rated.ID)
-	same("manual", ids(taskd.CostQuery{IsTimer: ptr(false)}), c2.ID, c1.ID, c3.ID, rated.ID)
-	same("timer", ids(taskd.CostQuery{IsTimer: ptr(true)}))
+	same("manual", ids(taskd.CostQuery{IsTimer: new(false)}), c2.ID, c1.ID, c3.ID, rated.ID)
+	same("timer", ids(taskd.CostQuery{IsTimer: new(true)}))
 	same("limit", ids(taskd.CostQuery{Limit: 2, Offset: 1}), c1.ID, c3.ID)
 	for filter, wantIDs := range map[string][]int64{
 		"task=" + itoa(other.ID):                               {c3.ID},
@@ -159,9 +159,9 @@ func testCosts(t *testing.T, f *Fixture) {
 	// A closed task takes lines; an archived project takes none, and its
 	// lines cannot change.
 	must(s.CompleteTask(ctx, owner, other.ID))(t)
-	must(s.AddCost(ctx, owner, other.ID, taskd.CostInput{Minutes: ptr[int64](10)}))(t)
+	must(s.AddCost(ctx, owner, other.ID, taskd.CostInput{Minutes: new(int64(10))}))(t)
 	must(s.SetProjectStatus(ctx, owner, p.ID, taskd.ProjectArchive))(t)
-	_, err = s.AddCost(ctx, owner, task.ID, taskd.CostInput{Minutes: ptr[int64](10)})
+	_, err = s.AddCost(ctx, owner, task.ID, taskd.CostInput{Minutes: new(int64(10))})
 	wantConflict(t, err, taskd.ReasonProjectArchived)
 	wantConflict(t, s.DeleteCost(ctx, owner, c1.ID), taskd.ReasonProjectArchived)
 	must(s.SetProjectStatus(ctx, owner, p.ID, taskd.ProjectActive))(t)
@@ -177,25 +177,25 @@ func testCosts(t *testing.T, f *Fixture) {
 	_, err = s.Cost(ctx, taskd.AccountViewer(b.ID), c1.ID)
 	want(t, err, taskd.KindNotFound, "cost")
 	want(t, s.DeleteCost(ctx, bOwner, c1.ID), taskd.KindNotFound, "cost")
-	_, err = s.AddCost(ctx, bOwner, task.ID, taskd.CostInput{Minutes: ptr[int64](1)})
+	_, err = s.AddCost(ctx, bOwner, task.ID, taskd.CostInput{Minutes: new(int64(1))})
 	want(t, err, taskd.KindNotFound, "task")
 }
 
 // testHiddenCosts: a person does not see the lines of a task hidden from
 // them, in lists or sums.
 func testHiddenCosts(t *testing.T, f *Fixture) {
-	ctx := context.Background()
+	ctx := t.Context()
 	s, owner := f.Store, f.Owner
 	uma := member(t, f, "uma", taskd.RoleUser)
 	ann := member(t, f, "ann", taskd.RoleUser)
 	p := newProject(t, f)
-	open := must(s.CreateTask(ctx, owner, p.ID, 0, taskd.TaskInput{Name: ptr("Open")}))(t)
-	secret := must(s.CreateTask(ctx, owner, p.ID, 0, taskd.TaskInput{Name: ptr("Secret"), Hidden: []string{ann.Person.Email}}))(t)
-	must(s.AddCost(ctx, owner, open.ID, taskd.CostInput{Minutes: ptr[int64](10)}))(t)
-	must(s.AddCost(ctx, owner, secret.ID, taskd.CostInput{Minutes: ptr[int64](20)}))(t)
+	open := must(s.CreateTask(ctx, owner, p.ID, 0, taskd.TaskInput{Name: new("Open")}))(t)
+	secret := must(s.CreateTask(ctx, owner, p.ID, 0, taskd.TaskInput{Name: new("Secret"), Hidden: []string{ann.Person.Email}}))(t)
+	must(s.AddCost(ctx, owner, open.ID, taskd.CostInput{Minutes: new(int64(10))}))(t)
+	must(s.AddCost(ctx, owner, secret.ID, taskd.CostInput{Minutes: new(int64(20))}))(t)
 	// A subtask hidden under a visible task: its own rule applies.
-	hiddenSub := must(s.CreateTask(ctx, owner, p.ID, open.ID, taskd.TaskInput{Name: ptr("Secret sub"), Hidden: []string{ann.Person.Email}}))(t)
-	must(s.AddCost(ctx, owner, hiddenSub.ID, taskd.CostInput{Minutes: ptr[int64](30)}))(t)
+	hiddenSub := must(s.CreateTask(ctx, owner, p.ID, open.ID, taskd.TaskInput{Name: new("Secret sub"), Hidden: []string{ann.Person.Email}}))(t)
+	must(s.AddCost(ctx, owner, hiddenSub.ID, taskd.CostInput{Minutes: new(int64(30))}))(t)
 	for who, wantLines := range map[int64]int{uma.Person.ID: 1, ann.Person.ID: 3, 0: 3} {
 		q := taskd.CostQuery{Viewer: viewerOf(t, f, who)}
 		sum := must(s.CostSums(ctx, q, taskd.CostByTotal))(t)
@@ -210,13 +210,13 @@ func testHiddenCosts(t *testing.T, f *Fixture) {
 // without losing time, moved to another task with the first one's time
 // recorded, discarded, and stopped by an admin for someone else.
 func testTimers(t *testing.T, f *Fixture) {
-	ctx := context.Background()
+	ctx := t.Context()
 	s, owner := f.Store, f.Owner
 	uma := member(t, f, "uma", taskd.RoleUser)
 	ann := member(t, f, "ann", taskd.RoleUser)
 	p := newProject(t, f)
-	a := must(s.CreateTask(ctx, owner, p.ID, 0, taskd.TaskInput{Name: ptr("A")}))(t)
-	b := must(s.CreateTask(ctx, owner, p.ID, 0, taskd.TaskInput{Name: ptr("B")}))(t)
+	a := must(s.CreateTask(ctx, owner, p.ID, 0, taskd.TaskInput{Name: new("A")}))(t)
+	b := must(s.CreateTask(ctx, owner, p.ID, 0, taskd.TaskInput{Name: new("B")}))(t)
 	kyiv, err := time.LoadLocation("Europe/Kyiv")
 	noErr(t, err)
 
@@ -260,7 +260,7 @@ func testTimers(t *testing.T, f *Fixture) {
 	if own.Minutes != 14*60+50 || own.TaskID != b.ID || own.Date != "2026-03-04" { // 11:00:29 to 01:50:30, in UTC
 		t.Fatalf("uma's own stop: %+v", own)
 	}
-	if timers := must(s.Costs(ctx, taskd.CostQuery{Viewer: taskd.AccountViewer(f.Account.ID), IsTimer: ptr(true)}))(t); len(timers) != 3 {
+	if timers := must(s.Costs(ctx, taskd.CostQuery{Viewer: taskd.AccountViewer(f.Account.ID), IsTimer: new(true)}))(t); len(timers) != 3 {
 		t.Fatalf("timer lines: %+v", timers)
 	}
 
@@ -318,18 +318,18 @@ func mustTimer(t *testing.T) func(taskd.Timer, *taskd.Cost, error) (taskd.Timer,
 // testBudgets: max_time and max_money on projects and tasks, set,
 // changed and cleared.
 func testBudgets(t *testing.T, f *Fixture) {
-	ctx := context.Background()
+	ctx := t.Context()
 	s, owner := f.Store, f.Owner
-	p := must(s.CreateProject(ctx, owner, taskd.ProjectInput{Name: ptr("Budgeted"), MaxMinutes: ptr[int64](1200), MaxCents: ptr[int64](5000000)}))(t)
+	p := must(s.CreateProject(ctx, owner, taskd.ProjectInput{Name: new("Budgeted"), MaxMinutes: new(int64(1200)), MaxCents: new(int64(5000000))}))(t)
 	if got := must(s.Project(ctx, taskd.AccountViewer(f.Account.ID), p.ID))(t); got.MaxMinutes != 1200 || got.MaxCents != 5000000 {
 		t.Fatalf("project budget %+v", got)
 	}
-	must(s.UpdateProject(ctx, owner, p.ID, taskd.ProjectInput{MaxCents: ptr[int64](0)}))(t)
+	must(s.UpdateProject(ctx, owner, p.ID, taskd.ProjectInput{MaxCents: new(int64(0))}))(t)
 	if got := must(s.Project(ctx, taskd.AccountViewer(f.Account.ID), p.ID))(t); got.MaxMinutes != 1200 || got.MaxCents != 0 {
 		t.Fatalf("project budget after clearing money %+v", got)
 	}
-	task := must(s.CreateTask(ctx, owner, p.ID, 0, taskd.TaskInput{Name: ptr("T"), MaxMinutes: ptr[int64](90)}))(t)
-	must(s.UpdateTask(ctx, owner, task.ID, taskd.TaskInput{MaxCents: ptr[int64](150)}))(t)
+	task := must(s.CreateTask(ctx, owner, p.ID, 0, taskd.TaskInput{Name: new("T"), MaxMinutes: new(int64(90))}))(t)
+	must(s.UpdateTask(ctx, owner, task.ID, taskd.TaskInput{MaxCents: new(int64(150))}))(t)
 	if got := must(s.Task(ctx, taskd.AccountViewer(f.Account.ID), task.ID))(t); got.MaxMinutes != 90 || got.MaxCents != 150 {
 		t.Fatalf("task budget %+v", got)
 	}
@@ -348,7 +348,7 @@ func testCostTotalsExact(t *testing.T, f *Fixture) {
 	p := newProject(t, f)
 	tasks := make([]taskd.Task, 5)
 	for i := range tasks {
-		tasks[i] = must(s.CreateTask(ctx, owner, p.ID, 0, taskd.TaskInput{Name: ptr("T" + itoa(int64(i)))}))(t)
+		tasks[i] = must(s.CreateTask(ctx, owner, p.ID, 0, taskd.TaskInput{Name: new("T" + itoa(int64(i)))}))(t)
 	}
 	const lines, writers = 10_000, 4
 	type line struct {

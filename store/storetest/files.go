@@ -2,7 +2,6 @@ package storetest
 
 import (
 	"bytes"
-	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -21,12 +20,12 @@ import (
 // nothing behind; deleting follows one policy; unattached uploads and the
 // files of deleted tasks are swept; another account sees none of it.
 func testFiles(t *testing.T, f *Fixture) {
-	ctx := context.Background()
+	ctx := t.Context()
 	s, owner := f.Store, f.Owner
 	uma := member(t, f, "uma", taskd.RoleUser)
 	ann := member(t, f, "ann", taskd.RoleUser)
 	p := newProject(t, f)
-	task := must(s.CreateTask(ctx, owner, p.ID, 0, taskd.TaskInput{Name: ptr("T")}))(t)
+	task := must(s.CreateTask(ctx, owner, p.ID, 0, taskd.TaskInput{Name: new("T")}))(t)
 	limits := taskd.FileLimits{MaxFileBytes: 4 << 20, MaxAccountBytes: 6 << 20}
 
 	content := make([]byte, 2*taskd.FileChunk+12345)
@@ -91,7 +90,7 @@ func testFiles(t *testing.T, f *Fixture) {
 	old := must(s.CreateFile(ctx, uma, "old.txt", "text/plain", bytes.NewReader([]byte("old")), limits))(t)
 	f.Clock.Advance(2 * time.Hour)
 	recent := must(s.CreateFile(ctx, uma, "recent.txt", "text/plain", bytes.NewReader([]byte("new")), limits))(t)
-	gone := must(s.CreateTask(ctx, owner, p.ID, 0, taskd.TaskInput{Name: ptr("Gone")}))(t)
+	gone := must(s.CreateTask(ctx, owner, p.ID, 0, taskd.TaskInput{Name: new("Gone")}))(t)
 	onGone := must(s.CreateFile(ctx, owner, "gone.txt", "text/plain", bytes.NewReader([]byte("x")), limits))(t)
 	noErr(t, s.AttachFiles(ctx, owner, []int64{onGone.ID}, taskd.OwnerTask, gone.ID))
 	noErr(t, s.DeleteTask(ctx, owner, gone.ID))
@@ -109,7 +108,7 @@ func testFiles(t *testing.T, f *Fixture) {
 
 	// A hidden task's and a hidden comment's files are left out for
 	// those they are hidden from.
-	secret := must(s.CreateTask(ctx, owner, p.ID, 0, taskd.TaskInput{Name: ptr("Secret"), Hidden: []string{ann.Person.Email}}))(t)
+	secret := must(s.CreateTask(ctx, owner, p.ID, 0, taskd.TaskInput{Name: new("Secret"), Hidden: []string{ann.Person.Email}}))(t)
 	onSecret := must(s.CreateFile(ctx, owner, "s.txt", "text/plain", bytes.NewReader([]byte("s")), limits))(t)
 	noErr(t, s.AttachFiles(ctx, owner, []int64{onSecret.ID}, taskd.OwnerTask, secret.ID))
 	note := must(s.CreateHiddenComment(ctx, owner, task.ID, "Between us", []string{ann.Person.Email}))(t)

@@ -1,7 +1,6 @@
 package storetest
 
 import (
-	"context"
 	"fmt"
 	"sync"
 	"testing"
@@ -14,7 +13,7 @@ import (
 // one new e-mail (which create the person once) answering each a clear
 // result, never an internal error.
 func testInvitations(t *testing.T, f *Fixture) {
-	ctx := context.Background()
+	ctx := t.Context()
 	db := f.Store
 	a, owner := NewAccount(t, db, "inv")
 	b, _ := NewAccount(t, db, "inv")
@@ -87,7 +86,7 @@ func testInvitations(t *testing.T, f *Fixture) {
 // change moves the person once the new address confirms. Every link's mail
 // is written with it, and links expire.
 func testLinks(t *testing.T, f *Fixture) {
-	ctx := context.Background()
+	ctx := t.Context()
 	db := f.Store
 	mails := func() int { return len(must(db.Mail(ctx, 1000))(t)) }
 	email := fmt.Sprintf("new-%d@example.com", time.Now().UnixNano())

@@ -1,7 +1,6 @@
 package storetest
 
 import (
-	"context"
 	"slices"
 	"testing"
 
@@ -11,13 +10,12 @@ import (
 // testTaskListing: the orders, the tag and due-date filters and the counts
 // the pages' task lists use.
 func testTaskListing(t *testing.T, f *Fixture) {
-	ctx := context.Background()
-	s, by := f.Store, f.Owner
+	ctx, s, by := t.Context(), f.Store, f.Owner
 	p := newProject(t, f)
 	task := func(parent int64, name string, prio int, due string) taskd.Task {
-		in := taskd.TaskInput{Name: ptr(name), Priority: ptr(prio)}
+		in := taskd.TaskInput{Name: new(name), Priority: new(prio)}
 		if due != "" {
-			in.DateEnd = ptr(due)
+			in.DateEnd = new(due)
 		}
 		return must(s.CreateTask(ctx, by, p.ID, parent, in))(t)
 	}

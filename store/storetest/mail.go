@@ -2,7 +2,6 @@ package storetest
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"sync"
 	"testing"
@@ -16,8 +15,7 @@ import (
 // time and a lost sender's lease runs out; a sent message keeps no body, a
 // kept one does; finished messages are listed and pruned.
 func testMailOutbox(t *testing.T, f *Fixture) {
-	ctx := context.Background()
-	s := f.Store
+	ctx, s := t.Context(), f.Store
 	var ids []int64
 	for i := range 12 {
 		id := must(s.QueueMail(ctx, taskd.QueuedMail{To: fmt.Sprintf("p%d@example.com", i), Subject: "Hi", Kind: "test", Body: []byte{1, 2, byte(i)}}))(t)

@@ -1,7 +1,6 @@
 package storetest
 
 import (
-	"context"
 	"slices"
 	"strings"
 	"sync"
@@ -18,15 +17,14 @@ import (
 // each person's notes become one digest per account, taken once even by
 // eight senders at once.
 func testNotifications(t *testing.T, f *Fixture) {
-	ctx := context.Background()
-	s, by := f.Store, f.Owner
+	ctx, s, by := t.Context(), f.Store, f.Owner
 	add := func(name string, role taskd.Role) taskd.Person {
 		return must(s.AddMember(ctx, f.Account.ID, taskd.NewPerson{Email: strings.ToLower(name) + "-" + f.Account.Slug + "@example.com", PasswordHash: "h", FirstName: name}, role))(t)
 	}
 	ann, ben, quiet, guest := add("Ann", taskd.RoleUser), add("Ben", taskd.RoleUser), add("Quiet", taskd.RoleUser), add("Guest", taskd.RoleGuest)
 	noErr(t, s.SetNotify(ctx, quiet.ID, false))
-	p := must(s.CreateProject(ctx, by, taskd.ProjectInput{Name: ptr("Site")}))(t)
-	task := must(s.CreateTask(ctx, by, p.ID, 0, taskd.TaskInput{Name: ptr("Logo"), AssigneeEmail: ptr(ann.Email),
+	p := must(s.CreateProject(ctx, by, taskd.ProjectInput{Name: new("Site")}))(t)
+	task := must(s.CreateTask(ctx, by, p.ID, 0, taskd.TaskInput{Name: new("Logo"), AssigneeEmail: new(ann.Email),
 		Subscribe: []string{ben.Email, quiet.Email, guest.Email}}))(t)
 	annActor := taskd.Actor{AccountID: f.Account.ID, Person: ann.Ref(), Role: taskd.RoleUser}
 	must(s.CreateComment(ctx, annActor, task.ID, "Done soon"))(t)
@@ -83,7 +81,7 @@ func testNotifications(t *testing.T, f *Fixture) {
 
 	// A hidden task is told only to those who may see it; a hidden
 	// comment only to the people it is for.
-	secret := must(s.CreateTask(ctx, by, p.ID, 0, taskd.TaskInput{Name: ptr("Secret"), AssigneeEmail: ptr(ann.Email),
+	secret := must(s.CreateTask(ctx, by, p.ID, 0, taskd.TaskInput{Name: new("Secret"), AssigneeEmail: new(ann.Email),
 		Subscribe: []string{ben.Email}, Hidden: []string{ann.Email}}))(t)
 	must(s.CreateHiddenComment(ctx, by, task.ID, "for Ann", []string{ann.Email}))(t)
 	due = must(s.DigestsDue(ctx, f.Clock.Now().Add(time.Second), 10))(t)

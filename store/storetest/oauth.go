@@ -20,8 +20,7 @@ func newClient(t *testing.T, f *Fixture, name string) taskd.Client {
 // testClients: applications belong to one account; another account can
 // neither rotate nor delete them.
 func testClients(t *testing.T, f *Fixture) {
-	ctx := context.Background()
-	s := f.Store
+	ctx, s := t.Context(), f.Store
 	c := newClient(t, f, "app")
 	got := must(s.Client(ctx, c.ClientID))(t)
 	if got.ID != c.ID || got.AccountID != f.Account.ID || got.Name != "app" || got.AccountName != f.Account.Name ||
@@ -48,8 +47,7 @@ func testClients(t *testing.T, f *Fixture) {
 // testGrants: a code is redeemed once however many try at once, a refresh
 // token rotates once, and revoked grants stop answering.
 func testGrants(t *testing.T, f *Fixture) {
-	ctx := context.Background()
-	s := f.Store
+	ctx, s := t.Context(), f.Store
 	c := newClient(t, f, "grants")
 	now := f.Clock.Now()
 	g := must(s.CreateGrant(ctx, taskd.Grant{ClientPK: c.ID, AccountID: f.Account.ID, PersonID: f.Owner.Person.ID,
@@ -126,8 +124,7 @@ func testGrants(t *testing.T, f *Fixture) {
 // testKeysAndSessions: signing keys are kept as given; sessions name their
 // person until they expire or are deleted.
 func testKeysAndSessions(t *testing.T, f *Fixture) {
-	ctx := context.Background()
-	s := f.Store
+	ctx, s := t.Context(), f.Store
 	before := len(must(s.SigningKeys(ctx))(t))
 	noErr(t, s.AddSigningKey(ctx, taskd.SigningKey{KID: "kid-" + f.Account.Slug, Private: []byte("sealed"), Added: f.Clock.Now()}))
 	keys := must(s.SigningKeys(ctx))(t)

@@ -1,7 +1,6 @@
 package storetest
 
 import (
-	"context"
 	"sync"
 	"testing"
 
@@ -15,8 +14,7 @@ import (
 // invitation's team and department become the member's; removing a member
 // leaves their tasks assigned to nobody; readers change nothing.
 func testPeople(t *testing.T, f *Fixture) {
-	ctx := context.Background()
-	s, by := f.Store, f.Owner
+	ctx, s, by := t.Context(), f.Store, f.Owner
 
 	var wg sync.WaitGroup
 	ids := make(chan int64, 8)
@@ -65,7 +63,7 @@ func testPeople(t *testing.T, f *Fixture) {
 
 	// Project teams and subscriptions.
 	bob := must(s.AddMember(ctx, f.Account.ID, taskd.NewPerson{Email: "bob-" + f.Account.Slug + "@example.com", PasswordHash: "h", FirstName: "Bob"}, taskd.RoleUser))(t)
-	p := must(s.CreateProject(ctx, by, taskd.ProjectInput{Name: ptr("Site")}))(t)
+	p := must(s.CreateProject(ctx, by, taskd.ProjectInput{Name: new("Site")}))(t)
 	noErr(t, second(s.SetProjectMembers(ctx, by, p.ID, []string{bob.Email, by.Person.Email}, true)))
 	noErr(t, second(s.SetProjectMembers(ctx, by, p.ID, []string{bob.Email}, true)))
 	if team := must(s.ProjectMembers(ctx, f.Account.ID, p.ID))(t); len(team) != 2 || team[0].Name != "Bob" {
@@ -78,7 +76,7 @@ func testPeople(t *testing.T, f *Fixture) {
 		t.Fatalf("after removing: %+v", team)
 	}
 	// The author and the assignee are subscribed when a task is made.
-	task := must(s.CreateTask(ctx, by, p.ID, 0, taskd.TaskInput{Name: ptr("Logo"), AssigneeEmail: ptr(bob.Email)}))(t)
+	task := must(s.CreateTask(ctx, by, p.ID, 0, taskd.TaskInput{Name: new("Logo"), AssigneeEmail: new(bob.Email)}))(t)
 	if subs := must(s.Subscribers(ctx, f.Account.ID, task.ID))(t); len(subs) != 2 || subs[0].ID != bob.ID || subs[1].ID != by.Person.ID {
 		t.Fatalf("subscribers of a new task: %+v", subs)
 	}
@@ -90,14 +88,14 @@ func testPeople(t *testing.T, f *Fixture) {
 	}
 	want(t, s.Subscribe(ctx, by, task.ID, "stranger@example.com", true), taskd.KindNotFound, "member")
 	// The project's default assignee takes new tasks; email_user_to wins.
-	must(s.UpdateProject(ctx, by, p.ID, taskd.ProjectInput{AssigneeEmail: ptr(bob.Email), Folder: ptr("Internal"), Members: &[]string{bob.Email}}))(t)
+	must(s.UpdateProject(ctx, by, p.ID, taskd.ProjectInput{AssigneeEmail: new(bob.Email), Folder: new("Internal"), Members: &[]string{bob.Email}}))(t)
 	if got := must(s.Project(ctx, taskd.AccountViewer(f.Account.ID), p.ID))(t); got.Assignee.ID != bob.ID || got.Folder != "Internal" {
 		t.Fatalf("project: %+v", got)
 	}
-	if dt := must(s.CreateTask(ctx, by, p.ID, 0, taskd.TaskInput{Name: ptr("Default")}))(t); dt.Assignee.ID != bob.ID {
+	if dt := must(s.CreateTask(ctx, by, p.ID, 0, taskd.TaskInput{Name: new("Default")}))(t); dt.Assignee.ID != bob.ID {
 		t.Fatalf("default assignee: %+v", dt.Assignee)
 	}
-	if dt := must(s.CreateTask(ctx, by, p.ID, 0, taskd.TaskInput{Name: ptr("Mine"), AssigneeEmail: ptr("NOONE")}))(t); dt.Assignee.ID != taskd.NobodyID {
+	if dt := must(s.CreateTask(ctx, by, p.ID, 0, taskd.TaskInput{Name: new("Mine"), AssigneeEmail: new("NOONE")}))(t); dt.Assignee.ID != taskd.NobodyID {
 		t.Fatalf("email_user_to over the default: %+v", dt.Assignee)
 	}
 
@@ -115,7 +113,7 @@ func testPeople(t *testing.T, f *Fixture) {
 	// Readers change nothing; guests may work.
 	noErr(t, second(s.SetRole(ctx, by, bob.ID, taskd.RoleReader)))
 	reader := taskd.Actor{AccountID: f.Account.ID, Person: bob.Ref(), Role: taskd.RoleReader}
-	_, err = s.CreateTask(ctx, reader, p.ID, 0, taskd.TaskInput{Name: ptr("No")})
+	_, err = s.CreateTask(ctx, reader, p.ID, 0, taskd.TaskInput{Name: new("No")})
 	want(t, err, taskd.KindForbidden, "")
 	want(t, s.Subscribe(ctx, reader, task.ID, bob.Email, false), taskd.KindForbidden, "")
 	noErr(t, second(s.SetRole(ctx, by, bob.ID, taskd.RoleGuest)))
@@ -134,7 +132,7 @@ func testPeople(t *testing.T, f *Fixture) {
 	}
 	want(t, second(s.RemoveMember(ctx, by, bob.ID)), taskd.KindNotFound, "member")
 	// Bob was the project's default assignee: new tasks go to nobody now.
-	if after := must(s.CreateTask(ctx, by, p.ID, 0, taskd.TaskInput{Name: ptr("After")}))(t); after.Assignee.ID != taskd.NobodyID {
+	if after := must(s.CreateTask(ctx, by, p.ID, 0, taskd.TaskInput{Name: new("After")}))(t); after.Assignee.ID != taskd.NobodyID {
 		t.Fatalf("a removed default assignee: %+v", after.Assignee)
 	}
 

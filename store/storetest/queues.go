@@ -57,22 +57,21 @@ func drainOneByOne(t *testing.T, f *Fixture, w taskd.Webhook) []string {
 // more events nobody wants than one read of the queue takes, are exactly
 // those, in event order.
 func testWebhookQueues(t *testing.T, f *Fixture) {
-	ctx := context.Background()
-	s := f.Store
+	ctx, s := t.Context(), f.Store
 	p1, p2 := newProject(t, f), newProject(t, f)
 	posts := addWebhook(t, f, []string{"post_task"}, []int64{p1.ID})
 	changes := addWebhook(t, f, []string{"update_task", "close_task"}, nil)
 
-	t1 := must(s.CreateTask(ctx, f.Owner, p1.ID, 0, taskd.TaskInput{Name: ptr("one")}))(t)
-	t2 := must(s.CreateTask(ctx, f.Owner, p2.ID, 0, taskd.TaskInput{Name: ptr("elsewhere")}))(t)
-	must(s.UpdateTask(ctx, f.Owner, t1.ID, taskd.TaskInput{Name: ptr("one, renamed")}))(t)
+	t1 := must(s.CreateTask(ctx, f.Owner, p1.ID, 0, taskd.TaskInput{Name: new("one")}))(t)
+	t2 := must(s.CreateTask(ctx, f.Owner, p2.ID, 0, taskd.TaskInput{Name: new("elsewhere")}))(t)
+	must(s.UpdateTask(ctx, f.Owner, t1.ID, taskd.TaskInput{Name: new("one, renamed")}))(t)
 	fanOutAll(t, s) // part of the queue is fanned out before the rest is written
 	for i := range 520 {
-		must(s.CreateProject(ctx, f.Owner, taskd.ProjectInput{Name: ptr(fmt.Sprintf("unwatched %d", i))}))(t)
+		must(s.CreateProject(ctx, f.Owner, taskd.ProjectInput{Name: new(fmt.Sprintf("unwatched %d", i))}))(t)
 	}
-	must(s.CreateTask(ctx, f.Owner, p1.ID, 0, taskd.TaskInput{Name: ptr("two")}))(t)
+	must(s.CreateTask(ctx, f.Owner, p1.ID, 0, taskd.TaskInput{Name: new("two")}))(t)
 	must(s.CompleteTask(ctx, f.Owner, t1.ID))(t)
-	must(s.UpdateTask(ctx, f.Owner, t2.ID, taskd.TaskInput{Name: ptr("elsewhere, renamed")}))(t)
+	must(s.UpdateTask(ctx, f.Owner, t2.ID, taskd.TaskInput{Name: new("elsewhere, renamed")}))(t)
 	fanOutAll(t, s)
 	if due := must(s.DueWebhooks(ctx, 10))(t); len(due) != 2 {
 		t.Fatalf("due webhooks = %v, want both queues", due)
@@ -96,17 +95,16 @@ func testWebhookQueues(t *testing.T, f *Fixture) {
 // are never sent, whether ExpireHeld or the next read finds them first,
 // and are listed as expired.
 func testQueuedExpiry(t *testing.T, f *Fixture) {
-	ctx := context.Background()
-	s := f.Store
+	ctx, s := t.Context(), f.Store
 	p := newProject(t, f)
 	swept := addWebhook(t, f, []string{"post_task"}, nil)
 	read := addWebhook(t, f, []string{"post_task"}, nil)
 	for i := range 3 {
-		must(s.CreateTask(ctx, f.Owner, p.ID, 0, taskd.TaskInput{Name: ptr(fmt.Sprintf("old %d", i))}))(t)
+		must(s.CreateTask(ctx, f.Owner, p.ID, 0, taskd.TaskInput{Name: new(fmt.Sprintf("old %d", i))}))(t)
 	}
 	fanOutAll(t, s)
 	f.Clock.Advance(taskd.HoldLimit + time.Hour)
-	fresh := must(s.CreateTask(ctx, f.Owner, p.ID, 0, taskd.TaskInput{Name: ptr("fresh")}))(t)
+	fresh := must(s.CreateTask(ctx, f.Owner, p.ID, 0, taskd.TaskInput{Name: new("fresh")}))(t)
 	fanOutAll(t, s)
 
 	dels, _, err := s.NextDeliveries(ctx, read.ID, 10)
@@ -135,8 +133,7 @@ func testQueuedExpiry(t *testing.T, f *Fixture) {
 // wait for it, pending or still queued, each counted once, within the
 // hold limit; sent, unwanted and too old ones are not.
 func testHeldEvents(t *testing.T, f *Fixture) {
-	ctx := context.Background()
-	s := f.Store
+	ctx, s := t.Context(), f.Store
 	p1, p2 := newProject(t, f), newProject(t, f)
 	w := addWebhook(t, f, []string{"post_task"}, []int64{p1.ID})
 	noErr(t, s.DisableWebhook(ctx, f.Account.ID, w.ID, "Disabled by hand"))
@@ -148,10 +145,10 @@ func testHeldEvents(t *testing.T, f *Fixture) {
 	}
 	held(0, "before any change")
 	for i := range 3 {
-		must(s.CreateTask(ctx, f.Owner, p1.ID, 0, taskd.TaskInput{Name: ptr(fmt.Sprintf("wanted %d", i))}))(t)
+		must(s.CreateTask(ctx, f.Owner, p1.ID, 0, taskd.TaskInput{Name: new(fmt.Sprintf("wanted %d", i))}))(t)
 	}
-	must(s.CreateTask(ctx, f.Owner, p2.ID, 0, taskd.TaskInput{Name: ptr("another project")}))(t)
-	must(s.CreateProject(ctx, f.Owner, taskd.ProjectInput{Name: ptr("not subscribed")}))(t)
+	must(s.CreateTask(ctx, f.Owner, p2.ID, 0, taskd.TaskInput{Name: new("another project")}))(t)
+	must(s.CreateProject(ctx, f.Owner, taskd.ProjectInput{Name: new("not subscribed")}))(t)
 	fanOutAll(t, s)
 	held(3, "three wanted events fanned out")
 	other, _ := NewAccount(t, s, "other")
@@ -175,7 +172,7 @@ func testHeldEvents(t *testing.T, f *Fixture) {
 	// Past the hold limit they expire rather than go out.
 	f.Clock.Advance(taskd.HoldLimit + time.Hour)
 	held(0, "past the hold limit")
-	must(s.CreateTask(ctx, f.Owner, p1.ID, 0, taskd.TaskInput{Name: ptr("fresh")}))(t)
+	must(s.CreateTask(ctx, f.Owner, p1.ID, 0, taskd.TaskInput{Name: new("fresh")}))(t)
 	fanOutAll(t, s)
 	held(1, "a fresh event")
 }

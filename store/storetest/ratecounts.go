@@ -1,7 +1,6 @@
 package storetest
 
 import (
-	"context"
 	"testing"
 	"time"
 )
@@ -9,8 +8,7 @@ import (
 // testRateCounts: hits add up per key and window, a taken-back hit is
 // gone, and expired windows are pruned.
 func testRateCounts(t *testing.T, f *Fixture) {
-	ctx := context.Background()
-	s := f.Store
+	ctx, s := t.Context(), f.Store
 	key := "test:" + f.Account.Slug
 	w1 := f.Clock.Now().Truncate(time.Minute)
 	w2 := w1.Add(time.Minute)

@@ -1,7 +1,6 @@
 package storetest
 
 import (
-	"context"
 	"strings"
 	"testing"
 	"time"
@@ -14,7 +13,7 @@ import (
 // are deleted (events.hidden); a limited role sees only its teams'
 // projects' events; every event since the time comes back, however many.
 func testSeenEvents(t *testing.T, f *Fixture) {
-	ctx := context.Background()
+	ctx := t.Context()
 	s, owner := f.Store, f.Owner
 	ann := member(t, f, "ann", taskd.RoleUser)
 	ben := member(t, f, "ben", taskd.RoleUser)
@@ -23,11 +22,11 @@ func testSeenEvents(t *testing.T, f *Fixture) {
 	p := newProject(t, f)
 	other := newProject(t, f)
 	must(s.SetProjectMembers(ctx, owner, p.ID, []string{gus.Person.Email}, true))(t)
-	secret := must(s.CreateTask(ctx, owner, p.ID, 0, taskd.TaskInput{Name: ptr("Secret-task"), Hidden: []string{ann.Person.Email}}))(t)
-	must(s.CreateTask(ctx, owner, p.ID, secret.ID, taskd.TaskInput{Name: ptr("Secret-sub")}))(t)
-	open := must(s.CreateTask(ctx, owner, p.ID, 0, taskd.TaskInput{Name: ptr("Open-task")}))(t)
+	secret := must(s.CreateTask(ctx, owner, p.ID, 0, taskd.TaskInput{Name: new("Secret-task"), Hidden: []string{ann.Person.Email}}))(t)
+	must(s.CreateTask(ctx, owner, p.ID, secret.ID, taskd.TaskInput{Name: new("Secret-sub")}))(t)
+	open := must(s.CreateTask(ctx, owner, p.ID, 0, taskd.TaskInput{Name: new("Open-task")}))(t)
 	note := must(s.CreateHiddenComment(ctx, owner, open.ID, "Note-for-ben", []string{ben.Person.Email}))(t)
-	must(s.CreateTask(ctx, owner, other.ID, 0, taskd.TaskInput{Name: ptr("Elsewhere")}))(t)
+	must(s.CreateTask(ctx, owner, other.ID, 0, taskd.TaskInput{Name: new("Elsewhere")}))(t)
 	seen := func(a taskd.Actor) string {
 		t.Helper()
 		var b strings.Builder

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/taskd/taskd"
+	"github.com/taskd/taskd/internal/testaccount"
 	"github.com/taskd/taskd/ratelimit"
 )
 
@@ -68,21 +69,12 @@ type Fixture struct {
 	Owner   taskd.Actor
 }
 
-var seq atomic.Int64
-
 // NewAccount creates a fresh account with a unique slug in s.
 func NewAccount(t testing.TB, s taskd.AccountStore, prefix string) (taskd.Account, taskd.Actor) {
 	t.Helper()
-	n := seq.Add(1)
-	slug := fmt.Sprintf("%s-%d-%d", prefix, time.Now().UnixNano()%1e9, n)
-	a, p, err := s.CreateAccount(context.Background(), taskd.NewAccount{
-		Slug: slug, Name: "Acme " + slug, APIKey: []byte("sealed"),
-		Owner: taskd.NewPerson{Email: slug + "@example.com", PasswordHash: "x", FirstName: "Olga", LastName: "Owner"},
-	})
-	if err != nil {
-		t.Fatalf("create account: %v", err)
-	}
-	return a, taskd.Actor{AccountID: a.ID, Person: p.Ref(), Role: taskd.RoleOwner}
+	slug := testaccount.UniqueSlug(prefix)
+	a := testaccount.New(t, s, testaccount.Options{Slug: slug, Name: "Acme " + slug})
+	return a.Account, a.Actor()
 }
 
 // Run runs the suite. open returns a fresh store using the given clock.
@@ -136,8 +128,6 @@ func Run(t *testing.T, open func(t *testing.T, now func() time.Time) Store) {
 	}
 }
 
-func ptr[T any](v T) *T { return &v }
-
 // want checks err's kind and, when field is set, the field it names.
 func want(t *testing.T, err error, kind taskd.Kind, field string) {
 	t.Helper()
@@ -174,8 +164,7 @@ func noErr(t *testing.T, err error) {
 }
 
 func testAccounts(t *testing.T, f *Fixture) {
-	ctx := context.Background()
-	s := f.Store
+	ctx, s := t.Context(), f.Store
 	_, _, err := s.CreateAccount(ctx, taskd.NewAccount{Slug: f.Account.Slug, Name: "dup", APIKey: []byte("k"),
 		Owner: taskd.NewPerson{Email: "other-" + f.Account.Slug + "@example.com", PasswordHash: "x"}})
 	want(t, err, taskd.KindConflict, "")
@@ -217,18 +206,17 @@ func testAccounts(t *testing.T, f *Fixture) {
 }
 
 func testProjects(t *testing.T, f *Fixture) {
-	ctx := context.Background()
-	s, by := f.Store, f.Owner
-	p := must(s.CreateProject(ctx, by, taskd.ProjectInput{Name: ptr("Launch"), Text: ptr("Plan"), DateStart: ptr("2026-03-01"), DateEnd: ptr("2026-04-01")}))(t)
+	ctx, s, by := t.Context(), f.Store, f.Owner
+	p := must(s.CreateProject(ctx, by, taskd.ProjectInput{Name: new("Launch"), Text: new("Plan"), DateStart: new("2026-03-01"), DateEnd: new("2026-04-01")}))(t)
 	if p.ID == 0 || p.Status != taskd.ProjectActive || p.Author.ID != by.Person.ID || p.Manager != taskd.Nobody {
 		t.Fatalf("created project = %+v", p)
 	}
-	_, err := s.CreateProject(ctx, by, taskd.ProjectInput{Name: ptr("x"), ManagerEmail: ptr("stranger@example.com")})
+	_, err := s.CreateProject(ctx, by, taskd.ProjectInput{Name: new("x"), ManagerEmail: new("stranger@example.com")})
 	want(t, err, taskd.KindNotFound, "")
-	_, err = s.CreateProject(ctx, by, taskd.ProjectInput{Name: ptr("x"), DateStart: ptr("2026-05-01"), DateEnd: ptr("2026-04-01")})
+	_, err = s.CreateProject(ctx, by, taskd.ProjectInput{Name: new("x"), DateStart: new("2026-05-01"), DateEnd: new("2026-04-01")})
 	want(t, err, taskd.KindInvalid, "")
 
-	u := must(s.UpdateProject(ctx, by, p.ID, taskd.ProjectInput{Name: ptr("Launch v2"), ManagerEmail: ptr(by.Person.Email)}))(t)
+	u := must(s.UpdateProject(ctx, by, p.ID, taskd.ProjectInput{Name: new("Launch v2"), ManagerEmail: new(by.Person.Email)}))(t)
 	if u.Name != "Launch v2" || u.Manager.ID != by.Person.ID || u.Text != "Plan" {
 		t.Fatalf("updated project = %+v", u)
 	}
@@ -238,7 +226,7 @@ func testProjects(t *testing.T, f *Fixture) {
 	}
 	_, err = s.SetProjectStatus(ctx, by, p.ID, taskd.ProjectArchive)
 	wantConflict(t, err, taskd.ReasonAlreadyInState)
-	_, err = s.CreateTask(ctx, by, p.ID, 0, taskd.TaskInput{Name: ptr("t")})
+	_, err = s.CreateTask(ctx, by, p.ID, 0, taskd.TaskInput{Name: new("t")})
 	wantConflict(t, err, taskd.ReasonProjectArchived)
 	if list := must(s.Projects(ctx, taskd.AccountViewer(by.AccountID), taskd.ProjectActive))(t); len(list) != 0 {
 		t.Fatalf("active projects = %+v", list)
@@ -250,33 +238,32 @@ func testProjects(t *testing.T, f *Fixture) {
 	}
 	_, err = s.Project(ctx, taskd.AccountViewer(by.AccountID), p.ID+1000)
 	want(t, err, taskd.KindNotFound, "project")
-	_, err = s.UpdateProject(ctx, by, p.ID+1000, taskd.ProjectInput{Name: ptr("x")})
+	_, err = s.UpdateProject(ctx, by, p.ID+1000, taskd.ProjectInput{Name: new("x")})
 	want(t, err, taskd.KindNotFound, "project")
 }
 
 func newProject(t *testing.T, f *Fixture) taskd.Project {
 	t.Helper()
-	return must(f.Store.CreateProject(context.Background(), f.Owner, taskd.ProjectInput{Name: ptr("P")}))(t)
+	return must(f.Store.CreateProject(context.Background(), f.Owner, taskd.ProjectInput{Name: new("P")}))(t)
 }
 
 func testTaskRules(t *testing.T, f *Fixture) {
-	ctx := context.Background()
-	s, by := f.Store, f.Owner
+	ctx, s, by := t.Context(), f.Store, f.Owner
 	p := newProject(t, f)
-	parent := must(s.CreateTask(ctx, by, p.ID, 0, taskd.TaskInput{Name: ptr("Parent"), Priority: ptr(7), AssigneeEmail: ptr("ANY")}))(t)
+	parent := must(s.CreateTask(ctx, by, p.ID, 0, taskd.TaskInput{Name: new("Parent"), Priority: new(7), AssigneeEmail: new("ANY")}))(t)
 	if parent.Priority != 7 || parent.Assignee != taskd.Anyone || parent.Page() != fmt.Sprintf("/project/%d/%d/", p.ID, parent.ID) {
 		t.Fatalf("parent = %+v", parent)
 	}
-	child := must(s.CreateTask(ctx, by, p.ID, parent.ID, taskd.TaskInput{Name: ptr("Child")}))(t)
+	child := must(s.CreateTask(ctx, by, p.ID, parent.ID, taskd.TaskInput{Name: new("Child")}))(t)
 	if child.Page() != fmt.Sprintf("/project/%d/%d/%d/", p.ID, parent.ID, child.ID) {
 		t.Fatalf("child page = %s", child.Page())
 	}
-	_, err := s.CreateTask(ctx, by, p.ID, child.ID, taskd.TaskInput{Name: ptr("Grandchild")})
+	_, err := s.CreateTask(ctx, by, p.ID, child.ID, taskd.TaskInput{Name: new("Grandchild")})
 	want(t, err, taskd.KindInvalid, "parent")
 	other := newProject(t, f)
-	_, err = s.CreateTask(ctx, by, other.ID, parent.ID, taskd.TaskInput{Name: ptr("x")})
+	_, err = s.CreateTask(ctx, by, other.ID, parent.ID, taskd.TaskInput{Name: new("x")})
 	want(t, err, taskd.KindInvalid, "parent")
-	_, err = s.CreateTask(ctx, by, p.ID+999, 0, taskd.TaskInput{Name: ptr("x")})
+	_, err = s.CreateTask(ctx, by, p.ID+999, 0, taskd.TaskInput{Name: new("x")})
 	want(t, err, taskd.KindNotFound, "project")
 
 	_, err = s.CompleteTask(ctx, by, parent.ID)
@@ -292,18 +279,18 @@ func testTaskRules(t *testing.T, f *Fixture) {
 	}
 	_, err = s.ReopenTask(ctx, by, child.ID)
 	wantConflict(t, err, taskd.ReasonParentDone)
-	_, err = s.CreateTask(ctx, by, p.ID, parent.ID, taskd.TaskInput{Name: ptr("late")})
+	_, err = s.CreateTask(ctx, by, p.ID, parent.ID, taskd.TaskInput{Name: new("late")})
 	wantConflict(t, err, taskd.ReasonTaskClosed)
 	must(s.ReopenTask(ctx, by, parent.ID))(t)
 	must(s.ReopenTask(ctx, by, child.ID))(t)
 
-	u := must(s.UpdateTask(ctx, by, child.ID, taskd.TaskInput{Name: ptr("Child 2"), DateStart: ptr("2026-01-02"), AssigneeEmail: ptr(by.Person.Email)}))(t)
+	u := must(s.UpdateTask(ctx, by, child.ID, taskd.TaskInput{Name: new("Child 2"), DateStart: new("2026-01-02"), AssigneeEmail: new(by.Person.Email)}))(t)
 	if u.Name != "Child 2" || u.DateStart != "2026-01-02" || u.Assignee.ID != by.Person.ID || u.Priority != 1 {
 		t.Fatalf("updated = %+v", u)
 	}
-	_, err = s.UpdateTask(ctx, by, child.ID, taskd.TaskInput{AssigneeEmail: ptr("nobody@example.com")})
+	_, err = s.UpdateTask(ctx, by, child.ID, taskd.TaskInput{AssigneeEmail: new("nobody@example.com")})
 	want(t, err, taskd.KindNotFound, "")
-	_, err = s.UpdateTask(ctx, by, child.ID+1000, taskd.TaskInput{Name: ptr("x")})
+	_, err = s.UpdateTask(ctx, by, child.ID+1000, taskd.TaskInput{Name: new("x")})
 	want(t, err, taskd.KindNotFound, "task")
 
 	noErr(t, s.DeleteTask(ctx, by, parent.ID))
@@ -316,8 +303,7 @@ func testTaskRules(t *testing.T, f *Fixture) {
 // its version, which keys the cached task lists, and that a change in
 // another project or one that changes nothing leaves it alone.
 func testProjectVersion(t *testing.T, f *Fixture) {
-	ctx := context.Background()
-	s, by := f.Store, f.Owner
+	ctx, s, by := t.Context(), f.Store, f.Owner
 	p, other := newProject(t, f), newProject(t, f)
 	version := func() int64 { return must(s.ProjectVersion(ctx, taskd.AccountViewer(by.AccountID), p.ID))(t) }
 	last := version()
@@ -332,19 +318,19 @@ func testProjectVersion(t *testing.T, f *Fixture) {
 	}
 	var task, sub taskd.Task
 	step("post", func() (err error) {
-		task, err = s.CreateTask(ctx, by, p.ID, 0, taskd.TaskInput{Name: ptr("T")})
+		task, err = s.CreateTask(ctx, by, p.ID, 0, taskd.TaskInput{Name: new("T")})
 		return err
 	}, true)
 	step("post subtask", func() (err error) {
-		sub, err = s.CreateTask(ctx, by, p.ID, task.ID, taskd.TaskInput{Name: ptr("S")})
+		sub, err = s.CreateTask(ctx, by, p.ID, task.ID, taskd.TaskInput{Name: new("S")})
 		return err
 	}, true)
-	step("update", func() error { return second(s.UpdateTask(ctx, by, task.ID, taskd.TaskInput{Name: ptr("T2")})) }, true)
-	step("update changing nothing", func() error { return second(s.UpdateTask(ctx, by, task.ID, taskd.TaskInput{Name: ptr("T2")})) }, false)
+	step("update", func() error { return second(s.UpdateTask(ctx, by, task.ID, taskd.TaskInput{Name: new("T2")})) }, true)
+	step("update changing nothing", func() error { return second(s.UpdateTask(ctx, by, task.ID, taskd.TaskInput{Name: new("T2")})) }, false)
 	step("close", func() error { return second(s.CompleteTask(ctx, by, sub.ID)) }, true)
 	step("reopen", func() error { return second(s.ReopenTask(ctx, by, sub.ID)) }, true)
 	step("a task in another project", func() error {
-		return second(s.CreateTask(ctx, by, other.ID, 0, taskd.TaskInput{Name: ptr("O")}))
+		return second(s.CreateTask(ctx, by, other.ID, 0, taskd.TaskInput{Name: new("O")}))
 	}, false)
 	step("delete", func() error { return s.DeleteTask(ctx, by, task.ID) }, true)
 	_, err := s.ProjectVersion(ctx, taskd.AccountViewer(by.AccountID), p.ID+999)
@@ -352,12 +338,11 @@ func testProjectVersion(t *testing.T, f *Fixture) {
 }
 
 func testTaskQueries(t *testing.T, f *Fixture) {
-	ctx := context.Background()
-	s, by := f.Store, f.Owner
+	ctx, s, by := t.Context(), f.Store, f.Owner
 	p := newProject(t, f)
-	a := must(s.CreateTask(ctx, by, p.ID, 0, taskd.TaskInput{Name: ptr("Write 100% report"), Text: ptr("quarterly")}))(t)
-	must(s.CreateTask(ctx, by, p.ID, a.ID, taskd.TaskInput{Name: ptr("Draft")}))(t)
-	b := must(s.CreateTask(ctx, by, p.ID, 0, taskd.TaskInput{Name: ptr("Ship"), AssigneeEmail: ptr(by.Person.Email)}))(t)
+	a := must(s.CreateTask(ctx, by, p.ID, 0, taskd.TaskInput{Name: new("Write 100% report"), Text: new("quarterly")}))(t)
+	must(s.CreateTask(ctx, by, p.ID, a.ID, taskd.TaskInput{Name: new("Draft")}))(t)
+	b := must(s.CreateTask(ctx, by, p.ID, 0, taskd.TaskInput{Name: new("Ship"), AssigneeEmail: new(by.Person.Email)}))(t)
 	must(s.CompleteTask(ctx, by, b.ID))(t)
 
 	all := must(s.Tasks(ctx, taskd.TaskQuery{Viewer: taskd.AccountViewer(by.AccountID), ProjectID: p.ID}))(t)
@@ -391,10 +376,9 @@ func testTaskQueries(t *testing.T, f *Fixture) {
 }
 
 func testComments(t *testing.T, f *Fixture) {
-	ctx := context.Background()
-	s, by := f.Store, f.Owner
+	ctx, s, by := t.Context(), f.Store, f.Owner
 	p := newProject(t, f)
-	task := must(s.CreateTask(ctx, by, p.ID, 0, taskd.TaskInput{Name: ptr("T")}))(t)
+	task := must(s.CreateTask(ctx, by, p.ID, 0, taskd.TaskInput{Name: new("T")}))(t)
 	c := must(s.CreateComment(ctx, by, task.ID, "first"))(t)
 	if c.Page() != fmt.Sprintf("/project/%d/%d/#com%d", p.ID, task.ID, c.ID) {
 		t.Fatalf("comment page = %s", c.Page())
@@ -415,20 +399,19 @@ func testComments(t *testing.T, f *Fixture) {
 }
 
 func testEvents(t *testing.T, f *Fixture) {
-	ctx := context.Background()
-	s, by := f.Store, f.Owner
+	ctx, s, by := t.Context(), f.Store, f.Owner
 	start := f.Clock.Now()
 	p := newProject(t, f)
-	task := must(s.CreateTask(ctx, by, p.ID, 0, taskd.TaskInput{Name: ptr("T"), Priority: ptr(3)}))(t)
+	task := must(s.CreateTask(ctx, by, p.ID, 0, taskd.TaskInput{Name: new("T"), Priority: new(3)}))(t)
 	f.Clock.Advance(time.Minute)
-	must(s.UpdateTask(ctx, by, task.ID, taskd.TaskInput{Priority: ptr(5), Name: ptr("T")}))(t)
-	must(s.UpdateTask(ctx, by, task.ID, taskd.TaskInput{Name: ptr("T")}))(t) // no change: no event
+	must(s.UpdateTask(ctx, by, task.ID, taskd.TaskInput{Priority: new(5), Name: new("T")}))(t)
+	must(s.UpdateTask(ctx, by, task.ID, taskd.TaskInput{Name: new("T")}))(t) // no change: no event
 	must(s.CompleteTask(ctx, by, task.ID))(t)
 	must(s.ReopenTask(ctx, by, task.ID))(t)
 	c := must(s.CreateComment(ctx, by, task.ID, "hi"))(t)
 	must(s.UpdateComment(ctx, by, c.ID, "hello"))(t)
 	noErr(t, s.DeleteComment(ctx, by, c.ID))
-	must(s.UpdateProject(ctx, by, p.ID, taskd.ProjectInput{Name: ptr("P2")}))(t)
+	must(s.UpdateProject(ctx, by, p.ID, taskd.ProjectInput{Name: new("P2")}))(t)
 	noErr(t, s.DeleteTask(ctx, by, task.ID))
 	other := newProject(t, f)
 
@@ -466,25 +449,24 @@ func testEvents(t *testing.T, f *Fixture) {
 }
 
 func testIsolation(t *testing.T, f *Fixture) {
-	ctx := context.Background()
-	s, by := f.Store, f.Owner
+	ctx, s, by := t.Context(), f.Store, f.Owner
 	p := newProject(t, f)
-	task := must(s.CreateTask(ctx, by, p.ID, 0, taskd.TaskInput{Name: ptr("secret")}))(t)
+	task := must(s.CreateTask(ctx, by, p.ID, 0, taskd.TaskInput{Name: new("secret")}))(t)
 	c := must(s.CreateComment(ctx, by, task.ID, "secret"))(t)
 	_, intruder := NewAccount(t, s, "intruder")
 	ia := intruder.AccountID
 
 	_, err := s.Project(ctx, taskd.AccountViewer(ia), p.ID)
 	want(t, err, taskd.KindNotFound, "project")
-	_, err = s.UpdateProject(ctx, intruder, p.ID, taskd.ProjectInput{Name: ptr("x")})
+	_, err = s.UpdateProject(ctx, intruder, p.ID, taskd.ProjectInput{Name: new("x")})
 	want(t, err, taskd.KindNotFound, "project")
 	_, err = s.SetProjectStatus(ctx, intruder, p.ID, taskd.ProjectArchive)
 	want(t, err, taskd.KindNotFound, "project")
-	_, err = s.CreateTask(ctx, intruder, p.ID, 0, taskd.TaskInput{Name: ptr("x")})
+	_, err = s.CreateTask(ctx, intruder, p.ID, 0, taskd.TaskInput{Name: new("x")})
 	want(t, err, taskd.KindNotFound, "project")
 	_, err = s.Task(ctx, taskd.AccountViewer(ia), task.ID)
 	want(t, err, taskd.KindNotFound, "task")
-	_, err = s.UpdateTask(ctx, intruder, task.ID, taskd.TaskInput{Name: ptr("x")})
+	_, err = s.UpdateTask(ctx, intruder, task.ID, taskd.TaskInput{Name: new("x")})
 	want(t, err, taskd.KindNotFound, "task")
 	_, err = s.CompleteTask(ctx, intruder, task.ID)
 	want(t, err, taskd.KindNotFound, "task")
@@ -496,7 +478,7 @@ func testIsolation(t *testing.T, f *Fixture) {
 	_, err = s.UpdateComment(ctx, intruder, c.ID, "x")
 	want(t, err, taskd.KindNotFound, "comment")
 	want(t, s.DeleteComment(ctx, intruder, c.ID), taskd.KindNotFound, "comment")
-	_, err = s.UpdateTask(ctx, intruder, task.ID, taskd.TaskInput{AssigneeEmail: ptr(by.Person.Email)})
+	_, err = s.UpdateTask(ctx, intruder, task.ID, taskd.TaskInput{AssigneeEmail: new(by.Person.Email)})
 	want(t, err, taskd.KindNotFound, "task")
 	if ts := must(s.Tasks(ctx, taskd.TaskQuery{Viewer: taskd.AccountViewer(ia), ProjectID: p.ID}))(t); len(ts) != 0 {
 		t.Fatalf("intruder sees tasks: %+v", ts)
@@ -508,7 +490,7 @@ func testIsolation(t *testing.T, f *Fixture) {
 		t.Fatalf("intruder sees events: %d", len(evs))
 	}
 	// The owner of the other account is not a member here.
-	_, err = s.CreateTask(ctx, by, p.ID, 0, taskd.TaskInput{Name: ptr("x"), AssigneeEmail: ptr(intruder.Person.Email)})
+	_, err = s.CreateTask(ctx, by, p.ID, 0, taskd.TaskInput{Name: new("x"), AssigneeEmail: new(intruder.Person.Email)})
 	want(t, err, taskd.KindNotFound, "")
 	if got := must(s.Task(ctx, taskd.AccountViewer(by.AccountID), task.ID))(t); got.Name != "secret" {
 		t.Fatalf("task changed: %+v", got)
@@ -518,10 +500,9 @@ func testIsolation(t *testing.T, f *Fixture) {
 // testConcurrentWriters runs parallel writers against one project and checks
 // that every change and every event is there, and the subtask rules held.
 func testConcurrentWriters(t *testing.T, f *Fixture) {
-	ctx := context.Background()
-	s, by := f.Store, f.Owner
+	ctx, s, by := t.Context(), f.Store, f.Owner
 	p := newProject(t, f)
-	parent := must(s.CreateTask(ctx, by, p.ID, 0, taskd.TaskInput{Name: ptr("parent")}))(t)
+	parent := must(s.CreateTask(ctx, by, p.ID, 0, taskd.TaskInput{Name: new("parent")}))(t)
 	const workers, each = 8, 15
 	var wg sync.WaitGroup
 	errs := make(chan error, workers*each*2)
@@ -531,7 +512,7 @@ func testConcurrentWriters(t *testing.T, f *Fixture) {
 		go func(w int) {
 			defer wg.Done()
 			for i := 0; i < each; i++ {
-				tk, err := s.CreateTask(ctx, by, p.ID, parent.ID, taskd.TaskInput{Name: ptr(fmt.Sprintf("w%d-%d", w, i))})
+				tk, err := s.CreateTask(ctx, by, p.ID, parent.ID, taskd.TaskInput{Name: new(fmt.Sprintf("w%d-%d", w, i))})
 				if err != nil {
 					errs <- err
 					return
@@ -580,19 +561,18 @@ func testConcurrentWriters(t *testing.T, f *Fixture) {
 // testWritesNeedWork: the store itself refuses every change to work by an
 // actor whose role does not allow it (taskd.PermWork), whatever called it.
 func testWritesNeedWork(t *testing.T, f *Fixture) {
-	ctx := context.Background()
-	s := f.Store
+	ctx, s := t.Context(), f.Store
 	p := newProject(t, f)
-	tk := must(s.CreateTask(ctx, f.Owner, p.ID, 0, taskd.TaskInput{Name: ptr("t")}))(t)
+	tk := must(s.CreateTask(ctx, f.Owner, p.ID, 0, taskd.TaskInput{Name: new("t")}))(t)
 	c := must(s.CreateComment(ctx, f.Owner, tk.ID, "c"))(t)
 	nobody := f.Owner
 	nobody.Role = "" // no role: a member removed, or a bug upstream
 	for op, err := range map[string]error{
-		"CreateProject":    second(s.CreateProject(ctx, nobody, taskd.ProjectInput{Name: ptr("x")})),
-		"UpdateProject":    second(s.UpdateProject(ctx, nobody, p.ID, taskd.ProjectInput{Name: ptr("x")})),
+		"CreateProject":    second(s.CreateProject(ctx, nobody, taskd.ProjectInput{Name: new("x")})),
+		"UpdateProject":    second(s.UpdateProject(ctx, nobody, p.ID, taskd.ProjectInput{Name: new("x")})),
 		"SetProjectStatus": second(s.SetProjectStatus(ctx, nobody, p.ID, taskd.ProjectArchive)),
-		"CreateTask":       second(s.CreateTask(ctx, nobody, p.ID, 0, taskd.TaskInput{Name: ptr("x")})),
-		"UpdateTask":       second(s.UpdateTask(ctx, nobody, tk.ID, taskd.TaskInput{Name: ptr("x")})),
+		"CreateTask":       second(s.CreateTask(ctx, nobody, p.ID, 0, taskd.TaskInput{Name: new("x")})),
+		"UpdateTask":       second(s.UpdateTask(ctx, nobody, tk.ID, taskd.TaskInput{Name: new("x")})),
 		"CompleteTask":     second(s.CompleteTask(ctx, nobody, tk.ID)),
 		"DeleteTask":       s.DeleteTask(ctx, nobody, tk.ID),
 		"CreateComment":    second(s.CreateComment(ctx, nobody, tk.ID, "x")),

@@ -34,8 +34,8 @@ func newTrustFixture(t *testing.T, f *Fixture, name string) trustFixture {
 	p := must(s.AddMember(ctx, f.Account.ID, taskd.NewPerson{Email: slug + "@example.com", PasswordHash: "x", FirstName: "Ada",
 		LastName: strings.ToUpper(name[:1]) + name[1:]}, taskd.RoleAdmin))(t)
 	tf := trustFixture{admin: taskd.Actor{AccountID: f.Account.ID, Person: p.Ref(), Role: taskd.RoleAdmin}}
-	tf.project = must(s.CreateProject(ctx, f.Owner, taskd.ProjectInput{Name: ptr("Trust " + name)}))(t)
-	tf.task = must(s.CreateTask(ctx, f.Owner, tf.project.ID, 0, taskd.TaskInput{Name: ptr("Followed"), AssigneeEmail: ptr(p.Email)}))(t)
+	tf.project = must(s.CreateProject(ctx, f.Owner, taskd.ProjectInput{Name: new("Trust " + name)}))(t)
+	tf.task = must(s.CreateTask(ctx, f.Owner, tf.project.ID, 0, taskd.TaskInput{Name: new("Followed"), AssigneeEmail: new(p.Email)}))(t)
 	tf.invitedAdmin = must(s.Invite(ctx, taskd.InviteInput{AccountID: f.Account.ID, Role: taskd.RoleAdmin, By: p.ID,
 		Person: taskd.NewPerson{Email: slug + "-second@example.com"}, Link: &taskd.Link{Hash: "inv-" + slug, Expires: f.Clock.Now().Add(time.Hour)}}))(t)
 	tf.invitedUser = must(s.Invite(ctx, taskd.InviteInput{AccountID: f.Account.ID, Role: taskd.RoleUser, By: p.ID,
@@ -61,7 +61,7 @@ func newTrustFixture(t *testing.T, f *Fixture, name string) trustFixture {
 	noErr(t, s.SetAPIKey(ctx, f.Account.ID, []byte("sealed by "+slug), p.ID))
 	must3(s.StartTimer(ctx, tf.admin, tf.task.ID, time.UTC))(t)
 	// A change by the owner leaves the admin, the assignee, a notification.
-	must(s.UpdateTask(ctx, f.Owner, tf.task.ID, taskd.TaskInput{Priority: ptr(7)}))(t)
+	must(s.UpdateTask(ctx, f.Owner, tf.task.ID, taskd.TaskInput{Priority: new(7)}))(t)
 	return tf
 }
 
@@ -85,8 +85,7 @@ func live(t *testing.T, s Store, g taskd.Grant) bool {
 // nothing else; an invitation is worth what its inviter may grant when it
 // is accepted.
 func testTrustChanges(t *testing.T, f *Fixture) {
-	ctx := context.Background()
-	s := f.Store
+	ctx, s := t.Context(), f.Store
 	keyOf := func() []byte { return must(s.AccountBySlug(ctx, f.Account.Slug))(t).APIKey }
 	pending := func(by taskd.Invitation) bool {
 		for _, inv := range must(s.AccountInvitations(ctx, f.Account.ID))(t) {
@@ -278,8 +277,7 @@ func testTrustChanges(t *testing.T, f *Fixture) {
 // application the person gave; a password change and an e-mail change
 // end them when asked, and only then.
 func testCredentialChanges(t *testing.T, f *Fixture) {
-	ctx := context.Background()
-	s := f.Store
+	ctx, s := t.Context(), f.Store
 	c := newClient(t, f, "creds")
 	me := f.Owner.Person
 	n := 0

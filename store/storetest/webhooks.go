@@ -19,12 +19,11 @@ func newWebhook(t *testing.T, f *Fixture) taskd.Webhook {
 // testWebhooks: webhooks belong to one account; a change's event becomes
 // one delivery per subscribed webhook, delivered in order and recorded.
 func testWebhooks(t *testing.T, f *Fixture) {
-	ctx := context.Background()
-	s := f.Store
+	ctx, s := t.Context(), f.Store
 	// A change made just before the webhook, in the same millisecond (the
 	// fixture's clock stands still), is not the webhook's to hear of.
 	p := newProject(t, f)
-	must(s.CreateTask(ctx, f.Owner, p.ID, 0, taskd.TaskInput{Name: ptr("before the webhook")}))(t)
+	must(s.CreateTask(ctx, f.Owner, p.ID, 0, taskd.TaskInput{Name: new("before the webhook")}))(t)
 	w := newWebhook(t, f)
 	if w.Enabled {
 		t.Fatal("a new webhook is enabled before its URL check")
@@ -45,8 +44,8 @@ func testWebhooks(t *testing.T, f *Fixture) {
 		t.Fatalf("webhooks = %+v", list)
 	}
 
-	must(s.CreateTask(ctx, f.Owner, p.ID, 0, taskd.TaskInput{Name: ptr("one")}))(t)
-	must(s.CreateTask(ctx, f.Owner, p.ID, 0, taskd.TaskInput{Name: ptr("two")}))(t)
+	must(s.CreateTask(ctx, f.Owner, p.ID, 0, taskd.TaskInput{Name: new("one")}))(t)
+	must(s.CreateTask(ctx, f.Owner, p.ID, 0, taskd.TaskInput{Name: new("two")}))(t)
 	if n := must(s.FanOut(ctx, 100))(t); n < 2 {
 		t.Fatalf("fan-out handled %d events, want the two tasks' and earlier ones", n)
 	}
@@ -56,7 +55,7 @@ func testWebhooks(t *testing.T, f *Fixture) {
 	// Events no webhook wants count as handled, so a caller that fans out
 	// until a call handles fewer than its limit does not stop early.
 	for i := range 3 {
-		must(s.CreateProject(ctx, f.Owner, taskd.ProjectInput{Name: ptr(fmt.Sprintf("unwatched %d", i))}))(t)
+		must(s.CreateProject(ctx, f.Owner, taskd.ProjectInput{Name: new(fmt.Sprintf("unwatched %d", i))}))(t)
 	}
 	for _, want := range []int{2, 1, 0} {
 		if n := must(s.FanOut(ctx, 2))(t); n != want {
@@ -77,7 +76,7 @@ func testWebhooks(t *testing.T, f *Fixture) {
 	// A backlog goes a page at a time, in event order, and one attempt
 	// settles all the deliveries its POST carried.
 	for i := range 3 {
-		must(s.CreateTask(ctx, f.Owner, p.ID, 0, taskd.TaskInput{Name: ptr(fmt.Sprintf("backlog %d", i))}))(t)
+		must(s.CreateTask(ctx, f.Owner, p.ID, 0, taskd.TaskInput{Name: new(fmt.Sprintf("backlog %d", i))}))(t)
 	}
 	must(s.FanOut(ctx, 100))(t)
 	backlog, _, err := s.NextDeliveries(ctx, w.ID, 10)
@@ -138,8 +137,7 @@ func testWebhooks(t *testing.T, f *Fixture) {
 // testWebhookLeases: one owner at a time holds a webhook, until its lease
 // runs out or it lets go.
 func testWebhookLeases(t *testing.T, f *Fixture) {
-	ctx := context.Background()
-	s := f.Store
+	ctx, s := t.Context(), f.Store
 	w := newWebhook(t, f)
 	until := f.Clock.Now().Add(30 * time.Second)
 	if ok := must(s.Lease(ctx, w.ID, "a", until))(t); !ok {

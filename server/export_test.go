@@ -1,0 +1,4 @@
+package server
+
+// WithRecover is withRecover, for the tests of package server_test.
+var WithRecover = withRecover

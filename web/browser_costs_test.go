@@ -1,0 +1,76 @@
+package web_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/taskd/taskd/internal/testsite"
+)
+
+// TestBrowserTimerAndTimesheet, in Chromium: a timer started on a task
+// ticks on the page and shows in the header of another page, is stopped
+// from the header with its time logged, a line is logged and edited by
+// hand, and the timesheet shows the lines with their totals and chart; at
+// 390 px nothing overflows.
+func TestBrowserTimerAndTimesheet(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a browser")
+	}
+	s := testsite.New(t)
+	pid := s.APIID("action=post_project&title=Launch&max_time=2")
+	tid := s.APIID("action=post_task&id_project=" + pid + "&title=Write+the+press+release")
+
+	c := newChrome(t)
+	acct := s.Base + "/a/" + s.Slug
+	c.run(chromedp.Navigate(s.Base+"/login"), chromedp.WaitVisible(chromedp.CSS("#email")),
+		chromedp.SendKeys(chromedp.CSS("#email"), testsite.OwnerEmail), chromedp.SendKeys(chromedp.CSS("#password"), testsite.Password),
+		chromedp.Click(chromedp.CSS(`button[type=submit]`)), chromedp.WaitVisible(chromedp.CSS(`nav[aria-label="Main"]`)))
+
+	taskPage := acct + "/project/" + pid + "/" + tid + "/"
+	c.run(chromedp.Navigate(taskPage), chromedp.WaitVisible(`//button[text()="Start timer"]`))
+	c.see("task-no-costs", "No time or money logged yet.")
+	c.run(chromedp.Click(`//button[text()="Start timer"]`), chromedp.WaitVisible(chromedp.CSS(".timer-panel")))
+	c.see("timer-running", "Your timer is running on this task")
+	first, err := chromedp.Run(c.ctx, chromedp.Text(chromedp.CSS(".timer-panel time.timer-clock")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(1200 * time.Millisecond)
+	later, err := chromedp.Run(c.ctx, chromedp.Text(chromedp.CSS(".timer-panel time.timer-clock")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first == later || !strings.HasPrefix(later, "0:00:") {
+		t.Fatalf("the timer does not tick: %q then %q", first, later)
+	}
+
+	// The header of another page shows it, and stops it.
+	c.run(chromedp.Navigate(acct+"/project/"+pid+"/"), chromedp.WaitVisible(chromedp.CSS(".header-timer")))
+	c.shot("header-timer")
+	c.checkControls("header-timer")
+	c.run(chromedp.Click(`//form[@class="header-timer"]//button`), chromedp.WaitNotPresent(chromedp.CSS(".header-timer")))
+	if loc := c.location(); !strings.HasSuffix(loc, "/project/"+pid+"/") {
+		t.Fatalf("stopping from the header went to %s", loc)
+	}
+	c.see("project-budget", "Time: 0:01 of 2:00 (0%)")
+
+	// A line by hand, then edited.
+	c.run(chromedp.Navigate(taskPage), chromedp.WaitVisible(`//summary[text()="Log time or money"]`),
+		chromedp.Click(`//summary[text()="Log time or money"]`), chromedp.WaitVisible(chromedp.CSS("#cost-time")),
+		chromedp.SendKeys(chromedp.CSS("#cost-time"), "1,5"), chromedp.SendKeys(chromedp.CSS("#cost-money"), "80"),
+		chromedp.SendKeys(chromedp.CSS("#cost-comment"), "First draft"),
+		chromedp.Click(`//button[text()="Log"]`), chromedp.WaitVisible(`//td[text()="1:30"]`))
+	c.see("task-lines", "Logged: 1:31 and 80.00 in 2 lines", "First draft", "timer")
+	c.run(chromedp.Click(`//tr[td[text()="1:30"]]//summary`), chromedp.WaitVisible(`//tr[td[text()="1:30"]]//input[@name="time"]`),
+		chromedp.SetValue(`//tr[td[text()="1:30"]]//input[@name="time"]`, "2:45"),
+		chromedp.Click(`//tr[td[text()="1:30"]]//button[text()="Save line"]`), chromedp.WaitVisible(`//td[text()="2:45"]`))
+	c.see("task-edited", "Logged: 2:46 and 80.00 in 2 lines")
+	c.run(chromedp.Navigate(acct+"/project/"+pid+"/"), chromedp.WaitVisible(chromedp.CSS("#budget")))
+	c.see("project-over-budget", "Time: 2:46 of 2:00 (138%)", "Over by 0:46")
+
+	// The timesheet.
+	c.run(chromedp.Navigate(acct+"/timesheet"), chromedp.WaitVisible(chromedp.CSS("main svg")))
+	c.see("timesheet", "Timesheet", "Launch", "2:46", "80.00", "First draft")
+}

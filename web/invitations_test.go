@@ -1,0 +1,140 @@
+package web_test
+
+import (
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/taskd/taskd/internal/smtptest"
+	"github.com/taskd/taskd/internal/testaccount"
+	"github.com/taskd/taskd/internal/testsite"
+)
+
+// TestInvitationsNeedConsent: adding an e-mail that belongs to a person of
+// another account does not join them, does not tell that they exist, and
+// does not touch their password; they join only by accepting after signing
+// in, and may decline.
+func TestInvitationsNeedConsent(t *testing.T) {
+	t.Parallel() // a site of its own; runs beside the other heavy page tests
+	testsite.Each(t, func(t *testing.T, s *testsite.Site) {
+		acct := "/a/" + s.Slug
+		elsewhere := testaccount.UniqueSlug("elsewhere") + "@example.com"
+		s.CreateAccount(testaccount.UniqueSlug("else"), "Elsewhere", elsewhere, "Real", "Name")
+		fresh := testaccount.UniqueSlug("fresh") + "@example.com"
+
+		owner := s.SignedIn(testsite.OwnerEmail)
+		invite := func(email string) string {
+			t.Helper()
+			people := owner.Get(s.Base + acct + "/people")
+			p := owner.Submit(s.Base, people, acct+"/people", url.Values{"email": {email}, "first_name": {"Fake"},
+				"last_name": {"Name"}, "role": {"admin"}})
+			if p.Status != http.StatusSeeOther {
+				t.Fatalf("inviting %s: HTTP %d\n%s", email, p.Status, p.Body)
+			}
+			page := owner.Get(s.Base + acct + "/people").Body
+			i := strings.Index(page, `role="status">`)
+			if i < 0 {
+				t.Fatalf("no message after inviting %s:\n%s", email, page)
+			}
+			msg := page[i : i+strings.Index(page[i:], "</div>")]
+			return strings.ReplaceAll(msg, email, "E")
+		}
+		if a, b := invite(fresh), invite(elsewhere); a != b {
+			t.Fatalf("a new e-mail and a registered one get different answers:\n%s\n%s", a, b)
+		}
+		people := owner.Get(s.Base + acct + "/people").Body
+		if strings.Contains(people, "Real Name") || !strings.Contains(people, "the invitation of "+elsewhere+"</span>") {
+			t.Fatalf("people page after inviting a registered person:\n%s", people)
+		}
+		if _, body := testsite.APICall(t, s.AccountURL(), s.Key, "action=get_users"); strings.Contains(testsite.JSON(body), elsewhere) {
+			t.Fatalf("an invited person is a member before accepting: %v", body)
+		}
+
+		// Both get the same mail, but for the address and the link.
+		freshMail, elseMail := s.MailTo(t, fresh), s.MailTo(t, elsewhere)
+		same := func(m smtptest.Parsed, email string) string {
+			return strings.ReplaceAll(testsite.LinkRE.ReplaceAllString(m.Subject+m.Text+m.HTML, "LINK"), email, "E")
+		}
+		if same(freshMail, fresh) != same(elseMail, elsewhere) {
+			t.Fatalf("a new e-mail and a registered one get different mail:\n%s\n%s", freshMail.Text, elseMail.Text)
+		}
+		// The registered person's link does not set a password: it asks
+		// them to sign in.
+		b := s.Browser()
+		join := b.Get(s.Base + s.LinkIn(t, elseMail))
+		if !strings.Contains(join.Body, "Sign in to accept") || strings.Contains(join.Body, `name="password"`) {
+			t.Fatalf("a registered person's join page:\n%s", join.Body)
+		}
+		tok := strings.TrimPrefix(s.LinkIn(t, elseMail), "/join?t=")
+		if p := b.Post(s.Base+"/join", url.Values{"csrf": {b.Get(s.Base+"/login").Form(t, "", "").Get("csrf")}, "t": {tok}, "password": {"chosen by the admin"}}); p.Status != http.StatusUnprocessableEntity {
+			t.Fatalf("setting a registered person's password through the link: %d\n%s", p.Status, p.Body)
+		}
+		f := b.Get(s.Base+"/login").Form(t, "", "")
+		f.Set("email", elsewhere)
+		f.Set("password", "chosen by the admin")
+		if p := b.Post(s.Base+"/login", f); p.Status != http.StatusUnauthorized {
+			t.Fatalf("the inviter's password signed the registered person in: %d", p.Status)
+		}
+		f.Set("password", testsite.Password)
+		f.Set("next", "/settings/applications")
+		if to := b.Post(s.Base+"/login", f).Location(t); to.String() != "/invitations?next=%2Fsettings%2Fapplications" {
+			t.Fatalf("signed in with an invitation waiting: sent to %s", to)
+		}
+		inv := b.Get(s.Base + "/invitations?next=%2Fsettings%2Fapplications")
+		decline, accept := formEnding(inv, "/decline"), formEnding(inv, "/accept")
+		if !strings.Contains(inv.Body, "invited you to join <strong>Acme</strong> as admin") || decline == "" {
+			t.Fatalf("invitations page:\n%s", inv.Body)
+		}
+		// Nobody else can answer it.
+		other := s.SignedIn(testsite.UserEmail)
+		csrf := other.Get(s.Base+"/invitations").Form(t, "", "").Get("csrf")
+		if p := other.Post(s.Base+accept, url.Values{"csrf": {csrf}}); p.Status != http.StatusNotFound {
+			t.Fatalf("accepting another person's invitation: %d", p.Status)
+		}
+		if to := b.Submit(s.Base, inv, decline, nil).Location(t); to.Path != "/settings/applications" {
+			t.Fatalf("declining the last invitation led to %s", to)
+		}
+		if p := b.Get(s.Base + acct + "/"); p.Status != http.StatusNotFound {
+			t.Fatalf("after declining, the account's page: %d", p.Status)
+		}
+		if strings.Contains(owner.Get(s.Base+acct+"/people").Body, "invitation of "+elsewhere) {
+			t.Fatal("a declined invitation is still listed")
+		}
+
+		// A cancelled invitation cannot be accepted.
+		invite(elsewhere)
+		inv = b.Get(s.Base + "/invitations")
+		accept = formEnding(inv, "/accept")
+		people2 := owner.Get(s.Base + acct + "/people")
+		cancel := acct + strings.TrimSuffix(accept, "/accept") + "/cancel"
+		owner.Submit(s.Base, people2, cancel, nil).Location(t)
+		if p := b.Submit(s.Base, inv, accept, nil); p.Status != http.StatusNotFound {
+			t.Fatalf("accepting a cancelled invitation: %d", p.Status)
+		}
+
+		// Accepted, the invitation makes them a member with its role.
+		invite(elsewhere)
+		inv = b.Get(s.Base + "/invitations")
+		if to := b.Submit(s.Base, inv, formEnding(inv, "/accept"), nil).Location(t); to.Path != acct+"/" {
+			t.Fatalf("accepting led to %s", to)
+		}
+		if p := b.Get(s.Base + acct + "/people"); p.Status != http.StatusOK {
+			t.Fatalf("an admin who accepted cannot see the people page: %d", p.Status)
+		}
+		if inv := b.Get(s.Base + "/invitations"); !strings.Contains(inv.Body, "No invitations wait for you") {
+			t.Errorf("joining left the invitation behind:\n%s", inv.Body)
+		}
+	})
+}
+
+// formEnding returns the action of the first form whose action ends with
+// suffix, or "".
+func formEnding(p testsite.Page, suffix string) string {
+	for _, f := range p.Forms() {
+		if strings.HasSuffix(f.Action, suffix) {
+			return f.Action
+		}
+	}
+	return ""
+}

@@ -1,0 +1,357 @@
+package web_test
+
+import (
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/taskd/taskd/internal/testsite"
+)
+
+// TestAuthorizeErrors: a bad client or redirect URI shows an error page and
+// never redirects; other errors go back to the validated redirect URI; deny
+// redirects with access_denied.
+func TestAuthorizeErrors(t *testing.T) {
+	s := testsite.New(t)
+	b := s.Browser()
+	for _, tc := range []struct{ name, key, value string }{
+		{"unknown client", "client_id", "nope"},
+		{"missing client", "client_id", ""},
+		{"unregistered redirect", "redirect_uri", "https://evil.example/cb"},
+		{"http redirect", "redirect_uri", "http://app.example/cb"},
+		{"missing redirect", "redirect_uri", ""},
+	} {
+		p := b.Get(s.AuthorizeURL(tc.key, tc.value))
+		if p.Status != http.StatusBadRequest || p.Header.Get("Location") != "" || !strings.Contains(p.Body, "cannot be used") {
+			t.Errorf("%s: HTTP %d Location %q", tc.name, p.Status, p.Header.Get("Location"))
+		}
+	}
+	for _, tc := range []struct{ name, key, value, want string }{
+		{"response_type", "response_type", "token", "unsupported_response_type"},
+		{"unknown scope", "scope", "tasks_read everything", "invalid_scope"},
+		{"PKCE plain", "code_challenge", strings.Repeat("a", 43), "invalid_request"},
+	} {
+		u := b.Get(s.AuthorizeURL(tc.key, tc.value)).Location(t)
+		if !strings.HasPrefix(u.String(), testsite.RedirectURI) || u.Query().Get("error") != tc.want || u.Query().Get("state") != "xyz-state" || u.Query().Get("iss") != s.Base {
+			t.Errorf("%s: redirect %s", tc.name, u)
+		}
+	}
+	u := s.Consent(b, s.AuthorizeURL(), testsite.OwnerEmail, s.Slug, "deny")
+	if u.Query().Get("error") != "access_denied" || u.Query().Get("state") != "xyz-state" || u.Query().Get("code") != "" {
+		t.Errorf("deny: %s", u)
+	}
+	// A person cannot pick an account they do not belong to.
+	p := b.Get(s.AuthorizeURL("account", "someone-elses"))
+	if p.Status != http.StatusForbidden {
+		t.Errorf("foreign account on consent: HTTP %d", p.Status)
+	}
+}
+
+// TestFormsNeedToken: every POST without the form token, or from another
+// origin, is refused.
+func TestFormsNeedToken(t *testing.T) {
+	s := testsite.New(t)
+	b := s.Browser()
+	p := b.Post(s.Base+"/login", url.Values{"email": {testsite.OwnerEmail}, "password": {testsite.Password}})
+	if p.Status != http.StatusForbidden {
+		t.Fatalf("sign-in without a form token: HTTP %d", p.Status)
+	}
+	login := b.Get(s.Base + "/login")
+	f := login.Form(t, "", "")
+	f.Set("email", testsite.OwnerEmail)
+	f.Set("password", testsite.Password)
+	req, _ := http.NewRequest("POST", s.Base+"/login", strings.NewReader(f.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Sec-Fetch-Site", "cross-site")
+	res, err := b.C.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusForbidden {
+		t.Fatalf("cross-site sign-in: HTTP %d", res.StatusCode)
+	}
+	if p := b.Post(s.Base+"/login", f); p.Status != http.StatusSeeOther {
+		t.Fatalf("sign-in with the token: HTTP %d", p.Status)
+	}
+	// Another browser's token does not work with this browser's cookie.
+	other := s.Browser()
+	of := other.Get(s.Base+"/login").Form(t, "", "")
+	f.Set("csrf", of.Get("csrf"))
+	if p := b.Post(s.Base+"/logout", f); p.Status != http.StatusForbidden {
+		t.Fatalf("sign-out with another browser's token: HTTP %d", p.Status)
+	}
+}
+
+// TestSignInRateLimit: after ten failures for one e-mail, even the right
+// password is refused for a while, with Retry-After.
+func TestSignInRateLimit(t *testing.T) {
+	s := testsite.New(t)
+	b := s.Browser()
+	try := func(pw string) testsite.Page {
+		f := b.Get(s.Base+"/login").Form(t, "", "")
+		f.Set("email", testsite.UserEmail)
+		f.Set("password", pw)
+		return b.Post(s.Base+"/login", f)
+	}
+	for i := range 10 {
+		if p := try("wrong password"); p.Status != http.StatusUnauthorized || !strings.Contains(p.Body, "not right") {
+			t.Fatalf("failure %d: HTTP %d", i+1, p.Status)
+		}
+	}
+	p := try(testsite.Password)
+	if p.Status != http.StatusTooManyRequests || p.Header.Get("Retry-After") == "" {
+		t.Fatalf("after 10 failures: HTTP %d", p.Status)
+	}
+	s.Clock.Advance(16 * 60 * 1e9)
+	if p := try(testsite.Password); p.Status != http.StatusSeeOther {
+		t.Fatalf("after the window: HTTP %d", p.Status)
+	}
+	// An address nobody has is limited alike: its answers do not tell.
+	unknown := s.Browser()
+	guess := func() int {
+		f := unknown.Get(s.Base+"/login").Form(t, "", "")
+		f.Set("email", "nobody-here@acme.example")
+		f.Set("password", "wrong password")
+		return unknown.Post(s.Base+"/login", f).Status
+	}
+	for i := range 10 {
+		if status := guess(); status != http.StatusUnauthorized {
+			t.Fatalf("an unknown address's failure %d: HTTP %d", i+1, status)
+		}
+	}
+	if status := guess(); status != http.StatusTooManyRequests {
+		t.Fatalf("an unknown address's 11th failure: HTTP %d", status)
+	}
+}
+
+// TestSettingsPages: the API page registers, rotates and deletes
+// applications (owner and admins only); the authorized-applications page
+// lists and revokes; sign-out ends the session.
+func TestSettingsPages(t *testing.T) {
+	s := testsite.New(t)
+	owner := s.Browser()
+	signIn := func(b *testsite.Browser, email string) {
+		f := b.Get(s.Base+"/login").Form(t, "", "")
+		f.Set("email", email)
+		f.Set("password", testsite.Password)
+		if p := b.Post(s.Base+"/login", f); p.Status != http.StatusSeeOther {
+			t.Fatalf("sign-in %s: HTTP %d", email, p.Status)
+		}
+	}
+	settings := s.Base + "/a/" + s.Slug + "/settings/api"
+	if p := owner.Get(settings); p.Status != http.StatusSeeOther {
+		t.Fatalf("settings while signed out: HTTP %d", p.Status)
+	}
+	signIn(owner, testsite.OwnerEmail)
+	// The settings' index, with and without the slash; not for users.
+	for _, path := range []string{"/settings", "/settings/"} {
+		index := owner.Get(s.Base + "/a/" + s.Slug + path)
+		for _, want := range []string{"/settings/account", "/settings/apikey", "/settings/api\"", "/settings/webhooks", "<h1>Settings</h1>"} {
+			if index.Status != 200 || !strings.Contains(index.Body, want) {
+				t.Fatalf("%s: HTTP %d, lacks %s:\n%s", path, index.Status, want, index.Body)
+			}
+		}
+	}
+	plain := s.Browser()
+	signIn(plain, testsite.UserEmail)
+	if p := plain.Get(s.Base + "/a/" + s.Slug + "/settings"); p.Status != http.StatusForbidden {
+		t.Fatalf("a user's settings index: HTTP %d", p.Status)
+	}
+	p := owner.Get(settings)
+	if p.Status != 200 || !strings.Contains(p.Body, s.Client["client_id"]) || strings.Contains(p.Body, s.Client["client_secret"]) {
+		t.Fatalf("settings page: HTTP %d", p.Status)
+	}
+	// Register: invalid input is shown next to the form; valid shows the secret once.
+	f := p.Form(t, "", "")
+	f.Set("name", "Second app")
+	f.Set("redirect_uris", "http://insecure.example/cb")
+	if p := owner.Post(settings, f); p.Status != http.StatusUnprocessableEntity || !strings.Contains(p.Body, "https://") {
+		t.Fatalf("http redirect URI accepted: HTTP %d", p.Status)
+	}
+	f.Set("redirect_uris", "https://second.example/cb\nhttps://second.example/cb2")
+	owner.Post(settings, f).Location(t)
+	p = owner.Get(settings)
+	m := testsite.SecretRE.FindStringSubmatch(p.Body)
+	if m == nil || !strings.Contains(p.Body, "Second app") {
+		t.Fatalf("new secret not shown:\n%s", p.Body)
+	}
+	if again := owner.Get(settings); testsite.SecretRE.MatchString(again.Body) {
+		t.Fatal("secret shown twice")
+	}
+	// Rotate the first application's secret: the old one stops working.
+	owner.Post(settings+"/rotate", p.Form(t, "client_id", s.Client["client_id"])).Location(t)
+	rotated := testsite.SecretRE.FindStringSubmatch(owner.Get(settings).Body)
+	if rotated == nil {
+		t.Fatal("rotated secret not shown")
+	}
+	code := s.Code()
+	if status, _, _ := s.TokenCall("/oauth2/token", s.Creds("grant_type", "authorization_code", "code", code, "redirect_uri", testsite.RedirectURI)); status != 401 {
+		t.Fatalf("old secret after rotation: HTTP %d", status)
+	}
+	s.Client["client_secret"] = rotated[1]
+	tok := s.Exchange(code)
+
+	// The authorized-applications page lists it; revoking ends its tokens.
+	apps := owner.Get(s.Base + "/settings/applications")
+	if !strings.Contains(apps.Body, "My app") || !strings.Contains(apps.Body, "See tasks and subtasks") {
+		t.Fatalf("authorized applications:\n%s", apps.Body)
+	}
+	owner.Post(s.Base+"/settings/applications/revoke", apps.Form(t, "client_id", s.Client["client_id"])).Location(t)
+	if status, _, _ := s.API(s.AccountURL(), tok["access_token"].(string), "action=me"); status != 401 {
+		t.Fatalf("token after revocation in settings: HTTP %d", status)
+	}
+	if strings.Contains(owner.Get(s.Base+"/settings/applications").Body, "My app") {
+		t.Fatal("revoked application still listed")
+	}
+
+	// A plain user may not manage applications, even by posting directly.
+	user := s.Browser()
+	signIn(user, testsite.UserEmail)
+	if p := user.Get(settings); p.Status != http.StatusForbidden {
+		t.Fatalf("user on API settings: HTTP %d", p.Status)
+	}
+	uf := user.Get(s.Base+"/login").Form(t, "", "")
+	uf.Set("client_id", s.Client["client_id"])
+	if p := user.Post(settings+"/delete", uf); p.Status != http.StatusForbidden {
+		t.Fatalf("user deleting an application: HTTP %d", p.Status)
+	}
+	// Another account's settings are not found for a non-member.
+	stranger := s.Browser()
+	s.CreateAccount("lone", "Lone", "lone@example.com", "", "")
+	signIn(stranger, "lone@example.com")
+	if p := stranger.Get(settings); p.Status != http.StatusNotFound {
+		t.Fatalf("stranger on settings: HTTP %d", p.Status)
+	}
+
+	// Delete: the application and its grants are gone.
+	owner.Post(settings+"/delete", owner.Get(settings).Form(t, "client_id", s.Client["client_id"])).Location(t)
+	if strings.Contains(owner.Get(settings).Body, s.Client["client_id"]) {
+		t.Fatal("deleted application still listed")
+	}
+	if p := owner.Get(s.AuthorizeURL()); p.Status != http.StatusBadRequest {
+		t.Fatalf("authorize with a deleted client: HTTP %d", p.Status)
+	}
+
+	// Sign out.
+	owner.Post(s.Base+"/logout", owner.Get(settings).Form(t, "", "")).Location(t)
+	if p := owner.Get(settings); p.Status != http.StatusSeeOther {
+		t.Fatalf("settings after sign-out: HTTP %d", p.Status)
+	}
+}
+
+// TestReplicasShareState: a session started on one replica, and a token
+// issued by it, work on another replica of the same database.
+func TestReplicasShareState(t *testing.T) {
+	testsite.Each(t, func(t *testing.T, s *testsite.Site) {
+		replica := s.Replica()
+		b := s.Browser()
+		f := b.Get(s.Base+"/login").Form(t, "", "")
+		f.Set("email", testsite.OwnerEmail)
+		f.Set("password", testsite.Password)
+		b.Post(s.Base+"/login", f).Location(t)
+		if p := b.Get(replica + "/settings/applications"); p.Status != http.StatusOK {
+			t.Fatalf("session on the other replica: HTTP %d", p.Status)
+		}
+		tok := s.Exchange(s.Code())
+		status, body, _ := s.API(replica+"/a/"+s.Slug, tok["access_token"].(string), "action=me")
+		if status != 200 {
+			t.Fatalf("token on the other replica: %d %v", status, body)
+		}
+		// A refresh on the first replica ends the token on the second at once.
+		s.TokenCall("/oauth2/refresh", s.Creds("grant_type", "refresh_token", "refresh_token", tok["refresh_token"].(string)))
+		if status, _, _ := s.API(replica+"/a/"+s.Slug, tok["access_token"].(string), "action=me"); status != 401 {
+			t.Fatalf("refreshed-away token on the other replica: %d", status)
+		}
+	})
+}
+
+// TestConsentNamesApplication: the sign-in, account-selection and consent
+// pages of an authorization name the application and the account that
+// registered it, so a person can tell a look-alike from the real one.
+func TestConsentNamesApplication(t *testing.T) {
+	s := testsite.New(t)
+	b := s.Browser()
+	named := func(step string, p testsite.Page) {
+		t.Helper()
+		if !strings.Contains(p.Body, "<strong>My app</strong>") || !strings.Contains(p.Body, "an application registered by the account <strong>Acme</strong>") {
+			t.Fatalf("%s does not name the application and its account:\n%s", step, p.Body)
+		}
+	}
+	p := b.Get(s.AuthorizeURL())
+	named("sign-in", p)
+	f := p.Form(t, "", "")
+	f.Set("email", testsite.UserEmail)
+	f.Set("password", testsite.Password)
+	next := b.Post(s.Base+"/login", f).Location(t)
+	p = b.Get(s.Base + next.String())
+	named("account selection", p)
+	sel := b.Post(s.Base+"/oauth2/authorize", p.Form(t, "account", s.Slug)).Location(t)
+	named("consent", b.Get(s.Base+sel.String()))
+}
+
+// TestSignInNamesAskingApplication: a visitor sent to sign in by an
+// authorization request reads which application asks ("Sign in to let My
+// app reach your taskd data"), on the page /oauth2/authorize shows, on
+// /login?next=… (where "Sign in as someone else" leads) and again after a
+// wrong password. The name is the registered one, escaped; it shows only
+// for a registered client and redirect URI on this server, never from the
+// address's own words.
+func TestSignInNamesAskingApplication(t *testing.T) {
+	s := testsite.New(t)
+	const asks = "Sign in to let <strong>My app</strong> reach your taskd data."
+	authorize, err := url.Parse(s.AuthorizeURL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	next := authorize.RequestURI()
+	b := s.Browser()
+	if p := b.Get(s.AuthorizeURL()); p.Status != http.StatusOK || !strings.Contains(p.Body, asks) {
+		t.Fatalf("the sign-in page of an authorization: HTTP %d\n%s", p.Status, p.Body)
+	}
+	login := b.Get(s.Base + "/login?next=" + url.QueryEscape(next))
+	if !strings.Contains(login.Body, asks) {
+		t.Fatalf("/login?next=<authorization> does not name the application:\n%s", login.Body)
+	}
+	f := login.Form(t, "", "")
+	f.Set("email", testsite.UserEmail)
+	f.Set("password", "wrong")
+	if p := b.Post(s.Base+"/login", f); p.Status != http.StatusUnauthorized || !strings.Contains(p.Body, asks) {
+		t.Fatalf("after a wrong password: HTTP %d\n%s", p.Status, p.Body)
+	}
+	f.Set("password", testsite.Password)
+	if to := b.Post(s.Base+"/login", f).Location(t); to.String() != next {
+		t.Fatalf("signed in, sent to %s, want %s", to, next)
+	}
+
+	// The registered name is shown escaped.
+	evil := s.CreateClient(s.Slug, `<b>Evil</b> & "Co"`, testsite.RedirectURI)
+	q := authorize.Query()
+	q.Set("client_id", evil["client_id"])
+	if p := s.Browser().Get(s.Base + "/login?next=" + url.QueryEscape("/oauth2/authorize?"+q.Encode())); !strings.Contains(p.Body,
+		"Sign in to let <strong>&lt;b&gt;Evil&lt;/b&gt; &amp; &#34;Co&#34;</strong> reach") {
+		t.Fatalf("the name is not shown escaped:\n%s", p.Body)
+	}
+
+	// No name for anything but a valid request on this server.
+	with := func(key, value string) string {
+		q := authorize.Query()
+		q.Set(key, value)
+		return "/oauth2/authorize?" + q.Encode()
+	}
+	for why, next := range map[string]string{
+		"an unknown client":        with("client_id", "nobody"),
+		"another redirect URI":     with("redirect_uri", "https://evil.example/cb"),
+		"no state":                 with("state", ""),
+		"another path":             "/oauth2/authorize/x?" + authorize.RawQuery,
+		"another origin":           "https://evil.example" + next,
+		"a scheme-relative origin": "//evil.example" + next,
+		"a name in the address":    "/oauth2/authorize?client_name=My+app&name=My+app",
+	} {
+		p := s.Browser().Get(s.Base + "/login?next=" + url.QueryEscape(next) + "&client_name=My+app")
+		if p.Status != http.StatusOK || strings.Contains(p.Body, "Sign in to let") || strings.Contains(p.Body, "My app") {
+			t.Errorf("%s: HTTP %d, names an application:\n%s", why, p.Status, p.Body)
+		}
+	}
+}

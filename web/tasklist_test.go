@@ -1,0 +1,156 @@
+package web_test
+
+import (
+	"fmt"
+	"net/http"
+	"net/url"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/taskd/taskd/internal/testsite"
+)
+
+// rowNames are the names of the task rows of a list, in order.
+func rowNames(p testsite.Page) []string {
+	var out []string
+	for _, m := range taskRowRE.FindAllStringSubmatch(p.Body, -1) {
+		out = append(out, m[1])
+	}
+	return out
+}
+
+var taskRowRE = regexp.MustCompile(`(?s)<li id="task\d+" class="task[^"]*">.*?<span class="title"><a href="[^"]+">([^<]*)</a>`)
+
+// TestProjectPageLists: the project page pages through its tasks, 50 at a
+// time, and filters them by text, status, assignee, tag and due date, in
+// each order; hostile query strings show the default list.
+func TestProjectPageLists(t *testing.T) {
+	s := testsite.New(t)
+	url0 := s.AccountURL()
+	pid := s.APIID("action=post_project&title=Big")
+	testsite.APICall(t, url0, s.Key, "action=add_task_tag_groups&type=status&access=public&title=Stage")
+	testsite.APICall(t, url0, s.Key, "action=add_task_tags&group=Stage&title=Doing,Review")
+	today := time.Now().UTC()
+	day := func(d int) string { return today.AddDate(0, 0, d).Format("02.01.2006") }
+	post := func(q string) string {
+		t.Helper()
+		code, r := testsite.APICall(t, url0, s.Key, "action=post_task&id_project="+pid+"&"+q)
+		if code != 200 || r["status"] != "ok" {
+			t.Fatalf("post_task %s: %v", q, r)
+		}
+		return r["data"].(map[string]any)["id"].(string)
+	}
+	for i := range 110 {
+		post(fmt.Sprintf("title=Filler+%03d&priority=1", i))
+	}
+	late := post("title=Late+report&priority=9&dateend=" + day(-3) + "&email_user_to=" + testsite.UserEmail)
+	post("title=Due+today&priority=5&dateend=" + day(0) + "&tags=Doing")
+	post("title=Next+week&priority=2&dateend=" + day(5) + "&text=the+QUARTERLY+numbers")
+	post("title=Subtask+of+late&id_parent=" + late + "&tags=Review")
+	done := post("title=Finished&priority=3")
+	testsite.APICall(t, url0, s.Key, "action=complete_task&id_task="+done)
+
+	b := s.SignedIn(testsite.OwnerEmail)
+	base := s.Base + "/a/" + s.Slug + "/project/" + pid + "/"
+	list := func(q string) testsite.Page {
+		t.Helper()
+		pg := b.Get(base + "?" + q)
+		if pg.Status != 200 {
+			t.Fatalf("%s: %d\n%s", q, pg.Status, pg.Body)
+		}
+		return pg
+	}
+	first := list("")
+	if rows := rowNames(first); len(rows) != 50 || rows[0] != "Filler 000" || !strings.Contains(first.Body, "Active (114)") ||
+		!strings.Contains(first.Body, "Done (1)") || !strings.Contains(first.Body, "page 1 of 3") {
+		t.Fatalf("first page: %d rows %q\n%s", len(rows), rows, first.Body)
+	}
+	third := list("page=3")
+	if rows := rowNames(third); !slices.Equal(rows[len(rows)-4:], []string{"Late report", "Subtask of late", "Due today", "Next week"}) ||
+		!strings.Contains(third.Body, `class="task active sub"`) || strings.Contains(third.Body, `rel="next"`) {
+		t.Fatalf("last page in tree order: %q\n%s", rows, third.Body)
+	}
+	for _, tc := range []struct {
+		query string
+		want  []string
+	}{
+		{"q=quarterly", []string{"Next week"}},
+		{"q=LATE", []string{"Late report", "Subtask of late"}},
+		{"q=100%25", nil},
+		{"status=done", []string{"Finished"}},
+		{"assignee=" + url.QueryEscape(testsite.UserEmail), []string{"Late report"}},
+		{"due=overdue", []string{"Late report"}},
+		{"due=today", []string{"Due today"}},
+		{"due=week", []string{"Due today", "Next week"}},
+		{"due=overdue&sort=priority", []string{"Late report"}},
+		{"q=e&due=week&sort=name", []string{"Due today", "Next week"}},
+	} {
+		if got := rowNames(list(tc.query)); !slices.Equal(got, tc.want) {
+			t.Errorf("%s: %q, want %q", tc.query, got, tc.want)
+		}
+	}
+	tagged := list("q=of+late")
+	if !strings.Contains(tagged.Body, `<span class="tag" title="Stage">Review</span>`) || !strings.Contains(tagged.Body, "in Late report") {
+		t.Fatalf("a subtask shown alone names its parent and shows its tags:\n%s", tagged.Body)
+	}
+	doing := regexp.MustCompile(`<option value="(\d+)">Stage: Doing</option>`).FindStringSubmatch(first.Body)
+	if doing == nil {
+		t.Fatalf("no tag filter:\n%s", first.Body)
+	}
+	if got := rowNames(list("tag=" + doing[1])); !slices.Equal(got, []string{"Due today"}) {
+		t.Errorf("tag filter: %q", got)
+	}
+	if got := rowNames(list("sort=due")); !slices.Equal(got[:4], []string{"Late report", "Due today", "Next week", "Filler 000"}) {
+		t.Errorf("soonest due first: %q", got[:4])
+	}
+	if got := rowNames(list("sort=newest")); got[0] != "Subtask of late" {
+		t.Errorf("newest first: %q", got[:3])
+	}
+	empty := list("q=nothing+like+this")
+	if !strings.Contains(empty.Body, "No tasks match these filters") || !strings.Contains(empty.Body, "Clear filters") {
+		t.Fatalf("no match:\n%s", empty.Body)
+	}
+	for _, hostile := range []string{"page=-5&sort=evil&tag=abc&due=x&status=%00", "page=99999999999999999999",
+		"assignee=%27%20OR%201=1--&tag=-1", "q=" + strings.Repeat("%E2%80%AE", 300)} {
+		if got := rowNames(list(hostile)); len(got) > 50 {
+			t.Errorf("%s: %d rows", hostile, len(got))
+		}
+	}
+	if got := rowNames(list("page=-5&sort=evil")); len(got) != 50 || got[0] != "Filler 000" {
+		t.Errorf("a bad page and order show the first page: %q", got[:1])
+	}
+}
+
+// TestListQueryText: a search that is not valid UTF-8, holds NUL, or is
+// long enough to be cut inside a character shows a list on both databases;
+// a form with such text gets a clear 400, never a 500, and nothing is made.
+func TestListQueryText(t *testing.T) {
+	t.Parallel() // a site of its own; runs beside the other heavy page tests
+	testsite.Each(t, func(t *testing.T, s *testsite.Site) {
+		pid := s.APIID("action=post_project&title=P")
+		testsite.APICall(t, s.AccountURL(), s.Key, "action=post_task&id_project="+pid+"&title=Caf%C3%A9")
+		b := s.SignedIn(testsite.OwnerEmail)
+		for _, q := range []string{"%FF%FE", "caf%C3", "a%00b", strings.Repeat("%E2%80%AE", 300), "Caf%C3%A9%FF"} {
+			pg := b.Get(s.Base + "/a/" + s.Slug + "/project/" + pid + "/?q=" + q)
+			if pg.Status != 200 {
+				t.Errorf("q=%.30s: %d", q, pg.Status)
+			}
+		}
+		if got := rowNames(b.Get(s.Base + "/a/" + s.Slug + "/project/" + pid + "/?q=Caf%C3%A9%FF")); !slices.Equal(got, []string{"Café"}) {
+			t.Errorf("a search with a stray byte: %q", got)
+		}
+		acct := "/a/" + s.Slug
+		for _, bad := range []string{"a\xffb", "a\x00b"} {
+			pg := b.Submit(s.Base, b.Get(s.Base+acct+"/project/"+pid+"/"), acct+"/project/"+pid+"/tasks", url.Values{"title": {bad}})
+			if pg.Status != http.StatusBadRequest || !strings.Contains(pg.Body, "characters that are not text") {
+				t.Errorf("a task titled %q: %d", bad, pg.Status)
+			}
+		}
+		if got := rowNames(b.Get(s.Base + acct + "/project/" + pid + "/?status=all")); len(got) != 1 {
+			t.Errorf("tasks after refused forms: %q", got)
+		}
+	})
+}

@@ -1,7 +1,6 @@
 package taskd
 
 import (
-	"strconv"
 	"time"
 )
 
@@ -74,46 +73,5 @@ func impossibleDate(field, s string, y, m, d int) error {
 	return Invalid(field, "There is no %s: %s %d has %d days", s, time.Month(m), y, days)
 }
 
-// CheckDateRange returns an invalid error when both dates are set and end precedes start.
-func CheckDateRange(start, end string) error {
-	if start != "" && end != "" && end < start {
-		return Invalid("dateend", "End date is before start date")
-	}
-	return nil
-}
-
 // FormatDateTime renders a timestamp as the API's date_added (UTC).
 func FormatDateTime(t time.Time) string { return t.UTC().Format(DateTimeLayout) }
-
-// ParseID reads a positive decimal id of the object named by field.
-// Anything else, including signs, leading zeros and overflow, names no
-// object: a KindNotFound error.
-func ParseID(s, field string) (int64, error) {
-	if len(s) == 0 || len(s) > 18 || s[0] == '0' {
-		return 0, NotFound(field)
-	}
-	for _, r := range s {
-		if r < '0' || r > '9' {
-			return 0, NotFound(field)
-		}
-	}
-	n, err := strconv.ParseInt(s, 10, 64)
-	if err != nil {
-		return 0, NotFound(field)
-	}
-	return n, nil
-}
-
-// Zone is the first of the IANA zone names that loads: a person's zone,
-// then the account's; UTC when none does.
-func Zone(names ...string) *time.Location {
-	for _, name := range names {
-		if name == "" {
-			continue
-		}
-		if loc, err := time.LoadLocation(name); err == nil {
-			return loc
-		}
-	}
-	return time.UTC
-}

@@ -98,12 +98,6 @@ type SigningKey struct {
 	Added   time.Time
 }
 
-// Membership is an account a person belongs to, with their role.
-type Membership struct {
-	Account Account
-	Role    Role
-}
-
 // ClientStore keeps the applications registered in accounts. Unknown
 // applications are not found ("client").
 type ClientStore interface {

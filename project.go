@@ -100,3 +100,11 @@ func CheckText(field, s string) error {
 	}
 	return nil
 }
+
+// CheckDateRange returns an invalid error when both dates are set and end precedes start.
+func CheckDateRange(start, end string) error {
+	if start != "" && end != "" && end < start {
+		return Invalid("dateend", "End date is before start date")
+	}
+	return nil
+}

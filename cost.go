@@ -92,7 +92,7 @@ type CostQuery struct {
 	From, To string // YYYY-MM-DD, both inclusive
 	IsTimer  *bool
 	// Filter, when set, is a parsed filter of the costs' query language
-	// (ParseCostQuery).
+	// (filter.ParseCosts).
 	Filter Query
 	Limit  int
 	Offset int

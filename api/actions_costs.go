@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/taskd/taskd"
+	"github.com/taskd/taskd/filter"
 )
 
 // costOut is a cost line (spec §2.5): time "H:MM", money "0.00", the date
@@ -88,7 +89,7 @@ func (c *call) costQuery() (taskd.CostQuery, error) {
 		return q, failf(CodeInvalidValue, "is_timer", "is_timer is 1 (lines from timers) or 0 (lines logged by hand)")
 	}
 	if f := c.p["filter"]; f != "" {
-		if q.Filter, err = taskd.ParseCostQuery(f); err != nil {
+		if q.Filter, err = filter.ParseCosts(f); err != nil {
 			return q, err
 		}
 	}

@@ -2,6 +2,7 @@ package api
 
 import (
 	"github.com/taskd/taskd"
+	"github.com/taskd/taskd/filter"
 )
 
 func (c *call) view() taskView {
@@ -97,7 +98,7 @@ func searchTasks(c *call) (any, error) {
 		return nil, failf(CodeFieldRequired, "filter", "Give at least one of id_project, id_task, email_user_from, email_user_to, filter")
 	}
 	if f := c.p["filter"]; f != "" {
-		if q.Filter, err = taskd.ParseQuery(f); err != nil {
+		if q.Filter, err = filter.ParseTasks(f); err != nil {
 			return nil, err
 		}
 	}

@@ -89,7 +89,7 @@ fuzz FuzzLocalPath ./web
 fuzz FuzzParsers .
 # Minimizing this target's new inputs can outlast -fuzztime (the run then fails with
 # "context deadline exceeded"): keep minimization short.
-fuzz FuzzParseQuery . -fuzzminimizetime 1x
+fuzz FuzzParse ./filter -fuzzminimizetime 1x
 fuzz FuzzParseCostTime . -fuzzminimizetime 1x
 fuzz FuzzCleanFileName .
 fuzz FuzzParseJWT ./oauth

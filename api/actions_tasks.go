@@ -3,6 +3,7 @@ package api
 import (
 	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/filter"
+	"github.com/taskd/taskd/wire"
 )
 
 func (c *call) view() taskView {
@@ -189,7 +190,7 @@ func postTask(c *call) (any, error) {
 	if _, err := c.required("title"); err != nil {
 		return nil, err
 	}
-	in, err := taskd.ParseTaskInput(c.opt)
+	in, err := wire.ParseTaskInput(c.opt)
 	if err != nil {
 		return nil, err
 	}
@@ -219,7 +220,7 @@ func updateTask(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	in, err := taskd.ParseTaskInput(c.opt)
+	in, err := wire.ParseTaskInput(c.opt)
 	if err != nil {
 		return nil, err
 	}

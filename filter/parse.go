@@ -18,6 +18,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/taskd/taskd"
+	"github.com/taskd/taskd/wire"
 )
 
 // language is the set of fields a filter may name: every spelling
@@ -354,7 +355,7 @@ func (p *queryParser) dateValue(c *taskd.QueryCond, field string) error {
 		return err
 	}
 	t := p.next()
-	d, err := taskd.ParseDate(field, t.text)
+	d, err := wire.ParseDate(field, t.text)
 	if (t.kind != itemString && t.kind != itemWord) || err != nil || d == "" {
 		return queryError(t.text, "%s takes a date 'DD.MM.YYYY', not %q", field, t.text)
 	}

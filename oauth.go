@@ -135,12 +135,3 @@ type SigningKeyStore interface {
 	SigningKeys(ctx context.Context) ([]SigningKey, error)
 	AddSigningKey(ctx context.Context, k SigningKey) error
 }
-
-// SessionStore keeps sign-in sessions under the hashes of their cookies.
-type SessionStore interface {
-	CreateSession(ctx context.Context, hash string, personID int64, expires time.Time) error
-	// SessionPerson returns the person of a current session; not found
-	// for an unknown or expired one.
-	SessionPerson(ctx context.Context, hash string) (Person, error)
-	DeleteSession(ctx context.Context, hash string) error
-}

@@ -45,7 +45,7 @@ type Store interface {
 	taskd.CommentStore
 	taskd.ClientStore
 	taskd.GrantStore // the applications a person authorized
-	taskd.SessionStore
+	SessionStore
 	taskd.InvitationStore
 	taskd.LinkStore
 	taskd.PeopleStore

@@ -133,6 +133,12 @@ type Member struct {
 	Added      time.Time
 }
 
+// Membership is an account a person belongs to, with their role.
+type Membership struct {
+	Account Account
+	Role    Role
+}
+
 // PersonRef is a person as shown inside other objects: {"id","email","name"}.
 // The pseudo-people Nobody and Anyone have fixed ids below every real one.
 type PersonRef struct {
@@ -185,4 +191,18 @@ func PreparePerson(email, password, first, last string, hash func(string) (strin
 		return NewPerson{}, Internal("hash password", err)
 	}
 	return NewPerson{Email: e, PasswordHash: h, FirstName: strings.TrimSpace(first), LastName: strings.TrimSpace(last)}, nil
+}
+
+// Zone is the first of the IANA zone names that loads: a person's zone,
+// then the account's; UTC when none does.
+func Zone(names ...string) *time.Location {
+	for _, name := range names {
+		if name == "" {
+			continue
+		}
+		if loc, err := time.LoadLocation(name); err == nil {
+			return loc
+		}
+	}
+	return time.UTC
 }

@@ -81,6 +81,27 @@ func CanChangeCost(by Actor, c Cost) error {
 	return Forbidden("cost", "Only the person who logged a cost line, an admin or the owner may change it")
 }
 
+// Time and money of cost lines are kept exactly: time in whole minutes,
+// money in minor units (cents). Neither is ever a float, so totals of any
+// number of lines carry no rounding drift.
+
+// Bounds of one cost line.
+const (
+	MaxCostMinutes = 10_000 * 60      // 10,000 hours
+	MaxCostCents   = 1_000_000_000_00 // one billion
+	// MaxBudgetMinutes bounds max_time: a million hours.
+	MaxBudgetMinutes = 1_000_000 * 60
+	// MaxRateCents bounds an hourly rate: a million per hour.
+	MaxRateCents = 1_000_000_00
+)
+
+// RateMoney is the money of minutes at an hourly rate in minor units,
+// rounded to the nearest minor unit (halves up).
+func RateMoney(rate, minutes int64) int64 {
+	const minutesPerHour = 60
+	return (rate*minutes + minutesPerHour/2) / minutesPerHour
+}
+
 // CostQuery selects cost lines of one account. Zero fields do not filter.
 type CostQuery struct {
 	// Viewer is who the lines are for: only those of tasks they see.
@@ -92,7 +113,7 @@ type CostQuery struct {
 	From, To string // YYYY-MM-DD, both inclusive
 	IsTimer  *bool
 	// Filter, when set, is a parsed filter of the costs' query language
-	// (ParseCostQuery).
+	// (filter.ParseCosts).
 	Filter Query
 	Limit  int
 	Offset int

@@ -1,6 +1,3 @@
-// Package taskd holds the nouns of the work-management service — accounts,
-// people, projects, tasks, comments and events — with their validation rules
-// and the interface of the store that keeps them. It does no I/O.
 package taskd
 
 import (

@@ -98,12 +98,6 @@ type SigningKey struct {
 	Added   time.Time
 }
 
-// Membership is an account a person belongs to, with their role.
-type Membership struct {
-	Account Account
-	Role    Role
-}
-
 // ClientStore keeps the applications registered in accounts. Unknown
 // applications are not found ("client").
 type ClientStore interface {
@@ -140,13 +134,4 @@ type GrantStore interface {
 type SigningKeyStore interface {
 	SigningKeys(ctx context.Context) ([]SigningKey, error)
 	AddSigningKey(ctx context.Context, k SigningKey) error
-}
-
-// SessionStore keeps sign-in sessions under the hashes of their cookies.
-type SessionStore interface {
-	CreateSession(ctx context.Context, hash string, personID int64, expires time.Time) error
-	// SessionPerson returns the person of a current session; not found
-	// for an unknown or expired one.
-	SessionPerson(ctx context.Context, hash string) (Person, error)
-	DeleteSession(ctx context.Context, hash string) error
 }

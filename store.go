@@ -83,8 +83,9 @@ type NewAccount struct {
 
 // The store is split into narrow interfaces, one per family of data, in
 // the manner of fosite: each consumer names the ones it uses (api.Store,
-// oauth.Store, web.Store, webhook.Store, ratelimit.Store), and one
-// implementation, package store, provides them all. Errors are *Error:
+// oauth.Store, web.Store, webhook.Store), and one implementation, package
+// store, provides them all. A family with a single consumer is declared
+// by that consumer instead (ratelimit.Store, web.SessionStore). Errors are *Error:
 // KindNotFound naming the object ("project", "task", "parent", "comment",
 // "member", "account" …), KindConflict for duplicates and for the state
 // rules (Reason), KindInvalid and KindForbidden. Every method that changes

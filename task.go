@@ -54,25 +54,6 @@ func TaskPage(projectID, parentID, id int64) string {
 // Page is the task's page relative to the account URL.
 func (t Task) Page() string { return TaskPage(t.ProjectID, t.ParentID, t.ID) }
 
-// ParsePriority reads a priority "0".."10"; anything else is invalid.
-func ParsePriority(s string) (int, error) {
-	bad := Invalid("priority", "Priority must be an integer from 0 to 10")
-	if len(s) == 0 || len(s) > 2 || (len(s) == 2 && s[0] == '0') {
-		return 0, bad
-	}
-	n := 0
-	for _, r := range s {
-		if r < '0' || r > '9' {
-			return 0, bad
-		}
-		n = n*10 + int(r-'0')
-	}
-	if n < MinPriority || n > MaxPriority {
-		return 0, bad
-	}
-	return n, nil
-}
-
 // TaskInput holds the fields of a task to create or change; nil means "leave
 // as is". AssigneeEmail is a member's e-mail, ANY or NOONE.
 type TaskInput struct {

@@ -3,7 +3,6 @@ package taskd
 import (
 	"context"
 	"net/url"
-	"strconv"
 	"strings"
 	"time"
 )
@@ -118,32 +117,6 @@ func ParseWebhookEvents(s string, allowed []string) ([]string, error) {
 		return nil, &Error{Kind: KindInvalid, Reason: ReasonRequired, Field: "events", Message: "At least one event is required"}
 	}
 	return out, nil
-}
-
-// ParseProjectIDs reads a comma-separated list of project ids.
-func ParseProjectIDs(s string) ([]int64, error) {
-	var out []int64
-	for _, p := range strings.Split(s, ",") {
-		p = strings.TrimSpace(p)
-		if p == "" {
-			continue
-		}
-		id, err := ParseID(p, "project")
-		if err != nil {
-			return nil, &Error{Kind: KindNotFound, Field: "project", Value: p}
-		}
-		out = append(out, id)
-	}
-	return out, nil
-}
-
-// JoinIDs renders ids as the API's comma-separated string.
-func JoinIDs(ids []int64) string {
-	parts := make([]string, len(ids))
-	for i, id := range ids {
-		parts[i] = strconv.FormatInt(id, 10)
-	}
-	return strings.Join(parts, ",")
 }
 
 // WebhookInput is a webhook to create, as the API or a form gives it.

@@ -2,6 +2,7 @@ package api
 
 import (
 	"github.com/taskd/taskd"
+	"github.com/taskd/taskd/wire"
 )
 
 // Scopes of the actions (DESIGN §5, spec/account-api.md §16).
@@ -161,7 +162,7 @@ func getEvents(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	d, err := taskd.ParsePeriod(period)
+	d, err := wire.ParsePeriod(period)
 	if err != nil {
 		return nil, err
 	}

@@ -2,6 +2,7 @@ package api
 
 import (
 	"github.com/taskd/taskd"
+	"github.com/taskd/taskd/wire"
 )
 
 func getComments(c *call) (any, error) {
@@ -36,7 +37,7 @@ func getComments(c *call) (any, error) {
 
 // commentText reads the text and who writes it.
 func (c *call) commentText() (string, taskd.Actor, error) {
-	text, err := taskd.ParseCommentText(c.opt)
+	text, err := wire.ParseCommentText(c.opt)
 	if err != nil {
 		return "", taskd.Actor{}, err
 	}
@@ -78,7 +79,7 @@ func postComment(c *call) (any, error) {
 	}
 	var in taskd.CommentInput
 	if v := c.p["hidden"]; v != "" {
-		if in.VisibleTo, err = taskd.ParseEmails("hidden", v); err != nil {
+		if in.VisibleTo, err = wire.ParseEmails("hidden", v); err != nil {
 			return nil, err
 		}
 	}

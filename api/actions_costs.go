@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/taskd/taskd"
+	"github.com/taskd/taskd/filter"
+	"github.com/taskd/taskd/wire"
 )
 
 // costOut is a cost line (spec §2.5): time "H:MM", money "0.00", the date
@@ -28,13 +30,13 @@ type sumOut struct {
 }
 
 func renderSum(s taskd.CostSum) sumOut {
-	return sumOut{Time: taskd.FormatCostTime(s.Minutes), Money: taskd.FormatMoney(s.Cents)}
+	return sumOut{Time: wire.FormatCostTime(s.Minutes), Money: wire.FormatMoney(s.Cents)}
 }
 
 func (c *call) renderCost(x taskd.Cost) costOut {
 	v := taskView{viewer: c.personID(), project: true}
-	return costOut{ID: strconv.FormatInt(x.ID, 10), Comment: x.Comment, Time: taskd.FormatCostTime(x.Minutes),
-		Money: taskd.FormatMoney(x.Cents), Date: x.Date, IsTimer: x.IsTimer, UserFrom: x.Person, Task: v.render(x.Task)}
+	return costOut{ID: strconv.FormatInt(x.ID, 10), Comment: x.Comment, Time: wire.FormatCostTime(x.Minutes),
+		Money: wire.FormatMoney(x.Cents), Date: x.Date, IsTimer: x.IsTimer, UserFrom: x.Person, Task: v.render(x.Task)}
 }
 
 // zone is where the caller's days begin: the token's person's time zone,
@@ -69,10 +71,10 @@ func (c *call) costQuery() (taskd.CostQuery, error) {
 			return q, err
 		}
 	}
-	if q.From, err = taskd.ParseDate("datestart", c.p["datestart"]); err != nil {
+	if q.From, err = wire.ParseDate("datestart", c.p["datestart"]); err != nil {
 		return q, err
 	}
-	if q.To, err = taskd.ParseDate("dateend", c.p["dateend"]); err != nil {
+	if q.To, err = wire.ParseDate("dateend", c.p["dateend"]); err != nil {
 		return q, err
 	}
 	if err := taskd.CheckDateRange(q.From, q.To); err != nil {
@@ -88,7 +90,7 @@ func (c *call) costQuery() (taskd.CostQuery, error) {
 		return q, failf(CodeInvalidValue, "is_timer", "is_timer is 1 (lines from timers) or 0 (lines logged by hand)")
 	}
 	if f := c.p["filter"]; f != "" {
-		if q.Filter, err = taskd.ParseCostQuery(f); err != nil {
+		if q.Filter, err = filter.ParseCosts(f); err != nil {
 			return q, err
 		}
 	}
@@ -282,7 +284,7 @@ func addCosts(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	in, err := taskd.ParseCostInput(c.opt)
+	in, err := wire.ParseCostInput(c.opt)
 	if err != nil {
 		return nil, err
 	}
@@ -305,7 +307,7 @@ func updateCosts(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	in, err := taskd.ParseCostInput(c.opt)
+	in, err := wire.ParseCostInput(c.opt)
 	if err != nil {
 		return nil, err
 	}

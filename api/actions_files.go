@@ -7,6 +7,7 @@ import (
 
 	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/internal/httpfile"
+	"github.com/taskd/taskd/wire"
 )
 
 // fileOut is a File of get_files (spec §2.5): its size a string.
@@ -29,7 +30,7 @@ type fileRef struct {
 
 func renderFile(f taskd.File) fileOut {
 	return fileOut{ID: strconv.FormatInt(f.ID, 10), Page: f.Page(), Name: f.Name, Size: strconv.FormatInt(f.Size, 10),
-		DateAdded: taskd.FormatDateTime(f.Added), UserFrom: f.Author}
+		DateAdded: wire.FormatDateTime(f.Added), UserFrom: f.Author}
 }
 
 func renderFileRef(f taskd.File) fileRef {

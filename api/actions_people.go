@@ -7,6 +7,7 @@ import (
 
 	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/people"
+	"github.com/taskd/taskd/wire"
 )
 
 // userOut is a member as get_users, me and add_user show them
@@ -58,7 +59,7 @@ func renderUser(m taskd.Member, admin bool) userOut {
 		out.Rate = &r
 	}
 	if admin && !m.Added.IsZero() {
-		out.DateAdded = taskd.FormatDateTime(m.Added)
+		out.DateAdded = wire.FormatDateTime(m.Added)
 	}
 	return out
 }
@@ -217,7 +218,7 @@ type contactOut struct {
 func renderContact(ct taskd.Contact) contactOut {
 	return contactOut{ID: strconv.FormatInt(ct.ID, 10), FirstName: ct.FirstName, LastName: ct.LastName, Name: ct.DisplayName(),
 		Title: ct.Title, Group: ct.Folder, Email: ct.Email, Phone: ct.Phone, Phone2: ct.Phone2, Phone3: ct.Phone3, Phone4: ct.Phone4,
-		Address: ct.Address, Address2: ct.Address2, DateAdded: taskd.FormatDateTime(ct.Added)}
+		Address: ct.Address, Address2: ct.Address2, DateAdded: wire.FormatDateTime(ct.Added)}
 }
 
 func getContacts(c *call) (any, error) {
@@ -299,7 +300,7 @@ func projectMembers(add bool) func(*call) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		emails, err := taskd.ParseEmails("members", v)
+		emails, err := wire.ParseEmails("members", v)
 		if err != nil {
 			return nil, err
 		}

@@ -2,6 +2,7 @@ package api
 
 import (
 	"github.com/taskd/taskd"
+	"github.com/taskd/taskd/wire"
 )
 
 func getProjects(c *call) (any, error) {
@@ -76,7 +77,7 @@ func postProject(c *call) (any, error) {
 	if _, err := c.required("title"); err != nil {
 		return nil, err
 	}
-	in, err := taskd.ParseProjectInput(c.opt)
+	in, err := wire.ParseProjectInput(c.opt)
 	if err != nil {
 		return nil, err
 	}
@@ -100,7 +101,7 @@ func updateProject(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	in, err := taskd.ParseProjectInput(c.opt)
+	in, err := wire.ParseProjectInput(c.opt)
 	if err != nil {
 		return nil, err
 	}

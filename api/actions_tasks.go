@@ -2,6 +2,8 @@ package api
 
 import (
 	"github.com/taskd/taskd"
+	"github.com/taskd/taskd/filter"
+	"github.com/taskd/taskd/wire"
 )
 
 func (c *call) view() taskView {
@@ -97,7 +99,7 @@ func searchTasks(c *call) (any, error) {
 		return nil, failf(CodeFieldRequired, "filter", "Give at least one of id_project, id_task, email_user_from, email_user_to, filter")
 	}
 	if f := c.p["filter"]; f != "" {
-		if q.Filter, err = taskd.ParseQuery(f); err != nil {
+		if q.Filter, err = filter.ParseTasks(f); err != nil {
 			return nil, err
 		}
 	}
@@ -188,7 +190,7 @@ func postTask(c *call) (any, error) {
 	if _, err := c.required("title"); err != nil {
 		return nil, err
 	}
-	in, err := taskd.ParseTaskInput(c.opt)
+	in, err := wire.ParseTaskInput(c.opt)
 	if err != nil {
 		return nil, err
 	}
@@ -218,7 +220,7 @@ func updateTask(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	in, err := taskd.ParseTaskInput(c.opt)
+	in, err := wire.ParseTaskInput(c.opt)
 	if err != nil {
 		return nil, err
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/taskd/taskd"
+	"github.com/taskd/taskd/wire"
 )
 
 // timerOut is a running timer of get_timers (spec §2.5): its time so far
@@ -42,7 +43,7 @@ func getTimers(c *call) (any, error) {
 	out := make([]timerOut, len(list))
 	for i, tm := range list {
 		out[i] = timerOut{ID: strconv.FormatInt(tm.ID, 10), Time: clock(tm.Elapsed(now)),
-			DateStarted: taskd.FormatDateTime(tm.Started), UserFrom: tm.Person, Task: v.render(tm.Task)}
+			DateStarted: wire.FormatDateTime(tm.Started), UserFrom: tm.Person, Task: v.render(tm.Task)}
 	}
 	return ok(out), nil
 }
@@ -72,7 +73,7 @@ func getMyTimer(c *call) (any, error) {
 		return nil, err
 	}
 	v := taskView{viewer: c.personID(), project: true}
-	return ok([]myTimerOut{{Time: int64(tm.Elapsed(c.now()) / time.Second), DateStarted: taskd.FormatDateTime(tm.Started), Task: v.render(tm.Task)}}), nil
+	return ok([]myTimerOut{{Time: int64(tm.Elapsed(c.now()) / time.Second), DateStarted: wire.FormatDateTime(tm.Started), Task: v.render(tm.Task)}}), nil
 }
 
 // startMyTimer starts the caller's timer on a task. The same task again

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/taskd/taskd"
+	"github.com/taskd/taskd/wire"
 )
 
 // WebhookService runs the webhook actions; package webhook implements it.
@@ -62,7 +63,7 @@ func getWebhooks(c *call) (any, error) {
 			out[i].ActsFor = w.ActsFor.Email
 		}
 		if !w.LastDelivery.IsZero() {
-			out[i].LastDeliveryAt = taskd.FormatDateTime(w.LastDelivery)
+			out[i].LastDeliveryAt = wire.FormatDateTime(w.LastDelivery)
 		}
 	}
 	return ok(out), nil

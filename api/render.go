@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/taskd/taskd"
+	"github.com/taskd/taskd/wire"
 )
 
 // taskOut is the spec's Task shape plus id, and text and project where asked.
@@ -59,7 +60,7 @@ func (v taskView) render(t taskd.Task) taskOut {
 	out := taskOut{
 		ID: strconv.FormatInt(t.ID, 10), Name: t.Name, Page: t.Page(), Status: t.Status,
 		Priority: strconv.Itoa(t.Priority), UserFrom: t.Author, UserTo: t.Assignee,
-		DateAdded: taskd.FormatDateTime(t.DateAdded),
+		DateAdded: wire.FormatDateTime(t.DateAdded),
 	}
 	if v.viewer != 0 { // the token path: the interface's names with from_me/to_me
 		fromMe, toMe := flag(t.Author.ID == v.viewer), flag(t.Assignee.ID == v.viewer)
@@ -131,7 +132,7 @@ type projectOut struct {
 func renderProject(p taskd.Project, withText bool) projectOut {
 	out := projectOut{
 		ID: strconv.FormatInt(p.ID, 10), Name: p.Name, Page: p.Page(), Status: p.Status,
-		UserFrom: p.Author, UserTo: p.Manager, DateAdded: taskd.FormatDateTime(p.DateAdded),
+		UserFrom: p.Author, UserTo: p.Manager, DateAdded: wire.FormatDateTime(p.DateAdded),
 		DateStart: p.DateStart, DateEnd: p.DateEnd, Company: p.Folder,
 	}
 	out.MaxTime, out.MaxMoney = budget(p.MaxMinutes, p.MaxCents)
@@ -139,7 +140,7 @@ func renderProject(p taskd.Project, withText bool) projectOut {
 		out.Text = &p.Text
 	}
 	if !p.DateClosed.IsZero() {
-		out.DateClosed = taskd.FormatDateTime(p.DateClosed)
+		out.DateClosed = wire.FormatDateTime(p.DateClosed)
 	}
 	return out
 }
@@ -148,10 +149,10 @@ func renderProject(p taskd.Project, withText bool) projectOut {
 // numbers; "" (left out) when not set.
 func budget(minutes, cents int64) (maxTime, maxMoney json.Number) {
 	if minutes != 0 {
-		maxTime = json.Number(taskd.FormatHours(minutes))
+		maxTime = json.Number(wire.FormatHours(minutes))
 	}
 	if cents != 0 {
-		maxMoney = json.Number(taskd.FormatUnits(cents))
+		maxMoney = json.Number(wire.FormatUnits(cents))
 	}
 	return maxTime, maxMoney
 }
@@ -168,7 +169,7 @@ type commentOut struct {
 
 func renderComment(c taskd.Comment) commentOut {
 	return commentOut{ID: strconv.FormatInt(c.ID, 10), Page: c.Page(), Text: c.Text,
-		DateAdded: taskd.FormatDateTime(c.DateAdded), UserFrom: c.Author}
+		DateAdded: wire.FormatDateTime(c.DateAdded), UserFrom: c.Author}
 }
 
 func renderEvents(evs []taskd.StoredEvent) []json.RawMessage {

@@ -87,10 +87,11 @@ fuzz FuzzAdminRequest ./api
 fuzz FuzzHashBindsParameters ./api
 fuzz FuzzLocalPath ./web
 fuzz FuzzParsers .
+fuzz FuzzParsers ./wire
 # Minimizing this target's new inputs can outlast -fuzztime (the run then fails with
 # "context deadline exceeded"): keep minimization short.
-fuzz FuzzParseQuery . -fuzzminimizetime 1x
-fuzz FuzzParseCostTime . -fuzzminimizetime 1x
+fuzz FuzzParse ./filter -fuzzminimizetime 1x
+fuzz FuzzParseCostTime ./wire -fuzzminimizetime 1x
 fuzz FuzzCleanFileName .
 fuzz FuzzParseJWT ./oauth
 fuzz FuzzVerifyJWT ./oauth

@@ -13,7 +13,6 @@ var (
 	_ taskd.ClientStore     = (*DB)(nil)
 	_ taskd.GrantStore      = (*DB)(nil)
 	_ taskd.SigningKeyStore = (*DB)(nil)
-	_ taskd.SessionStore    = (*DB)(nil)
 )
 
 const clientColumns = `c.id, c.account_id, c.client_id, c.secret_hash, c.name, c.redirect_uris, c.created_at, a.name

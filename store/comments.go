@@ -6,6 +6,7 @@ import (
 	"errors"
 
 	"github.com/taskd/taskd"
+	"github.com/taskd/taskd/wire"
 )
 
 const commentColumns = `c.id, c.account_id, c.task_id, c.text, c.created_at,
@@ -93,7 +94,7 @@ func (db *DB) PostComment(ctx context.Context, by taskd.Actor, taskID int64, in 
 		if err := db.notify(ctx, tx, by, t, taskd.NoticeCommented(by, c.Text), visibleTo); err != nil {
 			return err
 		}
-		return db.emitComment(ctx, tx, by, taskd.ActionPost, c, nil, taskd.CommentFields(c))
+		return db.emitComment(ctx, tx, by, taskd.ActionPost, c, nil, wire.CommentFields(c))
 	})
 	return c, err
 }
@@ -110,12 +111,12 @@ func (db *DB) UpdateComment(ctx context.Context, by taskd.Actor, id int64, text 
 		if err := taskd.CanChangeComment(by, c); err != nil {
 			return err
 		}
-		before := taskd.CommentFields(c)
+		before := wire.CommentFields(c)
 		c.Text = text
 		if _, err := tx.ExecContext(ctx, db.d.q(`UPDATE comments SET text = ? WHERE id = ? AND account_id = ?`), text, id, by.AccountID); err != nil {
 			return err
 		}
-		return db.emitComment(ctx, tx, by, taskd.ActionUpdate, c, before, taskd.CommentFields(c))
+		return db.emitComment(ctx, tx, by, taskd.ActionUpdate, c, before, wire.CommentFields(c))
 	})
 	return c, err
 }
@@ -133,7 +134,7 @@ func (db *DB) DeleteComment(ctx context.Context, by taskd.Actor, id int64) error
 		}
 		// The event first: it records whether the comment was hidden
 		// (events.hidden) while its viewers are still listed.
-		if err := db.emitComment(ctx, tx, by, taskd.ActionDelete, c, taskd.CommentFields(c), nil); err != nil {
+		if err := db.emitComment(ctx, tx, by, taskd.ActionDelete, c, wire.CommentFields(c), nil); err != nil {
 			return err
 		}
 		_, err = tx.ExecContext(ctx, db.d.q(`DELETE FROM comments WHERE id = ? AND account_id = ?`), id, by.AccountID)

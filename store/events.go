@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/taskd/taskd"
+	"github.com/taskd/taskd/wire"
 )
 
 // subject is what an event is about, beyond its project: the task (for a
@@ -50,7 +51,7 @@ func (db *DB) emit(ctx context.Context, tx querier, ev taskd.Event, s subject) e
 // changed nothing writes none.
 func (db *DB) emitChange(ctx context.Context, tx querier, by taskd.Actor, action, objType string, id int64, page string,
 	project taskd.ProjectRef, s subject, before, after map[string]any) error {
-	ev, ok := taskd.ChangeEvent(by, db.now(), action, objType, id, page, project, before, after)
+	ev, ok := wire.ChangeEvent(by, db.now(), action, objType, id, page, project, before, after)
 	if !ok {
 		return nil
 	}

@@ -16,7 +16,7 @@ type filterColumns struct {
 	textDates, timeDates map[taskd.QueryField]string
 }
 
-// taskFilter are the columns of tasks t (taskd.ParseQuery).
+// taskFilter are the columns of tasks t (filter.ParseTasks).
 var taskFilter = filterColumns{
 	ints:      map[taskd.QueryField]string{taskd.FieldID: "t.id", taskd.FieldProject: "t.project_id", taskd.FieldParent: "t.parent_id"},
 	texts:     map[taskd.QueryField]string{taskd.FieldName: "t.name"},
@@ -24,14 +24,14 @@ var taskFilter = filterColumns{
 	timeDates: map[taskd.QueryField]string{taskd.FieldDateAdded: "t.created_at", taskd.FieldDateClosed: "t.closed_at"},
 }
 
-// costFilter are the columns of cost lines c (taskd.ParseCostQuery).
+// costFilter are the columns of cost lines c (filter.ParseCosts).
 var costFilter = filterColumns{
 	ints:      map[taskd.QueryField]string{taskd.FieldTask: "c.task_id", taskd.FieldProject: "c.project_id"},
 	texts:     map[taskd.QueryField]string{taskd.FieldComment: "c.comment"},
 	textDates: map[taskd.QueryField]string{taskd.FieldDate: "c.day"},
 }
 
-// filterSQL compiles a filter of the query language (taskd.ParseQuery)
+// filterSQL compiles a filter of the query language (filter.ParseTasks)
 // into a condition on the columns with its arguments: every value is a
 // parameter, never text of the query.
 func (db *DB) filterSQL(q taskd.Query, cols filterColumns) (string, []any) {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/taskd/taskd"
+	"github.com/taskd/taskd/wire"
 )
 
 const projectColumns = `pr.id, pr.account_id, pr.name, pr.text, pr.status, pr.created_at, pr.date_start, pr.date_end, pr.closed_at,
@@ -165,7 +166,7 @@ func (db *DB) CreateProject(ctx context.Context, by taskd.Actor, in taskd.Projec
 		if err := db.attach(ctx, tx, by, in.Files, taskd.OwnerProject, p.ID, p.ID, 0); err != nil {
 			return err
 		}
-		return db.emitChange(ctx, tx, by, taskd.ActionPost, taskd.ObjectProject, p.ID, p.Page(), p.Ref(), subject{}, nil, taskd.ProjectFields(p))
+		return db.emitChange(ctx, tx, by, taskd.ActionPost, taskd.ObjectProject, p.ID, p.Page(), p.Ref(), subject{}, nil, wire.ProjectFields(p))
 	})
 	return p, err
 }
@@ -178,7 +179,7 @@ func (db *DB) UpdateProject(ctx context.Context, by taskd.Actor, id int64, in ta
 		if p, err = db.project(ctx, tx, by.Viewer(), id, true); err != nil {
 			return err
 		}
-		before := taskd.ProjectFields(p)
+		before := wire.ProjectFields(p)
 		if err := db.applyProject(ctx, tx, &p, in); err != nil {
 			return err
 		}
@@ -202,7 +203,7 @@ func (db *DB) UpdateProject(ctx context.Context, by taskd.Actor, id int64, in ta
 				return err
 			}
 		}
-		return db.emitChange(ctx, tx, by, taskd.ActionUpdate, taskd.ObjectProject, p.ID, p.Page(), p.Ref(), subject{}, before, taskd.ProjectFields(p))
+		return db.emitChange(ctx, tx, by, taskd.ActionUpdate, taskd.ObjectProject, p.ID, p.Page(), p.Ref(), subject{}, before, wire.ProjectFields(p))
 	})
 	return p, err
 }
@@ -219,7 +220,7 @@ func (db *DB) SetProjectStatus(ctx context.Context, by taskd.Actor, id int64, st
 		if p.Status == status {
 			return taskd.Conflict(taskd.ReasonAlreadyInState, "project", "Project is already %s", status)
 		}
-		before := taskd.ProjectFields(p)
+		before := wire.ProjectFields(p)
 		p.Status, p.DateClosed = status, db.now().UTC()
 		action := taskd.ActionClose
 		if status == taskd.ProjectActive {
@@ -230,7 +231,7 @@ func (db *DB) SetProjectStatus(ctx context.Context, by taskd.Actor, id int64, st
 		if err != nil {
 			return err
 		}
-		return db.emitChange(ctx, tx, by, action, taskd.ObjectProject, p.ID, p.Page(), p.Ref(), subject{}, before, taskd.ProjectFields(p))
+		return db.emitChange(ctx, tx, by, action, taskd.ObjectProject, p.ID, p.Page(), p.Ref(), subject{}, before, wire.ProjectFields(p))
 	})
 	return p, err
 }

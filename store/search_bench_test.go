@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/taskd/taskd"
+	"github.com/taskd/taskd/filter"
 	"github.com/taskd/taskd/internal/testdb"
 	"github.com/taskd/taskd/store"
 	"github.com/taskd/taskd/store/storetest"
@@ -66,7 +67,7 @@ func BenchmarkSearchTasks(b *testing.B) {
 				"dateadd = '14.09.2020'",
 				"(name has 'Report' or name has 'Approval') and dateend > '25.12.2021'",
 			} {
-				q, err := taskd.ParseQuery(f)
+				q, err := filter.ParseTasks(f)
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/taskd/taskd"
+	"github.com/taskd/taskd/wire"
 )
 
 // DefaultPriority is the priority of a task created without one.
@@ -353,7 +354,7 @@ func (db *DB) CreateTask(ctx context.Context, by taskd.Actor, projectID, parentI
 				return err
 			}
 		}
-		return db.emitTask(ctx, tx, by, taskd.ActionPost, t, nil, taskd.TaskFields(t))
+		return db.emitTask(ctx, tx, by, taskd.ActionPost, t, nil, wire.TaskFields(t))
 	})
 	return t, err
 }
@@ -366,7 +367,7 @@ func (db *DB) UpdateTask(ctx context.Context, by taskd.Actor, id int64, in taskd
 		if t, err = db.task(ctx, tx, by.Viewer(), id, true); err != nil {
 			return err
 		}
-		before, assignee := taskd.TaskFields(t), t.Assignee.ID
+		before, assignee := wire.TaskFields(t), t.Assignee.ID
 		if err := db.applyTask(ctx, tx, &t, in); err != nil {
 			return err
 		}
@@ -376,7 +377,7 @@ func (db *DB) UpdateTask(ctx context.Context, by taskd.Actor, id int64, in taskd
 		if err != nil {
 			return err
 		}
-		after := taskd.TaskFields(t)
+		after := wire.TaskFields(t)
 		if in.Tags != nil {
 			oldTags, newTags, err := db.replaceTags(ctx, tx, t.AccountID, taskd.TagsOfTasks, t.ID, *in.Tags)
 			if err != nil {
@@ -399,7 +400,7 @@ func (db *DB) UpdateTask(ctx context.Context, by taskd.Actor, id int64, in taskd
 
 // setStatus writes a task's new status and its close or reopen event.
 func (db *DB) setStatus(ctx context.Context, tx querier, by taskd.Actor, t *taskd.Task, status string) error {
-	before := taskd.TaskFields(*t)
+	before := wire.TaskFields(*t)
 	t.Status, t.DateClosed = status, db.now().UTC()
 	action := taskd.ActionClose
 	if status == taskd.StatusActive {
@@ -413,7 +414,7 @@ func (db *DB) setStatus(ctx context.Context, tx querier, by taskd.Actor, t *task
 	if err := db.notify(ctx, tx, by, *t, taskd.NoticeStatus(by, status == taskd.StatusDone), nil); err != nil {
 		return err
 	}
-	return db.emitTask(ctx, tx, by, action, *t, before, taskd.TaskFields(*t))
+	return db.emitTask(ctx, tx, by, action, *t, before, wire.TaskFields(*t))
 }
 
 // CompleteTask marks a task done and writes close_task. Codes: 5, 12 already
@@ -497,7 +498,7 @@ func (db *DB) DeleteTask(ctx context.Context, by taskd.Actor, id int64) error {
 		// The events first: they record whether each task was hidden
 		// (events.hidden) while its viewers are still listed.
 		for _, k := range append(kids, t) {
-			if err := db.emitTask(ctx, tx, by, taskd.ActionDelete, k, taskd.TaskFields(k), nil); err != nil {
+			if err := db.emitTask(ctx, tx, by, taskd.ActionDelete, k, wire.TaskFields(k), nil); err != nil {
 				return err
 			}
 		}

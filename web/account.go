@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/taskd/taskd"
+	"github.com/taskd/taskd/wire"
 )
 
 // nav is the header of an account's pages: where one is, the account
@@ -122,7 +123,7 @@ func actor(acct taskd.Account, m taskd.Member) taskd.Actor {
 // a field is "given" when it is present in the form. Line breaks come as
 // "\n": browsers send a textarea's as CR LF (HTML's form encoding), and
 // saving a text unchanged must not change it.
-func formParams(r *http.Request) taskd.Params {
+func formParams(r *http.Request) wire.Params {
 	return func(name string) (string, bool) {
 		v, ok := r.PostForm[name]
 		if !ok || len(v) == 0 {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/taskd/taskd"
+	"github.com/taskd/taskd/wire"
 )
 
 // costsView is the time and money part of a task's page: its lines (with
@@ -95,7 +96,7 @@ func (s *Server) projectBudget(ctx context.Context, v *view, p taskd.Project) (*
 // addCost is POST /a/{slug}/tasks/{tid}/costs: time, money, is_rate,
 // comment and date, logged as the viewer.
 func (s *Server) addCost(r *http.Request, by taskd.Actor, t taskd.Task) (string, error) {
-	in, err := taskd.ParseCostInput(formParams(r))
+	in, err := wire.ParseCostInput(formParams(r))
 	if err != nil {
 		return "", err
 	}
@@ -123,7 +124,7 @@ func (s *Server) costChange(del bool) accountHandler {
 			err = s.cfg.Work.Costs.Delete(r.Context(), by, c.ID)
 		} else {
 			var in taskd.CostInput
-			if in, err = taskd.ParseCostInput(formParams(r)); err == nil {
+			if in, err = wire.ParseCostInput(formParams(r)); err == nil {
 				_, err = s.cfg.Work.Costs.Update(r.Context(), by, c.ID, in)
 			}
 		}
@@ -207,7 +208,7 @@ func (s *Server) setRate(w http.ResponseWriter, r *http.Request, v *view, me mem
 	}
 	var rate *int64
 	if raw := r.PostFormValue("rate"); raw != "" {
-		cents, perr := taskd.ParseMoney(raw)
+		cents, perr := wire.ParseMoney(raw)
 		if perr != nil {
 			perr = taskd.Invalid("rate", "A rate is an amount such as 40 or 42.50")
 		}
@@ -239,7 +240,7 @@ func rateText(rate *int64) string {
 	if rate == nil {
 		return ""
 	}
-	return taskd.FormatMoney(*rate)
+	return wire.FormatMoney(*rate)
 }
 
 // setBudget is POST /a/{slug}/project/{pid}/budget: max_time and
@@ -249,7 +250,7 @@ func (s *Server) setBudget(w http.ResponseWriter, r *http.Request, v *view, me m
 	if !ok {
 		return err
 	}
-	in, err := taskd.ParseProjectInput(formParams(r))
+	in, err := wire.ParseProjectInput(formParams(r))
 	if err == nil {
 		in = taskd.ProjectInput{MaxMinutes: in.MaxMinutes, MaxCents: in.MaxCents}
 		_, err = s.cfg.Work.Projects.Update(r.Context(), actor(me.Account, me.Member), p.ID, in)

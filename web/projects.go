@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/taskd/taskd"
+	"github.com/taskd/taskd/wire"
 )
 
 // projectsView is an account's start page: its projects.
@@ -62,7 +63,7 @@ func (s *Server) renderProjects(w http.ResponseWriter, r *http.Request, v *view,
 
 func (s *Server) createProject(w http.ResponseWriter, r *http.Request, v *view, me member) error {
 	acct, m := me.Account, me.Member
-	in, err := taskd.ParseProjectInput(formParams(r))
+	in, err := wire.ParseProjectInput(formParams(r))
 	if err == nil && in.Name == nil {
 		err = taskd.Required("title")
 	}
@@ -104,7 +105,7 @@ func (s *Server) updateProject(w http.ResponseWriter, r *http.Request, v *view, 
 	if !ok {
 		return err
 	}
-	in, err := taskd.ParseProjectInput(formParams(r))
+	in, err := wire.ParseProjectInput(formParams(r))
 	if err == nil && in.Name == nil {
 		err = taskd.Required("title")
 	}
@@ -256,7 +257,7 @@ func (s *Server) createTask(w http.ResponseWriter, r *http.Request, v *view, me 
 			return err
 		}
 	}
-	in, err := taskd.ParseTaskInput(formParams(r))
+	in, err := wire.ParseTaskInput(formParams(r))
 	if err == nil && in.Name == nil {
 		err = taskd.Required("title")
 	}

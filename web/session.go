@@ -11,6 +11,17 @@ import (
 	"github.com/taskd/taskd/secret"
 )
 
+// SessionStore keeps sign-in sessions under the hashes of their cookies.
+// Only the pages sign people in, so the interface is theirs (package
+// store implements it, store/storetest checks it).
+type SessionStore interface {
+	CreateSession(ctx context.Context, hash string, personID int64, expires time.Time) error
+	// SessionPerson returns the person of a current session; not found
+	// for an unknown or expired one.
+	SessionPerson(ctx context.Context, hash string) (taskd.Person, error)
+	DeleteSession(ctx context.Context, hash string) error
+}
+
 // sessionTTL is how long a sign-in lasts.
 const sessionTTL = 7 * 24 * time.Hour
 

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/taskd/taskd"
+	"github.com/taskd/taskd/wire"
 )
 
 // taskView is a task's page: the task, its subtasks and its comments.
@@ -176,7 +177,7 @@ func (s *Server) taskChange(form string, change func(r *http.Request, by taskd.A
 }
 
 func (s *Server) updateTask(r *http.Request, by taskd.Actor, t taskd.Task) (string, error) {
-	in, err := taskd.ParseTaskInput(formParams(r))
+	in, err := wire.ParseTaskInput(formParams(r))
 	if err != nil {
 		return "", err
 	}
@@ -203,7 +204,7 @@ func (s *Server) deleteTask(r *http.Request, by taskd.Actor, t taskd.Task) (stri
 }
 
 func (s *Server) addComment(r *http.Request, by taskd.Actor, t taskd.Task) (string, error) {
-	text, err := taskd.ParseCommentText(formParams(r))
+	text, err := wire.ParseCommentText(formParams(r))
 	if err != nil {
 		return "", err
 	}
@@ -240,7 +241,7 @@ func (s *Server) commentChange(del bool) accountHandler {
 			err = s.cfg.Work.Comments.Delete(r.Context(), by, c.ID)
 		} else {
 			var text string
-			if text, err = taskd.ParseCommentText(formParams(r)); err == nil {
+			if text, err = wire.ParseCommentText(formParams(r)); err == nil {
 				c, err = s.cfg.Work.Comments.Update(r.Context(), by, c.ID, text)
 			}
 		}

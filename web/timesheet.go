@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/taskd/taskd"
+	"github.com/taskd/taskd/wire"
 )
 
 // The timesheet's bounds.
@@ -63,9 +64,9 @@ func readTimesheetFilter(q url.Values, today time.Time) timesheetFilter {
 	return f
 }
 
-// parseDay reads a date as taskd.ParseDate does; false when there is none.
+// parseDay reads a date as wire.ParseDate does; false when there is none.
 func parseDay(s string) (time.Time, bool) {
-	d, err := taskd.ParseDate("date", s)
+	d, err := wire.ParseDate("date", s)
 	if err != nil || d == "" {
 		return time.Time{}, false
 	}
@@ -260,7 +261,7 @@ func csvRow(c taskd.Cost, who string) []string {
 		timer = "yes"
 	}
 	row := []string{c.Date, who, c.Person.Email, c.Task.Project.Name, c.Task.Name, c.Comment,
-		decimalHours(c.Minutes), taskd.FormatCostTime(c.Minutes), taskd.FormatMoney(c.Cents), timer}
+		decimalHours(c.Minutes), wire.FormatCostTime(c.Minutes), wire.FormatMoney(c.Cents), timer}
 	for i, cell := range row {
 		row[i] = csvCell(cell)
 	}

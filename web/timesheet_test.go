@@ -17,6 +17,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/internal/testsite"
+	"github.com/taskd/taskd/wire"
 )
 
 // sheetGuest is on the team of Alpha only.
@@ -142,7 +143,7 @@ type sum struct {
 }
 
 func (x sum) String() string {
-	return taskd.FormatCostTime(x.minutes) + "|" + taskd.FormatMoney(x.cents) + "|" + strconv.Itoa(x.lines)
+	return wire.FormatCostTime(x.minutes) + "|" + wire.FormatMoney(x.cents) + "|" + strconv.Itoa(x.lines)
 }
 
 func (x *sum) add(c taskd.Cost) {
@@ -200,7 +201,7 @@ func (sh *sheet) checkTotals(t *testing.T, what string, p testsite.Page, want []
 			g.m[g.k].add(c)
 		}
 	}
-	head := fmt.Sprintf("<strong>%s</strong> and <strong>%s</strong> in %d line", taskd.FormatCostTime(total.minutes), taskd.FormatMoney(total.cents), total.lines)
+	head := fmt.Sprintf("<strong>%s</strong> and <strong>%s</strong> in %d line", wire.FormatCostTime(total.minutes), wire.FormatMoney(total.cents), total.lines)
 	if !strings.Contains(p.Body, head) || !strings.Contains(p.Body, sh.day(from)+" to "+sh.day(to)) {
 		t.Errorf("%s: no total %q from %s to %s", what, head, sh.day(from), sh.day(to))
 	}
@@ -339,8 +340,8 @@ func TestTimesheet(t *testing.T) {
 		}
 		for i, c := range want {
 			who, project := sh.names[c.Person.ID], sh.projects[c.ProjectID]
-			if !strings.HasPrefix(got[i], c.Date+"|"+who+"|"+project+"|"+c.Task.Name+"|"+strings.TrimSpace(c.Comment)+"|"+taskd.FormatCostTime(c.Minutes)) ||
-				strings.Contains(got[i], "timer") != c.IsTimer || !strings.HasSuffix(got[i], "|"+taskd.FormatMoney(c.Cents)) {
+			if !strings.HasPrefix(got[i], c.Date+"|"+who+"|"+project+"|"+c.Task.Name+"|"+strings.TrimSpace(c.Comment)+"|"+wire.FormatCostTime(c.Minutes)) ||
+				strings.Contains(got[i], "timer") != c.IsTimer || !strings.HasSuffix(got[i], "|"+wire.FormatMoney(c.Cents)) {
 				t.Fatalf("line %d is %q, want %+v", i, got[i], c)
 			}
 		}
@@ -419,7 +420,7 @@ func TestTimesheetCSV(t *testing.T) {
 			for i, c := range want {
 				timer := map[bool]string{true: "yes", false: "no"}[c.IsTimer]
 				wantRow := []string{c.Date, sh.names[c.Person.ID], c.Person.Email, sh.projects[c.ProjectID], defused(c.Task.Name), defused(c.Comment),
-					big.NewRat(c.Minutes, 60).FloatString(2), taskd.FormatCostTime(c.Minutes), taskd.FormatMoney(c.Cents), timer}
+					big.NewRat(c.Minutes, 60).FloatString(2), wire.FormatCostTime(c.Minutes), wire.FormatMoney(c.Cents), timer}
 				if !slices.Equal(rows[i+1], wantRow) {
 					t.Fatalf("%s: row %d is %q, want %q", tc.query, i+1, rows[i+1], wantRow)
 				}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/taskd/taskd"
+	"github.com/taskd/taskd/wire"
 )
 
 // sumRow is one row of the totals by person or by project.
@@ -104,15 +105,15 @@ func newWeekChart(weeks []weekTotal) weekChart {
 			h = max(h, 1) // a little time still shows
 		}
 		c.Bars = append(c.Bars, weekBar{X: i * weekBarStep, Y: weekChartHeight - h, Height: h,
-			Title: fmt.Sprintf("%s (%s to %s): %s", w.Label, w.Start, w.End, taskd.FormatCostTime(w.Minutes))})
+			Title: fmt.Sprintf("%s (%s to %s): %s", w.Label, w.Start, w.End, wire.FormatCostTime(w.Minutes))})
 	}
 	if len(weeks) == 0 {
 		return c
 	}
 	c.First, c.Last = weeks[0].Label, weeks[len(weeks)-1].Label
-	c.Label = fmt.Sprintf("Hours per week from %s to %s: %s in %d weeks", c.First, c.Last, taskd.FormatCostTime(total), len(weeks))
+	c.Label = fmt.Sprintf("Hours per week from %s to %s: %s in %d weeks", c.First, c.Last, wire.FormatCostTime(total), len(weeks))
 	if busiest >= 0 {
-		c.Label += fmt.Sprintf(", the most in %s (%s)", weeks[busiest].Label, taskd.FormatCostTime(peak))
+		c.Label += fmt.Sprintf(", the most in %s (%s)", weeks[busiest].Label, wire.FormatCostTime(peak))
 	}
 	return c
 }

@@ -27,6 +27,7 @@ import (
 	"github.com/taskd/taskd/ratelimit"
 	"github.com/taskd/taskd/secret"
 	"github.com/taskd/taskd/webhook"
+	"github.com/taskd/taskd/wire"
 	"github.com/taskd/taskd/work"
 )
 
@@ -44,7 +45,7 @@ type Store interface {
 	taskd.CommentStore
 	taskd.ClientStore
 	taskd.GrantStore // the applications a person authorized
-	taskd.SessionStore
+	SessionStore
 	taskd.InvitationStore
 	taskd.LinkStore
 	taskd.PeopleStore
@@ -123,8 +124,8 @@ func New(cfg Config) (*Server, error) {
 		"errorFor":   errorFor,
 		"canEdit":    func(by taskd.Actor, c taskd.Comment) bool { return taskd.CanChangeComment(by, c) == nil },
 		"canChange":  func(by taskd.Actor, c taskd.Cost) bool { return taskd.CanChangeCost(by, c) == nil },
-		"hm":         taskd.FormatCostTime,
-		"money":      taskd.FormatMoney,
+		"hm":         wire.FormatCostTime,
+		"money":      wire.FormatMoney,
 		"clock":      clockOf,
 		"rate":       rateText,
 		"minus":      func(a, b int64) int64 { return a - b },
@@ -332,7 +333,7 @@ func newTaskFields(id string, people []taskd.Member, priority any, assignee, sta
 	case int:
 		f.Priority = p
 	case string:
-		if n, err := taskd.ParsePriority(p); err == nil {
+		if n, err := wire.ParsePriority(p); err == nil {
 			f.Priority = n
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/taskd/taskd"
+	"github.com/taskd/taskd/filter"
 )
 
 // member adds a member with the role and returns them acting.
@@ -115,7 +116,7 @@ func testCosts(t *testing.T, f *Fixture) {
 	same("manual", ids(taskd.CostQuery{IsTimer: new(false)}), c2.ID, c1.ID, c3.ID, rated.ID)
 	same("timer", ids(taskd.CostQuery{IsTimer: new(true)}))
 	same("limit", ids(taskd.CostQuery{Limit: 2, Offset: 1}), c1.ID, c3.ID)
-	for filter, wantIDs := range map[string][]int64{
+	for expr, wantIDs := range map[string][]int64{
 		"task=" + itoa(other.ID):                               {c3.ID},
 		"id in (" + itoa(sub.ID) + ")":                         {c2.ID},
 		"comment has 'TAX'":                                    {c3.ID},
@@ -123,9 +124,9 @@ func testCosts(t *testing.T, f *Fixture) {
 		"dateadd < '01.03.2026'":                               {c2.ID},
 		"project=" + itoa(p.ID) + " and dateadd>='04.03.2026'": {c1.ID, c3.ID, rated.ID},
 	} {
-		q, err := taskd.ParseCostQuery(filter)
+		q, err := filter.ParseCosts(expr)
 		noErr(t, err)
-		same(filter, ids(taskd.CostQuery{Filter: q}), wantIDs...)
+		same(expr, ids(taskd.CostQuery{Filter: q}), wantIDs...)
 	}
 
 	// Sums, exact, by every group.

@@ -47,7 +47,6 @@ type Store interface {
 	taskd.ClientStore
 	taskd.GrantStore
 	taskd.SigningKeyStore
-	taskd.SessionStore
 	taskd.WebhookStore
 	taskd.InvitationStore
 	taskd.MailStore
@@ -59,6 +58,12 @@ type Store interface {
 	taskd.CostStore
 	taskd.FileStore
 	ratelimit.Store
+
+	// The pages' sessions: web.SessionStore, which the pages declare as
+	// its only consumer.
+	CreateSession(ctx context.Context, hash string, personID int64, expires time.Time) error
+	SessionPerson(ctx context.Context, hash string) (taskd.Person, error)
+	DeleteSession(ctx context.Context, hash string) error
 }
 
 // Fixture is a store with one account whose owner acts.

@@ -1,8 +1,12 @@
-package taskd
+package wire
 
 import (
 	"slices"
+	"strconv"
 	"strings"
+	"time"
+
+	"github.com/taskd/taskd"
 )
 
 // Params gives a request's parameters by name, and whether each was sent.
@@ -25,7 +29,7 @@ func (p Params) text(name string) (*string, error) {
 	if !ok {
 		return nil, nil
 	}
-	return &v, CheckText(name, v)
+	return &v, taskd.CheckText(name, v)
 }
 
 func (p Params) name(field string) (*string, error) {
@@ -33,13 +37,13 @@ func (p Params) name(field string) (*string, error) {
 	if !ok {
 		return nil, nil
 	}
-	n, err := CleanName(field, v)
+	n, err := taskd.CleanName(field, v)
 	return &n, err
 }
 
 // ParseTaskInput reads title, text, priority, email_user_to, datestart and
 // dateend; absent ones stay nil.
-func ParseTaskInput(p Params) (in TaskInput, err error) {
+func ParseTaskInput(p Params) (in taskd.TaskInput, err error) {
 	if in.Name, err = p.name("title"); err != nil {
 		return in, err
 	}
@@ -104,14 +108,14 @@ func (p Params) budget() (minutes, cents *int64, err error) {
 // ParseCostInput reads a cost line's time, money, is_rate, comment and
 // date; absent ones stay nil. is_rate=1 prices the time at the person's
 // hourly rate, and then money is not read (spec §8).
-func ParseCostInput(p Params) (in CostInput, err error) {
+func ParseCostInput(p Params) (in taskd.CostInput, err error) {
 	if v, ok := p("is_rate"); ok {
 		switch v {
 		case "1", "true":
 			in.ByRate = true
 		case "0", "false", "":
 		default:
-			return in, Invalid("is_rate", "is_rate is 1 or 0")
+			return in, taskd.Invalid("is_rate", "is_rate is 1 or 0")
 		}
 	}
 	if v, ok := p("time"); ok && strings.TrimSpace(v) != "" {
@@ -129,7 +133,7 @@ func ParseCostInput(p Params) (in CostInput, err error) {
 		in.Cents = &c
 	}
 	if v, ok := p("comment"); ok {
-		c, err := CleanCostComment(v)
+		c, err := taskd.CleanCostComment(v)
 		if err != nil {
 			return in, err
 		}
@@ -147,7 +151,7 @@ func ParseCostInput(p Params) (in CostInput, err error) {
 
 // ParseProjectInput reads title, text, email_manager, datestart and
 // dateend; absent ones stay nil.
-func ParseProjectInput(p Params) (in ProjectInput, err error) {
+func ParseProjectInput(p Params) (in taskd.ProjectInput, err error) {
 	if in.Name, err = p.name("title"); err != nil {
 		return in, err
 	}
@@ -162,8 +166,8 @@ func ParseProjectInput(p Params) (in ProjectInput, err error) {
 	}
 	if v, ok := p("company"); ok {
 		v = strings.TrimSpace(v)
-		if len(v) > MaxTitleLen || strings.ContainsAny(v, "\r\n") {
-			return in, Invalid("company", "A folder's title is one line of at most %d bytes", MaxTitleLen)
+		if len(v) > taskd.MaxTitleLen || strings.ContainsAny(v, "\r\n") {
+			return in, taskd.Invalid("company", "A folder's title is one line of at most %d bytes", taskd.MaxTitleLen)
 		}
 		in.Folder = &v
 	}
@@ -191,9 +195,9 @@ func ParseCommentText(p Params) (string, error) {
 	v, ok := p("text")
 	v = strings.TrimSpace(v)
 	if !ok || v == "" {
-		return "", Required("text")
+		return "", taskd.Required("text")
 	}
-	return v, CheckText("text", v)
+	return v, taskd.CheckText("text", v)
 }
 
 // ParseEmails reads a comma list of e-mail addresses (blank entries are
@@ -205,9 +209,9 @@ func ParseEmails(field, v string) ([]string, error) {
 		if strings.TrimSpace(part) == "" {
 			continue
 		}
-		e, err := NormalizeEmail(part)
+		e, err := taskd.NormalizeEmail(part)
 		if err != nil {
-			return nil, &Error{Kind: KindInvalid, Field: field, Value: strings.TrimSpace(part), Message: "Invalid e-mail"}
+			return nil, &taskd.Error{Kind: taskd.KindInvalid, Field: field, Value: strings.TrimSpace(part), Message: "Invalid e-mail"}
 		}
 		if !slices.Contains(out, e) {
 			out = append(out, e)
@@ -229,4 +233,50 @@ func parseTags(p Params) *[]string {
 		}
 	}
 	return &list
+}
+
+// ParsePriority reads a priority "0".."10"; anything else is invalid.
+func ParsePriority(s string) (int, error) {
+	bad := taskd.Invalid("priority", "Priority must be an integer from 0 to 10")
+	if len(s) == 0 || len(s) > 2 || (len(s) == 2 && s[0] == '0') {
+		return 0, bad
+	}
+	n := 0
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return 0, bad
+		}
+		n = n*10 + int(r-'0')
+	}
+	if n < taskd.MinPriority || n > taskd.MaxPriority {
+		return 0, bad
+	}
+	return n, nil
+}
+
+// ParsePeriod reads get_events' period: 1m..360m, 1h..72h or 1d..30d.
+func ParsePeriod(s string) (time.Duration, error) {
+	bad := taskd.Invalid("period", "Period must be 1m..360m, 1h..72h or 1d..30d")
+	if len(s) < 2 || len(s) > 4 {
+		return 0, bad
+	}
+	n, err := strconv.Atoi(s[:len(s)-1])
+	if err != nil || n < 1 || s[0] == '+' || s[0] == '0' {
+		return 0, bad
+	}
+	switch s[len(s)-1] {
+	case 'm':
+		if n <= 360 {
+			return time.Duration(n) * time.Minute, nil
+		}
+	case 'h':
+		if n <= 72 {
+			return time.Duration(n) * time.Hour, nil
+		}
+	case 'd':
+		if n <= 30 {
+			return time.Duration(n) * 24 * time.Hour, nil
+		}
+	}
+	return 0, bad
 }

@@ -1,4 +1,4 @@
-package taskd_test
+package filter_test
 
 import (
 	"reflect"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/taskd/taskd"
+	"github.com/taskd/taskd/filter"
 )
 
 // TestQueryLanguage: the examples of spec/account-api.md §4, each
@@ -48,13 +49,13 @@ func TestQueryLanguage(t *testing.T) {
 		"id=1 or id=2 and id=3": taskd.QueryOr{Parts: []taskd.Query{cond(taskd.FieldID, "=", []int64{1}),
 			taskd.QueryAnd{Parts: []taskd.Query{cond(taskd.FieldID, "=", []int64{2}), cond(taskd.FieldID, "=", []int64{3})}}}},
 	} {
-		got, err := taskd.ParseQuery(in)
+		got, err := filter.ParseTasks(in)
 		if err != nil || !reflect.DeepEqual(got, want) {
-			t.Errorf("ParseQuery(%q) = %#v, %v\nwant %#v", in, got, err, want)
+			t.Errorf("ParseTasks(%q) = %#v, %v\nwant %#v", in, got, err, want)
 			continue
 		}
-		if again, err := taskd.ParseQuery(taskd.FormatQuery(got)); err != nil || !reflect.DeepEqual(again, got) {
-			t.Errorf("%q does not round-trip through %q: %v", in, taskd.FormatQuery(got), err)
+		if again, err := filter.ParseTasks(filter.Format(got)); err != nil || !reflect.DeepEqual(again, got) {
+			t.Errorf("%q does not round-trip through %q: %v", in, filter.Format(got), err)
 		}
 	}
 	for in, part := range map[string]string{
@@ -81,32 +82,32 @@ func TestQueryLanguage(t *testing.T) {
 		"id ! 1":                    "!",
 		"name has 'x' ; drop table": ";",
 	} {
-		_, err := taskd.ParseQuery(in)
+		_, err := filter.ParseTasks(in)
 		e := taskd.AsError(err)
 		if err == nil || e.Kind != taskd.KindInvalid || e.Field != "filter" || e.Value != part {
-			t.Errorf("ParseQuery(%q) = %v (part %q), want an invalid filter naming %q", in, err, e.Value, part)
+			t.Errorf("ParseTasks(%q) = %v (part %q), want an invalid filter naming %q", in, err, e.Value, part)
 		}
 	}
 	deep := strings.Repeat("(", 40) + "id=1" + strings.Repeat(")", 40)
-	if _, err := taskd.ParseQuery(deep); err == nil {
+	if _, err := filter.ParseTasks(deep); err == nil {
 		t.Error("40 nested parentheses were accepted")
 	}
-	if _, err := taskd.ParseQuery(strings.Repeat("id=1 or ", 300) + "id=1"); err == nil {
+	if _, err := filter.ParseTasks(strings.Repeat("id=1 or ", 300) + "id=1"); err == nil {
 		t.Error("301 conditions were accepted")
 	}
 }
 
-// FuzzParseQuery: any filter parses or is refused as an invalid filter,
+// FuzzParse: any filter parses or is refused as an invalid filter,
 // never a panic, in the language of tasks and in that of cost lines; what
 // parses formats back to the same query.
-func FuzzParseQuery(f *testing.F) {
+func FuzzParse(f *testing.F) {
 	for _, s := range []string{"project{=}2456", "id {in} (1234, 1240)", "name {has} 'Report'",
 		"(name has 'Report' or name has 'Approval') and (dateend>'25.05.2021' and dateend<'31.05.2021')", `name = 'a\'b'`, "((id=1))",
 		"task=5 and comment has 'taxi'", "dateadd>='01.03.2026' or id in (1,2)"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		for name, parse := range map[string]func(string) (taskd.Query, error){"ParseQuery": taskd.ParseQuery, "ParseCostQuery": taskd.ParseCostQuery} {
+		for name, parse := range map[string]func(string) (taskd.Query, error){"ParseTasks": filter.ParseTasks, "ParseCosts": filter.ParseCosts} {
 			q, err := parse(s)
 			if err != nil {
 				if e := taskd.AsError(err); e.Kind != taskd.KindInvalid || e.Field != "filter" {
@@ -114,18 +115,18 @@ func FuzzParseQuery(f *testing.F) {
 				}
 				continue
 			}
-			again, err := parse(taskd.FormatQuery(q))
+			again, err := parse(filter.Format(q))
 			if err != nil || !reflect.DeepEqual(again, q) {
-				t.Fatalf("%s(%q) = %#v does not round-trip through %q: %v", name, s, q, taskd.FormatQuery(q), err)
+				t.Fatalf("%s(%q) = %#v does not round-trip through %q: %v", name, s, q, filter.Format(q), err)
 			}
 		}
 	})
 }
 
-// TestParseCostQuery: get_costs' fields — the task as id (the docs) or
+// TestParseCosts: get_costs' fields — the task as id (the docs) or
 // task (the PHP SDK, C9), project, comment and dateadd, the line's date —
 // and none of the tasks' others.
-func TestParseCostQuery(t *testing.T) {
+func TestParseCosts(t *testing.T) {
 	for in, want := range map[string]taskd.Query{
 		"id=5":                 taskd.QueryCond{Field: taskd.FieldTask, Op: "=", Ints: []int64{5}},
 		"task {in} (5, 6)":     taskd.QueryCond{Field: taskd.FieldTask, Op: "in", Ints: []int64{5, 6}},
@@ -133,17 +134,17 @@ func TestParseCostQuery(t *testing.T) {
 		"comment has 'Taxi'":   taskd.QueryCond{Field: taskd.FieldComment, Op: "has", Text: "Taxi"},
 		"dateadd<'02.03.2026'": taskd.QueryCond{Field: taskd.FieldDate, Op: "<", Date: "2026-03-02"},
 	} {
-		got, err := taskd.ParseCostQuery(in)
+		got, err := filter.ParseCosts(in)
 		if err != nil || !reflect.DeepEqual(got, want) {
-			t.Errorf("ParseCostQuery(%q) = %#v, %v; want %#v", in, got, err, want)
+			t.Errorf("ParseCosts(%q) = %#v, %v; want %#v", in, got, err, want)
 		}
 	}
 	for _, bad := range []string{"name has 'x'", "parent=1", "dateend>'01.01.2026'", "comment > 'a'", "task has 'x'"} {
-		if _, err := taskd.ParseCostQuery(bad); err == nil || taskd.AsError(err).Field != "filter" {
-			t.Errorf("ParseCostQuery(%q) = %v, want an invalid filter", bad, err)
+		if _, err := filter.ParseCosts(bad); err == nil || taskd.AsError(err).Field != "filter" {
+			t.Errorf("ParseCosts(%q) = %v, want an invalid filter", bad, err)
 		}
 	}
-	if _, err := taskd.ParseQuery("comment has 'x'"); err == nil {
+	if _, err := filter.ParseTasks("comment has 'x'"); err == nil {
 		t.Error("search_tasks took a cost field")
 	}
 }

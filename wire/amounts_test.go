@@ -1,12 +1,12 @@
-package taskd_test
+package wire_test
 
 import (
 	"math/rand/v2"
 	"strconv"
 	"testing"
-	"time"
 
 	"github.com/taskd/taskd"
+	"github.com/taskd/taskd/wire"
 )
 
 // TestParseCostTime: the spec's example set (0.15, 0,15 and 0:09 are the
@@ -17,7 +17,7 @@ func TestParseCostTime(t *testing.T) {
 		"0.15": 9, "0,15": 9, "0:09": 9, "1": 60, "90": 5400, "1.5": 90, "1,5": 90, "1:30": 90, " 2:00 ": 120,
 		".5": 30, "1.": 60, "0.01": 1, "0.008": 0, "0.0084": 1, "0.0083": 0, "10000": 600000, "130:05": 7805,
 	} {
-		got, err := taskd.ParseCostTime(in)
+		got, err := wire.ParseCostTime(in)
 		if want == 0 {
 			if err == nil {
 				t.Errorf("%q = %d, want an error (less than a minute)", in, got)
@@ -30,7 +30,7 @@ func TestParseCostTime(t *testing.T) {
 	}
 	for _, in := range []string{"", " ", "-1", "1:60", "1:5", "1:005", "a", "1.2.3", "1,2,3", "0", "0:00", "1e3", "10001", "+1",
 		"1.1234567", "9999999:00", "１", "0x10", ":30", "1:", "NaN", "Inf"} {
-		if got, err := taskd.ParseCostTime(in); err == nil {
+		if got, err := wire.ParseCostTime(in); err == nil {
 			t.Errorf("%q = %d, want an error", in, got)
 		} else if e := taskd.AsError(err); e.Field != "time" {
 			t.Errorf("%q: error names %q, want time", in, e.Field)
@@ -41,12 +41,12 @@ func TestParseCostTime(t *testing.T) {
 // TestParseMoney: two decimal places at most, either separator, exact.
 func TestParseMoney(t *testing.T) {
 	for in, want := range map[string]int64{"100": 10000, "100.5": 10050, "99,99": 9999, "0": 0, "0.01": 1, ".5": 50, "1000000000": 100000000000} {
-		if got, err := taskd.ParseMoney(in); err != nil || got != want {
+		if got, err := wire.ParseMoney(in); err != nil || got != want {
 			t.Errorf("%q = %d, %v; want %d", in, got, err, want)
 		}
 	}
 	for _, in := range []string{"", "-1", "1.001", "1,2,3", "abc", "1e2", "1000000000.01", "12345678901", "1.-1"} {
-		if got, err := taskd.ParseMoney(in); err == nil {
+		if got, err := wire.ParseMoney(in); err == nil {
 			t.Errorf("%q = %d, want an error", in, got)
 		}
 	}
@@ -55,12 +55,12 @@ func TestParseMoney(t *testing.T) {
 // TestFormatAmounts: the API's output forms.
 func TestFormatAmounts(t *testing.T) {
 	for in, want := range map[int64]string{0: "0:00", 9: "0:09", 600: "10:00", 1800: "30:00", 7805: "130:05", -75: "-1:15"} {
-		if got := taskd.FormatCostTime(in); got != want {
+		if got := wire.FormatCostTime(in); got != want {
 			t.Errorf("FormatCostTime(%d) = %q, want %q", in, got, want)
 		}
 	}
 	for in, want := range map[int64]string{0: "0.00", 10000: "100.00", 5: "0.05", 123456: "1234.56", -305: "-3.05"} {
-		if got := taskd.FormatMoney(in); got != want {
+		if got := wire.FormatMoney(in); got != want {
 			t.Errorf("FormatMoney(%d) = %q, want %q", in, got, want)
 		}
 	}
@@ -76,7 +76,7 @@ func TestTotalsAreExact(t *testing.T) {
 	for range 10_000 {
 		units, hundredths := r.Int64N(100_000), r.Int64N(100)
 		s := strconv.FormatInt(units, 10) + "." + strconv.FormatInt(hundredths/10, 10) + strconv.FormatInt(hundredths%10, 10)
-		c, err := taskd.ParseMoney(s)
+		c, err := wire.ParseMoney(s)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -84,7 +84,7 @@ func TestTotalsAreExact(t *testing.T) {
 		independent += units*100 + hundredths
 	}
 	if cents != independent {
-		t.Fatalf("sum %s, want %s", taskd.FormatMoney(cents), taskd.FormatMoney(independent))
+		t.Fatalf("sum %s, want %s", wire.FormatMoney(cents), wire.FormatMoney(independent))
 	}
 }
 
@@ -95,7 +95,7 @@ func FuzzParseCostTime(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		m, err := taskd.ParseCostTime(s)
+		m, err := wire.ParseCostTime(s)
 		if err != nil {
 			if taskd.AsError(err).Field != "time" {
 				t.Fatalf("%q: %v", s, err)
@@ -105,50 +105,39 @@ func FuzzParseCostTime(f *testing.F) {
 		if m <= 0 || m > taskd.MaxCostMinutes {
 			t.Fatalf("%q = %d minutes, out of bounds", s, m)
 		}
-		if back, err := taskd.ParseCostTime(taskd.FormatCostTime(m)); err != nil || back != m {
-			t.Fatalf("%q = %d, written %q, read back %d, %v", s, m, taskd.FormatCostTime(m), back, err)
+		if back, err := wire.ParseCostTime(wire.FormatCostTime(m)); err != nil || back != m {
+			t.Fatalf("%q = %d, written %q, read back %d, %v", s, m, wire.FormatCostTime(m), back, err)
 		}
 	})
 }
 
-// TestBudgetsAndRates: max_time and max_money read like time and money,
-// clear with "" or 0, and print as bare numbers; a rate prices minutes to
-// the nearest cent, halves up.
-func TestBudgetsAndRates(t *testing.T) {
+// TestBudgets: max_time and max_money read like time and money, clear
+// with "" or 0, and print as bare numbers.
+func TestBudgets(t *testing.T) {
 	for in, want := range map[string]int64{"": 0, "0": 0, "20": 1200, "1:30": 90, "2,25": 135, "1000000": 60_000_000} {
-		if got, err := taskd.ParseBudgetTime(in); err != nil || got != want {
+		if got, err := wire.ParseBudgetTime(in); err != nil || got != want {
 			t.Errorf("ParseBudgetTime(%q) = %d, %v; want %d", in, got, err, want)
 		}
 	}
 	for _, bad := range []string{"1000001", "-1", "lots", "1:60"} {
-		if _, err := taskd.ParseBudgetTime(bad); err == nil || taskd.AsError(err).Field != "max_time" {
+		if _, err := wire.ParseBudgetTime(bad); err == nil || taskd.AsError(err).Field != "max_time" {
 			t.Errorf("ParseBudgetTime(%q) = %v, want invalid max_time", bad, err)
 		}
 	}
-	if got, err := taskd.ParseBudgetMoney("50,5"); err != nil || got != 5050 {
+	if got, err := wire.ParseBudgetMoney("50,5"); err != nil || got != 5050 {
 		t.Errorf("ParseBudgetMoney(50,5) = %d, %v", got, err)
 	}
-	if _, err := taskd.ParseBudgetMoney("-1"); err == nil || taskd.AsError(err).Field != "max_money" {
+	if _, err := wire.ParseBudgetMoney("-1"); err == nil || taskd.AsError(err).Field != "max_money" {
 		t.Errorf("ParseBudgetMoney(-1) = %v", err)
 	}
 	for minutes, want := range map[int64]string{1200: "20", 90: "1.5", 80: "1.33", 1: "0.02", 61: "1.02", 66: "1.1"} {
-		if got := taskd.FormatHours(minutes); got != want {
+		if got := wire.FormatHours(minutes); got != want {
 			t.Errorf("FormatHours(%d) = %q, want %q", minutes, got, want)
 		}
 	}
 	for cents, want := range map[int64]string{5000: "50", 5050: "50.5", 5: "0.05", 12345: "123.45", 0: "0"} {
-		if got := taskd.FormatUnits(cents); got != want {
+		if got := wire.FormatUnits(cents); got != want {
 			t.Errorf("FormatUnits(%d) = %q, want %q", cents, got, want)
-		}
-	}
-	for _, c := range []struct{ rate, minutes, want int64 }{{4000, 90, 6000}, {2550, 70, 2975}, {100, 1, 2}, {1, 30, 1}, {1, 29, 0}} {
-		if got := taskd.RateMoney(c.rate, c.minutes); got != c.want {
-			t.Errorf("RateMoney(%d, %d) = %d, want %d", c.rate, c.minutes, got, c.want)
-		}
-	}
-	for d, want := range map[time.Duration]int64{0: 1, 29 * time.Second: 1, 90 * time.Second: 2, 89*time.Second + 999*time.Millisecond: 1, 1e6 * time.Hour: taskd.MaxCostMinutes} {
-		if got := taskd.TimerMinutes(d); got != want {
-			t.Errorf("TimerMinutes(%v) = %d, want %d", d, got, want)
 		}
 	}
 }

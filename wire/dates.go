@@ -1,14 +1,15 @@
-package taskd
+package wire
 
 import (
-	"strconv"
 	"time"
+
+	"github.com/taskd/taskd"
 )
 
-// Date layouts of the API (compat).
+// Date layouts of the API (compat), besides taskd.DateLayout (YYYY-MM-DD),
+// which date_start and date_end are written in and which inputs also take.
 const (
 	DateTimeLayout = "2006-01-02 15:04" // date_added
-	DateLayout     = "2006-01-02"       // date_start, date_end, storage
 	InputLayout    = "02.01.2006"       // datestart, dateend parameters
 )
 
@@ -19,21 +20,21 @@ func ParseDate(field, s string) (string, error) {
 	if s == "" {
 		return "", nil
 	}
-	for _, layout := range []string{InputLayout, DateLayout} {
+	for _, layout := range []string{InputLayout, taskd.DateLayout} {
 		if len(s) != len(layout) {
 			continue
 		}
 		if t, err := time.Parse(layout, s); err == nil {
 			if t.Year() < 1900 || t.Year() > 2999 {
-				return "", Invalid(field, "A date's year is 1900 to 2999")
+				return "", taskd.Invalid(field, "A date's year is 1900 to 2999")
 			}
-			return t.Format(DateLayout), nil
+			return t.Format(taskd.DateLayout), nil
 		}
 		if y, m, d, ok := dateParts(layout, s); ok {
 			return "", impossibleDate(field, s, y, m, d)
 		}
 	}
-	return "", Invalid(field, "Date must be DD.MM.YYYY")
+	return "", taskd.Invalid(field, "Date must be DD.MM.YYYY")
 }
 
 // dateParts reads the year, month and day of a date written in layout's
@@ -68,52 +69,11 @@ func dateParts(layout, s string) (y, m, d int, ok bool) {
 // impossibleDate says why a date in the right shape is no day.
 func impossibleDate(field, s string, y, m, d int) error {
 	if m < 1 || m > 12 {
-		return Invalid(field, "There is no %s: a month is 01 to 12", s)
+		return taskd.Invalid(field, "There is no %s: a month is 01 to 12", s)
 	}
 	days := time.Date(y, time.Month(m)+1, 0, 0, 0, 0, 0, time.UTC).Day()
-	return Invalid(field, "There is no %s: %s %d has %d days", s, time.Month(m), y, days)
-}
-
-// CheckDateRange returns an invalid error when both dates are set and end precedes start.
-func CheckDateRange(start, end string) error {
-	if start != "" && end != "" && end < start {
-		return Invalid("dateend", "End date is before start date")
-	}
-	return nil
+	return taskd.Invalid(field, "There is no %s: %s %d has %d days", s, time.Month(m), y, days)
 }
 
 // FormatDateTime renders a timestamp as the API's date_added (UTC).
 func FormatDateTime(t time.Time) string { return t.UTC().Format(DateTimeLayout) }
-
-// ParseID reads a positive decimal id of the object named by field.
-// Anything else, including signs, leading zeros and overflow, names no
-// object: a KindNotFound error.
-func ParseID(s, field string) (int64, error) {
-	if len(s) == 0 || len(s) > 18 || s[0] == '0' {
-		return 0, NotFound(field)
-	}
-	for _, r := range s {
-		if r < '0' || r > '9' {
-			return 0, NotFound(field)
-		}
-	}
-	n, err := strconv.ParseInt(s, 10, 64)
-	if err != nil {
-		return 0, NotFound(field)
-	}
-	return n, nil
-}
-
-// Zone is the first of the IANA zone names that loads: a person's zone,
-// then the account's; UTC when none does.
-func Zone(names ...string) *time.Location {
-	for _, name := range names {
-		if name == "" {
-			continue
-		}
-		if loc, err := time.LoadLocation(name); err == nil {
-			return loc
-		}
-	}
-	return time.UTC
-}

@@ -1,23 +1,16 @@
-package taskd
+package wire
 
 import (
 	"strconv"
 	"strings"
+
+	"github.com/taskd/taskd"
 )
 
-// Time and money of cost lines are kept exactly: time in whole minutes,
-// money in minor units (cents). Neither is ever a float, so totals of any
-// number of lines carry no rounding drift.
-
-// Bounds of one cost line.
-const (
-	MaxCostMinutes = 10_000 * 60      // 10,000 hours
-	MaxCostCents   = 1_000_000_000_00 // one billion
-	// MaxBudgetMinutes bounds max_time: a million hours.
-	MaxBudgetMinutes = 1_000_000 * 60
-	// MaxRateCents bounds an hourly rate: a million per hour.
-	MaxRateCents = 1_000_000_00
-)
+// Amounts as the API writes them: time as hours (decimal or H:MM), money
+// as a decimal number of units. Both are read into the domain's exact
+// integers, minutes and minor units (taskd.Cost), and never through a
+// float.
 
 const (
 	maxFraction    = 6         // decimal places of hours read
@@ -36,9 +29,9 @@ func ParseCostTime(s string) (int64, error) {
 	case err != nil:
 		return 0, err
 	case minutes <= 0:
-		return 0, Invalid("time", "Time must be at least one minute")
-	case minutes > MaxCostMinutes:
-		return 0, Invalid("time", "Time is at most %d hours", MaxCostMinutes/minutesPerHour)
+		return 0, taskd.Invalid("time", "Time must be at least one minute")
+	case minutes > taskd.MaxCostMinutes:
+		return 0, taskd.Invalid("time", "Time is at most %d hours", taskd.MaxCostMinutes/minutesPerHour)
 	}
 	return minutes, nil
 }
@@ -50,8 +43,8 @@ func ParseBudgetTime(s string) (int64, error) {
 		return 0, nil
 	}
 	minutes, err := parseMinutes("max_time", s)
-	if err == nil && minutes > MaxBudgetMinutes {
-		return 0, Invalid("max_time", "A budget is at most %d hours", MaxBudgetMinutes/minutesPerHour)
+	if err == nil && minutes > taskd.MaxBudgetMinutes {
+		return 0, taskd.Invalid("max_time", "A budget is at most %d hours", taskd.MaxBudgetMinutes/minutesPerHour)
 	}
 	return minutes, err
 }
@@ -59,7 +52,7 @@ func ParseBudgetTime(s string) (int64, error) {
 // parseMinutes reads decimal hours or H:MM into minutes, rounded to the
 // nearest minute (halves up); errors name field.
 func parseMinutes(field, s string) (int64, error) {
-	bad := Invalid(field, "Time is hours, as 1.5, 1,5 or 1:30")
+	bad := taskd.Invalid(field, "Time is hours, as 1.5, 1,5 or 1:30")
 	s = strings.TrimSpace(s)
 	if h, m, ok := strings.Cut(s, ":"); ok {
 		hours, err1 := digits(h, 7)
@@ -108,7 +101,7 @@ func ParseBudgetMoney(s string) (int64, error) {
 }
 
 func parseCents(field, s string) (int64, error) {
-	bad := Invalid(field, "Money is an amount such as 100 or 99.50")
+	bad := taskd.Invalid(field, "Money is an amount such as 100 or 99.50")
 	whole, frac, _ := strings.Cut(strings.Replace(strings.TrimSpace(s), ",", ".", 1), ".")
 	units, err := digits(whole, 10)
 	if whole == "" && frac != "" {
@@ -129,16 +122,10 @@ func parseCents(field, s string) (int64, error) {
 		cents = c
 	}
 	total := units*centsPerUnit + cents
-	if total > MaxCostCents {
-		return 0, Invalid(field, "Money is at most %d", MaxCostCents/centsPerUnit)
+	if total > taskd.MaxCostCents {
+		return 0, taskd.Invalid(field, "Money is at most %d", taskd.MaxCostCents/centsPerUnit)
 	}
 	return total, nil
-}
-
-// RateMoney is the money of minutes at an hourly rate in minor units,
-// rounded to the nearest minor unit (halves up).
-func RateMoney(rate, minutes int64) int64 {
-	return (rate*minutes + minutesPerHour/2) / minutesPerHour
 }
 
 // FormatHours writes minutes as a decimal number of hours with at most

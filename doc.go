@@ -5,10 +5,12 @@
 // It holds:
 //
 //   - the nouns: accounts, people and their memberships (account.go),
-//     projects, tasks, comments, cost lines and timers, tags, files,
-//     webhooks, invitations, notifications and the mail outbox, and the
-//     events of changes (event.go) with the words followers are told
-//     (notice.go);
+//     the account's directory of teams, contacts and folders
+//     (directory.go), projects, tasks, comments, cost lines and timers,
+//     tags, files, OAuth applications and their grants (application.go),
+//     webhooks and their deliveries (hooks.go), invitations, the mail
+//     outbox, and the events of changes (event.go) with the notifications
+//     followers are told (notification.go);
 //   - the rules that hold whatever the front end: an input's bounds
 //     (CleanName, CheckDateRange, a cost line's bounds), the rules of
 //     state (CanComplete, CanReopen, CanLogCost …) and of ids (id.go);

@@ -82,8 +82,8 @@ type NewAccount struct {
 }
 
 // The store is split into narrow interfaces, one per family of data, in
-// the manner of fosite: each consumer names the ones it uses (api.Store,
-// oauth.Store, web.Store, webhook.Store), and one implementation, package
+// the manner of fosite: each consumer names what it uses (api.Store,
+// oauth.Store, web.ReadStore, webhook.Store …), and one implementation, package
 // store, provides them all. A family with a single consumer is declared
 // by that consumer instead (ratelimit.Store, web.SessionStore). Errors are *Error:
 // KindNotFound naming the object ("project", "task", "parent", "comment",
@@ -91,7 +91,7 @@ type NewAccount struct {
 // rules (Reason), KindInvalid and KindForbidden. Every method that changes
 // a project, task or comment writes its event in the same transaction.
 
-// AccountStore keeps accounts, people and memberships.
+// AccountStore keeps accounts and their settings.
 type AccountStore interface {
 	CreateAccount(ctx context.Context, a NewAccount) (Account, Person, error)
 	AccountBySlug(ctx context.Context, slug string) (Account, error)
@@ -102,8 +102,10 @@ type AccountStore interface {
 	// SetAccountZone sets the time zone the account's pages show times in
 	// for people who chose none (an IANA name, checked by the caller).
 	SetAccountZone(ctx context.Context, accountID int64, zone string) error
-	PersonByEmail(ctx context.Context, email string) (Person, error)
-	PersonByID(ctx context.Context, id int64) (Person, error)
+}
+
+// MemberStore keeps who belongs to an account, and with which role.
+type MemberStore interface {
 	AddMember(ctx context.Context, accountID int64, p NewPerson, role Role) (Person, error)
 	Members(ctx context.Context, accountID int64) ([]Member, error)
 	Owner(ctx context.Context, accountID int64) (Member, error)
@@ -116,6 +118,23 @@ type AccountStore interface {
 	// role does not change (forbidden "role"); not found ("member") for
 	// anyone else who is no member.
 	SetRole(ctx context.Context, by Actor, personID int64, role Role) (TrustEnded, error)
+	// RemoveMember ends a membership; the person's tasks stay, assigned
+	// to nobody, and everything the membership gave them ends in the same
+	// transaction (TrustEnded). The owner cannot be removed.
+	RemoveMember(ctx context.Context, by Actor, personID int64) (TrustEnded, error)
+}
+
+// PersonStore keeps people: who they are, their password and profile.
+type PersonStore interface {
+	PersonByEmail(ctx context.Context, email string) (Person, error)
+	PersonByID(ctx context.Context, id int64) (Person, error)
+	// SetPassword changes a person's password hash, and ends every
+	// session and every reset or e-mail link of theirs; with endGrants,
+	// also every authorization of an application they gave, in every
+	// account. It returns how many authorizations ended.
+	SetPassword(ctx context.Context, personID int64, hash string, endGrants bool) (int, error)
+	// SetProfile changes a person's names and profile.
+	SetProfile(ctx context.Context, personID int64, first, last string, p Profile) (Person, error)
 }
 
 // ProjectStore keeps projects.
@@ -168,17 +187,4 @@ type EventStore interface {
 	// Events lists every event since the time that the viewer sees,
 	// oldest first, optionally of one project only.
 	Events(ctx context.Context, v Viewer, since time.Time, projectID int64) ([]StoredEvent, error)
-}
-
-// Store is every family of data the account API serves, and the store's
-// lifetime.
-type Store interface {
-	AccountStore
-	ProjectStore
-	TaskStore
-	CommentStore
-	EventStore
-
-	Ping(ctx context.Context) error
-	Close() error
 }

@@ -74,7 +74,7 @@ func actions() map[string]action {
 		"unsubscribe": {tasksWrite, work, []string{"id_task", "email_user", "email_user_from"}, subscription(false)},
 
 		"get_project_groups":     {projectsRead, read, nil, getProjectGroups},
-		"add_project_group":      {projectsWrite, work, []string{"title", "email_user_from"}, addFolder(Store.AddProjectFolder)},
+		"add_project_group":      {projectsWrite, work, []string{"title", "email_user_from"}, addFolder(taskd.DirectoryStore.AddProjectFolder)},
 		"add_project_members":    {projectsWrite, work, []string{"id_project", "members", "email_user_from"}, projectMembers(true)},
 		"delete_project_members": {projectsWrite, work, []string{"id_project", "members", "email_user_from"}, projectMembers(false)},
 
@@ -116,7 +116,7 @@ func actions() map[string]action {
 		"add_contact": {contactsWrite, work, []string{"email", "name", "title", "group", "phone", "phone2", "phone3", "phone4",
 			"address", "address2", "email_user_from"}, addContact},
 		"get_contact_groups": {contactsRead, read, nil, getContactGroups},
-		"add_contact_group":  {contactsWrite, work, []string{"title", "email_user_from"}, addFolder(Store.AddContactFolder)},
+		"add_contact_group":  {contactsWrite, work, []string{"title", "email_user_from"}, addFolder(taskd.DirectoryStore.AddContactFolder)},
 
 		"get_events": {admin, administrative, []string{"period", "id_project"}, getEvents},
 

@@ -120,7 +120,7 @@ func renderTeam(t taskd.Team) teamOut {
 }
 
 func getUserGroups(c *call) (any, error) {
-	teams, err := c.store.Teams(c.ctx, c.accountID())
+	teams, err := c.directory.Teams(c.ctx, c.accountID())
 	if err != nil {
 		return nil, err
 	}
@@ -140,7 +140,7 @@ func addUserGroup(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	t, err := c.store.AddTeam(c.ctx, by, title, client == "1")
+	t, err := c.directory.AddTeam(c.ctx, by, title, client == "1")
 	if err != nil {
 		return nil, err
 	}
@@ -161,7 +161,7 @@ func renderFolders(list []taskd.Folder) []folderOut {
 }
 
 func getProjectGroups(c *call) (any, error) {
-	list, err := c.store.ProjectFolders(c.ctx, c.accountID())
+	list, err := c.directory.ProjectFolders(c.ctx, c.accountID())
 	if err != nil {
 		return nil, err
 	}
@@ -169,7 +169,7 @@ func getProjectGroups(c *call) (any, error) {
 }
 
 func getContactGroups(c *call) (any, error) {
-	list, err := c.store.ContactFolders(c.ctx, c.accountID())
+	list, err := c.directory.ContactFolders(c.ctx, c.accountID())
 	if err != nil {
 		return nil, err
 	}
@@ -178,7 +178,7 @@ func getContactGroups(c *call) (any, error) {
 
 // addFolder is add_project_group and add_contact_group: a folder made
 // unless one has the title, returned either way.
-func addFolder(add func(Store, context.Context, taskd.Actor, string) (taskd.Folder, error)) func(*call) (any, error) {
+func addFolder(add func(taskd.DirectoryStore, context.Context, taskd.Actor, string) (taskd.Folder, error)) func(*call) (any, error) {
 	return func(c *call) (any, error) {
 		title, err := c.required("title")
 		if err != nil {
@@ -188,7 +188,7 @@ func addFolder(add func(Store, context.Context, taskd.Actor, string) (taskd.Fold
 		if err != nil {
 			return nil, err
 		}
-		f, err := add(c.store, c.ctx, by, title)
+		f, err := add(c.directory, c.ctx, by, title)
 		if err != nil {
 			return nil, err
 		}
@@ -222,7 +222,7 @@ func renderContact(ct taskd.Contact) contactOut {
 }
 
 func getContacts(c *call) (any, error) {
-	list, err := c.store.Contacts(c.ctx, c.accountID())
+	list, err := c.directory.Contacts(c.ctx, c.accountID())
 	if err != nil {
 		return nil, err
 	}
@@ -261,7 +261,7 @@ func addContact(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	ct, err = c.store.AddContact(c.ctx, by, ct)
+	ct, err = c.directory.AddContact(c.ctx, by, ct)
 	if err != nil {
 		return nil, err
 	}
@@ -273,7 +273,7 @@ func addContact(c *call) (any, error) {
 func (c *call) contactFolder(group string) (string, error) {
 	group = strings.TrimSpace(group)
 	if id, err := strconv.ParseInt(group, 10, 64); err == nil {
-		folders, err := c.store.ContactFolders(c.ctx, c.accountID())
+		folders, err := c.directory.ContactFolders(c.ctx, c.accountID())
 		if err != nil {
 			return "", err
 		}

@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/api"
 	"github.com/taskd/taskd/internal/testdb"
 )
@@ -39,7 +40,7 @@ func seedProject(b *testing.B, a *account) string {
 
 func adminMux(s *server) http.Handler {
 	mux := http.NewServeMux()
-	api.New(api.Config{Store: s.DB, Sealer: s.Sealer}).Mount(mux)
+	api.New(s.config(taskd.FileLimits{})).Mount(mux)
 	return mux
 }
 
@@ -102,7 +103,9 @@ func BenchmarkAuth(b *testing.B) {
 		pid := seedProject(b, a)
 		token := accessToken(b, s, a, "tasks_read")
 		mux := http.NewServeMux()
-		api.New(api.Config{Store: s.DB, Sealer: s.Sealer, Tokens: s.oauth(b)}).Mount(mux)
+		cfg := s.config(taskd.FileLimits{})
+		cfg.Tokens = s.oauth(b)
+		api.New(cfg).Mount(mux)
 		q := "action=get_tasks&id_project=" + pid
 		run := func(b *testing.B, target string, header http.Header) {
 			b.ReportAllocs()

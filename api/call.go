@@ -24,13 +24,14 @@ func (a action) accepts(name string) bool { return slices.Contains(a.params, nam
 
 // call is one dispatched action with its parameters.
 type call struct {
-	ctx   context.Context
-	store Store
-	p     map[string]string
-	who   *caller
-	now   func() time.Time
-	lists *listCache
-	hooks WebhookService
+	ctx       context.Context
+	store     Store
+	directory taskd.DirectoryStore
+	p         map[string]string
+	who       *caller
+	now       func() time.Time
+	lists     *listCache
+	hooks     WebhookService
 	// work makes the changes (the use cases both front ends share).
 	work *usecase.Services
 	// people invites by e-mail; nil when the server has no mail.

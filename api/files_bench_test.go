@@ -25,7 +25,7 @@ func BenchmarkFileAPI(b *testing.B) {
 		b.Run(backend, func(b *testing.B) {
 			s := newServer(b, testdb.New(b, backend))
 			mux := http.NewServeMux()
-			api.New(api.Config{Store: s.DB, Sealer: s.Sealer, FileLimits: taskd.FileLimits{MaxFileBytes: 1 << 30, MaxAccountBytes: 100 << 30}}).Mount(mux)
+			api.New(s.config(taskd.FileLimits{MaxFileBytes: 1 << 30, MaxAccountBytes: 100 << 30})).Mount(mux)
 			srv := httptest.NewServer(mux)
 			b.Cleanup(srv.Close)
 			a := s.newAccount(b)

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/api"
 	"github.com/taskd/taskd/internal/testdb"
 	"github.com/taskd/taskd/webhook"
@@ -52,7 +53,9 @@ func FuzzAdminRequest(f *testing.F) {
 	handler := http.NewServeMux()
 	// Webhook URL checks go nowhere: every destination fails at once.
 	nowhere := &http.Client{Transport: roundTripper(func(*http.Request) (*http.Response, error) { return nil, errors.New("no network in fuzzing") })}
-	api.New(api.Config{Store: srv.DB, Sealer: srv.Sealer, Hooks: webhook.NewService(srv.DB, srv.Sealer, nowhere, nil, nil)}).Mount(handler)
+	cfg := srv.config(taskd.FileLimits{})
+	cfg.Hooks = webhook.NewService(srv.DB, srv.Sealer, nowhere, nil, nil)
+	api.New(cfg).Mount(handler)
 	f.Fuzz(func(t *testing.T, method, query, ctype, body string) {
 		if len(method) == 0 || len(method) > 10 || strings.ContainsAny(method, " \t\r\n") {
 			method = "GET"

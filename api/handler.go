@@ -26,15 +26,16 @@ import (
 // adminAPI serves the administrative API of one account, named by the path
 // value "slug".
 type adminAPI struct {
-	store   Store
-	sealer  *secret.Sealer
-	log     *slog.Logger
-	now     func() time.Time
-	actions map[string]action
-	lists   *listCache
-	hooks   WebhookService
-	people  Inviter
-	limits  Limits
+	store     Store
+	directory taskd.DirectoryStore
+	sealer    *secret.Sealer
+	log       *slog.Logger
+	now       func() time.Time
+	actions   map[string]action
+	lists     *listCache
+	hooks     WebhookService
+	people    Inviter
+	limits    Limits
 	// work makes the changes (the use cases the pages share).
 	work *usecase.Services
 }
@@ -54,20 +55,6 @@ type Limits struct {
 	Uploads *upload.Gate
 }
 
-// Store is the data the actions read and change.
-type Store interface {
-	taskd.AccountStore
-	taskd.ProjectStore
-	taskd.TaskStore
-	taskd.CommentStore
-	taskd.EventStore
-	taskd.PeopleStore
-	taskd.HiddenStore
-	taskd.TagStore
-	taskd.CostStore
-	taskd.FileStore
-}
-
 // Inviter invites people by e-mail (people.Service).
 type Inviter interface {
 	Invite(ctx context.Context, by taskd.Actor, acct taskd.Account, in people.Invitation) (taskd.Invitation, error)
@@ -75,10 +62,12 @@ type Inviter interface {
 
 // Config configures the account APIs.
 type Config struct {
-	Store  Store
-	Sealer *secret.Sealer
-	Log    *slog.Logger
-	Now    func() time.Time // time.Now when nil
+	Store Store
+	// Directory keeps the account's teams, contacts and folders.
+	Directory taskd.DirectoryStore
+	Sealer    *secret.Sealer
+	Log       *slog.Logger
+	Now       func() time.Time // time.Now when nil
 	// Hooks serves the webhook actions; nil leaves them unavailable.
 	Hooks WebhookService
 	// Tokens checks access tokens; nil serves no access-token API.
@@ -92,7 +81,7 @@ type Config struct {
 	FileLimits taskd.FileLimits
 	// Work makes every change to projects, tasks, comments, costs,
 	// timers, tags, subscriptions and files: the use cases the pages
-	// share. nil: made on Store.
+	// share. Required.
 	Work *usecase.Services
 }
 
@@ -114,7 +103,7 @@ func New(cfg Config) *API {
 		cfg.FileLimits = taskd.DefaultFileLimits
 	}
 	if cfg.Work == nil {
-		cfg.Work = usecase.New(cfg.Store, cfg.FileLimits)
+		panic("api: Config.Work is required")
 	}
 	table := func() map[string]action {
 		t := actions()
@@ -123,7 +112,7 @@ func New(cfg Config) *API {
 		}
 		return t
 	}
-	a := &API{admin: &adminAPI{store: cfg.Store, sealer: cfg.Sealer, log: cfg.Log, now: cfg.Now, actions: table(),
+	a := &API{admin: &adminAPI{store: cfg.Store, directory: cfg.Directory, sealer: cfg.Sealer, log: cfg.Log, now: cfg.Now, actions: table(),
 		lists: newListCache(64 << 20), hooks: cfg.Hooks, people: cfg.People, limits: cfg.Limits, work: cfg.Work}}
 	if cfg.Tokens != nil {
 		table := table()
@@ -207,7 +196,7 @@ func (h *adminAPI) serve(w http.ResponseWriter, r *http.Request) (any, error) {
 	if err := h.allowAccount(ctx, acct); err != nil {
 		return nil, err
 	}
-	return dispatch(ctx, h.actions, &call{store: h.store, now: h.now, lists: h.lists, hooks: h.hooks, people: h.people, p: params, who: &caller{account: acct},
+	return dispatch(ctx, h.actions, &call{store: h.store, directory: h.directory, now: h.now, lists: h.lists, hooks: h.hooks, people: h.people, p: params, who: &caller{account: acct},
 		parts: req.parts, work: h.work})
 }
 

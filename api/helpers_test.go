@@ -18,6 +18,7 @@ import (
 	"github.com/taskd/taskd/oauth"
 	"github.com/taskd/taskd/secret"
 	"github.com/taskd/taskd/store"
+	"github.com/taskd/taskd/work"
 )
 
 // forEachBackend runs fn as a parallel subtest per database, each on a
@@ -196,4 +197,14 @@ func (a *account) id(pairs ...string) string {
 		a.t.Fatalf("%v: the answer has no id", pairs)
 	}
 	return id
+}
+
+// config is the account APIs' configuration on the server's store alone,
+// for the tests and benchmarks that serve the APIs without the rest of
+// taskd around them.
+func (s *server) config(limits taskd.FileLimits) api.Config {
+	if limits == (taskd.FileLimits{}) {
+		limits = taskd.DefaultFileLimits
+	}
+	return api.Config{Store: s.DB, Directory: s.DB, Sealer: s.Sealer, FileLimits: limits, Work: work.New(s.DB, limits)}
 }

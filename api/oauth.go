@@ -86,7 +86,7 @@ func (h *tokenAPI) serve(w http.ResponseWriter, r *http.Request) (any, error) {
 	if err := h.allowAccount(ctx, acct); err != nil {
 		return nil, err
 	}
-	return dispatch(ctx, h.actions, &call{store: h.store, now: h.now, lists: h.lists, hooks: h.hooks, people: h.people, p: params,
+	return dispatch(ctx, h.actions, &call{store: h.store, directory: h.directory, now: h.now, lists: h.lists, hooks: h.hooks, people: h.people, p: params,
 		who: &caller{account: acct, person: &m, scopes: grant.Scopes}, parts: req.parts, work: h.work})
 }
 

@@ -19,7 +19,6 @@ import (
 
 // Store is what the service changes.
 type Store interface {
-	taskd.AccountStore
 	taskd.InvitationStore
 	taskd.LinkStore
 }

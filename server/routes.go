@@ -45,13 +45,18 @@ func routes(ctx context.Context, c Config) (http.Handler, error) {
 		limits = taskd.DefaultFileLimits
 	}
 	changes := work.New(c.Store, limits) // one use-case layer: the API and the pages make the same changes
-	pages, err := web.New(web.Config{Store: c.Store, OAuth: auth, Hooks: c.Hooks, Sealer: c.Sealer, Log: c.Log, Now: c.Now,
-		AccountURL: acctURL, Secure: c.secure(), TrustProxy: c.TrustProxy, People: folks, ShowMail: c.ShowMail, FileLimits: limits,
-		Uploads: uploads, Work: changes})
+	pageCfg := web.Config{Reads: c.Store, Accounts: c.Store, Directory: c.Store, Invitations: c.Store, Sessions: c.Store,
+		Apps: c.Store, Webhooks: c.Store, Counts: c.Store, OAuth: auth, Sealer: c.Sealer, Log: c.Log, Now: c.Now,
+		AccountURL: acctURL, Secure: c.secure(), TrustProxy: c.TrustProxy, People: folks, ShowMail: c.ShowMail, Outbox: c.Mail,
+		FileLimits: limits, Uploads: uploads, Work: changes}
+	if c.Hooks != nil { // a nil *webhook.Service would make a non-nil interface
+		pageCfg.Hooks = c.Hooks
+	}
+	pages, err := web.New(pageCfg)
 	if err != nil {
 		return nil, err
 	}
-	accounts := api.Config{Store: c.Store, Sealer: c.Sealer, Log: c.Log, Now: c.Now, Tokens: auth, People: folks, FileLimits: limits, Work: changes, Limits: api.Limits{
+	accounts := api.Config{Store: c.Store, Directory: c.Store, Sealer: c.Sealer, Log: c.Log, Now: c.Now, Tokens: auth, People: folks, FileLimits: limits, Work: changes, Limits: api.Limits{
 		PerAddress: c.limiter("api-address:", c.Limits.APIAddress),
 		PerAccount: c.limiter("api-account:", c.Limits.APIAccount), TrustProxy: c.TrustProxy, Uploads: uploads}}
 	if c.Hooks != nil { // a nil *webhook.Service would make a non-nil interface

@@ -136,7 +136,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		dispatch.Observe = s.observeDelivery
 		go func() {
 			defer close(dispatched)
-			webhook.NewDispatcher(s.cfg.Hooks, dispatch).Run(dctx)
+			webhook.NewDispatcher(s.cfg.Hooks, s.cfg.Store, dispatch).Run(dctx)
 		}()
 		defer func() { stopDispatch(); <-dispatched }()
 	}

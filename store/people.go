@@ -9,7 +9,11 @@ import (
 	"github.com/taskd/taskd"
 )
 
-var _ taskd.PeopleStore = (*DB)(nil)
+var (
+	_ taskd.DirectoryStore   = (*DB)(nil)
+	_ taskd.ProjectTeamStore = (*DB)(nil)
+	_ taskd.PersonStore      = (*DB)(nil)
+)
 
 // Teams lists the account's teams by title.
 func (db *DB) Teams(ctx context.Context, accountID int64) ([]taskd.Team, error) {

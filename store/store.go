@@ -20,7 +20,8 @@ import (
 	_ "modernc.org/sqlite"             // registers the "sqlite" driver
 )
 
-// DB is a taskd.Store on SQLite or PostgreSQL.
+// DB is the store of taskd on SQLite or PostgreSQL: it implements every
+// store interface of the root package, and the pages' web.SessionStore.
 type DB struct {
 	write *sql.DB // SQLite: one connection, so writers queue here, not on locks
 	read  *sql.DB // SQLite: several read-only connections; PostgreSQL: same as write
@@ -40,7 +41,14 @@ type DB struct {
 	retry retrier
 }
 
-var _ taskd.Store = (*DB)(nil)
+var (
+	_ taskd.AccountStore = (*DB)(nil)
+	_ taskd.MemberStore  = (*DB)(nil)
+	_ taskd.ProjectStore = (*DB)(nil)
+	_ taskd.TaskStore    = (*DB)(nil)
+	_ taskd.CommentStore = (*DB)(nil)
+	_ taskd.EventStore   = (*DB)(nil)
+)
 
 // Options configure Open.
 type Options struct {

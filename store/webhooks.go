@@ -10,7 +10,10 @@ import (
 	"github.com/taskd/taskd"
 )
 
-var _ taskd.WebhookStore = (*DB)(nil)
+var (
+	_ taskd.WebhookStore  = (*DB)(nil)
+	_ taskd.DeliveryStore = (*DB)(nil)
+)
 
 const webhookColumns = `id, account_id, url, events, projects, http_user, http_pass, secret, enabled, errors, last_error,
 	disabled_reason, last_delivery_at, next_attempt_at, created_at, after_event, COALESCE(by_person, 0),

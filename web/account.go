@@ -75,10 +75,10 @@ func (s *Server) inAccount(perm taskd.Permission, h accountHandler) handler {
 			return see303(w, r, "/login?next="+url.QueryEscape(r.URL.Path))
 		}
 		ctx := r.Context()
-		acct, err := s.cfg.Store.AccountBySlug(ctx, r.PathValue("slug"))
+		acct, err := s.cfg.Accounts.AccountBySlug(ctx, r.PathValue("slug"))
 		var m taskd.Member
 		if err == nil {
-			m, err = s.cfg.Store.Member(ctx, acct.ID, v.Person.ID)
+			m, err = s.cfg.Accounts.Member(ctx, acct.ID, v.Person.ID)
 		}
 		if taskd.IsNotFound(err) {
 			s.fail(w, r, http.StatusNotFound, "There is no such account.")
@@ -87,7 +87,7 @@ func (s *Server) inAccount(perm taskd.Permission, h accountHandler) handler {
 		if err != nil {
 			return err
 		}
-		ms, err := s.cfg.Store.Memberships(ctx, v.Person.ID)
+		ms, err := s.cfg.Accounts.Memberships(ctx, v.Person.ID)
 		if err != nil {
 			return err
 		}
@@ -96,7 +96,7 @@ func (s *Server) inAccount(perm taskd.Permission, h accountHandler) handler {
 		if r.Method == http.MethodGet {
 			v.Nav.Here = localPath(r.URL.RequestURI())
 		}
-		switch tm, err := s.cfg.Store.TimerOf(ctx, acct.ID, m.ID); {
+		switch tm, err := s.cfg.Reads.TimerOf(ctx, acct.ID, m.ID); {
 		case err == nil:
 			v.Nav.Timer = &tm
 		case !taskd.IsNotFound(err):

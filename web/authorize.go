@@ -34,7 +34,7 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request, v *view) erro
 		v.Title, v.Data = "Sign in", loginView{Next: av.Here, Client: &req.Client}
 		return s.render(w, r, "login.html", v)
 	}
-	ms, err := s.cfg.Store.Memberships(r.Context(), v.Person.ID)
+	ms, err := s.cfg.Accounts.Memberships(r.Context(), v.Person.ID)
 	if err != nil {
 		return err
 	}
@@ -72,7 +72,7 @@ func (s *Server) authorizeForm(w http.ResponseWriter, r *http.Request, v *view) 
 		return see303(w, r, "/oauth2/authorize?"+req.Params().Encode())
 	}
 	slug := r.PostFormValue("account")
-	ms, err := s.cfg.Store.Memberships(r.Context(), v.Person.ID)
+	ms, err := s.cfg.Accounts.Memberships(r.Context(), v.Person.ID)
 	if err != nil {
 		return err
 	}

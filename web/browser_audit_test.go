@@ -15,8 +15,6 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/taskd/taskd/internal/testsite"
-	"github.com/taskd/taskd/web"
-	"github.com/taskd/taskd/webhook"
 )
 
 // axeSource returns axe-core, fetched by scripts/axe.sh. Outside CI a
@@ -188,10 +186,7 @@ func TestBrowserAudit(t *testing.T) {
 	axe := axeSource(t)
 	s := testsite.New(t)
 	ids := auditData(t, s)
-	pages, err := web.New(web.Config{Store: s.Store, Hooks: webhook.NewService(s.Store, s.Sealer, nil, nil, nil)})
-	if err != nil {
-		t.Fatal(err)
-	}
+	pages := pagesOf(t, s)
 	// About 30 pages, each three times with axe-core: under a loaded CI
 	// machine that takes several times the half minute it takes alone.
 	c := newChromeWithin(t, 8*time.Minute)

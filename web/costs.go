@@ -61,7 +61,7 @@ func percent(part, whole int64) int64 {
 func (s *Server) taskCosts(ctx context.Context, v *view, t taskd.Task, p taskd.Project) (*costsView, error) {
 	m := v.Nav.Member
 	q := taskd.CostQuery{Viewer: v.viewer(), TaskID: t.ID, Newest: true}
-	lines, err := s.cfg.Store.Costs(ctx, q)
+	lines, err := s.cfg.Reads.Costs(ctx, q)
 	if err != nil {
 		return nil, err
 	}
@@ -82,7 +82,7 @@ func (s *Server) projectBudget(ctx context.Context, v *view, p taskd.Project) (*
 	if p.MaxMinutes == 0 && p.MaxCents == 0 {
 		return nil, nil
 	}
-	sums, err := s.cfg.Store.CostSums(ctx, taskd.CostQuery{Viewer: v.viewer(), ProjectID: p.ID}, taskd.CostByTotal)
+	sums, err := s.cfg.Reads.CostSums(ctx, taskd.CostQuery{Viewer: v.viewer(), ProjectID: p.ID}, taskd.CostByTotal)
 	if err != nil {
 		return nil, err
 	}
@@ -112,7 +112,7 @@ func (s *Server) costChange(del bool) accountHandler {
 		id, err := taskd.ParseID(r.PathValue("costid"), "cost")
 		var c taskd.Cost
 		if err == nil {
-			c, err = s.cfg.Store.Cost(r.Context(), v.viewer(), id)
+			c, err = s.cfg.Reads.Cost(r.Context(), v.viewer(), id)
 		}
 		if err == nil {
 			err = taskd.CanChangeCost(by, c)
@@ -161,7 +161,7 @@ func (s *Server) startTimer(w http.ResponseWriter, r *http.Request, v *view, me 
 func (s *Server) stopTimer(discard bool) accountHandler {
 	return func(w http.ResponseWriter, r *http.Request, v *view, me member) error {
 		by := actor(me.Account, me.Member)
-		tm, err := s.cfg.Store.TimerOf(r.Context(), me.Account.ID, me.Member.ID)
+		tm, err := s.cfg.Reads.TimerOf(r.Context(), me.Account.ID, me.Member.ID)
 		if err == nil {
 			if discard {
 				err = s.cfg.Work.Costs.DiscardTimer(r.Context(), by)
@@ -199,10 +199,10 @@ func clockOf(tm *taskd.Timer, now time.Time) string {
 
 func two(n int64) string { return string(rune('0'+n/10)) + string(rune('0'+n%10)) }
 
-// setRate is POST /a/{slug}/people/{pid}/rate: a member's hourly rate in
+// setRate is POST /a/{slug}/people/{person}/rate: a member's hourly rate in
 // money ("" clears it), which "price by my rate" uses.
 func (s *Server) setRate(w http.ResponseWriter, r *http.Request, v *view, me member) error {
-	id, err := taskd.ParseID(r.PathValue("pid"), "member")
+	id, err := taskd.ParseID(r.PathValue("person"), "member")
 	if err != nil {
 		return s.failWith(w, r, err)
 	}
@@ -216,7 +216,7 @@ func (s *Server) setRate(w http.ResponseWriter, r *http.Request, v *view, me mem
 	}
 	var who taskd.Member
 	if err == nil {
-		if who, err = s.cfg.Store.Member(r.Context(), me.Account.ID, id); err == nil {
+		if who, err = s.cfg.Accounts.Member(r.Context(), me.Account.ID, id); err == nil {
 			err = s.cfg.Work.Costs.SetRate(r.Context(), actor(me.Account, me.Member), id, rate)
 		}
 	}

@@ -16,7 +16,7 @@ type mailEntry struct {
 // devMail is GET /dev/mail (--dev only): the outbox, newest first. Without
 // --smtp-url nothing is sent, and the messages are read here.
 func (s *Server) devMail(w http.ResponseWriter, r *http.Request, v *view) error {
-	list, err := s.cfg.People.Outbox.Store.Mail(r.Context(), 100)
+	list, err := s.cfg.Outbox.Store.Mail(r.Context(), 100)
 	if err != nil {
 		return err
 	}
@@ -31,7 +31,7 @@ func (s *Server) devMailMessage(w http.ResponseWriter, r *http.Request, v *view)
 		s.Error(w, r, http.StatusNotFound)
 		return nil
 	}
-	q, err := s.cfg.People.Outbox.Store.MailByID(r.Context(), id)
+	q, err := s.cfg.Outbox.Store.MailByID(r.Context(), id)
 	if taskd.IsNotFound(err) {
 		s.Error(w, r, http.StatusNotFound)
 		return nil
@@ -39,7 +39,7 @@ func (s *Server) devMailMessage(w http.ResponseWriter, r *http.Request, v *view)
 	if err != nil {
 		return err
 	}
-	m, err := s.cfg.People.Outbox.Open(q)
+	m, err := s.cfg.Outbox.Open(q)
 	if err != nil {
 		return err
 	}

@@ -150,7 +150,7 @@ func (s *Server) downloadFile(w http.ResponseWriter, r *http.Request, v *view, m
 	id, err := taskd.ParseID(r.PathValue("fileid"), "file")
 	var f taskd.File
 	if err == nil {
-		f, err = s.cfg.Store.File(r.Context(), me.viewer(), id)
+		f, err = s.cfg.Reads.File(r.Context(), me.viewer(), id)
 	}
 	if err == nil && f.Owner == taskd.OwnerNone && f.Author.ID != me.Member.ID {
 		err = taskd.NotFound("file")
@@ -158,7 +158,7 @@ func (s *Server) downloadFile(w http.ResponseWriter, r *http.Request, v *view, m
 	if err != nil {
 		return s.failWith(w, r, err)
 	}
-	body := s.cfg.Store.OpenFile(r.Context(), f)
+	body := s.cfg.Reads.OpenFile(r.Context(), f)
 	defer body.Close()
 	if err := httpfile.Write(w, f, body); err != nil {
 		s.cfg.Log.Warn("download cut short", "file", f.ID, "err", err)
@@ -171,7 +171,7 @@ func (s *Server) deleteFile(w http.ResponseWriter, r *http.Request, v *view, me 
 	id, err := taskd.ParseID(r.PathValue("fileid"), "file")
 	var f taskd.File
 	if err == nil {
-		f, err = s.cfg.Store.File(r.Context(), me.viewer(), id)
+		f, err = s.cfg.Reads.File(r.Context(), me.viewer(), id)
 	}
 	if err == nil {
 		err = s.cfg.Work.Files.Delete(r.Context(), actor(me.Account, me.Member), f.ID)
@@ -181,7 +181,7 @@ func (s *Server) deleteFile(w http.ResponseWriter, r *http.Request, v *view, me 
 	}
 	to := s.cfg.accountPath(me.Account) + taskd.ProjectPage(f.ProjectID)
 	if f.TaskID != 0 {
-		t, err := s.cfg.Store.Task(r.Context(), me.viewer(), f.TaskID)
+		t, err := s.cfg.Reads.Task(r.Context(), me.viewer(), f.TaskID)
 		if err != nil {
 			return err
 		}

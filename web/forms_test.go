@@ -11,8 +11,6 @@ import (
 
 	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/internal/testsite"
-	"github.com/taskd/taskd/web"
-	"github.com/taskd/taskd/webhook"
 )
 
 var pathValueRE = regexp.MustCompile(`\{[a-z]+\}`)
@@ -23,10 +21,7 @@ var pathValueRE = regexp.MustCompile(`\{[a-z]+\}`)
 // anything happens. A route added without s.form fails here.
 func TestEveryFormNeedsItsToken(t *testing.T) {
 	s := testsite.New(t)
-	pages, err := web.New(web.Config{Store: s.Store, Hooks: webhook.NewService(s.Store, s.Sealer, nil, nil, nil)})
-	if err != nil {
-		t.Fatal(err)
-	}
+	pages := pagesOf(t, s)
 	owner := s.SignedIn(testsite.OwnerEmail)
 	good := owner.Get(s.Base+"/login").Form(t, "", "").Get("csrf")
 	foreign := s.Browser().Get(s.Base+"/login").Form(t, "", "").Get("csrf")
@@ -83,10 +78,7 @@ func TestEveryFormNeedsItsToken(t *testing.T) {
 // changes nothing.
 func TestAccountPagesStayInTheirAccount(t *testing.T) {
 	s := testsite.New(t)
-	pages, err := web.New(web.Config{Store: s.Store, Hooks: webhook.NewService(s.Store, s.Sealer, nil, nil, nil)})
-	if err != nil {
-		t.Fatal(err)
-	}
+	pages := pagesOf(t, s)
 	recv := testsite.OKReceiver(t)
 	// acme's objects, made through the API.
 	q := s.APIOK

@@ -20,7 +20,7 @@ func (s *Server) invitations(w http.ResponseWriter, r *http.Request, v *view) er
 	if v.Person == nil {
 		return see303(w, r, "/login?next="+url.QueryEscape(r.URL.RequestURI()))
 	}
-	list, err := s.cfg.Store.PersonInvitations(r.Context(), v.Person.ID)
+	list, err := s.cfg.Invitations.PersonInvitations(r.Context(), v.Person.ID)
 	if err != nil {
 		return err
 	}
@@ -43,16 +43,16 @@ func (s *Server) answerInvitation(accept bool) handler {
 			return s.failWith(w, r, err)
 		}
 		if accept {
-			acct, err := s.cfg.Store.AcceptInvitation(ctx, v.Person.ID, id)
+			acct, err := s.cfg.Invitations.AcceptInvitation(ctx, v.Person.ID, id)
 			if err != nil {
 				return s.failWith(w, r, err)
 			}
 			return see303(w, r, s.cfg.accountPath(acct)+"/")
 		}
-		if err := s.cfg.Store.DeclineInvitation(ctx, v.Person.ID, id); err != nil {
+		if err := s.cfg.Invitations.DeclineInvitation(ctx, v.Person.ID, id); err != nil {
 			return s.failWith(w, r, err)
 		}
-		left, err := s.cfg.Store.PersonInvitations(ctx, v.Person.ID)
+		left, err := s.cfg.Invitations.PersonInvitations(ctx, v.Person.ID)
 		if err != nil {
 			return err
 		}
@@ -69,7 +69,7 @@ func (s *Server) cancelInvitation(w http.ResponseWriter, r *http.Request, v *vie
 	acct := me.Account
 	id, err := taskd.ParseID(r.PathValue("id"), "invitation")
 	if err == nil {
-		err = s.cfg.Store.CancelInvitation(r.Context(), acct.ID, id)
+		err = s.cfg.Invitations.CancelInvitation(r.Context(), acct.ID, id)
 	}
 	if err != nil {
 		return s.failWith(w, r, err)
@@ -80,7 +80,7 @@ func (s *Server) cancelInvitation(w http.ResponseWriter, r *http.Request, v *vie
 // afterSignIn is where a person goes once signed in: to their invitations
 // first, if any wait, then to next.
 func (s *Server) afterSignIn(r *http.Request, personID int64, next string) (string, error) {
-	list, err := s.cfg.Store.PersonInvitations(r.Context(), personID)
+	list, err := s.cfg.Invitations.PersonInvitations(r.Context(), personID)
 	if err != nil || len(list) == 0 {
 		return next, err
 	}

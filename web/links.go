@@ -36,7 +36,7 @@ func linkToken(r *http.Request) string {
 // accepts.
 func (s *Server) joinPage(w http.ResponseWriter, r *http.Request, v *view) error {
 	token := linkToken(r)
-	inv, registered, err := s.cfg.Store.InvitationByLink(r.Context(), secret.HashToken(token))
+	inv, registered, err := s.cfg.Invitations.InvitationByLink(r.Context(), secret.HashToken(token))
 	if taskd.IsNotFound(err) {
 		return s.deadLink(w, r, v)
 	}
@@ -46,7 +46,7 @@ func (s *Server) joinPage(w http.ResponseWriter, r *http.Request, v *view) error
 	v.Title = "Join " + inv.Account.Name
 	lv := &linkView{Token: token, Invitation: &inv, Registered: registered}
 	if !registered { // the names the inviter gave, each in its own field
-		p, err := s.cfg.Store.PersonByID(r.Context(), inv.Person.ID)
+		p, err := s.cfg.Accounts.PersonByID(r.Context(), inv.Person.ID)
 		if err != nil {
 			return err
 		}
@@ -62,7 +62,7 @@ func (s *Server) join(w http.ResponseWriter, r *http.Request, v *view) error {
 	ctx := r.Context()
 	token := linkToken(r)
 	hash := secret.HashToken(token)
-	inv, registered, err := s.cfg.Store.InvitationByLink(ctx, hash)
+	inv, registered, err := s.cfg.Invitations.InvitationByLink(ctx, hash)
 	if taskd.IsNotFound(err) {
 		return s.deadLink(w, r, v)
 	}
@@ -76,7 +76,7 @@ func (s *Server) join(w http.ResponseWriter, r *http.Request, v *view) error {
 	if err == nil {
 		var p taskd.Person
 		var acct taskd.Account
-		if acct, p, err = s.cfg.Store.JoinByLink(ctx, hash, np); err == nil {
+		if acct, p, err = s.cfg.Invitations.JoinByLink(ctx, hash, np); err == nil {
 			if err := s.signIn(ctx, w, p); err != nil {
 				return err
 			}
@@ -158,7 +158,7 @@ func (s *Server) resetPassword(w http.ResponseWriter, r *http.Request, v *view) 
 	if err != nil {
 		return err
 	}
-	p, err := s.cfg.Store.ResetPassword(r.Context(), secret.HashToken(lv.Token), hash)
+	p, err := s.cfg.Accounts.ResetPassword(r.Context(), secret.HashToken(lv.Token), hash)
 	if taskd.IsNotFound(err) {
 		return s.deadLink(w, r, v)
 	}
@@ -179,7 +179,7 @@ func (s *Server) confirmEmailPage(w http.ResponseWriter, r *http.Request, v *vie
 
 // confirmEmail is POST /confirm-email: the person's address changes.
 func (s *Server) confirmEmail(w http.ResponseWriter, r *http.Request, v *view) error {
-	p, err := s.cfg.Store.ConfirmEmail(r.Context(), secret.HashToken(linkToken(r)))
+	p, err := s.cfg.Accounts.ConfirmEmail(r.Context(), secret.HashToken(linkToken(r)))
 	if taskd.IsNotFound(err) {
 		return s.deadLink(w, r, v)
 	}

@@ -38,11 +38,11 @@ func (s *Server) home(w http.ResponseWriter, r *http.Request, v *view) error {
 	if v.Person == nil {
 		return see303(w, r, "/login")
 	}
-	ms, err := s.cfg.Store.Memberships(r.Context(), v.Person.ID)
+	ms, err := s.cfg.Accounts.Memberships(r.Context(), v.Person.ID)
 	if err != nil {
 		return err
 	}
-	invitations, err := s.cfg.Store.PersonInvitations(r.Context(), v.Person.ID)
+	invitations, err := s.cfg.Invitations.PersonInvitations(r.Context(), v.Person.ID)
 	if err != nil {
 		return err
 	}
@@ -116,7 +116,7 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request, v *view) error {
 		lv.Error, lv.Client = "Too many failed sign-ins. Wait a few minutes and try again.", s.askingClient(r, next)
 		return s.renderStatus(w, r, http.StatusTooManyRequests, "login.html", v)
 	}
-	p, err := s.cfg.Store.PersonByEmail(ctx, email)
+	p, err := s.cfg.Accounts.PersonByEmail(ctx, email)
 	if err != nil && !taskd.IsNotFound(err) {
 		return err
 	}

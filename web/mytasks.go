@@ -43,10 +43,10 @@ func (s *Server) myTasks(w http.ResponseWriter, r *http.Request, v *view, me mem
 		return err
 	}
 	list.Return, list.Shows = "my", myTaskShows
-	if list.People, err = s.cfg.Store.Members(ctx, acct.ID); err != nil {
+	if list.People, err = s.cfg.Accounts.Members(ctx, acct.ID); err != nil {
 		return err
 	}
-	if list.Tags, err = s.cfg.Store.Tags(ctx, acct.ID, taskd.TagsOfTasks, "", "", ""); err != nil {
+	if list.Tags, err = s.cfg.Reads.Tags(ctx, acct.ID, taskd.TagsOfTasks, "", "", ""); err != nil {
 		return err
 	}
 	v.Title, v.Data = "My tasks", &myTasksView{List: list, Base: base, CanWrite: m.Role.Can(taskd.PermWork)}

@@ -22,7 +22,7 @@ func (s *Server) unsubscribeLink(r *http.Request, person, mac string) (int64, er
 	if err != nil || id <= 0 {
 		return 0, nil
 	}
-	p, err := s.cfg.Store.PersonByID(r.Context(), id)
+	p, err := s.cfg.Accounts.PersonByID(r.Context(), id)
 	if taskd.IsNotFound(err) || (err == nil && !people.CheckUnsubscribe(s.cfg.Sealer, p, mac)) {
 		return 0, nil
 	}
@@ -53,7 +53,7 @@ func (s *Server) unsubscribe(w http.ResponseWriter, r *http.Request, v *view) er
 		}
 		return s.deadLink(w, r, v)
 	}
-	if err := s.cfg.Store.SetNotify(r.Context(), id, false); err != nil {
+	if err := s.cfg.Accounts.SetNotify(r.Context(), id, false); err != nil {
 		return err
 	}
 	v.Title, v.Data = "Stop e-mail notifications", unsubscribeView{Done: true}

@@ -27,11 +27,11 @@ func (s *Server) people(w http.ResponseWriter, r *http.Request, v *view, me memb
 }
 
 func (s *Server) renderPeople(w http.ResponseWriter, r *http.Request, v *view, acct taskd.Account, status int, fe *formError) error {
-	members, err := s.cfg.Store.Members(r.Context(), acct.ID)
+	members, err := s.cfg.Accounts.Members(r.Context(), acct.ID)
 	if err != nil {
 		return err
 	}
-	teams, err := s.cfg.Store.Teams(r.Context(), acct.ID)
+	teams, err := s.cfg.Directory.Teams(r.Context(), acct.ID)
 	if err != nil {
 		return err
 	}
@@ -41,7 +41,7 @@ func (s *Server) renderPeople(w http.ResponseWriter, r *http.Request, v *view, a
 		pv.Values = r.PostForm
 	}
 	if v.Nav != nil && v.Nav.People {
-		if pv.Invitations, err = s.cfg.Store.AccountInvitations(r.Context(), acct.ID); err != nil {
+		if pv.Invitations, err = s.cfg.Invitations.AccountInvitations(r.Context(), acct.ID); err != nil {
 			return err
 		}
 	}
@@ -76,7 +76,7 @@ func (s *Server) addPerson(w http.ResponseWriter, r *http.Request, v *view, me m
 
 func (s *Server) setRole(w http.ResponseWriter, r *http.Request, v *view, me member) error {
 	acct := me.Account
-	id, err := taskd.ParseID(r.PathValue("pid"), "member")
+	id, err := taskd.ParseID(r.PathValue("person"), "member")
 	var role taskd.Role
 	if err == nil {
 		role, err = taskd.ParseRole(r.PostFormValue("role"))
@@ -84,8 +84,8 @@ func (s *Server) setRole(w http.ResponseWriter, r *http.Request, v *view, me mem
 	var who taskd.Member
 	var ended taskd.TrustEnded
 	if err == nil {
-		if who, err = s.cfg.Store.Member(r.Context(), acct.ID, id); err == nil {
-			ended, err = s.cfg.Store.SetRole(r.Context(), actor(acct, me.Member), id, role)
+		if who, err = s.cfg.Accounts.Member(r.Context(), acct.ID, id); err == nil {
+			ended, err = s.cfg.Accounts.SetRole(r.Context(), actor(acct, me.Member), id, role)
 		}
 	}
 	if err != nil {
@@ -116,7 +116,7 @@ func (s *Server) apiKey(w http.ResponseWriter, r *http.Request, v *view, me memb
 func (s *Server) rotateAPIKey(w http.ResponseWriter, r *http.Request, v *view, me member) error {
 	acct := me.Account
 	key := secret.APIKey()
-	if err := s.cfg.Store.SetAPIKey(r.Context(), acct.ID, s.cfg.Sealer.SealAPIKey(acct.Slug, key), me.Member.ID); err != nil {
+	if err := s.cfg.Accounts.SetAPIKey(r.Context(), acct.ID, s.cfg.Sealer.SealAPIKey(acct.Slug, key), me.Member.ID); err != nil {
 		return err
 	}
 	s.setFlash(w, flash{Secret: key, Message: "A new key was made; the old one stopped working."})

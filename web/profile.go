@@ -65,7 +65,7 @@ func (s *Server) saveProfile(w http.ResponseWriter, r *http.Request, v *view) er
 	}
 	if err == nil {
 		var p taskd.Person
-		if p, err = s.cfg.Store.SetProfile(r.Context(), v.Person.ID, first, last, pr); err == nil {
+		if p, err = s.cfg.Accounts.SetProfile(r.Context(), v.Person.ID, first, last, pr); err == nil {
 			*v.Person = p
 		}
 	}
@@ -125,7 +125,7 @@ func (s *Server) changePassword(w http.ResponseWriter, r *http.Request, v *view)
 		var hash string
 		if hash, err = secret.HashPassword(next); err == nil {
 			// Every session ends with the old password; this one starts anew.
-			if ended, err = s.cfg.Store.SetPassword(r.Context(), v.Person.ID, hash, r.PostFormValue("end_grants") == "1"); err == nil {
+			if ended, err = s.cfg.Accounts.SetPassword(r.Context(), v.Person.ID, hash, r.PostFormValue("end_grants") == "1"); err == nil {
 				err = s.signIn(r.Context(), w, *v.Person)
 			}
 		}
@@ -197,7 +197,7 @@ func (s *Server) setAccountZone(w http.ResponseWriter, r *http.Request, v *view,
 		return s.renderAccountZone(w, r, v, me, http.StatusUnprocessableEntity,
 			&formError{Form: "account", Field: "time_zone", Message: "Unknown time zone: use a name such as Europe/Kyiv"})
 	}
-	if err := s.cfg.Store.SetAccountZone(r.Context(), me.Account.ID, zone); err != nil {
+	if err := s.cfg.Accounts.SetAccountZone(r.Context(), me.Account.ID, zone); err != nil {
 		return err
 	}
 	s.setFlash(w, flash{Message: "The account's time zone is now " + zone + "."})

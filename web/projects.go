@@ -36,11 +36,11 @@ func (s *Server) projects(w http.ResponseWriter, r *http.Request, v *view, me me
 
 func (s *Server) renderProjects(w http.ResponseWriter, r *http.Request, v *view, acct taskd.Account, status int, fe *formError) error {
 	ctx := r.Context()
-	all, err := s.cfg.Store.Projects(ctx, v.viewer(), "")
+	all, err := s.cfg.Reads.Projects(ctx, v.viewer(), "")
 	if err != nil {
 		return err
 	}
-	folders, err := s.cfg.Store.ProjectFolders(ctx, acct.ID)
+	folders, err := s.cfg.Directory.ProjectFolders(ctx, acct.ID)
 	if err != nil {
 		return err
 	}
@@ -167,7 +167,7 @@ func (s *Server) pathProject(w http.ResponseWriter, r *http.Request, v *view) (t
 	id, err := taskd.ParseID(r.PathValue("pid"), "project")
 	var p taskd.Project
 	if err == nil {
-		p, err = s.cfg.Store.Project(r.Context(), v.viewer(), id)
+		p, err = s.cfg.Reads.Project(r.Context(), v.viewer(), id)
 	}
 	if taskd.IsNotFound(err) {
 		return p, false, s.failWith(w, r, err)
@@ -177,11 +177,11 @@ func (s *Server) pathProject(w http.ResponseWriter, r *http.Request, v *view) (t
 
 func (s *Server) renderProject(w http.ResponseWriter, r *http.Request, v *view, acct taskd.Account, p taskd.Project, status int, fe *formError) error {
 	ctx := r.Context()
-	people, err := s.cfg.Store.Members(ctx, acct.ID)
+	people, err := s.cfg.Accounts.Members(ctx, acct.ID)
 	if err != nil {
 		return err
 	}
-	team, err := s.cfg.Store.ProjectMembers(ctx, acct.ID, p.ID)
+	team, err := s.cfg.Reads.ProjectMembers(ctx, acct.ID, p.ID)
 	if err != nil {
 		return err
 	}
@@ -192,7 +192,7 @@ func (s *Server) renderProject(w http.ResponseWriter, r *http.Request, v *view, 
 		return err
 	}
 	list.People, list.Return = people, "project"
-	if list.Tags, err = s.cfg.Store.Tags(ctx, acct.ID, taskd.TagsOfTasks, "", "", ""); err != nil {
+	if list.Tags, err = s.cfg.Reads.Tags(ctx, acct.ID, taskd.TagsOfTasks, "", "", ""); err != nil {
 		return err
 	}
 	pv := &projectView{Project: p, List: list, People: people, Team: team, Error: fe, Values: r.PostForm,
@@ -203,7 +203,7 @@ func (s *Server) renderProject(w http.ResponseWriter, r *http.Request, v *view, 
 	if pv.Budget, err = s.projectBudget(ctx, v, p); err != nil {
 		return err
 	}
-	files, err := s.cfg.Store.Files(ctx, taskd.FileQuery{Viewer: v.viewer(), ProjectID: p.ID})
+	files, err := s.cfg.Reads.Files(ctx, taskd.FileQuery{Viewer: v.viewer(), ProjectID: p.ID})
 	if err != nil {
 		return err
 	}
@@ -244,7 +244,7 @@ func (s *Server) createTask(w http.ResponseWriter, r *http.Request, v *view, me 
 		// sees, or there is no such task.
 		var pt taskd.Task
 		if parent, err = taskd.ParseID(pv, "parent"); err == nil {
-			pt, err = s.cfg.Store.Task(r.Context(), v.viewer(), parent)
+			pt, err = s.cfg.Reads.Task(r.Context(), v.viewer(), parent)
 		}
 		if err == nil && pt.ProjectID != p.ID {
 			err = taskd.NotFound("task")

@@ -63,7 +63,7 @@ func (s *Server) person(ctx context.Context, r *http.Request) (taskd.Person, boo
 	if v == "" {
 		return taskd.Person{}, false, nil
 	}
-	p, err := s.cfg.Store.SessionPerson(ctx, secret.HashToken(v))
+	p, err := s.cfg.Sessions.SessionPerson(ctx, secret.HashToken(v))
 	if taskd.IsNotFound(err) {
 		return p, false, nil
 	}
@@ -73,7 +73,7 @@ func (s *Server) person(ctx context.Context, r *http.Request) (taskd.Person, boo
 // signIn starts a new session (a fresh cookie, so a planted one is useless).
 func (s *Server) signIn(ctx context.Context, w http.ResponseWriter, p taskd.Person) error {
 	v := secret.Token(32)
-	if err := s.cfg.Store.CreateSession(ctx, secret.HashToken(v), p.ID, s.cfg.Now().Add(sessionTTL)); err != nil {
+	if err := s.cfg.Sessions.CreateSession(ctx, secret.HashToken(v), p.ID, s.cfg.Now().Add(sessionTTL)); err != nil {
 		return err
 	}
 	s.setCookie(w, "session", v, sessionTTL)
@@ -82,7 +82,7 @@ func (s *Server) signIn(ctx context.Context, w http.ResponseWriter, p taskd.Pers
 
 func (s *Server) signOut(ctx context.Context, w http.ResponseWriter, r *http.Request) error {
 	if v := s.cookie(r, "session"); v != "" {
-		if err := s.cfg.Store.DeleteSession(ctx, secret.HashToken(v)); err != nil {
+		if err := s.cfg.Sessions.DeleteSession(ctx, secret.HashToken(v)); err != nil {
 			return err
 		}
 	}

@@ -27,7 +27,7 @@ func (s *Server) clients(w http.ResponseWriter, r *http.Request, v *view, me mem
 }
 
 func (s *Server) renderClients(w http.ResponseWriter, r *http.Request, v *view, status int, cv *clientsView) error {
-	list, err := s.cfg.Store.Clients(r.Context(), cv.Account.ID)
+	list, err := s.cfg.Apps.Clients(r.Context(), cv.Account.ID)
 	if err != nil {
 		return err
 	}
@@ -49,7 +49,7 @@ func (s *Server) createClient(w http.ResponseWriter, r *http.Request, v *view, m
 	if err != nil {
 		return err
 	}
-	if c, err = s.cfg.Store.CreateClient(r.Context(), c); err != nil {
+	if c, err = s.cfg.Apps.CreateClient(r.Context(), c); err != nil {
 		return err
 	}
 	s.setFlash(w, flash{ClientID: c.ClientID, Secret: sec})
@@ -60,7 +60,7 @@ func (s *Server) rotateClient(w http.ResponseWriter, r *http.Request, v *view, m
 	acct := me.Account
 	id := r.PostFormValue("client_id")
 	sec, hash := oauth.NewSecret()
-	if err := s.cfg.Store.SetClientSecret(r.Context(), acct.ID, id, hash); err != nil {
+	if err := s.cfg.Apps.SetClientSecret(r.Context(), acct.ID, id, hash); err != nil {
 		return s.failWith(w, r, err)
 	}
 	s.setFlash(w, flash{ClientID: id, Secret: sec})
@@ -69,7 +69,7 @@ func (s *Server) rotateClient(w http.ResponseWriter, r *http.Request, v *view, m
 
 func (s *Server) deleteClient(w http.ResponseWriter, r *http.Request, v *view, me member) error {
 	acct := me.Account
-	if err := s.cfg.Store.DeleteClient(r.Context(), acct.ID, r.PostFormValue("client_id")); err != nil {
+	if err := s.cfg.Apps.DeleteClient(r.Context(), acct.ID, r.PostFormValue("client_id")); err != nil {
 		return s.failWith(w, r, err)
 	}
 	return see303(w, r, s.settingsPath(acct))
@@ -89,7 +89,7 @@ func (s *Server) applications(w http.ResponseWriter, r *http.Request, v *view) e
 	if v.Person == nil {
 		return see303(w, r, "/login?next="+url.QueryEscape(r.URL.Path))
 	}
-	grants, err := s.cfg.Store.PersonGrants(r.Context(), v.Person.ID)
+	grants, err := s.cfg.Apps.PersonGrants(r.Context(), v.Person.ID)
 	if err != nil {
 		return err
 	}
@@ -118,7 +118,7 @@ func (s *Server) revokeApplication(w http.ResponseWriter, r *http.Request, v *vi
 	if v.Person == nil {
 		return see303(w, r, "/login")
 	}
-	err := s.cfg.Store.RevokeClientGrants(r.Context(), v.Person.ID, r.PostFormValue("client_id"))
+	err := s.cfg.Apps.RevokeClientGrants(r.Context(), v.Person.ID, r.PostFormValue("client_id"))
 	if err != nil && !taskd.IsNotFound(err) {
 		return err
 	}

@@ -31,11 +31,11 @@ func (s *Server) tagsPage(w http.ResponseWriter, r *http.Request, v *view, me me
 func (s *Server) renderTags(w http.ResponseWriter, r *http.Request, v *view, acct taskd.Account, status int, fe *formError) error {
 	tv := &tagsView{Error: fe, Values: r.PostForm, Base: s.cfg.accountPath(acct), CanWrite: v.Nav.Member.Role.Can(taskd.PermWork)}
 	for _, k := range []tagKind{{Kind: taskd.TagsOfTasks, Title: "Task tags"}, {Kind: taskd.TagsOfProjects, Title: "Project tags"}} {
-		groups, err := s.cfg.Store.TagGroups(r.Context(), acct.ID, k.Kind, "", "")
+		groups, err := s.cfg.Reads.TagGroups(r.Context(), acct.ID, k.Kind, "", "")
 		if err != nil {
 			return err
 		}
-		tags, err := s.cfg.Store.Tags(r.Context(), acct.ID, k.Kind, "", "", "")
+		tags, err := s.cfg.Reads.Tags(r.Context(), acct.ID, k.Kind, "", "", "")
 		if err != nil {
 			return err
 		}

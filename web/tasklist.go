@@ -214,11 +214,11 @@ type taskList struct {
 // tags and the names of parents not on the page.
 func (s *Server) listTasks(ctx context.Context, q taskd.TaskQuery, f listFilter, today time.Time, path string) (*taskList, error) {
 	f.apply(&q, today)
-	tasks, err := s.cfg.Store.Tasks(ctx, q)
+	tasks, err := s.cfg.Reads.Tasks(ctx, q)
 	if err != nil {
 		return nil, err
 	}
-	counts, err := s.cfg.Store.CountTasks(ctx, q)
+	counts, err := s.cfg.Reads.CountTasks(ctx, q)
 	if err != nil {
 		return nil, err
 	}
@@ -234,7 +234,7 @@ func (s *Server) listTasks(ctx context.Context, q taskd.TaskQuery, f listFilter,
 	for i, t := range tasks {
 		ids[i] = t.ID
 	}
-	tags, err := s.cfg.Store.ObjectTags(ctx, q.Viewer, taskd.TagsOfTasks, ids)
+	tags, err := s.cfg.Reads.ObjectTags(ctx, q.Viewer, taskd.TagsOfTasks, ids)
 	if err != nil {
 		return nil, err
 	}
@@ -257,7 +257,7 @@ func (s *Server) nameParents(ctx context.Context, viewer taskd.Viewer, rows []ta
 	if len(ids) == 0 {
 		return nil
 	}
-	parents, err := s.cfg.Store.Tasks(ctx, taskd.TaskQuery{Viewer: viewer,
+	parents, err := s.cfg.Reads.Tasks(ctx, taskd.TaskQuery{Viewer: viewer,
 		Filter: taskd.QueryCond{Field: taskd.FieldID, Op: "in", Ints: ids}})
 	if err != nil {
 		return err

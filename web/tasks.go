@@ -61,7 +61,7 @@ func (s *Server) pathTask(w http.ResponseWriter, r *http.Request, v *view, raw s
 	id, err := taskd.ParseID(raw, "task")
 	var t taskd.Task
 	if err == nil {
-		t, err = s.cfg.Store.Task(r.Context(), v.viewer(), id)
+		t, err = s.cfg.Reads.Task(r.Context(), v.viewer(), id)
 	}
 	if taskd.IsNotFound(err) {
 		return t, false, s.failWith(w, r, err)
@@ -70,7 +70,7 @@ func (s *Server) pathTask(w http.ResponseWriter, r *http.Request, v *view, raw s
 }
 
 func (s *Server) renderTaskByID(w http.ResponseWriter, r *http.Request, v *view, acct taskd.Account, id int64, status int, fe *formError) error {
-	t, err := s.cfg.Store.Task(r.Context(), v.viewer(), id)
+	t, err := s.cfg.Reads.Task(r.Context(), v.viewer(), id)
 	if err != nil {
 		return err
 	}
@@ -82,23 +82,23 @@ func (s *Server) renderTask(w http.ResponseWriter, r *http.Request, v *view, acc
 	tv := &taskView{Task: t, Error: fe, Values: r.PostForm, Base: s.cfg.accountPath(acct), Me: actor(acct, v.Nav.Member)}
 	var err error
 	if t.ParentID == 0 {
-		if tv.Task.Children, err = s.cfg.Store.Tasks(ctx, taskd.TaskQuery{Viewer: v.viewer(), ParentID: t.ID}); err != nil {
+		if tv.Task.Children, err = s.cfg.Reads.Tasks(ctx, taskd.TaskQuery{Viewer: v.viewer(), ParentID: t.ID}); err != nil {
 			return err
 		}
 	} else {
-		parent, err := s.cfg.Store.Task(ctx, v.viewer(), t.ParentID)
+		parent, err := s.cfg.Reads.Task(ctx, v.viewer(), t.ParentID)
 		if err != nil {
 			return err
 		}
 		tv.Parent = &parent
 	}
-	if tv.Project, err = s.cfg.Store.Project(ctx, v.viewer(), t.ProjectID); err != nil {
+	if tv.Project, err = s.cfg.Reads.Project(ctx, v.viewer(), t.ProjectID); err != nil {
 		return err
 	}
 	if tv.Costs, err = s.taskCosts(ctx, v, t, tv.Project); err != nil {
 		return err
 	}
-	files, err := s.cfg.Store.Files(ctx, taskd.FileQuery{Viewer: v.viewer(), TaskID: t.ID})
+	files, err := s.cfg.Reads.Files(ctx, taskd.FileQuery{Viewer: v.viewer(), TaskID: t.ID})
 	if err != nil {
 		return err
 	}
@@ -110,13 +110,13 @@ func (s *Server) renderTask(w http.ResponseWriter, r *http.Request, v *view, acc
 			tv.Files = append(tv.Files, f)
 		}
 	}
-	if tv.Comments, err = s.cfg.Store.Comments(ctx, v.viewer(), t.ID); err != nil {
+	if tv.Comments, err = s.cfg.Reads.Comments(ctx, v.viewer(), t.ID); err != nil {
 		return err
 	}
-	if tv.People, err = s.cfg.Store.Members(ctx, acct.ID); err != nil {
+	if tv.People, err = s.cfg.Accounts.Members(ctx, acct.ID); err != nil {
 		return err
 	}
-	if tv.Subscribers, err = s.cfg.Store.Subscribers(ctx, acct.ID, t.ID); err != nil {
+	if tv.Subscribers, err = s.cfg.Reads.Subscribers(ctx, acct.ID, t.ID); err != nil {
 		return err
 	}
 	if tv.Tags, tv.TagForm, err = s.objectTags(ctx, v, taskd.TagsOfTasks, t.ID, tv.Base+"/tasks/"+strconv.FormatInt(t.ID, 10)+"/tags", fe, "tags"); err != nil {
@@ -148,7 +148,7 @@ func (s *Server) taskChange(form string, change func(r *http.Request, by taskd.A
 			status := formStatus(w, err)
 			if fromProject {
 				fe.Form = "tree"
-				p, err := s.cfg.Store.Project(r.Context(), v.viewer(), t.ProjectID)
+				p, err := s.cfg.Reads.Project(r.Context(), v.viewer(), t.ProjectID)
 				if err != nil {
 					return err
 				}
@@ -228,7 +228,7 @@ func (s *Server) commentChange(del bool) accountHandler {
 		id, err := taskd.ParseID(r.PathValue("cid"), "comment")
 		var c taskd.Comment
 		if err == nil {
-			c, err = s.cfg.Store.Comment(r.Context(), v.viewer(), id)
+			c, err = s.cfg.Reads.Comment(r.Context(), v.viewer(), id)
 		}
 		by := actor(acct, m)
 		if err == nil {

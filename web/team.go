@@ -11,7 +11,7 @@ import (
 // teams is POST /a/{slug}/teams: a team made unless one has the title.
 func (s *Server) addTeam(w http.ResponseWriter, r *http.Request, v *view, me member) error {
 	acct := me.Account
-	_, err := s.cfg.Store.AddTeam(r.Context(), actor(acct, me.Member), r.PostFormValue("title"), r.PostFormValue("client") == "1")
+	_, err := s.cfg.Directory.AddTeam(r.Context(), actor(acct, me.Member), r.PostFormValue("title"), r.PostFormValue("client") == "1")
 	if err != nil {
 		fe, ok := asFormError("team", err)
 		if !ok {
@@ -23,16 +23,16 @@ func (s *Server) addTeam(w http.ResponseWriter, r *http.Request, v *view, me mem
 	return see303(w, r, s.cfg.accountPath(acct)+"/people")
 }
 
-// removeMember is POST /a/{slug}/people/{pid}/remove: the person leaves
+// removeMember is POST /a/{slug}/people/{person}/remove: the person leaves
 // the account; their tasks stay, assigned to nobody.
 func (s *Server) removeMember(w http.ResponseWriter, r *http.Request, v *view, me member) error {
 	acct := me.Account
-	id, err := taskd.ParseID(r.PathValue("pid"), "member")
+	id, err := taskd.ParseID(r.PathValue("person"), "member")
 	var gone taskd.Member
 	var ended taskd.TrustEnded
 	if err == nil {
-		if gone, err = s.cfg.Store.Member(r.Context(), acct.ID, id); err == nil {
-			ended, err = s.cfg.Store.RemoveMember(r.Context(), actor(acct, me.Member), id)
+		if gone, err = s.cfg.Accounts.Member(r.Context(), acct.ID, id); err == nil {
+			ended, err = s.cfg.Accounts.RemoveMember(r.Context(), actor(acct, me.Member), id)
 		}
 	}
 	if err != nil {
@@ -121,11 +121,11 @@ func (s *Server) contacts(w http.ResponseWriter, r *http.Request, v *view, me me
 
 func (s *Server) renderContacts(w http.ResponseWriter, r *http.Request, v *view, me member, status int, fe *formError) error {
 	ctx := r.Context()
-	list, err := s.cfg.Store.Contacts(ctx, me.Account.ID)
+	list, err := s.cfg.Directory.Contacts(ctx, me.Account.ID)
 	if err != nil {
 		return err
 	}
-	folders, err := s.cfg.Store.ContactFolders(ctx, me.Account.ID)
+	folders, err := s.cfg.Directory.ContactFolders(ctx, me.Account.ID)
 	if err != nil {
 		return err
 	}
@@ -159,7 +159,7 @@ func (s *Server) addContact(w http.ResponseWriter, r *http.Request, v *view, me 
 		}
 	}
 	if err == nil {
-		_, err = s.cfg.Store.AddContact(r.Context(), actor(me.Account, me.Member), c)
+		_, err = s.cfg.Directory.AddContact(r.Context(), actor(me.Account, me.Member), c)
 	}
 	if err != nil {
 		fe, ok := asFormError("contact", err)

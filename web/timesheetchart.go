@@ -130,7 +130,7 @@ func (s *Server) personRows(ctx context.Context, groups []taskd.CostGroup, peopl
 		if ok {
 			row.Link = link(g.ID)
 		} else {
-			p, err := s.cfg.Store.PersonByID(ctx, g.ID)
+			p, err := s.cfg.Accounts.PersonByID(ctx, g.ID)
 			switch {
 			case err == nil && p.Email != "":
 				row.Name = p.Email

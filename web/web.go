@@ -10,6 +10,7 @@ package web
 import (
 	"bytes"
 	"embed"
+	"errors"
 	"fmt"
 	"html/template"
 	"log/slog"
@@ -22,8 +23,7 @@ import (
 
 	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/internal/upload"
-	"github.com/taskd/taskd/oauth"
-	"github.com/taskd/taskd/people"
+	"github.com/taskd/taskd/mail"
 	"github.com/taskd/taskd/ratelimit"
 	"github.com/taskd/taskd/secret"
 	"github.com/taskd/taskd/webhook"
@@ -37,32 +37,20 @@ var templateFS embed.FS
 //go:embed static
 var staticFS embed.FS
 
-// Store is what the pages read and change.
-type Store interface {
-	taskd.AccountStore
-	taskd.ProjectStore
-	taskd.TaskStore
-	taskd.CommentStore
-	taskd.ClientStore
-	taskd.GrantStore // the applications a person authorized
-	SessionStore
-	taskd.InvitationStore
-	taskd.LinkStore
-	taskd.PeopleStore
-	taskd.NotificationStore
-	taskd.HiddenStore
-	taskd.TagStore
-	taskd.CostStore
-	taskd.FileStore
-	taskd.WebhookStore // the webhook pages read attempts and deliveries
-	ratelimit.Store    // sign-in limits
-}
-
 // Config configures the pages.
 type Config struct {
-	Store  Store
-	OAuth  *oauth.Server
-	Hooks  *webhook.Service
+	// The stores, by topic (stores.go).
+	Reads       ReadStore
+	Accounts    AccountStore
+	Directory   taskd.DirectoryStore
+	Invitations taskd.InvitationStore
+	Sessions    SessionStore
+	Apps        AppStore
+	Webhooks    taskd.WebhookStore // the webhook pages read attempts and deliveries
+	Counts      ratelimit.Store    // sign-in limits
+
+	OAuth  Authorizer
+	Hooks  WebhookService
 	Sealer *secret.Sealer
 	Log    *slog.Logger
 	Now    func() time.Time
@@ -73,15 +61,16 @@ type Config struct {
 	// TrustProxy takes the client address from X-Forwarded-For.
 	TrustProxy bool
 	// People sends invitations and one-time links by e-mail.
-	People *people.Service
-	// ShowMail serves the outbox at /dev/mail (--dev): People.Outbox.
+	People Mailer
+	// ShowMail serves Outbox at /dev/mail (--dev).
 	ShowMail bool
+	Outbox   *mail.Outbox
 	// FileLimits bound the files an account stores; zero:
 	// taskd.DefaultFileLimits. They are Work's when it is given.
 	FileLimits taskd.FileLimits
 	// Work makes every change to projects, tasks, comments, costs,
 	// timers, tags, subscriptions and files: the use cases the account
-	// API shares. nil: made on Store.
+	// API shares. Required.
 	Work *work.Services
 	// Uploads admits and paces the files of forms; nil: no bound in
 	// flight, the default pace.
@@ -111,7 +100,10 @@ func New(cfg Config) (*Server, error) {
 		cfg.FileLimits = taskd.DefaultFileLimits
 	}
 	if cfg.Work == nil {
-		cfg.Work = work.New(cfg.Store, cfg.FileLimits)
+		return nil, errors.New("web: Config.Work is required")
+	}
+	if cfg.ShowMail && cfg.Outbox == nil {
+		return nil, errors.New("web: Config.ShowMail needs Config.Outbox")
 	}
 	t, err := template.New("").Funcs(template.FuncMap{
 		"scopeText":  scopeText,
@@ -151,8 +143,8 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	return &Server{cfg: cfg, tmpl: t,
-		signInsPerEmail:   ratelimit.NewStrict("signin-email:", cfg.Store, signInLimitPerEmail, cfg.Now),
-		signInsPerAddress: ratelimit.NewStrict("signin-address:", cfg.Store, signInLimitPerAddress, cfg.Now),
+		signInsPerEmail:   ratelimit.NewStrict("signin-email:", cfg.Counts, signInLimitPerEmail, cfg.Now),
+		signInsPerAddress: ratelimit.NewStrict("signin-address:", cfg.Counts, signInLimitPerAddress, cfg.Now),
 	}, nil
 }
 
@@ -216,7 +208,7 @@ func (s *Server) routes() []route {
 		{"POST /a/{slug}/tasks/{tid}/timer", s.form(s.inAccount(taskd.PermWork, s.startTimer))},
 		{"POST /a/{slug}/timer/stop", s.form(s.inAccount(taskd.PermWork, s.stopTimer(false)))},
 		{"POST /a/{slug}/timer/discard", s.form(s.inAccount(taskd.PermWork, s.stopTimer(true)))},
-		{"POST /a/{slug}/people/{pid}/rate", s.form(s.inAccount(taskd.PermManagePeople, s.setRate))},
+		{"POST /a/{slug}/people/{person}/rate", s.form(s.inAccount(taskd.PermManagePeople, s.setRate))},
 		{"GET /join", s.page(s.joinPage)},
 		{"POST /join", s.form(s.join)},
 		{"GET /reset", s.page(s.resetRequestPage)},
@@ -233,7 +225,7 @@ func (s *Server) routes() []route {
 		{"POST /a/{slug}/invitations/{id}/cancel", s.form(s.inAccount(taskd.PermManagePeople, s.cancelInvitation))},
 		{"GET /a/{slug}/people", s.page(s.inAccount(taskd.PermRead, s.people))},
 		{"POST /a/{slug}/people", s.form(s.inAccount(taskd.PermManagePeople, s.addPerson))},
-		{"POST /a/{slug}/people/{pid}/remove", s.form(s.inAccount(taskd.PermManagePeople, s.removeMember))},
+		{"POST /a/{slug}/people/{person}/remove", s.form(s.inAccount(taskd.PermManagePeople, s.removeMember))},
 		{"POST /a/{slug}/teams", s.form(s.inAccount(taskd.PermManagePeople, s.addTeam))},
 		{"GET /a/{slug}/contacts", s.page(s.inAccount(taskd.PermRead, s.contacts))},
 		{"GET /a/{slug}/my", s.page(s.inAccount(taskd.PermRead, s.myTasks))},
@@ -242,7 +234,7 @@ func (s *Server) routes() []route {
 		{"POST /profile", s.form(s.saveProfile)},
 		{"POST /profile/email", s.form(s.changeEmail)},
 		{"POST /profile/password", s.form(s.changePassword)},
-		{"POST /a/{slug}/people/{pid}/role", s.form(s.inAccount(taskd.PermManagePeople, s.setRole))},
+		{"POST /a/{slug}/people/{person}/role", s.form(s.inAccount(taskd.PermManagePeople, s.setRole))},
 		{"GET /a/{slug}/settings", s.page(s.inAccount(taskd.PermSettings, s.settingsIndex))},
 		{"GET /a/{slug}/settings/{$}", s.page(s.inAccount(taskd.PermSettings, s.settingsIndex))},
 		{"GET /a/{slug}/settings/account", s.page(s.inAccount(taskd.PermSettings, s.accountZonePage))},

@@ -40,7 +40,7 @@ func (s *Server) renderWebhooks(w http.ResponseWriter, r *http.Request, v *view,
 	if wv.Webhooks, err = s.cfg.Hooks.List(r.Context(), wv.Account.ID); err != nil {
 		return err
 	}
-	if wv.Projects, err = s.cfg.Store.Projects(r.Context(), v.viewer(), taskd.ProjectActive); err != nil {
+	if wv.Projects, err = s.cfg.Reads.Projects(r.Context(), v.viewer(), taskd.ProjectActive); err != nil {
 		return err
 	}
 	wv.Events = taskd.SubscribableEvents
@@ -92,7 +92,7 @@ func (s *Server) hook(w http.ResponseWriter, r *http.Request, acct taskd.Account
 	id, err := taskd.ParseID(r.PathValue("id"), "webhook")
 	var hook taskd.Webhook
 	if err == nil {
-		hook, err = s.cfg.Store.Webhook(r.Context(), acct.ID, id)
+		hook, err = s.cfg.Webhooks.Webhook(r.Context(), acct.ID, id)
 	}
 	if taskd.IsNotFound(err) {
 		return acct, hook, false, s.failWith(w, r, err)
@@ -107,14 +107,14 @@ func (s *Server) webhookPage(w http.ResponseWriter, r *http.Request, v *view, me
 	}
 	ctx := r.Context()
 	wv := &webhookView{Account: acct, Hook: hook, Shown: s.takeFlash(w, r)}
-	if wv.Attempts, err = s.cfg.Store.Attempts(ctx, acct.ID, hook.ID, 50); err != nil {
+	if wv.Attempts, err = s.cfg.Webhooks.Attempts(ctx, acct.ID, hook.ID, 50); err != nil {
 		return err
 	}
-	if wv.Expired, err = s.cfg.Store.ExpiredDeliveries(ctx, acct.ID, hook.ID, 20); err != nil {
+	if wv.Expired, err = s.cfg.Webhooks.ExpiredDeliveries(ctx, acct.ID, hook.ID, 20); err != nil {
 		return err
 	}
 	now := s.cfg.Now()
-	stats, err := s.cfg.Store.AttemptStats(ctx, acct.ID, hook.ID, now.Add(-24*time.Hour))
+	stats, err := s.cfg.Webhooks.AttemptStats(ctx, acct.ID, hook.ID, now.Add(-24*time.Hour))
 	if err != nil {
 		return err
 	}

@@ -42,6 +42,7 @@ type DispatcherConfig struct {
 // webhook's deliveries at once.
 type Dispatcher struct {
 	svc   *Service
+	store taskd.DeliveryStore
 	cfg   DispatcherConfig
 	owner string
 
@@ -54,8 +55,9 @@ type Dispatcher struct {
 	again chan struct{}
 }
 
-// NewDispatcher returns a dispatcher for the service's store and client.
-func NewDispatcher(svc *Service, cfg DispatcherConfig) *Dispatcher {
+// NewDispatcher returns a dispatcher that sends the deliveries of store
+// with the service's client and log.
+func NewDispatcher(svc *Service, store taskd.DeliveryStore, cfg DispatcherConfig) *Dispatcher {
 	if cfg.Workers <= 0 {
 		cfg.Workers = 16
 	}
@@ -71,7 +73,7 @@ func NewDispatcher(svc *Service, cfg DispatcherConfig) *Dispatcher {
 	if cfg.Backoff == nil {
 		cfg.Backoff = Backoff
 	}
-	return &Dispatcher{svc: svc, cfg: cfg, owner: secret.Token(12), busy: map[int64]bool{}, again: make(chan struct{}, 1)}
+	return &Dispatcher{svc: svc, store: store, cfg: cfg, owner: secret.Token(12), busy: map[int64]bool{}, again: make(chan struct{}, 1)}
 }
 
 var schedule = []time.Duration{5 * time.Second, time.Minute, 5 * time.Minute, 30 * time.Minute, 2 * time.Hour, 5 * time.Hour, 10 * time.Hour}
@@ -90,10 +92,7 @@ func (d *Dispatcher) Run(ctx context.Context) {
 	slots := make(chan struct{}, d.cfg.Workers)
 	tick := time.NewTicker(d.cfg.Poll)
 	defer tick.Stop()
-	var written <-chan struct{} // nil (never ready) for a store that cannot tell
-	if w, ok := d.svc.store.(interface{ EventsWritten() <-chan struct{} }); ok {
-		written = w.EventsWritten()
-	}
+	written := d.store.EventsWritten()
 	var lastExpiry time.Time
 	for {
 		fan := true
@@ -113,13 +112,13 @@ func (d *Dispatcher) Run(ctx context.Context) {
 		}
 		if now := d.svc.now(); now.Sub(lastExpiry) > time.Minute {
 			lastExpiry = now
-			if n, err := d.svc.store.ExpireHeld(ctx, now.Add(-taskd.HoldLimit)); err != nil {
+			if n, err := d.store.ExpireHeld(ctx, now.Add(-taskd.HoldLimit)); err != nil {
 				d.svc.log.WarnContext(ctx, "expiring held deliveries failed", "err", err)
 			} else if n > 0 {
 				d.svc.log.InfoContext(ctx, "held webhook deliveries expired", "count", n)
 			}
 		}
-		due, err := d.svc.store.DueWebhooks(ctx, d.cfg.Workers)
+		due, err := d.store.DueWebhooks(ctx, d.cfg.Workers)
 		if err != nil {
 			d.svc.log.WarnContext(ctx, "listing due webhooks failed", "err", err)
 			continue
@@ -136,7 +135,7 @@ func (d *Dispatcher) Run(ctx context.Context) {
 				continue
 			}
 			until := d.svc.now().Add(d.cfg.Lease)
-			ok, err := d.svc.store.Lease(ctx, id, d.owner, until)
+			ok, err := d.store.Lease(ctx, id, d.owner, until)
 			if err != nil || !ok {
 				<-slots
 				d.unclaim(id)
@@ -161,7 +160,7 @@ func (d *Dispatcher) Run(ctx context.Context) {
 // transaction until none is left.
 func (d *Dispatcher) fanOut(ctx context.Context) error {
 	for {
-		n, err := d.svc.store.FanOut(ctx, 200)
+		n, err := d.store.FanOut(ctx, 200)
 		if err != nil || n < 200 {
 			return err
 		}
@@ -201,13 +200,13 @@ func (d *Dispatcher) unclaim(id int64) {
 func (d *Dispatcher) drain(ctx context.Context, id int64, leased time.Time) {
 	// Shutdown lets the attempt in flight finish and be recorded.
 	work := context.WithoutCancel(ctx)
-	defer d.svc.store.Release(work, id, d.owner)
+	defer d.store.Release(work, id, d.owner)
 	// The lease is renewed once it is half spent (or has less left than
 	// one attempt may take), not before every attempt: a write saved per
 	// delivery, while no attempt starts without a lease that outlasts it.
 	renewAt := max(d.cfg.Lease/2, Timeout+time.Second)
 	for ctx.Err() == nil {
-		dels, w, err := d.svc.store.NextDeliveries(work, id, MaxBatch)
+		dels, w, err := d.store.NextDeliveries(work, id, MaxBatch)
 		if err != nil {
 			d.svc.log.WarnContext(ctx, "reading the next deliveries failed", "webhook", id, "err", err)
 			return
@@ -217,7 +216,7 @@ func (d *Dispatcher) drain(ctx context.Context, id int64, leased time.Time) {
 		}
 		if now := d.svc.now(); leased.Sub(now) < renewAt {
 			until := now.Add(d.cfg.Lease)
-			if ok, err := d.svc.store.Lease(work, id, d.owner, until); err != nil || !ok {
+			if ok, err := d.store.Lease(work, id, d.owner, until); err != nil || !ok {
 				return
 			}
 			leased = until
@@ -283,7 +282,7 @@ func (d *Dispatcher) send(ctx context.Context, w taskd.Webhook, dels []taskd.Del
 	if d.cfg.Observe != nil {
 		d.cfg.Observe(res)
 	}
-	if err := d.svc.store.RecordAttempt(ctx, a, retryAt); err != nil {
+	if err := d.store.RecordAttempt(ctx, a, retryAt); err != nil {
 		d.svc.log.WarnContext(ctx, "recording a webhook attempt failed", "webhook", w.ID, "err", err)
 		return false
 	}

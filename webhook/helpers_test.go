@@ -87,7 +87,7 @@ func (e *env) run(cfg webhook.DispatcherConfig) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
-	go func() { defer close(done); webhook.NewDispatcher(e.svc, cfg).Run(ctx) }()
+	go func() { defer close(done); webhook.NewDispatcher(e.svc, e.db, cfg).Run(ctx) }()
 	e.t.Cleanup(func() { cancel(); <-done })
 }
 

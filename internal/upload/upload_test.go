@@ -138,7 +138,9 @@ func send(t *testing.T, url string, piece, pieces int, gap time.Duration, stall 
 // server's read and write timeouts and gets its answer; one that stalls is
 // cut off once it falls behind.
 func TestBodyKeepsItsPace(t *testing.T) {
-	url := paced(t, Limits{MinRate: 1 << 10, Grace: 300 * time.Millisecond, Idle: 300 * time.Millisecond})
+	// Grace and Idle are twice the server's timeouts and ten times the gap
+	// between pieces, so a loaded machine's late wake-up is no stall.
+	url := paced(t, Limits{MinRate: 1 << 10, Grace: time.Second, Idle: time.Second})
 	// 2 KiB every 100 ms for 1.5 s: 20 KiB/s, three times the timeouts.
 	status, body, err := send(t, url, 2<<10, 15, 100*time.Millisecond, false)
 	if err != nil || status != http.StatusOK || body != strconv.Itoa(15*2<<10) {

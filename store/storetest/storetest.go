@@ -43,15 +43,23 @@ func (c *Clock) Advance(d time.Duration) {
 
 // Store is every interface the store implements.
 type Store interface {
-	taskd.Store
+	taskd.AccountStore
+	taskd.MemberStore
+	taskd.ProjectStore
+	taskd.TaskStore
+	taskd.CommentStore
+	taskd.EventStore
 	taskd.ClientStore
 	taskd.GrantStore
 	taskd.SigningKeyStore
 	taskd.WebhookStore
+	taskd.DeliveryStore
 	taskd.InvitationStore
 	taskd.MailStore
 	taskd.LinkStore
-	taskd.PeopleStore
+	taskd.DirectoryStore
+	taskd.ProjectTeamStore
+	taskd.PersonStore
 	taskd.NotificationStore
 	taskd.HiddenStore
 	taskd.TagStore

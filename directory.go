@@ -38,9 +38,9 @@ func (c Contact) DisplayName() string { return displayName(c.FirstName, c.LastNa
 // of people, in bytes.
 const MaxTitleLen = 200
 
-// PeopleStore keeps an account's teams, contacts, folders, project
-// members and task subscribers.
-type PeopleStore interface {
+// DirectoryStore keeps an account's directory: its teams, its contacts
+// and their folders, and the folders of its projects.
+type DirectoryStore interface {
 	Teams(ctx context.Context, accountID int64) ([]Team, error)
 	// AddTeam creates a team unless one has the title; either way it
 	// returns the team with the title.
@@ -53,6 +53,11 @@ type PeopleStore interface {
 	AddContact(ctx context.Context, by Actor, c Contact) (Contact, error)
 	ProjectFolders(ctx context.Context, accountID int64) ([]Folder, error)
 	AddProjectFolder(ctx context.Context, by Actor, title string) (Folder, error)
+}
+
+// ProjectTeamStore keeps who is on a project's team and who follows a
+// task.
+type ProjectTeamStore interface {
 	// ProjectMembers lists a project's team.
 	ProjectMembers(ctx context.Context, accountID, projectID int64) ([]PersonRef, error)
 	// SetProjectMembers adds (add) or removes members of the account,
@@ -68,15 +73,4 @@ type PeopleStore interface {
 	Subscribers(ctx context.Context, accountID, taskID int64) ([]PersonRef, error)
 	// Subscribe subscribes (on) or unsubscribes a member to a task.
 	Subscribe(ctx context.Context, by Actor, taskID int64, email string, on bool) error
-	// SetPassword changes a person's password hash, and ends every
-	// session and every reset or e-mail link of theirs; with endGrants,
-	// also every authorization of an application they gave, in every
-	// account. It returns how many authorizations ended.
-	SetPassword(ctx context.Context, personID int64, hash string, endGrants bool) (int, error)
-	// SetProfile changes a person's names and profile.
-	SetProfile(ctx context.Context, personID int64, first, last string, p Profile) (Person, error)
-	// RemoveMember ends a membership; the person's tasks stay, assigned
-	// to nobody, and everything the membership gave them ends in the same
-	// transaction (TrustEnded). The owner cannot be removed.
-	RemoveMember(ctx context.Context, by Actor, personID int64) (TrustEnded, error)
 }

@@ -187,8 +187,9 @@ type DueWebhook struct {
 	Errors int
 }
 
-// WebhookStore keeps webhooks, their deliveries and the attempt log.
-// Unknown webhooks are not found ("webhook").
+// WebhookStore keeps an account's webhooks and what the API and the pages
+// show of their deliveries: the attempt log, the events held, the
+// deliveries that expired. Unknown webhooks are not found ("webhook").
 type WebhookStore interface {
 	CreateWebhook(ctx context.Context, w Webhook) (Webhook, error)
 	Webhooks(ctx context.Context, accountID int64) ([]Webhook, error)
@@ -200,7 +201,28 @@ type WebhookStore interface {
 	// DisableWebhook disables a webhook, recording why.
 	DisableWebhook(ctx context.Context, accountID, id int64, reason string) error
 	SetWebhookSecret(ctx context.Context, accountID, id int64, sealed []byte) error
+	// Redeliver makes a delivered or expired delivery pending again.
+	Redeliver(ctx context.Context, accountID, deliveryID int64) error
+	// RecordAttempt logs an attempt and applies it: on success its
+	// deliveries are done and the error count reset; on failure the count grows, the
+	// next attempt is put off until retryAt, and at MaxWebhookFailures the
+	// webhook is disabled.
+	RecordAttempt(ctx context.Context, a Attempt, retryAt time.Time) error
+	Attempts(ctx context.Context, accountID, webhookID int64, limit int) ([]Attempt, error)
+	AttemptStats(ctx context.Context, accountID, webhookID int64, since time.Time) ([]AttemptStats, error)
+	// HeldEvents counts the events waiting for one of the account's
+	// webhooks (pending or queued, made within HoldLimit): those it sends
+	// once it is enabled or its next attempt is due. Not found ("webhook")
+	// for another account's webhook.
+	HeldEvents(ctx context.Context, accountID, webhookID int64) (int, error)
+	// ExpiredDeliveries lists a webhook's expired deliveries, newest first.
+	ExpiredDeliveries(ctx context.Context, accountID, webhookID int64, limit int) ([]Delivery, error)
+}
 
+// DeliveryStore is the webhook dispatcher's: the queue of deliveries made
+// from the events, the leases that keep replicas from sending one
+// webhook's deliveries at once, and the attempts.
+type DeliveryStore interface {
 	// FanOut queues up to limit new events for every webhook whose
 	// subscription matches, and returns how many events it handled (fewer
 	// than limit: none is left). The deliveries are made from the queue
@@ -227,15 +249,8 @@ type WebhookStore interface {
 	// ExpireHeld marks pending and queued deliveries of events older than
 	// the time expired, and returns how many.
 	ExpireHeld(ctx context.Context, before time.Time) (int, error)
-	// Redeliver makes a delivered or expired delivery pending again.
-	Redeliver(ctx context.Context, accountID, deliveryID int64) error
-	Attempts(ctx context.Context, accountID, webhookID int64, limit int) ([]Attempt, error)
-	AttemptStats(ctx context.Context, accountID, webhookID int64, since time.Time) ([]AttemptStats, error)
-	// HeldEvents counts the events waiting for one of the account's
-	// webhooks (pending or queued, made within HoldLimit): those it sends
-	// once it is enabled or its next attempt is due. Not found ("webhook")
-	// for another account's webhook.
-	HeldEvents(ctx context.Context, accountID, webhookID int64) (int, error)
-	// ExpiredDeliveries lists a webhook's expired deliveries, newest first.
-	ExpiredDeliveries(ctx context.Context, accountID, webhookID int64, limit int) ([]Delivery, error)
+	// EventsWritten receives after a change and its event commit (on
+	// PostgreSQL, another process's too), so that the dispatcher need not
+	// wait for its poll; signals coalesce.
+	EventsWritten() <-chan struct{}
 }

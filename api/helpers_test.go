@@ -71,6 +71,14 @@ func (s *server) newAccount(t testing.TB) *account {
 	return &account{server: s, Slug: a.Slug, Key: a.Key, Owner: a.Owner, t: t}
 }
 
+// in is the account as a step of a scenario sees it: a subtest t of the
+// test that made it, whose failures its helpers report.
+func (a *account) in(t testing.TB) *account {
+	c := *a
+	c.t = t
+	return &c
+}
+
 // oauth returns an authorization server on the test server's store.
 func (s *server) oauth(t testing.TB) *oauth.Server {
 	t.Helper()

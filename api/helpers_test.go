@@ -195,6 +195,12 @@ func (a *account) do(method, target, contentType, body string, header http.Heade
 
 func hashWith(q, key string) string { return api.Hash(q, key) }
 
+// as calls an action of the token path with an access token.
+func (a *account) as(token string, pairs ...string) response {
+	a.t.Helper()
+	return a.do(http.MethodGet, a.URL+"/a/"+a.Slug+"/api/oauth2?"+query(pairs...), "", "", http.Header{"Authorization": {"Bearer " + token}})
+}
+
 // id calls, fails the test unless the answer is a success, and returns the
 // id of what the call made.
 func (a *account) id(pairs ...string) string {

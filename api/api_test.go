@@ -66,132 +66,160 @@ func name(p any) any { return p.(map[string]any)["name"] }
 func TestWorkflow(t *testing.T) {
 	eachAccount(t, func(t *testing.T, a *account) {
 		owner := a.Owner.Email
+		var pid, tid, sid string
 
-		// Projects.
-		p := a.ok("action", "post_project", "title", "Launch", "text", "Plan", "datestart", "01.03.2026", "dateend", "2026-04-30").data()
-		pid := p["id"].(string)
-		if p["name"] != "Launch" || p["page"] != "/project/"+pid+"/" || p["status"] != "active" || p["date_start"] != "2026-03-01" ||
-			p["date_end"] != "2026-04-30" || p["text"] != "Plan" {
-			t.Fatalf("post_project = %v", p)
-		}
-		if uf := p["user_from"].(map[string]any); uf["email"] != owner || uf["name"] != "Olga Owner" || !idRE.MatchString(uf["id"].(string)) {
-			t.Fatalf("project user_from = %v", uf)
-		}
-		if ut := p["user_to"].(map[string]any); ut["id"] != "1" || ut["email"] != "NOONE" {
-			t.Fatalf("project user_to = %v", ut)
-		}
-		a.ok("action", "update_project", "id_project", pid, "title", "Launch v2", "email_manager", owner)
-		if got := a.ok("action", "get_project", "id_project", pid).data(); got["name"] != "Launch v2" || got["user_to"].(map[string]any)["email"] != owner {
-			t.Fatalf("get_project = %v", got)
-		}
-
-		// Tasks and a subtask.
-		task := a.ok("action", "post_task", "id_project", pid, "title", "Write copy", "text", "Body", "priority", "7",
-			"email_user_to", owner, "datestart", "02.03.2026", "dateend", "10.03.2026").data()
-		checkTaskShape(t, task, true, "text", "project")
-		tid := task["id"].(string)
-		if task["priority"] != "7" || name(task["user_to"]) != "Olga Owner" || name(task["user_from"]) != "Olga Owner" ||
-			task["date_start"] != "2026-03-02" || task["page"] != fmt.Sprintf("/project/%s/%s/", pid, tid) {
-			t.Fatalf("post_task = %v", task)
-		}
-		sub := a.ok("action", "post_task", "id_project", pid, "id_parent", tid, "title", "Proofread", "email_user_to", "ANY").data()
-		sid := sub["id"].(string)
-		checkTaskShape(t, sub, false, "text", "project")
-		if sub["page"] != fmt.Sprintf("/project/%s/%s/%s/", pid, tid, sid) || name(sub["user_to"]) != "Anyone" {
-			t.Fatalf("subtask = %v", sub)
+		if !t.Run("a project is made, changed and read", func(t *testing.T) {
+			a := a.in(t)
+			p := a.ok("action", "post_project", "title", "Launch", "text", "Plan", "datestart", "01.03.2026", "dateend", "2026-04-30").data()
+			pid = p["id"].(string)
+			if p["name"] != "Launch" || p["page"] != "/project/"+pid+"/" || p["status"] != "active" || p["date_start"] != "2026-03-01" ||
+				p["date_end"] != "2026-04-30" || p["text"] != "Plan" {
+				t.Fatalf("post_project = %v", p)
+			}
+			if uf := p["user_from"].(map[string]any); uf["email"] != owner || uf["name"] != "Olga Owner" || !idRE.MatchString(uf["id"].(string)) {
+				t.Fatalf("project user_from = %v", uf)
+			}
+			if ut := p["user_to"].(map[string]any); ut["id"] != "1" || ut["email"] != "NOONE" {
+				t.Fatalf("project user_to = %v", ut)
+			}
+			a.ok("action", "update_project", "id_project", pid, "title", "Launch v2", "email_manager", owner)
+			if got := a.ok("action", "get_project", "id_project", pid).data(); got["name"] != "Launch v2" || got["user_to"].(map[string]any)["email"] != owner {
+				t.Fatalf("get_project = %v", got)
+			}
+		}) {
+			return
 		}
 
-		list := a.ok("action", "get_tasks", "id_project", pid).list()
-		if len(list) != 1 {
-			t.Fatalf("get_tasks = %v", list)
-		}
-		top := list[0].(map[string]any)
-		checkTaskShape(t, top, true)
-		child := top["child"].([]any)
-		if len(child) != 1 {
-			t.Fatalf("child = %v", child)
-		}
-		checkTaskShape(t, child[0].(map[string]any), false)
+		if !t.Run("a task and its subtask are made and listed as a tree", func(t *testing.T) {
+			a := a.in(t)
+			task := a.ok("action", "post_task", "id_project", pid, "title", "Write copy", "text", "Body", "priority", "7",
+				"email_user_to", owner, "datestart", "02.03.2026", "dateend", "10.03.2026").data()
+			checkTaskShape(t, task, true, "text", "project")
+			tid = task["id"].(string)
+			if task["priority"] != "7" || name(task["user_to"]) != "Olga Owner" || name(task["user_from"]) != "Olga Owner" ||
+				task["date_start"] != "2026-03-02" || task["page"] != fmt.Sprintf("/project/%s/%s/", pid, tid) {
+				t.Fatalf("post_task = %v", task)
+			}
+			sub := a.ok("action", "post_task", "id_project", pid, "id_parent", tid, "title", "Proofread", "email_user_to", "ANY").data()
+			sid = sub["id"].(string)
+			checkTaskShape(t, sub, false, "text", "project")
+			if sub["page"] != fmt.Sprintf("/project/%s/%s/%s/", pid, tid, sid) || name(sub["user_to"]) != "Anyone" {
+				t.Fatalf("subtask = %v", sub)
+			}
 
-		// Rules: parent with an active subtask, then complete and reopen.
-		a.fails(api.CodeTaskHasChildren, "action", "complete_task", "id_task", tid)
-		a.ok("action", "complete_task", "id_task", sid)
-		a.fails(api.CodeAlreadyInState, "action", "complete_task", "id_task", sid)
-		if got := a.ok("action", "complete_task", "id_task", tid).data(); got["status"] != "done" {
-			t.Fatalf("complete_task = %v", got)
-		}
-		a.fails(api.CodeParentDone, "action", "reopen_task", "id_task", sid)
-		a.fails(api.CodeTaskClosed, "action", "post_task", "id_project", pid, "id_parent", tid, "title", "late")
-		a.ok("action", "reopen_task", "id_task", tid)
-		a.fails(api.CodeAlreadyInState, "action", "reopen_task", "id_task", tid)
-		a.ok("action", "reopen_task", "id_task", sid)
-		if got := a.ok("action", "get_tasks", "id_project", pid, "filter", "done").list(); len(got) != 0 {
-			t.Fatalf("done tasks = %v", got)
-		}
-
-		upd := a.ok("action", "update_task", "id_task", tid, "title", "Write the copy", "priority", "2", "email_user_to", "NOONE", "dateend", "").data()
-		if upd["name"] != "Write the copy" || upd["priority"] != "2" || name(upd["user_to"]) != "Executive isn't assigned" || upd["date_end"] != "" {
-			t.Fatalf("update_task = %v", upd)
-		}
-		got := a.ok("action", "get_task", "id_task", tid).data()
-		checkTaskShape(t, got, true, "text", "project")
-		if got["text"] != "Body" || len(got["child"].([]any)) != 1 {
-			t.Fatalf("get_task = %v", got)
-		}
-		if all := a.ok("action", "get_all_tasks").list(); len(all) != 1 || all[0].(map[string]any)["project"].(map[string]any)["id"] != pid {
-			t.Fatalf("get_all_tasks = %v", all)
-		}
-		if found := a.ok("action", "search_tasks", "filter", "name has 'proof'").list(); len(found) != 1 || found[0].(map[string]any)["id"] != sid {
-			t.Fatalf("search_tasks = %v", found)
+			list := a.ok("action", "get_tasks", "id_project", pid).list()
+			if len(list) != 1 {
+				t.Fatalf("get_tasks = %v", list)
+			}
+			top := list[0].(map[string]any)
+			checkTaskShape(t, top, true)
+			child := top["child"].([]any)
+			if len(child) != 1 {
+				t.Fatalf("child = %v", child)
+			}
+			checkTaskShape(t, child[0].(map[string]any), false)
+		}) {
+			return
 		}
 
-		// Comments.
-		cm := a.ok("action", "post_comment", "id_task", tid, "text", "Looks good").data()
-		cid := cm["id"].(string)
-		if cm["page"] != fmt.Sprintf("/project/%s/%s/#com%s", pid, tid, cid) || cm["text"] != "Looks good" ||
-			!dateTimeRE.MatchString(cm["date_added"].(string)) || cm["user_from"].(map[string]any)["email"] != owner {
-			t.Fatalf("post_comment = %v", cm)
+		if !t.Run("a parent completes after its subtask, and reopens before it", func(t *testing.T) {
+			a := a.in(t)
+			a.fails(api.CodeTaskHasChildren, "action", "complete_task", "id_task", tid)
+			a.ok("action", "complete_task", "id_task", sid)
+			a.fails(api.CodeAlreadyInState, "action", "complete_task", "id_task", sid)
+			if got := a.ok("action", "complete_task", "id_task", tid).data(); got["status"] != "done" {
+				t.Fatalf("complete_task = %v", got)
+			}
+			a.fails(api.CodeParentDone, "action", "reopen_task", "id_task", sid)
+			a.fails(api.CodeTaskClosed, "action", "post_task", "id_project", pid, "id_parent", tid, "title", "late")
+			a.ok("action", "reopen_task", "id_task", tid)
+			a.fails(api.CodeAlreadyInState, "action", "reopen_task", "id_task", tid)
+			a.ok("action", "reopen_task", "id_task", sid)
+			if got := a.ok("action", "get_tasks", "id_project", pid, "filter", "done").list(); len(got) != 0 {
+				t.Fatalf("done tasks = %v", got)
+			}
+		}) {
+			return
 		}
-		a.ok("action", "update_comment", "id_comment", cid, "text", "Looks great")
-		if cs := a.ok("action", "get_comments", "id_task", tid).list(); len(cs) != 1 || cs[0].(map[string]any)["text"] != "Looks great" {
-			t.Fatalf("get_comments = %v", cs)
-		}
-		a.ok("action", "delete_comment", "id_comment", cid)
-		a.fails(api.CodeCommentInvalid, "action", "delete_comment", "id_comment", cid)
 
-		// Users and project status.
-		if us := a.ok("action", "get_users").list(); len(us) != 1 || us[0].(map[string]any)["email"] != owner || us[0].(map[string]any)["role"] != "owner" {
-			t.Fatalf("get_users = %v", us)
+		if !t.Run("a changed task reads, lists and is found as changed", func(t *testing.T) {
+			a := a.in(t)
+			upd := a.ok("action", "update_task", "id_task", tid, "title", "Write the copy", "priority", "2", "email_user_to", "NOONE", "dateend", "").data()
+			if upd["name"] != "Write the copy" || upd["priority"] != "2" || name(upd["user_to"]) != "Executive isn't assigned" || upd["date_end"] != "" {
+				t.Fatalf("update_task = %v", upd)
+			}
+			got := a.ok("action", "get_task", "id_task", tid).data()
+			checkTaskShape(t, got, true, "text", "project")
+			if got["text"] != "Body" || len(got["child"].([]any)) != 1 {
+				t.Fatalf("get_task = %v", got)
+			}
+			if all := a.ok("action", "get_all_tasks").list(); len(all) != 1 || all[0].(map[string]any)["project"].(map[string]any)["id"] != pid {
+				t.Fatalf("get_all_tasks = %v", all)
+			}
+			if found := a.ok("action", "search_tasks", "filter", "name has 'proof'").list(); len(found) != 1 || found[0].(map[string]any)["id"] != sid {
+				t.Fatalf("search_tasks = %v", found)
+			}
+		}) {
+			return
 		}
-		a.ok("action", "close_project", "id_project", pid)
-		if ps := a.ok("action", "get_projects", "filter", "archive").list(); len(ps) != 1 {
-			t.Fatalf("archived projects = %v", ps)
-		}
-		a.fails(api.CodeProjectArchived, "action", "post_task", "id_project", pid, "title", "x")
-		a.ok("action", "activate_project", "id_project", pid)
 
-		// Delete, then read the events back.
-		a.ok("action", "delete_task", "id_task", tid)
-		a.fails(api.CodeTaskInvalid, "action", "get_task", "id_task", sid)
-		evs := a.ok("action", "get_events", "period", "1h").list()
-		var names []string
-		for _, e := range evs {
-			ev := e.(map[string]any)
-			names = append(names, ev["event"].(string))
-			for _, f := range []string{"id", "action", "object", "date_added", "user_from", "new", "old", "project"} {
-				if _, ok := ev[f]; !ok {
-					t.Fatalf("event lacks %s: %v", f, ev)
+		if !t.Run("a comment is posted, edited and deleted once", func(t *testing.T) {
+			a := a.in(t)
+			cm := a.ok("action", "post_comment", "id_task", tid, "text", "Looks good").data()
+			cid := cm["id"].(string)
+			if cm["page"] != fmt.Sprintf("/project/%s/%s/#com%s", pid, tid, cid) || cm["text"] != "Looks good" ||
+				!dateTimeRE.MatchString(cm["date_added"].(string)) || cm["user_from"].(map[string]any)["email"] != owner {
+				t.Fatalf("post_comment = %v", cm)
+			}
+			a.ok("action", "update_comment", "id_comment", cid, "text", "Looks great")
+			if cs := a.ok("action", "get_comments", "id_task", tid).list(); len(cs) != 1 || cs[0].(map[string]any)["text"] != "Looks great" {
+				t.Fatalf("get_comments = %v", cs)
+			}
+			a.ok("action", "delete_comment", "id_comment", cid)
+			a.fails(api.CodeCommentInvalid, "action", "delete_comment", "id_comment", cid)
+		}) {
+			return
+		}
+
+		if !t.Run("the owner is the one user, and a closed project takes no tasks until activated", func(t *testing.T) {
+			a := a.in(t)
+			if us := a.ok("action", "get_users").list(); len(us) != 1 || us[0].(map[string]any)["email"] != owner || us[0].(map[string]any)["role"] != "owner" {
+				t.Fatalf("get_users = %v", us)
+			}
+			a.ok("action", "close_project", "id_project", pid)
+			if ps := a.ok("action", "get_projects", "filter", "archive").list(); len(ps) != 1 {
+				t.Fatalf("archived projects = %v", ps)
+			}
+			a.fails(api.CodeProjectArchived, "action", "post_task", "id_project", pid, "title", "x")
+			a.ok("action", "activate_project", "id_project", pid)
+		}) {
+			return
+		}
+
+		t.Run("a deleted task takes its subtask, and every change reads back as an event", func(t *testing.T) {
+			a := a.in(t)
+			a.ok("action", "delete_task", "id_task", tid)
+			a.fails(api.CodeTaskInvalid, "action", "get_task", "id_task", sid)
+			evs := a.ok("action", "get_events", "period", "1h").list()
+			var names []string
+			for _, e := range evs {
+				ev := e.(map[string]any)
+				names = append(names, ev["event"].(string))
+				for _, f := range []string{"id", "action", "object", "date_added", "user_from", "new", "old", "project"} {
+					if _, ok := ev[f]; !ok {
+						t.Fatalf("event lacks %s: %v", f, ev)
+					}
 				}
 			}
-		}
-		want := "post_project update_project post_task post_task close_task close_task reopen_task reopen_task update_task " +
-			"post_comment update_comment delete_comment close_project reopen_project delete_task delete_task"
-		if strings.Join(names, " ") != want {
-			t.Fatalf("events\n got %s\nwant %s", strings.Join(names, " "), want)
-		}
-		if evs := a.ok("action", "get_events", "period", "5m", "id_project", pid).list(); len(evs) != len(names) {
-			t.Fatalf("events of the project: %d", len(evs))
-		}
+			want := "post_project update_project post_task post_task close_task close_task reopen_task reopen_task update_task " +
+				"post_comment update_comment delete_comment close_project reopen_project delete_task delete_task"
+			if strings.Join(names, " ") != want {
+				t.Fatalf("events\n got %s\nwant %s", strings.Join(names, " "), want)
+			}
+			if evs := a.ok("action", "get_events", "period", "5m", "id_project", pid).list(); len(evs) != len(names) {
+				t.Fatalf("events of the project: %d", len(evs))
+			}
+		})
 	})
 }
 

@@ -72,6 +72,14 @@ func (s *server) newAccount(t testing.TB) *account {
 	return &account{server: s, Slug: a.Slug, Key: a.Key, Owner: a.Owner, t: t}
 }
 
+// in is the account as a step of a scenario sees it: a subtest t of the
+// test that made it, whose failures its helpers report.
+func (a *account) in(t testing.TB) *account {
+	c := *a
+	c.t = t
+	return &c
+}
+
 // oauth returns an authorization server on the test server's store.
 func (s *server) oauth(t testing.TB) *oauth.Server {
 	t.Helper()
@@ -187,6 +195,12 @@ func (a *account) do(method, target, contentType, body string, header http.Heade
 }
 
 func hashWith(q, key string) string { return api.Hash(q, key) }
+
+// as calls an action of the token path with an access token.
+func (a *account) as(token string, pairs ...string) response {
+	a.t.Helper()
+	return a.do(http.MethodGet, a.URL+"/a/"+a.Slug+"/api/oauth2?"+query(pairs...), "", "", http.Header{"Authorization": {"Bearer " + token}})
+}
 
 // id calls, fails the test unless the answer is a success, and returns the
 // id of what the call made.

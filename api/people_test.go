@@ -32,153 +32,181 @@ func TestPeopleActions(t *testing.T) {
 	eachAccount(t, func(t *testing.T, a *account) {
 		s := a.server
 		ctx := context.Background()
+		var (
+			bob  taskd.Person
+			pid  string
+			task map[string]any
+		)
 
-		// add_user invites by e-mail; the answer shows what was asked.
-		a.fails(api.CodeFieldRequired, "action", "add_user")
-		a.fails(api.CodeInvalidValue, "action", "add_user", "email", "not-an-address")
-		a.fails(api.CodeInvalidValue, "action", "add_user", "email", "x@example.com", "role", "manager")
-		u := a.ok("action", "add_user", "email", "Nia@Example.com", "first_name", "Nia", "last_name", "New", "title", "Designer",
-			"group", "Studio", "department", "Brand", "role", "guest").data()
-		if keys(u) != "address,address2,department,email,first_name,group,id,last_name,name,phone,phone2,phone3,phone4,role,title" ||
-			u["email"] != "nia@example.com" || u["name"] != "Nia New" || u["role"] != "guest" || u["group"] != "Studio" || u["title"] != "Designer" {
-			t.Fatalf("add_user = %v", u)
-		}
-		a.fails(api.CodeConflict, "action", "add_user", "email", "nia@example.com") // invited already
-		a.fails(api.CodeConflict, "action", "add_user", "email", a.Owner.Email)     // a member
-		mails, _ := s.DB.Mail(ctx, 10)
-		if len(mails) != 1 || mails[0].To != "nia@example.com" || mails[0].Kind != "invitation" {
-			t.Fatalf("outbox after add_user: %+v", mails)
-		}
-		// Someone registered elsewhere: nothing about them comes back.
-		other := s.newAccount(t)
-		r := a.ok("action", "add_user", "email", other.Owner.Email, "first_name", "Given").data()
-		if r["name"] != "Given" || r["last_name"] != "" || r["title"] != "" {
-			t.Fatalf("add_user of a registered person revealed them: %v", r)
-		}
-		// Nor does the id: a known address's would be its old, lower one.
-		fresh := a.ok("action", "add_user", "email", "fresh-"+a.Slug+"@example.com", "first_name", "Given").data()
-		if r["id"] != "0" || fresh["id"] != "0" || u["id"] != "0" {
-			t.Fatalf("add_user answers ids before the person is a member: %v, %v, %v", r["id"], fresh["id"], u["id"])
-		}
-		delete(r, "email")
-		delete(fresh, "email")
-		if fmt.Sprint(r) != fmt.Sprint(fresh) {
-			t.Fatalf("add_user answers a registered and a new address differently:\n%v\n%v", r, fresh)
-		}
-		users := a.ok("action", "get_users").list()
-		if len(users) != 1 {
-			t.Fatalf("invited people are listed before joining: %v", users)
-		}
-		owner := users[0].(map[string]any)
-		if owner["role"] != "owner" || !dateTimeRE.MatchString(owner["date_added"].(string)) || owner["email"] != a.Owner.Email {
-			t.Fatalf("get_users = %v", owner)
-		}
-
-		// Teams.
-		a.fails(api.CodeFieldRequired, "action", "add_user_group")
-		a.fails(api.CodeInvalidValue, "action", "add_user_group", "title", "X", "client", "2")
-		g := a.ok("action", "add_user_group", "title", "Acme Client", "client", "1").data()
-		if g["title"] != "Acme Client" || g["type"] != "company" || g["client"] != float64(1) || !idRE.MatchString(g["id"].(string)) {
-			t.Fatalf("add_user_group = %v", g)
-		}
-		if again := a.ok("action", "add_user_group", "title", "Acme Client").data(); again["id"] != g["id"] {
-			t.Fatal("add_user_group made a second team of one title")
-		}
-		if groups := a.ok("action", "get_user_groups").list(); len(groups) != 2 { // and Studio, from add_user
-			t.Fatalf("get_user_groups = %v", groups)
+		if !t.Run("add_user invites by e-mail and tells nothing of a registered address", func(t *testing.T) {
+			a := a.in(t)
+			a.fails(api.CodeFieldRequired, "action", "add_user")
+			a.fails(api.CodeInvalidValue, "action", "add_user", "email", "not-an-address")
+			a.fails(api.CodeInvalidValue, "action", "add_user", "email", "x@example.com", "role", "manager")
+			u := a.ok("action", "add_user", "email", "Nia@Example.com", "first_name", "Nia", "last_name", "New", "title", "Designer",
+				"group", "Studio", "department", "Brand", "role", "guest").data()
+			if keys(u) != "address,address2,department,email,first_name,group,id,last_name,name,phone,phone2,phone3,phone4,role,title" ||
+				u["email"] != "nia@example.com" || u["name"] != "Nia New" || u["role"] != "guest" || u["group"] != "Studio" || u["title"] != "Designer" {
+				t.Fatalf("add_user = %v", u)
+			}
+			a.fails(api.CodeConflict, "action", "add_user", "email", "nia@example.com") // invited already
+			a.fails(api.CodeConflict, "action", "add_user", "email", a.Owner.Email)     // a member
+			mails, _ := s.DB.Mail(ctx, 10)
+			if len(mails) != 1 || mails[0].To != "nia@example.com" || mails[0].Kind != "invitation" {
+				t.Fatalf("outbox after add_user: %+v", mails)
+			}
+			// Someone registered elsewhere: nothing about them comes back.
+			other := s.newAccount(t)
+			r := a.ok("action", "add_user", "email", other.Owner.Email, "first_name", "Given").data()
+			if r["name"] != "Given" || r["last_name"] != "" || r["title"] != "" {
+				t.Fatalf("add_user of a registered person revealed them: %v", r)
+			}
+			// Nor does the id: a known address's would be its old, lower one.
+			fresh := a.ok("action", "add_user", "email", "fresh-"+a.Slug+"@example.com", "first_name", "Given").data()
+			if r["id"] != "0" || fresh["id"] != "0" || u["id"] != "0" {
+				t.Fatalf("add_user answers ids before the person is a member: %v, %v, %v", r["id"], fresh["id"], u["id"])
+			}
+			delete(r, "email")
+			delete(fresh, "email")
+			if fmt.Sprint(r) != fmt.Sprint(fresh) {
+				t.Fatalf("add_user answers a registered and a new address differently:\n%v\n%v", r, fresh)
+			}
+			users := a.ok("action", "get_users").list()
+			if len(users) != 1 {
+				t.Fatalf("invited people are listed before joining: %v", users)
+			}
+			owner := users[0].(map[string]any)
+			if owner["role"] != "owner" || !dateTimeRE.MatchString(owner["date_added"].(string)) || owner["email"] != a.Owner.Email {
+				t.Fatalf("get_users = %v", owner)
+			}
+		}) {
+			return
 		}
 
-		// Contacts.
-		folder := a.ok("action", "add_contact_group", "title", "Suppliers").data()
-		if folder["type"] != "folder" || folder["title"] != "Suppliers" {
-			t.Fatalf("add_contact_group = %v", folder)
-		}
-		a.fails(api.CodeFieldRequired, "action", "add_contact", "email", "ann@client.example")
-		ct := a.python("add_contact", map[string]any{"email": "ann@client.example", "name": "Ann Van Lee", "group": folder["id"],
-			"phone3": "+380", "address2": "Kyiv"})
-		if ct.code() != -1 {
-			t.Fatalf("add_contact: %v", ct)
-		}
-		c := ct.Body["data"].(map[string]any)
-		if c["first_name"] != "Ann" || c["last_name"] != "Van Lee" || c["group"] != "Suppliers" || c["phone3"] != "+380" || c["address2"] != "Kyiv" {
-			t.Fatalf("add_contact = %v", c)
-		}
-		a.fails(api.CodeConflict, "action", "add_contact", "email", "ann@client.example", "name", "Ann")
-		if list := a.ok("action", "get_contacts").list(); len(list) != 1 {
-			t.Fatalf("get_contacts = %v", list)
-		}
-		if list := a.ok("action", "get_contact_groups").list(); len(list) != 1 {
-			t.Fatalf("get_contact_groups = %v", list)
+		if !t.Run("a team is made once per title", func(t *testing.T) {
+			a := a.in(t)
+			a.fails(api.CodeFieldRequired, "action", "add_user_group")
+			a.fails(api.CodeInvalidValue, "action", "add_user_group", "title", "X", "client", "2")
+			g := a.ok("action", "add_user_group", "title", "Acme Client", "client", "1").data()
+			if g["title"] != "Acme Client" || g["type"] != "company" || g["client"] != float64(1) || !idRE.MatchString(g["id"].(string)) {
+				t.Fatalf("add_user_group = %v", g)
+			}
+			if again := a.ok("action", "add_user_group", "title", "Acme Client").data(); again["id"] != g["id"] {
+				t.Fatal("add_user_group made a second team of one title")
+			}
+			if groups := a.ok("action", "get_user_groups").list(); len(groups) != 2 { // and Studio, from add_user
+				t.Fatalf("get_user_groups = %v", groups)
+			}
+		}) {
+			return
 		}
 
-		// Project folders, members and the default assignee.
-		pf := a.ok("action", "add_project_group", "title", "Internal").data()
-		bob, err := s.DB.AddMember(ctx, mustAccount(t, s, a).ID, taskd.NewPerson{Email: "bob-" + a.Slug + "@example.com", PasswordHash: "x", FirstName: "Bob"}, taskd.RoleUser)
-		if err != nil {
-			t.Fatal(err)
-		}
-		p := a.ok("action", "post_project", "title", "Site", "company", "Internal", "members", bob.Email+","+a.Owner.Email,
-			"email_user_to", bob.Email, "extra", "users").data()
-		if p["company"] != "Internal" || len(p["users"].([]any)) != 2 {
-			t.Fatalf("post_project with a folder and members = %v", p)
-		}
-		if groups := a.ok("action", "get_project_groups").list(); len(groups) != 1 || groups[0].(map[string]any)["id"] != pf["id"] {
-			t.Fatalf("get_project_groups = %v", groups)
-		}
-		pid := p["id"].(string)
-		a.fails(api.CodeUserInvalid, "action", "add_project_members", "id_project", pid, "members", "stranger@example.com")
-		a.fails(api.CodeInvalidValue, "action", "add_project_members", "id_project", pid, "members", "not an address")
-		a.fails(api.CodeFieldRequired, "action", "add_project_members", "id_project", pid)
-		a.ok("action", "delete_project_members", "id_project", pid, "members", a.Owner.Email)
-		if r := a.python("add_project_members", map[string]any{"id_project": pid, "members": []string{a.Owner.Email}}); r.code() != -1 {
-			t.Fatalf("add_project_members with a JSON list: %v", r)
-		}
-		if got := a.ok("action", "get_project", "id_project", pid, "extra", "users").data(); len(got["users"].([]any)) != 2 {
-			t.Fatalf("project team = %v", got["users"])
-		}
-		task := a.ok("action", "post_task", "id_project", pid, "title", "Logo").data()
-		if task["user_to"].(map[string]any)["email"] != bob.Email {
-			t.Fatalf("the default assignee: %v", task["user_to"])
+		if !t.Run("contacts go in folders, one per address", func(t *testing.T) {
+			a := a.in(t)
+			folder := a.ok("action", "add_contact_group", "title", "Suppliers").data()
+			if folder["type"] != "folder" || folder["title"] != "Suppliers" {
+				t.Fatalf("add_contact_group = %v", folder)
+			}
+			a.fails(api.CodeFieldRequired, "action", "add_contact", "email", "ann@client.example")
+			ct := a.python("add_contact", map[string]any{"email": "ann@client.example", "name": "Ann Van Lee", "group": folder["id"],
+				"phone3": "+380", "address2": "Kyiv"})
+			if ct.code() != -1 {
+				t.Fatalf("add_contact: %v", ct)
+			}
+			c := ct.Body["data"].(map[string]any)
+			if c["first_name"] != "Ann" || c["last_name"] != "Van Lee" || c["group"] != "Suppliers" || c["phone3"] != "+380" || c["address2"] != "Kyiv" {
+				t.Fatalf("add_contact = %v", c)
+			}
+			a.fails(api.CodeConflict, "action", "add_contact", "email", "ann@client.example", "name", "Ann")
+			if list := a.ok("action", "get_contacts").list(); len(list) != 1 {
+				t.Fatalf("get_contacts = %v", list)
+			}
+			if list := a.ok("action", "get_contact_groups").list(); len(list) != 1 {
+				t.Fatalf("get_contact_groups = %v", list)
+			}
+		}) {
+			return
 		}
 
-		// Subscriptions.
-		tid := task["id"].(string)
-		a.ok("action", "unsubscribe", "id_task", tid, "email_user", bob.Email)
-		a.ok("action", "unsubscribe", "id_task", tid, "email_user", bob.Email)
-		a.fails(api.CodeUserInvalid, "action", "subscribe", "id_task", tid, "email_user", "stranger@example.com")
-		a.fails(api.CodeTaskInvalid, "action", "subscribe", "id_task", "999999", "email_user", bob.Email)
-		got := a.ok("action", "get_task", "id_task", tid, "extra", "subscribers").data()
-		subs := got["subscribers"].([]any)
-		if len(subs) != 1 || subs[0].(map[string]any)["email"] != a.Owner.Email {
-			t.Fatalf("subscribers = %v", subs)
-		}
-		a.ok("action", "subscribe", "id_task", tid, "email_user", bob.Email)
-		list := a.ok("action", "get_tasks", "id_project", pid, "extra", "subscribers").list()
-		if subs := list[0].(map[string]any)["subscribers"].([]any); len(subs) != 2 {
-			t.Fatalf("get_tasks subscribers = %v", subs)
-		}
-		sub := a.ok("action", "post_task", "id_project", pid, "title", "Copy", "email_user_to", "NOONE", "subscribe", bob.Email).data()
-		got = a.ok("action", "get_task", "id_task", sub["id"].(string), "extra", "subscribers").data()
-		if len(got["subscribers"].([]any)) != 2 { // the author and Bob
-			t.Fatalf("post_task subscribe = %v", got["subscribers"])
-		}
-		if r := a.python("post_task", map[string]any{"id_project": pid, "title": "Nested", "subscribe": []any{[]string{"x"}}}); r.code() != int(api.CodeMalformed) {
-			t.Fatalf("a nested list: %v", r)
+		if !t.Run("a project takes a folder, members and a default assignee", func(t *testing.T) {
+			a := a.in(t)
+			pf := a.ok("action", "add_project_group", "title", "Internal").data()
+			var err error
+			bob, err = s.DB.AddMember(ctx, mustAccount(t, s, a).ID, taskd.NewPerson{Email: "bob-" + a.Slug + "@example.com", PasswordHash: "x", FirstName: "Bob"}, taskd.RoleUser)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := a.ok("action", "post_project", "title", "Site", "company", "Internal", "members", bob.Email+","+a.Owner.Email,
+				"email_user_to", bob.Email, "extra", "users").data()
+			if p["company"] != "Internal" || len(p["users"].([]any)) != 2 {
+				t.Fatalf("post_project with a folder and members = %v", p)
+			}
+			if groups := a.ok("action", "get_project_groups").list(); len(groups) != 1 || groups[0].(map[string]any)["id"] != pf["id"] {
+				t.Fatalf("get_project_groups = %v", groups)
+			}
+			pid = p["id"].(string)
+			a.fails(api.CodeUserInvalid, "action", "add_project_members", "id_project", pid, "members", "stranger@example.com")
+			a.fails(api.CodeInvalidValue, "action", "add_project_members", "id_project", pid, "members", "not an address")
+			a.fails(api.CodeFieldRequired, "action", "add_project_members", "id_project", pid)
+			a.ok("action", "delete_project_members", "id_project", pid, "members", a.Owner.Email)
+			if r := a.python("add_project_members", map[string]any{"id_project": pid, "members": []string{a.Owner.Email}}); r.code() != -1 {
+				t.Fatalf("add_project_members with a JSON list: %v", r)
+			}
+			if got := a.ok("action", "get_project", "id_project", pid, "extra", "users").data(); len(got["users"].([]any)) != 2 {
+				t.Fatalf("project team = %v", got["users"])
+			}
+			task = a.ok("action", "post_task", "id_project", pid, "title", "Logo").data()
+			if task["user_to"].(map[string]any)["email"] != bob.Email {
+				t.Fatalf("the default assignee: %v", task["user_to"])
+			}
+		}) {
+			return
 		}
 
-		// A removed member's tasks go to nobody, in cached lists too.
-		if !strings.Contains(a.ok("action", "get_tasks", "id_project", pid).Raw, bob.Email) {
-			t.Fatal("the list does not show Bob's task")
+		if !t.Run("subscribe and unsubscribe change a task's subscribers", func(t *testing.T) {
+			a := a.in(t)
+			tid := task["id"].(string)
+			a.ok("action", "unsubscribe", "id_task", tid, "email_user", bob.Email)
+			a.ok("action", "unsubscribe", "id_task", tid, "email_user", bob.Email)
+			a.fails(api.CodeUserInvalid, "action", "subscribe", "id_task", tid, "email_user", "stranger@example.com")
+			a.fails(api.CodeTaskInvalid, "action", "subscribe", "id_task", "999999", "email_user", bob.Email)
+			got := a.ok("action", "get_task", "id_task", tid, "extra", "subscribers").data()
+			subs := got["subscribers"].([]any)
+			if len(subs) != 1 || subs[0].(map[string]any)["email"] != a.Owner.Email {
+				t.Fatalf("subscribers = %v", subs)
+			}
+			a.ok("action", "subscribe", "id_task", tid, "email_user", bob.Email)
+			list := a.ok("action", "get_tasks", "id_project", pid, "extra", "subscribers").list()
+			if subs := list[0].(map[string]any)["subscribers"].([]any); len(subs) != 2 {
+				t.Fatalf("get_tasks subscribers = %v", subs)
+			}
+			sub := a.ok("action", "post_task", "id_project", pid, "title", "Copy", "email_user_to", "NOONE", "subscribe", bob.Email).data()
+			got = a.ok("action", "get_task", "id_task", sub["id"].(string), "extra", "subscribers").data()
+			if len(got["subscribers"].([]any)) != 2 { // the author and Bob
+				t.Fatalf("post_task subscribe = %v", got["subscribers"])
+			}
+			if r := a.python("post_task", map[string]any{"id_project": pid, "title": "Nested", "subscribe": []any{[]string{"x"}}}); r.code() != int(api.CodeMalformed) {
+				t.Fatalf("a nested list: %v", r)
+			}
+		}) {
+			return
 		}
-		if _, err := s.DB.RemoveMember(ctx, taskd.Actor{AccountID: mustAccount(t, s, a).ID, Person: a.Owner.Ref(), Role: taskd.RoleOwner}, bob.ID); err != nil {
-			t.Fatal(err)
-		}
-		if raw := a.ok("action", "get_tasks", "id_project", pid).Raw; strings.Contains(raw, bob.Email) {
-			t.Fatalf("a removed member in the list: %s", raw)
-		}
-		if task := a.ok("action", "post_task", "id_project", pid, "title", "After Bob").data(); task["user_to"].(map[string]any)["email"] != "NOONE" {
-			t.Fatalf("the removed default assignee: %v", task["user_to"])
-		}
+
+		t.Run("a removed member's tasks go to nobody, in cached lists too", func(t *testing.T) {
+			a := a.in(t)
+			if !strings.Contains(a.ok("action", "get_tasks", "id_project", pid).Raw, bob.Email) {
+				t.Fatal("the list does not show Bob's task")
+			}
+			if _, err := s.DB.RemoveMember(ctx, taskd.Actor{AccountID: mustAccount(t, s, a).ID, Person: a.Owner.Ref(), Role: taskd.RoleOwner}, bob.ID); err != nil {
+				t.Fatal(err)
+			}
+			if raw := a.ok("action", "get_tasks", "id_project", pid).Raw; strings.Contains(raw, bob.Email) {
+				t.Fatalf("a removed member in the list: %s", raw)
+			}
+			if task := a.ok("action", "post_task", "id_project", pid, "title", "After Bob").data(); task["user_to"].(map[string]any)["email"] != "NOONE" {
+				t.Fatalf("the removed default assignee: %v", task["user_to"])
+			}
+		})
 	})
 }
 

@@ -61,8 +61,8 @@ func TestUploads(t *testing.T) {
 		for i := range big {
 			big[i] = byte(rand.IntN(256))
 		}
-		send := func(target, contentType, body string, header http.Header) response {
-			t.Helper()
+		send := func(a *account, target, contentType, body string, header http.Header) response {
+			a.t.Helper()
 			return a.do(http.MethodPost, target, contentType, body, header)
 		}
 		signed := func(pairs ...string) string {
@@ -72,131 +72,159 @@ func TestUploads(t *testing.T) {
 		admin := func(action string) http.Header {
 			return http.Header{"Authorization": {api.AdminHeader(a.Key, action, time.Now())}}
 		}
-		filesOf := func(pairs ...string) []any {
-			t.Helper()
+		filesOf := func(a *account, pairs ...string) []any {
+			a.t.Helper()
 			return a.ok(append([]string{"action", "get_files"}, pairs...)...).list()
 		}
-		used := func() int64 {
+		used := func(t *testing.T) int64 {
 			n, err := s.DB.FileBytes(ctx, acct.ID)
 			if err != nil {
 				t.Fatal(err)
 			}
 			return n
 		}
+		var (
+			tid    string
+			before int64
+		)
 
-		// The PHP SDK: parameters in the signed query string, files in the body.
-		body, ct := multipartBody(t, part{"attach[0]", "notes.txt", "text/plain", "hello"}, part{"attach[1]", "photo.jpg", "image/jpeg", string(big)})
-		r := send(signed("action", "post_task", "id_project", pid, "title", "With files"), ct, body, nil)
-		if r.code() != -1 {
-			t.Fatalf("post_task with attach[n]: %v", r)
-		}
-		tid := r.data()["id"].(string)
-		files := filesOf("id_task", tid)
-		if len(files) != 2 || files[0].(map[string]any)["name"] != "notes.txt" || files[1].(map[string]any)["size"] != fmt.Sprint(len(big)) {
-			t.Fatalf("the task's files: %v", files)
-		}
-		q := query("action", "download", "id_file", files[1].(map[string]any)["id"].(string))
-		res, err := http.Get(a.endpoint() + "?" + q + "&hash=" + hashWith(q, a.Key))
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, _ := io.ReadAll(res.Body)
-		res.Body.Close()
-		if !bytes.Equal(got, big) || res.Header.Get("Content-Type") != "image/jpeg" {
-			t.Fatalf("the download differs from the upload (%d bytes, %s)", len(got), res.Header.Get("Content-Type"))
-		}
-
-		// Parameters in the body, before the files; post_comment and post_project.
-		body, ct = multipartBody(t, part{field: "id_task", content: tid}, part{field: "text", content: "The signed copy"},
-			part{"attach[a]", "signed.pdf", "application/pdf", "%PDF"})
-		if r := send(a.endpoint()+"?action=post_comment", ct, body, admin("post_comment")); r.code() != -1 {
-			t.Fatalf("post_comment with a file: %v", r)
-		}
-		body, ct = multipartBody(t, part{field: "title", content: "Filed"}, part{"attach[0]", "brief.txt", "text/plain", "brief"})
-		r = send(a.endpoint()+"?action=post_project", ct, body, admin("post_project"))
-		if r.code() != -1 || len(filesOf("id_project", r.data()["id"].(string))) != 1 {
-			t.Fatalf("post_project with a file: %v", r)
-		}
-		if n := len(filesOf("id_task", tid)); n != 3 {
-			t.Fatalf("the task has %d files with its comment's, want 3", n)
-		}
-
-		// The Python SDK: upload_files, then files on post_task.
-		body, ct = multipartBody(t, part{"files[]", "a.png", "image/png", "\x89PNG"}, part{"files[]", "b.csv", "text/csv", "x,y"})
-		r = send(a.endpoint()+"?action=upload_files", ct, body, admin("upload_files"))
-		uploaded := r.list()
-		if r.code() != -1 || len(uploaded) != 2 || keys(uploaded[0].(map[string]any)) != "error,ext,icon,id,name" || uploaded[0].(map[string]any)["ext"] != "png" {
-			t.Fatalf("upload_files: %v", r)
-		}
-		if r := a.python("post_task", map[string]any{"id_project": pid, "title": "From Python", "files": uploaded}); r.code() != -1 {
-			t.Fatalf("post_task with files: %v", r)
-		} else if n := len(filesOf("id_task", r.data()["id"].(string))); n != 2 {
-			t.Fatalf("the Python task has %d files", n)
-		}
-		if r := a.python("post_task", map[string]any{"id_project": pid, "title": "Again", "files": uploaded}); r.code() != int(api.CodeInvalidValue) ||
-			r.Body["message_details"] != "files" {
-			t.Fatalf("attaching an upload twice: %v", r)
-		}
-
-		// Refusals leave nothing: not the file, not the task.
-		tasksBefore := len(a.ok("action", "get_tasks", "id_project", pid).list())
-		before := used()
-		for name, b := range map[string]func() (string, string){
-			"too large": func() (string, string) {
-				return multipartBody(t, part{"attach[0]", "small.txt", "text/plain", "ok"}, part{"attach[1]", "huge.bin", "application/octet-stream", strings.Repeat("x", 5<<20)})
-			},
-			"cut short": func() (string, string) {
-				b, ct := multipartBody(t, part{"attach[0]", "a.bin", "application/octet-stream", string(big)})
-				return b[:len(b)/2], ct
-			},
-			"a parameter after a file": func() (string, string) {
-				return multipartBody(t, part{"attach[0]", "a.txt", "text/plain", "a"}, part{field: "title", content: "late"})
-			},
-		} {
-			body, ct := b()
-			r := send(signed("action", "post_task", "id_project", pid, "title", "Refused"), ct, body, nil)
-			if r.code() == -1 || r.HTTP >= 500 || r.code() == int(api.CodeInternal) {
-				t.Fatalf("%s: %v", name, r)
+		if !t.Run("the PHP SDK's attach parts go with the signed query's parameters", func(t *testing.T) {
+			a := a.in(t)
+			body, ct := multipartBody(t, part{"attach[0]", "notes.txt", "text/plain", "hello"}, part{"attach[1]", "photo.jpg", "image/jpeg", string(big)})
+			r := send(a, signed("action", "post_task", "id_project", pid, "title", "With files"), ct, body, nil)
+			if r.code() != -1 {
+				t.Fatalf("post_task with attach[n]: %v", r)
 			}
-			if now := used(); now != before {
-				t.Fatalf("%s: %d bytes stored after the refusal, %d before", name, now, before)
+			tid = r.data()["id"].(string)
+			files := filesOf(a, "id_task", tid)
+			if len(files) != 2 || files[0].(map[string]any)["name"] != "notes.txt" || files[1].(map[string]any)["size"] != fmt.Sprint(len(big)) {
+				t.Fatalf("the task's files: %v", files)
 			}
-		}
-		if n := len(a.ok("action", "get_tasks", "id_project", pid).list()); n != tasksBefore {
-			t.Fatalf("a refused request made a task: %d tasks, %d before", n, tasksBefore)
-		}
-		many := make([]part, api.MaxFilesPerRequest+1)
-		for i := range many {
-			many[i] = part{fmt.Sprintf("attach[%d]", i), "f.txt", "text/plain", "x"}
-		}
-		body, ct = multipartBody(t, many...)
-		if r := send(signed("action", "post_task", "id_project", pid, "title", "Many"), ct, body, nil); r.code() != int(api.CodeInvalidValue) || used() != before {
-			t.Fatalf("too many files: %v", r)
-		}
-		fields := make([]part, 300) // many small parts, before anyone is known
-		for i := range fields {
-			fields[i] = part{field: fmt.Sprintf("f%d", i)}
-		}
-		body, ct = multipartBody(t, fields...)
-		if r := send(a.endpoint()+"?action=get_projects", ct, body, nil); r.code() != int(api.CodeTooLarge) {
-			t.Fatalf("300 parameters in a multipart body: %v", r)
-		}
-		body, ct = multipartBody(t, part{"attach[0]", "a.txt", "text/plain", "a"})
-		if r := send(signed("action", "get_projects"), ct, body, nil); r.code() != int(api.CodeUnknownParam) {
-			t.Fatalf("files on an action that takes none: %v", r)
+			q := query("action", "download", "id_file", files[1].(map[string]any)["id"].(string))
+			res, err := http.Get(a.endpoint() + "?" + q + "&hash=" + hashWith(q, a.Key))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, _ := io.ReadAll(res.Body)
+			res.Body.Close()
+			if !bytes.Equal(got, big) || res.Header.Get("Content-Type") != "image/jpeg" {
+				t.Fatalf("the download differs from the upload (%d bytes, %s)", len(got), res.Header.Get("Content-Type"))
+			}
+		}) {
+			return
 		}
 
-		// Tokens need files_write for files, whatever the action's own scope.
-		token := accessToken(t, s, a, "tasks_write", "tasks_read")
-		body, ct = multipartBody(t, part{field: "id_project", content: pid}, part{field: "title", content: "Tokened"},
-			part{"attach[0]", "a.txt", "text/plain", "a"})
-		r = send(a.URL+"/a/"+a.Slug+"/api/oauth2?action=post_task", ct, body, http.Header{"Authorization": {"Bearer " + token}})
-		if r.code() != int(api.CodeForbidden) || r.Body["message_details"] != "files_write" {
-			t.Fatalf("a token without files_write: %v", r)
+		if !t.Run("post_comment and post_project take their parameters in the body, before the files", func(t *testing.T) {
+			a := a.in(t)
+			body, ct := multipartBody(t, part{field: "id_task", content: tid}, part{field: "text", content: "The signed copy"},
+				part{"attach[a]", "signed.pdf", "application/pdf", "%PDF"})
+			if r := send(a, a.endpoint()+"?action=post_comment", ct, body, admin("post_comment")); r.code() != -1 {
+				t.Fatalf("post_comment with a file: %v", r)
+			}
+			body, ct = multipartBody(t, part{field: "title", content: "Filed"}, part{"attach[0]", "brief.txt", "text/plain", "brief"})
+			r := send(a, a.endpoint()+"?action=post_project", ct, body, admin("post_project"))
+			if r.code() != -1 || len(filesOf(a, "id_project", r.data()["id"].(string))) != 1 {
+				t.Fatalf("post_project with a file: %v", r)
+			}
+			if n := len(filesOf(a, "id_task", tid)); n != 3 {
+				t.Fatalf("the task has %d files with its comment's, want 3", n)
+			}
+		}) {
+			return
 		}
-		both := accessToken(t, s, a, "tasks_write", "files_write")
-		if r := send(a.URL+"/a/"+a.Slug+"/api/oauth2?action=post_task", ct, body, http.Header{"Authorization": {"Bearer " + both}}); r.code() != -1 {
-			t.Fatalf("a token with files_write: %v", r)
+
+		if !t.Run("the Python SDK's upload_files, then files on post_task, once", func(t *testing.T) {
+			a := a.in(t)
+			body, ct := multipartBody(t, part{"files[]", "a.png", "image/png", "\x89PNG"}, part{"files[]", "b.csv", "text/csv", "x,y"})
+			r := send(a, a.endpoint()+"?action=upload_files", ct, body, admin("upload_files"))
+			uploaded := r.list()
+			if r.code() != -1 || len(uploaded) != 2 || keys(uploaded[0].(map[string]any)) != "error,ext,icon,id,name" || uploaded[0].(map[string]any)["ext"] != "png" {
+				t.Fatalf("upload_files: %v", r)
+			}
+			if r := a.python("post_task", map[string]any{"id_project": pid, "title": "From Python", "files": uploaded}); r.code() != -1 {
+				t.Fatalf("post_task with files: %v", r)
+			} else if n := len(filesOf(a, "id_task", r.data()["id"].(string))); n != 2 {
+				t.Fatalf("the Python task has %d files", n)
+			}
+			if r := a.python("post_task", map[string]any{"id_project": pid, "title": "Again", "files": uploaded}); r.code() != int(api.CodeInvalidValue) ||
+				r.Body["message_details"] != "files" {
+				t.Fatalf("attaching an upload twice: %v", r)
+			}
+		}) {
+			return
 		}
+
+		if !t.Run("a file too large, a body cut short or a parameter after a file leave nothing, the task included", func(t *testing.T) {
+			a := a.in(t)
+			tasksBefore := len(a.ok("action", "get_tasks", "id_project", pid).list())
+			before = used(t)
+			for name, b := range map[string]func() (string, string){
+				"too large": func() (string, string) {
+					return multipartBody(t, part{"attach[0]", "small.txt", "text/plain", "ok"}, part{"attach[1]", "huge.bin", "application/octet-stream", strings.Repeat("x", 5<<20)})
+				},
+				"cut short": func() (string, string) {
+					b, ct := multipartBody(t, part{"attach[0]", "a.bin", "application/octet-stream", string(big)})
+					return b[:len(b)/2], ct
+				},
+				"a parameter after a file": func() (string, string) {
+					return multipartBody(t, part{"attach[0]", "a.txt", "text/plain", "a"}, part{field: "title", content: "late"})
+				},
+			} {
+				body, ct := b()
+				r := send(a, signed("action", "post_task", "id_project", pid, "title", "Refused"), ct, body, nil)
+				if r.code() == -1 || r.HTTP >= 500 || r.code() == int(api.CodeInternal) {
+					t.Fatalf("%s: %v", name, r)
+				}
+				if now := used(t); now != before {
+					t.Fatalf("%s: %d bytes stored after the refusal, %d before", name, now, before)
+				}
+			}
+			if n := len(a.ok("action", "get_tasks", "id_project", pid).list()); n != tasksBefore {
+				t.Fatalf("a refused request made a task: %d tasks, %d before", n, tasksBefore)
+			}
+		}) {
+			return
+		}
+
+		if !t.Run("too many files or parameters, and files where none are taken, are refused", func(t *testing.T) {
+			a := a.in(t)
+			many := make([]part, api.MaxFilesPerRequest+1)
+			for i := range many {
+				many[i] = part{fmt.Sprintf("attach[%d]", i), "f.txt", "text/plain", "x"}
+			}
+			body, ct := multipartBody(t, many...)
+			if r := send(a, signed("action", "post_task", "id_project", pid, "title", "Many"), ct, body, nil); r.code() != int(api.CodeInvalidValue) || used(t) != before {
+				t.Fatalf("too many files: %v", r)
+			}
+			fields := make([]part, 300) // many small parts, before anyone is known
+			for i := range fields {
+				fields[i] = part{field: fmt.Sprintf("f%d", i)}
+			}
+			body, ct = multipartBody(t, fields...)
+			if r := send(a, a.endpoint()+"?action=get_projects", ct, body, nil); r.code() != int(api.CodeTooLarge) {
+				t.Fatalf("300 parameters in a multipart body: %v", r)
+			}
+			body, ct = multipartBody(t, part{"attach[0]", "a.txt", "text/plain", "a"})
+			if r := send(a, signed("action", "get_projects"), ct, body, nil); r.code() != int(api.CodeUnknownParam) {
+				t.Fatalf("files on an action that takes none: %v", r)
+			}
+		}) {
+			return
+		}
+
+		t.Run("a token needs files_write for files, whatever the action's own scope", func(t *testing.T) {
+			a := a.in(t)
+			token := accessToken(t, s, a, "tasks_write", "tasks_read")
+			body, ct := multipartBody(t, part{field: "id_project", content: pid}, part{field: "title", content: "Tokened"},
+				part{"attach[0]", "a.txt", "text/plain", "a"})
+			r := send(a, a.URL+"/a/"+a.Slug+"/api/oauth2?action=post_task", ct, body, http.Header{"Authorization": {"Bearer " + token}})
+			if r.code() != int(api.CodeForbidden) || r.Body["message_details"] != "files_write" {
+				t.Fatalf("a token without files_write: %v", r)
+			}
+			both := accessToken(t, s, a, "tasks_write", "files_write")
+			if r := send(a, a.URL+"/a/"+a.Slug+"/api/oauth2?action=post_task", ct, body, http.Header{"Authorization": {"Bearer " + both}}); r.code() != -1 {
+				t.Fatalf("a token with files_write: %v", r)
+			}
+		})
 	})
 }

@@ -23,124 +23,165 @@ import (
 func TestOAuthFlow(t *testing.T) {
 	testsite.Each(t, func(t *testing.T, s *testsite.Site) {
 		b := s.Browser()
+		var (
+			q                 url.Values
+			access, refresh   string
+			access2, refresh2 string
+			tok3              map[string]any
+		)
 
-		// Not signed in: the sign-in page, carrying the request.
-		p := b.Get(s.AuthorizeURL())
-		if p.Status != 200 || !strings.Contains(p.Body, `name="password"`) {
-			t.Fatalf("want the sign-in page, got HTTP %d", p.Status)
-		}
-		for _, h := range []string{"X-Frame-Options", "Content-Security-Policy", "Referrer-Policy"} {
-			if p.Header.Get(h) == "" {
-				t.Errorf("page lacks %s", h)
+		if !t.Run("not signed in, authorize shows the sign-in page and consent redirects with a code", func(t *testing.T) {
+			s, b := s.In(t), b.In(t)
+			p := b.Get(s.AuthorizeURL())
+			if p.Status != 200 || !strings.Contains(p.Body, `name="password"`) {
+				t.Fatalf("want the sign-in page, got HTTP %d", p.Status)
 			}
-		}
-		if !strings.Contains(p.Header.Get("Content-Security-Policy"), "frame-ancestors 'none'") || p.Header.Get("Referrer-Policy") != "no-referrer" {
-			t.Errorf("headers: %v", p.Header)
-		}
-		u := s.Consent(b, s.AuthorizeURL(), testsite.OwnerEmail, s.Slug, "allow")
-		q := u.Query()
-		if u.Scheme+"://"+u.Host+u.Path != testsite.RedirectURI || q.Get("state") != "xyz-state" || q.Get("iss") != s.Base || q.Get("code") == "" {
-			t.Fatalf("redirect %s", u)
-		}
-
-		// Signed in already: straight to the user-selection page, which
-		// lists every account of the person.
-		p = b.Get(s.AuthorizeURL())
-		if !strings.Contains(p.Body, "Choose an account") || !strings.Contains(p.Body, `value="`+s.Other+`"`) || !strings.Contains(p.Body, `value="`+s.Slug+`"`) {
-			t.Fatalf("selection page does not list both accounts:\n%s", p.Body)
-		}
-
-		tok := s.Exchange(q.Get("code"))
-		if tok["token_type"] != "bearer" || tok["expires_in"] != float64(86400) || tok["account_url"] != s.AccountURL() ||
-			tok["scope"] != "projects_read tasks_read tasks_write administrative" {
-			t.Fatalf("token set %v", tok)
-		}
-		access, refresh := tok["access_token"].(string), tok["refresh_token"].(string)
-		checkJWT(t, s, access)
-
-		// The account API with the token.
-		status, body, _ := s.API(s.AccountURL(), access, "action=me")
-		if status != 200 || body["data"].(map[string]any)["email"] != testsite.OwnerEmail {
-			t.Fatalf("me: %d %v", status, body)
-		}
-		status, body, _ = s.API(s.AccountURL(), access, "action=post_task&id_project=1&title=x")
-		if status != 200 || body["status_code"] != float64(4) { // tasks_write: allowed; project 1 is unknown
-			t.Fatalf("post_task: %d %v", status, body)
-		}
-		status, body, hdr := s.API(s.AccountURL(), access, "action=get_comments&id_task=1")
-		if status != 403 || body["status_code"] != float64(20) || !strings.Contains(hdr.Get("WWW-Authenticate"), "insufficient_scope") {
-			t.Fatalf("missing scope: %d %v %v", status, body, hdr)
-		}
-		status, body, _ = s.API(s.AccountURL(), access, "action=get_events&period=1h")
-		if status != 200 || body["status"] != "ok" {
-			t.Fatalf("get_events with administrative: %d %v", status, body)
-		}
-		// access_token as a query parameter works too.
-		status, _, _ = s.API(s.AccountURL(), "", "action=me&access_token="+url.QueryEscape(access))
-		if status != 200 {
-			t.Fatalf("access_token parameter: %d", status)
-		}
-		// Only on its own account's URL.
-		status, body, hdr = s.API(s.Base+"/a/"+s.Other, access, "action=me")
-		if status != 401 || !strings.Contains(hdr.Get("WWW-Authenticate"), `error="invalid_token"`) {
-			t.Fatalf("token on another account: %d %v", status, body)
-		}
-		status, _, hdr = s.API(s.AccountURL(), "", "action=me")
-		if status != 401 || hdr.Get("WWW-Authenticate") != `Bearer realm="taskd"` {
-			t.Fatalf("no token: %d %v", status, hdr)
-		}
-		status, _, _ = s.API(s.AccountURL(), access+"x", "action=me")
-		if status != 401 {
-			t.Fatalf("tampered token: %d", status)
+			for _, h := range []string{"X-Frame-Options", "Content-Security-Policy", "Referrer-Policy"} {
+				if p.Header.Get(h) == "" {
+					t.Errorf("page lacks %s", h)
+				}
+			}
+			if !strings.Contains(p.Header.Get("Content-Security-Policy"), "frame-ancestors 'none'") || p.Header.Get("Referrer-Policy") != "no-referrer" {
+				t.Errorf("headers: %v", p.Header)
+			}
+			u := s.Consent(b, s.AuthorizeURL(), testsite.OwnerEmail, s.Slug, "allow")
+			q = u.Query()
+			if u.Scheme+"://"+u.Host+u.Path != testsite.RedirectURI || q.Get("state") != "xyz-state" || q.Get("iss") != s.Base || q.Get("code") == "" {
+				t.Fatalf("redirect %s", u)
+			}
+		}) {
+			return
 		}
 
-		// Resource endpoint: form credentials, and HTTP Basic.
-		status, body, _ = s.TokenCall("/oauth2/resource", s.Creds("access_token", access))
-		if status != 200 || body["email"] != testsite.OwnerEmail || body["first_name"] != "Olga" || body["account_url"] != s.AccountURL() || body["id"] == "" {
-			t.Fatalf("resource: %d %v", status, body)
-		}
-		status, body, _ = s.TokenCall("/oauth2/resource", url.Values{"access_token": {access}}, s.Client["client_id"], s.Client["client_secret"])
-		if status != 200 || body["last_name"] != "Owner" {
-			t.Fatalf("resource with Basic: %d %v", status, body)
+		t.Run("signed in, authorize goes to the selection page listing every account of the person", func(t *testing.T) {
+			s, b := s.In(t), b.In(t)
+			p := b.Get(s.AuthorizeURL())
+			if !strings.Contains(p.Body, "Choose an account") || !strings.Contains(p.Body, `value="`+s.Other+`"`) || !strings.Contains(p.Body, `value="`+s.Slug+`"`) {
+				t.Fatalf("selection page does not list both accounts:\n%s", p.Body)
+			}
+		})
+
+		if !t.Run("the code is exchanged for a token set whose access token the JWKS verifies", func(t *testing.T) {
+			s := s.In(t)
+			tok := s.Exchange(q.Get("code"))
+			if tok["token_type"] != "bearer" || tok["expires_in"] != float64(86400) || tok["account_url"] != s.AccountURL() ||
+				tok["scope"] != "projects_read tasks_read tasks_write administrative" {
+				t.Fatalf("token set %v", tok)
+			}
+			access, refresh = tok["access_token"].(string), tok["refresh_token"].(string)
+			checkJWT(t, s, access)
+		}) {
+			return
 		}
 
-		// Introspection.
-		status, body, _ = s.TokenCall("/oauth2/introspect", s.Creds("token", access))
-		if status != 200 || body["active"] != true || body["client_id"] != s.Client["client_id"] {
-			t.Fatalf("introspect: %d %v", status, body)
+		if !t.Run("the token calls the account API within its scopes, on its own account only", func(t *testing.T) {
+			s := s.In(t)
+			status, body, _ := s.API(s.AccountURL(), access, "action=me")
+			if status != 200 || body["data"].(map[string]any)["email"] != testsite.OwnerEmail {
+				t.Fatalf("me: %d %v", status, body)
+			}
+			status, body, _ = s.API(s.AccountURL(), access, "action=post_task&id_project=1&title=x")
+			if status != 200 || body["status_code"] != float64(4) { // tasks_write: allowed; project 1 is unknown
+				t.Fatalf("post_task: %d %v", status, body)
+			}
+			status, body, hdr := s.API(s.AccountURL(), access, "action=get_comments&id_task=1")
+			if status != 403 || body["status_code"] != float64(20) || !strings.Contains(hdr.Get("WWW-Authenticate"), "insufficient_scope") {
+				t.Fatalf("missing scope: %d %v %v", status, body, hdr)
+			}
+			status, body, _ = s.API(s.AccountURL(), access, "action=get_events&period=1h")
+			if status != 200 || body["status"] != "ok" {
+				t.Fatalf("get_events with administrative: %d %v", status, body)
+			}
+			// access_token as a query parameter works too.
+			status, _, _ = s.API(s.AccountURL(), "", "action=me&access_token="+url.QueryEscape(access))
+			if status != 200 {
+				t.Fatalf("access_token parameter: %d", status)
+			}
+			// Only on its own account's URL.
+			status, body, hdr = s.API(s.Base+"/a/"+s.Other, access, "action=me")
+			if status != 401 || !strings.Contains(hdr.Get("WWW-Authenticate"), `error="invalid_token"`) {
+				t.Fatalf("token on another account: %d %v", status, body)
+			}
+			status, _, hdr = s.API(s.AccountURL(), "", "action=me")
+			if status != 401 || hdr.Get("WWW-Authenticate") != `Bearer realm="taskd"` {
+				t.Fatalf("no token: %d %v", status, hdr)
+			}
+			status, _, _ = s.API(s.AccountURL(), access+"x", "action=me")
+			if status != 401 {
+				t.Fatalf("tampered token: %d", status)
+			}
+		}) {
+			return
 		}
 
-		// Refresh: a new pair, and the old pair stops working at once.
-		status, tok2, hdr := s.TokenCall("/oauth2/refresh", s.Creds("grant_type", "refresh_token", "refresh_token", refresh))
-		if status != 200 || tok2["access_token"] == access || tok2["refresh_token"] == refresh || hdr.Get("Cache-Control") != "no-store" {
-			t.Fatalf("refresh: %d %v", status, tok2)
+		if !t.Run("the resource endpoint answers to form credentials and to HTTP Basic", func(t *testing.T) {
+			s := s.In(t)
+			status, body, _ := s.TokenCall("/oauth2/resource", s.Creds("access_token", access))
+			if status != 200 || body["email"] != testsite.OwnerEmail || body["first_name"] != "Olga" || body["account_url"] != s.AccountURL() || body["id"] == "" {
+				t.Fatalf("resource: %d %v", status, body)
+			}
+			status, body, _ = s.TokenCall("/oauth2/resource", url.Values{"access_token": {access}}, s.Client["client_id"], s.Client["client_secret"])
+			if status != 200 || body["last_name"] != "Owner" {
+				t.Fatalf("resource with Basic: %d %v", status, body)
+			}
+		}) {
+			return
 		}
-		if status, _, _ = s.API(s.AccountURL(), access, "action=me"); status != 401 {
-			t.Fatalf("old access token after refresh: HTTP %d", status)
+
+		if !t.Run("introspection shows the token active", func(t *testing.T) {
+			s := s.In(t)
+			status, body, _ := s.TokenCall("/oauth2/introspect", s.Creds("token", access))
+			if status != 200 || body["active"] != true || body["client_id"] != s.Client["client_id"] {
+				t.Fatalf("introspect: %d %v", status, body)
+			}
+		}) {
+			return
 		}
-		access2, refresh2 := tok2["access_token"].(string), tok2["refresh_token"].(string)
-		if status, _, _ = s.API(s.AccountURL(), access2, "action=me"); status != 200 {
-			t.Fatalf("new access token: HTTP %d", status)
+
+		if !t.Run("refresh gives a new pair and the old pair stops working at once", func(t *testing.T) {
+			s := s.In(t)
+			status, tok2, hdr := s.TokenCall("/oauth2/refresh", s.Creds("grant_type", "refresh_token", "refresh_token", refresh))
+			if status != 200 || tok2["access_token"] == access || tok2["refresh_token"] == refresh || hdr.Get("Cache-Control") != "no-store" {
+				t.Fatalf("refresh: %d %v", status, tok2)
+			}
+			if status, _, _ = s.API(s.AccountURL(), access, "action=me"); status != 401 {
+				t.Fatalf("old access token after refresh: HTTP %d", status)
+			}
+			access2, refresh2 = tok2["access_token"].(string), tok2["refresh_token"].(string)
+			if status, _, _ = s.API(s.AccountURL(), access2, "action=me"); status != 200 {
+				t.Fatalf("new access token: HTTP %d", status)
+			}
+		}) {
+			return
 		}
-		// grant_type=refresh_token on /oauth2/token too.
-		status, tok3, _ := s.TokenCall("/oauth2/token", s.Creds("grant_type", "refresh_token", "refresh_token", refresh2))
-		if status != 200 {
-			t.Fatalf("refresh on /oauth2/token: %d %v", status, tok3)
+
+		if !t.Run("grant_type=refresh_token works on /oauth2/token too", func(t *testing.T) {
+			s := s.In(t)
+			var status int
+			status, tok3, _ = s.TokenCall("/oauth2/token", s.Creds("grant_type", "refresh_token", "refresh_token", refresh2))
+			if status != 200 {
+				t.Fatalf("refresh on /oauth2/token: %d %v", status, tok3)
+			}
+		}) {
+			return
 		}
-		// Presenting a rotated refresh token (after the window in which
-		// it is taken for a concurrent request) revokes the whole grant.
-		s.Clock.Advance(11 * time.Second)
-		status, body, _ = s.TokenCall("/oauth2/refresh", s.Creds("grant_type", "refresh_token", "refresh_token", refresh))
-		if status != 400 || body["error"] != "invalid_grant" || body["errorDescription"] == nil {
-			t.Fatalf("reused refresh token: %d %v", status, body)
-		}
-		if status, _, _ = s.API(s.AccountURL(), tok3["access_token"].(string), "action=me"); status != 401 {
-			t.Fatalf("grant still works after refresh-token reuse: HTTP %d", status)
-		}
-		status, body, _ = s.TokenCall("/oauth2/refresh", s.Creds("grant_type", "refresh_token", "refresh_token", tok3["refresh_token"].(string)))
-		if status != 400 {
-			t.Fatalf("refresh of a revoked grant: %d %v", status, body)
-		}
+
+		// After the window in which it is taken for a concurrent request.
+		t.Run("a rotated refresh token presented again revokes the whole grant", func(t *testing.T) {
+			s := s.In(t)
+			s.Clock.Advance(11 * time.Second)
+			status, body, _ := s.TokenCall("/oauth2/refresh", s.Creds("grant_type", "refresh_token", "refresh_token", refresh))
+			if status != 400 || body["error"] != "invalid_grant" || body["errorDescription"] == nil {
+				t.Fatalf("reused refresh token: %d %v", status, body)
+			}
+			if status, _, _ = s.API(s.AccountURL(), tok3["access_token"].(string), "action=me"); status != 401 {
+				t.Fatalf("grant still works after refresh-token reuse: HTTP %d", status)
+			}
+			status, body, _ = s.TokenCall("/oauth2/refresh", s.Creds("grant_type", "refresh_token", "refresh_token", tok3["refresh_token"].(string)))
+			if status != 400 {
+				t.Fatalf("refresh of a revoked grant: %d %v", status, body)
+			}
+		})
 	})
 }
 
@@ -318,94 +359,109 @@ func TestOAuthExpiryAndRoles(t *testing.T) {
 // GET requests of the official SDKs, and malformed requests.
 func TestOAuthEndpoints(t *testing.T) {
 	s := testsite.New(t)
-	res, err := http.Get(s.Base + "/.well-known/oauth-authorization-server")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var meta map[string]any
-	json.NewDecoder(res.Body).Decode(&meta)
-	res.Body.Close()
-	if meta["issuer"] != s.Base || meta["token_endpoint"] != s.Base+"/oauth2/token" || meta["jwks_uri"] != s.Base+"/oauth2/jwks" ||
-		!strings.Contains(testsite.JSON(meta["code_challenge_methods_supported"]), "S256") || meta["authorization_response_iss_parameter_supported"] != true {
-		t.Fatalf("metadata %v", meta)
-	}
-	// /oauth2/resource needs client authentication besides the token, so
-	// it is not an OpenID Connect UserInfo endpoint and is not advertised
-	// as one (clients would send the Bearer token alone and fail).
-	if _, ok := meta["userinfo_endpoint"]; ok {
-		t.Fatalf("metadata advertises userinfo_endpoint: %v", meta)
-	}
-
-	// The official SDKs send token requests as GET with a query.
-	code := s.Code()
-	q := s.Creds("grant_type", "authorization_code", "code", code, "redirect_uri", testsite.RedirectURI)
-	res, err = http.Get(s.Base + "/oauth2/token?" + q.Encode())
-	if err != nil {
-		t.Fatal(err)
-	}
 	var tok map[string]any
-	json.NewDecoder(res.Body).Decode(&tok)
-	res.Body.Close()
-	if res.StatusCode != 200 || tok["access_token"] == nil {
-		t.Fatalf("GET token request: %d %v", res.StatusCode, tok)
-	}
 
-	// Revocation (RFC 7009): another client's attempt does nothing; the
-	// owner's ends the grant; unknown tokens answer 200 too.
-	other := s.CreateClient(s.Slug, "Other app", testsite.RedirectURI)
-	otherCreds := url.Values{"client_id": {other["client_id"]}, "client_secret": {other["client_secret"]}, "token": {tok["access_token"].(string)}}
-	if status, _, _ := s.TokenCall("/oauth2/revoke", otherCreds); status != 200 {
-		t.Fatalf("revoke by another client: %d", status)
-	}
-	if status, body, _ := s.TokenCall("/oauth2/introspect", otherCreds); status != 200 || body["active"] != false {
-		t.Fatalf("introspect by another client: %d %v", status, body)
-	}
-	if status, _, _ := s.API(s.AccountURL(), tok["access_token"].(string), "action=me"); status != 200 {
-		t.Fatal("another client revoked the token")
-	}
-	if status, _, _ := s.TokenCall("/oauth2/revoke", s.Creds("token", tok["refresh_token"].(string))); status != 200 {
-		t.Fatal("revoke")
-	}
-	if status, _, _ := s.API(s.AccountURL(), tok["access_token"].(string), "action=me"); status != 401 {
-		t.Fatal("access token works after its refresh token was revoked")
-	}
-	if status, body, _ := s.TokenCall("/oauth2/introspect", s.Creds("token", tok["access_token"].(string))); status != 200 || body["active"] != false {
-		t.Fatalf("introspect revoked: %d %v", status, body)
-	}
-	if status, _, _ := s.TokenCall("/oauth2/revoke", s.Creds("token", "unknown")); status != 200 {
-		t.Fatal("revoke of an unknown token")
-	}
-
-	for _, tc := range []struct {
-		name   string
-		form   url.Values
-		status int
-		err    string
-	}{
-		{"no grant_type", s.Creds("code", "x"), 400, "invalid_request"},
-		{"password grant", s.Creds("grant_type", "password"), 400, "unsupported_grant_type"},
-		{"no code", s.Creds("grant_type", "authorization_code", "redirect_uri", testsite.RedirectURI), 400, "invalid_request"},
-		{"unknown code", s.Creds("grant_type", "authorization_code", "code", "nope", "redirect_uri", testsite.RedirectURI), 400, "invalid_grant"},
-		{"no client", url.Values{"grant_type": {"authorization_code"}, "code": {"x"}, "redirect_uri": {testsite.RedirectURI}}, 401, "invalid_client"},
-		{"repeated", url.Values{"grant_type": {"refresh_token", "refresh_token"}}, 400, "invalid_request"},
-	} {
-		status, body, _ := s.TokenCall("/oauth2/token", tc.form)
-		if status != tc.status || body["error"] != tc.err || body["error_description"] == "" {
-			t.Errorf("%s: %d %v, want %d %s", tc.name, status, body, tc.status, tc.err)
+	t.Run("the metadata names the endpoints, and no userinfo endpoint", func(t *testing.T) {
+		s := s.In(t)
+		res, err := http.Get(s.Base + "/.well-known/oauth-authorization-server")
+		if err != nil {
+			t.Fatal(err)
 		}
+		var meta map[string]any
+		json.NewDecoder(res.Body).Decode(&meta)
+		res.Body.Close()
+		if meta["issuer"] != s.Base || meta["token_endpoint"] != s.Base+"/oauth2/token" || meta["jwks_uri"] != s.Base+"/oauth2/jwks" ||
+			!strings.Contains(testsite.JSON(meta["code_challenge_methods_supported"]), "S256") || meta["authorization_response_iss_parameter_supported"] != true {
+			t.Fatalf("metadata %v", meta)
+		}
+		// /oauth2/resource needs client authentication besides the token, so
+		// it is not an OpenID Connect UserInfo endpoint and is not advertised
+		// as one (clients would send the Bearer token alone and fail).
+		if _, ok := meta["userinfo_endpoint"]; ok {
+			t.Fatalf("metadata advertises userinfo_endpoint: %v", meta)
+		}
+	})
+
+	if !t.Run("a token request may be a GET with a query, as the official SDKs send it", func(t *testing.T) {
+		s := s.In(t)
+		code := s.Code()
+		q := s.Creds("grant_type", "authorization_code", "code", code, "redirect_uri", testsite.RedirectURI)
+		res, err := http.Get(s.Base + "/oauth2/token?" + q.Encode())
+		if err != nil {
+			t.Fatal(err)
+		}
+		json.NewDecoder(res.Body).Decode(&tok)
+		res.Body.Close()
+		if res.StatusCode != 200 || tok["access_token"] == nil {
+			t.Fatalf("GET token request: %d %v", res.StatusCode, tok)
+		}
+	}) {
+		return
 	}
-	status, body, _ := s.TokenCall("/oauth2/refresh", s.Creds("grant_type", "authorization_code"))
-	if status != 400 || body["error"] != "unsupported_grant_type" {
-		t.Errorf("authorization_code on /oauth2/refresh: %d %v", status, body)
+
+	// Revocation as RFC 7009 has it.
+	if !t.Run("another client's revocation does nothing, the owner's ends the grant, and an unknown token answers 200", func(t *testing.T) {
+		s := s.In(t)
+		other := s.CreateClient(s.Slug, "Other app", testsite.RedirectURI)
+		otherCreds := url.Values{"client_id": {other["client_id"]}, "client_secret": {other["client_secret"]}, "token": {tok["access_token"].(string)}}
+		if status, _, _ := s.TokenCall("/oauth2/revoke", otherCreds); status != 200 {
+			t.Fatalf("revoke by another client: %d", status)
+		}
+		if status, body, _ := s.TokenCall("/oauth2/introspect", otherCreds); status != 200 || body["active"] != false {
+			t.Fatalf("introspect by another client: %d %v", status, body)
+		}
+		if status, _, _ := s.API(s.AccountURL(), tok["access_token"].(string), "action=me"); status != 200 {
+			t.Fatal("another client revoked the token")
+		}
+		if status, _, _ := s.TokenCall("/oauth2/revoke", s.Creds("token", tok["refresh_token"].(string))); status != 200 {
+			t.Fatal("revoke")
+		}
+		if status, _, _ := s.API(s.AccountURL(), tok["access_token"].(string), "action=me"); status != 401 {
+			t.Fatal("access token works after its refresh token was revoked")
+		}
+		if status, body, _ := s.TokenCall("/oauth2/introspect", s.Creds("token", tok["access_token"].(string))); status != 200 || body["active"] != false {
+			t.Fatalf("introspect revoked: %d %v", status, body)
+		}
+		if status, _, _ := s.TokenCall("/oauth2/revoke", s.Creds("token", "unknown")); status != 200 {
+			t.Fatal("revoke of an unknown token")
+		}
+	}) {
+		return
 	}
-	res, err = http.Post(s.Base+"/oauth2/token", "application/json", strings.NewReader(`{}`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	res.Body.Close()
-	if res.StatusCode != 400 {
-		t.Errorf("JSON token request: %d", res.StatusCode)
-	}
+
+	t.Run("malformed token requests are refused with their OAuth errors", func(t *testing.T) {
+		s := s.In(t)
+		for _, tc := range []struct {
+			name   string
+			form   url.Values
+			status int
+			err    string
+		}{
+			{"no grant_type", s.Creds("code", "x"), 400, "invalid_request"},
+			{"password grant", s.Creds("grant_type", "password"), 400, "unsupported_grant_type"},
+			{"no code", s.Creds("grant_type", "authorization_code", "redirect_uri", testsite.RedirectURI), 400, "invalid_request"},
+			{"unknown code", s.Creds("grant_type", "authorization_code", "code", "nope", "redirect_uri", testsite.RedirectURI), 400, "invalid_grant"},
+			{"no client", url.Values{"grant_type": {"authorization_code"}, "code": {"x"}, "redirect_uri": {testsite.RedirectURI}}, 401, "invalid_client"},
+			{"repeated", url.Values{"grant_type": {"refresh_token", "refresh_token"}}, 400, "invalid_request"},
+		} {
+			status, body, _ := s.TokenCall("/oauth2/token", tc.form)
+			if status != tc.status || body["error"] != tc.err || body["error_description"] == "" {
+				t.Errorf("%s: %d %v, want %d %s", tc.name, status, body, tc.status, tc.err)
+			}
+		}
+		status, body, _ := s.TokenCall("/oauth2/refresh", s.Creds("grant_type", "authorization_code"))
+		if status != 400 || body["error"] != "unsupported_grant_type" {
+			t.Errorf("authorization_code on /oauth2/refresh: %d %v", status, body)
+		}
+		res, err := http.Post(s.Base+"/oauth2/token", "application/json", strings.NewReader(`{}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.StatusCode != 400 {
+			t.Errorf("JSON token request: %d", res.StatusCode)
+		}
+	})
 }
 
 // TestAdministrativeFollowsRole: a token with the administrative scope

@@ -39,63 +39,89 @@ func TestBrowserListsAndBoard(t *testing.T) {
 		chromedp.SendKeys(chromedp.CSS("#email"), testsite.OwnerEmail), chromedp.SendKeys(chromedp.CSS("#password"), testsite.Password),
 		chromedp.Click(chromedp.CSS(`button[type=submit]`)), chromedp.WaitVisible(chromedp.CSS(`nav[aria-label="Main"]`)))
 
-	c.run(chromedp.Navigate(acct+"/project/"+pid+"/"), chromedp.WaitVisible(chromedp.CSS("#f-q")))
-	c.see("list", "Active (60)", "page 1 of 2", "Filler 00")
-	c.run(chromedp.Click(`//a[@rel="next"]`), chromedp.WaitVisible(`//a[text()="Send invoice"]`))
-	c.see("list-page-2", "page 2 of 2", "Call the printer")
-
-	c.run(chromedp.SendKeys(chromedp.CSS("#f-q"), "INVOICE"), chromedp.Submit(chromedp.CSS("#f-q")),
-		chromedp.WaitVisible(`//a[text()="Clear filters"]`))
-	c.see("searched", "Send invoice", "Active (1)")
-	if text := c.text(); strings.Contains(text, "Filler") {
-		t.Fatalf("the search shows other tasks:\n%s", text)
-	}
-	c.run(chromedp.Click(`//a[text()="Clear filters"]`), chromedp.WaitVisible(chromedp.CSS("#f-assignee")),
-		chromedp.SetValue(chromedp.CSS("#f-assignee"), testsite.UserEmail), chromedp.Submit(chromedp.CSS("#f-assignee")),
-		chromedp.WaitVisible(`//a[text()="Call the printer"]`))
-	c.see("filtered", "Active (1)", "Uma User")
-
-	// The task's status, set on its page.
-	c.run(chromedp.Navigate(acct+"/project/"+pid+"/"+tid+"/"), chromedp.WaitVisible(`//summary[text()="Tags"]`),
-		chromedp.Click(`//summary[text()="Tags"]`), chromedp.WaitVisible(chromedp.CSS("#task-group"+group)),
-		chromedp.SetValue(chromedp.CSS("#task-group"+group), doing), chromedp.Click(`//button[text()="Save tags"]`),
-		chromedp.WaitVisible(`//span[@class="tag" and text()="Doing"]`))
-	c.see("tagged", "Doing")
-
-	// The board: the card moves with its form, then back by drag and drop.
-	c.run(chromedp.Navigate(acct+"/project/"+pid+"/"), chromedp.WaitVisible(`//a[text()="Board"]`),
-		chromedp.Click(`//a[text()="Board"]`), chromedp.WaitVisible(chromedp.CSS("#move"+tid)))
-	c.see("board", "No status (59)", "Doing (1)", "Review (0)")
-	c.run(chromedp.SetValue(chromedp.CSS("#move"+tid), review),
-		chromedp.Click(`//article[@id="task`+tid+`"]//button[text()="Move"]`),
-		chromedp.WaitVisible(`//h2[@id="col`+review+`" and contains(., "(1)")]`))
-	c.see("moved", "Doing (0)", "Review (1)")
-	drag := fmt.Sprintf(`(() => {
-		const dt = new DataTransfer();
-		dt.setData("text/plain", "task%s");
-		const col = document.querySelector('.column[data-tag="%s"]');
-		col.dispatchEvent(new DragEvent("dragover", {bubbles: true, cancelable: true, dataTransfer: dt}));
-		col.dispatchEvent(new DragEvent("drop", {bubbles: true, cancelable: true, dataTransfer: dt}));
-		return true;
-	})()`, tid, doing)
-	if _, err := chromedp.Run(c.ctx, chromedp.Evaluate[bool](drag)); err != nil {
-		t.Fatal(err)
-	}
-	c.run(chromedp.WaitVisible(`//h2[@id="col` + doing + `" and contains(., "(1)")]`))
-	c.see("dropped", "Doing (1)", "Review (0)")
-	_, got := testsite.APICall(t, url0, s.Key, "action=get_task&id_task="+tid)
-	if tags := got["data"].(map[string]any)["tags"].(map[string]any); len(tags) != 1 || tags[doing] != "Doing" {
-		t.Fatalf("after the drop the API shows tags %v", tags)
+	if !t.Run("the project's 60 tasks show in two pages", func(t *testing.T) {
+		c := c.in(t)
+		c.run(chromedp.Navigate(acct+"/project/"+pid+"/"), chromedp.WaitVisible(chromedp.CSS("#f-q")))
+		c.see("list", "Active (60)", "page 1 of 2", "Filler 00")
+		c.run(chromedp.Click(`//a[@rel="next"]`), chromedp.WaitVisible(`//a[text()="Send invoice"]`))
+		c.see("list-page-2", "page 2 of 2", "Call the printer")
+	}) {
+		return
 	}
 
-	// A card's complete control, as on a row: the board comes back without it.
-	c.run(chromedp.Click(`//button[@aria-label="Complete Send invoice"]`),
-		chromedp.WaitVisible(`//h2[@id="col`+doing+`" and contains(., "(0)")]`))
-	c.see("completed on the board", "Doing (0)", "No status (59)")
-	if loc, err := url.Parse(c.location()); err != nil || !strings.HasSuffix(loc.Path, "/project/"+pid+"/board") || loc.Query().Get("group") != group {
-		t.Fatalf("completing a card led to %s", loc)
+	if !t.Run("a text search and an assignee filter narrow the list", func(t *testing.T) {
+		c := c.in(t)
+		c.run(chromedp.SendKeys(chromedp.CSS("#f-q"), "INVOICE"), chromedp.Submit(chromedp.CSS("#f-q")),
+			chromedp.WaitVisible(`//a[text()="Clear filters"]`))
+		c.see("searched", "Send invoice", "Active (1)")
+		if text := c.text(); strings.Contains(text, "Filler") {
+			t.Fatalf("the search shows other tasks:\n%s", text)
+		}
+		c.run(chromedp.Click(`//a[text()="Clear filters"]`), chromedp.WaitVisible(chromedp.CSS("#f-assignee")),
+			chromedp.SetValue(chromedp.CSS("#f-assignee"), testsite.UserEmail), chromedp.Submit(chromedp.CSS("#f-assignee")),
+			chromedp.WaitVisible(`//a[text()="Call the printer"]`))
+		c.see("filtered", "Active (1)", "Uma User")
+	}) {
+		return
 	}
-	if _, got = testsite.APICall(t, url0, s.Key, "action=get_task&id_task="+tid); got["data"].(map[string]any)["status"] != "done" {
-		t.Fatalf("after completing on the board the API shows %v", got["data"])
+
+	if !t.Run("the task's status is set on its page", func(t *testing.T) {
+		c := c.in(t)
+		c.run(chromedp.Navigate(acct+"/project/"+pid+"/"+tid+"/"), chromedp.WaitVisible(`//summary[text()="Tags"]`),
+			chromedp.Click(`//summary[text()="Tags"]`), chromedp.WaitVisible(chromedp.CSS("#task-group"+group)),
+			chromedp.SetValue(chromedp.CSS("#task-group"+group), doing), chromedp.Click(`//button[text()="Save tags"]`),
+			chromedp.WaitVisible(`//span[@class="tag" and text()="Doing"]`))
+		c.see("tagged", "Doing")
+	}) {
+		return
 	}
+
+	if !t.Run("the board moves the card with its form", func(t *testing.T) {
+		c := c.in(t)
+		c.run(chromedp.Navigate(acct+"/project/"+pid+"/"), chromedp.WaitVisible(`//a[text()="Board"]`),
+			chromedp.Click(`//a[text()="Board"]`), chromedp.WaitVisible(chromedp.CSS("#move"+tid)))
+		c.see("board", "No status (59)", "Doing (1)", "Review (0)")
+		c.run(chromedp.SetValue(chromedp.CSS("#move"+tid), review),
+			chromedp.Click(`//article[@id="task`+tid+`"]//button[text()="Move"]`),
+			chromedp.WaitVisible(`//h2[@id="col`+review+`" and contains(., "(1)")]`))
+		c.see("moved", "Doing (0)", "Review (1)")
+	}) {
+		return
+	}
+
+	if !t.Run("the board moves the card back by drag and drop", func(t *testing.T) {
+		c := c.in(t)
+		drag := fmt.Sprintf(`(() => {
+			const dt = new DataTransfer();
+			dt.setData("text/plain", "task%s");
+			const col = document.querySelector('.column[data-tag="%s"]');
+			col.dispatchEvent(new DragEvent("dragover", {bubbles: true, cancelable: true, dataTransfer: dt}));
+			col.dispatchEvent(new DragEvent("drop", {bubbles: true, cancelable: true, dataTransfer: dt}));
+			return true;
+		})()`, tid, doing)
+		if _, err := chromedp.Run(c.ctx, chromedp.Evaluate[bool](drag)); err != nil {
+			t.Fatal(err)
+		}
+		c.run(chromedp.WaitVisible(`//h2[@id="col` + doing + `" and contains(., "(1)")]`))
+		c.see("dropped", "Doing (1)", "Review (0)")
+		_, got := testsite.APICall(t, url0, s.Key, "action=get_task&id_task="+tid)
+		if tags := got["data"].(map[string]any)["tags"].(map[string]any); len(tags) != 1 || tags[doing] != "Doing" {
+			t.Fatalf("after the drop the API shows tags %v", tags)
+		}
+	}) {
+		return
+	}
+
+	t.Run("a card's complete control, as a row's, brings the board back without the task", func(t *testing.T) {
+		c := c.in(t)
+		c.run(chromedp.Click(`//button[@aria-label="Complete Send invoice"]`),
+			chromedp.WaitVisible(`//h2[@id="col`+doing+`" and contains(., "(0)")]`))
+		c.see("completed on the board", "Doing (0)", "No status (59)")
+		if loc, err := url.Parse(c.location()); err != nil || !strings.HasSuffix(loc.Path, "/project/"+pid+"/board") || loc.Query().Get("group") != group {
+			t.Fatalf("completing a card led to %s", loc)
+		}
+		if _, got := testsite.APICall(t, url0, s.Key, "action=get_task&id_task="+tid); got["data"].(map[string]any)["status"] != "done" {
+			t.Fatalf("after completing on the board the API shows %v", got["data"])
+		}
+	})
 }

@@ -22,12 +22,28 @@ import (
 // chrome is a headless Chromium driving the site, failing the test on any
 // console error and saving a screenshot of each step.
 type chrome struct {
-	t    *testing.T
-	ctx  context.Context
+	t   *testing.T
+	ctx context.Context
+	*chromeLog
+}
+
+// chromeLog is what a chrome keeps for every step of its test: its
+// screenshots' directory and count, and the console errors not yet
+// checked.
+type chromeLog struct {
 	dir  string
 	step int
 	mu   sync.Mutex
 	errs []string
+}
+
+// in is the chrome as a step of a scenario sees it: the same tab,
+// screenshots and console, with t, a subtest of the test that started it,
+// the test its checks fail.
+func (c *chrome) in(t *testing.T) *chrome {
+	d := *c
+	d.t = t
+	return &d
 }
 
 // newChrome starts Debian's Chromium. Outside CI a machine without it skips
@@ -64,7 +80,7 @@ func newChromeWithin(t *testing.T, within time.Duration) *chrome {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	c := &chrome{t: t, ctx: ctx, dir: dir}
+	c := &chrome{t: t, ctx: ctx, chromeLog: &chromeLog{dir: dir}}
 	c.run() // starts the browser and opens the tab
 	messages := chromedp.Console(ctx)
 	go func() {
@@ -213,47 +229,7 @@ func TestBrowser(t *testing.T) {
 	c := newChrome(t)
 	acct := s.Base + "/a/" + s.Slug
 
-	c.run(chromedp.Navigate(s.Base+"/login"), chromedp.WaitVisible(chromedp.CSS("#email")),
-		chromedp.SendKeys(chromedp.CSS("#email"), testsite.OwnerEmail), chromedp.SendKeys(chromedp.CSS("#password"), testsite.Password),
-		chromedp.Click(chromedp.CSS(`button[type=submit]`)), chromedp.WaitVisible(chromedp.CSS(`nav[aria-label="Main"]`)))
-	c.see("signed-in", "Your accounts", "Acme", "Other")
-
-	c.run(chromedp.Click(`//main//a[normalize-space()="Acme"]`), chromedp.WaitVisible(chromedp.CSS("#project-title")))
-	if loc := c.location(); loc != acct+"/" {
-		t.Fatalf("the account's name led to %s, want %s/", loc, acct)
-	}
-	c.see("projects-empty", "No active projects yet")
-	c.run(chromedp.SendKeys(chromedp.CSS("#project-title"), "Launch"), chromedp.Submit(chromedp.CSS("#project-title")),
-		chromedp.WaitVisible(chromedp.CSS("#task-title")))
-	c.see("project", "Launch", "No tasks yet")
-
-	c.run(chromedp.SendKeys(chromedp.CSS("#task-title"), "Write copy"), chromedp.SetValue(chromedp.CSS("#new-priority"), "7"),
-		chromedp.Submit(chromedp.CSS("#task-title")), chromedp.WaitVisible(`//a[text()="Write copy"]`))
-	c.see("task-created", "Write copy", "P7")
-
-	c.run(chromedp.Click(`//a[text()="Write copy"]`), chromedp.WaitVisible(chromedp.CSS("#subtask-title")))
-	c.see("task-page", "Write copy", "No subtasks", "No comments yet")
-	taskURL := c.location()
-
-	c.run(chromedp.SendKeys(chromedp.CSS("#subtask-title"), "Outline"), chromedp.Submit(chromedp.CSS("#subtask-title")),
-		chromedp.WaitVisible(`//a[text()="Outline"]`))
-	c.see("subtask-created", "Outline")
-
-	c.run(chromedp.SendKeys(chromedp.CSS("#new-comment"), "First draft is up"), chromedp.Submit(chromedp.CSS("#new-comment")),
-		chromedp.WaitVisible(`//p[text()="First draft is up"]`))
-	c.see("commented", "First draft is up")
-
-	// Complete the subtask, then the task.
-	c.run(chromedp.Click(`//a[text()="Outline"]`), chromedp.WaitVisible(`//button[text()="Complete"]`),
-		chromedp.Click(`//button[text()="Complete"]`), chromedp.WaitVisible(`//button[text()="Reopen"]`))
-	c.see("subtask-completed", "Outline", "done")
-	c.run(chromedp.Navigate(taskURL), chromedp.WaitVisible(`//button[text()="Complete"]`),
-		chromedp.Click(`//button[text()="Complete"]`), chromedp.WaitVisible(`//button[text()="Reopen"]`))
-	c.see("task-completed", "done")
-	c.run(chromedp.Click(`//button[text()="Reopen"]`), chromedp.WaitVisible(`//button[text()="Complete"]`))
-	c.see("task-reopened", "Write copy")
-
-	// A webhook made in the page fires for a change made in the page.
+	// The receiver of the webhook the page makes.
 	var mu sync.Mutex
 	var events []string
 	recv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -268,93 +244,177 @@ func TestBrowser(t *testing.T) {
 		w.Write([]byte(`{"status":"OK"}`))
 	}))
 	t.Cleanup(recv.Close)
-	c.run(chromedp.Navigate(acct+"/settings/webhooks"), chromedp.WaitVisible(chromedp.CSS("#url")))
-	c.see("webhooks-empty", "No webhooks yet", "reopen_task")
-	c.run(chromedp.SendKeys(chromedp.CSS("#url"), recv.URL+"/"), chromedp.Submit(chromedp.CSS("#url")),
-		chromedp.WaitVisible(`//button[text()="Enable"]`))
-	c.see("webhook-created", "Copy the signing secret now", "Disabled")
-	// The secret's copy button appears where JavaScript runs, and copies
-	// (or, where the clipboard is refused, selects the secret).
-	c.run(chromedp.WaitVisible(chromedp.CSS(`button[data-copy="shown-secret"]`)), chromedp.Click(chromedp.CSS(`button[data-copy="shown-secret"]`)))
-	copied, err := chromedp.Run(c.ctx, chromedp.Evaluate[bool](`document.querySelector('button[data-copy]').textContent === 'Copied' || window.getSelection().toString().startsWith('whsec_')`))
-	if err != nil || !copied {
-		t.Fatalf("the copy button neither copied nor selected the secret: %v", err)
-	}
-	hookURL := c.location()
-	c.run(chromedp.Click(`//button[text()="Enable"]`), chromedp.WaitVisible(`//button[text()="Disable"]`))
-	c.see("webhook-enabled", "Working")
-	c.run(chromedp.Navigate(taskURL), chromedp.WaitVisible(chromedp.CSS("#subtask-title")),
-		chromedp.SendKeys(chromedp.CSS("#subtask-title"), "Proofread"), chromedp.Submit(chromedp.CSS("#subtask-title")),
-		chromedp.WaitVisible(`//a[text()="Proofread"]`))
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		c.run(chromedp.Navigate(hookURL), chromedp.WaitVisible(chromedp.CSS("main")))
-		if strings.Contains(c.text(), "post_task #") {
-			break
-		}
-		if time.Now().After(deadline) {
-			c.shot("no-delivery")
-			t.Fatal("the webhook page never showed the delivery")
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	c.see("webhook-delivered", "post_task #", "OK", "1 delivered")
-	mu.Lock()
-	if len(events) != 1 || events[0] != "post_task" {
-		t.Errorf("receiver got %v", events)
-	}
-	mu.Unlock()
+	var taskURL, hookURL string
 
-	// The OAuth consent flow, clicked through.
-	var codes = make(chan url.Values, 1)
-	app := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	if !t.Run("the owner signs in and sees their accounts", func(t *testing.T) {
+		c := c.in(t)
+		c.run(chromedp.Navigate(s.Base+"/login"), chromedp.WaitVisible(chromedp.CSS("#email")),
+			chromedp.SendKeys(chromedp.CSS("#email"), testsite.OwnerEmail), chromedp.SendKeys(chromedp.CSS("#password"), testsite.Password),
+			chromedp.Click(chromedp.CSS(`button[type=submit]`)), chromedp.WaitVisible(chromedp.CSS(`nav[aria-label="Main"]`)))
+		c.see("signed-in", "Your accounts", "Acme", "Other")
+	}) {
+		return
+	}
+
+	if !t.Run("the account's name leads to its projects, where a project is made", func(t *testing.T) {
+		c := c.in(t)
+		c.run(chromedp.Click(`//main//a[normalize-space()="Acme"]`), chromedp.WaitVisible(chromedp.CSS("#project-title")))
+		if loc := c.location(); loc != acct+"/" {
+			t.Fatalf("the account's name led to %s, want %s/", loc, acct)
+		}
+		c.see("projects-empty", "No active projects yet")
+		c.run(chromedp.SendKeys(chromedp.CSS("#project-title"), "Launch"), chromedp.Submit(chromedp.CSS("#project-title")),
+			chromedp.WaitVisible(chromedp.CSS("#task-title")))
+		c.see("project", "Launch", "No tasks yet")
+	}) {
+		return
+	}
+
+	if !t.Run("the project page makes a task", func(t *testing.T) {
+		c := c.in(t)
+		c.run(chromedp.SendKeys(chromedp.CSS("#task-title"), "Write copy"), chromedp.SetValue(chromedp.CSS("#new-priority"), "7"),
+			chromedp.Submit(chromedp.CSS("#task-title")), chromedp.WaitVisible(`//a[text()="Write copy"]`))
+		c.see("task-created", "Write copy", "P7")
+	}) {
+		return
+	}
+
+	if !t.Run("the task page makes a subtask and a comment", func(t *testing.T) {
+		c := c.in(t)
+		c.run(chromedp.Click(`//a[text()="Write copy"]`), chromedp.WaitVisible(chromedp.CSS("#subtask-title")))
+		c.see("task-page", "Write copy", "No subtasks", "No comments yet")
+		taskURL = c.location()
+
+		c.run(chromedp.SendKeys(chromedp.CSS("#subtask-title"), "Outline"), chromedp.Submit(chromedp.CSS("#subtask-title")),
+			chromedp.WaitVisible(`//a[text()="Outline"]`))
+		c.see("subtask-created", "Outline")
+
+		c.run(chromedp.SendKeys(chromedp.CSS("#new-comment"), "First draft is up"), chromedp.Submit(chromedp.CSS("#new-comment")),
+			chromedp.WaitVisible(`//p[text()="First draft is up"]`))
+		c.see("commented", "First draft is up")
+	}) {
+		return
+	}
+
+	if !t.Run("the subtask completes, then the task, which reopens", func(t *testing.T) {
+		c := c.in(t)
+		c.run(chromedp.Click(`//a[text()="Outline"]`), chromedp.WaitVisible(`//button[text()="Complete"]`),
+			chromedp.Click(`//button[text()="Complete"]`), chromedp.WaitVisible(`//button[text()="Reopen"]`))
+		c.see("subtask-completed", "Outline", "done")
+		c.run(chromedp.Navigate(taskURL), chromedp.WaitVisible(`//button[text()="Complete"]`),
+			chromedp.Click(`//button[text()="Complete"]`), chromedp.WaitVisible(`//button[text()="Reopen"]`))
+		c.see("task-completed", "done")
+		c.run(chromedp.Click(`//button[text()="Reopen"]`), chromedp.WaitVisible(`//button[text()="Complete"]`))
+		c.see("task-reopened", "Write copy")
+	}) {
+		return
+	}
+
+	// A webhook made in the page fires for a change made in the page.
+	if !t.Run("a webhook made in the page shows its secret once, with a copy button", func(t *testing.T) {
+		c := c.in(t)
+		c.run(chromedp.Navigate(acct+"/settings/webhooks"), chromedp.WaitVisible(chromedp.CSS("#url")))
+		c.see("webhooks-empty", "No webhooks yet", "reopen_task")
+		c.run(chromedp.SendKeys(chromedp.CSS("#url"), recv.URL+"/"), chromedp.Submit(chromedp.CSS("#url")),
+			chromedp.WaitVisible(`//button[text()="Enable"]`))
+		c.see("webhook-created", "Copy the signing secret now", "Disabled")
+		// The secret's copy button appears where JavaScript runs, and copies
+		// (or, where the clipboard is refused, selects the secret).
+		c.run(chromedp.WaitVisible(chromedp.CSS(`button[data-copy="shown-secret"]`)), chromedp.Click(chromedp.CSS(`button[data-copy="shown-secret"]`)))
+		copied, err := chromedp.Run(c.ctx, chromedp.Evaluate[bool](`document.querySelector('button[data-copy]').textContent === 'Copied' || window.getSelection().toString().startsWith('whsec_')`))
+		if err != nil || !copied {
+			t.Fatalf("the copy button neither copied nor selected the secret: %v", err)
+		}
+		hookURL = c.location()
+	}) {
+		return
+	}
+
+	if !t.Run("the webhook, enabled, fires for a change made in the page", func(t *testing.T) {
+		c := c.in(t)
+		c.run(chromedp.Click(`//button[text()="Enable"]`), chromedp.WaitVisible(`//button[text()="Disable"]`))
+		c.see("webhook-enabled", "Working")
+		c.run(chromedp.Navigate(taskURL), chromedp.WaitVisible(chromedp.CSS("#subtask-title")),
+			chromedp.SendKeys(chromedp.CSS("#subtask-title"), "Proofread"), chromedp.Submit(chromedp.CSS("#subtask-title")),
+			chromedp.WaitVisible(`//a[text()="Proofread"]`))
+		deadline := time.Now().Add(30 * time.Second)
+		for {
+			c.run(chromedp.Navigate(hookURL), chromedp.WaitVisible(chromedp.CSS("main")))
+			if strings.Contains(c.text(), "post_task #") {
+				break
+			}
+			if time.Now().After(deadline) {
+				c.shot("no-delivery")
+				t.Fatal("the webhook page never showed the delivery")
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+		c.see("webhook-delivered", "post_task #", "OK", "1 delivered")
+		mu.Lock()
+		if len(events) != 1 || events[0] != "post_task" {
+			t.Errorf("receiver got %v", events)
+		}
+		mu.Unlock()
+	}) {
+		return
+	}
+
+	if !t.Run("the OAuth consent flow, clicked through, gives a code that exchanges for a token", func(t *testing.T) {
+		s, c := s.In(t), c.in(t)
+		var codes = make(chan url.Values, 1)
+		app := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			select {
+			case codes <- r.URL.Query():
+			default:
+			}
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			w.Write([]byte(`<!doctype html><title>App</title><main>Signed in to the app</main>`))
+		}))
+		app.Config.ErrorLog = nil
+		app.TLS = &tls.Config{}
+		t.Cleanup(app.Close)
+		client := s.CreateClient(s.Slug, "Browser app", app.URL+"/cb")
+		authURL := s.Base + "/oauth2/authorize?" + url.Values{"client_id": {client["client_id"]}, "response_type": {"code"},
+			"redirect_uri": {app.URL + "/cb"}, "state": {"st-1"}, "scope": {"tasks_read comments_read"}}.Encode()
+		c.run(chromedp.Navigate(authURL), chromedp.WaitVisible(fmt.Sprintf(`//input[@name="account"][@value=%q]/..`, s.Slug)))
+		c.see("oauth-select", "Browser app, an application registered by the account Acme, asks for access", "Sign in as someone else")
+		c.run(chromedp.Click(fmt.Sprintf(`//input[@name="account"][@value=%q]/../button`, s.Slug)), chromedp.WaitVisible(`//button[@value="allow"]`))
+		c.see("oauth-consent", "See tasks and subtasks", "Read comments")
+		c.run(chromedp.Click(`//button[@value="allow"]`), chromedp.WaitVisible(chromedp.CSS("main")))
+		var q url.Values
 		select {
-		case codes <- r.URL.Query():
-		default:
+		case q = <-codes:
+		case <-time.After(30 * time.Second):
+			t.Fatal("the browser never reached the application")
 		}
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		w.Write([]byte(`<!doctype html><title>App</title><main>Signed in to the app</main>`))
-	}))
-	app.Config.ErrorLog = nil
-	app.TLS = &tls.Config{}
-	t.Cleanup(app.Close)
-	client := s.CreateClient(s.Slug, "Browser app", app.URL+"/cb")
-	authURL := s.Base + "/oauth2/authorize?" + url.Values{"client_id": {client["client_id"]}, "response_type": {"code"},
-		"redirect_uri": {app.URL + "/cb"}, "state": {"st-1"}, "scope": {"tasks_read comments_read"}}.Encode()
-	c.run(chromedp.Navigate(authURL), chromedp.WaitVisible(fmt.Sprintf(`//input[@name="account"][@value=%q]/..`, s.Slug)))
-	c.see("oauth-select", "Browser app, an application registered by the account Acme, asks for access", "Sign in as someone else")
-	c.run(chromedp.Click(fmt.Sprintf(`//input[@name="account"][@value=%q]/../button`, s.Slug)), chromedp.WaitVisible(`//button[@value="allow"]`))
-	c.see("oauth-consent", "See tasks and subtasks", "Read comments")
-	c.run(chromedp.Click(`//button[@value="allow"]`), chromedp.WaitVisible(chromedp.CSS("main")))
-	var q url.Values
-	select {
-	case q = <-codes:
-	case <-time.After(30 * time.Second):
-		t.Fatal("the browser never reached the application")
-	}
-	c.see("oauth-redirected", "Signed in to the app")
-	if q.Get("state") != "st-1" || q.Get("iss") != s.Base || q.Get("code") == "" {
-		t.Fatalf("redirect query %v", q)
-	}
-	s.Client = client
-	status, tok, _ := s.TokenCall("/oauth2/token", s.Creds("grant_type", "authorization_code", "code", q.Get("code"), "redirect_uri", app.URL+"/cb"))
-	if status != 200 || tok["access_token"] == nil {
-		t.Fatalf("exchanging the browser's code: %d %v", status, tok)
+		c.see("oauth-redirected", "Signed in to the app")
+		if q.Get("state") != "st-1" || q.Get("iss") != s.Base || q.Get("code") == "" {
+			t.Fatalf("redirect query %v", q)
+		}
+		s.Client = client
+		status, tok, _ := s.TokenCall("/oauth2/token", s.Creds("grant_type", "authorization_code", "code", q.Get("code"), "redirect_uri", app.URL+"/cb"))
+		if status != 200 || tok["access_token"] == nil {
+			t.Fatalf("exchanging the browser's code: %d %v", status, tok)
+		}
+	}) {
+		return
 	}
 
-	// Another account's pages are refused.
-	s.CreateAccount("elsewhere", "Elsewhere", "e@example.com", "", "")
-	c.run(chromedp.Navigate(s.Base+"/a/elsewhere/"), chromedp.WaitVisible(chromedp.CSS("main")))
-	c.shot("other-account")
-	if got := c.text(); !strings.Contains(got, "There is no such account") {
-		t.Fatalf("another account's page shows:\n%s", got)
-	}
-	c.expectErrors() // the 404 logs a failed resource load, as it should
-	c.run(chromedp.Navigate(s.Base+"/a/elsewhere/settings/webhooks"), chromedp.WaitVisible(chromedp.CSS("main")))
-	if got := c.text(); !strings.Contains(got, "There is no such account") {
-		t.Fatalf("another account's settings show:\n%s", got)
-	}
-	c.expectErrors()
+	t.Run("another account's pages are refused", func(t *testing.T) {
+		s, c := s.In(t), c.in(t)
+		s.CreateAccount("elsewhere", "Elsewhere", "e@example.com", "", "")
+		c.run(chromedp.Navigate(s.Base+"/a/elsewhere/"), chromedp.WaitVisible(chromedp.CSS("main")))
+		c.shot("other-account")
+		if got := c.text(); !strings.Contains(got, "There is no such account") {
+			t.Fatalf("another account's page shows:\n%s", got)
+		}
+		c.expectErrors() // the 404 logs a failed resource load, as it should
+		c.run(chromedp.Navigate(s.Base+"/a/elsewhere/settings/webhooks"), chromedp.WaitVisible(chromedp.CSS("main")))
+		if got := c.text(); !strings.Contains(got, "There is no such account") {
+			t.Fatalf("another account's settings show:\n%s", got)
+		}
+		c.expectErrors()
+	})
 }
 
 // TestBrowserSignInRedirectStaysHome: Chromium, which reads URLs by the

@@ -39,107 +39,144 @@ func TestCostPages(t *testing.T) {
 		taskURL := base + task.Page()
 		b := s.SignedIn(testsite.OwnerEmail)
 
-		pg := b.Get(taskURL)
-		if !strings.Contains(pg.Body, "No time or money logged yet.") || !strings.Contains(pg.Body, "Time: 0:00 of 2:00 (0%)") {
-			t.Fatalf("an empty task's costs:\n%s", pg.Body)
-		}
 		action := "/a/" + s.Slug + "/tasks/" + strconv.FormatInt(task.ID, 10) + "/costs"
-		bad := b.Submit(s.Base, pg, action, url.Values{"time": {"1:75"}, "date": {"2026-03-02"}})
-		if bad.Status != http.StatusUnprocessableEntity || !strings.Contains(bad.Body, "Time is hours, as 1.5, 1,5 or 1:30") {
-			t.Fatalf("a bad time: HTTP %d\n%s", bad.Status, bad.Body)
-		}
-		if loc := b.Submit(s.Base, pg, action, url.Values{"time": {"1:30"}, "money": {"12,5"}, "date": {"2026-03-02"},
-			"comment": {"Sketches"}}).Location(t); loc.Path != "/a/"+s.Slug+task.Page() || loc.Fragment != "costs" {
-			t.Fatalf("after logging: %v", loc)
-		}
-		pg = b.Get(taskURL)
-		for _, want := range []string{`<td class="date">2026-03-02</td>`, `<td class="num">1:30</td>`, `<td class="num">12.50</td>`, "Sketches",
-			"Logged: 1:30 and 12.50 in 1 line", "Time: 1:30 of 2:00 (75%)", `<progress max="120" value="90">`} {
-			if !strings.Contains(pg.Body, want) {
-				t.Fatalf("the task page lacks %q:\n%s", want, pg.Body)
+		var (
+			pg    testsite.Page
+			lines []taskd.Cost
+			u     *testsite.Browser
+		)
+
+		if !t.Run("the owner logs a line and sees it with the total, and a bad time is refused", func(t *testing.T) {
+			s, b := s.In(t), b.In(t)
+			pg = b.Get(taskURL)
+			if !strings.Contains(pg.Body, "No time or money logged yet.") || !strings.Contains(pg.Body, "Time: 0:00 of 2:00 (0%)") {
+				t.Fatalf("an empty task's costs:\n%s", pg.Body)
 			}
+			bad := b.Submit(s.Base, pg, action, url.Values{"time": {"1:75"}, "date": {"2026-03-02"}})
+			if bad.Status != http.StatusUnprocessableEntity || !strings.Contains(bad.Body, "Time is hours, as 1.5, 1,5 or 1:30") {
+				t.Fatalf("a bad time: HTTP %d\n%s", bad.Status, bad.Body)
+			}
+			if loc := b.Submit(s.Base, pg, action, url.Values{"time": {"1:30"}, "money": {"12,5"}, "date": {"2026-03-02"},
+				"comment": {"Sketches"}}).Location(t); loc.Path != "/a/"+s.Slug+task.Page() || loc.Fragment != "costs" {
+				t.Fatalf("after logging: %v", loc)
+			}
+			pg = b.Get(taskURL)
+			for _, want := range []string{`<td class="date">2026-03-02</td>`, `<td class="num">1:30</td>`, `<td class="num">12.50</td>`, "Sketches",
+				"Logged: 1:30 and 12.50 in 1 line", "Time: 1:30 of 2:00 (75%)", `<progress max="120" value="90">`} {
+				if !strings.Contains(pg.Body, want) {
+					t.Fatalf("the task page lacks %q:\n%s", want, pg.Body)
+				}
+			}
+		}) {
+			return
 		}
 
-		// A timer: started here, shown in the header of other pages,
-		// stopped by a second server after an hour and a half.
-		timerAction := "/a/" + s.Slug + "/tasks/" + strconv.FormatInt(task.ID, 10) + "/timer"
-		b.Submit(s.Base, pg, timerAction, nil).Location(t)
-		projectPage := b.Get(base + p.Page())
-		if !strings.Contains(projectPage.Body, `class="header-timer"`) || !strings.Contains(projectPage.Body, `Your timer on </span><span class="timer-task">Design</span>`) {
-			t.Fatalf("the header shows no timer:\n%s", projectPage.Body)
-		}
-		s.Clock.Advance(90*time.Minute + 20*time.Second)
-		restarted := s.Replica()
-		pg = b.Get(restarted + "/a/" + s.Slug + task.Page())
-		if !strings.Contains(pg.Body, "Your timer is running on this task") || !strings.Contains(pg.Body, ">1:30:2") {
-			t.Fatalf("after a restart the timer is gone or lost time:\n%s", pg.Body)
-		}
-		f := pg.Form(t, "next", "/a/"+s.Slug+task.Page()+"#costs")
-		f.Set("comment", "Layout")
-		if loc := b.Post(restarted+"/a/"+s.Slug+"/timer/stop", f).Location(t); loc.Fragment != "costs" {
-			t.Fatalf("after stopping: %v", loc)
-		}
-		pg = b.Get(taskURL)
-		if strings.Contains(pg.Body, `class="header-timer"`) || !strings.Contains(pg.Body, `Layout <span class="badge">timer</span>`) ||
-			!strings.Contains(pg.Body, "Logged: 3:00 and 12.50 in 2 lines") || !strings.Contains(pg.Body, "Time: 3:00 of 2:00 (150%)") ||
-			!strings.Contains(pg.Body, "Over by 1:00") {
-			t.Fatalf("the timer's line and the overrun:\n%s", pg.Body)
-		}
-
-		// A user sees the owner's lines without forms to change them,
-		// and the store refuses a forged change.
-		lines, err := s.Store.Costs(ctx, taskd.CostQuery{Viewer: taskd.AccountViewer(acct.ID)})
-		if err != nil || len(lines) != 2 {
-			t.Fatalf("lines %v, %v", lines, err)
-		}
-		u := s.SignedIn(testsite.UserEmail)
-		upg := u.Get(taskURL)
-		if strings.Contains(upg.Body, "/costs/"+strconv.FormatInt(lines[0].ID, 10)+"/update") {
-			t.Fatalf("a user may edit the owner's line:\n%s", upg.Body)
-		}
-		forged := upg.Form(t, "", "")
-		forged.Set("time", "9")
-		if r := u.Post(base+"/costs/"+strconv.FormatInt(lines[0].ID, 10)+"/update", forged); r.Status != http.StatusForbidden {
-			t.Fatalf("a forged change of the owner's line: HTTP %d", r.Status)
-		}
-		edit := "/a/" + s.Slug + "/costs/" + strconv.FormatInt(lines[0].ID, 10) + "/update"
-		b.Submit(s.Base, b.Get(taskURL), edit, url.Values{"time": {"2"}, "money": {"0"}, "date": {"2026-03-01"}, "comment": {"Fewer sketches"}}).Location(t)
-		if got, _ := s.Store.Cost(ctx, taskd.AccountViewer(acct.ID), lines[0].ID); got.Minutes != 120 || got.Cents != 0 || got.Date != "2026-03-01" {
-			t.Fatalf("the owner's edit: %+v", got)
+		// Stopped by a second server after an hour and a half.
+		if !t.Run("a timer started on the task shows in other pages' header, survives a restart, and its line is marked", func(t *testing.T) {
+			s, b := s.In(t), b.In(t)
+			timerAction := "/a/" + s.Slug + "/tasks/" + strconv.FormatInt(task.ID, 10) + "/timer"
+			b.Submit(s.Base, pg, timerAction, nil).Location(t)
+			projectPage := b.Get(base + p.Page())
+			if !strings.Contains(projectPage.Body, `class="header-timer"`) || !strings.Contains(projectPage.Body, `Your timer on </span><span class="timer-task">Design</span>`) {
+				t.Fatalf("the header shows no timer:\n%s", projectPage.Body)
+			}
+			s.Clock.Advance(90*time.Minute + 20*time.Second)
+			restarted := s.Replica()
+			pg = b.Get(restarted + "/a/" + s.Slug + task.Page())
+			if !strings.Contains(pg.Body, "Your timer is running on this task") || !strings.Contains(pg.Body, ">1:30:2") {
+				t.Fatalf("after a restart the timer is gone or lost time:\n%s", pg.Body)
+			}
+			f := pg.Form(t, "next", "/a/"+s.Slug+task.Page()+"#costs")
+			f.Set("comment", "Layout")
+			if loc := b.Post(restarted+"/a/"+s.Slug+"/timer/stop", f).Location(t); loc.Fragment != "costs" {
+				t.Fatalf("after stopping: %v", loc)
+			}
+			pg = b.Get(taskURL)
+			if strings.Contains(pg.Body, `class="header-timer"`) || !strings.Contains(pg.Body, `Layout <span class="badge">timer</span>`) ||
+				!strings.Contains(pg.Body, "Logged: 3:00 and 12.50 in 2 lines") || !strings.Contains(pg.Body, "Time: 3:00 of 2:00 (150%)") ||
+				!strings.Contains(pg.Body, "Over by 1:00") {
+				t.Fatalf("the timer's line and the overrun:\n%s", pg.Body)
+			}
+		}) {
+			return
 		}
 
-		// A rate set on the people page prices the user's time.
-		peoplePage := b.Get(base + "/people")
-		uma, _ := s.Store.MemberByEmail(ctx, acct.ID, testsite.UserEmail)
-		rateAction := "/a/" + s.Slug + "/people/" + strconv.FormatInt(uma.ID, 10) + "/rate"
-		if r := b.Submit(s.Base, peoplePage, rateAction, url.Values{"rate": {"abc"}}); r.Status != http.StatusUnprocessableEntity {
-			t.Fatalf("a bad rate: HTTP %d", r.Status)
-		}
-		b.Submit(s.Base, peoplePage, rateAction, url.Values{"rate": {"40"}}).Location(t)
-		upg = u.Get(taskURL)
-		if !strings.Contains(upg.Body, "Price the time at my hourly rate") {
-			t.Fatalf("no rate choice for a user with a rate:\n%s", upg.Body)
-		}
-		u.Submit(s.Base, upg, action, url.Values{"time": {"0:45"}, "is_rate": {"1"}, "date": {"2026-03-03"}}).Location(t)
-		if r := regexp.MustCompile(`<td class="num">0:45</td><td class="num">([0-9.]+)</td>`).FindStringSubmatch(u.Get(taskURL).Body); r == nil || r[1] != "30.00" {
-			t.Fatalf("45 minutes at 40.00: %v", r)
-		}
-		del := "/a/" + s.Slug + "/costs/" + strconv.FormatInt(lines[1].ID, 10) + "/delete"
-		b.Submit(s.Base, b.Get(taskURL), del, nil).Location(t)
-		if _, err := s.Store.Cost(ctx, taskd.AccountViewer(acct.ID), lines[1].ID); !taskd.IsNotFound(err) {
-			t.Fatalf("a deleted line: %v", err)
+		if !t.Run("a user sees the owner's lines without forms to change them, and a forged change is refused", func(t *testing.T) {
+			s := s.In(t)
+			var err error
+			lines, err = s.Store.Costs(ctx, taskd.CostQuery{Viewer: taskd.AccountViewer(acct.ID)})
+			if err != nil || len(lines) != 2 {
+				t.Fatalf("lines %v, %v", lines, err)
+			}
+			u = s.SignedIn(testsite.UserEmail)
+			upg := u.Get(taskURL)
+			if strings.Contains(upg.Body, "/costs/"+strconv.FormatInt(lines[0].ID, 10)+"/update") {
+				t.Fatalf("a user may edit the owner's line:\n%s", upg.Body)
+			}
+			forged := upg.Form(t, "", "")
+			forged.Set("time", "9")
+			if r := u.Post(base+"/costs/"+strconv.FormatInt(lines[0].ID, 10)+"/update", forged); r.Status != http.StatusForbidden {
+				t.Fatalf("a forged change of the owner's line: HTTP %d", r.Status)
+			}
+		}) {
+			return
 		}
 
-		// The project's budget.
-		budget := "/a/" + s.Slug + p.Page() + "budget"
-		pp := b.Get(base + p.Page())
-		if r := b.Submit(s.Base, pp, budget, url.Values{"max_time": {"lots"}}); r.Status != http.StatusUnprocessableEntity {
-			t.Fatalf("a bad budget: HTTP %d", r.Status)
+		if !t.Run("the owner edits their line", func(t *testing.T) {
+			s, b := s.In(t), b.In(t)
+			edit := "/a/" + s.Slug + "/costs/" + strconv.FormatInt(lines[0].ID, 10) + "/update"
+			b.Submit(s.Base, b.Get(taskURL), edit, url.Values{"time": {"2"}, "money": {"0"}, "date": {"2026-03-01"}, "comment": {"Fewer sketches"}}).Location(t)
+			if got, _ := s.Store.Cost(ctx, taskd.AccountViewer(acct.ID), lines[0].ID); got.Minutes != 120 || got.Cents != 0 || got.Date != "2026-03-01" {
+				t.Fatalf("the owner's edit: %+v", got)
+			}
+		}) {
+			return
 		}
-		b.Submit(s.Base, pp, budget, url.Values{"max_time": {"10"}, "max_money": {"100"}}).Location(t)
-		pp = b.Get(base + p.Page())
-		if !strings.Contains(pp.Body, "Time: 2:45 of 10:00 (27%)") || !strings.Contains(pp.Body, "Money: 30.00 of 100.00 (30%)") {
-			t.Fatalf("the project's budget:\n%s", pp.Body)
+
+		if !t.Run("a rate set on the people page prices the user's time", func(t *testing.T) {
+			s, b, u := s.In(t), b.In(t), u.In(t)
+			peoplePage := b.Get(base + "/people")
+			uma, _ := s.Store.MemberByEmail(ctx, acct.ID, testsite.UserEmail)
+			rateAction := "/a/" + s.Slug + "/people/" + strconv.FormatInt(uma.ID, 10) + "/rate"
+			if r := b.Submit(s.Base, peoplePage, rateAction, url.Values{"rate": {"abc"}}); r.Status != http.StatusUnprocessableEntity {
+				t.Fatalf("a bad rate: HTTP %d", r.Status)
+			}
+			b.Submit(s.Base, peoplePage, rateAction, url.Values{"rate": {"40"}}).Location(t)
+			upg := u.Get(taskURL)
+			if !strings.Contains(upg.Body, "Price the time at my hourly rate") {
+				t.Fatalf("no rate choice for a user with a rate:\n%s", upg.Body)
+			}
+			u.Submit(s.Base, upg, action, url.Values{"time": {"0:45"}, "is_rate": {"1"}, "date": {"2026-03-03"}}).Location(t)
+			if r := regexp.MustCompile(`<td class="num">0:45</td><td class="num">([0-9.]+)</td>`).FindStringSubmatch(u.Get(taskURL).Body); r == nil || r[1] != "30.00" {
+				t.Fatalf("45 minutes at 40.00: %v", r)
+			}
+		}) {
+			return
 		}
+
+		if !t.Run("the owner deletes a line", func(t *testing.T) {
+			s, b := s.In(t), b.In(t)
+			del := "/a/" + s.Slug + "/costs/" + strconv.FormatInt(lines[1].ID, 10) + "/delete"
+			b.Submit(s.Base, b.Get(taskURL), del, nil).Location(t)
+			if _, err := s.Store.Cost(ctx, taskd.AccountViewer(acct.ID), lines[1].ID); !taskd.IsNotFound(err) {
+				t.Fatalf("a deleted line: %v", err)
+			}
+		}) {
+			return
+		}
+
+		t.Run("the project's budget shows its progress", func(t *testing.T) {
+			s, b := s.In(t), b.In(t)
+			budget := "/a/" + s.Slug + p.Page() + "budget"
+			pp := b.Get(base + p.Page())
+			if r := b.Submit(s.Base, pp, budget, url.Values{"max_time": {"lots"}}); r.Status != http.StatusUnprocessableEntity {
+				t.Fatalf("a bad budget: HTTP %d", r.Status)
+			}
+			b.Submit(s.Base, pp, budget, url.Values{"max_time": {"10"}, "max_money": {"100"}}).Location(t)
+			pp = b.Get(base + p.Page())
+			if !strings.Contains(pp.Body, "Time: 2:45 of 10:00 (27%)") || !strings.Contains(pp.Body, "Money: 30.00 of 100.00 (30%)") {
+				t.Fatalf("the project's budget:\n%s", pp.Body)
+			}
+		})
 	})
 }

@@ -132,7 +132,7 @@ func TestSignInRateLimit(t *testing.T) {
 func TestSettingsPages(t *testing.T) {
 	s := testsite.New(t)
 	owner := s.Browser()
-	signIn := func(b *testsite.Browser, email string) {
+	signIn := func(t *testing.T, b *testsite.Browser, email string) {
 		f := b.Get(s.Base+"/login").Form(t, "", "")
 		f.Set("email", email)
 		f.Set("password", testsite.Password)
@@ -141,104 +141,149 @@ func TestSettingsPages(t *testing.T) {
 		}
 	}
 	settings := s.Base + "/a/" + s.Slug + "/settings/api"
-	if p := owner.Get(settings); p.Status != http.StatusSeeOther {
-		t.Fatalf("settings while signed out: HTTP %d", p.Status)
+	var (
+		p   testsite.Page
+		tok map[string]any
+	)
+
+	if !t.Run("signed out, the settings send to the sign-in page", func(t *testing.T) {
+		owner := owner.In(t)
+		if p := owner.Get(settings); p.Status != http.StatusSeeOther {
+			t.Fatalf("settings while signed out: HTTP %d", p.Status)
+		}
+	}) {
+		return
 	}
-	signIn(owner, testsite.OwnerEmail)
-	// The settings' index, with and without the slash; not for users.
-	for _, path := range []string{"/settings", "/settings/"} {
-		index := owner.Get(s.Base + "/a/" + s.Slug + path)
-		for _, want := range []string{"/settings/account", "/settings/apikey", "/settings/api\"", "/settings/webhooks", "<h1>Settings</h1>"} {
-			if index.Status != 200 || !strings.Contains(index.Body, want) {
-				t.Fatalf("%s: HTTP %d, lacks %s:\n%s", path, index.Status, want, index.Body)
+
+	if !t.Run("the settings' index links every settings page, with or without the slash, and refuses a user", func(t *testing.T) {
+		s, owner := s.In(t), owner.In(t)
+		signIn(t, owner, testsite.OwnerEmail)
+		for _, path := range []string{"/settings", "/settings/"} {
+			index := owner.Get(s.Base + "/a/" + s.Slug + path)
+			for _, want := range []string{"/settings/account", "/settings/apikey", "/settings/api\"", "/settings/webhooks", "<h1>Settings</h1>"} {
+				if index.Status != 200 || !strings.Contains(index.Body, want) {
+					t.Fatalf("%s: HTTP %d, lacks %s:\n%s", path, index.Status, want, index.Body)
+				}
 			}
 		}
-	}
-	plain := s.Browser()
-	signIn(plain, testsite.UserEmail)
-	if p := plain.Get(s.Base + "/a/" + s.Slug + "/settings"); p.Status != http.StatusForbidden {
-		t.Fatalf("a user's settings index: HTTP %d", p.Status)
-	}
-	p := owner.Get(settings)
-	if p.Status != 200 || !strings.Contains(p.Body, s.Client["client_id"]) || strings.Contains(p.Body, s.Client["client_secret"]) {
-		t.Fatalf("settings page: HTTP %d", p.Status)
-	}
-	// Register: invalid input is shown next to the form; valid shows the secret once.
-	f := p.Form(t, "", "")
-	f.Set("name", "Second app")
-	f.Set("redirect_uris", "http://insecure.example/cb")
-	if p := owner.Post(settings, f); p.Status != http.StatusUnprocessableEntity || !strings.Contains(p.Body, "https://") {
-		t.Fatalf("http redirect URI accepted: HTTP %d", p.Status)
-	}
-	f.Set("redirect_uris", "https://second.example/cb\nhttps://second.example/cb2")
-	owner.Post(settings, f).Location(t)
-	p = owner.Get(settings)
-	m := testsite.SecretRE.FindStringSubmatch(p.Body)
-	if m == nil || !strings.Contains(p.Body, "Second app") {
-		t.Fatalf("new secret not shown:\n%s", p.Body)
-	}
-	if again := owner.Get(settings); testsite.SecretRE.MatchString(again.Body) {
-		t.Fatal("secret shown twice")
-	}
-	// Rotate the first application's secret: the old one stops working.
-	owner.Post(settings+"/rotate", p.Form(t, "client_id", s.Client["client_id"])).Location(t)
-	rotated := testsite.SecretRE.FindStringSubmatch(owner.Get(settings).Body)
-	if rotated == nil {
-		t.Fatal("rotated secret not shown")
-	}
-	code := s.Code()
-	if status, _, _ := s.TokenCall("/oauth2/token", s.Creds("grant_type", "authorization_code", "code", code, "redirect_uri", testsite.RedirectURI)); status != 401 {
-		t.Fatalf("old secret after rotation: HTTP %d", status)
-	}
-	s.Client["client_secret"] = rotated[1]
-	tok := s.Exchange(code)
-
-	// The authorized-applications page lists it; revoking ends its tokens.
-	apps := owner.Get(s.Base + "/settings/applications")
-	if !strings.Contains(apps.Body, "My app") || !strings.Contains(apps.Body, "See tasks and subtasks") {
-		t.Fatalf("authorized applications:\n%s", apps.Body)
-	}
-	owner.Post(s.Base+"/settings/applications/revoke", apps.Form(t, "client_id", s.Client["client_id"])).Location(t)
-	if status, _, _ := s.API(s.AccountURL(), tok["access_token"].(string), "action=me"); status != 401 {
-		t.Fatalf("token after revocation in settings: HTTP %d", status)
-	}
-	if strings.Contains(owner.Get(s.Base+"/settings/applications").Body, "My app") {
-		t.Fatal("revoked application still listed")
+		plain := s.Browser()
+		signIn(t, plain, testsite.UserEmail)
+		if p := plain.Get(s.Base + "/a/" + s.Slug + "/settings"); p.Status != http.StatusForbidden {
+			t.Fatalf("a user's settings index: HTTP %d", p.Status)
+		}
+	}) {
+		return
 	}
 
-	// A plain user may not manage applications, even by posting directly.
-	user := s.Browser()
-	signIn(user, testsite.UserEmail)
-	if p := user.Get(settings); p.Status != http.StatusForbidden {
-		t.Fatalf("user on API settings: HTTP %d", p.Status)
-	}
-	uf := user.Get(s.Base+"/login").Form(t, "", "")
-	uf.Set("client_id", s.Client["client_id"])
-	if p := user.Post(settings+"/delete", uf); p.Status != http.StatusForbidden {
-		t.Fatalf("user deleting an application: HTTP %d", p.Status)
-	}
-	// Another account's settings are not found for a non-member.
-	stranger := s.Browser()
-	s.CreateAccount("lone", "Lone", "lone@example.com", "", "")
-	signIn(stranger, "lone@example.com")
-	if p := stranger.Get(settings); p.Status != http.StatusNotFound {
-		t.Fatalf("stranger on settings: HTTP %d", p.Status)
+	if !t.Run("the API page lists the application without its secret, and registers one", func(t *testing.T) {
+		s, owner := s.In(t), owner.In(t)
+		p = owner.Get(settings)
+		if p.Status != 200 || !strings.Contains(p.Body, s.Client["client_id"]) || strings.Contains(p.Body, s.Client["client_secret"]) {
+			t.Fatalf("settings page: HTTP %d", p.Status)
+		}
+		// Invalid input is shown next to the form; valid shows the secret once.
+		f := p.Form(t, "", "")
+		f.Set("name", "Second app")
+		f.Set("redirect_uris", "http://insecure.example/cb")
+		if p := owner.Post(settings, f); p.Status != http.StatusUnprocessableEntity || !strings.Contains(p.Body, "https://") {
+			t.Fatalf("http redirect URI accepted: HTTP %d", p.Status)
+		}
+		f.Set("redirect_uris", "https://second.example/cb\nhttps://second.example/cb2")
+		owner.Post(settings, f).Location(t)
+		p = owner.Get(settings)
+		m := testsite.SecretRE.FindStringSubmatch(p.Body)
+		if m == nil || !strings.Contains(p.Body, "Second app") {
+			t.Fatalf("new secret not shown:\n%s", p.Body)
+		}
+		if again := owner.Get(settings); testsite.SecretRE.MatchString(again.Body) {
+			t.Fatal("secret shown twice")
+		}
+	}) {
+		return
 	}
 
-	// Delete: the application and its grants are gone.
-	owner.Post(settings+"/delete", owner.Get(settings).Form(t, "client_id", s.Client["client_id"])).Location(t)
-	if strings.Contains(owner.Get(settings).Body, s.Client["client_id"]) {
-		t.Fatal("deleted application still listed")
-	}
-	if p := owner.Get(s.AuthorizeURL()); p.Status != http.StatusBadRequest {
-		t.Fatalf("authorize with a deleted client: HTTP %d", p.Status)
+	if !t.Run("a rotated secret is shown, and the old one stops working", func(t *testing.T) {
+		s, owner := s.In(t), owner.In(t)
+		owner.Post(settings+"/rotate", p.Form(t, "client_id", s.Client["client_id"])).Location(t)
+		rotated := testsite.SecretRE.FindStringSubmatch(owner.Get(settings).Body)
+		if rotated == nil {
+			t.Fatal("rotated secret not shown")
+		}
+		code := s.Code()
+		if status, _, _ := s.TokenCall("/oauth2/token", s.Creds("grant_type", "authorization_code", "code", code, "redirect_uri", testsite.RedirectURI)); status != 401 {
+			t.Fatalf("old secret after rotation: HTTP %d", status)
+		}
+		s.Client["client_secret"] = rotated[1]
+		tok = s.Exchange(code)
+	}) {
+		return
 	}
 
-	// Sign out.
-	owner.Post(s.Base+"/logout", owner.Get(settings).Form(t, "", "")).Location(t)
-	if p := owner.Get(settings); p.Status != http.StatusSeeOther {
-		t.Fatalf("settings after sign-out: HTTP %d", p.Status)
+	if !t.Run("the authorized-applications page lists the application, and revoking ends its tokens", func(t *testing.T) {
+		s, owner := s.In(t), owner.In(t)
+		apps := owner.Get(s.Base + "/settings/applications")
+		if !strings.Contains(apps.Body, "My app") || !strings.Contains(apps.Body, "See tasks and subtasks") {
+			t.Fatalf("authorized applications:\n%s", apps.Body)
+		}
+		owner.Post(s.Base+"/settings/applications/revoke", apps.Form(t, "client_id", s.Client["client_id"])).Location(t)
+		if status, _, _ := s.API(s.AccountURL(), tok["access_token"].(string), "action=me"); status != 401 {
+			t.Fatalf("token after revocation in settings: HTTP %d", status)
+		}
+		if strings.Contains(owner.Get(s.Base+"/settings/applications").Body, "My app") {
+			t.Fatal("revoked application still listed")
+		}
+	}) {
+		return
 	}
+
+	if !t.Run("a plain user may not manage applications, even by posting directly", func(t *testing.T) {
+		s := s.In(t)
+		user := s.Browser()
+		signIn(t, user, testsite.UserEmail)
+		if p := user.Get(settings); p.Status != http.StatusForbidden {
+			t.Fatalf("user on API settings: HTTP %d", p.Status)
+		}
+		uf := user.Get(s.Base+"/login").Form(t, "", "")
+		uf.Set("client_id", s.Client["client_id"])
+		if p := user.Post(settings+"/delete", uf); p.Status != http.StatusForbidden {
+			t.Fatalf("user deleting an application: HTTP %d", p.Status)
+		}
+	}) {
+		return
+	}
+
+	if !t.Run("another account's settings are not found for a non-member", func(t *testing.T) {
+		s := s.In(t)
+		stranger := s.Browser()
+		s.CreateAccount("lone", "Lone", "lone@example.com", "", "")
+		signIn(t, stranger, "lone@example.com")
+		if p := stranger.Get(settings); p.Status != http.StatusNotFound {
+			t.Fatalf("stranger on settings: HTTP %d", p.Status)
+		}
+	}) {
+		return
+	}
+
+	if !t.Run("a deleted application and its grants are gone", func(t *testing.T) {
+		s, owner := s.In(t), owner.In(t)
+		owner.Post(settings+"/delete", owner.Get(settings).Form(t, "client_id", s.Client["client_id"])).Location(t)
+		if strings.Contains(owner.Get(settings).Body, s.Client["client_id"]) {
+			t.Fatal("deleted application still listed")
+		}
+		if p := owner.Get(s.AuthorizeURL()); p.Status != http.StatusBadRequest {
+			t.Fatalf("authorize with a deleted client: HTTP %d", p.Status)
+		}
+	}) {
+		return
+	}
+
+	t.Run("sign-out ends the session", func(t *testing.T) {
+		s, owner := s.In(t), owner.In(t)
+		owner.Post(s.Base+"/logout", owner.Get(settings).Form(t, "", "")).Location(t)
+		if p := owner.Get(settings); p.Status != http.StatusSeeOther {
+			t.Fatalf("settings after sign-out: HTTP %d", p.Status)
+		}
+	})
 }
 
 // TestReplicasShareState: a session started on one replica, and a token

@@ -38,82 +38,125 @@ func TestProjectEditPage(t *testing.T) {
 		action := "/a/" + s.Slug + p.Page() + "update"
 
 		b := s.SignedIn(testsite.OwnerEmail)
-		pg := b.Get(projectURL)
-		if !strings.Contains(pg.Body, `action="`+action+`"`) || !strings.Contains(pg.Body, `value="Launch"`) ||
-			!strings.Contains(pg.Body, ">The first plan</textarea>") {
-			t.Fatalf("the project page offers no edit form filled with the project:\n%s", pg.Body)
-		}
-		// A browser sends a textarea's line breaks as CR LF.
-		loc := b.Submit(s.Base, pg, action, url.Values{"title": {"Launch v2"}, "text": {"Ship <b>it</b>\r\nthen rest"}}).Location(t)
-		if loc.Path != "/a/"+s.Slug+p.Page() {
-			t.Fatalf("after saving: %v", loc)
-		}
-		pg = b.Get(projectURL)
-		for _, want := range []string{"<title>Launch v2 · taskd</title>", "<h1>Launch v2</h1>", "Project saved.",
-			`<p class="text">Ship &lt;b&gt;it&lt;/b&gt;` + "\nthen rest</p>"} {
-			if !strings.Contains(pg.Body, want) {
-				t.Fatalf("the project page after the edit lacks %q:\n%s", want, pg.Body)
+		var pg testsite.Page
+
+		if !t.Run("the project page offers an edit form filled with the project", func(t *testing.T) {
+			b := b.In(t)
+			pg = b.Get(projectURL)
+			if !strings.Contains(pg.Body, `action="`+action+`"`) || !strings.Contains(pg.Body, `value="Launch"`) ||
+				!strings.Contains(pg.Body, ">The first plan</textarea>") {
+				t.Fatalf("the project page offers no edit form filled with the project:\n%s", pg.Body)
 			}
-		}
-		// The API sees the change, and the event is update_project
-		// with old and new values, as the API's update writes it.
-		if _, body := testsite.APICall(t, s.AccountURL(), s.Key, "action=get_project&id_project="+strconv.FormatInt(p.ID, 10)); body["data"].(map[string]any)["name"] != "Launch v2" {
-			t.Fatalf("get_project after the page's edit: %v", body)
-		}
-		updates := projectUpdates(t, s)
-		if len(updates) != 1 {
-			t.Fatalf("update_project events = %v, want one", updates)
-		}
-		ev := updates[0]
-		newV, oldV := ev["new"].(map[string]any), ev["old"].(map[string]any)
-		if newV["name"] != "Launch v2" || oldV["name"] != "Launch" || newV["text"] != "Ship <b>it</b>\nthen rest" || oldV["text"] != "The first plan" {
-			t.Fatalf("update_project event: new %v, old %v", newV, oldV)
-		}
-		if ev["user_from"].(map[string]any)["email"] != testsite.OwnerEmail {
-			t.Fatalf("update_project event is not the owner's: %v", ev)
+		}) {
+			return
 		}
 
-		// A blank name is refused beside the form, which keeps what
-		// was typed; nothing changes.
-		bad := b.Submit(s.Base, pg, action, url.Values{"title": {"   "}, "text": {"Typed text"}})
-		if bad.Status != http.StatusUnprocessableEntity || !strings.Contains(bad.Body, `<p class="error" role="alert">Name is required</p>`) ||
-			!strings.Contains(bad.Body, ">Typed text</textarea>") || !strings.Contains(bad.Body, `id="edit" open`) {
-			t.Fatalf("a blank name: HTTP %d\n%s", bad.Status, bad.Body)
-		}
-		// Saving the form as shown changes nothing and writes no event.
-		b.Submit(s.Base, b.Get(projectURL), action, url.Values{"title": {"Launch v2"}, "text": {"Ship <b>it</b>\r\nthen rest"}}).Location(t)
-		if n := len(projectUpdates(t, s)); n != 1 {
-			t.Fatalf("an unchanged save or a refused one wrote events: %d update_project events", n)
+		if !t.Run("the form renames the project and edits its description, with a notice", func(t *testing.T) {
+			s, b := s.In(t), b.In(t)
+			// A browser sends a textarea's line breaks as CR LF.
+			loc := b.Submit(s.Base, pg, action, url.Values{"title": {"Launch v2"}, "text": {"Ship <b>it</b>\r\nthen rest"}}).Location(t)
+			if loc.Path != "/a/"+s.Slug+p.Page() {
+				t.Fatalf("after saving: %v", loc)
+			}
+			pg = b.Get(projectURL)
+			for _, want := range []string{"<title>Launch v2 · taskd</title>", "<h1>Launch v2</h1>", "Project saved.",
+				`<p class="text">Ship &lt;b&gt;it&lt;/b&gt;` + "\nthen rest</p>"} {
+				if !strings.Contains(pg.Body, want) {
+					t.Fatalf("the project page after the edit lacks %q:\n%s", want, pg.Body)
+				}
+			}
+		}) {
+			return
 		}
 
-		// A guest on the team may edit, as update_project allows.
-		g := s.SignedIn(guest)
-		g.Submit(s.Base, g.Get(projectURL), action, url.Values{"title": {"Launch v3"}, "text": {"By the guest"}}).Location(t)
-		if !strings.Contains(g.Get(projectURL).Body, "<h1>Launch v3</h1>") {
-			t.Fatal("the guest's edit did not show")
+		if !t.Run("the API sees the change, and its update_project event holds the old and new values", func(t *testing.T) {
+			s := s.In(t)
+			if _, body := testsite.APICall(t, s.AccountURL(), s.Key, "action=get_project&id_project="+strconv.FormatInt(p.ID, 10)); body["data"].(map[string]any)["name"] != "Launch v2" {
+				t.Fatalf("get_project after the page's edit: %v", body)
+			}
+			updates := projectUpdates(t, s)
+			if len(updates) != 1 {
+				t.Fatalf("update_project events = %v, want one", updates)
+			}
+			ev := updates[0]
+			newV, oldV := ev["new"].(map[string]any), ev["old"].(map[string]any)
+			if newV["name"] != "Launch v2" || oldV["name"] != "Launch" || newV["text"] != "Ship <b>it</b>\nthen rest" || oldV["text"] != "The first plan" {
+				t.Fatalf("update_project event: new %v, old %v", newV, oldV)
+			}
+			if ev["user_from"].(map[string]any)["email"] != testsite.OwnerEmail {
+				t.Fatalf("update_project event is not the owner's: %v", ev)
+			}
+		}) {
+			return
 		}
-		// A reader on the team sees no form and is refused.
-		r := s.SignedIn(reader)
-		rp := r.Get(projectURL)
-		if rp.Status != http.StatusOK || strings.Contains(rp.Body, action) {
-			t.Fatalf("a reader's project page: HTTP %d, offers the edit form: %t", rp.Status, strings.Contains(rp.Body, action))
+
+		if !t.Run("a blank name is refused beside the form, which keeps what was typed", func(t *testing.T) {
+			s, b := s.In(t), b.In(t)
+			bad := b.Submit(s.Base, pg, action, url.Values{"title": {"   "}, "text": {"Typed text"}})
+			if bad.Status != http.StatusUnprocessableEntity || !strings.Contains(bad.Body, `<p class="error" role="alert">Name is required</p>`) ||
+				!strings.Contains(bad.Body, ">Typed text</textarea>") || !strings.Contains(bad.Body, `id="edit" open`) {
+				t.Fatalf("a blank name: HTTP %d\n%s", bad.Status, bad.Body)
+			}
+		}) {
+			return
 		}
-		csrf := rp.Form(t, "", "").Get("csrf")
-		if got := r.Post(s.Base+action, url.Values{"csrf": {csrf}, "title": {"By the reader"}, "text": {""}}); got.Status != http.StatusForbidden {
-			t.Fatalf("a reader renaming the project: HTTP %d", got.Status)
+
+		if !t.Run("saving the form as shown changes nothing and writes no event", func(t *testing.T) {
+			s, b := s.In(t), b.In(t)
+			b.Submit(s.Base, b.Get(projectURL), action, url.Values{"title": {"Launch v2"}, "text": {"Ship <b>it</b>\r\nthen rest"}}).Location(t)
+			if n := len(projectUpdates(t, s)); n != 1 {
+				t.Fatalf("an unchanged save or a refused one wrote events: %d update_project events", n)
+			}
+		}) {
+			return
 		}
-		// A guest outside the team finds no such project.
-		o := s.SignedIn(outsider)
-		csrf = o.Get(s.AccountURL()+"/").Form(t, "", "").Get("csrf")
-		if got := o.Post(s.Base+action, url.Values{"csrf": {csrf}, "title": {"By the outsider"}}); got.Status != http.StatusNotFound {
-			t.Fatalf("a guest outside the team renaming the project: HTTP %d", got.Status)
+
+		if !t.Run("a guest on the team may edit, as update_project allows", func(t *testing.T) {
+			s := s.In(t)
+			g := s.SignedIn(guest)
+			g.Submit(s.Base, g.Get(projectURL), action, url.Values{"title": {"Launch v3"}, "text": {"By the guest"}}).Location(t)
+			if !strings.Contains(g.Get(projectURL).Body, "<h1>Launch v3</h1>") {
+				t.Fatal("the guest's edit did not show")
+			}
+		}) {
+			return
 		}
-		if got, err := s.Store.Project(ctx, taskd.AccountViewer(acct.ID), p.ID); err != nil || got.Name != "Launch v3" || got.Text != "By the guest" {
-			t.Fatalf("the project after the refused edits: %+v %v", got, err)
+
+		if !t.Run("a reader on the team sees no form and is refused", func(t *testing.T) {
+			s := s.In(t)
+			r := s.SignedIn(reader)
+			rp := r.Get(projectURL)
+			if rp.Status != http.StatusOK || strings.Contains(rp.Body, action) {
+				t.Fatalf("a reader's project page: HTTP %d, offers the edit form: %t", rp.Status, strings.Contains(rp.Body, action))
+			}
+			csrf := rp.Form(t, "", "").Get("csrf")
+			if got := r.Post(s.Base+action, url.Values{"csrf": {csrf}, "title": {"By the reader"}, "text": {""}}); got.Status != http.StatusForbidden {
+				t.Fatalf("a reader renaming the project: HTTP %d", got.Status)
+			}
+		}) {
+			return
 		}
-		if n := len(projectUpdates(t, s)); n != 2 {
-			t.Fatalf("%d update_project events, want the owner's and the guest's", n)
+
+		if !t.Run("a guest outside the team finds no such project", func(t *testing.T) {
+			s := s.In(t)
+			o := s.SignedIn(outsider)
+			csrf := o.Get(s.AccountURL()+"/").Form(t, "", "").Get("csrf")
+			if got := o.Post(s.Base+action, url.Values{"csrf": {csrf}, "title": {"By the outsider"}}); got.Status != http.StatusNotFound {
+				t.Fatalf("a guest outside the team renaming the project: HTTP %d", got.Status)
+			}
+		}) {
+			return
 		}
+
+		t.Run("the refused edits leave the guest's, with the owner's and the guest's events only", func(t *testing.T) {
+			s := s.In(t)
+			if got, err := s.Store.Project(ctx, taskd.AccountViewer(acct.ID), p.ID); err != nil || got.Name != "Launch v3" || got.Text != "By the guest" {
+				t.Fatalf("the project after the refused edits: %+v %v", got, err)
+			}
+			if n := len(projectUpdates(t, s)); n != 2 {
+				t.Fatalf("%d update_project events, want the owner's and the guest's", n)
+			}
+		})
 	})
 }
 

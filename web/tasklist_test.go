@@ -55,73 +55,97 @@ func TestProjectPageLists(t *testing.T) {
 
 	b := s.SignedIn(testsite.OwnerEmail)
 	base := s.Base + "/a/" + s.Slug + "/project/" + pid + "/"
-	list := func(q string) testsite.Page {
+	list := func(t *testing.T, q string) testsite.Page {
 		t.Helper()
-		pg := b.Get(base + "?" + q)
+		pg := b.In(t).Get(base + "?" + q)
 		if pg.Status != 200 {
 			t.Fatalf("%s: %d\n%s", q, pg.Status, pg.Body)
 		}
 		return pg
 	}
-	first := list("")
-	if rows := rowNames(first); len(rows) != 50 || rows[0] != "Filler 000" || !strings.Contains(first.Body, "Active (114)") ||
-		!strings.Contains(first.Body, "Done (1)") || !strings.Contains(first.Body, "page 1 of 3") {
-		t.Fatalf("first page: %d rows %q\n%s", len(rows), rows, first.Body)
-	}
-	third := list("page=3")
-	if rows := rowNames(third); !slices.Equal(rows[len(rows)-4:], []string{"Late report", "Subtask of late", "Due today", "Next week"}) ||
-		!strings.Contains(third.Body, `class="task active sub"`) || strings.Contains(third.Body, `rel="next"`) {
-		t.Fatalf("last page in tree order: %q\n%s", rows, third.Body)
-	}
-	for _, tc := range []struct {
-		query string
-		want  []string
-	}{
-		{"q=quarterly", []string{"Next week"}},
-		{"q=LATE", []string{"Late report", "Subtask of late"}},
-		{"q=100%25", nil},
-		{"status=done", []string{"Finished"}},
-		{"assignee=" + url.QueryEscape(testsite.UserEmail), []string{"Late report"}},
-		{"due=overdue", []string{"Late report"}},
-		{"due=today", []string{"Due today"}},
-		{"due=week", []string{"Due today", "Next week"}},
-		{"due=overdue&sort=priority", []string{"Late report"}},
-		{"q=e&due=week&sort=name", []string{"Due today", "Next week"}},
-	} {
-		if got := rowNames(list(tc.query)); !slices.Equal(got, tc.want) {
-			t.Errorf("%s: %q, want %q", tc.query, got, tc.want)
+	var first testsite.Page
+
+	if !t.Run("the list pages 50 at a time, in tree order", func(t *testing.T) {
+		first = list(t, "")
+		if rows := rowNames(first); len(rows) != 50 || rows[0] != "Filler 000" || !strings.Contains(first.Body, "Active (114)") ||
+			!strings.Contains(first.Body, "Done (1)") || !strings.Contains(first.Body, "page 1 of 3") {
+			t.Fatalf("first page: %d rows %q\n%s", len(rows), rows, first.Body)
 		}
-	}
-	tagged := list("q=of+late")
-	if !strings.Contains(tagged.Body, `<span class="tag" title="Stage">Review</span>`) || !strings.Contains(tagged.Body, "in Late report") {
-		t.Fatalf("a subtask shown alone names its parent and shows its tags:\n%s", tagged.Body)
-	}
-	doing := regexp.MustCompile(`<option value="(\d+)">Stage: Doing</option>`).FindStringSubmatch(first.Body)
-	if doing == nil {
-		t.Fatalf("no tag filter:\n%s", first.Body)
-	}
-	if got := rowNames(list("tag=" + doing[1])); !slices.Equal(got, []string{"Due today"}) {
-		t.Errorf("tag filter: %q", got)
-	}
-	if got := rowNames(list("sort=due")); !slices.Equal(got[:4], []string{"Late report", "Due today", "Next week", "Filler 000"}) {
-		t.Errorf("soonest due first: %q", got[:4])
-	}
-	if got := rowNames(list("sort=newest")); got[0] != "Subtask of late" {
-		t.Errorf("newest first: %q", got[:3])
-	}
-	empty := list("q=nothing+like+this")
-	if !strings.Contains(empty.Body, "No tasks match these filters") || !strings.Contains(empty.Body, "Clear filters") {
-		t.Fatalf("no match:\n%s", empty.Body)
-	}
-	for _, hostile := range []string{"page=-5&sort=evil&tag=abc&due=x&status=%00", "page=99999999999999999999",
-		"assignee=%27%20OR%201=1--&tag=-1", "q=" + strings.Repeat("%E2%80%AE", 300)} {
-		if got := rowNames(list(hostile)); len(got) > 50 {
-			t.Errorf("%s: %d rows", hostile, len(got))
+		third := list(t, "page=3")
+		if rows := rowNames(third); !slices.Equal(rows[len(rows)-4:], []string{"Late report", "Subtask of late", "Due today", "Next week"}) ||
+			!strings.Contains(third.Body, `class="task active sub"`) || strings.Contains(third.Body, `rel="next"`) {
+			t.Fatalf("last page in tree order: %q\n%s", rows, third.Body)
 		}
+	}) {
+		return
 	}
-	if got := rowNames(list("page=-5&sort=evil")); len(got) != 50 || got[0] != "Filler 000" {
-		t.Errorf("a bad page and order show the first page: %q", got[:1])
-	}
+
+	t.Run("text, status, assignee and due date filter the list, in each order", func(t *testing.T) {
+		for _, tc := range []struct {
+			query string
+			want  []string
+		}{
+			{"q=quarterly", []string{"Next week"}},
+			{"q=LATE", []string{"Late report", "Subtask of late"}},
+			{"q=100%25", nil},
+			{"status=done", []string{"Finished"}},
+			{"assignee=" + url.QueryEscape(testsite.UserEmail), []string{"Late report"}},
+			{"due=overdue", []string{"Late report"}},
+			{"due=today", []string{"Due today"}},
+			{"due=week", []string{"Due today", "Next week"}},
+			{"due=overdue&sort=priority", []string{"Late report"}},
+			{"q=e&due=week&sort=name", []string{"Due today", "Next week"}},
+		} {
+			if got := rowNames(list(t, tc.query)); !slices.Equal(got, tc.want) {
+				t.Errorf("%s: %q, want %q", tc.query, got, tc.want)
+			}
+		}
+	})
+
+	t.Run("a subtask shown alone names its parent and shows its tags", func(t *testing.T) {
+		tagged := list(t, "q=of+late")
+		if !strings.Contains(tagged.Body, `<span class="tag" title="Stage">Review</span>`) || !strings.Contains(tagged.Body, "in Late report") {
+			t.Fatalf("a subtask shown alone names its parent and shows its tags:\n%s", tagged.Body)
+		}
+	})
+
+	t.Run("the tag filter keeps the tasks of the tag", func(t *testing.T) {
+		doing := regexp.MustCompile(`<option value="(\d+)">Stage: Doing</option>`).FindStringSubmatch(first.Body)
+		if doing == nil {
+			t.Fatalf("no tag filter:\n%s", first.Body)
+		}
+		if got := rowNames(list(t, "tag="+doing[1])); !slices.Equal(got, []string{"Due today"}) {
+			t.Errorf("tag filter: %q", got)
+		}
+	})
+
+	t.Run("the list sorts by due date, soonest first, and by newest", func(t *testing.T) {
+		if got := rowNames(list(t, "sort=due")); !slices.Equal(got[:4], []string{"Late report", "Due today", "Next week", "Filler 000"}) {
+			t.Errorf("soonest due first: %q", got[:4])
+		}
+		if got := rowNames(list(t, "sort=newest")); got[0] != "Subtask of late" {
+			t.Errorf("newest first: %q", got[:3])
+		}
+	})
+
+	t.Run("a filter matching nothing says so and offers to clear the filters", func(t *testing.T) {
+		empty := list(t, "q=nothing+like+this")
+		if !strings.Contains(empty.Body, "No tasks match these filters") || !strings.Contains(empty.Body, "Clear filters") {
+			t.Fatalf("no match:\n%s", empty.Body)
+		}
+	})
+
+	t.Run("hostile query strings show the default list", func(t *testing.T) {
+		for _, hostile := range []string{"page=-5&sort=evil&tag=abc&due=x&status=%00", "page=99999999999999999999",
+			"assignee=%27%20OR%201=1--&tag=-1", "q=" + strings.Repeat("%E2%80%AE", 300)} {
+			if got := rowNames(list(t, hostile)); len(got) > 50 {
+				t.Errorf("%s: %d rows", hostile, len(got))
+			}
+		}
+		if got := rowNames(list(t, "page=-5&sort=evil")); len(got) != 50 || got[0] != "Filler 000" {
+			t.Errorf("a bad page and order show the first page: %q", got[:1])
+		}
+	})
 }
 
 // TestListQueryText: a search that is not valid UTF-8, holds NUL, or is

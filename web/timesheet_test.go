@@ -277,109 +277,122 @@ func TestTimesheet(t *testing.T) {
 		span := fmt.Sprintf("from=%s&to=%s", sh.day(34), sh.day(0))
 		id := func(n int64) string { return strconv.FormatInt(n, 10) }
 		all := sh.between(34, 0) // the span: every line but the one of 48 days ago
-		for _, tc := range []struct {
-			query    string
-			from, to int
-			keep     func(taskd.Cost) bool
-		}{
-			{span, 34, 0, all},
-			{"", 27, 0, sh.between(27, 0)},
-			{fmt.Sprintf("from=%s&to=%s", sh.day(6), sh.day(3)), 6, 3, sh.between(6, 3)},
-			{span + "&person=" + id(sh.user), 34, 0, func(c taskd.Cost) bool { return all(c) && c.Person.ID == sh.user }},
-			{span + "&project=" + id(sh.beta), 34, 0, func(c taskd.Cost) bool { return all(c) && c.ProjectID == sh.beta }},
-			{fmt.Sprintf("from=%s&to=%s&person=%d&project=%d", sh.day(20), sh.day(2), sh.owner, sh.alpha), 20, 2,
-				func(c taskd.Cost) bool {
-					return sh.between(20, 2)(c) && c.Person.ID == sh.owner && c.ProjectID == sh.alpha
-				}},
-			{fmt.Sprintf("from=%s&to=%s", sh.day(60), sh.day(0)), 60, 0, sh.between(60, 0)},
-			{"from=2001-01-01&to=2001-01-31", 0, 0, func(taskd.Cost) bool { return false }},
-		} {
-			pg := owner.Get(path + "?" + tc.query)
-			if tc.query == "from=2001-01-01&to=2001-01-31" {
-				if !strings.Contains(pg.Body, "No time logged in these dates.") || !strings.Contains(pg.Body, `timesheet.csv?from=2001-01-01&amp;to=2001-01-31">Download CSV`) {
-					t.Errorf("empty range: no empty state or CSV link:\n%s", pg.Body)
+
+		t.Run("the owner's totals agree with the lines under each filter, and so does the CSV link", func(t *testing.T) {
+			owner := owner.In(t)
+			for _, tc := range []struct {
+				query    string
+				from, to int
+				keep     func(taskd.Cost) bool
+			}{
+				{span, 34, 0, all},
+				{"", 27, 0, sh.between(27, 0)},
+				{fmt.Sprintf("from=%s&to=%s", sh.day(6), sh.day(3)), 6, 3, sh.between(6, 3)},
+				{span + "&person=" + id(sh.user), 34, 0, func(c taskd.Cost) bool { return all(c) && c.Person.ID == sh.user }},
+				{span + "&project=" + id(sh.beta), 34, 0, func(c taskd.Cost) bool { return all(c) && c.ProjectID == sh.beta }},
+				{fmt.Sprintf("from=%s&to=%s&person=%d&project=%d", sh.day(20), sh.day(2), sh.owner, sh.alpha), 20, 2,
+					func(c taskd.Cost) bool {
+						return sh.between(20, 2)(c) && c.Person.ID == sh.owner && c.ProjectID == sh.alpha
+					}},
+				{fmt.Sprintf("from=%s&to=%s", sh.day(60), sh.day(0)), 60, 0, sh.between(60, 0)},
+				{"from=2001-01-01&to=2001-01-31", 0, 0, func(taskd.Cost) bool { return false }},
+			} {
+				pg := owner.Get(path + "?" + tc.query)
+				if tc.query == "from=2001-01-01&to=2001-01-31" {
+					if !strings.Contains(pg.Body, "No time logged in these dates.") || !strings.Contains(pg.Body, `timesheet.csv?from=2001-01-01&amp;to=2001-01-31">Download CSV`) {
+						t.Errorf("empty range: no empty state or CSV link:\n%s", pg.Body)
+					}
+					continue
 				}
-				continue
+				want := sh.seen("owner", tc.keep)
+				sh.checkTotals(t, "owner "+tc.query, pg, want, tc.from, tc.to)
+				link := csvLinkRE.FindStringSubmatch(pg.Body)
+				if link == nil {
+					t.Fatalf("owner %s: no CSV link", tc.query)
+				}
+				rows, err := csv.NewReader(strings.NewReader(owner.Get(s.Base + html.UnescapeString(link[1])).Body)).ReadAll()
+				if err != nil || len(rows) != len(want)+1 {
+					t.Errorf("owner %s: the CSV link has %d rows, want %d (%v)", tc.query, len(rows)-1, len(want), err)
+				}
 			}
-			want := sh.seen("owner", tc.keep)
-			sh.checkTotals(t, "owner "+tc.query, pg, want, tc.from, tc.to)
-			link := csvLinkRE.FindStringSubmatch(pg.Body)
-			if link == nil {
-				t.Fatalf("owner %s: no CSV link", tc.query)
-			}
-			rows, err := csv.NewReader(strings.NewReader(owner.Get(s.Base + html.UnescapeString(link[1])).Body)).ReadAll()
-			if err != nil || len(rows) != len(want)+1 {
-				t.Errorf("owner %s: the CSV link has %d rows, want %d (%v)", tc.query, len(rows)-1, len(want), err)
-			}
-		}
-		if pg := owner.Get(path + "?" + span); !strings.Contains(pg.Body, `<th scope="row">tess@acme.example</th>`) {
-			t.Errorf("a former member is named by e-mail, without a link to a timesheet of theirs")
-		}
-		if pg := owner.Get(path + "?" + span + "&person=" + id(sh.user)); !strings.Contains(pg.Body, `<option value="`+id(sh.user)+`" selected>Uma User</option>`) {
-			t.Errorf("the person filter is not selected in the form")
-		}
-
-		// Paging: 100 lines, newest first, then the rest; the links keep the filters.
-		want := sh.seen("owner", all)
-		slices.SortFunc(want, func(a, b taskd.Cost) int {
-			return strings.Compare(b.Date+fmt.Sprintf("%012d", b.ID), a.Date+fmt.Sprintf("%012d", a.ID))
 		})
-		first := owner.Get(path + "?" + span)
-		next := regexp.MustCompile(`<a href="([^"]+)" rel="next">Next</a>`).FindStringSubmatch(first.Body)
-		if next == nil || !strings.Contains(first.Body, "page 1 of 2") {
-			t.Fatalf("no next page:\n%s", first.Body)
-		}
-		u, _ := url.Parse(html.UnescapeString(next[1]))
-		if q := u.Query(); q.Get("from") != sh.day(34) || q.Get("to") != sh.day(0) || q.Get("page") != "2" {
-			t.Errorf("the next page's link drops the filters: %s", u)
-		}
-		second := owner.Get(s.Base + u.String())
-		got := append(tableRows(first, "cost-lines"), tableRows(second, "cost-lines")...)
-		if len(tableRows(first, "cost-lines")) != 100 || len(got) != len(want) || !strings.Contains(second.Body, `rel="prev">Previous`) {
-			t.Fatalf("pages hold %d+%d lines, want 100+%d", 100, len(got)-100, len(want)-100)
-		}
-		for i, c := range want {
-			who, project := sh.names[c.Person.ID], sh.projects[c.ProjectID]
-			if !strings.HasPrefix(got[i], c.Date+"|"+who+"|"+project+"|"+c.Task.Name+"|"+strings.TrimSpace(c.Comment)+"|"+wire.FormatCostTime(c.Minutes)) ||
-				strings.Contains(got[i], "timer") != c.IsTimer || !strings.HasSuffix(got[i], "|"+wire.FormatMoney(c.Cents)) {
-				t.Fatalf("line %d is %q, want %+v", i, got[i], c)
-			}
-		}
-		if link := `<a href="/a/` + s.Slug + want[0].Task.Page() + `">`; !strings.Contains(first.Body+second.Body, link) {
-			t.Errorf("no task link %s", link)
-		}
 
-		// A user does not see the task hidden from them; a guest sees
-		// Alpha's lines only, and may not choose Beta.
-		user := s.SignedIn(testsite.UserEmail)
-		sh.checkTotals(t, "user", user.Get(path+"?"+span), sh.seen("user", all), 34, 0)
-		guest := s.SignedIn(sheetGuest)
-		for _, q := range []string{span, span + "&project=" + id(sh.beta)} {
-			pg := guest.Get(path + "?" + q)
-			sh.checkTotals(t, "guest "+q, pg, sh.seen("guest", all), 34, 0)
-			if strings.Contains(pg.Body, ">Beta<") || strings.Contains(pg.Body, "secret line") {
-				t.Errorf("guest %s: sees Beta or a hidden line", q)
+		t.Run("a former member is named by e-mail, and the chosen person shows in the form", func(t *testing.T) {
+			owner := owner.In(t)
+			if pg := owner.Get(path + "?" + span); !strings.Contains(pg.Body, `<th scope="row">tess@acme.example</th>`) {
+				t.Errorf("a former member is named by e-mail, without a link to a timesheet of theirs")
 			}
-		}
+			if pg := owner.Get(path + "?" + span + "&person=" + id(sh.user)); !strings.Contains(pg.Body, `<option value="`+id(sh.user)+`" selected>Uma User</option>`) {
+				t.Errorf("the person filter is not selected in the form")
+			}
+		})
 
-		// Hostile queries answer 200 with the defaults.
-		for _, q := range []string{"from=garbage&person=-1&project=abc&page=99999", "from=2026-02-30&to=%00&person=99999999999&project=1e3&page=-3",
-			"to=" + strings.Repeat("9", 400) + "&person=0&project=%27%20OR%201=1--"} {
-			pg := owner.Get(path + "?" + q)
-			sh.checkTotals(t, q, pg, sh.seen("owner", sh.between(27, 0)), 27, 0)
-			if strings.Contains(pg.Body, " selected>") || !strings.Contains(pg.Body, `name="from" value="`+sh.day(27)+`"`) {
-				t.Errorf("%s: the form does not show the defaults", q)
+		t.Run("the lines page 100 at a time, newest first, with links that keep the filters", func(t *testing.T) {
+			owner := owner.In(t)
+			want := sh.seen("owner", all)
+			slices.SortFunc(want, func(a, b taskd.Cost) int {
+				return strings.Compare(b.Date+fmt.Sprintf("%012d", b.ID), a.Date+fmt.Sprintf("%012d", a.ID))
+			})
+			first := owner.Get(path + "?" + span)
+			next := regexp.MustCompile(`<a href="([^"]+)" rel="next">Next</a>`).FindStringSubmatch(first.Body)
+			if next == nil || !strings.Contains(first.Body, "page 1 of 2") {
+				t.Fatalf("no next page:\n%s", first.Body)
 			}
-		}
-		if pg := owner.Get(path + "?from=garbage&page=99999"); !strings.Contains(pg.Body, "page 2 of 2") || strings.Contains(pg.Body, `rel="next"`) {
-			t.Errorf("a page past the end shows the last one")
-		}
-		swapped := owner.Get(fmt.Sprintf("%s?from=%s&to=%s", path, sh.day(0), sh.day(34)))
-		sh.checkTotals(t, "swapped dates", swapped, sh.seen("owner", all), 34, 0)
-		if wide := owner.Get(path + "?from=1900-01-01&to=2999-12-31"); wide.Status != 200 || len(barRE.FindAllString(wide.Body, -1)) > 106 ||
-			!strings.Contains(wide.Body, "at most two years") {
-			t.Errorf("a range of centuries: HTTP %d, %d bars", wide.Status, len(barRE.FindAllString(wide.Body, -1)))
-		}
+			u, _ := url.Parse(html.UnescapeString(next[1]))
+			if q := u.Query(); q.Get("from") != sh.day(34) || q.Get("to") != sh.day(0) || q.Get("page") != "2" {
+				t.Errorf("the next page's link drops the filters: %s", u)
+			}
+			second := owner.Get(s.Base + u.String())
+			got := append(tableRows(first, "cost-lines"), tableRows(second, "cost-lines")...)
+			if len(tableRows(first, "cost-lines")) != 100 || len(got) != len(want) || !strings.Contains(second.Body, `rel="prev">Previous`) {
+				t.Fatalf("pages hold %d+%d lines, want 100+%d", 100, len(got)-100, len(want)-100)
+			}
+			for i, c := range want {
+				who, project := sh.names[c.Person.ID], sh.projects[c.ProjectID]
+				if !strings.HasPrefix(got[i], c.Date+"|"+who+"|"+project+"|"+c.Task.Name+"|"+strings.TrimSpace(c.Comment)+"|"+wire.FormatCostTime(c.Minutes)) ||
+					strings.Contains(got[i], "timer") != c.IsTimer || !strings.HasSuffix(got[i], "|"+wire.FormatMoney(c.Cents)) {
+					t.Fatalf("line %d is %q, want %+v", i, got[i], c)
+				}
+			}
+			if link := `<a href="/a/` + s.Slug + want[0].Task.Page() + `">`; !strings.Contains(first.Body+second.Body, link) {
+				t.Errorf("no task link %s", link)
+			}
+		})
+
+		t.Run("a user does not see the task hidden from them, and a guest sees Alpha's lines only and may not choose Beta", func(t *testing.T) {
+			s := s.In(t)
+			user := s.SignedIn(testsite.UserEmail)
+			sh.checkTotals(t, "user", user.Get(path+"?"+span), sh.seen("user", all), 34, 0)
+			guest := s.SignedIn(sheetGuest)
+			for _, q := range []string{span, span + "&project=" + id(sh.beta)} {
+				pg := guest.Get(path + "?" + q)
+				sh.checkTotals(t, "guest "+q, pg, sh.seen("guest", all), 34, 0)
+				if strings.Contains(pg.Body, ">Beta<") || strings.Contains(pg.Body, "secret line") {
+					t.Errorf("guest %s: sees Beta or a hidden line", q)
+				}
+			}
+		})
+
+		t.Run("hostile queries answer 200 with the default timesheet", func(t *testing.T) {
+			owner := owner.In(t)
+			for _, q := range []string{"from=garbage&person=-1&project=abc&page=99999", "from=2026-02-30&to=%00&person=99999999999&project=1e3&page=-3",
+				"to=" + strings.Repeat("9", 400) + "&person=0&project=%27%20OR%201=1--"} {
+				pg := owner.Get(path + "?" + q)
+				sh.checkTotals(t, q, pg, sh.seen("owner", sh.between(27, 0)), 27, 0)
+				if strings.Contains(pg.Body, " selected>") || !strings.Contains(pg.Body, `name="from" value="`+sh.day(27)+`"`) {
+					t.Errorf("%s: the form does not show the defaults", q)
+				}
+			}
+			if pg := owner.Get(path + "?from=garbage&page=99999"); !strings.Contains(pg.Body, "page 2 of 2") || strings.Contains(pg.Body, `rel="next"`) {
+				t.Errorf("a page past the end shows the last one")
+			}
+			swapped := owner.Get(fmt.Sprintf("%s?from=%s&to=%s", path, sh.day(0), sh.day(34)))
+			sh.checkTotals(t, "swapped dates", swapped, sh.seen("owner", all), 34, 0)
+			if wide := owner.Get(path + "?from=1900-01-01&to=2999-12-31"); wide.Status != 200 || len(barRE.FindAllString(wide.Body, -1)) > 106 ||
+				!strings.Contains(wide.Body, "at most two years") {
+				t.Errorf("a range of centuries: HTTP %d, %d bars", wide.Status, len(barRE.FindAllString(wide.Body, -1)))
+			}
+		})
 	})
 }
 

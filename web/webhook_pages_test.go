@@ -41,95 +41,150 @@ func TestWebhookPages(t *testing.T) {
 	f.Set("password", testsite.Password)
 	b.Post(s.Base+"/login", f).Location(t)
 	list := s.Base + "/a/" + s.Slug + "/settings/webhooks"
-	p := b.Get(list)
-	if p.Status != 200 || !strings.Contains(p.Body, "reopen_task") || !strings.Contains(p.Body, "No webhooks yet") {
-		t.Fatalf("webhooks page: HTTP %d\n%s", p.Status, p.Body)
+	var (
+		p        testsite.Page
+		form     url.Values
+		m        []string
+		hook     string
+		deadline time.Time
+	)
+	// op presses one of the webhook page's buttons.
+	op := func(t *testing.T, name string) testsite.Page { return b.In(t).WebhookAction(hook, name) }
+
+	if !t.Run("the webhooks page lists the events, and no webhooks yet", func(t *testing.T) {
+		b := b.In(t)
+		p = b.Get(list)
+		if p.Status != 200 || !strings.Contains(p.Body, "reopen_task") || !strings.Contains(p.Body, "No webhooks yet") {
+			t.Fatalf("webhooks page: HTTP %d\n%s", p.Status, p.Body)
+		}
+	}) {
+		return
 	}
 
-	// A failing URL is refused next to the form, and nothing is stored.
-	form := p.Form(t, "", "")
-	form.Set("url", recv.URL+"/x")
-	form["events"] = []string{"post_task", "reopen_task"}
-	failing.Store(true)
-	if p := b.Post(list, form); p.Status != http.StatusUnprocessableEntity || !strings.Contains(p.Body, "The URL check failed: the receiver answered 503 Service Unavailable.") {
-		t.Fatalf("failing URL: HTTP %d\n%s", p.Status, p.Body)
-	}
-	failing.Store(false)
-	made := b.Post(list, form).Location(t)
-	p = b.Get(s.Base + made.String())
-	m := testsite.SecretRE.FindStringSubmatch(p.Body)
-	if m == nil || !strings.HasPrefix(m[1], "whsec_") || !strings.Contains(p.Body, "Disabled") {
-		t.Fatalf("new webhook page:\n%s", p.Body)
-	}
-	if testsite.SecretRE.MatchString(b.Get(s.Base + made.String()).Body) {
-		t.Fatal("secret shown twice")
-	}
-	hook := s.Base + made.String()
-	op := func(name string) testsite.Page { return b.WebhookAction(hook, name) }
-	if p := op("test"); !strings.Contains(p.Body, "The URL check passed") {
-		t.Fatalf("test button:\n%s", p.Body)
-	}
-	if p := op("enable"); !strings.Contains(p.Body, "state-green") || !strings.Contains(p.Body, "Webhook enabled: no held events") {
-		t.Fatalf("enable:\n%s", p.Body)
+	if !t.Run("a failing URL is refused next to the form, and nothing is stored", func(t *testing.T) {
+		b := b.In(t)
+		form = p.Form(t, "", "")
+		form.Set("url", recv.URL+"/x")
+		form["events"] = []string{"post_task", "reopen_task"}
+		failing.Store(true)
+		if p := b.Post(list, form); p.Status != http.StatusUnprocessableEntity || !strings.Contains(p.Body, "The URL check failed: the receiver answered 503 Service Unavailable.") {
+			t.Fatalf("failing URL: HTTP %d\n%s", p.Status, p.Body)
+		}
+	}) {
+		return
 	}
 
-	// A change through the API arrives, and the log and chart show it.
-	pid := s.APIID("action=post_project&title=Hooked")
-	testsite.APICall(t, s.AccountURL(), s.Key, "action=post_task&id_project="+pid+"&title=Seen")
-	deadline := time.Now().Add(30 * time.Second)
-	for p = b.Get(hook); !strings.Contains(p.Body, "post_task #"); p = b.Get(hook) {
-		if time.Now().After(deadline) {
-			t.Fatalf("no delivery in the log:\n%s", p.Body)
+	if !t.Run("a webhook is made disabled, its secret shown once", func(t *testing.T) {
+		s, b := s.In(t), b.In(t)
+		failing.Store(false)
+		made := b.Post(list, form).Location(t)
+		p = b.Get(s.Base + made.String())
+		m = testsite.SecretRE.FindStringSubmatch(p.Body)
+		if m == nil || !strings.HasPrefix(m[1], "whsec_") || !strings.Contains(p.Body, "Disabled") {
+			t.Fatalf("new webhook page:\n%s", p.Body)
 		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	if !strings.Contains(p.Body, `class="ok-text">OK`) || !strings.Contains(p.Body, "1 delivered") {
-		t.Fatalf("log or chart:\n%s", p.Body)
-	}
-	// Redeliver from the log.
-	rf := p.Form(t, "", "")
-	for _, fm := range p.Forms() {
-		if fm.Fields.Get("delivery_id") != "" {
-			rf = fm.Fields
+		if testsite.SecretRE.MatchString(b.Get(s.Base + made.String()).Body) {
+			t.Fatal("secret shown twice")
 		}
-	}
-	b.Post(hook+"/redeliver", rf).Location(t)
-	for p = b.Get(hook); strings.Count(p.Body, "post_task #") < 2; p = b.Get(hook) {
-		if time.Now().After(deadline) {
-			t.Fatalf("redelivery never logged:\n%s", p.Body)
-		}
-		time.Sleep(10 * time.Millisecond)
+		hook = s.Base + made.String()
+	}) {
+		return
 	}
 
-	if p := op("disable"); !strings.Contains(p.Body, "state-gray") {
-		t.Fatalf("disable:\n%s", p.Body)
+	if !t.Run("the test button checks the URL, and enabling turns the webhook green", func(t *testing.T) {
+		if p := op(t, "test"); !strings.Contains(p.Body, "The URL check passed") {
+			t.Fatalf("test button:\n%s", p.Body)
+		}
+		if p := op(t, "enable"); !strings.Contains(p.Body, "state-green") || !strings.Contains(p.Body, "Webhook enabled: no held events") {
+			t.Fatalf("enable:\n%s", p.Body)
+		}
+	}) {
+		return
 	}
-	if p := op("rotate"); !testsite.SecretRE.MatchString(p.Body) || strings.Contains(p.Body, m[1]) {
-		t.Fatalf("rotate:\n%s", p.Body)
+
+	if !t.Run("a change through the API arrives, and the log and chart show it", func(t *testing.T) {
+		s, b := s.In(t), b.In(t)
+		pid := s.APIID("action=post_project&title=Hooked")
+		testsite.APICall(t, s.AccountURL(), s.Key, "action=post_task&id_project="+pid+"&title=Seen")
+		deadline = time.Now().Add(30 * time.Second)
+		for p = b.Get(hook); !strings.Contains(p.Body, "post_task #"); p = b.Get(hook) {
+			if time.Now().After(deadline) {
+				t.Fatalf("no delivery in the log:\n%s", p.Body)
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		if !strings.Contains(p.Body, `class="ok-text">OK`) || !strings.Contains(p.Body, "1 delivered") {
+			t.Fatalf("log or chart:\n%s", p.Body)
+		}
+	}) {
+		return
 	}
-	// Enabling against a failing URL keeps it disabled and says why.
-	failing.Store(true)
-	if p := op("enable"); !strings.Contains(p.Body, "state-gray") ||
-		!strings.Contains(p.Body, "The URL check failed: the receiver answered 503 Service Unavailable.") ||
-		!strings.Contains(p.Body, "Why disabled:</span> The URL check failed when enabling: the receiver answered 503 Service Unavailable") {
-		t.Fatalf("enable against a failing URL:\n%s", p.Body)
+
+	if !t.Run("a delivery is redelivered from the log", func(t *testing.T) {
+		b := b.In(t)
+		rf := p.Form(t, "", "")
+		for _, fm := range p.Forms() {
+			if fm.Fields.Get("delivery_id") != "" {
+				rf = fm.Fields
+			}
+		}
+		b.Post(hook+"/redeliver", rf).Location(t)
+		for p = b.Get(hook); strings.Count(p.Body, "post_task #") < 2; p = b.Get(hook) {
+			if time.Now().After(deadline) {
+				t.Fatalf("redelivery never logged:\n%s", p.Body)
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}) {
+		return
 	}
-	// A plain user cannot reach or change it.
-	u := s.Browser()
-	uf := u.Get(s.Base+"/login").Form(t, "", "")
-	uf.Set("email", testsite.UserEmail)
-	uf.Set("password", testsite.Password)
-	u.Post(s.Base+"/login", uf).Location(t)
-	if p := u.Get(hook); p.Status != http.StatusForbidden {
-		t.Fatalf("user on a webhook page: HTTP %d", p.Status)
+
+	if !t.Run("disabling turns the webhook gray, and rotating shows a new secret", func(t *testing.T) {
+		if p := op(t, "disable"); !strings.Contains(p.Body, "state-gray") {
+			t.Fatalf("disable:\n%s", p.Body)
+		}
+		if p := op(t, "rotate"); !testsite.SecretRE.MatchString(p.Body) || strings.Contains(p.Body, m[1]) {
+			t.Fatalf("rotate:\n%s", p.Body)
+		}
+	}) {
+		return
 	}
-	if p := u.Post(hook+"/delete", url.Values{"csrf": {u.Get(s.Base+"/login").Form(t, "", "").Get("csrf")}}); p.Status != http.StatusForbidden {
-		t.Fatalf("user deleting a webhook: HTTP %d", p.Status)
+
+	if !t.Run("enabling against a failing URL keeps the webhook disabled and says why", func(t *testing.T) {
+		failing.Store(true)
+		if p := op(t, "enable"); !strings.Contains(p.Body, "state-gray") ||
+			!strings.Contains(p.Body, "The URL check failed: the receiver answered 503 Service Unavailable.") ||
+			!strings.Contains(p.Body, "Why disabled:</span> The URL check failed when enabling: the receiver answered 503 Service Unavailable") {
+			t.Fatalf("enable against a failing URL:\n%s", p.Body)
+		}
+	}) {
+		return
 	}
-	b.Post(hook+"/delete", b.Get(hook).Form(t, "", "")).Location(t)
-	if p := b.Get(hook); p.Status != http.StatusNotFound {
-		t.Fatalf("deleted webhook page: HTTP %d", p.Status)
+
+	if !t.Run("a plain user cannot reach or change the webhook", func(t *testing.T) {
+		s := s.In(t)
+		u := s.Browser()
+		uf := u.Get(s.Base+"/login").Form(t, "", "")
+		uf.Set("email", testsite.UserEmail)
+		uf.Set("password", testsite.Password)
+		u.Post(s.Base+"/login", uf).Location(t)
+		if p := u.Get(hook); p.Status != http.StatusForbidden {
+			t.Fatalf("user on a webhook page: HTTP %d", p.Status)
+		}
+		if p := u.Post(hook+"/delete", url.Values{"csrf": {u.Get(s.Base+"/login").Form(t, "", "").Get("csrf")}}); p.Status != http.StatusForbidden {
+			t.Fatalf("user deleting a webhook: HTTP %d", p.Status)
+		}
+	}) {
+		return
 	}
+
+	t.Run("the owner deletes the webhook", func(t *testing.T) {
+		b := b.In(t)
+		b.Post(hook+"/delete", b.Get(hook).Form(t, "", "")).Location(t)
+		if p := b.Get(hook); p.Status != http.StatusNotFound {
+			t.Fatalf("deleted webhook page: HTTP %d", p.Status)
+		}
+	})
 }
 
 // TestWebhookLogSaysWhy: every failed attempt in a webhook's delivery log

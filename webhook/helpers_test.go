@@ -42,6 +42,14 @@ func newEnv(t *testing.T, d testdb.DB, allowPrivate bool) *env {
 	return e
 }
 
+// in is the env as a step of a scenario sees it: t, a subtest of the test
+// that made it, is the test its helpers fail.
+func (e *env) in(t *testing.T) *env {
+	c := *e
+	c.t = t
+	return &c
+}
+
 func (e *env) newProject(name string) taskd.Project {
 	e.t.Helper()
 	p, err := e.db.CreateProject(context.Background(), e.by, taskd.ProjectInput{Name: new(name)})

@@ -32,114 +32,129 @@ func TestEveryEventArrives(t *testing.T) {
 		}
 		e.run(webhook.DispatcherConfig{})
 
-		ctx := context.Background()
-		tk := e.newTask(e.project.ID, "First")
-		if _, err := e.db.UpdateTask(ctx, e.by, tk.ID, taskd.TaskInput{Name: new("First, renamed")}); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := e.db.CompleteTask(ctx, e.by, tk.ID); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := e.db.ReopenTask(ctx, e.by, tk.ID); err != nil {
-			t.Fatal(err)
-		}
-		c, err := e.db.CreateComment(ctx, e.by, tk.ID, "Hello")
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := e.db.UpdateComment(ctx, e.by, c.ID, "Hello again"); err != nil {
-			t.Fatal(err)
-		}
-		if err := e.db.DeleteComment(ctx, e.by, c.ID); err != nil {
-			t.Fatal(err)
-		}
-		if err := e.db.DeleteTask(ctx, e.by, tk.ID); err != nil {
-			t.Fatal(err)
-		}
-		p := e.newProject("Second")
-		if _, err := e.db.UpdateProject(ctx, e.by, p.ID, taskd.ProjectInput{Name: new("Second, renamed")}); err != nil {
-			t.Fatal(err)
-		}
-		want := []string{"post_task", "update_task", "close_task", "reopen_task", "post_comment", "update_comment",
-			"delete_comment", "delete_task", "post_project", "update_project"}
-		waitFor(t, "every event", func() bool {
-			ids := map[any]bool{}
-			for _, rc := range r.events() {
-				ids[rc.event["id"]] = true
-			}
-			return len(ids) >= len(want)
-		})
-
 		verifier, err := standardwebhooks.NewWebhook(sec)
 		if err != nil {
 			t.Fatal(err)
 		}
-		// At least once, in order; a second copy of an event only after an
-		// attempt at it that failed from taskd's side (say, an answer that
-		// came after the 5 seconds), which the attempt log must show.
-		attempts, err := e.db.Attempts(ctx, e.account.ID, w.ID, 100)
-		if err != nil {
-			t.Fatal(err)
+		ctx := context.Background()
+		want := []string{"post_task", "update_task", "close_task", "reopen_task", "post_comment", "update_comment",
+			"delete_comment", "delete_task", "post_project", "update_project"}
+
+		if !t.Run("a change of each kind is made and every event arrives", func(t *testing.T) {
+			e := e.in(t)
+			tk := e.newTask(e.project.ID, "First")
+			if _, err := e.db.UpdateTask(ctx, e.by, tk.ID, taskd.TaskInput{Name: new("First, renamed")}); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := e.db.CompleteTask(ctx, e.by, tk.ID); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := e.db.ReopenTask(ctx, e.by, tk.ID); err != nil {
+				t.Fatal(err)
+			}
+			c, err := e.db.CreateComment(ctx, e.by, tk.ID, "Hello")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := e.db.UpdateComment(ctx, e.by, c.ID, "Hello again"); err != nil {
+				t.Fatal(err)
+			}
+			if err := e.db.DeleteComment(ctx, e.by, c.ID); err != nil {
+				t.Fatal(err)
+			}
+			if err := e.db.DeleteTask(ctx, e.by, tk.ID); err != nil {
+				t.Fatal(err)
+			}
+			p := e.newProject("Second")
+			if _, err := e.db.UpdateProject(ctx, e.by, p.ID, taskd.ProjectInput{Name: new("Second, renamed")}); err != nil {
+				t.Fatal(err)
+			}
+			waitFor(t, "every event", func() bool {
+				ids := map[any]bool{}
+				for _, rc := range r.events() {
+					ids[rc.event["id"]] = true
+				}
+				return len(ids) >= len(want)
+			})
+		}) {
+			return
 		}
-		failed := map[string]int{}
-		var log []string
-		for _, a := range attempts {
-			if !a.OK {
-				failed[strconv.FormatInt(a.EventID, 10)]++
-			}
-			log = append(log, fmt.Sprintf("%s event %d (%d events) ok=%v %s", a.EventName, a.EventID, a.Events, a.OK, a.Error))
-		}
-		for i, d := range r.deliveries() {
-			// Each POST is signed as a whole; its webhook-id names its events.
-			first, last := d.events[0]["id"].(string), d.events[len(d.events)-1]["id"].(string)
-			wantID := "evt_" + first
-			if len(d.events) > 1 {
-				wantID += "-" + last
-			}
-			if err := verifier.Verify(d.body, d.header); err != nil {
-				t.Errorf("POST %d: the Standard Webhooks library rejects the signature: %v", i, err)
-			}
-			if d.header.Get("webhook-id") != wantID || d.header.Get("Content-Type") != "application/json" ||
-				!strings.HasPrefix(d.header.Get("User-Agent"), "taskd-webhooks/") {
-				t.Errorf("POST %d headers %v, want webhook-id %s", i, d.header, wantID)
-			}
-			req := http.Request{Header: d.header}
-			if u, p, ok := req.BasicAuth(); !ok || u != "taskd" || p != "p@ss word" {
-				t.Errorf("basic auth %q %q %v", u, p, ok)
-			}
-		}
-		seen := map[string]int{}
-		var got []map[string]any
-		for _, rc := range r.events() {
-			id := rc.event["id"].(string)
-			if seen[id]++; seen[id] == 1 {
-				got = append(got, rc.event)
-			} else if seen[id] > failed[id]+1 {
-				t.Errorf("event %s arrived %d times after %d failed attempts; attempts:\n%s", id, seen[id], failed[id], strings.Join(log, "\n"))
-			}
-		}
-		if len(got) != len(want) {
-			t.Fatalf("got %d events, want %d; attempts:\n%s", len(got), len(want), strings.Join(log, "\n"))
-		}
-		for i, ev := range got {
-			if ev["event"] != want[i] {
-				t.Errorf("event %d is %v, want %s (in order)", i, ev["event"], want[i])
-			}
-			for _, f := range []string{"id", "action", "object", "date_added", "user_from", "new", "old", "project"} {
-				if _, ok := ev[f]; !ok {
-					t.Errorf("%s lacks %s: %v", want[i], f, ev)
+
+		t.Run("every POST is signed for the Standard Webhooks library, with its headers and basic auth", func(t *testing.T) {
+			for i, d := range r.deliveries() {
+				// Each POST is signed as a whole; its webhook-id names its events.
+				first, last := d.events[0]["id"].(string), d.events[len(d.events)-1]["id"].(string)
+				wantID := "evt_" + first
+				if len(d.events) > 1 {
+					wantID += "-" + last
+				}
+				if err := verifier.Verify(d.body, d.header); err != nil {
+					t.Errorf("POST %d: the Standard Webhooks library rejects the signature: %v", i, err)
+				}
+				if d.header.Get("webhook-id") != wantID || d.header.Get("Content-Type") != "application/json" ||
+					!strings.HasPrefix(d.header.Get("User-Agent"), "taskd-webhooks/") {
+					t.Errorf("POST %d headers %v, want webhook-id %s", i, d.header, wantID)
+				}
+				req := http.Request{Header: d.header}
+				if u, p, ok := req.BasicAuth(); !ok || u != "taskd" || p != "p@ss word" {
+					t.Errorf("basic auth %q %q %v", u, p, ok)
 				}
 			}
-		}
-		ev := got[1]
-		if ev["action"] != "update" || ev["new"].(map[string]any)["name"] != "First, renamed" || ev["old"].(map[string]any)["name"] != "First" {
-			t.Errorf("update_task payload %v", ev)
-		}
-		// The receiver may answer before the attempt is recorded.
-		waitFor(t, "the last attempt to be recorded", func() bool { return !e.webhook(w.ID).LastDelivery.IsZero() })
-		if w := e.webhook(w.ID); w.Errors != 0 || w.LastDelivery.IsZero() || w.State() != "green" {
-			t.Errorf("webhook after deliveries: %+v", w)
-		}
+		})
+
+		t.Run("each event arrives in order, again only after a failed attempt, with its payload", func(t *testing.T) {
+			// At least once, in order; a second copy of an event only after an
+			// attempt at it that failed from taskd's side (say, an answer that
+			// came after the 5 seconds), which the attempt log must show.
+			attempts, err := e.db.Attempts(ctx, e.account.ID, w.ID, 100)
+			if err != nil {
+				t.Fatal(err)
+			}
+			failed := map[string]int{}
+			var log []string
+			for _, a := range attempts {
+				if !a.OK {
+					failed[strconv.FormatInt(a.EventID, 10)]++
+				}
+				log = append(log, fmt.Sprintf("%s event %d (%d events) ok=%v %s", a.EventName, a.EventID, a.Events, a.OK, a.Error))
+			}
+			seen := map[string]int{}
+			var got []map[string]any
+			for _, rc := range r.events() {
+				id := rc.event["id"].(string)
+				if seen[id]++; seen[id] == 1 {
+					got = append(got, rc.event)
+				} else if seen[id] > failed[id]+1 {
+					t.Errorf("event %s arrived %d times after %d failed attempts; attempts:\n%s", id, seen[id], failed[id], strings.Join(log, "\n"))
+				}
+			}
+			if len(got) != len(want) {
+				t.Fatalf("got %d events, want %d; attempts:\n%s", len(got), len(want), strings.Join(log, "\n"))
+			}
+			for i, ev := range got {
+				if ev["event"] != want[i] {
+					t.Errorf("event %d is %v, want %s (in order)", i, ev["event"], want[i])
+				}
+				for _, f := range []string{"id", "action", "object", "date_added", "user_from", "new", "old", "project"} {
+					if _, ok := ev[f]; !ok {
+						t.Errorf("%s lacks %s: %v", want[i], f, ev)
+					}
+				}
+			}
+			ev := got[1]
+			if ev["action"] != "update" || ev["new"].(map[string]any)["name"] != "First, renamed" || ev["old"].(map[string]any)["name"] != "First" {
+				t.Errorf("update_task payload %v", ev)
+			}
+		})
+
+		t.Run("the webhook is green after its deliveries", func(t *testing.T) {
+			e := e.in(t)
+			// The receiver may answer before the attempt is recorded.
+			waitFor(t, "the last attempt to be recorded", func() bool { return !e.webhook(w.ID).LastDelivery.IsZero() })
+			if w := e.webhook(w.ID); w.Errors != 0 || w.LastDelivery.IsZero() || w.State() != "green" {
+				t.Errorf("webhook after deliveries: %+v", w)
+			}
+		})
 	})
 }
 

@@ -66,55 +66,67 @@ func TestBackupUnderWriteLoadRestores(t *testing.T) {
 	for count() < 200 {
 		time.Sleep(10 * time.Millisecond)
 	}
-	mu.Lock()
-	before := make([]string, 0, len(acked))
-	for title := range acked {
-		before = append(before, title)
-	}
-	mu.Unlock()
 	file := filepath.Join(t.TempDir(), "taskd-backup.db")
-	out := cliJSON(t, st, "backup", "--to", file)
-	during := count() - len(before)
-	for count() < len(before)+during+100 { // and the writers go on after it
-		time.Sleep(10 * time.Millisecond)
-	}
-	if out["path"] != file {
-		t.Fatalf("backup printed %v", out)
-	}
-	if info, err := os.Stat(file); err != nil || info.Mode().Perm() != 0o600 {
-		t.Fatalf("backup file: %v, mode %v; want 0600", err, info.Mode())
-	}
-	if _, err := cli(t, st, "backup", "--to", file); err == nil || !strings.Contains(err.Error(), "exists") {
-		t.Fatalf("a second backup to the same file: %v", err)
-	}
-	if _, err := cli(t, st, "restore", "--from", file); err == nil || !strings.Contains(err.Error(), "in use") {
-		t.Fatalf("restore over a running server: %v", err)
-	}
+	var (
+		before []string
+		during int
+	)
+	ok := t.Run("a backup taken under the write load is a new file its owner alone reads", func(t *testing.T) {
+		mu.Lock()
+		before = make([]string, 0, len(acked))
+		for title := range acked {
+			before = append(before, title)
+		}
+		mu.Unlock()
+		out := cliJSON(t, st, "backup", "--to", file)
+		during = count() - len(before)
+		for count() < len(before)+during+100 { // and the writers go on after it
+			time.Sleep(10 * time.Millisecond)
+		}
+		if out["path"] != file {
+			t.Fatalf("backup printed %v", out)
+		}
+		if info, err := os.Stat(file); err != nil || info.Mode().Perm() != 0o600 {
+			t.Fatalf("backup file: %v, mode %v; want 0600", err, info.Mode())
+		}
+		if _, err := cli(t, st, "backup", "--to", file); err == nil || !strings.Contains(err.Error(), "exists") {
+			t.Fatalf("a second backup to the same file: %v", err)
+		}
+	}) && t.Run("restore refuses a database a running server has open", func(t *testing.T) {
+		if _, err := cli(t, st, "restore", "--from", file); err == nil || !strings.Contains(err.Error(), "in use") {
+			t.Fatalf("restore over a running server: %v", err)
+		}
+	})
 	close(stop)
 	wg.Wait()
+	if !ok {
+		return
+	}
 
-	restored := storage{data: t.TempDir(), masterKey: st.masterKey}
-	cliJSON(t, restored, "restore", "--from", file)
-	q := startProcess(t, restored)
-	code, body := apiCall(t, q.base+"/a/"+slug, key, "action=get_all_tasks&filter=active")
-	if code != 200 {
-		t.Fatalf("get_all_tasks on the restored database (the old key): %d %v", code, body)
-	}
-	have := map[string]bool{}
-	for _, task := range body["data"].([]any) {
-		have[task.(map[string]any)["name"].(string)] = true
-	}
-	for _, title := range before {
-		if !have[title] {
-			t.Fatalf("task %s, answered before the backup began, is not in it (%d of %d restored)", title, len(have), len(before))
+	t.Run("the restored database holds every task answered before the backup began, and nothing never posted", func(t *testing.T) {
+		restored := storage{data: t.TempDir(), masterKey: st.masterKey}
+		cliJSON(t, restored, "restore", "--from", file)
+		q := startProcess(t, restored)
+		code, body := apiCall(t, q.base+"/a/"+slug, key, "action=get_all_tasks&filter=active")
+		if code != 200 {
+			t.Fatalf("get_all_tasks on the restored database (the old key): %d %v", code, body)
 		}
-	}
-	for title := range have {
-		if !posted[title] {
-			t.Fatalf("the restored database has %s, which was never posted", title)
+		have := map[string]bool{}
+		for _, task := range body["data"].([]any) {
+			have[task.(map[string]any)["name"].(string)] = true
 		}
-	}
-	t.Logf("%d tasks answered before the backup, %d while it ran; %d in the backup; %d answered in all", len(before), during, len(have), len(acked))
+		for _, title := range before {
+			if !have[title] {
+				t.Fatalf("task %s, answered before the backup began, is not in it (%d of %d restored)", title, len(have), len(before))
+			}
+		}
+		for title := range have {
+			if !posted[title] {
+				t.Fatalf("the restored database has %s, which was never posted", title)
+			}
+		}
+		t.Logf("%d tasks answered before the backup, %d while it ran; %d in the backup; %d answered in all", len(before), during, len(have), len(acked))
+	})
 }
 
 // TestRestoreRefusesWhatIsNotABackup: restore checks the file before it

@@ -113,6 +113,14 @@ type Browser struct {
 	C *http.Client
 }
 
+// In is the browser as a step of a scenario sees it (see Site.In): the
+// same cookies and connections, with t the test its helpers fail.
+func (b *Browser) In(t testing.TB) *Browser {
+	c := *b
+	c.t = t
+	return &c
+}
+
 // Page is a fetched response with its body.
 type Page struct {
 	Status int

@@ -208,6 +208,15 @@ func (s *Site) Replica() string {
 	return base
 }
 
+// In is the site as a step of a scenario sees it: t, a subtest of the
+// test that opened the site, is the test its helpers fail. The copy shares
+// everything else with s; a browser it makes fails t too.
+func (s *Site) In(t testing.TB) *Site {
+	c := *s
+	c.t = t
+	return &c
+}
+
 // AccountURL is the address of the site's account "acme".
 func (s *Site) AccountURL() string { return s.Base + "/a/" + s.Slug }
 

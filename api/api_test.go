@@ -225,7 +225,7 @@ func TestWorkflow(t *testing.T) {
 
 // TestTenantIsolation tries every action of account B on account A's ids.
 func TestTenantIsolation(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, d testdb.DB) {
+	testdb.Each(t, func(t *testing.T, d testdb.DB) {
 		s := newServer(t, d)
 		a, b := s.newAccount(t), s.newAccount(t)
 		pid := a.id("action", "post_project", "title", "Secret")

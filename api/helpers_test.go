@@ -21,10 +21,6 @@ import (
 	"github.com/taskd/taskd/work"
 )
 
-// forEachBackend runs fn as a parallel subtest per database, each on a
-// fresh one.
-func forEachBackend(t *testing.T, fn func(t *testing.T, d testdb.DB)) { testdb.Each(t, fn) }
-
 // eachAccount runs fn as a parallel subtest per database, each with a
 // fresh server and an account on it.
 func eachAccount(t *testing.T, fn func(t *testing.T, a *account)) {

@@ -1,11 +1,11 @@
 package api_test
 
 import (
-	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/taskd/taskd/api"
+	"github.com/taskd/taskd/internal/testsite"
 )
 
 // TestTags: the tag actions of spec §10 on both databases, as the PHP SDK
@@ -60,7 +60,7 @@ func TestTags(t *testing.T) {
 				t.Fatalf("add_task_tags = %v", tags)
 			}
 			doing = tags[1].(map[string]any)["id"].(string)
-			a.ok("action", "add_task_tags", "group", jsonNumber(stage["id"]), "title", "Blocked") // the group by id
+			a.ok("action", "add_task_tags", "group", testsite.JSONNumber(stage["id"]), "title", "Blocked") // the group by id
 			a.ok("action", "add_task_tags", "group", "Topics", "title", "Copy,Design,Done")
 			a.fails(api.CodeInvalidValue, "action", "add_task_tags", "group", "Nope", "title", "x")
 			list := a.ok("action", "get_task_tags", "group", "Stage").list()
@@ -152,6 +152,3 @@ func TestTags(t *testing.T) {
 		})
 	})
 }
-
-// jsonNumber formats a decoded JSON number as its integer text.
-func jsonNumber(v any) string { return strconv.FormatFloat(v.(float64), 'f', -1, 64) }

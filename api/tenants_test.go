@@ -35,7 +35,7 @@ var accountWide = map[string]bool{
 // account's data is unchanged afterwards. An action added to the table is
 // tried without being listed here.
 func TestEveryActionStaysInItsAccount(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, d testdb.DB) {
+	testdb.Each(t, func(t *testing.T, d testdb.DB) {
 		s := newServer(t, d)
 		url := okReceiver(t)
 		owned := func(a *account) map[string]string {

@@ -18,10 +18,6 @@ import (
 	"github.com/taskd/taskd/webhook"
 )
 
-// forEachBackend runs fn on SQLite and, with TASKD_TEST_POSTGRES,
-// PostgreSQL, each time on a fresh database.
-func forEachBackend(t *testing.T, fn func(t *testing.T, d testdb.DB)) { testdb.Each(t, fn) }
-
 // env is a store with one account and project, and the webhook service on it.
 type env struct {
 	t       *testing.T

@@ -23,7 +23,7 @@ import (
 // receiver gets: payload shape, headers, a signature an independent
 // Standard Webhooks implementation accepts, and basic auth.
 func TestEveryEventArrives(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, d testdb.DB) {
+	testdb.Each(t, func(t *testing.T, d testdb.DB) {
 		e := newEnv(t, d, true)
 		r := newReceiver(t)
 		w, sec := e.add(r.URL+"/hook", taskd.WebhookInput{HTTPUser: "taskd", HTTPPass: "p@ss word"})
@@ -160,7 +160,7 @@ func TestEveryEventArrives(t *testing.T) {
 
 // TestProjectFilter: a webhook limited to a project hears nothing of others.
 func TestProjectFilter(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, d testdb.DB) {
+	testdb.Each(t, func(t *testing.T, d testdb.DB) {
 		e := newEnv(t, d, true)
 		other := e.newProject("Other")
 		r := newReceiver(t)
@@ -236,7 +236,7 @@ func TestBadAnswersCountAsErrors(t *testing.T) {
 // them), and the tenth disables the webhook with the reason; its events are
 // then held and resume once it is enabled again.
 func TestTenErrorsDisable(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, d testdb.DB) {
+	testdb.Each(t, func(t *testing.T, d testdb.DB) {
 		e := newEnv(t, d, true)
 		r := newReceiver(t)
 		w, _ := e.add(r.URL, taskd.WebhookInput{Events: "post_task"})
@@ -392,7 +392,7 @@ func TestDestinationHasFiveSeconds(t *testing.T) {
 // TestChangesWakeTheDispatcher: a change made through the store starts its
 // delivery at once, without waiting for the poll (here an hour).
 func TestChangesWakeTheDispatcher(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, d testdb.DB) {
+	testdb.Each(t, func(t *testing.T, d testdb.DB) {
 		e := newEnv(t, d, true)
 		r := newReceiver(t)
 		e.add(r.URL, taskd.WebhookInput{Events: "post_task"})
@@ -473,7 +473,7 @@ func TestHangingDestinationsLeaveWorkers(t *testing.T) {
 // poll. The first delivery may come from the wake a listener gives itself
 // when it starts; the later ones only from notifications.
 func TestOtherReplicasWake(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, d testdb.DB) {
+	testdb.Each(t, func(t *testing.T, d testdb.DB) {
 		if d.URL == "" {
 			t.Skip("SQLite has one process's changes to wake on")
 		}
@@ -532,7 +532,7 @@ func TestDeliveriesReuseConnections(t *testing.T) {
 // out, once it is enabled, as few POSTs of up to MaxBatch events each, in
 // order, each event once, with one attempt record per POST.
 func TestBacklogComesInBatches(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, d testdb.DB) {
+	testdb.Each(t, func(t *testing.T, d testdb.DB) {
 		e := newEnv(t, d, true)
 		r := newReceiver(t)
 		w, _ := e.add(r.URL, taskd.WebhookInput{Events: "post_task"})

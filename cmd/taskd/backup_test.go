@@ -11,7 +11,9 @@ import (
 	"time"
 
 	"github.com/taskd/taskd/api"
+	"github.com/taskd/taskd/internal/testaccount"
 	"github.com/taskd/taskd/internal/testdb"
+	"github.com/taskd/taskd/internal/testsite"
 )
 
 // TestBackupUnderWriteLoadRestores: a backup taken while writers post
@@ -21,10 +23,10 @@ import (
 func TestBackupUnderWriteLoadRestores(t *testing.T) {
 	st := storage{data: t.TempDir(), masterKey: testdb.MasterKeyBase64()}
 	p := startProcess(t, st)
-	slug := uniqueSlug("backup")
+	slug := testaccount.UniqueSlug("backup")
 	acct := cliJSON(t, st, "account", "create", "--slug", slug, "--owner-email", slug+"@example.com", "--owner-password", password)
 	key := acct["api_key"]
-	_, body := apiCall(t, p.base+"/a/"+slug, key, "action=post_project&title=Load")
+	_, body := testsite.APICall(t, p.base+"/a/"+slug, key, "action=post_project&title=Load")
 	pid := body["data"].(map[string]any)["id"].(string)
 
 	var (
@@ -107,7 +109,7 @@ func TestBackupUnderWriteLoadRestores(t *testing.T) {
 		restored := storage{data: t.TempDir(), masterKey: st.masterKey}
 		cliJSON(t, restored, "restore", "--from", file)
 		q := startProcess(t, restored)
-		code, body := apiCall(t, q.base+"/a/"+slug, key, "action=get_all_tasks&filter=active")
+		code, body := testsite.APICall(t, q.base+"/a/"+slug, key, "action=get_all_tasks&filter=active")
 		if code != 200 {
 			t.Fatalf("get_all_tasks on the restored database (the old key): %d %v", code, body)
 		}

@@ -16,8 +16,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/taskd/taskd/api"
+	"github.com/taskd/taskd/internal/testaccount"
 	"github.com/taskd/taskd/internal/testdb"
+	"github.com/taskd/taskd/internal/testsite"
 	"github.com/taskd/taskd/store"
 )
 
@@ -135,42 +136,20 @@ func startServer(t *testing.T, s storage, extra ...string) (base string, stdout 
 	return base, stdout
 }
 
-// apiCall makes a hash-signed GET and returns the HTTP status and body.
-func apiCall(t *testing.T, accountURL, key, q string) (int, map[string]any) {
-	t.Helper()
-	res, err := http.Get(accountURL + "/api/admin/v2/?" + q + "&hash=" + api.Hash(q, key))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	var body map[string]any
-	if err := json.NewDecoder(res.Body).Decode(&body); err != nil {
-		t.Fatalf("%s: body is not JSON: %v", q, err)
-	}
-	return res.StatusCode, body
-}
-
-var slugN = time.Now().UnixNano() % 1e8
-
-func uniqueSlug(prefix string) string {
-	slugN++
-	return fmt.Sprintf("%s-%d", prefix, slugN)
-}
-
 // TestCommandLineContract drives the CLI while a server runs on the same
 // database, then uses what it printed against the API.
 func TestCommandLineContract(t *testing.T) {
 	for name, s := range backends(t) {
 		t.Run(name, func(t *testing.T) {
 			base, _ := startServer(t, s)
-			slug := uniqueSlug("acme")
+			slug := testaccount.UniqueSlug("acme")
 			acct := cliJSON(t, s, "account", "create", "--slug", slug, "--name", "Acme", "--owner-email", slug+"@example.com",
 				"--owner-password", "owner-password", "--owner-first-name", "Ann", "--owner-last-name", "Lee", "--public-url", base)
 			if acct["slug"] != slug || acct["account_url"] != base+"/a/"+slug || len(acct["api_key"]) != 32 || acct["id"] == "" {
 				t.Fatalf("account create printed %v", acct)
 			}
 			url, key := acct["account_url"], acct["api_key"]
-			if code, body := apiCall(t, url, key, "action=get_users"); code != 200 || body["status"] != "ok" {
+			if code, body := testsite.APICall(t, url, key, "action=get_users"); code != 200 || body["status"] != "ok" {
 				t.Fatalf("get_users with the printed key: %d %v", code, body)
 			}
 
@@ -179,7 +158,7 @@ func TestCommandLineContract(t *testing.T) {
 			if user["email"] != "bob-"+slug+"@example.com" || user["id"] == "" {
 				t.Fatalf("user add printed %v", user)
 			}
-			_, body := apiCall(t, url, key, "action=get_users")
+			_, body := testsite.APICall(t, url, key, "action=get_users")
 			if users := body["data"].([]any); len(users) != 2 || users[1].(map[string]any)["role"] != "account admin" {
 				t.Fatalf("get_users after user add: %v", body)
 			}
@@ -188,10 +167,10 @@ func TestCommandLineContract(t *testing.T) {
 			if rotated["api_key"] == key || len(rotated["api_key"]) != 32 {
 				t.Fatalf("apikey rotate printed %v", rotated)
 			}
-			if code, body := apiCall(t, url, key, "action=get_users"); code != 401 || body["status_code"] != float64(2) {
+			if code, body := testsite.APICall(t, url, key, "action=get_users"); code != 401 || body["status_code"] != float64(2) {
 				t.Fatalf("old key after rotation: %d %v", code, body)
 			}
-			if code, _ := apiCall(t, url, rotated["api_key"], "action=get_users"); code != 200 {
+			if code, _ := testsite.APICall(t, url, rotated["api_key"], "action=get_users"); code != 200 {
 				t.Fatalf("new key after rotation: %d", code)
 			}
 
@@ -202,10 +181,10 @@ func TestCommandLineContract(t *testing.T) {
 			}{
 				{"duplicate slug", []string{"account", "create", "--slug", slug, "--owner-email", "x-" + slug + "@example.com", "--owner-password", "long-enough"}, "already exists"},
 				{"bad slug", []string{"account", "create", "--slug", "Bad Slug", "--owner-email", "y@example.com", "--owner-password", "long-enough"}, "Slug"},
-				{"short password", []string{"account", "create", "--slug", uniqueSlug("p"), "--owner-email", "z@example.com", "--owner-password", "short"}, "at least 8"},
+				{"short password", []string{"account", "create", "--slug", testaccount.UniqueSlug("p"), "--owner-email", "z@example.com", "--owner-password", "short"}, "at least 8"},
 				{"bad email", []string{"user", "add", "--account", slug, "--email", "nope", "--password", "long-enough"}, "invalid"},
 				{"member twice", []string{"user", "add", "--account", slug, "--email", "bob-" + slug + "@example.com", "--password", "bob-password"}, "already a member"},
-				{"existing person, wrong password", []string{"account", "create", "--slug", uniqueSlug("q"), "--owner-email", "bob-" + slug + "@example.com", "--owner-password", "not-bobs-password"}, "different password"},
+				{"existing person, wrong password", []string{"account", "create", "--slug", testaccount.UniqueSlug("q"), "--owner-email", "bob-" + slug + "@example.com", "--owner-password", "not-bobs-password"}, "different password"},
 				{"unknown account", []string{"apikey", "rotate", "--account", "no-such-account"}, "no account"},
 				{"bad role", []string{"user", "add", "--account", slug, "--email", "c@example.com", "--password", "long-enough", "--role", "owner"}, "Role"},
 				{"unknown flag", []string{"user", "add", "--acount", slug}, "unknown flag --acount; did you mean --account?"},
@@ -220,7 +199,7 @@ func TestCommandLineContract(t *testing.T) {
 				})
 			}
 			// A person already registered joins a second account with their own password.
-			second := cliJSON(t, s, "account", "create", "--slug", uniqueSlug("second"), "--owner-email", "bob-"+slug+"@example.com", "--owner-password", "bob-password")
+			second := cliJSON(t, s, "account", "create", "--slug", testaccount.UniqueSlug("second"), "--owner-email", "bob-"+slug+"@example.com", "--owner-password", "bob-password")
 			if second["api_key"] == "" {
 				t.Fatalf("second account: %v", second)
 			}
@@ -324,7 +303,7 @@ func TestDemoHealthAndNotFound(t *testing.T) {
 	if !strings.Contains(mailPage, "You are invited to join a team on taskd") {
 		t.Fatalf("mail page:\n%s", mailPage)
 	}
-	code, body := apiCall(t, base+"/a/demo", m[1], "action=get_projects")
+	code, body := testsite.APICall(t, base+"/a/demo", m[1], "action=get_projects")
 	if code != 200 || len(body["data"].([]any)) != 2 {
 		t.Fatalf("demo projects: %d %v", code, body)
 	}
@@ -415,12 +394,12 @@ const password = "correct horse battery"
 func TestUserAddJoinsOrInvites(t *testing.T) {
 	for name, st := range backends(t) {
 		t.Run(name, func(t *testing.T) {
-			slug := uniqueSlug("cli")
+			slug := testaccount.UniqueSlug("cli")
 			cliJSON(t, st, "account", "create", "--slug", slug, "--owner-email", slug+"@example.com", "--owner-password", password)
-			elsewhere := uniqueSlug("elsewhere") + "@example.com"
-			cliJSON(t, st, "account", "create", "--slug", uniqueSlug("else"), "--owner-email", elsewhere, "--owner-password", password)
+			elsewhere := testaccount.UniqueSlug("elsewhere") + "@example.com"
+			cliJSON(t, st, "account", "create", "--slug", testaccount.UniqueSlug("else"), "--owner-email", elsewhere, "--owner-password", password)
 			for _, tc := range []struct{ email, password, want string }{
-				{uniqueSlug("new") + "@example.com", password, "member"},
+				{testaccount.UniqueSlug("new") + "@example.com", password, "member"},
 				{elsewhere, "not their password", "invited"},
 				{elsewhere, "not their password", ""}, // invited already
 				{elsewhere, password, "member"},
@@ -485,7 +464,7 @@ func TestWarnsOfExposedSecrets(t *testing.T) {
 	create := func(getenv func(string) string, args ...string) string {
 		t.Helper()
 		var out, errOut bytes.Buffer
-		args = append([]string{"account", "create", "--slug", uniqueSlug("exposed"), "--owner-email", uniqueSlug("o") + "@example.com",
+		args = append([]string{"account", "create", "--slug", testaccount.UniqueSlug("exposed"), "--owner-email", testaccount.UniqueSlug("o") + "@example.com",
 			"--owner-password", password, "--data", dir}, args...)
 		if err := run(context.Background(), args, getenv, &out, &errOut); err != nil {
 			t.Fatalf("account create: %v (%s)", err, errOut.String())

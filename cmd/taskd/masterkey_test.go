@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/taskd/taskd/internal/testsite"
 	"github.com/taskd/taskd/secret"
 	"github.com/taskd/taskd/store"
 )
@@ -107,7 +108,7 @@ func testMasterKeyRotation(t *testing.T, st storage) {
 	}
 	// The new key with the old one: the server serves what the old key sealed.
 	base, _ := startServer(t, rotating, "--old-master-keys", old)
-	if code, _ := apiCall(t, base+"/a/demo", apiKey, "action=get_projects"); code != 200 {
+	if code, _ := testsite.APICall(t, base+"/a/demo", apiKey, "action=get_projects"); code != 200 {
 		t.Fatalf("the API key under the new key with the old one held: %d", code)
 	}
 	counts := cliJSON(t, rotating, "master-key", "reseal", "--old-master-keys", old)
@@ -119,7 +120,7 @@ func testMasterKeyRotation(t *testing.T, st storage) {
 	}
 	// The old key can go.
 	base, _ = startServer(t, rotating)
-	if code, _ := apiCall(t, base+"/a/demo", apiKey, "action=get_projects"); code != 200 {
+	if code, _ := testsite.APICall(t, base+"/a/demo", apiKey, "action=get_projects"); code != 200 {
 		t.Fatalf("the API key under the new key alone: %d", code)
 	}
 }

@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"github.com/taskd/taskd/api"
+	"github.com/taskd/taskd/internal/testaccount"
+	"github.com/taskd/taskd/internal/testsite"
 )
 
 // TestMain lets the test binary stand in for the taskd binary: the
@@ -132,16 +134,16 @@ func hookedAccount(t *testing.T, st storage, base, receiverURL string) (acctURL,
 // hookedAccountFor is hookedAccount with the webhook's events.
 func hookedAccountFor(t *testing.T, st storage, base, receiverURL, events string) (acctURL, key, pid string) {
 	t.Helper()
-	slug := uniqueSlug("crash")
+	slug := testaccount.UniqueSlug("crash")
 	acct := cliJSON(t, st, "account", "create", "--slug", slug, "--name", "Crash", "--owner-email", slug+"@example.com", "--owner-password", password)
 	acctURL, key = base+"/a/"+slug, acct["api_key"]
-	_, body := apiCall(t, acctURL, key, "action=post_project&title=Burst")
+	_, body := testsite.APICall(t, acctURL, key, "action=post_project&title=Burst")
 	pid = body["data"].(map[string]any)["id"].(string)
-	_, body = apiCall(t, acctURL, key, "action=add_webhook&url="+receiverURL+"&events="+events)
+	_, body = testsite.APICall(t, acctURL, key, "action=add_webhook&url="+receiverURL+"&events="+events)
 	if body["status"] != "ok" {
 		t.Fatalf("add_webhook: %v", body)
 	}
-	_, body = apiCall(t, acctURL, key, fmt.Sprintf("action=enable_webhook&id=%v", body["id"]))
+	_, body = testsite.APICall(t, acctURL, key, fmt.Sprintf("action=enable_webhook&id=%v", body["id"]))
 	if body["status"] != "ok" {
 		t.Fatalf("enable_webhook: %v", body)
 	}
@@ -188,7 +190,7 @@ func burst(n int, urls func(i int) string, key, pid string, stop <-chan struct{}
 // postTaskEvents lists the ids of every post_task event the database holds.
 func postTaskEvents(t *testing.T, acctURL, key string) []string {
 	t.Helper()
-	_, body := apiCall(t, acctURL, key, "action=get_events&period=1h")
+	_, body := testsite.APICall(t, acctURL, key, "action=get_events&period=1h")
 	var ids []string
 	for _, e := range body["data"].([]any) {
 		if ev := e.(map[string]any); ev["event"] == "post_task" {

@@ -18,6 +18,7 @@ import (
 
 	"github.com/taskd/taskd/api"
 	"github.com/taskd/taskd/internal/testdb"
+	"github.com/taskd/taskd/internal/testsite"
 )
 
 // orderReceiver records the deliveries of each event, and for each task the
@@ -158,7 +159,7 @@ func workload(tasks int, urls func(i int) string, key, pid string, started *atom
 // taskEvents lists the ids of the account's post_task and update_task events.
 func taskEvents(t *testing.T, acctURL, key string) []string {
 	t.Helper()
-	_, body := apiCall(t, acctURL, key, "action=get_events&period=1h")
+	_, body := testsite.APICall(t, acctURL, key, "action=get_events&period=1h")
 	var ids []string
 	for _, e := range body["data"].([]any) {
 		if ev := e.(map[string]any); ev["event"] == "post_task" || ev["event"] == "update_task" {

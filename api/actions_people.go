@@ -283,8 +283,8 @@ func (c *call) contactFolder(group string) (string, error) {
 			}
 		}
 	}
-	if len(group) > taskd.MaxTitleLen {
-		return "", failf(CodeInvalidValue, "group", "A folder's title is at most %d bytes", taskd.MaxTitleLen)
+	if len(group) > taskd.MaxTitleLen || strings.ContainsAny(group, "\r\n") {
+		return "", failf(CodeInvalidValue, "group", "A folder's title is one line of at most %d bytes", taskd.MaxTitleLen)
 	}
 	return group, nil
 }

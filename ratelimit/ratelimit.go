@@ -67,17 +67,20 @@ func (l Limit) estimate(t, start time.Time, prev, cur int) float64 {
 
 // retryAfter is how long from t until the estimate falls below Max, so that
 // one more hit is allowed, given no more hits; at least a second, rounded
-// up to whole seconds for the Retry-After header.
+// up to whole seconds for the Retry-After header. At the instant found the
+// estimate equals Max and is still refused, so the next whole second after
+// it is the first that lets a hit in.
 func (l Limit) retryAfter(t, start time.Time, prev, cur int) time.Duration {
 	var wait time.Duration
-	room := float64(l.Max - 1)
-	if cur <= l.Max-1 && prev > 0 {
-		// The previous window's share must shrink: prev × (1 − e/W) ≤ room − cur.
-		e := float64(l.Window) * (1 - (room-float64(cur))/float64(prev))
+	limit := float64(l.Max)
+	if cur < l.Max && prev > 0 {
+		// The previous window's share must shrink: prev × (1 − e/W) < Max − cur.
+		e := float64(l.Window) * (1 - (limit-float64(cur))/float64(prev))
 		wait = time.Duration(e) - t.Sub(start)
 	} else {
-		// Only in the next window, once this one's share has shrunk.
-		e := float64(l.Window) * (1 - room/math.Max(float64(cur), 1))
+		// Only in the next window, once this one's share has shrunk:
+		// cur × (1 − e/W) < Max.
+		e := float64(l.Window) * (1 - limit/math.Max(float64(cur), 1))
 		wait = start.Add(l.Window).Sub(t) + time.Duration(e)
 	}
 	if wait < time.Second {

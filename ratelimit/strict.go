@@ -83,7 +83,8 @@ func (l *Strict) Take(ctx context.Context, key string) (t Ticket, retryAfter tim
 }
 
 // wait is how long until excess hits have left the window, the oldest
-// first, in whole seconds and at least one.
+// first, in whole seconds (rounded up: a bucket has left at the very
+// instant its window ends) and at least one.
 func (l *Strict) wait(now time.Time, counts []Count, excess int) time.Duration {
 	var leaves time.Time
 	for _, c := range counts {
@@ -96,7 +97,7 @@ func (l *Strict) wait(now time.Time, counts []Count, excess int) time.Duration {
 	if d < time.Second {
 		return time.Second
 	}
-	return d.Truncate(time.Second) + time.Second
+	return (d + time.Second - 1).Truncate(time.Second)
 }
 
 // Return takes back an attempt that should not count (a sign-in that

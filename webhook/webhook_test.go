@@ -241,14 +241,27 @@ func TestTenErrorsDisable(t *testing.T) {
 		r := newReceiver(t)
 		w, _ := e.add(r.URL, taskd.WebhookInput{Events: "post_task"})
 		fail := func(w http.ResponseWriter) { w.WriteHeader(503) }
-		r.setAnswer(fail)
+		// The receiver itself fails three times, then answers: a test that
+		// switched the answer once it saw three failures raced the
+		// dispatcher, which reaches ten (and disables the webhook) within
+		// tens of milliseconds of retries 1 ms apart.
+		var calls atomic.Int32
+		r.setAnswer(func(w http.ResponseWriter) {
+			if calls.Add(1) <= 3 {
+				fail(w)
+			} else {
+				ok(w)
+			}
+		})
 		e.run(webhook.DispatcherConfig{})
 		e.newTask(e.project.ID, "one")
-		waitFor(t, "3 failures", func() bool { return e.webhook(w.ID).Errors >= 3 })
-		r.setAnswer(ok)
-		waitFor(t, "the success", func() bool { return len(r.deliveries()) > 0 && e.webhook(w.ID).Errors == 0 })
-		if got := e.webhook(w.ID); got.State() != "green" {
+		waitFor(t, "the success", func() bool { return len(r.deliveries()) == 4 && e.webhook(w.ID).Errors == 0 })
+		if got := e.webhook(w.ID); got.State() != "green" || !got.Enabled {
 			t.Fatalf("after a success: %+v", got)
+		}
+		if a, err := e.db.Attempts(context.Background(), e.account.ID, w.ID, 4); err != nil || len(a) != 4 ||
+			!a[0].OK || a[1].OK || a[2].OK || a[3].OK || a[3].EventName != "post_task" {
+			t.Fatalf("attempts after three failures and a success: %+v %v", a, err)
 		}
 		r.setAnswer(fail)
 		before := r.requests()

@@ -1,0 +1,252 @@
+package main
+
+import (
+	"crypto/rand"
+	"database/sql"
+	"encoding/base64"
+	"html"
+	"io"
+	"net"
+	"net/http"
+	"net/http/cookiejar"
+	"net/url"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/taskd/taskd/api"
+	"github.com/taskd/taskd/internal/testaccount"
+)
+
+// checkTLS: the server speaks HTTPS with the row's certificate.
+func checkTLS(t *testing.T, s *flagServer) {
+	if !strings.HasPrefix(s.base, "https://") {
+		t.Fatalf("serving %s, want HTTPS", s.base)
+	}
+	if status, _ := s.get(t, "/healthz", nil); status != 200 {
+		t.Fatalf("/healthz over HTTPS: %d", status)
+	}
+}
+
+// checkShutdownTimeout: a request in flight (an add_webhook whose URL check
+// the destination never answers) is given up on once the timeout has
+// passed, and serve says so; with the default 15 s serve would wait, and the
+// check's own 5-second bound would end the request first.
+func checkShutdownTimeout(t *testing.T, s *flagServer) {
+	hang := newHookReceiver(t, func(_ http.ResponseWriter, r *http.Request) { <-r.Context().Done() }, nil)
+	go func() { // its answer never comes: the server stops under it
+		q := url.Values{"action": {"add_webhook"}, "url": {hang.URL}, "events": {"post_task"}}.Encode()
+		if res, err := http.Get(s.account() + "/api/admin/v2/?" + q + "&hash=" + api.Hash(q, s.key)); err == nil {
+			res.Body.Close()
+		}
+	}()
+	<-hang.checked
+	s.expectStopError = true
+	if err := s.stop(); err == nil || !strings.Contains(err.Error(), "shutdown") {
+		t.Fatalf("serve stopped with a request in flight: %v; want it to give up after --shutdown-timeout", err)
+	}
+}
+
+// checkWebhookWorkers: with one worker, a second webhook's delivery waits
+// until the first one's attempt is over (its destination hangs until the
+// 5-second timeout); with more, both would be in flight at once.
+func checkWebhookWorkers(t *testing.T, s *flagServer) {
+	var inFlight, most atomic.Int32
+	var first atomic.Bool
+	var mu sync.Mutex
+	seen := map[string]bool{}
+	r := newHookReceiver(t, nil, func(w http.ResponseWriter, req *http.Request) {
+		n := inFlight.Add(1)
+		defer inFlight.Add(-1)
+		for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
+		}
+		mu.Lock()
+		seen[req.URL.Path] = true
+		mu.Unlock()
+		if first.CompareAndSwap(false, true) {
+			<-req.Context().Done() // until the dispatcher gives up on it
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte(`{"status":"OK"}`))
+	})
+	for _, path := range []string{"/a", "/b"} {
+		if body := s.addWebhook(t, r.URL+path); body["status"] != "ok" {
+			t.Fatalf("add_webhook: %v", body)
+		}
+	}
+	pid := s.project(t)
+	wantOK(t, "post_task")(s.call(t, s.key, "action", "post_task", "id_project", pid, "title", "Heard twice"))
+	waitFor(t, "a delivery to each webhook", func() bool { mu.Lock(); defer mu.Unlock(); return len(seen) == 2 })
+	if n := most.Load(); n != 1 {
+		t.Fatalf("%d deliveries in flight at once with --webhook-workers 1", n)
+	}
+}
+
+// checkWebhookLease: while a delivery is in flight, the webhook's lease in
+// the database runs until about an hour from now, not 30 seconds.
+func checkWebhookLease(t *testing.T, s *flagServer) {
+	arrived, release := make(chan struct{}, 1), make(chan struct{})
+	r := newHookReceiver(t, nil, func(w http.ResponseWriter, req *http.Request) {
+		select {
+		case arrived <- struct{}{}:
+		default:
+		}
+		select {
+		case <-release:
+		case <-req.Context().Done():
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte(`{"status":"OK"}`))
+	})
+	defer close(release)
+	if body := s.addWebhook(t, r.URL); body["status"] != "ok" {
+		t.Fatalf("add_webhook: %v", body)
+	}
+	pid := s.project(t)
+	wantOK(t, "post_task")(s.call(t, s.key, "action", "post_task", "id_project", pid, "title", "Leased"))
+	<-arrived
+	db, err := sql.Open("sqlite", "file:"+filepath.Join(s.st.data, "taskd.db")+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var until int64
+	if err := db.QueryRow(`SELECT lease_until FROM webhooks`).Scan(&until); err != nil {
+		t.Fatal(err)
+	}
+	if left := time.Until(time.UnixMilli(until)); left < 30*time.Minute {
+		t.Fatalf("the lease runs out in %v, want about an hour", left)
+	}
+}
+
+// checkSecondRefused: with a limit of 1, the first request passes and the
+// second is refused with 429 in the endpoint's form.
+func checkSecondRefused(t *testing.T, send func() (status int, refused bool)) {
+	t.Helper()
+	if status, refused := send(); status == 429 || refused {
+		t.Fatalf("the first request was refused: %d", status)
+	}
+	if status, refused := send(); status != 429 || !refused {
+		t.Fatalf("the second request with a limit of 1: %d, want 429", status)
+	}
+}
+
+// checkInvitationsLimited: with a budget of 1, the second invitation is
+// refused with code 24.
+func checkInvitationsLimited(t *testing.T, s *flagServer) {
+	wantOK(t, "the first invitation")(s.call(t, s.key, "action", "add_user", "email", testaccount.UniqueSlug("one")+"@example.com"))
+	if status, body := s.call(t, s.key, "action", "add_user", "email", testaccount.UniqueSlug("two")+"@example.com"); status != 429 || errorCode(body) != 24 {
+		t.Fatalf("a second invitation with a budget of 1: %d %v", status, body)
+	}
+}
+
+// checkUploadRefused: while an upload is held in flight, another (with the
+// extra parameters) is refused with code 24 for the uploads in progress, once the held
+// one is admitted.
+func checkUploadRefused(t *testing.T, s *flagServer, pid string, extra ...string) {
+	t.Helper()
+	waitFor(t, "an upload refused beside the one in flight", func() bool {
+		status, body := s.upload(t, pid, 10, extra...)
+		msg, _ := body["message"].(string)
+		return status == 429 && errorCode(body) == 24 && strings.Contains(msg, "uploads in progress") // not the API's rate limit
+	})
+}
+
+// newMasterKey is a fresh base64 master key.
+func newMasterKey(t *testing.T) string {
+	k := make([]byte, 32)
+	rand.Read(k)
+	return base64.StdEncoding.EncodeToString(k)
+}
+
+// mailServer is a listener standing for a mail server: it counts the
+// connections it gets and closes each at once.
+type mailServer struct {
+	net.Listener
+	connections atomic.Int32
+}
+
+func newMailServer(t *testing.T) *mailServer {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := &mailServer{Listener: ln}
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			m.connections.Add(1)
+			c.Close()
+		}
+	}()
+	t.Cleanup(func() { ln.Close() })
+	return m
+}
+
+// checkMailServerReached: an invitation is sent to the mail server named,
+// not kept unsent.
+func checkMailServerReached(t *testing.T, s *flagServer, m *mailServer) {
+	wantOK(t, "an invitation")(s.call(t, s.key, "action", "add_user", "email", testaccount.UniqueSlug("mailed")+"@example.com"))
+	waitFor(t, "the mail server to be called", func() bool { return m.connections.Load() > 0 })
+}
+
+var csrfRE = regexp.MustCompile(`name="csrf" value="([^"]+)"`)
+
+// formToken is the first form token on a page.
+func formToken(t *testing.T, page string) string {
+	t.Helper()
+	m := csrfRE.FindStringSubmatch(page)
+	if m == nil {
+		t.Fatalf("no form token on the page:\n%s", page)
+	}
+	return html.UnescapeString(m[1])
+}
+
+// checkAddressChangesLimited: the owner, signed in, asks for a new address
+// twice; with a budget of 1 a day the second is refused with 429.
+func checkAddressChangesLimited(t *testing.T, s *flagServer) {
+	jar, _ := cookiejar.New(nil)
+	c := &http.Client{Jar: jar}
+	page := func(method, path string, form url.Values) (int, string) {
+		t.Helper()
+		var res *http.Response
+		var err error
+		if method == http.MethodGet {
+			res, err = c.Get(s.base + path)
+		} else {
+			res, err = c.PostForm(s.base+path, form)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		b, _ := io.ReadAll(res.Body)
+		return res.StatusCode, string(b)
+	}
+	_, login := page(http.MethodGet, "/login", nil)
+	if status, body := page(http.MethodPost, "/login", url.Values{"csrf": {formToken(t, login)}, "email": {s.slug + "@example.com"},
+		"password": {password}}); status != 200 || !strings.Contains(body, "Your accounts") {
+		t.Fatalf("signing in: %d\n%s", status, body)
+	}
+	ask := func() int {
+		_, profile := page(http.MethodGet, "/profile", nil)
+		status, _ := page(http.MethodPost, "/profile/email", url.Values{"csrf": {formToken(t, profile)},
+			"email": {testaccount.UniqueSlug("moved") + "@example.com"}, "password": {password}})
+		return status
+	}
+	if status := ask(); status == http.StatusTooManyRequests {
+		t.Fatal("the first address change was refused")
+	}
+	if status := ask(); status != http.StatusTooManyRequests {
+		t.Fatalf("a second address change in a day with a budget of 1: %d", status)
+	}
+}

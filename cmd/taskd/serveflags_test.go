@@ -1,0 +1,275 @@
+package main
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/taskd/taskd/internal/testaccount"
+	"github.com/taskd/taskd/internal/testdb"
+)
+
+// flagRow is one flag of serve: the value it is given (not its default),
+// what else serve needs for the row, and what the value must change.
+type flagRow struct {
+	flag string
+	// set returns the flag's value, the default arguments to leave out
+	// (by flag name) and arguments to add; it may prepare the storage.
+	set   func(t *testing.T, st storage) (value string, drop, add []string)
+	check func(t *testing.T, s *flagServer)
+	// client, when set, is how the check reaches the server (TLS).
+	client *http.Client
+}
+
+// notDev are the arguments of a server outside --dev, behind a TLS proxy.
+var notDev = []string{"--trust-proxy", "--public-url", "https://taskd.example"}
+
+// TestServeFlagsReachWhatTheyConfigure starts the real serve command, in
+// process, once per flag with a value other than its default (as the flag,
+// then as TASKD_<FLAG> in the environment) and observes the value's effect
+// over HTTP or on disk. A flag parsed but not passed on to what it
+// configures fails its row.
+func TestServeFlagsReachWhatTheyConfigure(t *testing.T) {
+	for _, row := range serveFlagRows(t) {
+		for _, how := range []string{"flag", "env"} {
+			t.Run(row.flag+"/"+how, func(t *testing.T) {
+				st := storage{data: t.TempDir(), masterKey: testdb.MasterKeyBase64()}
+				if row.flag == "db" {
+					st.db = testdb.New(t, "postgres").URL
+				}
+				slug := testaccount.UniqueSlug("flags")
+				acct := cliJSON(t, st, "account", "create", "--slug", slug, "--owner-email", slug+"@example.com", "--owner-password", password)
+				value, drop, add := row.set(t, st)
+				args, env := serveArgs(st, drop, add), map[string]string{}
+				if how == "flag" {
+					args = append(args, "--"+row.flag+"="+value)
+				} else {
+					env[envName(row.flag)] = value
+				}
+				s := startServe(t, st, args, env, row.client)
+				s.slug, s.key, s.value = slug, acct["api_key"], value
+				row.check(t, s)
+			})
+		}
+	}
+}
+
+// serveArgs are the arguments every row starts serve with, but those
+// named in drop, and add after them.
+func serveArgs(st storage, drop, add []string) []string {
+	all := append([]string{"--dev", "--addr", "127.0.0.1:0", "--log-level", "warn"}, st.args()...)
+	var out []string
+	for i := 0; i < len(all); i++ {
+		name := strings.TrimPrefix(all[i], "--")
+		hasValue := name != "dev"
+		if slices.Contains(drop, name) {
+			if hasValue {
+				i++
+			}
+			continue
+		}
+		out = append(out, all[i])
+		if hasValue {
+			i++
+			out = append(out, all[i])
+		}
+	}
+	return append(out, add...)
+}
+
+// value returns a row's set for a fixed value and nothing else.
+func value(v string, add ...string) func(*testing.T, storage) (string, []string, []string) {
+	return func(*testing.T, storage) (string, []string, []string) { return v, nil, add }
+}
+
+func serveFlagRows(t *testing.T) []flagRow {
+	certFile, keyFile, tlsClient := selfSigned(t)
+	var mail *mailServer // the smtp-url row's
+	rows := []flagRow{
+		{flag: "addr", set: func(t *testing.T, _ storage) (string, []string, []string) {
+			return freeAddr(t), []string{"addr"}, nil
+		}, check: func(t *testing.T, s *flagServer) {
+			if want := "http://" + s.value; s.base != want {
+				t.Fatalf("listening on %s, want %s", s.base, want)
+			}
+			if status, _ := s.get(t, "/healthz", nil); status != 200 {
+				t.Fatalf("/healthz at the address: %d", status)
+			}
+		}},
+		{flag: "data", set: func(t *testing.T, st storage) (string, []string, []string) {
+			return st.data, []string{"data"}, nil
+		}, check: func(t *testing.T, s *flagServer) {
+			if _, err := os.Stat(filepath.Join(s.st.data, "taskd.db")); err != nil {
+				t.Fatalf("no database in the data directory: %v", err)
+			}
+			wantOK(t, "the account made in the data directory")(s.call(t, s.key, "action", "get_projects"))
+		}},
+		{flag: "master-key", set: func(t *testing.T, st storage) (string, []string, []string) {
+			return st.masterKey, []string{"master-key"}, nil
+		}, check: func(t *testing.T, s *flagServer) {
+			wantOK(t, "the key sealed under the master key")(s.call(t, s.key, "action", "get_projects"))
+			if _, err := os.Stat(filepath.Join(s.st.data, "master.key")); err == nil {
+				t.Fatal("a master.key was made although the key was given")
+			}
+		}},
+		{flag: "old-master-keys", set: func(t *testing.T, st storage) (string, []string, []string) {
+			return st.masterKey, []string{"master-key"}, []string{"--master-key", newMasterKey(t)}
+		}, check: func(t *testing.T, s *flagServer) {
+			wantOK(t, "the key sealed under the old master key")(s.call(t, s.key, "action", "get_projects"))
+		}},
+		{flag: "public-url", set: value("http://tasks.example:8443"), check: func(t *testing.T, s *flagServer) {
+			_, body := s.get(t, "/.well-known/oauth-authorization-server", nil)
+			var meta map[string]any
+			if json.Unmarshal([]byte(body), &meta); meta["issuer"] != "http://tasks.example:8443" {
+				t.Fatalf("issuer %v, want the public URL", meta["issuer"])
+			}
+		}},
+		{flag: "dev", set: func(*testing.T, storage) (string, []string, []string) {
+			return "true", []string{"dev"}, notDev
+		}, check: func(t *testing.T, s *flagServer) {
+			if status, _ := s.get(t, "/dev/mail", nil); status != 200 {
+				t.Fatalf("/dev/mail with --dev: %d", status)
+			}
+		}},
+		{flag: "demo", set: value("true"), check: func(t *testing.T, s *flagServer) {
+			m := demoKeyRE.FindStringSubmatch(s.stdout.String())
+			if m == nil {
+				t.Fatalf("no demo key printed:\n%s", s.stdout.String())
+			}
+			s.slug = "demo"
+			if status, body := s.call(t, m[1], "action", "get_projects"); status != 200 || len(body["data"].([]any)) != 2 {
+				t.Fatalf("the demo's projects: %d %v", status, body)
+			}
+		}},
+		{flag: "tls-cert", set: value(certFile, "--tls-key", keyFile), client: tlsClient, check: checkTLS},
+		{flag: "tls-key", set: value(keyFile, "--tls-cert", certFile), client: tlsClient, check: checkTLS},
+		{flag: "trust-proxy", set: value("true", "--api-rate-limit-address", "1"), check: func(t *testing.T, s *flagServer) {
+			for _, from := range []string{"192.0.2.1", "192.0.2.2"} {
+				if status, _ := s.get(t, "/a/"+s.slug+"/api/admin/v2/?action=get_projects", http.Header{"X-Forwarded-For": {from}}); status == 429 {
+					t.Fatalf("the first request from %s was limited: its address was not the proxy's word", from)
+				}
+			}
+		}},
+		{flag: "log-format", set: value("json"), check: func(t *testing.T, s *flagServer) {
+			if l := s.stderr.String(); !strings.Contains(l, `"level":"WARN"`) {
+				t.Fatalf("the log is not JSON:\n%s", l)
+			}
+		}},
+		{flag: "log-level", set: func(*testing.T, storage) (string, []string, []string) {
+			return "debug", []string{"log-level"}, nil
+		}, check: func(t *testing.T, s *flagServer) {
+			s.get(t, "/healthz", nil)
+			waitFor(t, "the request's line in the log", func() bool { return strings.Contains(s.stderr.String(), "path=/healthz") })
+		}},
+		{flag: "shutdown-timeout", set: value("1ms"), check: checkShutdownTimeout},
+		{flag: "webhook-allow-private", set: func(*testing.T, storage) (string, []string, []string) {
+			return "true", []string{"dev"}, notDev
+		}, check: func(t *testing.T, s *flagServer) {
+			if body := s.addWebhook(t, newHookReceiver(t, nil, nil).URL); body["status"] != "ok" {
+				t.Fatalf("a webhook on loopback with --webhook-allow-private: %v", body)
+			}
+		}},
+		{flag: "webhook-workers", set: value("1"), check: checkWebhookWorkers},
+		{flag: "webhook-lease", set: value("1h"), check: checkWebhookLease},
+		{flag: "api-rate-limit", set: value("1"), check: func(t *testing.T, s *flagServer) {
+			checkSecondRefused(t, func() (int, bool) {
+				status, body := s.call(t, s.key, "action", "get_projects")
+				return status, errorCode(body) == 24
+			})
+		}},
+		{flag: "api-rate-limit-address", set: value("1"), check: func(t *testing.T, s *flagServer) {
+			checkSecondRefused(t, func() (int, bool) {
+				status, body := s.get(t, "/a/"+s.slug+"/api/admin/v2/?action=get_projects", nil)
+				return status, strings.Contains(body, `"status_code":24`)
+			})
+		}},
+		{flag: "token-rate-limit", set: value("1"), check: func(t *testing.T, s *flagServer) {
+			app := cliJSON(t, s.st, "client", "create", "--account", s.slug, "--name", "App", "--redirect-uri", "https://app.example/cb")
+			form := url.Values{"grant_type": {"refresh_token"}, "refresh_token": {"none"},
+				"client_id": {app["client_id"]}, "client_secret": {app["client_secret"]}}
+			checkSecondRefused(t, func() (int, bool) {
+				status, body := s.post(t, "/oauth2/token", form)
+				return status, strings.Contains(body, "too_many_requests")
+			})
+		}},
+		{flag: "token-rate-limit-address", set: value("1"), check: func(t *testing.T, s *flagServer) {
+			checkSecondRefused(t, func() (int, bool) {
+				status, body := s.post(t, "/oauth2/token", url.Values{"grant_type": {"refresh_token"}})
+				return status, strings.Contains(body, "too_many_requests")
+			})
+		}},
+		{flag: "mail-invitations-per-hour", set: value("1"), check: checkInvitationsLimited},
+		{flag: "mail-invitations-per-day", set: value("1"), check: checkInvitationsLimited},
+		{flag: "mail-per-recipient-per-day", set: value("1"), check: func(t *testing.T, s *flagServer) {
+			other := testaccount.UniqueSlug("flags-other")
+			key := cliJSON(t, s.st, "account", "create", "--slug", other, "--owner-email", other+"@example.com", "--owner-password", password)["api_key"]
+			to := testaccount.UniqueSlug("invitee") + "@example.com"
+			wantOK(t, "the first invitation")(s.call(t, s.key, "action", "add_user", "email", to))
+			s.slug = other
+			if status, body := s.call(t, key, "action", "add_user", "email", to); status != 429 || errorCode(body) != 24 {
+				t.Fatalf("a second mail to the address in a day: %d %v", status, body)
+			}
+		}},
+		{flag: "mail-address-changes-per-day", set: value("1"), check: checkAddressChangesLimited},
+		{flag: "uploads-per-person", set: value("1"), check: func(t *testing.T, s *flagServer) {
+			pid := s.project(t)
+			s.holdUpload(t, pid)
+			checkUploadRefused(t, s, pid)
+		}},
+		{flag: "uploads-per-account", set: value("1"), check: func(t *testing.T, s *flagServer) {
+			other := testaccount.UniqueSlug("uploader") + "@example.com"
+			cliJSON(t, s.st, "user", "add", "--account", s.slug, "--email", other, "--password", password)
+			pid := s.project(t)
+			s.holdUpload(t, pid)
+			checkUploadRefused(t, s, pid, "email_user_from", other)
+		}},
+		{flag: "max-file-mb", set: value("1"), check: func(t *testing.T, s *flagServer) {
+			pid := s.project(t)
+			wantOK(t, "a file of 1 MB")(s.upload(t, pid, 1<<20))
+			if _, body := s.upload(t, pid, 1<<20+1); body["status"] == "ok" {
+				t.Fatal("a file of 1 MB and a byte was taken with --max-file-mb 1")
+			}
+		}},
+		{flag: "max-account-files-mb", set: value("1", "--max-file-mb", "1"), check: func(t *testing.T, s *flagServer) {
+			pid := s.project(t)
+			wantOK(t, "the first 600 KB")(s.upload(t, pid, 600<<10))
+			if _, body := s.upload(t, pid, 600<<10); body["status"] == "ok" {
+				t.Fatal("1200 KB taken by an account limited to 1 MB")
+			}
+		}},
+		{flag: "strict-oauth", set: value("true"), check: func(t *testing.T, s *flagServer) {
+			if status, _ := s.get(t, "/oauth2/token?grant_type=authorization_code", nil); status != http.StatusMethodNotAllowed {
+				t.Fatalf("a GET token request with --strict-oauth: %d", status)
+			}
+		}},
+		{flag: "debug-addr", set: func(t *testing.T, _ storage) (string, []string, []string) {
+			return freeAddr(t), nil, nil
+		}, check: func(t *testing.T, s *flagServer) {
+			res, err := http.Get("http://" + s.value + "/debug/pprof/")
+			if err != nil || res.StatusCode != 200 {
+				t.Fatalf("profiles: %v %v", res, err)
+			}
+			res.Body.Close()
+		}},
+		{flag: "smtp-url", set: func(t *testing.T, _ storage) (string, []string, []string) {
+			mail = newMailServer(t)
+			return "smtp://" + mail.Addr().String(), nil, nil
+		}, check: func(t *testing.T, s *flagServer) { checkMailServerReached(t, s, mail) }},
+	}
+	if os.Getenv(testdb.EnvPostgres) != "" {
+		rows = append(rows, flagRow{flag: "db", set: func(t *testing.T, st storage) (string, []string, []string) {
+			return st.db, []string{"db"}, nil
+		}, check: func(t *testing.T, s *flagServer) {
+			if !strings.Contains(s.stdout.String(), "postgres database") {
+				t.Fatalf("serve says:\n%s", s.stdout.String())
+			}
+			wantOK(t, "the account made in PostgreSQL")(s.call(t, s.key, "action", "get_projects"))
+		}})
+	}
+	return rows
+}

@@ -1,0 +1,167 @@
+package ratelimit_test
+
+import (
+	"context"
+	"io"
+	"net"
+	"net/http"
+	"net/http/cookiejar"
+	"net/url"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/taskd/taskd"
+	"github.com/taskd/taskd/api"
+	"github.com/taskd/taskd/internal/testdb"
+	"github.com/taskd/taskd/secret"
+	"github.com/taskd/taskd/server"
+	"github.com/taskd/taskd/store"
+	"github.com/taskd/taskd/store/storetest"
+)
+
+// limitedSite is a whole taskd on loopback whose clock the test moves, with
+// one account whose owner signs in with password.
+type limitedSite struct {
+	base, slug, key, email string
+	clock                  *storetest.Clock
+}
+
+const password = "correct horse battery"
+
+// newLimitedSite serves taskd with the limits on a fresh database of the
+// backend until the test ends.
+func newLimitedSite(t *testing.T, backend string, limits server.Limits) *limitedSite {
+	t.Helper()
+	ctx := context.Background()
+	s := &limitedSite{slug: "limited", email: "olga@limited.example", key: secret.APIKey(),
+		clock: storetest.NewClock(time.Date(2026, 11, 23, 10, 0, 10, 250e6, time.UTC))}
+	db := testdb.New(t, backend).OpenWith(t, store.Options{Now: s.clock.Now})
+	sealer := testdb.Sealer(t)
+	owner, err := taskd.PreparePerson(s.email, password, "Olga", "Owner", secret.HashPassword)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := db.CreateAccount(ctx, taskd.NewAccount{Slug: s.slug, Name: "Limited",
+		APIKey: sealer.SealAPIKey(s.slug, s.key), Owner: owner}); err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.base = "http://" + ln.Addr().String()
+	srv, err := server.New(ctx, server.Config{Store: db, Sealer: sealer, Now: s.clock.Now, PublicURL: s.base, Limits: limits})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sctx, stop := context.WithCancel(ctx)
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(sctx, ln) }()
+	t.Cleanup(func() {
+		stop()
+		if err := <-served; err != nil {
+			t.Errorf("serve: %v", err)
+		}
+	})
+	return s
+}
+
+// TestRetryAfterOverHTTP: for the account API's limit per account, the
+// token endpoint's limit per client address and sign-in's per e-mail, the
+// first request refused answers 429 with a Retry-After; one second short
+// of it the request is refused still, and exactly then it gets through.
+func TestRetryAfterOverHTTP(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		limits server.Limits
+		send   func(t *testing.T, s *limitedSite) *http.Response
+	}{
+		{"account API per account", server.Limits{APIAccount: 3}, func(t *testing.T, s *limitedSite) *http.Response {
+			q := "action=get_projects"
+			return get(t, s.base+"/a/"+s.slug+"/api/admin/v2/?"+q+"&hash="+api.Hash(q, s.key))
+		}},
+		{"token endpoint per address", server.Limits{TokenAddress: 3}, func(t *testing.T, s *limitedSite) *http.Response {
+			return post(t, http.DefaultClient, s.base+"/oauth2/token", url.Values{"grant_type": {"client_credentials"}})
+		}},
+		{"sign-in per e-mail", server.Limits{}, signIn},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, backend := range testdb.Backends() {
+				t.Run(backend, func(t *testing.T) {
+					s := newLimitedSite(t, backend, tc.limits)
+					var wait time.Duration
+					for i := 0; wait == 0; i++ {
+						if i == 20 {
+							t.Fatal("20 requests and none refused")
+						}
+						wait = retryAfter(t, tc.send(t, s))
+					}
+					s.clock.Advance(wait - time.Second)
+					if got := retryAfter(t, tc.send(t, s)); got == 0 {
+						t.Fatalf("got through one second before its Retry-After of %v", wait)
+					}
+					s.clock.Advance(time.Second)
+					if got := retryAfter(t, tc.send(t, s)); got != 0 {
+						t.Fatalf("refused (Retry-After %v) after waiting its Retry-After of %v", got, wait)
+					}
+				})
+			}
+		})
+	}
+}
+
+// retryAfter is a 429's Retry-After, or 0 for any other answer.
+func retryAfter(t *testing.T, res *http.Response) time.Duration {
+	t.Helper()
+	defer res.Body.Close()
+	io.Copy(io.Discard, res.Body)
+	if res.StatusCode != http.StatusTooManyRequests {
+		return 0
+	}
+	n, err := strconv.Atoi(res.Header.Get("Retry-After"))
+	if err != nil || n < 1 {
+		t.Fatalf("429 with Retry-After %q", res.Header.Get("Retry-After"))
+	}
+	return time.Duration(n) * time.Second
+}
+
+func get(t *testing.T, u string) *http.Response {
+	t.Helper()
+	res, err := http.Get(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+func post(t *testing.T, c *http.Client, u string, form url.Values) *http.Response {
+	t.Helper()
+	res, err := c.PostForm(u, form)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+var csrfRE = regexp.MustCompile(`name="csrf" value="([^"]+)"`)
+
+// signIn posts a wrong password for the owner from a browser of its own:
+// the sign-in form with its cookie and form token.
+func signIn(t *testing.T, s *limitedSite) *http.Response {
+	t.Helper()
+	jar, _ := cookiejar.New(nil)
+	c := &http.Client{Jar: jar}
+	res := get(t, s.base+"/login")
+	page, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	jar.SetCookies(res.Request.URL, res.Cookies())
+	m := csrfRE.FindSubmatch(page)
+	if m == nil {
+		t.Fatalf("no form token on the sign-in page:\n%s", page)
+	}
+	return post(t, c, s.base+"/login", url.Values{"csrf": {strings.ReplaceAll(string(m[1]), "&#43;", "+")},
+		"email": {s.email}, "password": {"not the password"}})
+}

@@ -188,13 +188,16 @@ func multipartFile(size int) []byte {
 }
 
 // holdUpload starts an upload whose body stops after the file's first
-// bytes, and keeps it in flight until the test ends.
-func (s *flagServer) holdUpload(t *testing.T, pid string) {
+// bytes, and keeps it in flight until the test ends; the channel closes
+// if it is answered before (refused: another upload had the place).
+func (s *flagServer) holdUpload(t *testing.T, pid string) <-chan struct{} {
 	t.Helper()
 	pr, pw := io.Pipe()
 	head := multipartFile(1 << 20)
 	req := s.uploadRequest(t, pid, pr)
-	go func() { // answered once the test ends and the body is cut off
+	answered := make(chan struct{})
+	go func() {
+		defer close(answered)
 		if res, err := http.DefaultClient.Do(req); err == nil {
 			res.Body.Close()
 		}
@@ -203,6 +206,7 @@ func (s *flagServer) holdUpload(t *testing.T, pid string) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { pw.CloseWithError(io.ErrUnexpectedEOF) })
+	return answered
 }
 
 // freeAddr is a loopback address no one listens on now.

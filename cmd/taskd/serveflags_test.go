@@ -217,16 +217,12 @@ func serveFlagRows(t *testing.T) []flagRow {
 		}},
 		{flag: "mail-address-changes-per-day", set: value("1"), check: checkAddressChangesLimited},
 		{flag: "uploads-per-person", set: value("1"), check: func(t *testing.T, s *flagServer) {
-			pid := s.project(t)
-			s.holdUpload(t, pid)
-			checkUploadRefused(t, s, pid)
+			checkUploadRefused(t, s, s.project(t))
 		}},
 		{flag: "uploads-per-account", set: value("1"), check: func(t *testing.T, s *flagServer) {
 			other := testaccount.UniqueSlug("uploader") + "@example.com"
 			cliJSON(t, s.st, "user", "add", "--account", s.slug, "--email", other, "--password", password)
-			pid := s.project(t)
-			s.holdUpload(t, pid)
-			checkUploadRefused(t, s, pid, "email_user_from", other)
+			checkUploadRefused(t, s, s.project(t), "email_user_from", other)
 		}},
 		{flag: "max-file-mb", set: value("1"), check: func(t *testing.T, s *flagServer) {
 			pid := s.project(t)

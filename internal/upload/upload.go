@@ -123,6 +123,13 @@ func (g *Gate) MultipartReader(w http.ResponseWriter, r *http.Request) (*multipa
 	if err != nil || (ct != "multipart/form-data" && ct != "multipart/mixed") || params["boundary"] == "" {
 		return nil, nil, errors.New("upload: not a multipart body with a boundary")
 	}
+	if r.ContentLength < 0 {
+		// A body of unknown length (chunked) that the handler leaves
+		// unread, a refusal, would be read on by net/http, up to 256 KB
+		// or its read timeout, before the answer is sent: the connection
+		// is closed after the answer instead.
+		w.Header().Set("Connection", "close")
+	}
 	b := g.Body(w, r)
 	return multipart.NewReader(b, params["boundary"]), b, nil
 }

@@ -1,9 +1,7 @@
 package ratelimit_test
 
 import (
-	"context"
 	"io"
-	"net"
 	"net/http"
 	"net/http/cookiejar"
 	"net/url"
@@ -13,12 +11,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/api"
 	"github.com/taskd/taskd/internal/testdb"
-	"github.com/taskd/taskd/secret"
+	"github.com/taskd/taskd/internal/testsite"
 	"github.com/taskd/taskd/server"
-	"github.com/taskd/taskd/store"
 	"github.com/taskd/taskd/store/storetest"
 )
 
@@ -29,44 +25,14 @@ type limitedSite struct {
 	clock                  *storetest.Clock
 }
 
-const password = "correct horse battery"
-
 // newLimitedSite serves taskd with the limits on a fresh database of the
-// backend until the test ends.
+// backend until the test ends, on a clock that stands still until the test
+// moves it.
 func newLimitedSite(t *testing.T, backend string, limits server.Limits) *limitedSite {
 	t.Helper()
-	ctx := context.Background()
-	s := &limitedSite{slug: "limited", email: "olga@limited.example", key: secret.APIKey(),
-		clock: storetest.NewClock(time.Date(2026, 11, 23, 10, 0, 10, 250e6, time.UTC))}
-	db := testdb.New(t, backend).OpenWith(t, store.Options{Now: s.clock.Now})
-	sealer := testdb.Sealer(t)
-	owner, err := taskd.PreparePerson(s.email, password, "Olga", "Owner", secret.HashPassword)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, _, err := db.CreateAccount(ctx, taskd.NewAccount{Slug: s.slug, Name: "Limited",
-		APIKey: sealer.SealAPIKey(s.slug, s.key), Owner: owner}); err != nil {
-		t.Fatal(err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.base = "http://" + ln.Addr().String()
-	srv, err := server.New(ctx, server.Config{Store: db, Sealer: sealer, Now: s.clock.Now, PublicURL: s.base, Limits: limits})
-	if err != nil {
-		t.Fatal(err)
-	}
-	sctx, stop := context.WithCancel(ctx)
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve(sctx, ln) }()
-	t.Cleanup(func() {
-		stop()
-		if err := <-served; err != nil {
-			t.Errorf("serve: %v", err)
-		}
-	})
-	return s
+	clock := storetest.NewClock(time.Date(2026, 11, 23, 10, 0, 10, 250e6, time.UTC))
+	site := testsite.Open(t, testdb.New(t, backend), testsite.Options{Limits: limits, Now: clock.Now})
+	return &limitedSite{base: site.Base, slug: site.Slug, key: site.Key, email: testsite.OwnerEmail, clock: clock}
 }
 
 // TestRetryAfterOverHTTP: for the account API's limit per account, the

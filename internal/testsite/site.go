@@ -75,6 +75,10 @@ type Options struct {
 	// Idle serves requests only: no webhook dispatcher, mail outbox or
 	// notifier runs, so what a test reads stays as its requests left it.
 	Idle bool
+	// Now is the replicas' clock; Site.Clock (the time, moved forward by
+	// the test) when nil. A clock that stands still lets a test wait to
+	// the second.
+	Now func() time.Time
 }
 
 // The people of every site's account; both sign in with Password.
@@ -168,7 +172,11 @@ func (s *Site) Replica() string {
 	t := s.t
 	t.Helper()
 	ctx := context.Background()
-	db := s.DB.OpenWith(t, store.Options{Now: s.Clock.Now})
+	now := s.Clock.Now
+	if s.opts.Now != nil {
+		now = s.opts.Now
+	}
+	db := s.DB.OpenWith(t, store.Options{Now: now})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -179,12 +187,12 @@ func (s *Site) Replica() string {
 		public = base
 	}
 	log := slog.New(slog.DiscardHandler)
-	hooks := webhook.NewService(db, s.Sealer, webhook.NewHTTPClient(true), s.Clock.Now, log)
+	hooks := webhook.NewService(db, s.Sealer, webhook.NewHTTPClient(true), now, log)
 	outbox := &mail.Outbox{From: "taskd <taskd@acme.example>", Poll: 20 * time.Millisecond}
 	if !s.opts.KeepMail {
 		outbox.Sender = s.Mail.Client(t, "")
 	}
-	srv, err := server.New(ctx, server.Config{Store: db, Sealer: s.Sealer, Log: log, Now: s.Clock.Now, PublicURL: public, Hooks: hooks,
+	srv, err := server.New(ctx, server.Config{Store: db, Sealer: s.Sealer, Log: log, Now: now, PublicURL: public, Hooks: hooks,
 		Limits: s.opts.Limits, FileLimits: s.opts.FileLimits, Dispatch: webhook.DispatcherConfig{Poll: 10 * time.Millisecond},
 		Mail: outbox, ShowMail: s.opts.KeepMail, NotifyWindow: time.Hour, NotifyPoll: 20 * time.Millisecond})
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/taskd/taskd/internal/smtptest"
+	"github.com/taskd/taskd/internal/testaccount"
 	"github.com/taskd/taskd/internal/testdb"
 )
 
@@ -29,7 +30,7 @@ func TestServeMailFromFlag(t *testing.T) {
 				t.Fatal(err)
 			}
 			st := storage{data: t.TempDir(), masterKey: testdb.MasterKeyBase64()}
-			slug := uniqueSlug("mailfrom")
+			slug := testaccount.UniqueSlug("mailfrom")
 			acct := cliJSON(t, st, "account", "create", "--slug", slug, "--owner-email", slug+"@example.com", "--owner-password", password)
 			env := []string{"SSL_CERT_FILE=" + roots, "TASKD_SMTP_URL=" + mail.URL()}
 			args := []string{"serve", "--dev", "--addr", "127.0.0.1:0", "--log-level", "error"}
@@ -39,7 +40,7 @@ func TestServeMailFromFlag(t *testing.T) {
 				env = append(env, "TASKD_MAIL_FROM="+from)
 			}
 			s := &flagServer{slug: slug, key: acct["api_key"], base: startChild(t, append(args, st.args()...), env)}
-			wantOK(t, "an invitation")(s.call(t, s.key, "action", "add_user", "email", uniqueSlug("invitee")+"@example.com"))
+			wantOK(t, "an invitation")(s.call(t, s.key, "action", "add_user", "email", testaccount.UniqueSlug("invitee")+"@example.com"))
 			got := mail.Wait(t, 1, time.Minute)[0]
 			if got.From != "tasks@acme.example" || !strings.Contains(string(got.Data), "From: \"Acme tasks\" <tasks@acme.example>") {
 				t.Fatalf("the mail came from %q:\n%.400s", got.From, got.Data)

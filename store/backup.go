@@ -77,8 +77,8 @@ func BackupSQLite(ctx context.Context, dataDir, to string) (Backup, error) {
 // RestoreSQLite puts the backup from in place of the SQLite database in
 // dataDir, after checking it. No server may run on dataDir: a database in
 // use is refused. The database it replaces is kept beside it, named
-// taskd.db.before-restore-{time}, and returned as previous ("" when there
-// was none).
+// taskd.db.before-restore-{time} (with -2, -3 … after a restore of the
+// same second), and returned as previous ("" when there was none).
 func RestoreSQLite(ctx context.Context, from, dataDir string, now time.Time) (b Backup, previous string, err error) {
 	b, err = checkSQLite(ctx, from)
 	if err != nil {
@@ -97,8 +97,7 @@ func RestoreSQLite(ctx context.Context, from, dataDir string, now time.Time) (b 
 		if err := quiesce(ctx, dst); err != nil {
 			return b, "", err
 		}
-		previous = dst + ".before-restore-" + now.UTC().Format("20060102T150405Z")
-		if err := os.Rename(dst, previous); err != nil {
+		if previous, err = keepAside(dst, now); err != nil {
 			return b, "", fmt.Errorf("restore: keep the current database: %w", err)
 		}
 		if err := os.Chmod(previous, 0o600); err != nil { // kept as private as the database (it may predate that rule)
@@ -115,6 +114,33 @@ func RestoreSQLite(ctx context.Context, from, dataDir string, now time.Time) (b 
 	}
 	b.Path = dst
 	return b, previous, syncDir(dataDir)
+}
+
+// keepAside moves the database at dst to a name beside it that no file
+// has yet, and returns that name: a database kept by an earlier restore is
+// never replaced. The new name is linked before the old one goes, so the
+// check and the move are one step; where the file system has no links, it
+// is checked, then renamed.
+func keepAside(dst string, now time.Time) (string, error) {
+	base := dst + ".before-restore-" + now.UTC().Format("20060102T150405Z")
+	for n := 1; n <= 100; n++ {
+		name := base
+		if n > 1 {
+			name = fmt.Sprintf("%s-%d", base, n)
+		}
+		err := os.Link(dst, name)
+		switch {
+		case errors.Is(err, os.ErrExist):
+			continue
+		case err == nil:
+			return name, os.Remove(dst)
+		}
+		if _, serr := os.Lstat(name); serr == nil {
+			continue
+		}
+		return name, os.Rename(dst, name)
+	}
+	return "", fmt.Errorf("100 databases kept aside in the second %s already", base)
 }
 
 // quiesce makes the database at path one self-contained file, its

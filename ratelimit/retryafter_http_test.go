@@ -36,7 +36,8 @@ func newLimitedSite(t *testing.T, backend string, limits server.Limits) *limited
 }
 
 // TestRetryAfterOverHTTP: for the account API's limit per account, the
-// token endpoint's limit per client address and sign-in's per e-mail, the
+// token endpoint's limit per client address, sign-in's per e-mail and the
+// password-reset request's (throttled as sign-ins are), the
 // first request refused answers 429 with a Retry-After; one second short
 // of it the request is refused still, and exactly then it gets through.
 func TestRetryAfterOverHTTP(t *testing.T) {
@@ -53,6 +54,7 @@ func TestRetryAfterOverHTTP(t *testing.T) {
 			return post(t, http.DefaultClient, s.base+"/oauth2/token", url.Values{"grant_type": {"client_credentials"}})
 		}},
 		{"sign-in per e-mail", server.Limits{}, signIn},
+		{"reset request per e-mail", server.Limits{}, resetRequest},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			for _, backend := range testdb.Backends() {
@@ -118,16 +120,30 @@ var csrfRE = regexp.MustCompile(`name="csrf" value="([^"]+)"`)
 // the sign-in form with its cookie and form token.
 func signIn(t *testing.T, s *limitedSite) *http.Response {
 	t.Helper()
+	return postPage(t, s, "/login", url.Values{"email": {s.email}, "password": {"not the password"}})
+}
+
+// resetRequest asks for a reset link for the owner's address from a
+// browser of its own, as the password-reset page's form does.
+func resetRequest(t *testing.T, s *limitedSite) *http.Response {
+	t.Helper()
+	return postPage(t, s, "/reset", url.Values{"email": {s.email}})
+}
+
+// postPage fetches the page at path with a fresh cookie jar and posts its
+// form back with the fields and the page's form token.
+func postPage(t *testing.T, s *limitedSite, path string, fields url.Values) *http.Response {
+	t.Helper()
 	jar, _ := cookiejar.New(nil)
 	c := &http.Client{Jar: jar}
-	res := get(t, s.base+"/login")
+	res := get(t, s.base+path)
 	page, _ := io.ReadAll(res.Body)
 	res.Body.Close()
 	jar.SetCookies(res.Request.URL, res.Cookies())
 	m := csrfRE.FindSubmatch(page)
 	if m == nil {
-		t.Fatalf("no form token on the sign-in page:\n%s", page)
+		t.Fatalf("no form token on %s:\n%s", path, page)
 	}
-	return post(t, c, s.base+"/login", url.Values{"csrf": {strings.ReplaceAll(string(m[1]), "&#43;", "+")},
-		"email": {s.email}, "password": {"not the password"}})
+	fields.Set("csrf", strings.ReplaceAll(string(m[1]), "&#43;", "+"))
+	return post(t, c, s.base+path, fields)
 }

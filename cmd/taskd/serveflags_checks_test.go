@@ -280,3 +280,40 @@ func checkAddressChangesLimited(t *testing.T, s *flagServer) {
 		t.Fatalf("a second address change in a day with a budget of 1: %d", status)
 	}
 }
+
+// checkTrustProxy: with --trust-proxy, the API's limit per address
+// (1 a minute) and the token endpoint's (2) count each client by the
+// proxy's X-Forwarded-For: first requests from different addresses all get
+// through, and only the same address's third token request is refused.
+func checkTrustProxy(t *testing.T, s *flagServer) {
+	for _, from := range []string{"192.0.2.1", "192.0.2.2"} {
+		if status, _ := s.get(t, "/a/"+s.slug+"/api/admin/v2/?action=get_projects", http.Header{"X-Forwarded-For": {from}}); status == 429 {
+			t.Fatalf("the first request from %s was limited: its address was not the proxy's word", from)
+		}
+	}
+	token := func(from string) int {
+		t.Helper()
+		req, err := http.NewRequest(http.MethodPost, s.base+"/oauth2/token", strings.NewReader("grant_type=refresh_token"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.Header.Set("X-Forwarded-For", from)
+		status, _ := s.do(t, req)
+		return status
+	}
+	for _, from := range []string{"198.51.100.1", "198.51.100.2", "198.51.100.3"} {
+		if status := token(from); status == 429 {
+			t.Fatalf("a token request from %s, the first from it, was limited (2 per address): its address was not the proxy's word", from)
+		}
+	}
+	for i := 1; i <= 3; i++ {
+		status := token("198.51.100.9")
+		if i < 3 && status == 429 {
+			t.Fatalf("token request %d from one address was limited (2 per address)", i)
+		}
+		if i == 3 && status != 429 {
+			t.Fatalf("the third token request from one address: %d, want 429 (2 per address)", status)
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/internal/testdb"
@@ -68,6 +69,76 @@ func TestBatchCutByBytes(t *testing.T) {
 		}
 		if !several || r.eventCount() != n {
 			t.Fatalf("%d events in %d POSTs, none carrying more than one: want batches of several", r.eventCount(), len(posts))
+		}
+	})
+}
+
+// TestBatchBytesCountTheCommas: the byte limit counts the whole body, the
+// brackets and the comma between events too. Two events sized so that
+// "[" + a + "," + b + "]" is one byte over MaxBatchBytes come in two POSTs,
+// each within the limit; sized to exactly MaxBatchBytes, in one POST.
+func TestBatchBytesCountTheCommas(t *testing.T) {
+	testdb.Each(t, func(t *testing.T, d testdb.DB) {
+		for _, c := range []struct {
+			name  string
+			total int // bytes of "[a,b]"
+			posts int
+		}{
+			{"one byte over", webhook.MaxBatchBytes + 1, 2},
+			{"exactly the limit", webhook.MaxBatchBytes, 1},
+		} {
+			t.Run(c.name, func(t *testing.T) {
+				e := newEnv(t, d, true)
+				r := newReceiver(t)
+				w, _ := e.add(r.URL, taskd.WebhookInput{Events: "post_task"})
+				ctx := context.Background()
+				if err := e.svc.Disable(ctx, e.account.ID, w.ID); err != nil {
+					t.Fatal(err)
+				}
+				// post creates a task with a text of n bytes and returns the
+				// size of its event's JSON as the POST carries it.
+				post := func(name string, n int) int {
+					text := strings.Repeat("x", n)
+					if _, err := e.db.CreateTask(ctx, e.by, e.project.ID, 0, taskd.TaskInput{Name: &name, Text: &text}); err != nil {
+						t.Fatal(err)
+					}
+					evs, err := e.db.Events(ctx, taskd.AccountViewer(e.account.ID), time.Time{}, e.project.ID)
+					if err != nil {
+						t.Fatal(err)
+					}
+					last := evs[0]
+					for _, ev := range evs {
+						if ev.Name == "post_task" && ev.ID > last.ID {
+							last = ev
+						}
+					}
+					return len(last.JSON())
+				}
+				const textA = 131000
+				a := post("a", textA)
+				overhead := a - textA // the same for b: a name of the same length, ids of as many digits
+				wantB := c.total - 3 - a
+				if b := post("b", wantB-overhead); b != wantB {
+					t.Fatalf("event b is %d bytes, want %d: the sizing assumption no longer holds", b, wantB)
+				}
+				e.run(webhook.DispatcherConfig{})
+				if err := e.svc.Enable(ctx, e.account.ID, w.ID, 0); err != nil {
+					t.Fatal(err)
+				}
+				waitFor(t, "both events", func() bool { return r.eventCount() >= 2 })
+				posts := r.deliveries()
+				for i, p := range posts {
+					if len(p.body) > webhook.MaxBatchBytes {
+						t.Errorf("POST %d: %d bytes, over the %d-byte limit", i, len(p.body), webhook.MaxBatchBytes)
+					}
+				}
+				if len(posts) != c.posts || r.eventCount() != 2 {
+					t.Fatalf("%d events in %d POSTs, want 2 in %d (\"[a,b]\" is %d bytes)", r.eventCount(), len(posts), c.posts, c.total)
+				}
+				if c.posts == 1 && len(posts[0].body) != c.total {
+					t.Fatalf("the POST is %d bytes, want %d", len(posts[0].body), c.total)
+				}
+			})
 		}
 	})
 }

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/taskd/taskd/internal/smtptest"
+	"github.com/taskd/taskd/internal/testaccount"
 	"github.com/taskd/taskd/internal/testdb"
 	"github.com/taskd/taskd/internal/testsite"
 )
@@ -138,4 +140,177 @@ func TestDevMailPage(t *testing.T) {
 	if len(s.Mail.Messages()) != 0 {
 		t.Fatal("kept mail was sent")
 	}
+}
+
+// TestInvitationsNeedConsent: adding an e-mail that belongs to a person of
+// another account does not join them, does not tell that they exist, and
+// does not touch their password; they join only by accepting after signing
+// in, and may decline.
+func TestInvitationsNeedConsent(t *testing.T) {
+	t.Parallel() // a site of its own; runs beside the other heavy page tests
+	testsite.Each(t, func(t *testing.T, s *testsite.Site) {
+		acct := "/a/" + s.Slug
+		elsewhere := testaccount.UniqueSlug("elsewhere") + "@example.com"
+		s.CreateAccount(testaccount.UniqueSlug("else"), "Elsewhere", elsewhere, "Real", "Name")
+		fresh := testaccount.UniqueSlug("fresh") + "@example.com"
+
+		owner := s.SignedIn(testsite.OwnerEmail)
+		invite := func(t *testing.T, email string) string {
+			t.Helper()
+			owner := owner.In(t)
+			people := owner.Get(s.Base + acct + "/people")
+			p := owner.Submit(s.Base, people, acct+"/people", url.Values{"email": {email}, "first_name": {"Fake"},
+				"last_name": {"Name"}, "role": {"admin"}})
+			if p.Status != http.StatusSeeOther {
+				t.Fatalf("inviting %s: HTTP %d\n%s", email, p.Status, p.Body)
+			}
+			page := owner.Get(s.Base + acct + "/people").Body
+			i := strings.Index(page, `role="status">`)
+			if i < 0 {
+				t.Fatalf("no message after inviting %s:\n%s", email, page)
+			}
+			msg := page[i : i+strings.Index(page[i:], "</div>")]
+			return strings.ReplaceAll(msg, email, "E")
+		}
+		var (
+			elseMail        smtptest.Parsed
+			b               *testsite.Browser
+			inv             testsite.Page
+			decline, accept string
+		)
+
+		if !t.Run("inviting a registered address answers as a new one does, and joins nobody", func(t *testing.T) {
+			s, owner := s.In(t), owner.In(t)
+			if a, b := invite(t, fresh), invite(t, elsewhere); a != b {
+				t.Fatalf("a new e-mail and a registered one get different answers:\n%s\n%s", a, b)
+			}
+			people := owner.Get(s.Base + acct + "/people").Body
+			if strings.Contains(people, "Real Name") || !strings.Contains(people, "the invitation of "+elsewhere+"</span>") {
+				t.Fatalf("people page after inviting a registered person:\n%s", people)
+			}
+			if _, body := testsite.APICall(t, s.AccountURL(), s.Key, "action=get_users"); strings.Contains(testsite.JSON(body), elsewhere) {
+				t.Fatalf("an invited person is a member before accepting: %v", body)
+			}
+		}) {
+			return
+		}
+
+		if !t.Run("both get the same mail, but for the address and the link", func(t *testing.T) {
+			s := s.In(t)
+			var freshMail smtptest.Parsed
+			freshMail, elseMail = s.MailTo(t, fresh), s.MailTo(t, elsewhere)
+			same := func(m smtptest.Parsed, email string) string {
+				return strings.ReplaceAll(testsite.LinkRE.ReplaceAllString(m.Subject+m.Text+m.HTML, "LINK"), email, "E")
+			}
+			if same(freshMail, fresh) != same(elseMail, elsewhere) {
+				t.Fatalf("a new e-mail and a registered one get different mail:\n%s\n%s", freshMail.Text, elseMail.Text)
+			}
+		}) {
+			return
+		}
+
+		if !t.Run("the registered person's link asks them to sign in, and sets no password", func(t *testing.T) {
+			s := s.In(t)
+			b = s.Browser()
+			join := b.Get(s.Base + s.LinkIn(t, elseMail))
+			if !strings.Contains(join.Body, "Sign in to accept") || strings.Contains(join.Body, `name="password"`) {
+				t.Fatalf("a registered person's join page:\n%s", join.Body)
+			}
+			tok := strings.TrimPrefix(s.LinkIn(t, elseMail), "/join?t=")
+			if p := b.Post(s.Base+"/join", url.Values{"csrf": {b.Get(s.Base+"/login").Form(t, "", "").Get("csrf")}, "t": {tok}, "password": {"chosen by the admin"}}); p.Status != http.StatusUnprocessableEntity {
+				t.Fatalf("setting a registered person's password through the link: %d\n%s", p.Status, p.Body)
+			}
+		}) {
+			return
+		}
+
+		if !t.Run("signed in, the registered person is sent to the invitation first", func(t *testing.T) {
+			s, b := s.In(t), b.In(t)
+			f := b.Get(s.Base+"/login").Form(t, "", "")
+			f.Set("email", elsewhere)
+			f.Set("password", "chosen by the admin")
+			if p := b.Post(s.Base+"/login", f); p.Status != http.StatusUnauthorized {
+				t.Fatalf("the inviter's password signed the registered person in: %d", p.Status)
+			}
+			f.Set("password", testsite.Password)
+			f.Set("next", "/settings/applications")
+			if to := b.Post(s.Base+"/login", f).Location(t); to.String() != "/invitations?next=%2Fsettings%2Fapplications" {
+				t.Fatalf("signed in with an invitation waiting: sent to %s", to)
+			}
+			inv = b.Get(s.Base + "/invitations?next=%2Fsettings%2Fapplications")
+			decline, accept = formEnding(inv, "/decline"), formEnding(inv, "/accept")
+			if !strings.Contains(inv.Body, "invited you to join <strong>Acme</strong> as admin") || decline == "" {
+				t.Fatalf("invitations page:\n%s", inv.Body)
+			}
+		}) {
+			return
+		}
+
+		if !t.Run("nobody else can answer the invitation", func(t *testing.T) {
+			s := s.In(t)
+			other := s.SignedIn(testsite.UserEmail)
+			csrf := other.Get(s.Base+"/invitations").Form(t, "", "").Get("csrf")
+			if p := other.Post(s.Base+accept, url.Values{"csrf": {csrf}}); p.Status != http.StatusNotFound {
+				t.Fatalf("accepting another person's invitation: %d", p.Status)
+			}
+		}) {
+			return
+		}
+
+		if !t.Run("declined, the invitation is gone and the account stays closed to them", func(t *testing.T) {
+			s, b, owner := s.In(t), b.In(t), owner.In(t)
+			if to := b.Submit(s.Base, inv, decline, nil).Location(t); to.Path != "/settings/applications" {
+				t.Fatalf("declining the last invitation led to %s", to)
+			}
+			if p := b.Get(s.Base + acct + "/"); p.Status != http.StatusNotFound {
+				t.Fatalf("after declining, the account's page: %d", p.Status)
+			}
+			if strings.Contains(owner.Get(s.Base+acct+"/people").Body, "invitation of "+elsewhere) {
+				t.Fatal("a declined invitation is still listed")
+			}
+		}) {
+			return
+		}
+
+		if !t.Run("a cancelled invitation cannot be accepted", func(t *testing.T) {
+			s, b, owner := s.In(t), b.In(t), owner.In(t)
+			invite(t, elsewhere)
+			inv := b.Get(s.Base + "/invitations")
+			accept := formEnding(inv, "/accept")
+			people2 := owner.Get(s.Base + acct + "/people")
+			cancel := acct + strings.TrimSuffix(accept, "/accept") + "/cancel"
+			owner.Submit(s.Base, people2, cancel, nil).Location(t)
+			if p := b.Submit(s.Base, inv, accept, nil); p.Status != http.StatusNotFound {
+				t.Fatalf("accepting a cancelled invitation: %d", p.Status)
+			}
+		}) {
+			return
+		}
+
+		t.Run("accepted, the invitation makes them a member with its role", func(t *testing.T) {
+			s, b := s.In(t), b.In(t)
+			invite(t, elsewhere)
+			inv := b.Get(s.Base + "/invitations")
+			if to := b.Submit(s.Base, inv, formEnding(inv, "/accept"), nil).Location(t); to.Path != acct+"/" {
+				t.Fatalf("accepting led to %s", to)
+			}
+			if p := b.Get(s.Base + acct + "/people"); p.Status != http.StatusOK {
+				t.Fatalf("an admin who accepted cannot see the people page: %d", p.Status)
+			}
+			if inv := b.Get(s.Base + "/invitations"); !strings.Contains(inv.Body, "No invitations wait for you") {
+				t.Errorf("joining left the invitation behind:\n%s", inv.Body)
+			}
+		})
+	})
+}
+
+// formEnding returns the action of the first form whose action ends with
+// suffix, or "".
+func formEnding(p testsite.Page, suffix string) string {
+	for _, f := range p.Forms() {
+		if strings.HasSuffix(f.Action, suffix) {
+			return f.Action
+		}
+	}
+	return ""
 }

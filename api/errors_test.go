@@ -85,14 +85,7 @@ func TestTransportErrors(t *testing.T) {
 	ep := a.endpoint()
 	signed := func(q string) string { return ep + "?" + q + "&hash=" + api.Hash(q, a.Key) }
 	form := "application/x-www-form-urlencoded"
-	for _, tc := range []struct {
-		name        string
-		method, url string
-		ctype, body string
-		header      http.Header
-		http        int
-		code        api.Code
-	}{
+	for _, tc := range []badRequest{
 		{"no credentials", "GET", ep + "?action=get_projects", "", "", nil, 401, api.CodeAuth},
 		{"wrong hash", "GET", ep + "?action=get_projects&hash=0123456789abcdef0123456789abcdef", "", "", nil, 401, api.CodeAuth},
 		{"hash of other params", "GET", ep + "?action=get_users&hash=" + api.Hash("action=get_projects", a.Key), "", "", nil, 401, api.CodeAuth},
@@ -168,14 +161,7 @@ func TestSignedRequestsAuthenticateEveryParameter(t *testing.T) {
 		admin := func(action string) http.Header {
 			return http.Header{"Authorization": {api.AdminHeader(a.Key, action, time.Now())}}
 		}
-		for _, tc := range []struct {
-			name        string
-			method, url string
-			ctype, body string
-			header      http.Header
-			http        int
-			code        api.Code
-		}{
+		for _, tc := range []badRequest{
 			{"signed query, form body with another action", "POST", ep + "?" + read, form, "action=delete_task&id_task=" + tid, nil, 401, api.CodeAuth},
 			{"signed query, form body with an extra parameter", "POST", ep + "?" + read, form, "filter=archive", nil, 401, api.CodeAuth},
 			{"signed query, JSON body", "POST", ep + "?" + read, js, `{"action":"delete_task","id_task":"` + tid + `"}`, nil, 401, api.CodeAuth},
@@ -219,4 +205,15 @@ func TestSignedRequestsAuthenticateEveryParameter(t *testing.T) {
 			t.Fatalf("signed %q: %v", sent, r)
 		}
 	})
+}
+
+// badRequest is a request an API must refuse, and the HTTP status and
+// code it must answer.
+type badRequest struct {
+	name        string
+	method, url string
+	ctype, body string
+	header      http.Header
+	http        int
+	code        api.Code
 }

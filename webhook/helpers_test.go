@@ -81,6 +81,17 @@ func (e *env) add(url string, in taskd.WebhookInput) (taskd.Webhook, string) {
 	return w, sec
 }
 
+// held adds a webhook for events at url, disabled, so that its deliveries
+// wait until it is enabled again.
+func (e *env) held(url, events string) taskd.Webhook {
+	e.t.Helper()
+	w, _ := e.add(url, taskd.WebhookInput{Events: events})
+	if err := e.svc.Disable(context.Background(), e.account.ID, w.ID); err != nil {
+		e.t.Fatal(err)
+	}
+	return w
+}
+
 // run starts a dispatcher until the test ends.
 func (e *env) run(cfg webhook.DispatcherConfig) {
 	if cfg.Poll == 0 {

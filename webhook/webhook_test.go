@@ -13,7 +13,6 @@ import (
 	"time"
 
 	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
-
 	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/internal/testdb"
 	"github.com/taskd/taskd/webhook"
@@ -304,11 +303,8 @@ func TestTenErrorsDisable(t *testing.T) {
 func TestHeldEventsExpire(t *testing.T) {
 	e := newEnv(t, testdb.New(t, "sqlite"), true)
 	r := newReceiver(t)
-	w, _ := e.add(r.URL, taskd.WebhookInput{Events: "post_task"})
+	w := e.held(r.URL, "post_task")
 	ctx := context.Background()
-	if err := e.svc.Disable(ctx, e.account.ID, w.ID); err != nil {
-		t.Fatal(err)
-	}
 	e.newTask(e.project.ID, "held")
 	if _, err := e.db.FanOut(ctx, 100); err != nil {
 		t.Fatal(err)
@@ -541,55 +537,67 @@ func TestDeliveriesReuseConnections(t *testing.T) {
 	}
 }
 
-// TestBacklogComesInBatches: events held while a webhook was disabled go
-// out, once it is enabled, as few POSTs of up to MaxBatch events each, in
-// order, each event once, with one attempt record per POST.
-func TestBacklogComesInBatches(t *testing.T) {
+// TestGuestOnNoTeamSeesNothing: a guest who is on no team sees no project,
+// no task, no comment and no event, and a webhook acting for them gets no
+// delivery, while the same changes reach a webhook of the key (the
+// control). A guest sees their teams' projects only; with no team, that is
+// none.
+func TestGuestOnNoTeamSeesNothing(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, d testdb.DB) {
 		e := newEnv(t, d, true)
-		r := newReceiver(t)
-		w, _ := e.add(r.URL, taskd.WebhookInput{Events: "post_task"})
-		if err := e.svc.Disable(context.Background(), e.account.ID, w.ID); err != nil {
+		ctx := context.Background()
+		guest, err := e.db.AddMember(ctx, e.account.ID, taskd.NewPerson{Email: "gus-" + e.account.Slug + "@example.com",
+			PasswordHash: "x", FirstName: "Gus"}, taskd.RoleGuest)
+		if err != nil {
 			t.Fatal(err)
 		}
-		e.run(webhook.DispatcherConfig{})
-		const n = 2*webhook.MaxBatch + 50
-		for i := range n {
-			e.newTask(e.project.ID, fmt.Sprintf("held %d", i))
+		hook := func(by int64) taskd.Webhook {
+			t.Helper()
+			w, err := e.db.CreateWebhook(ctx, taskd.Webhook{AccountID: e.account.ID, URL: "http://hooks.example/",
+				Events: []string{"post_task", "post_comment", "post_project"}, By: by, Secret: []byte("sealed")})
+			if err == nil {
+				err = e.db.EnableWebhook(ctx, e.account.ID, w.ID, by)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			return w
 		}
-		if err := e.svc.Enable(context.Background(), e.account.ID, w.ID, 0); err != nil {
+		guestHook, keyHook := hook(guest.ID), hook(0)
+		tk := e.newTask(e.project.ID, "Plan")
+		if _, err := e.db.CreateComment(ctx, e.by, tk.ID, "A note"); err != nil {
 			t.Fatal(err)
 		}
-		waitFor(t, "the backlog", func() bool { return r.eventCount() >= n })
-		posts := r.deliveries()
-		if len(posts) < 3 || len(posts) > n/10 {
-			t.Fatalf("%d events came in %d POSTs", n, len(posts))
+		e.newProject("Second")
+
+		v := taskd.PersonViewer(e.account.ID, guest.ID, taskd.RoleGuest)
+		if ps, err := e.db.Projects(ctx, v, ""); err != nil || len(ps) != 0 {
+			t.Errorf("projects: %d, %v; want none", len(ps), err)
 		}
-		var prev float64
-		for i, p := range posts {
-			if len(p.events) > webhook.MaxBatch {
-				t.Fatalf("POST %d carries %d events", i, len(p.events))
-			}
-			for _, ev := range p.events {
-				id, _ := strconv.ParseFloat(ev["id"].(string), 64)
-				if id <= prev {
-					t.Fatalf("event %v after %v: out of order or twice", id, prev)
-				}
-				prev = id
+		if ts, err := e.db.Tasks(ctx, taskd.TaskQuery{Viewer: v}); err != nil || len(ts) != 0 {
+			t.Errorf("tasks: %d, %v; want none", len(ts), err)
+		}
+		if _, err := e.db.Task(ctx, v, tk.ID); !taskd.IsNotFound(err) {
+			t.Errorf("the task by its id: %v; want not found", err)
+		}
+		if cs, err := e.db.Comments(ctx, v, tk.ID); len(cs) != 0 || (err != nil && !taskd.IsNotFound(err)) {
+			t.Errorf("the task's comments: %d, %v; want none", len(cs), err)
+		}
+		if evs, err := e.db.Events(ctx, v, time.Time{}, 0); err != nil || len(evs) != 0 {
+			t.Errorf("events: %d, %v; want none", len(evs), err)
+		}
+		for {
+			if n, err := e.db.FanOut(ctx, 200); err != nil {
+				t.Fatal(err)
+			} else if n == 0 {
+				break
 			}
 		}
-		if r.eventCount() != n {
-			t.Fatalf("%d events arrived, want %d", r.eventCount(), n)
+		if dels, _, err := e.db.NextDeliveries(ctx, guestHook.ID, 100); err != nil || len(dels) != 0 {
+			t.Errorf("the guest's webhook: %d deliveries, %v; want none", len(dels), err)
 		}
-		waitFor(t, "the attempts to be recorded", func() bool {
-			attempts, err := e.db.Attempts(context.Background(), e.account.ID, w.ID, 100)
-			events := 0
-			for _, a := range attempts {
-				if a.EventID != 0 {
-					events += a.Events
-				}
-			}
-			return err == nil && events == n
-		})
+		if dels, _, err := e.db.NextDeliveries(ctx, keyHook.ID, 100); err != nil || len(dels) != 3 {
+			t.Errorf("the key's webhook: %d deliveries, %v; want the task, the comment and the project", len(dels), err)
+		}
 	})
 }

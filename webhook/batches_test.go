@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -22,11 +23,8 @@ func TestBatchCutByBytes(t *testing.T) {
 		const limit = 256 << 10 // docs/webhooks.md: "up to 100 events, within 256 KiB"
 		e := newEnv(t, d, true)
 		r := newReceiver(t)
-		w, _ := e.add(r.URL, taskd.WebhookInput{Events: "post_task"})
+		w := e.held(r.URL, "post_task")
 		ctx := context.Background()
-		if err := e.svc.Disable(ctx, e.account.ID, w.ID); err != nil {
-			t.Fatal(err)
-		}
 		e.run(webhook.DispatcherConfig{})
 		const n = 15
 		for i := range n {
@@ -90,11 +88,8 @@ func TestBatchBytesCountTheCommas(t *testing.T) {
 			t.Run(c.name, func(t *testing.T) {
 				e := newEnv(t, d, true)
 				r := newReceiver(t)
-				w, _ := e.add(r.URL, taskd.WebhookInput{Events: "post_task"})
+				w := e.held(r.URL, "post_task")
 				ctx := context.Background()
-				if err := e.svc.Disable(ctx, e.account.ID, w.ID); err != nil {
-					t.Fatal(err)
-				}
 				// post creates a task with a text of n bytes and returns the
 				// size of its event's JSON as the POST carries it.
 				post := func(name string, n int) int {
@@ -140,5 +135,55 @@ func TestBatchBytesCountTheCommas(t *testing.T) {
 				}
 			})
 		}
+	})
+}
+
+// TestBacklogComesInBatches: events held while a webhook was disabled go
+// out, once it is enabled, as few POSTs of up to MaxBatch events each, in
+// order, each event once, with one attempt record per POST.
+func TestBacklogComesInBatches(t *testing.T) {
+	testdb.Each(t, func(t *testing.T, d testdb.DB) {
+		e := newEnv(t, d, true)
+		r := newReceiver(t)
+		w := e.held(r.URL, "post_task")
+		e.run(webhook.DispatcherConfig{})
+		const n = 2*webhook.MaxBatch + 50
+		for i := range n {
+			e.newTask(e.project.ID, fmt.Sprintf("held %d", i))
+		}
+		if err := e.svc.Enable(context.Background(), e.account.ID, w.ID, 0); err != nil {
+			t.Fatal(err)
+		}
+		waitFor(t, "the backlog", func() bool { return r.eventCount() >= n })
+		posts := r.deliveries()
+		if len(posts) < 3 || len(posts) > n/10 {
+			t.Fatalf("%d events came in %d POSTs", n, len(posts))
+		}
+		var prev float64
+		for i, p := range posts {
+			if len(p.events) > webhook.MaxBatch {
+				t.Fatalf("POST %d carries %d events", i, len(p.events))
+			}
+			for _, ev := range p.events {
+				id, _ := strconv.ParseFloat(ev["id"].(string), 64)
+				if id <= prev {
+					t.Fatalf("event %v after %v: out of order or twice", id, prev)
+				}
+				prev = id
+			}
+		}
+		if r.eventCount() != n {
+			t.Fatalf("%d events arrived, want %d", r.eventCount(), n)
+		}
+		waitFor(t, "the attempts to be recorded", func() bool {
+			attempts, err := e.db.Attempts(context.Background(), e.account.ID, w.ID, 100)
+			events := 0
+			for _, a := range attempts {
+				if a.EventID != 0 {
+					events += a.Events
+				}
+			}
+			return err == nil && events == n
+		})
 	})
 }

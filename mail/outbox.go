@@ -58,6 +58,10 @@ type body struct {
 	HTML string `json:"html,omitempty"`
 }
 
+// Keeps reports whether messages are kept unsent (no Sender), so that a
+// page can say so instead of "sent".
+func (o *Outbox) Keeps() bool { return o.Sender == nil }
+
 // Seal checks m (its headers must compose) and returns the outbox row for
 // it, its body sealed under the recipient's address.
 func (o *Outbox) Seal(kind string, m Message) (taskd.QueuedMail, error) {

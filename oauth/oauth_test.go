@@ -256,7 +256,8 @@ func TestOAuthCodeRules(t *testing.T) {
 		if status != 401 || body["error"] != "invalid_client" || hdr.Get("WWW-Authenticate") == "" {
 			t.Fatalf("bad secret: %d %v", status, body)
 		}
-		if status, body := redeem("redirect_uri", "https://app.example/other"); status != 400 || body["error"] != "invalid_grant" {
+		if status, body := redeem("redirect_uri", "https://app.example/other"); status != 400 || body["error"] != "invalid_grant" ||
+			body["error_description"] != "redirect_uri must be exactly the one of the authorization request" {
 			t.Fatalf("other redirect_uri: %d %v", status, body)
 		}
 		if status, body := redeem("code_verifier", strings.Repeat("a", 43)); status != 400 || body["error"] != "invalid_grant" {

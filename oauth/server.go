@@ -117,8 +117,10 @@ func oerr(status int, code, desc string) *Error {
 var (
 	errInvalidClient = oerr(401, "invalid_client", "Client authentication failed")
 	errInvalidGrant  = oerr(400, "invalid_grant", "The code or refresh token is invalid, expired or already used")
-	errInvalidToken  = oerr(401, "invalid_token", "Access token is invalid")
-	errExpiredToken  = oerr(401, "invalid_token", "Access token is expired")
+	// errRedirectMismatch is RFC 6749 §4.1.3's check, said plainly.
+	errRedirectMismatch = oerr(400, "invalid_grant", "redirect_uri must be exactly the one of the authorization request")
+	errInvalidToken     = oerr(401, "invalid_token", "Access token is invalid")
+	errExpiredToken     = oerr(401, "invalid_token", "Access token is expired")
 )
 
 // TokenSet is the token and refresh response (spec Token set, plus scope).
@@ -173,8 +175,11 @@ func (s *Server) Exchange(ctx context.Context, c taskd.Client, code, redirectURI
 		s.cfg.Log.WarnContext(ctx, "authorization code reused; grant revoked", "grant", g.ID, "client", c.ClientID)
 		return TokenSet{}, errInvalidGrant
 	}
-	if g.Revoked || !s.cfg.Now().Before(g.CodeExpires) || g.RedirectURI != redirectURI {
+	if g.Revoked || !s.cfg.Now().Before(g.CodeExpires) {
 		return TokenSet{}, errInvalidGrant
+	}
+	if g.RedirectURI != redirectURI { // the client is authenticated: its own URI is no secret
+		return TokenSet{}, errRedirectMismatch
 	}
 	if err := checkPKCE(g.CodeChallenge, verifier); err != nil {
 		return TokenSet{}, err

@@ -1,7 +1,10 @@
 package web
 
 import (
+	"html/template"
 	"net/http"
+	"regexp"
+	"strings"
 
 	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/mail"
@@ -11,6 +14,20 @@ import (
 type mailEntry struct {
 	taskd.QueuedMail
 	Message mail.Message
+}
+
+// kept says why a message was kept, not sent, when no mail server is
+// configured (the message waits in the outbox, on /dev/mail in --dev),
+// and is empty when mail is sent.
+func (s *Server) kept() string {
+	switch {
+	case s.cfg.Outbox == nil || !s.cfg.Outbox.Keeps():
+		return ""
+	case s.cfg.ShowMail:
+		return "no mail server is configured (read it at /dev/mail)"
+	default:
+		return "no mail server is configured"
+	}
 }
 
 // devMail is GET /dev/mail (--dev only): the outbox, newest first. Without
@@ -45,4 +62,23 @@ func (s *Server) devMailMessage(w http.ResponseWriter, r *http.Request, v *view)
 	}
 	v.Title, v.Data = q.Subject, mailEntry{QueuedMail: q, Message: m}
 	return s.render(w, r, "devmailmessage.html", v)
+}
+
+// webAddress is an http(s) address in a message's text.
+var webAddress = regexp.MustCompile(`https?://[^\s<>"']+`)
+
+// linked is a message's text, escaped, with its web addresses as links, so
+// that a kept invitation is followed with one click. Punctuation that ends
+// a sentence stays outside the link.
+func linked(text string) template.HTML {
+	var b strings.Builder
+	last := 0
+	for _, m := range webAddress.FindAllStringIndex(text, -1) {
+		addr := strings.TrimRight(text[m[0]:m[1]], ".,;:!?)")
+		b.WriteString(template.HTMLEscapeString(text[last:m[0]]))
+		b.WriteString(`<a href="` + template.HTMLEscapeString(addr) + `">` + template.HTMLEscapeString(addr) + `</a>`)
+		last = m[0] + len(addr)
+	}
+	b.WriteString(template.HTMLEscapeString(text[last:]))
+	return template.HTML(b.String())
 }

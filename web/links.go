@@ -16,6 +16,7 @@ type linkView struct {
 	Invitation *taskd.Invitation
 	Registered bool   // the invited person has a password: sign in instead
 	Sent       bool   // the reset request was taken
+	Kept       string // why the reset link was kept, not sent (Server.kept)
 	Email      string // the reset form's address
 	FirstName  string
 	LastName   string
@@ -134,7 +135,7 @@ func (s *Server) resetRequest(w http.ResponseWriter, r *http.Request, v *view) e
 		lv.Error = sentence(taskd.AsError(err).Message, "Too many requests. Wait a few minutes and try again.")
 		return s.renderStatus(w, r, formStatus(w, err), "reset.html", v)
 	}
-	lv.Sent = true
+	lv.Sent, lv.Kept = true, s.kept()
 	return s.render(w, r, "reset.html", v)
 }
 

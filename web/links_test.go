@@ -117,24 +117,33 @@ func TestDevMailPage(t *testing.T) {
 	acct := "/a/" + s.Slug
 	o := s.SignedIn(testsite.OwnerEmail)
 	o.Submit(s.Base, o.Get(s.Base+acct+"/people"), acct+"/people", url.Values{"email": {"kept@acme.example"}, "role": {"user"}}).Location(t)
+	if p := o.Get(s.Base + acct + "/people"); !strings.Contains(p.Body, "The invitation to kept@acme.example was kept, not sent: "+
+		"no mail server is configured (read it at /dev/mail). They join as user when they accept it.") {
+		t.Fatalf("the people page does not say the invitation was kept:\n%s", p.Body)
+	}
 	b := s.Browser()
+	if p := b.Submit(s.Base, b.Get(s.Base+"/reset"), "/reset", url.Values{"email": {testsite.OwnerEmail}}); !strings.Contains(p.Body,
+		"a link to choose a new password was kept, not sent: no mail server is configured (read it at /dev/mail). It works for one hour.") {
+		t.Fatalf("the reset page does not say the link was kept:\n%s", p.Body)
+	}
 	var list testsite.Page
 	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(20 * time.Millisecond) {
 		list = b.Get(s.Base + "/dev/mail")
-		if strings.Contains(list.Body, "· kept") || time.Now().After(deadline) {
+		if strings.Contains(list.Body, "to kept@acme.example · invitation · kept") || time.Now().After(deadline) {
 			break
 		}
 	}
 	if !strings.Contains(list.Body, "You are invited to join a team on taskd") || !strings.Contains(list.Body, "to kept@acme.example · invitation · kept") {
 		t.Fatalf("mail page:\n%s", list.Body)
 	}
-	href := regexp.MustCompile(`href="(/dev/mail/\d+)"`).FindStringSubmatch(list.Body)
+	href := regexp.MustCompile(`href="(/dev/mail/\d+)"[^>]*>[^<]*invited`).FindStringSubmatch(list.Body)
 	msg := b.Get(s.Base + href[1])
-	link := regexp.MustCompile(`https?://\S+/join\?t=[A-Za-z0-9_-]+`).FindString(msg.Body)
-	if msg.Status != http.StatusOK || link == "" {
+	// The link is a link: <a href="X">X</a>, X the whole address.
+	m := regexp.MustCompile(`<a href="(https?://[^"]+/join\?t=[A-Za-z0-9_-]+)">(https?://[^<]+)</a>`).FindStringSubmatch(msg.Body)
+	if msg.Status != http.StatusOK || m == nil || m[1] != m[2] {
 		t.Fatalf("message page:\n%s", msg.Body)
 	}
-	if p := b.Get(link); p.Status != http.StatusOK || !strings.Contains(p.Body, "Choose a password") {
+	if p := b.Get(m[1]); p.Status != http.StatusOK || !strings.Contains(p.Body, "Choose a password") {
 		t.Fatalf("the kept link: %d\n%s", p.Status, p.Body)
 	}
 	if len(s.Mail.Messages()) != 0 {

@@ -70,7 +70,11 @@ func (s *Server) addPerson(w http.ResponseWriter, r *http.Request, v *view, me m
 		}
 		return s.renderPeople(w, r, v, acct, formStatus(w, err), fe)
 	}
-	s.setFlash(w, flash{Message: "An invitation was sent to " + inv.Person.Email + ". They join as " + string(role) + " when they accept it."})
+	sent := "An invitation was sent to " + inv.Person.Email + "."
+	if why := s.kept(); why != "" {
+		sent = "The invitation to " + inv.Person.Email + " was kept, not sent: " + why + "."
+	}
+	s.setFlash(w, flash{Message: sent + " They join as " + string(role) + " when they accept it."})
 	return see303(w, r, s.cfg.accountPath(acct)+"/people")
 }
 

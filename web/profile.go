@@ -104,7 +104,11 @@ func (s *Server) changeEmail(w http.ResponseWriter, r *http.Request, v *view) er
 	if err != nil {
 		return s.profileFailed(w, r, v, "email", err)
 	}
-	s.setFlash(w, flash{Message: "A link to confirm the new address was sent there. Until you follow it, you sign in as " + v.Person.Email + "."})
+	sent := "A link to confirm the new address was sent there."
+	if why := s.kept(); why != "" {
+		sent = "The link to confirm the new address was kept, not sent: " + why + "."
+	}
+	s.setFlash(w, flash{Message: sent + " Until you follow it, you sign in as " + v.Person.Email + "."})
 	return see303(w, r, "/profile")
 }
 

@@ -107,6 +107,7 @@ func New(cfg Config) (*Server, error) {
 	}
 	t, err := template.New("").Funcs(template.FuncMap{
 		"scopeText":  scopeText,
+		"linked":     linked,
 		"ms":         func(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d.Microseconds())/1000) },
 		"has":        func(m map[string]bool, k string) bool { return m[k] },
 		"joinIDs":    taskd.JoinIDs,

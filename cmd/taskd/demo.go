@@ -56,6 +56,7 @@ func seedDemo(ctx context.Context, out io.Writer, db *store.DB, sealer *secret.S
 Demo account ready: sign in at %[6]s/login as %[2]s / %[3]s
   account URL:   %[1]s   (also sam@demo.example, a plain user, same password)
   API key:       %[4]s
+  for the README's shell lines, paste:  KEY=%[4]s
   try:           curl '%[1]s/api/admin/v2/?action=get_projects&hash=%[5]s'
 `, url, demoEmail, demoPassword, d.key, api.Hash("action=get_projects", d.key), base)
 	if d.clientID != "" {

@@ -292,6 +292,10 @@ func TestDemoHealthAndNotFound(t *testing.T) {
 	if m == nil || m[1] != first || !strings.Contains(out.String(), "owner@demo.example") {
 		t.Fatalf("restart printed a different demo account:\n%s", out.String())
 	}
+	// The README's shell lines start with KEY=…: the banner prints that line whole.
+	if !strings.Contains(out.String(), " KEY="+first+"\n") {
+		t.Fatalf("the demo does not print the README's KEY= line:\n%s", out.String())
+	}
 	// The demo's invitation waits on the mail page, its link working.
 	if !strings.Contains(out.String(), base+"/dev/mail") {
 		t.Fatalf("the demo does not name the mail page:\n%s", out.String())

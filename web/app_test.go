@@ -82,9 +82,14 @@ func TestWebWorkflow(t *testing.T) {
 		if p := b.Submit(s.Base, proj, newTask, url.Values{"title": {"Bad"}, "priority": {"11"}}); p.Status != http.StatusUnprocessableEntity || !strings.Contains(p.Body, "Priority must be an integer from 0 to 10") {
 			t.Fatalf("priority 11: %d\n%s", p.Status, p.Body)
 		}
-		b.Submit(s.Base, proj, newTask, url.Values{"title": {"Write copy"}, "priority": {"7"}, "email_user_to": {testsite.UserEmail}, "dateend": {"2030-01-31"}}).Location(t)
+		if loc := b.Submit(s.Base, proj, newTask, url.Values{"title": {"Write copy"}, "priority": {"7"}, "email_user_to": {testsite.UserEmail}, "dateend": {"2030-01-31"}}).Location(t); loc.Path != projURL || !strings.HasPrefix(loc.Fragment, "task") {
+			t.Fatalf("adding a task went to %s, not to its row on the project's page", loc)
+		}
 		proj = b.Get(s.Base + projURL)
 		taskURL = taskLink(t, proj, "Write copy")
+		if !strings.Contains(proj.Body, `role="status">Added “Write copy”. <a href="`+taskURL+`">Open it</a>`) {
+			t.Fatalf("no notice of the added task:\n%s", proj.Body)
+		}
 		task = b.Get(s.Base + taskURL)
 		if !strings.Contains(task.Body, ">P7<") || !strings.Contains(task.Body, "<dd>Uma User</dd>") || !strings.Contains(task.Body, "<dt>Due</dt><dd>2030-01-31</dd>") {
 			t.Fatalf("task page:\n%s", task.Body)

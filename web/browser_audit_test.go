@@ -49,7 +49,8 @@ const auditJS = `axe.run(document, {runOnly: {type: 'tag', values: ['wcag2a', 'w
 // layoutJS lists what a person would trip over on the page as shown: a
 // page wider than the screen, a control outside it, two controls that
 // overlap, a heading that repeats the page's title, and every menu that
-// opens past the screen's edge (each menu is opened in turn).
+// opens past the screen's edge (each menu is opened in turn), and on a
+// desktop, a table clipped in its sideways-scrolling box.
 const layoutJS = `(() => {
 	const vw = window.innerWidth, out = [];
 	const desc = e => e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') + (e.className && typeof e.className === 'string' ? '.' + e.className.trim().split(/\s+/).join('.') : '') + ' "' + (e.textContent || e.value || '').trim().slice(0, 30) + '"';
@@ -72,6 +73,9 @@ const layoutJS = `(() => {
 		}
 	};
 	check('', document);
+	// A box that scrolls sideways is for a phone: on a desktop its table
+	// gets the width it needs.
+	if (vw >= 1200) for (const b of document.querySelectorAll('.scroll')) if (b.scrollWidth > b.clientWidth + 1) out.push('a table is clipped at desktop width (' + b.scrollWidth + ' px in ' + b.clientWidth + '): ' + desc(b));
 	const h1 = document.querySelector('h1');
 	for (const h of document.querySelectorAll('h2')) if (h1 && h.textContent.trim() === h1.textContent.trim()) out.push('a heading repeats the page title: "' + h1.textContent.trim() + '"');
 	// A menu opens over the page: its own controls must fit the screen and

@@ -294,7 +294,7 @@ func TestBrowser(t *testing.T) {
 		c := c.in(t)
 		c.run(chromedp.SendKeys(chromedp.CSS("#task-title"), "Write copy"), chromedp.SetValue(chromedp.CSS("#new-priority"), "7"),
 			chromedp.Submit(chromedp.CSS("#task-title")), chromedp.WaitVisible(`//a[text()="Write copy"]`))
-		c.see("task-created", "Write copy", "P7")
+		c.see("task-created", "Write copy", "P7", "Added “Write copy”. Open it")
 	}) {
 		return
 	}

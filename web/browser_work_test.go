@@ -51,6 +51,19 @@ func TestBrowserTimerAndTimesheet(t *testing.T) {
 	// The header of another page shows it, and stops it.
 	c.run(chromedp.Navigate(acct+"/project/"+pid+"/"), chromedp.WaitVisible(chromedp.CSS(".header-timer")))
 	c.shot("header-timer")
+	// At 1280 px the header with a timer is still one row: the brand,
+	// the sections, the timer and the menu side by side.
+	c.run(chromedp.EmulateViewport(1280, 900))
+	rows, err := chromedp.Run(c.ctx, chromedp.Evaluate[float64](`(() => { const h = document.querySelector('header.top');
+		const mids = Array.from(h.children).filter(e => e.getBoundingClientRect().height > 0).map(e => { const r = e.getBoundingClientRect(); return (r.top + r.bottom) / 2 }).sort((a, b) => a - b);
+		return mids.filter((m, i) => i === 0 || m - mids[i - 1] > 12).length })()`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.shot("header-timer-1280")
+	if rows != 1 {
+		t.Errorf("at 1280 px the header with a timer takes %v rows", rows)
+	}
 	c.checkControls("header-timer")
 	c.run(chromedp.Click(`//form[@class="header-timer"]//button`), chromedp.WaitNotPresent(chromedp.CSS(".header-timer")))
 	if loc := c.location(); !strings.HasSuffix(loc, "/project/"+pid+"/") {

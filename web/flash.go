@@ -15,6 +15,9 @@ type flash struct {
 	Secret   string `json:"secret,omitempty"`
 	Message  string `json:"message,omitempty"`
 	Failed   bool   `json:"failed,omitempty"`
+	// Link and LinkText follow Message: what it names, one click away.
+	Link     string `json:"link,omitempty"`
+	LinkText string `json:"link_text,omitempty"`
 }
 
 var flashAD = []byte("taskd flash")

@@ -182,7 +182,7 @@ func TestPeoplePages(t *testing.T) {
 			t.Fatal(err)
 		}
 		o.Submit(s.Base, people, fmt.Sprintf("%s/people/%d/remove", acct, uma.ID), nil).Location(t)
-		if p := o.Get(s.Base + taskPath); !strings.Contains(p.Body, "<dt>Assignee</dt><dd>nobody</dd>") {
+		if p := o.Get(s.Base + taskPath); !strings.Contains(p.Body, "<dt>Assignee</dt><dd>Unassigned</dd>") {
 			t.Fatalf("the removed member's task:\n%s", p.Body)
 		}
 		if p := s.SignedIn(testsite.UserEmail).Get(s.Base + acct + "/"); p.Status != http.StatusNotFound {

@@ -286,6 +286,10 @@ func (s *Server) createTask(w http.ResponseWriter, r *http.Request, v *view, me 
 	if parent != 0 && r.PostFormValue("return") != "project" {
 		return see303(w, r, s.cfg.accountPath(acct)+taskd.TaskPage(p.ID, 0, parent))
 	}
+	// The page comes back at the new task's row, which is marked (:target),
+	// and its notice says what was added, with a link to it (the task may
+	// sort onto another page of the list).
+	s.setFlash(w, flash{Message: "Added “" + t.Name + "”.", Link: s.cfg.accountPath(acct) + t.Page(), LinkText: "Open it"})
 	return see303(w, r, s.cfg.accountPath(acct)+p.Page()+"#task"+strconv.FormatInt(t.ID, 10))
 }
 

@@ -130,6 +130,7 @@ func New(cfg Config) (*Server, error) {
 		"initials":   initials,
 		"fields":     newTaskFields,
 		"who":        who,
+		"assignee":   assignee,
 		"rowContext": func(base, csrf string, canWrite bool, ret, back string, showDone, showProject bool) rowContext {
 			return rowContext{Base: base, CSRF: csrf, CanWrite: canWrite, Return: ret, Back: back, ShowDone: showDone, ShowProject: showProject}
 		},
@@ -308,6 +309,18 @@ func who(p taskd.PersonRef) string {
 		return "nobody"
 	case taskd.AnyoneID:
 		return "anyone"
+	}
+	return p.Name
+}
+
+// assignee names an assignee where it stands alone, as a field's value:
+// "Unassigned" rather than who's "nobody".
+func assignee(p taskd.PersonRef) string {
+	switch p.ID {
+	case taskd.NobodyID:
+		return "Unassigned"
+	case taskd.AnyoneID:
+		return "Anyone"
 	}
 	return p.Name
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/taskd/taskd"
+	"github.com/taskd/taskd/internal/testdb"
 	"github.com/taskd/taskd/internal/testsite"
 )
 
@@ -341,4 +342,44 @@ func projectUpdates(t *testing.T, s *testsite.Site) []map[string]any {
 		}
 	}
 	return out
+}
+
+// TestDueCuesInTheViewersZone: the project page, My tasks and the board
+// put a cue beside each open task's due date, counted from the viewer's
+// today in their time zone: at 22:30 UTC a person in Tokyo is already on
+// the next day.
+func TestDueCuesInTheViewersZone(t *testing.T) {
+	now := time.Date(2030, 3, 10, 22, 30, 0, 0, time.UTC) // 2030-03-11 07:30 in Tokyo
+	s := testsite.Open(t, testdb.New(t, "sqlite"), testsite.Options{Now: func() time.Time { return now }})
+	acct := "/a/" + s.Slug
+	pid := s.APIID("action=post_project&title=Dates")
+	me := url.QueryEscape(testsite.OwnerEmail)
+	for _, c := range []struct{ name, due string }{
+		{"Late", "09.03.2030"}, {"Yesterday", "10.03.2030"}, {"Today", "11.03.2030"},
+		{"Tomorrow", "12.03.2030"}, {"Soon", "16.03.2030"}, {"Far", "30.04.2030"},
+	} {
+		s.APIOK("action=post_task&id_project=" + pid + "&title=" + c.name + "&dateend=" + c.due + "&email_user_to=" + me)
+	}
+	done := s.APIID("action=post_task&id_project=" + pid + "&title=Finished&dateend=01.03.2030&email_user_to=" + me)
+	s.APIOK("action=complete_task&id_task=" + done)
+	s.APIOK("action=add_task_tag_groups&type=status&access=public&title=Stage")
+	o := s.SignedIn(testsite.OwnerEmail)
+	o.Submit(s.Base, o.Get(s.Base+"/profile"), "/profile", url.Values{"first_name": {"Olga"}, "last_name": {"Owner"},
+		"time_zone": {"Asia/Tokyo"}}).Location(t)
+
+	cue := regexp.MustCompile(`<span class="due-cue ?([a-z]*)">([^<]+)</span>`)
+	want := []string{"overdue:overdue by 2 days", "overdue:overdue by 1 day", "soon:today", "soon:tomorrow", ":in 5 days"}
+	for _, page := range []string{acct + "/project/" + pid + "/?status=all&sort=due", acct + "/my?status=all&sort=due"} {
+		p := o.Get(s.Base + page)
+		var got []string
+		for _, m := range cue.FindAllStringSubmatch(p.Body, -1) {
+			got = append(got, m[1]+":"+m[2])
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: cues %q, want %q (Far has none, nor Finished)\n%s", page, got, want, p.Body)
+		}
+	}
+	if board := o.Get(s.Base + acct + "/project/" + pid + "/board"); len(cue.FindAllString(board.Body, -1)) != 5 {
+		t.Errorf("the board shows %d cues, want 5:\n%s", len(cue.FindAllString(board.Body, -1)), board.Body)
+	}
 }

@@ -175,7 +175,11 @@ type rowContext struct {
 	Return, Back string // where completing a task returns, and the list's query
 	ShowDone     bool   // a "done" badge: only where done and active rows mix
 	ShowProject  bool   // the project's name: where rows of several projects mix
+	Today        time.Time
 }
+
+// Due is the row's due-date cue.
+func (r taskRowView) Due() dueCue { return newDueCue(r.Today, r.DateEnd, r.Status) }
 
 // taskRowView is one row as the taskrow template shows it.
 type taskRowView struct {

@@ -131,8 +131,8 @@ func New(cfg Config) (*Server, error) {
 		"fields":     newTaskFields,
 		"who":        who,
 		"assignee":   assignee,
-		"rowContext": func(base, csrf string, canWrite bool, ret, back string, showDone, showProject bool) rowContext {
-			return rowContext{Base: base, CSRF: csrf, CanWrite: canWrite, Return: ret, Back: back, ShowDone: showDone, ShowProject: showProject}
+		"rowContext": func(base string, v *view, canWrite bool, ret, back string, showDone, showProject bool) rowContext {
+			return rowContext{Base: base, CSRF: v.CSRF, CanWrite: canWrite, Return: ret, Back: back, ShowDone: showDone, ShowProject: showProject, Today: v.Today()}
 		},
 		"taskRow": newTaskRowView,
 		"asRow":   func(t taskd.Task) taskRow { return taskRow{Task: t} },

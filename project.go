@@ -33,6 +33,23 @@ type Project struct {
 	MaxCents   int64
 }
 
+// Progress is how far a project's tasks are, as one viewer sees them.
+type Progress struct {
+	Open, Done int
+	// NextDue is the nearest due date (DateLayout) of an open task; ""
+	// when none has one.
+	NextDue string
+}
+
+// Percent is the share of the tasks that are done, rounded down; 0 with
+// no tasks.
+func (p Progress) Percent() int {
+	if p.Open+p.Done == 0 {
+		return 0
+	}
+	return p.Done * 100 / (p.Open + p.Done)
+}
+
 // ProjectPage is the page of a project, relative to the account URL (compat).
 func ProjectPage(id int64) string { return "/project/" + strconv.FormatInt(id, 10) + "/" }
 

@@ -147,6 +147,9 @@ type ProjectStore interface {
 	CreateProject(ctx context.Context, by Actor, in ProjectInput) (Project, error)
 	UpdateProject(ctx context.Context, by Actor, id int64, in ProjectInput) (Project, error)
 	SetProjectStatus(ctx context.Context, by Actor, id int64, status string) (Project, error)
+	// ProjectProgress sums, per project the viewer sees that has tasks,
+	// the tasks (and subtasks) the viewer sees.
+	ProjectProgress(ctx context.Context, v Viewer) (map[int64]Progress, error)
 }
 
 // TaskStore keeps tasks and subtasks.

@@ -43,6 +43,31 @@ func (db *DB) Projects(ctx context.Context, v taskd.Viewer, status string) ([]ta
 	return all(ctx, db.reader, "projects", db.d.q(query+` ORDER BY pr.id`), scanProject, args...)
 }
 
+// ProjectProgress counts, per project the viewer sees, the open and done
+// tasks they see, with the nearest due date of the open ones, in one
+// query.
+func (db *DB) ProjectProgress(ctx context.Context, v taskd.Viewer) (map[int64]taskd.Progress, error) {
+	type row struct {
+		project int64
+		taskd.Progress
+	}
+	seen := taskSeen(v, "t")
+	rows, err := all(ctx, db.reader, "project progress", db.d.q(`SELECT t.project_id,
+		SUM(CASE WHEN t.status = 'done' THEN 0 ELSE 1 END), SUM(CASE WHEN t.status = 'done' THEN 1 ELSE 0 END),
+		COALESCE(MIN(CASE WHEN t.status <> 'done' AND t.date_end <> '' THEN t.date_end END), '')
+		FROM tasks t WHERE t.account_id = ?`+seen.where()+` GROUP BY t.project_id`),
+		func(sc scanner) (r row, err error) { return r, sc.Scan(&r.project, &r.Open, &r.Done, &r.NextDue) },
+		append([]any{v.AccountID}, seen.args...)...)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[int64]taskd.Progress, len(rows))
+	for _, r := range rows {
+		out[r.project] = r.Progress
+	}
+	return out, nil
+}
+
 // Project returns one project the viewer sees; not found ("project")
 // otherwise.
 func (db *DB) Project(ctx context.Context, v taskd.Viewer, id int64) (taskd.Project, error) {

@@ -20,6 +20,16 @@ type projectsView struct {
 	Error    *formError
 	Values   map[string][]string
 	CanWrite bool
+	Progress map[int64]taskd.Progress // per project, as the viewer sees its tasks
+	Today    time.Time                // the viewer's, for the due dates' cues
+}
+
+// Of is a project's progress.
+func (pv *projectsView) Of(id int64) taskd.Progress { return pv.Progress[id] }
+
+// Cue is the next due date's cue.
+func (pv *projectsView) Cue(p taskd.Progress) dueCue {
+	return newDueCue(pv.Today, p.NextDue, taskd.StatusActive)
 }
 
 // projectFolder is a folder's active projects; Title "" holds those in
@@ -44,7 +54,11 @@ func (s *Server) renderProjects(w http.ResponseWriter, r *http.Request, v *view,
 	if err != nil {
 		return err
 	}
-	pv := &projectsView{Error: fe, Values: r.PostForm, CanWrite: v.Nav.Member.Role.Can(taskd.PermWork)}
+	progress, err := s.cfg.Reads.ProjectProgress(ctx, v.viewer())
+	if err != nil {
+		return err
+	}
+	pv := &projectsView{Error: fe, Values: r.PostForm, CanWrite: v.Nav.Member.Role.Can(taskd.PermWork), Progress: progress, Today: v.Today()}
 	for _, f := range folders {
 		pv.Titles = append(pv.Titles, f.Title)
 	}

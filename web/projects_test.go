@@ -383,3 +383,29 @@ func TestDueCuesInTheViewersZone(t *testing.T) {
 		t.Errorf("the board shows %d cues, want 5:\n%s", len(cue.FindAllString(board.Body, -1)), board.Body)
 	}
 }
+
+// TestProjectsPageProgress: the projects page shows each project's
+// manager, its tasks open and done with the share done, and the nearest
+// due date of an open task with its cue, as the viewer sees the tasks: a
+// task hidden from a member counts for them nowhere.
+func TestProjectsPageProgress(t *testing.T) {
+	now := time.Date(2030, 3, 10, 9, 0, 0, 0, time.UTC)
+	s := testsite.Open(t, testdb.New(t, "sqlite"), testsite.Options{Now: func() time.Time { return now }})
+	acct := "/a/" + s.Slug
+	pid := s.APIID("action=post_project&title=Launch&email_manager=" + url.QueryEscape(testsite.OwnerEmail) + "&members=" + url.QueryEscape(testsite.UserEmail))
+	s.APIID("action=post_project&title=Empty")
+	first := s.APIID("action=post_task&id_project=" + pid + "&title=One&dateend=20.03.2030")
+	s.APIOK("action=post_task&id_project=" + pid + "&title=Two&dateend=12.03.2030&hidden=" + url.QueryEscape(testsite.OwnerEmail))
+	s.APIOK("action=post_task&id_project=" + pid + "&title=Three")
+	s.APIOK("action=complete_task&id_task=" + first)
+	for _, c := range []struct{ who, want string }{
+		{testsite.OwnerEmail, "2 open · 1 done · 33%</span>\n    <span>Next due 2030-03-12 <span class=\"due-cue \">in 2 days</span>"},
+		{testsite.UserEmail, "1 open · 1 done · 50%</span>\n    </span>"},
+	} {
+		p := s.SignedIn(c.who).Get(s.Base + acct + "/")
+		if !strings.Contains(p.Body, c.want) || !strings.Contains(p.Body, "Managed by Olga Owner") || !strings.Contains(p.Body, "No manager") ||
+			!strings.Contains(p.Body, "No tasks yet") {
+			t.Errorf("%s sees:\n%s", c.who, p.Body)
+		}
+	}
+}

@@ -18,6 +18,7 @@ import (
 type ReadStore interface {
 	Project(ctx context.Context, v taskd.Viewer, id int64) (taskd.Project, error)
 	Projects(ctx context.Context, v taskd.Viewer, status string) ([]taskd.Project, error)
+	ProjectProgress(ctx context.Context, v taskd.Viewer) (map[int64]taskd.Progress, error)
 	Task(ctx context.Context, v taskd.Viewer, id int64) (taskd.Task, error)
 	Tasks(ctx context.Context, q taskd.TaskQuery) ([]taskd.Task, error)
 	CountTasks(ctx context.Context, q taskd.TaskQuery) (taskd.TaskCounts, error)

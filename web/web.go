@@ -131,6 +131,12 @@ func New(cfg Config) (*Server, error) {
 		"fields":     newTaskFields,
 		"who":        who,
 		"assignee":   assignee,
+		"managerName": func(p taskd.PersonRef) string {
+			if p.ID == 0 || p.ID == taskd.NobodyID || p.ID == taskd.AnyoneID {
+				return ""
+			}
+			return p.Name
+		},
 		"rowContext": func(base string, v *view, canWrite bool, ret, back string, showDone, showProject bool) rowContext {
 			return rowContext{Base: base, CSRF: v.CSRF, CanWrite: canWrite, Return: ret, Back: back, ShowDone: showDone, ShowProject: showProject, Today: v.Today()}
 		},

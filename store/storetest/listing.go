@@ -1,6 +1,7 @@
 package storetest
 
 import (
+	"maps"
 	"slices"
 	"testing"
 
@@ -75,5 +76,48 @@ func testTaskListing(t *testing.T, f *Fixture) {
 	other, _ := NewAccount(t, s, "other")
 	if got := must(s.CountTasks(ctx, taskd.TaskQuery{Viewer: taskd.AccountViewer(other.ID), ProjectID: p.ID}))(t); got != (taskd.TaskCounts{}) {
 		t.Errorf("another account counts %+v of this project's tasks", got)
+	}
+}
+
+// testProjectProgress: per project, the open and done tasks a viewer sees
+// (subtasks too) and the nearest due date of the open ones; a task hidden
+// from the viewer counts for nobody but those it is shown to, and a
+// guest's sums leave out the projects whose team they are not on.
+func testProjectProgress(t *testing.T, f *Fixture) {
+	ctx := t.Context()
+	s, owner := f.Store, f.Owner
+	uma := member(t, f, "uma", taskd.RoleUser)
+	ann := member(t, f, "ann", taskd.RoleUser)
+	gus := member(t, f, "gus", taskd.RoleGuest)
+	p, q := newProject(t, f), newProject(t, f)
+	task := func(p taskd.Project, parent int64, due string, in taskd.TaskInput) taskd.Task {
+		in.Name = new("T")
+		if due != "" {
+			in.DateEnd = &due
+		}
+		return must(s.CreateTask(ctx, owner, p.ID, parent, in))(t)
+	}
+	a := task(p, 0, "2030-05-01", taskd.TaskInput{})
+	task(p, a.ID, "2030-04-01", taskd.TaskInput{})
+	must(s.CompleteTask(ctx, owner, task(p, 0, "2030-01-01", taskd.TaskInput{}).ID))(t) // done: not the next due date
+	task(p, 0, "2030-03-01", taskd.TaskInput{Hidden: []string{ann.Person.Email}})
+	task(p, 0, "", taskd.TaskInput{})
+	task(q, 0, "", taskd.TaskInput{})
+	for _, c := range []struct {
+		who  taskd.Actor
+		want map[int64]taskd.Progress
+	}{
+		{owner, map[int64]taskd.Progress{p.ID: {Open: 4, Done: 1, NextDue: "2030-03-01"}, q.ID: {Open: 1}}},
+		{ann, map[int64]taskd.Progress{p.ID: {Open: 4, Done: 1, NextDue: "2030-03-01"}, q.ID: {Open: 1}}},
+		{uma, map[int64]taskd.Progress{p.ID: {Open: 3, Done: 1, NextDue: "2030-04-01"}, q.ID: {Open: 1}}},
+		{gus, map[int64]taskd.Progress{}},
+	} {
+		got := must(s.ProjectProgress(ctx, viewerOf(t, f, c.who.Person.ID)))(t)
+		if !maps.Equal(got, c.want) {
+			t.Errorf("%s sees %+v, want %+v", c.who.Person.Email, got, c.want)
+		}
+	}
+	if got := must(s.ProjectProgress(ctx, taskd.AccountViewer(f.Account.ID)))(t); got[p.ID].Open != 4 || got[p.ID].Percent() != 20 {
+		t.Errorf("the key sees %+v", got)
 	}
 }

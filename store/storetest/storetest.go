@@ -107,6 +107,7 @@ func Run(t *testing.T, open func(t *testing.T, now func() time.Time) Store) {
 		{"TaskRules", testTaskRules},
 		{"TaskTreeAndQueries", testTaskQueries},
 		{"TaskListing", testTaskListing},
+		{"ProjectProgress", testProjectProgress},
 		{"ProjectVersion", testProjectVersion},
 		{"Comments", testComments},
 		{"Events", testEvents},

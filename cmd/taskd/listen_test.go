@@ -146,7 +146,7 @@ func TestListenPrintsValues(t *testing.T) {
 		t.Fatalf("delivery: %d %s", status, b)
 	}
 	wantPrinted(t, out, "    date_end: 2030-01-31 → (none)\n", `    estimate: (none) → {"hours":3}`+"\n", "    priority: 3 → 5\n",
-		"    tags: (none) → Doing, Urgent\n", "    text: (none) → two lines\n", "    user_to: NOONE → Bo Chen\n",
+		"    tags: (none) → Doing, Urgent\n", "    text: (none) → two lines\n", "    user_to: (nobody) → Bo Chen\n",
 		"    watchers: (none) → ann@example.com, bo@example.com\n", "event 11  delete_comment", "    text: was Done\n")
 	if strings.Contains(out.String(), "map[") {
 		t.Fatalf("a Go map was printed:\n%s", out)

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/taskd/taskd"
 )
 
 // summary names a delivery's events without trusting them: what a
@@ -95,9 +97,9 @@ func fieldLines(changed, old map[string]any) []string {
 // none is how an empty value prints.
 const none = "(none)"
 
-// show renders a field's value readably: a person by name (or e-mail), a
-// set of tags ({"id": "title"}) by its titles, a list comma-joined, an
-// empty value as "(none)", and anything else as JSON.
+// show renders a field's value readably: a person by name (or e-mail; no
+// one as "(nobody)"), a set of tags ({"id": "title"}) by its titles, a list
+// comma-joined, an empty value as "(none)", and anything else as JSON.
 func show(v any) string {
 	switch x := v.(type) {
 	case nil:
@@ -121,6 +123,9 @@ func show(v any) string {
 			return none
 		}
 		if email, ok := x["email"].(string); ok {
+			if email == taskd.Nobody.Email {
+				return "(nobody)"
+			}
 			if name, _ := x["name"].(string); name != "" {
 				return name
 			}

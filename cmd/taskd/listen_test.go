@@ -130,6 +130,11 @@ func TestListenAnswersURLChecks(t *testing.T) {
 		t.Fatalf("an event signed with a secret not given: %d, want 401", status)
 	}
 	wantPrinted(t, out, "REFUSED evt_9 on /second (post_task task 43)")
+	// Only an empty array is a check: null is not.
+	if status, _ := sendSigned(t, base+"/second", webhook.NewSecret(), "evt_null", "null"); status != http.StatusUnauthorized {
+		t.Fatalf("null signed with a secret not given: %d, want 401", status)
+	}
+	wantPrinted(t, out, "REFUSED evt_null on /second (no events)")
 }
 
 // TestListenPrintsValues: each kind of field value prints readably: tags

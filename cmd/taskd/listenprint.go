@@ -24,7 +24,7 @@ func summary(body []byte) string {
 		return "not a JSON array"
 	}
 	if len(events) == 0 {
-		return "URL check"
+		return "no events"
 	}
 	parts := make([]string, 0, min(3, len(events)))
 	for _, ev := range events[:min(3, len(events))] {
@@ -58,7 +58,11 @@ func printDelivery(out io.Writer, from, verdict string, body []byte) {
 		return
 	}
 	if len(events) == 0 {
-		fmt.Fprintf(out, "%s  URL check answered (%s; %s)\n", clock(), from, verdict)
+		what := "no events"
+		if isURLCheck(body) {
+			what = "URL check answered"
+		}
+		fmt.Fprintf(out, "%s  %s (%s; %s)\n", clock(), what, from, verdict)
 		return
 	}
 	for _, ev := range events {

@@ -99,7 +99,12 @@ func TestReadmeOAuthInAMinute(t *testing.T) {
 
 	authURL := fill(t, steps.inline(t, d.base+"/oauth2/authorize?"), "ID", id)
 	back := testsite.NewBrowser(t).Consent(d.base, authURL, demoEmail, demoPassword, demoSlug, "allow")
-	sent, err := url.Parse(fill(t, steps.inline(t, "https://"), "…", "CODE", "…", "ISS"))
+	asked, err := url.Parse(authURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Where the README says the browser is sent: the redirect URI with the code.
+	sent, err := url.Parse(fill(t, steps.inline(t, asked.Query().Get("redirect_uri")+"?"), "…", "CODE", "…", "ISS"))
 	if err != nil {
 		t.Fatal(err)
 	}

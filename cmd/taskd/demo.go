@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net"
+	"net/url"
 	"strings"
 
 	"github.com/taskd/taskd"
@@ -27,13 +29,14 @@ const (
 type demo struct {
 	key, clientID, clientSecret string
 	hookID                      int64
-	hookSecret                  string
+	hookURL, hookSecret         string
 	hookEnabled                 bool
 }
 
 // seedDemo creates the demo account with some work in it, or reuses it, and
-// prints how to reach it. It runs only with --dev, on loopback.
-func seedDemo(ctx context.Context, out io.Writer, db *store.DB, sealer *secret.Sealer, hooks *webhook.Service, folks *people.Service, base string) error {
+// prints how to reach it. It runs only with --dev, on loopback. A new
+// demo's webhook points at hookURL (--demo-webhook-url).
+func seedDemo(ctx context.Context, out io.Writer, db *store.DB, sealer *secret.Sealer, hooks *webhook.Service, folks *people.Service, base, hookURL string) error {
 	a, err := db.AccountBySlug(ctx, demoSlug)
 	var d demo
 	switch {
@@ -42,7 +45,7 @@ func seedDemo(ctx context.Context, out io.Writer, db *store.DB, sealer *secret.S
 			return err
 		}
 	case taskd.IsNotFound(err):
-		if d, err = createDemo(ctx, db, sealer, hooks); err != nil {
+		if d, err = createDemo(ctx, db, sealer, hooks, hookURL); err != nil {
 			return err
 		}
 		if err := inviteDemo(ctx, db, folks); err != nil {
@@ -70,7 +73,7 @@ Demo account ready: sign in at %[6]s/login as %[2]s / %[3]s
 			base, d.clientID, demoRedirect)
 	}
 	if d.hookID != 0 {
-		listen := "go run ./cmd/taskd listen --addr 127.0.0.1:9000 --secret "
+		listen := "go run ./cmd/taskd listen --addr " + listenAddr(d.hookURL) + " --secret "
 		if d.hookSecret != "" {
 			listen += d.hookSecret
 		} else {
@@ -80,7 +83,7 @@ Demo account ready: sign in at %[6]s/login as %[2]s / %[3]s
 		if d.hookEnabled {
 			state = "enabled"
 		}
-		fmt.Fprintf(out, "  webhook:       %s (%s). Start a receiver:\n                   %s\n", demoHookURL, state, listen)
+		fmt.Fprintf(out, "  webhook:       %s (%s). Start a receiver:\n                   %s\n", d.hookURL, state, listen)
 		if d.hookSecret == "" {
 			fmt.Fprintf(out, "                 the secret was shown only when the demo was made; for a new one, rotate it at %s/settings/webhooks/%d\n", url, d.hookID)
 		}
@@ -93,11 +96,24 @@ Demo account ready: sign in at %[6]s/login as %[2]s / %[3]s
 	return nil
 }
 
-// The demo's OAuth application and webhook.
+// The demo's OAuth application, and where its webhook points unless
+// --demo-webhook-url says otherwise.
 const (
 	demoRedirect = "https://app.example/callback"
 	demoHookURL  = "http://127.0.0.1:9000/"
 )
+
+// listenAddr is the --addr of a taskd listen that receives at the URL.
+func listenAddr(hookURL string) string {
+	u, err := url.Parse(hookURL)
+	switch {
+	case err != nil:
+		return hookURL
+	case u.Port() != "":
+		return u.Host
+	}
+	return net.JoinHostPort(u.Hostname(), "80")
+}
 
 func existingDemo(ctx context.Context, db *store.DB, sealer *secret.Sealer, a taskd.Account) (demo, error) {
 	if len(a.APIKey) == 0 { // revoked in the pages (taskd.TrustEnded): the demo makes a new one
@@ -115,12 +131,12 @@ func existingDemo(ctx context.Context, db *store.DB, sealer *secret.Sealer, a ta
 		d.clientID = clients[0].ClientID
 	}
 	if hooks, err := db.Webhooks(ctx, a.ID); err == nil && len(hooks) > 0 {
-		d.hookID, d.hookEnabled = hooks[0].ID, hooks[0].Enabled
+		d.hookID, d.hookURL, d.hookEnabled = hooks[0].ID, hooks[0].URL, hooks[0].Enabled
 	}
 	return d, nil
 }
 
-func createDemo(ctx context.Context, db *store.DB, sealer *secret.Sealer, hooks *webhook.Service) (demo, error) {
+func createDemo(ctx context.Context, db *store.DB, sealer *secret.Sealer, hooks *webhook.Service, hookURL string) (demo, error) {
 	key, err := createDemoWork(ctx, db, sealer)
 	if err != nil {
 		return demo{}, err
@@ -138,11 +154,11 @@ func createDemo(ctx context.Context, db *store.DB, sealer *secret.Sealer, hooks 
 		return d, err
 	}
 	d.clientID, d.clientSecret = c.ClientID, sec
-	w, hsec, err := hooks.AddUnchecked(ctx, a.ID, taskd.WebhookInput{URL: demoHookURL, Events: strings.Join(taskd.SubscribableEvents, ",")})
+	w, hsec, err := hooks.AddUnchecked(ctx, a.ID, taskd.WebhookInput{URL: hookURL, Events: strings.Join(taskd.SubscribableEvents, ",")})
 	if err != nil {
 		return d, err
 	}
-	d.hookID, d.hookSecret, d.hookEnabled = w.ID, hsec, w.Enabled
+	d.hookID, d.hookURL, d.hookSecret, d.hookEnabled = w.ID, w.URL, hsec, w.Enabled
 	return d, nil
 }
 

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -9,8 +8,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"sort"
-	"strings"
 	"sync"
 	"time"
 
@@ -23,7 +20,8 @@ func listen(ctx context.Context, e env, args []string) error {
 	fs := newFlags("listen", "Receive webhooks and print them: a destination to try taskd's webhooks with.")
 	addr := fs.String("addr", "127.0.0.1:9000", "address to listen on")
 	var secrets stringList
-	fs.Var(&secrets, "secret", "a webhook's whsec_ secret; repeat for several webhooks. When set, deliveries whose signature matches none are refused (401)")
+	fs.Var(&secrets, "secret", "a webhook's whsec_ secret; repeat for several webhooks. When set, deliveries whose signature matches none are refused (401); "+
+		"URL checks are answered whatever their signature, since a new webhook's comes before you can know its secret")
 	if err := parseFlags(fs, e, args); err != nil {
 		return helpOK(err)
 	}
@@ -40,18 +38,19 @@ func listen(ctx context.Context, e env, args []string) error {
 		}
 		mu.Lock()
 		defer mu.Unlock()
-		id := r.Header.Get("webhook-id")
-		verdict, ok := checkSignature(secrets, r.Header, body)
-		if !ok {
-			fmt.Fprintf(e.stdout, "%s  REFUSED %s on %s (%s): %s\n", time.Now().Format("15:04:05"), id, r.URL.Path, summary(body), verdict)
-			w.Header().Set("Content-Type", "application/json")
-			w.WriteHeader(http.StatusUnauthorized)
-			w.Write([]byte(`{"status":"bad signature"}`))
+		from := r.Header.Get("webhook-id") + " on " + r.URL.Path
+		verdict, err := checkSignature(secrets, r.Header, body)
+		switch {
+		case err == nil:
+			printDelivery(e.stdout, from, verdict, body)
+		case isURLCheck(body):
+			fmt.Fprintf(e.stdout, "%s  URL check answered (%s), %s\n", clock(), from, unverifiedCheck(err))
+		default:
+			fmt.Fprintf(e.stdout, "%s  REFUSED %s (%s): %v\n", clock(), from, summary(body), err)
+			answer(w, http.StatusUnauthorized, "bad signature")
 			return
 		}
-		printDelivery(e.stdout, id, verdict, body)
-		w.Header().Set("Content-Type", "application/json")
-		w.Write([]byte(`{"status":"OK"}`))
+		answer(w, http.StatusOK, "OK")
 	})}
 	fmt.Fprintf(e.stdout, "taskd listen: receiving webhooks on http://%s/ (answering {\"status\":\"OK\"}); %s\n", ln.Addr(), checking(len(secrets)))
 	errc := make(chan error, 1)
@@ -70,6 +69,16 @@ func listen(ctx context.Context, e env, args []string) error {
 	return nil
 }
 
+// answer writes listen's JSON answer: {"status":"OK"} is what taskd wants.
+func answer(w http.ResponseWriter, code int, status string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(code)
+	fmt.Fprintf(w, `{"status":%q}`, status)
+}
+
+// clock is the time printed before each line.
+func clock() string { return time.Now().Format("15:04:05") }
+
 // checking says what listen does with signatures.
 func checking(secrets int) string {
 	switch secrets {
@@ -83,107 +92,46 @@ func checking(secrets int) string {
 
 // checkSignature verifies a delivery against each secret in turn. It
 // reports which one matched (by its place on the command line), or, when
-// none did, a reason that says what to do.
-func checkSignature(secrets []string, h http.Header, body []byte) (verdict string, ok bool) {
+// none did, an error that says what to do (webhook.ErrStale when the
+// timestamp is what failed).
+func checkSignature(secrets []string, h http.Header, body []byte) (verdict string, err error) {
 	if len(secrets) == 0 {
-		return "signature not checked (no --secret)", true
+		return "signature not checked (no --secret)", nil
 	}
 	var last error
 	for i, sec := range secrets {
 		err := webhook.Verify(sec, h.Get("webhook-id"), h.Get("webhook-timestamp"), h.Get("webhook-signature"), body, time.Now(), 5*time.Minute)
 		if err == nil {
 			if len(secrets) == 1 {
-				return "signature ok", true
+				return "signature ok", nil
 			}
-			return fmt.Sprintf("signature ok, secret %d of %d", i+1, len(secrets)), true
+			return fmt.Sprintf("signature ok, secret %d of %d", i+1, len(secrets)), nil
 		}
 		last = err
 	}
 	if errors.Is(last, webhook.ErrStale) {
-		return fmt.Sprintf("%v (is this machine's clock right?)", last), false
+		return "", fmt.Errorf("%w (is this machine's clock right?)", last)
 	}
-	return fmt.Sprintf("the signature matches none of the %d secret(s) given (%v). Each webhook has its own secret: "+
-		"pass this webhook's with another --secret, or rotate it on the webhook's page to see a new one", len(secrets), last), false
+	return "", fmt.Errorf("the signature matches none of the %d secret(s) given (%v). Each webhook has its own secret: "+
+		"pass this webhook's with another --secret, or rotate it on the webhook's page to see a new one", len(secrets), last)
 }
 
-// summary names a delivery's events without trusting them: what a
-// refused delivery was, to tell which webhook sent it.
-func summary(body []byte) string {
-	var events []struct {
-		Event  string                    `json:"event"`
-		Object struct{ Type, ID string } `json:"object"`
-	}
-	if json.Unmarshal(body, &events) != nil {
-		return "not a JSON array"
-	}
-	if len(events) == 0 {
-		return "URL check"
-	}
-	parts := make([]string, 0, min(3, len(events)))
-	for _, ev := range events[:min(3, len(events))] {
-		parts = append(parts, ev.Event+" "+ev.Object.Type+" "+ev.Object.ID)
-	}
-	if len(events) > 3 {
-		parts = append(parts, fmt.Sprintf("and %d more", len(events)-3))
-	}
-	return strings.Join(parts, ", ")
+// isURLCheck reports whether a body is taskd's URL check: an empty JSON
+// array, which carries no event. add_webhook signs it with the new
+// webhook's secret, shown only in add_webhook's answer, so listen cannot
+// have it yet: it answers a check whatever its signature, and refuses
+// every delivery of events whose signature matches no secret given.
+func isURLCheck(body []byte) bool {
+	var events []json.RawMessage
+	return json.Unmarshal(body, &events) == nil && events != nil && len(events) == 0
 }
 
-// printDelivery prints one line per event, with the event's id (what a
-// receiver deduplicates on: a batch may be sent again), then its changes.
-func printDelivery(out io.Writer, id, verdict string, body []byte) {
-	var events []struct {
-		ID     string `json:"id"`
-		Event  string `json:"event"`
-		Object struct {
-			Type, ID, Page string
-		} `json:"object"`
-		User struct {
-			Email string `json:"email"`
-		} `json:"user_from"`
-		New map[string]any `json:"new"`
-		Old map[string]any `json:"old"`
+// unverifiedCheck says why a URL check that listen answered did not
+// verify, and what that means for the webhook's deliveries.
+func unverifiedCheck(err error) string {
+	if errors.Is(err, webhook.ErrStale) {
+		return fmt.Sprintf("though %v", err)
 	}
-	now := time.Now().Format("15:04:05")
-	if err := json.Unmarshal(body, &events); err != nil {
-		fmt.Fprintf(out, "%s  %s (%s): not a JSON array: %s\n", now, id, verdict, bytes.TrimSpace(body))
-		return
-	}
-	if len(events) == 0 {
-		fmt.Fprintf(out, "%s  URL check  (%s; %s)\n", now, id, verdict)
-		return
-	}
-	for _, ev := range events {
-		fmt.Fprintf(out, "%s  event %s  %-15s %s %s by %s  (%s; %s)\n", now, ev.ID, ev.Event, ev.Object.Type, ev.Object.ID, ev.User.Email, id, verdict)
-		keys := make([]string, 0, len(ev.New))
-		for k := range ev.New {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			line := fmt.Sprintf("    %s: %s", k, show(ev.New[k]))
-			if old, ok := ev.Old[k]; ok {
-				line = fmt.Sprintf("    %s: %s → %s", k, show(old), show(ev.New[k]))
-			}
-			fmt.Fprintln(out, strings.ReplaceAll(line, "\n", " "))
-		}
-	}
-}
-
-// show renders a field value: people by name, empty values as a dash.
-func show(v any) string {
-	switch x := v.(type) {
-	case map[string]any:
-		if name, ok := x["name"].(string); ok {
-			return name
-		}
-	case string:
-		if x == "" {
-			return "—"
-		}
-		return x
-	case nil:
-		return "—"
-	}
-	return fmt.Sprint(v)
+	return "its signature is by a secret not given (a new webhook?): its deliveries will be refused " +
+		"until listen runs with its secret as another --secret"
 }

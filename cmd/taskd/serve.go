@@ -26,6 +26,7 @@ type serveFlags struct {
 	addr            string
 	dev             bool
 	demo            bool
+	demoHookURL     string
 	tlsCert         string
 	tlsKey          string
 	trustProxy      bool
@@ -51,6 +52,7 @@ func serve(ctx context.Context, e env, args []string) error {
 	fs.StringVar(&f.addr, "addr", "127.0.0.1:8080", "address to listen on")
 	fs.BoolVar(&f.dev, "dev", false, "development mode: plain HTTP on loopback; relaxed checks are printed at start")
 	fs.BoolVar(&f.demo, "demo", false, "with --dev: create (or reuse) the demo account and print how to use it")
+	fs.StringVar(&f.demoHookURL, "demo-webhook-url", demoHookURL, "with --demo: where the demo's webhook points when the demo is made (an http:// URL, for a taskd listen)")
 	fs.StringVar(&f.tlsCert, "tls-cert", "", "TLS certificate file (PEM); with --tls-key the server speaks HTTPS")
 	fs.StringVar(&f.tlsKey, "tls-key", "", "TLS private key file (PEM)")
 	fs.BoolVar(&f.trustProxy, "trust-proxy", false, "run behind a TLS-terminating proxy that serves --public-url")
@@ -125,7 +127,7 @@ func serve(ctx context.Context, e env, args []string) error {
 	}
 	if f.demo {
 		folks := &people.Service{Store: db, Outbox: outbox, PublicURL: base}
-		if err := seedDemo(ctx, e.stdout, db, sealer, hooks, folks, base); err != nil {
+		if err := seedDemo(ctx, e.stdout, db, sealer, hooks, folks, base, f.demoHookURL); err != nil {
 			ln.Close()
 			return fmt.Errorf("demo: %w", err)
 		}
@@ -155,6 +157,9 @@ func (f *serveFlags) check() error {
 	}
 	if f.demo && !f.dev {
 		return errors.New("--demo needs --dev")
+	}
+	if u, err := url.Parse(f.demoHookURL); err != nil || u.Scheme != "http" || u.Host == "" {
+		return errors.New("--demo-webhook-url must be an http:// URL, such as http://127.0.0.1:9000/")
 	}
 	if f.fileMB < 1 || f.accountFilesMB < f.fileMB || f.accountFilesMB > 1<<30 {
 		return errors.New("--max-file-mb must be at least 1 and --max-account-files-mb at least as large")

@@ -146,6 +146,16 @@ func serveFlagRows(t *testing.T) []flagRow {
 				t.Fatalf("the demo's projects: %d %v", status, body)
 			}
 		}},
+		{flag: "demo-webhook-url", set: value("http://127.0.0.1:9999/hooks", "--demo"), check: func(t *testing.T, s *flagServer) {
+			if !strings.Contains(s.stdout.String(), "listen --addr 127.0.0.1:9999 --secret whsec_") {
+				t.Fatalf("the demo's receiver is not on port 9999:\n%s", s.stdout.String())
+			}
+			s.slug = "demo"
+			_, body := s.call(t, demoKeyRE.FindStringSubmatch(s.stdout.String())[1], "action", "get_webhooks")
+			if hooks, _ := body["data"].([]any); len(hooks) != 1 || hooks[0].(map[string]any)["url"] != s.value {
+				t.Fatalf("the demo's webhooks: %v", body)
+			}
+		}},
 		{flag: "tls-cert", set: value(certFile, "--tls-key", keyFile), client: tlsClient, check: checkTLS},
 		{flag: "tls-key", set: value(keyFile, "--tls-cert", certFile), client: tlsClient, check: checkTLS},
 		{flag: "trust-proxy", set: value("true", "--api-rate-limit-address", "1", "--token-rate-limit-address", "2"), check: checkTrustProxy},

@@ -57,27 +57,36 @@ func (s *Site) AuthorizeURL(extra ...string) string {
 // Consent runs the pages from an authorization request to the redirect back
 // to the application, for a person choosing an account, and returns it.
 func (s *Site) Consent(b *Browser, authURL, email, slug, decision string) *url.URL {
-	t := s.t
+	s.t.Helper()
+	return b.In(s.t).Consent(s.Base, authURL, email, Password, slug, decision)
+}
+
+// Consent runs the pages of the taskd at base from an authorization request
+// to the redirect back to the application: it signs in with email and
+// password when asked, chooses the account slug, and makes the decision
+// ("allow" or "deny"). It returns where the redirect leads.
+func (b *Browser) Consent(base, authURL, email, password, slug, decision string) *url.URL {
+	t := b.t
 	t.Helper()
 	p := b.Get(authURL)
 	if p.Status == http.StatusOK && strings.Contains(p.Body, `name="password"`) {
 		f := p.Form(t, "", "")
 		f.Set("email", email)
-		f.Set("password", Password)
-		next := b.Post(s.Base+"/login", f).Location(t)
-		p = b.Get(s.Base + next.String())
+		f.Set("password", password)
+		next := b.Post(base+"/login", f).Location(t)
+		p = b.Get(base + next.String())
 	}
 	if p.Status != http.StatusOK || !strings.Contains(p.Body, "Choose an account") {
 		t.Fatalf("want the user-selection page, got HTTP %d:\n%s", p.Status, p.Body)
 	}
-	sel := b.Post(s.Base+"/oauth2/authorize", p.Form(t, "account", slug)).Location(t)
-	p = b.Get(s.Base + sel.String())
+	sel := b.Post(base+"/oauth2/authorize", p.Form(t, "account", slug)).Location(t)
+	p = b.Get(base + sel.String())
 	if p.Status != http.StatusOK || !strings.Contains(p.Body, "Allow access?") {
 		t.Fatalf("want the consent page, got HTTP %d:\n%s", p.Status, p.Body)
 	}
 	f := p.Form(t, "account", slug)
 	f.Set("decision", decision)
-	return b.Post(s.Base+"/oauth2/authorize", f).Location(t)
+	return b.Post(base+"/oauth2/authorize", f).Location(t)
 }
 
 // Code runs the whole flow as the owner and returns an authorization code.

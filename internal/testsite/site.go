@@ -244,15 +244,19 @@ func (s *Site) Owner() (taskd.Account, taskd.Actor) {
 	return acct, taskd.Actor{AccountID: acct.ID, Person: m.Ref(), Role: m.Role}
 }
 
-// Browser is a new browser of the site. Each browser connects from its own loopback address (127.x.y.z), so that
-// the sign-in limits per client address, counted in the database, do not
-// add up across the browsers of one test.
-func (s *Site) Browser() *Browser {
+// Browser is a new browser of the site (see NewBrowser).
+func (s *Site) Browser() *Browser { return NewBrowser(s.t) }
+
+// NewBrowser is a new browser, of a site or of a taskd the test started
+// otherwise. Each browser connects from its own loopback address
+// (127.x.y.z), so that the sign-in limits per client address, counted in
+// the database, do not add up across the browsers of one test.
+func NewBrowser(t testing.TB) *Browser {
 	jar, _ := cookiejar.New(nil)
 	from := &net.TCPAddr{IP: net.IPv4(127, byte(1+rand.IntN(254)), byte(rand.IntN(256)), byte(1+rand.IntN(254)))}
 	transport := &http.Transport{DialContext: (&net.Dialer{LocalAddr: from, Timeout: 5 * time.Second}).DialContext}
-	s.t.Cleanup(transport.CloseIdleConnections)
-	return &Browser{t: s.t, C: &http.Client{Jar: jar, Transport: transport, CheckRedirect: func(*http.Request, []*http.Request) error {
+	t.Cleanup(transport.CloseIdleConnections)
+	return &Browser{t: t, C: &http.Client{Jar: jar, Transport: transport, CheckRedirect: func(*http.Request, []*http.Request) error {
 		return http.ErrUseLastResponse
 	}}}
 }

@@ -32,6 +32,9 @@ type noTokens struct{ TokenVerifier }
 // KeyOnly reports whether an action takes the administrative key only.
 func KeyOnly(name string) bool { return credentialOnly[name] == keyOnly }
 
+// TokenOnly reports whether an action takes an access token only.
+func TokenOnly(name string) bool { return credentialOnly[name] == bearerOnly }
+
 // ActionParams lists the parameters an administrative action accepts.
 func ActionParams(name string) []string { return actions()[name].params }
 

@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/taskd/taskd/webhook"
@@ -23,13 +24,13 @@ func listen(ctx context.Context, e env, args []string) error {
 	fs := newFlags("listen", "Receive webhooks and print them: a destination to try taskd's webhooks with.")
 	addr := fs.String("addr", "127.0.0.1:9000", "address to listen on")
 	var secrets stringList
-	fs.Var(&secrets, "secret", "a webhook's whsec_ secret; repeat for several webhooks. When set, deliveries whose signature matches none are refused (401)")
+	fs.Var(&secrets, "secret", "a webhook's whsec_ `secret`; repeat for several webhooks. When set, deliveries whose signature matches none are refused (401)")
 	if err := parseFlags(fs, e, args); err != nil {
 		return helpOK(err)
 	}
-	ln, err := net.Listen("tcp", *addr)
+	ln, err := listenOn(*addr, "addr")
 	if err != nil {
-		return fmt.Errorf("listen: %w", err)
+		return err
 	}
 	var mu sync.Mutex // keeps printed events whole
 	srv := &http.Server{ReadHeaderTimeout: 10 * time.Second, Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -68,6 +69,19 @@ func listen(ctx context.Context, e env, args []string) error {
 		return err
 	}
 	return nil
+}
+
+// listenOn listens on the address that flag gives. An address in use, or
+// one that cannot be had, is said in one line that names the flag.
+func listenOn(addr, flag string) (net.Listener, error) {
+	ln, err := net.Listen("tcp", addr)
+	switch {
+	case errors.Is(err, syscall.EADDRINUSE):
+		return nil, fmt.Errorf("%s is in use; choose another with --%s (or %s)", addr, flag, envName(flag))
+	case err != nil:
+		return nil, fmt.Errorf("--%s %s: %w", flag, addr, err)
+	}
+	return ln, nil
 }
 
 // checking says what listen does with signatures.

@@ -111,9 +111,16 @@ func testMasterKeyRotation(t *testing.T, st storage) {
 	if code, _ := testsite.APICall(t, base+"/a/demo", apiKey, "action=get_projects"); code != 200 {
 		t.Fatalf("the API key under the new key with the old one held: %d", code)
 	}
-	counts := cliJSON(t, rotating, "master-key", "reseal", "--old-master-keys", old)
-	if counts[store.SealedAPIKey] == "0" || counts[store.SealedWebhookSecret] == "0" || counts[store.SealedSigningKey] == "0" || counts[store.SealedMail] == "0" {
-		t.Fatalf("reseal printed %v", counts)
+	counts := cliPrinted[struct {
+		Status          string
+		APIKey          int `json:"api key"`
+		WebhookSecret   int `json:"webhook secret"`
+		WebhookPassword int `json:"webhook password"`
+		SigningKey      int `json:"signing key"`
+		Mail            int `json:"mail"`
+	}](t, rotating, "master-key", "reseal", "--old-master-keys", old)
+	if counts.Status != "ok" || counts.APIKey == 0 || counts.WebhookSecret == 0 || counts.SigningKey == 0 || counts.Mail == 0 {
+		t.Fatalf("reseal printed %+v", counts)
 	}
 	if n, kinds := unopened(t, st, newKey); n != 0 {
 		t.Fatalf("after the reseal %d values of %v do not open with the new key alone", n, kinds)

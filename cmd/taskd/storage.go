@@ -2,10 +2,12 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/taskd/taskd"
@@ -91,8 +93,24 @@ func (s *storageFlags) openWith(ctx context.Context, o store.Options) (*store.DB
 }
 
 // key returns the master key: --master-key, else the data directory's
-// master.key, made on first use.
-func (s *storageFlags) key(_ context.Context, _ *store.DB) ([]byte, error) {
+// master.key. The file is made when missing only while the database holds
+// nothing sealed. A database that does (restored, or reached from a new
+// data directory) was sealed with a key no new one can replace, and taskd
+// refuses rather than make one: under a new key its secrets would never
+// open, and the new file would stand where the right one must go back.
+func (s *storageFlags) key(ctx context.Context, db *store.DB) ([]byte, error) {
+	if s.masterKey == "" {
+		path := filepath.Join(dataDir(s.data), "master.key")
+		if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+			counts, err := db.Sealed(ctx)
+			if err != nil {
+				return nil, err
+			}
+			if len(counts) > 0 {
+				return nil, missingKey(path, counts)
+			}
+		}
+	}
 	return secret.LoadKey(s.masterKey, dataDir(s.data))
 }
 
@@ -104,6 +122,25 @@ var sealedKinds = []struct{ kind, one, many string }{
 	{store.SealedWebhookSecret, "webhook secret", "webhook secrets"},
 	{store.SealedWebhookPass, "webhook password", "webhook passwords"},
 	{store.SealedMail, "queued e-mail", "queued e-mails"},
+}
+
+// missingKey is the error of a database holding sealed values (counts, by
+// kind) whose master key file (path) is missing.
+func missingKey(path string, counts map[string]int) error {
+	var what []string
+	for _, k := range sealedKinds {
+		switch n := counts[k.kind]; n {
+		case 0:
+		case 1:
+			what = append(what, "1 "+k.one)
+		default:
+			what = append(what, fmt.Sprintf("%d %s", n, k.many))
+		}
+	}
+	return fmt.Errorf("no master key: %s is missing, but the database holds values sealed with a master key (%s), "+
+		"which cannot be opened without the key that sealed them; taskd makes no new key for it. "+
+		"Put back the master.key that was beside the database when the backup was taken (as %[1]s), "+
+		"or pass that key with --master-key (or TASKD_MASTER_KEY)", path, strings.Join(what, ", "))
 }
 
 // openStore opens the store, for a command that neither seals nor opens

@@ -263,6 +263,12 @@ func TestHelpAndEnvironment(t *testing.T) {
 	if out, err := cli(t, storage{data: dir}, "migrate"); err != nil || !strings.Contains(out, `"status":"ok"`) {
 		t.Fatalf("migrate: %v %s", err, out)
 	}
+	// A bad value from the environment names the variable and its flag.
+	bad := func(k string) string { return map[string]string{"TASKD_SHUTDOWN_TIMEOUT": "soon"}[k] }
+	want := `TASKD_SHUTDOWN_TIMEOUT (--shutdown-timeout): invalid value "soon"`
+	if err := run(context.Background(), []string{"serve", "--dev"}, bad, io.Discard, io.Discard); err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Fatalf("serve with TASKD_SHUTDOWN_TIMEOUT=soon: %v; want %q", err, want)
+	}
 }
 
 func TestServeRefusesUnsafeSettings(t *testing.T) {

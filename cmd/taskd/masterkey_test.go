@@ -163,7 +163,11 @@ func TestNoNewMasterKeyForASealedDatabase(t *testing.T) {
 			if st.db == "" {
 				backup := filepath.Join(t.TempDir(), "backup.db")
 				cliPrinted[backupOut](t, st, "backup", "--to", backup)
-				cliPrinted[backupOut](t, moved, "restore", "--from", backup)
+				// restore says what serve will want.
+				_, stderr, err := runCLI(append([]string{"restore", "--from", backup}, moved.where()...)...)
+				if err != nil || !strings.Contains(stderr, "no master key in "+moved.data+": put back the master.key that was beside the database") {
+					t.Fatalf("restore into a --data without master.key: %v, stderr %q", err, stderr)
+				}
 			}
 			p.kill()
 			movedKey := filepath.Join(moved.data, "master.key")

@@ -53,12 +53,12 @@ func joinsAtOnce(ctx context.Context, db *store.DB, p taskd.NewPerson, password 
 
 func migrate(ctx context.Context, e env, args []string) error {
 	var sf storageFlags
-	fs := newFlags("migrate", "Apply pending database migrations and exit.")
-	sf.register(fs, e.stderr)
+	fs := newFlags("migrate", "Apply pending database migrations and exit. Every command and serve apply them too; this one does nothing else.")
+	sf.register(fs, e.stderr, 0)
 	if err := parseFlags(fs, e, args); err != nil {
 		return helpOK(err)
 	}
-	db, err := store.Open(ctx, store.Options{URL: sf.db, DataDir: sf.data})
+	db, err := sf.openStore(ctx)
 	if err != nil {
 		return err
 	}
@@ -69,7 +69,8 @@ func migrate(ctx context.Context, e env, args []string) error {
 func accountCreate(ctx context.Context, e env, args []string) error {
 	var sf storageFlags
 	fs := newFlags("account create", "Create an account with its owner. Prints the account and its administrative API key (shown once).")
-	sf.register(fs, e.stderr)
+	sf.register(fs, e.stderr, withKey)
+	fs.StringVar(&sf.publicURL, "public-url", "", "the server's public URL, for the account URL printed (default http://127.0.0.1:8080)")
 	slug := fs.String("slug", "", "account slug: lower-case letters, digits and hyphens (required)")
 	name := fs.String("name", "", "account name (default: the slug)")
 	email := fs.String("owner-email", "", "owner's e-mail address (required)")
@@ -111,7 +112,7 @@ func accountCreate(ctx context.Context, e env, args []string) error {
 func userAdd(ctx context.Context, e env, args []string) error {
 	var sf storageFlags
 	fs := newFlags("user add", "Add a person to an account. Someone new to taskd joins at once with the password given. Someone already registered joins at once only if the password given is theirs; otherwise they are invited, and join when they accept after signing in.")
-	sf.register(fs, e.stderr)
+	sf.register(fs, e.stderr, 0)
 	slug := fs.String("account", "", "account slug (required)")
 	email := fs.String("email", "", "e-mail address (required)")
 	password := fs.String("password", "", "password, at least 8 characters (required)")
@@ -129,7 +130,7 @@ func userAdd(ctx context.Context, e env, args []string) error {
 	if err != nil {
 		return err
 	}
-	db, _, a, err := sf.openAccount(ctx, *slug)
+	db, a, err := sf.openAccount(ctx, *slug)
 	if err != nil {
 		return err
 	}
@@ -157,16 +158,20 @@ func userAdd(ctx context.Context, e env, args []string) error {
 func apikeyRotate(ctx context.Context, e env, args []string) error {
 	var sf storageFlags
 	fs := newFlags("apikey rotate", "Replace an account's administrative API key; the old key stops working at once. Prints the new key.")
-	sf.register(fs, e.stderr)
+	sf.register(fs, e.stderr, withKey)
 	slug := fs.String("account", "", "account slug (required)")
 	if err := parseFlags(fs, e, args, "account"); err != nil {
 		return helpOK(err)
 	}
-	db, sealer, a, err := sf.openAccount(ctx, *slug)
+	db, sealer, err := sf.open(ctx)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
+	a, err := findAccount(ctx, db, *slug)
+	if err != nil {
+		return err
+	}
 	key := secret.APIKey()
 	if err := db.SetAPIKey(ctx, a.ID, sealer.SealAPIKey(a.Slug, key), 0); err != nil {
 		return cliError(err)

@@ -25,11 +25,11 @@ func TestDamagedPageIsRefused(t *testing.T) {
 	st := storage{data: t.TempDir(), masterKey: testdb.MasterKeyBase64()}
 	fillTasks(t, st, 600)
 	good := filepath.Join(t.TempDir(), "good.db")
-	cliJSON(t, st, "backup", "--to", good)
+	cliPrinted[backupOut](t, st, "backup", "--to", good)
 
 	t.Run("backup of a damaged database", func(t *testing.T) {
 		live := storage{data: t.TempDir(), masterKey: st.masterKey}
-		cliJSON(t, live, "restore", "--from", good)
+		cliPrinted[backupOut](t, live, "restore", "--from", good)
 		db := filepath.Join(live.data, "taskd.db")
 		damage(t, db)
 		before := read(t, db)

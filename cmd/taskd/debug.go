@@ -22,9 +22,9 @@ func serveDebug(ctx context.Context, addr string, log *slog.Logger) (net.Addr, e
 	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
 		return nil, errors.New("--debug-addr must be a loopback address (e.g. 127.0.0.1:6060)")
 	}
-	ln, err := net.Listen("tcp", addr)
+	ln, err := listenOn(addr, "debug-addr")
 	if err != nil {
-		return nil, fmt.Errorf("--debug-addr: %w", err)
+		return nil, err
 	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("/debug/pprof/", pprof.Index)

@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/taskd/taskd/webhook"
@@ -20,14 +21,14 @@ func listen(ctx context.Context, e env, args []string) error {
 	fs := newFlags("listen", "Receive webhooks and print them: a destination to try taskd's webhooks with.")
 	addr := fs.String("addr", "127.0.0.1:9000", "address to listen on")
 	var secrets stringList
-	fs.Var(&secrets, "secret", "a webhook's whsec_ secret; repeat for several webhooks. When set, deliveries whose signature matches none are refused (401); "+
+	fs.Var(&secrets, "secret", "a webhook's whsec_ `secret`; repeat for several webhooks. When set, deliveries whose signature matches none are refused (401); "+
 		"URL checks are answered whatever their signature, since a new webhook's comes before you can know its secret")
 	if err := parseFlags(fs, e, args); err != nil {
 		return helpOK(err)
 	}
-	ln, err := net.Listen("tcp", *addr)
+	ln, err := listenOn(*addr, "addr")
 	if err != nil {
-		return fmt.Errorf("listen: %w", err)
+		return err
 	}
 	var mu sync.Mutex // keeps printed events whole
 	srv := &http.Server{ReadHeaderTimeout: 10 * time.Second, Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -78,6 +79,19 @@ func answer(w http.ResponseWriter, code int, status string) {
 
 // clock is the time printed before each line.
 func clock() string { return time.Now().Format("15:04:05") }
+
+// listenOn listens on the address that flag gives. An address in use, or
+// one that cannot be had, is said in one line that names the flag.
+func listenOn(addr, flag string) (net.Listener, error) {
+	ln, err := net.Listen("tcp", addr)
+	switch {
+	case errors.Is(err, syscall.EADDRINUSE):
+		return nil, fmt.Errorf("%s is in use; choose another with --%s (or %s)", addr, flag, envName(flag))
+	case err != nil:
+		return nil, fmt.Errorf("--%s %s: %w", flag, addr, err)
+	}
+	return ln, nil
+}
 
 // checking says what listen does with signatures.
 func checking(secrets int) string {

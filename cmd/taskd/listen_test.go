@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"io"
+	"net"
 	"net/http"
 	"regexp"
 	"strconv"
@@ -155,5 +156,37 @@ func TestListenPrintsValues(t *testing.T) {
 		"    watchers: (none) → ann@example.com, bo@example.com\n", "event 11  delete_comment", "    text: was Done\n")
 	if strings.Contains(out.String(), "map[") {
 		t.Fatalf("a Go map was printed:\n%s", out)
+	}
+}
+
+// TestAddressInUse: serve and listen, given an address another process
+// holds, exit saying so in one line that names the flag to change.
+func TestAddressInUse(t *testing.T) {
+	held, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Close()
+	addr := held.Addr().String()
+	for _, tc := range []struct {
+		name string
+		args []string
+		flag string
+	}{
+		{"serve", []string{"serve", "--dev", "--addr", addr}, "--addr (or TASKD_ADDR)"},
+		{"serve's profiles", []string{"serve", "--dev", "--addr", "127.0.0.1:0", "--debug-addr", addr}, "--debug-addr (or TASKD_DEBUG_ADDR)"},
+		{"listen", []string{"listen", "--addr", addr}, "--addr (or TASKD_ADDR)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			args := tc.args
+			if tc.args[0] == "serve" {
+				args = append(args, "--log-level", "error", "--data", t.TempDir())
+			}
+			stdout, stderr, code := runProcess(t, nil, args...)
+			want := "taskd: " + addr + " is in use; choose another with " + tc.flag + "\n"
+			if code != 1 || stderr != want || stdout != "" {
+				t.Fatalf("taskd %s: exit %d, stderr %q, stdout %q; want exit 1 and stderr %q", strings.Join(args, " "), code, stderr, stdout, want)
+			}
+		})
 	}
 }

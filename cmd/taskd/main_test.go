@@ -46,15 +46,31 @@ type storage struct {
 	data, db, masterKey string
 }
 
+// args are serve's arguments for the storage.
 func (s storage) args() []string {
-	a := []string{"--data", s.data}
-	if s.db != "" {
-		a = append(a, "--db", s.db)
-	}
+	a := s.where()
 	if s.masterKey != "" {
 		a = append(a, "--master-key", s.masterKey)
 	}
 	return a
+}
+
+// where are the arguments every command that reaches the data takes.
+func (s storage) where() []string {
+	a := []string{"--data", s.data}
+	if s.db != "" {
+		a = append(a, "--db", s.db)
+	}
+	return a
+}
+
+// getenv gives the master key as TASKD_MASTER_KEY, which the commands that
+// take --master-key read and the others leave alone.
+func (s storage) getenv(name string) string {
+	if name == "TASKD_MASTER_KEY" {
+		return s.masterKey
+	}
+	return ""
 }
 
 // backends gives the test a fresh database on each backend.
@@ -69,28 +85,39 @@ func backends(t *testing.T) map[string]storage {
 
 func noEnv(string) string { return "" }
 
-// cli runs one taskd command and returns its stdout.
+// cli runs one taskd command on the storage and returns its stdout.
 func cli(t *testing.T, s storage, args ...string) (string, error) {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	err := run(context.Background(), append(args, s.args()...), noEnv, &out, &errOut)
+	err := run(context.Background(), append(args, s.where()...), s.getenv, &out, &errOut)
 	if err != nil {
 		return out.String(), fmt.Errorf("%w (stderr: %s)", err, errOut.String())
 	}
 	return out.String(), nil
 }
 
+// cliJSON runs a command that prints one JSON object of strings, and
+// returns it.
 func cliJSON(t *testing.T, s storage, args ...string) map[string]string {
+	t.Helper()
+	return cliPrinted[map[string]string](t, s, args...)
+}
+
+// cliPrinted runs a command and returns the one JSON object it printed, as
+// a T: a printed value of another type fails the test.
+func cliPrinted[T any](t *testing.T, s storage, args ...string) T {
 	t.Helper()
 	out, err := cli(t, s, args...)
 	if err != nil {
 		t.Fatalf("taskd %s: %v", strings.Join(args, " "), err)
 	}
-	var m map[string]string
-	if err := json.Unmarshal([]byte(out), &m); err != nil || strings.Count(strings.TrimSpace(out), "\n") != 0 {
-		t.Fatalf("taskd %s printed %q, want one JSON object", strings.Join(args, " "), out)
+	var v T
+	dec := json.NewDecoder(strings.NewReader(out))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&v); err != nil || strings.Count(strings.TrimSpace(out), "\n") != 0 {
+		t.Fatalf("taskd %s printed %q, want one JSON object (%v)", strings.Join(args, " "), out, err)
 	}
-	return m
+	return v
 }
 
 var listenRE = regexp.MustCompile(`listening on (http://[0-9.:]+)`)
@@ -235,6 +262,12 @@ func TestHelpAndEnvironment(t *testing.T) {
 	}
 	if out, err := cli(t, storage{data: dir}, "migrate"); err != nil || !strings.Contains(out, `"status":"ok"`) {
 		t.Fatalf("migrate: %v %s", err, out)
+	}
+	// A bad value from the environment names the variable and its flag.
+	bad := func(k string) string { return map[string]string{"TASKD_SHUTDOWN_TIMEOUT": "soon"}[k] }
+	want := `TASKD_SHUTDOWN_TIMEOUT (--shutdown-timeout): invalid value "soon"`
+	if err := run(context.Background(), []string{"serve", "--dev"}, bad, io.Discard, io.Discard); err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Fatalf("serve with TASKD_SHUTDOWN_TIMEOUT=soon: %v; want %q", err, want)
 	}
 }
 

@@ -27,7 +27,7 @@ func masterKeyNew(_ context.Context, e env, args []string) error {
 func masterKeyReseal(ctx context.Context, e env, args []string) error {
 	var sf storageFlags
 	fs := newFlags("master-key reseal", "Seal every stored secret again with --master-key: the API keys, webhook secrets and passwords, token-signing keys and queued e-mail. Give the keys being replaced with --old-master-keys. Safe while servers run, once they all hold the new key (docs/operations.md).")
-	sf.register(fs, e.stderr)
+	sf.register(fs, e.stderr, withKey|withOldKeys)
 	if err := parseFlags(fs, e, args, "old-master-keys"); err != nil {
 		return helpOK(err)
 	}
@@ -46,9 +46,9 @@ func masterKeyReseal(ctx context.Context, e env, args []string) error {
 	if err != nil {
 		return fmt.Errorf("reseal (nothing was changed): %w", err)
 	}
-	out := map[string]string{"status": "ok"}
-	for _, kind := range []string{store.SealedAPIKey, store.SealedWebhookSecret, store.SealedWebhookPass, store.SealedSigningKey, store.SealedMail} {
-		out[kind] = strconv.Itoa(counts[kind])
+	out := map[string]any{"status": "ok"}
+	for _, k := range sealedKinds {
+		out[k.kind] = counts[k.kind]
 	}
 	return printJSON(e.stdout, out)
 }

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/taskd/taskd/oauth"
-	"github.com/taskd/taskd/server"
 )
 
 // stringList is a repeatable flag.
@@ -25,15 +24,15 @@ var _ flag.Value = (*stringList)(nil)
 func clientCreate(ctx context.Context, e env, args []string) error {
 	var sf storageFlags
 	fs := newFlags("client create", "Register an OAuth application in an account. Prints its client_id and client_secret; the secret is shown only now.")
-	sf.register(fs, e.stderr)
+	sf.register(fs, e.stderr, 0)
 	slug := fs.String("account", "", "account slug (required)")
 	name := fs.String("name", "", "application name (required)")
 	var uris stringList
-	fs.Var(&uris, "redirect-uri", "exact HTTPS redirect URI (required; repeat for several)")
+	fs.Var(&uris, "redirect-uri", "exact HTTPS redirect `URI` (required; repeat for several)")
 	if err := parseFlags(fs, e, args, "account", "name", "redirect-uri"); err != nil {
 		return helpOK(err)
 	}
-	db, _, a, err := sf.openAccount(ctx, *slug)
+	db, a, err := sf.openAccount(ctx, *slug)
 	if err != nil {
 		return err
 	}
@@ -51,7 +50,7 @@ func clientCreate(ctx context.Context, e env, args []string) error {
 func signingKeyRotate(ctx context.Context, e env, args []string) error {
 	var sf storageFlags
 	fs := newFlags("signing-key rotate", "Add a new access-token signing key. It is published in the JWKS at once and signs new tokens after ten minutes; tokens signed with older keys stay valid until they expire.")
-	sf.register(fs, e.stderr)
+	sf.register(fs, e.stderr, withKey|withOldKeys)
 	if err := parseFlags(fs, e, args); err != nil {
 		return helpOK(err)
 	}
@@ -60,8 +59,8 @@ func signingKeyRotate(ctx context.Context, e env, args []string) error {
 		return err
 	}
 	defer db.Close()
-	s, err := oauth.New(ctx, oauth.Config{Store: db, Sealer: sealer, Issuer: sf.baseURL("127.0.0.1:8080"),
-		AccountURL: func(slug string) string { return server.AccountURL(sf.baseURL("127.0.0.1:8080"), slug) }, Now: time.Now})
+	// Only the keys: no token is issued, so no issuer or account URL.
+	s, err := oauth.New(ctx, oauth.Config{Store: db, Sealer: sealer, Now: time.Now})
 	if err != nil {
 		return err
 	}

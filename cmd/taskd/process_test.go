@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -74,6 +75,25 @@ func startProcess(t *testing.T, st storage, extra ...string) *process {
 	}
 	t.Cleanup(p.kill)
 	return p
+}
+
+// runProcess runs taskd with args in a child process until it exits, and
+// returns what it printed and its exit code. Each of env is NAME=VALUE.
+func runProcess(t *testing.T, env []string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(append(os.Environ(), "TASKD_TEST_AS_TASKD=1"), env...)
+	var out, errOut strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	err := cmd.Run()
+	var exit *exec.ExitError
+	switch {
+	case errors.As(err, &exit):
+		code = exit.ExitCode()
+	case err != nil:
+		t.Fatalf("taskd %s: %v", strings.Join(args, " "), err)
+	}
+	return out.String(), errOut.String(), code
 }
 
 // kill ends the process with SIGKILL: no shutdown, no cleanup.

@@ -52,7 +52,7 @@ func usage() string {
 	for _, c := range commands() {
 		fmt.Fprintf(&b, "  taskd %-20s %s\n", c.name, c.summary)
 	}
-	b.WriteString("\nRun \"taskd help COMMAND\" or \"taskd COMMAND --help\" for a command's flags.\nEvery flag can also be set with the environment variable TASKD_<FLAG>, e.g.\nTASKD_DB for --db.\n")
+	b.WriteString("\nRun \"taskd help COMMAND\" or \"taskd COMMAND --help\" for what a command does and\nits flags. Every flag can also be set with the environment variable\nTASKD_<FLAG>, e.g. TASKD_DB for --db.\n")
 	return b.String()
 }
 

@@ -47,8 +47,9 @@ type serveFlags struct {
 
 func serve(ctx context.Context, e env, args []string) error {
 	var f serveFlags
-	fs := newFlags("serve", "Run the taskd server: the account API, and the pages, OAuth server and webhooks as they arrive.")
-	f.register(fs, e.stderr)
+	fs := newFlags("serve", "Run the taskd server on --addr: the pages, the account API and the OAuth server; it delivers webhooks and e-mail. It applies pending migrations first.")
+	f.register(fs, e.stderr, withKey|withOldKeys)
+	fs.StringVar(&f.publicURL, "public-url", "", "the server's public URL; account URLs are {public-url}/a/{slug}. Must be https outside --dev (default http://ADDR with --dev)")
 	fs.StringVar(&f.addr, "addr", "127.0.0.1:8080", "address to listen on")
 	fs.BoolVar(&f.dev, "dev", false, "development mode: plain HTTP on loopback; relaxed checks are printed at start")
 	fs.BoolVar(&f.demo, "demo", false, "with --dev: create (or reuse) the demo account and print how to use it")
@@ -99,9 +100,9 @@ func serve(ctx context.Context, e env, args []string) error {
 	}
 	defer db.Close()
 
-	ln, err := net.Listen("tcp", f.addr)
+	ln, err := listenOn(f.addr, "addr")
 	if err != nil {
-		return fmt.Errorf("listen: %w", err)
+		return err
 	}
 	base := f.baseURL(ln.Addr().String())
 	if f.dev {

@@ -2,10 +2,12 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/taskd/taskd"
@@ -13,30 +15,43 @@ import (
 	"github.com/taskd/taskd/store"
 )
 
-// storageFlags are the flags every command shares to reach the data.
+// storageFlags are the flags of the commands that reach the data: where it
+// is (--data, --db), and, for the commands that use them, the master key
+// (--master-key, --old-master-keys). The commands that use --public-url
+// (serve, account create) define it, each with its own words.
 type storageFlags struct {
 	data      string
 	db        string
 	masterKey string
 	oldKeys   string // --old-master-keys, during a rotation
-	publicURL string
+	publicURL string // --public-url, where the command defines it
 	fs        *flag.FlagSet
 	// warn tells the operator what the flags leave open to other local
 	// users (exposures); serve logs it.
 	warn func(msg string)
 }
 
-func (s *storageFlags) register(fs *flag.FlagSet, stderr io.Writer) {
+// The storage flags a command takes besides --data and --db.
+const (
+	withKey     = 1 << iota // --master-key: it seals stored secrets, or opens them
+	withOldKeys             // --old-master-keys: it opens what the keys being replaced sealed
+)
+
+func (s *storageFlags) register(fs *flag.FlagSet, stderr io.Writer, with int) {
 	s.fs = fs
 	s.warn = func(msg string) { fmt.Fprintln(stderr, "taskd: warning:", msg) }
-	fs.StringVar(&s.data, "data", "./taskd-data", "directory of the SQLite database and the server key file")
+	fs.StringVar(&s.data, "data", "./taskd-data", "directory of the SQLite database and of the master key file (master.key)")
 	fs.StringVar(&s.db, "db", "", "PostgreSQL URL (postgres://…); SQLite in --data when empty")
-	fs.StringVar(&s.masterKey, "master-key", "", "base64 32-byte key that encrypts stored API keys; default: --data/master.key, created on first use")
-	fs.StringVar(&s.oldKeys, "old-master-keys", "", "during a master-key rotation: the keys being replaced, base64, comma-separated; what they sealed still opens (docs/operations.md)")
-	fs.StringVar(&s.publicURL, "public-url", "", "public URL of the server (default http://ADDR, for --dev)")
+	if with&withKey != 0 {
+		fs.StringVar(&s.masterKey, "master-key", "", "base64 32-byte key that seals the stored API keys, signing keys, webhook secrets and queued e-mail; "+
+			"default: the file master.key in --data, made only while the database holds nothing sealed")
+	}
+	if with&withOldKeys != 0 {
+		fs.StringVar(&s.oldKeys, "old-master-keys", "", "during a master-key rotation: the keys being replaced, base64, comma-separated; what they sealed still opens (docs/operations.md)")
+	}
 }
 
-// open opens the store and the sealer for stored keys.
+// open opens the store and the sealer of stored secrets (withKey).
 func (s *storageFlags) open(ctx context.Context) (*store.DB, *secret.Sealer, error) {
 	return s.openWith(ctx, store.Options{})
 }
@@ -44,10 +59,6 @@ func (s *storageFlags) open(ctx context.Context) (*store.DB, *secret.Sealer, err
 // openWith is open with more store options (URL and DataDir come from the
 // flags).
 func (s *storageFlags) openWith(ctx context.Context, o store.Options) (*store.DB, *secret.Sealer, error) {
-	key, err := secret.LoadKey(s.masterKey, s.data)
-	if err != nil {
-		return nil, nil, err
-	}
 	var old [][]byte
 	for v := range strings.SplitSeq(s.oldKeys, ",") {
 		if strings.TrimSpace(v) == "" {
@@ -59,19 +70,95 @@ func (s *storageFlags) openWith(ctx context.Context, o store.Options) (*store.DB
 		}
 		old = append(old, k)
 	}
-	sealer, err := secret.NewSealer(key, old...)
+	if s.masterKey != "" { // a bad key is refused before the database is touched
+		if _, err := secret.LoadKey(s.masterKey, ""); err != nil {
+			return nil, nil, fmt.Errorf("--master-key: %w", err)
+		}
+	}
+	db, err := s.openStoreWith(ctx, o)
 	if err != nil {
 		return nil, nil, err
 	}
+	key, err := s.key(ctx, db)
+	if err != nil {
+		db.Close()
+		return nil, nil, err
+	}
+	sealer, err := secret.NewSealer(key, old...)
+	if err != nil {
+		db.Close()
+		return nil, nil, err
+	}
+	return db, sealer, nil
+}
+
+// key returns the master key: --master-key, else the data directory's
+// master.key. The file is made when missing only while the database holds
+// nothing sealed. A database that does (restored, or reached from a new
+// data directory) was sealed with a key no new one can replace, and taskd
+// refuses rather than make one: under a new key its secrets would never
+// open, and the new file would stand where the right one must go back.
+func (s *storageFlags) key(ctx context.Context, db *store.DB) ([]byte, error) {
+	if s.masterKey == "" {
+		path := filepath.Join(dataDir(s.data), "master.key")
+		if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+			counts, err := db.Sealed(ctx)
+			if err != nil {
+				return nil, err
+			}
+			if len(counts) > 0 {
+				return nil, missingKey(path, counts)
+			}
+		}
+	}
+	return secret.LoadKey(s.masterKey, dataDir(s.data))
+}
+
+// sealedKinds are the kinds of sealed values, in the order taskd names them,
+// with their words.
+var sealedKinds = []struct{ kind, one, many string }{
+	{store.SealedAPIKey, "API key", "API keys"},
+	{store.SealedSigningKey, "token-signing key", "token-signing keys"},
+	{store.SealedWebhookSecret, "webhook secret", "webhook secrets"},
+	{store.SealedWebhookPass, "webhook password", "webhook passwords"},
+	{store.SealedMail, "queued e-mail", "queued e-mails"},
+}
+
+// missingKey is the error of a database holding sealed values (counts, by
+// kind) whose master key file (path) is missing.
+func missingKey(path string, counts map[string]int) error {
+	var what []string
+	for _, k := range sealedKinds {
+		switch n := counts[k.kind]; n {
+		case 0:
+		case 1:
+			what = append(what, "1 "+k.one)
+		default:
+			what = append(what, fmt.Sprintf("%d %s", n, k.many))
+		}
+	}
+	return fmt.Errorf("no master key: %s is missing, but the database holds values sealed with a master key (%s), "+
+		"which cannot be opened without the key that sealed them; taskd makes no new key for it. "+
+		"Put back the master.key that was beside the database when the backup was taken (as %[1]s), "+
+		"or pass that key with --master-key (or TASKD_MASTER_KEY)", path, strings.Join(what, ", "))
+}
+
+// openStore opens the store, for a command that neither seals nor opens
+// stored secrets.
+func (s *storageFlags) openStore(ctx context.Context) (*store.DB, error) {
+	return s.openStoreWith(ctx, store.Options{})
+}
+
+func (s *storageFlags) openStoreWith(ctx context.Context, o store.Options) (*store.DB, error) {
 	o.URL, o.DataDir = s.db, s.data
 	db, err := store.Open(ctx, o)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	for _, msg := range s.exposures() {
 		s.warn(msg)
 	}
-	return db, sealer, nil
+	return db, nil
 }
 
 // exposures lists what the flags leave readable by other local users: a
@@ -88,10 +175,7 @@ func (s *storageFlags) exposures() []string {
 		})
 	}
 	// With PostgreSQL too: the master key's file is kept there.
-	dir := s.data
-	if dir == "" {
-		dir = "taskd-data"
-	}
+	dir := dataDir(s.data)
 	if st, err := os.Stat(dir); err == nil && st.Mode().Perm()&0o077 != 0 {
 		out = append(out, fmt.Sprintf("the data directory %s may be read by other users (mode %04o); taskd's files in it are private (0600), "+
 			"but make it private too: chmod 700 %s", dir, st.Mode().Perm(), dir))
@@ -101,20 +185,26 @@ func (s *storageFlags) exposures() []string {
 
 // openAccount opens the store and finds the account a command works on.
 // The caller closes the store.
-func (s *storageFlags) openAccount(ctx context.Context, slug string) (*store.DB, *secret.Sealer, taskd.Account, error) {
-	db, sealer, err := s.open(ctx)
+func (s *storageFlags) openAccount(ctx context.Context, slug string) (*store.DB, taskd.Account, error) {
+	db, err := s.openStore(ctx)
 	if err != nil {
-		return nil, nil, taskd.Account{}, err
+		return nil, taskd.Account{}, err
 	}
-	a, err := db.AccountBySlug(ctx, slug)
+	a, err := findAccount(ctx, db, slug)
 	if err != nil {
 		db.Close()
-		if taskd.IsNotFound(err) {
-			return nil, nil, a, fmt.Errorf("no account %q", slug)
-		}
-		return nil, nil, a, err
+		return nil, a, err
 	}
-	return db, sealer, a, nil
+	return db, a, nil
+}
+
+// findAccount is the account with the slug, or an error that names it.
+func findAccount(ctx context.Context, db *store.DB, slug string) (taskd.Account, error) {
+	a, err := db.AccountBySlug(ctx, slug)
+	if taskd.IsNotFound(err) {
+		return a, fmt.Errorf("no account %q", slug)
+	}
+	return a, err
 }
 
 // baseURL is the public URL without a trailing slash.

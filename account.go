@@ -54,6 +54,25 @@ type Account struct {
 	// TimeZone is the IANA zone the account's pages show times in for
 	// people who chose none.
 	TimeZone string
+	// Currency is the ISO 4217 code the account's pages show beside money
+	// ("USD" unless the account chose another). The API's amounts carry
+	// none, as Worksection's do.
+	Currency string
+}
+
+// DefaultCurrency is a new account's currency (the schema's default too).
+const DefaultCurrency = "USD"
+
+var currencyRE = regexp.MustCompile(`^[A-Z]{3}$`)
+
+// ParseCurrency reads a currency code: three letters (ISO 4217's form),
+// in either case; the answer is upper case.
+func ParseCurrency(code string) (string, error) {
+	code = strings.ToUpper(strings.TrimSpace(code))
+	if !currencyRE.MatchString(code) {
+		return "", Invalid("currency", "A currency is a three-letter code such as USD, EUR or UAH")
+	}
+	return code, nil
 }
 
 var slugRE = regexp.MustCompile(`^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$`)

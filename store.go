@@ -102,6 +102,9 @@ type AccountStore interface {
 	// SetAccountZone sets the time zone the account's pages show times in
 	// for people who chose none (an IANA name, checked by the caller).
 	SetAccountZone(ctx context.Context, accountID int64, zone string) error
+	// SetAccountCurrency sets the currency the account's pages show
+	// beside money (a code ParseCurrency gave).
+	SetAccountCurrency(ctx context.Context, accountID int64, code string) error
 }
 
 // MemberStore keeps who belongs to an account, and with which role.

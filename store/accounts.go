@@ -11,7 +11,7 @@ import (
 // CreateAccount creates an account and makes the owner its owner member. An
 // owner whose e-mail is already registered joins as that existing person.
 func (db *DB) CreateAccount(ctx context.Context, a taskd.NewAccount) (taskd.Account, taskd.Person, error) {
-	acct := taskd.Account{Slug: a.Slug, Name: a.Name, APIKey: a.APIKey, Added: db.now().UTC()}
+	acct := taskd.Account{Slug: a.Slug, Name: a.Name, APIKey: a.APIKey, Added: db.now().UTC(), Currency: taskd.DefaultCurrency}
 	var owner taskd.Person
 	err := db.tx(ctx, "create account", func(tx querier) error {
 		err := tx.QueryRowContext(ctx, db.d.q(`INSERT INTO accounts (slug, name, api_key, created_at)
@@ -67,8 +67,8 @@ func (db *DB) createPerson(ctx context.Context, tx querier, np taskd.NewPerson) 
 func (db *DB) AccountBySlug(ctx context.Context, slug string) (taskd.Account, error) {
 	a := taskd.Account{Slug: slug}
 	var added int64
-	err := db.reader.QueryRow(ctx, db.d.q(`SELECT id, name, api_key, created_at, time_zone FROM accounts WHERE slug = ?`), slug).
-		Scan(&a.ID, &a.Name, &a.APIKey, &added, &a.TimeZone)
+	err := db.reader.QueryRow(ctx, db.d.q(`SELECT id, name, api_key, created_at, time_zone, currency FROM accounts WHERE slug = ?`), slug).
+		Scan(&a.ID, &a.Name, &a.APIKey, &added, &a.TimeZone, &a.Currency)
 	if errors.Is(err, sql.ErrNoRows) {
 		return a, taskd.NotFound("account")
 	}
@@ -263,6 +263,12 @@ func (db *DB) SetRole(ctx context.Context, by taskd.Actor, personID int64, role 
 		return err
 	})
 	return ended, err
+}
+
+// SetAccountCurrency sets the account's currency.
+func (db *DB) SetAccountCurrency(ctx context.Context, accountID int64, code string) error {
+	res, err := db.exec(ctx, "set account currency", `UPDATE accounts SET currency = ? WHERE id = ?`, code, accountID)
+	return oneRow(res, err, "account")
 }
 
 // SetAccountZone sets the account's time zone.

@@ -77,11 +77,11 @@ func TestBrowserTimerAndTimesheet(t *testing.T) {
 		chromedp.SendKeys(chromedp.CSS("#cost-time"), "1,5"), chromedp.SendKeys(chromedp.CSS("#cost-money"), "80"),
 		chromedp.SendKeys(chromedp.CSS("#cost-comment"), "First draft"),
 		chromedp.Click(`//button[text()="Log"]`), chromedp.WaitVisible(`//td[text()="1:30"]`))
-	c.see("task-lines", "Logged: 1:31 and 80.00 in 2 lines", "First draft", "timer")
+	c.see("task-lines", "Logged: 1:31 and 80.00 USD in 2 lines", "First draft", "timer")
 	c.run(chromedp.Click(`//tr[td[text()="1:30"]]//summary`), chromedp.WaitVisible(`//tr[td[text()="1:30"]]//input[@name="time"]`),
 		chromedp.SetValue(`//tr[td[text()="1:30"]]//input[@name="time"]`, "2:45"),
 		chromedp.Click(`//tr[td[text()="1:30"]]//button[text()="Save line"]`), chromedp.WaitVisible(`//td[text()="2:45"]`))
-	c.see("task-edited", "Logged: 2:46 and 80.00 in 2 lines")
+	c.see("task-edited", "Logged: 2:46 and 80.00 USD in 2 lines")
 	c.run(chromedp.Navigate(acct+"/project/"+pid+"/"), chromedp.WaitVisible(chromedp.CSS("#budget")))
 	c.see("project-over-budget", "Time: 2:46 of 2:00 (138%)", "Over by 0:46")
 

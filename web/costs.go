@@ -30,14 +30,15 @@ type costsView struct {
 type budgetView struct {
 	Spent                taskd.CostSum
 	MaxMinutes, MaxCents int64
+	Currency             string // the account's, beside the amounts
 }
 
 // newBudget returns the budget view of the limits; nil when neither is set.
-func newBudget(spent taskd.CostSum, maxMinutes, maxCents int64) *budgetView {
+func newBudget(spent taskd.CostSum, maxMinutes, maxCents int64, currency string) *budgetView {
 	if maxMinutes == 0 && maxCents == 0 {
 		return nil
 	}
-	return &budgetView{Spent: spent, MaxMinutes: maxMinutes, MaxCents: maxCents}
+	return &budgetView{Spent: spent, MaxMinutes: maxMinutes, MaxCents: maxCents, Currency: currency}
 }
 
 // TimePercent and MoneyPercent are the share of the budget spent, in
@@ -70,7 +71,7 @@ func (s *Server) taskCosts(ctx context.Context, v *view, t taskd.Task, p taskd.P
 	for _, l := range lines {
 		cv.Total.Add(taskd.CostSum{Minutes: l.Minutes, Cents: l.Cents, Lines: 1})
 	}
-	cv.Budget = newBudget(cv.Total, t.MaxMinutes, t.MaxCents)
+	cv.Budget = newBudget(cv.Total, t.MaxMinutes, t.MaxCents, v.Nav.Account.Currency)
 	cv.CanLog = m.Role.Can(taskd.PermWork) && taskd.CanLogCost(p) == nil
 	cv.CanTime = m.Role.Can(taskd.PermWork) && taskd.CanStartTimer(p, t) == nil
 	return cv, nil
@@ -90,7 +91,7 @@ func (s *Server) projectBudget(ctx context.Context, v *view, p taskd.Project) (*
 	if len(sums) == 1 {
 		spent = sums[0].CostSum
 	}
-	return newBudget(spent, p.MaxMinutes, p.MaxCents), nil
+	return newBudget(spent, p.MaxMinutes, p.MaxCents, v.Nav.Account.Currency), nil
 }
 
 // addCost is POST /a/{slug}/tasks/{tid}/costs: time, money, is_rate,

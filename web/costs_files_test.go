@@ -62,7 +62,7 @@ func TestCostPages(t *testing.T) {
 			}
 			pg = b.Get(taskURL)
 			for _, want := range []string{`<td class="date">2026-03-02</td>`, `<td class="num">1:30</td>`, `<td class="num">12.50</td>`, "Sketches",
-				"Logged: 1:30 and 12.50 in 1 line", "Time: 1:30 of 2:00 (75%)", `<progress max="120" value="90">`} {
+				"Logged: 1:30 and 12.50 USD in 1 line", "Time: 1:30 of 2:00 (75%)", `<progress max="120" value="90">`} {
 				if !strings.Contains(pg.Body, want) {
 					t.Fatalf("the task page lacks %q:\n%s", want, pg.Body)
 				}
@@ -93,7 +93,7 @@ func TestCostPages(t *testing.T) {
 			}
 			pg = b.Get(taskURL)
 			if strings.Contains(pg.Body, `class="header-timer"`) || !strings.Contains(pg.Body, `Layout <span class="badge">timer</span>`) ||
-				!strings.Contains(pg.Body, "Logged: 3:00 and 12.50 in 2 lines") || !strings.Contains(pg.Body, "Time: 3:00 of 2:00 (150%)") ||
+				!strings.Contains(pg.Body, "Logged: 3:00 and 12.50 USD in 2 lines") || !strings.Contains(pg.Body, "Time: 3:00 of 2:00 (150%)") ||
 				!strings.Contains(pg.Body, "Over by 1:00") {
 				t.Fatalf("the timer's line and the overrun:\n%s", pg.Body)
 			}
@@ -174,7 +174,7 @@ func TestCostPages(t *testing.T) {
 			}
 			b.Submit(s.Base, pp, budget, url.Values{"max_time": {"10"}, "max_money": {"100"}}).Location(t)
 			pp = b.Get(base + p.Page())
-			if !strings.Contains(pp.Body, "Time: 2:45 of 10:00 (27%)") || !strings.Contains(pp.Body, "Money: 30.00 of 100.00 (30%)") {
+			if !strings.Contains(pp.Body, "Time: 2:45 of 10:00 (27%)") || !strings.Contains(pp.Body, "Money: 30.00 of 100.00 USD (30%)") {
 				t.Fatalf("the project's budget:\n%s", pp.Body)
 			}
 		})

@@ -159,6 +159,24 @@ func TestPeoplePages(t *testing.T) {
 		if p := o.Get(s.Base + taskPath); !strings.Contains(p.Body, " EET") && !strings.Contains(p.Body, " EEST") {
 			t.Fatalf("times in the account's zone:\n%s", p.Body)
 		}
+		// The account's currency: three letters, in either case; shown beside
+		// money on the pages, and unchanged by a refused form.
+		if p := o.Submit(s.Base, settings, acct+"/settings/account", url.Values{"currency": {"EURO"}}); p.Status != http.StatusUnprocessableEntity ||
+			!strings.Contains(p.Body, "A currency is a three-letter code such as USD, EUR or UAH") {
+			t.Fatalf("a currency of four letters: %d\n%s", p.Status, p.Body)
+		}
+		if p := o.Get(s.Base + taskPath); !strings.Contains(p.Body, "Budget: money (USD)") {
+			t.Fatalf("the default currency is not shown:\n%s", p.Body)
+		}
+		o.Submit(s.Base, settings, acct+"/settings/account", url.Values{"time_zone": {"Europe/Kyiv"}, "currency": {"eur"}}).Location(t)
+		if p := o.Get(s.Base + acct + "/settings/account"); !strings.Contains(p.Body, "its currency EUR.") || !strings.Contains(p.Body, `name="currency" value="EUR"`) {
+			t.Fatalf("the account page after choosing eur:\n%s", p.Body)
+		}
+		for page, want := range map[string]string{taskPath: "Budget: money (EUR)", acct + "/timesheet": " EUR</strong>"} {
+			if p := o.Get(s.Base + page); !strings.Contains(p.Body, want) {
+				t.Fatalf("%s does not show the account's currency (%q):\n%s", page, want, p.Body)
+			}
+		}
 		if p := g.Get(s.Base + acct + "/settings/account"); p.Status != http.StatusForbidden {
 			t.Fatalf("a guest on the account settings: %d", p.Status)
 		}

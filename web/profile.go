@@ -14,8 +14,11 @@ import (
 type profileView struct {
 	Person taskd.Person
 	Zones  []string
-	Error  *formError
-	Shown  *flash
+	// Currencies are the codes the account page offers (any three
+	// letters are taken).
+	Currencies []string
+	Error      *formError
+	Shown      *flash
 	// Unticked names the form ("email" or "password") sent back with its
 	// end_grants box unticked, to show it so again; the box is ticked
 	// otherwise.
@@ -180,14 +183,17 @@ func (s *Server) profileFailed(w http.ResponseWriter, r *http.Request, v *view, 
 	return s.renderProfile(w, r, v, formStatus(w, err), fe)
 }
 
+// commonCurrencies are offered on the account page.
+var commonCurrencies = []string{"USD", "EUR", "GBP", "UAH", "PLN", "CHF", "CAD", "AUD", "JPY", "CNY", "INR", "BRL", "SEK", "NOK", "DKK", "CZK"}
+
 // accountZonePage is GET /a/{slug}/settings/account: the account's time
-// zone (owners and admins).
+// zone and currency (owners and admins).
 func (s *Server) accountZonePage(w http.ResponseWriter, r *http.Request, v *view, me member) error {
 	return s.renderAccountZone(w, r, v, me, http.StatusOK, nil)
 }
 
 func (s *Server) renderAccountZone(w http.ResponseWriter, r *http.Request, v *view, me member, status int, fe *formError) error {
-	v.Title, v.Data = "Account settings", &profileView{Zones: commonZones, Error: fe, Shown: s.takeFlash(w, r)}
+	v.Title, v.Data = "Account settings", &profileView{Zones: commonZones, Currencies: commonCurrencies, Error: fe, Shown: s.takeFlash(w, r)}
 	return s.renderStatus(w, r, status, "account.html", v)
 }
 
@@ -201,9 +207,20 @@ func (s *Server) setAccountZone(w http.ResponseWriter, r *http.Request, v *view,
 		return s.renderAccountZone(w, r, v, me, http.StatusUnprocessableEntity,
 			&formError{Form: "account", Field: "time_zone", Message: "Unknown time zone: use a name such as Europe/Kyiv"})
 	}
+	currency := me.Account.Currency
+	if sent := r.PostFormValue("currency"); sent != "" {
+		var err error
+		if currency, err = taskd.ParseCurrency(sent); err != nil {
+			return s.renderAccountZone(w, r, v, me, http.StatusUnprocessableEntity,
+				&formError{Form: "account", Field: "currency", Message: taskd.AsError(err).Message})
+		}
+	}
 	if err := s.cfg.Accounts.SetAccountZone(r.Context(), me.Account.ID, zone); err != nil {
 		return err
 	}
-	s.setFlash(w, flash{Message: "The account's time zone is now " + zone + "."})
+	if err := s.cfg.Accounts.SetAccountCurrency(r.Context(), me.Account.ID, currency); err != nil {
+		return err
+	}
+	s.setFlash(w, flash{Message: "The account's time zone is now " + zone + ", its currency " + currency + "."})
 	return see303(w, r, s.cfg.accountPath(me.Account)+"/settings/account")
 }

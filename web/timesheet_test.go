@@ -201,7 +201,7 @@ func (sh *sheet) checkTotals(t *testing.T, what string, p testsite.Page, want []
 			g.m[g.k].add(c)
 		}
 	}
-	head := fmt.Sprintf("<strong>%s</strong> and <strong>%s</strong> in %d line", wire.FormatCostTime(total.minutes), wire.FormatMoney(total.cents), total.lines)
+	head := fmt.Sprintf("<strong>%s</strong> and <strong>%s USD</strong> in %d line", wire.FormatCostTime(total.minutes), wire.FormatMoney(total.cents), total.lines)
 	if !strings.Contains(p.Body, head) || !strings.Contains(p.Body, sh.day(from)+" to "+sh.day(to)) {
 		t.Errorf("%s: no total %q from %s to %s", what, head, sh.day(from), sh.day(to))
 	}

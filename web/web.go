@@ -119,6 +119,7 @@ func New(cfg Config) (*Server, error) {
 		"canChange":  func(by taskd.Actor, c taskd.Cost) bool { return taskd.CanChangeCost(by, c) == nil },
 		"hm":         wire.FormatCostTime,
 		"money":      wire.FormatMoney,
+		"amount":     func(cents int64, currency string) string { return wire.FormatMoney(cents) + " " + currency },
 		"clock":      clockOf,
 		"rate":       rateText,
 		"minus":      func(a, b int64) int64 { return a - b },

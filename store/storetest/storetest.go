@@ -196,6 +196,15 @@ func testAccounts(t *testing.T, f *Fixture) {
 	if got := must(s.AccountBySlug(ctx, f.Account.Slug))(t); string(got.APIKey) != "new" {
 		t.Fatalf("api key not replaced: %q", got.APIKey)
 	}
+	// A new account counts in the default currency until it chooses one.
+	if got.Currency != taskd.DefaultCurrency || f.Account.Currency != taskd.DefaultCurrency {
+		t.Fatalf("currency of a new account: %q, as created %q", got.Currency, f.Account.Currency)
+	}
+	noErr(t, s.SetAccountCurrency(ctx, f.Account.ID, "UAH"))
+	if got := must(s.AccountBySlug(ctx, f.Account.Slug))(t); got.Currency != "UAH" {
+		t.Fatalf("currency not set: %q", got.Currency)
+	}
+	want(t, s.SetAccountCurrency(ctx, 1<<40, "EUR"), taskd.KindNotFound, "account")
 
 	email := "bob-" + f.Account.Slug + "@example.com"
 	bob := must(s.AddMember(ctx, f.Account.ID, taskd.NewPerson{Email: email, PasswordHash: "h", FirstName: "Bob"}, taskd.RoleUser))(t)

@@ -280,6 +280,11 @@ func auditData(t *testing.T, s *testsite.Site) map[string]string {
 	tid := id(q("action=post_task&id_project=" + pid + "&title=Design+the+landing+page&priority=7&email_user_to=" + url.QueryEscape(testsite.UserEmail) + "&dateend=31.12.2030"))
 	sub := id(q("action=post_task&id_project=" + pid + "&id_parent=" + tid + "&title=Wireframes"))
 	q("action=post_task&id_project=" + pid + "&title=Write+the+copy")
+	// Due dates with cues in each colour: overdue, today, in a few days.
+	for i, days := range []int{-2, 0, 4} {
+		due := time.Now().UTC().AddDate(0, 0, days).Format("02.01.2006")
+		q("action=post_task&id_project=" + pid + "&title=Due+" + strconv.Itoa(i) + "&dateend=" + due + "&email_user_to=" + url.QueryEscape(testsite.OwnerEmail))
+	}
 	cid := id(q("action=post_comment&id_task=" + tid + "&text=First+draft+is+in+the+shared+folder."))
 	costID := id(q("action=add_costs&id_task=" + tid + "&time=1:30&comment=Wireframes&email_user_from=" + url.QueryEscape(testsite.OwnerEmail)))
 	wid := id(q("action=add_webhook&url=" + url.QueryEscape(recv.URL+"/") + "&events=post_task"))

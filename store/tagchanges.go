@@ -163,15 +163,15 @@ func (db *DB) SortTags(ctx context.Context, by taskd.Actor, kind, group string, 
 	return out, err
 }
 
-// arrange puts the items that the tokens name (an id, else an exact title)
-// first, in the tokens' order, and the others after them in the order they
-// had. A token that names none is invalid (the field "order").
-func arrange[T any](list []T, tokens []string, key func(T) (int64, string), unknown string) ([]T, error) {
+// arrange puts the items that the names give (an id, else an exact title)
+// first, in the names' order, and the others after them in the order they
+// had. A name that names none is invalid (the field "order").
+func arrange[T any](list []T, names []string, key func(T) (int64, string), unknown string) ([]T, error) {
 	out := make([]T, 0, len(list))
 	placed := make([]bool, len(list))
-	for _, token := range tokens {
+	for _, name := range names {
 		found := -1
-		if id, err := strconv.ParseInt(token, 10, 64); err == nil {
+		if id, err := strconv.ParseInt(name, 10, 64); err == nil {
 			for i, x := range list {
 				if k, _ := key(x); k == id {
 					found = i
@@ -179,12 +179,12 @@ func arrange[T any](list []T, tokens []string, key func(T) (int64, string), unkn
 			}
 		}
 		for i := 0; found < 0 && i < len(list); i++ {
-			if _, title := key(list[i]); title == token {
+			if _, title := key(list[i]); title == name {
 				found = i
 			}
 		}
 		if found < 0 {
-			return nil, &taskd.Error{Kind: taskd.KindInvalid, Field: "order", Value: token, Message: unknown}
+			return nil, &taskd.Error{Kind: taskd.KindInvalid, Field: "order", Value: name, Message: unknown}
 		}
 		if !placed[found] {
 			placed[found] = true

@@ -98,3 +98,19 @@ func CanChangeComment(by Actor, c Comment) error {
 	}
 	return Forbidden("comment", "Only the comment's author, an admin or the owner may change it")
 }
+
+// CanChangeTags returns nil when by may rename, reorder or delete the
+// account's tags and tag groups: a member who may work, as adding them
+// needs, and who sees every project (or the administrative key). Guests
+// may add tags but not change these: a tag is the whole account's, and
+// renaming or deleting one changes projects and boards they do not see.
+// Otherwise it is forbidden.
+func CanChangeTags(by Actor) error {
+	if err := Authorize(by, PermWork); err != nil {
+		return err
+	}
+	if !by.Key && by.Role.Limited() {
+		return Forbidden("tags", "Only owners, admins and users may rename, reorder or delete tags; your role (%s) may add them", roleName(by.Role))
+	}
+	return nil
+}

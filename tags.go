@@ -2,6 +2,7 @@ package taskd
 
 import (
 	"context"
+	"fmt"
 	"strings"
 )
 
@@ -12,7 +13,9 @@ const (
 )
 
 // TagGroup is a group of tags: a status group (at most one of its tags on
-// an object) or a label group (any number), public or private.
+// an object) or a label group (any number), public or private. The
+// account orders the groups of a kind, and the tags of a group (a board's
+// columns): lists give them in that order.
 type TagGroup struct {
 	ID     int64
 	Kind   string // TagsOfTasks or TagsOfProjects
@@ -49,17 +52,77 @@ type TagStore interface {
 	// ObjectTags returns the tags of the tasks or projects with the ids that
 	// the viewer sees.
 	ObjectTags(ctx context.Context, v Viewer, kind string, ids []int64) (map[int64][]Tag, error)
+
+	// TagUse counts, for each tag of the kind that some carry, the tasks
+	// or projects the viewer sees that carry it.
+	TagUse(ctx context.Context, v Viewer, kind string) (map[int64]int, error)
+	// RenameTagGroup gives a group (a title or an id) a new title; a
+	// conflict when another group of the kind has it. Objects keep their
+	// tags, whose ids do not change, and no event is written.
+	RenameTagGroup(ctx context.Context, by Actor, kind, group, title string) (TagGroup, error)
+	// RenameTag gives a tag (an id, or an exact title that one tag of the
+	// kind has) a new title; a conflict when another tag of its group has
+	// it. No event is written, as for a group.
+	RenameTag(ctx context.Context, by Actor, kind, tag, title string) (Tag, error)
+	// SortTagGroups puts the account's groups of the kind in the order of
+	// the ids or titles given; those not named follow, in their order. It
+	// returns every group in the new order.
+	SortTagGroups(ctx context.Context, by Actor, kind string, order []string) ([]TagGroup, error)
+	// SortTags puts a group's tags in the order of the ids or titles
+	// given, as SortTagGroups does, and returns them in the new order.
+	SortTags(ctx context.Context, by Actor, kind, group string, order []string) ([]Tag, error)
+	// DeleteTag deletes a tag. The tasks or projects that carry it lose it
+	// or, as d says, get another tag of its group instead; a status that
+	// tasks or projects the actor sees carry is not deleted until d says
+	// which (StatusInUse). Each task changed writes update_task, as
+	// SetTags does.
+	DeleteTag(ctx context.Context, by Actor, kind, tag string, d TagDeletion) error
+	// DeleteTagGroup deletes a group and its tags; the tasks and projects
+	// that carry them lose them, each task changed with update_task.
+	DeleteTagGroup(ctx context.Context, by Actor, kind, group string) error
+}
+
+// TagDeletion says what becomes of the tasks or projects that carry a tag
+// being deleted.
+type TagDeletion struct {
+	// Decided reports that the caller said: without it, a status in use
+	// is not deleted.
+	Decided bool
+	// MoveTo is another tag of the same group (an id or an exact title)
+	// that they get instead; "" takes the deleted tag off them.
+	MoveTo string
+}
+
+// StatusInUse is the error of deleting a status, without a TagDeletion,
+// that count tasks or projects (kind) carry: it names the count and the
+// choices, and the field move_to.
+func StatusInUse(t Tag, count int) *Error {
+	noun := t.Group.Kind
+	if count != 1 {
+		noun += "s"
+	}
+	verb := "have"
+	if count == 1 {
+		verb = "has"
+	}
+	return &Error{Kind: KindInvalid, Reason: ReasonRequired, Field: "move_to", Message: fmt.Sprintf(
+		"%d %s %s the status %s: choose another status of %s to move them to (move_to), or none to take it off them",
+		count, noun, verb, t.Title, t.Group.Title)}
 }
 
 // TagTitle checks the title of a tag or a tag group and returns it
-// trimmed: one line of at most MaxTitleLen bytes, not blank.
+// trimmed: one line of at most MaxTitleLen bytes, not blank, without a
+// comma (lists of tags and groups are comma lists, so a title with one
+// could never be named in them).
 func TagTitle(s string) (string, error) {
 	s = strings.TrimSpace(s)
 	switch {
 	case s == "":
 		return "", Required("title")
 	case len(s) > MaxTitleLen || strings.ContainsAny(s, "\r\n"):
-		return "", Invalid("title", "A title is one line of at most %d bytes", MaxTitleLen)
+		return "", &Error{Kind: KindInvalid, Field: "title", Value: s, Message: fmt.Sprintf("A title is one line of at most %d bytes", MaxTitleLen)}
+	case strings.Contains(s, ","):
+		return "", &Error{Kind: KindInvalid, Field: "title", Value: s, Message: "A title has no commas: lists of tags are separated by them"}
 	}
 	return s, nil
 }

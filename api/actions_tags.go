@@ -1,11 +1,11 @@
 package api
 
 import (
-	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/taskd/taskd"
+	"github.com/taskd/taskd/wire"
 )
 
 // tagGroupOut is a tag group; its id is a bare number (spec §10).
@@ -49,32 +49,6 @@ func (c *call) tagFilters() (string, string, error) {
 	return typ, access, err
 }
 
-// titles reads a comma list of titles, each one line of at most 200
-// bytes, without repeats.
-func (c *call) titles(name string) ([]string, error) {
-	v, err := c.required(name)
-	if err != nil {
-		return nil, err
-	}
-	var out []string
-	for _, t := range strings.Split(v, ",") {
-		t = strings.TrimSpace(t)
-		if t == "" {
-			continue
-		}
-		if _, err := taskd.TagTitle(t); err != nil {
-			return nil, failf(CodeInvalidValue, t, "A title is one line of at most %d bytes", taskd.MaxTitleLen)
-		}
-		if !slices.Contains(out, t) {
-			out = append(out, t)
-		}
-	}
-	if len(out) == 0 {
-		return nil, fail(CodeFieldRequired, name)
-	}
-	return out, nil
-}
-
 func getTagGroups(kind string) func(*call) (any, error) {
 	return func(c *call) (any, error) {
 		typ, access, err := c.tagFilters()
@@ -107,7 +81,7 @@ func addTagGroups(kind string) func(*call) (any, error) {
 		if err := taskd.CheckTagGroup(typ, access); err != nil {
 			return nil, err
 		}
-		titles, err := c.titles("title")
+		titles, err := wire.ParseTitles("title", c.p["title"])
 		if err != nil {
 			return nil, err
 		}
@@ -133,11 +107,14 @@ func getTags(kind string) func(*call) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		return ok(renderEach(list, func(t taskd.Tag) tagOut {
-			g := renderTagGroup(t.Group)
-			return tagOut{Title: t.Title, ID: strconv.FormatInt(t.ID, 10), Group: &g}
-		})), nil
+		return ok(renderEach(list, renderTag)), nil
 	}
+}
+
+// renderTag is a tag with its group, as get_task_tags lists them.
+func renderTag(t taskd.Tag) tagOut {
+	g := renderTagGroup(t.Group)
+	return tagOut{Title: t.Title, ID: strconv.FormatInt(t.ID, 10), Group: &g}
 }
 
 func addTags(kind string) func(*call) (any, error) {
@@ -146,7 +123,7 @@ func addTags(kind string) func(*call) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		titles, err := c.titles("title")
+		titles, err := wire.ParseTitles("title", c.p["title"])
 		if err != nil {
 			return nil, err
 		}
@@ -162,17 +139,6 @@ func addTags(kind string) func(*call) (any, error) {
 	}
 }
 
-// tokens reads a comma list of tag ids or titles.
-func (c *call) tokens(name string) []string {
-	var out []string
-	for _, t := range strings.Split(c.p[name], ",") {
-		if t = strings.TrimSpace(t); t != "" {
-			out = append(out, t)
-		}
-	}
-	return out
-}
-
 // updateTags is update_task_tags and update_project_tags: minus, then
 // plus; without either (the PHP SDK's call, C2) nothing changes.
 func updateTags(kind, idName string, code Code) func(*call) (any, error) {
@@ -181,9 +147,143 @@ func updateTags(kind, idName string, code Code) func(*call) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := c.work.Tags.Set(c.ctx, by, kind, id, c.tokens("plus"), c.tokens("minus")); err != nil {
+		if err := c.work.Tags.Set(c.ctx, by, kind, id, wire.ParseTokens(c.p["plus"]), wire.ParseTokens(c.p["minus"])); err != nil {
 			return nil, err
 		}
 		return okBody{Status: "ok"}, nil
+	}
+}
+
+// The taskd extensions that change the tags themselves (issue 33):
+// renames, order and deletions, for task and project tags alike. A tag is
+// named by `tag` (an id, or an exact title that one tag of the kind has),
+// a group by `group` (a title or an id), as add_task_tags names it.
+
+// updateTagGroup is update_task_tag_group and update_project_tag_group:
+// group* and title*, the group's new title; it answers the group.
+func updateTagGroup(kind string) func(*call) (any, error) {
+	return func(c *call) (any, error) {
+		group, err := c.required("group")
+		if err != nil {
+			return nil, err
+		}
+		by, err := c.actor()
+		if err != nil {
+			return nil, err
+		}
+		g, err := c.work.Tags.RenameGroup(c.ctx, by, kind, strings.TrimSpace(group), c.p["title"])
+		if err != nil {
+			return nil, err
+		}
+		return ok(renderTagGroup(g)), nil
+	}
+}
+
+// updateTag is update_task_tag and update_project_tag: tag* and title*,
+// the tag's new title; it answers the tag with its group.
+func updateTag(kind string) func(*call) (any, error) {
+	return func(c *call) (any, error) {
+		tag, err := c.required("tag")
+		if err != nil {
+			return nil, err
+		}
+		by, err := c.actor()
+		if err != nil {
+			return nil, err
+		}
+		t, err := c.work.Tags.Rename(c.ctx, by, kind, strings.TrimSpace(tag), c.p["title"])
+		if err != nil {
+			return nil, err
+		}
+		return ok(renderTag(t)), nil
+	}
+}
+
+// order reads the required comma list of ids or titles of an order.
+func (c *call) order() ([]string, error) {
+	order := wire.ParseTokens(c.p["order"])
+	if len(order) == 0 {
+		return nil, fail(CodeFieldRequired, "order")
+	}
+	return order, nil
+}
+
+// sortTagGroups is sort_task_tag_groups and sort_project_tag_groups:
+// order*, the groups' ids or titles (those not named follow, in their
+// order); it answers every group in the new order.
+func sortTagGroups(kind string) func(*call) (any, error) {
+	return func(c *call) (any, error) {
+		order, err := c.order()
+		if err != nil {
+			return nil, err
+		}
+		by, err := c.actor()
+		if err != nil {
+			return nil, err
+		}
+		list, err := c.work.Tags.SortGroups(c.ctx, by, kind, order)
+		if err != nil {
+			return nil, err
+		}
+		return ok(renderEach(list, renderTagGroup)), nil
+	}
+}
+
+// sortTags is sort_task_tags and sort_project_tags: group* and order*,
+// the group's tags by id or title; it answers the group's tags in the new
+// order, which a board's columns follow.
+func sortTags(kind string) func(*call) (any, error) {
+	return func(c *call) (any, error) {
+		group, err := c.required("group")
+		if err != nil {
+			return nil, err
+		}
+		order, err := c.order()
+		if err != nil {
+			return nil, err
+		}
+		by, err := c.actor()
+		if err != nil {
+			return nil, err
+		}
+		list, err := c.work.Tags.Sort(c.ctx, by, kind, strings.TrimSpace(group), order)
+		if err != nil {
+			return nil, err
+		}
+		return ok(renderEach(list, renderTag)), nil
+	}
+}
+
+// deleteTag is delete_task_tag and delete_project_tag: tag*, and move_to,
+// another tag of its group for the objects that carry it, or none. A
+// status in use without move_to is refused (10, naming move_to, with the
+// count in the message).
+func deleteTag(kind string) func(*call) (any, error) {
+	return func(c *call) (any, error) {
+		tag, err := c.required("tag")
+		if err != nil {
+			return nil, err
+		}
+		by, err := c.actor()
+		if err != nil {
+			return nil, err
+		}
+		return ok(nil), c.work.Tags.Delete(c.ctx, by, kind, strings.TrimSpace(tag), wire.ParseTagDeletion(c.opt))
+	}
+}
+
+// deleteTagGroup is delete_task_tag_group and delete_project_tag_group:
+// group*; its tags go off every object that carries them.
+func deleteTagGroup(kind string) func(*call) (any, error) {
+	return func(c *call) (any, error) {
+		group, err := c.required("group")
+		if err != nil {
+			return nil, err
+		}
+		by, err := c.actor()
+		if err != nil {
+			return nil, err
+		}
+		return ok(nil), c.work.Tags.DeleteGroup(c.ctx, by, kind, strings.TrimSpace(group))
 	}
 }

@@ -53,6 +53,11 @@ func tokenFor(t testing.TB, s *server, a *account, p taskd.Person, role taskd.Ro
 var (
 	managingPeople = []string{"add_user", "add_user_group"}
 	administrative = []string{"get_events", "get_webhooks", "add_webhook", "delete_webhook", "enable_webhook", "disable_webhook"}
+	// changingTags rename, reorder and delete the account's tags, which
+	// guests may add but not change: a tag is the whole account's.
+	changingTags = []string{"update_task_tag_group", "update_project_tag_group", "update_task_tag", "update_project_tag",
+		"sort_task_tag_groups", "sort_project_tag_groups", "sort_task_tags", "sort_project_tags",
+		"delete_task_tag", "delete_project_tag", "delete_task_tag_group", "delete_project_tag_group"}
 )
 
 func isRead(action string) bool {
@@ -69,6 +74,8 @@ func roleMayCall(role taskd.Role, action string) bool {
 		return false
 	case role == taskd.RoleReader:
 		return isRead(action)
+	case role == taskd.RoleGuest && slices.Contains(changingTags, action):
+		return false
 	}
 	return true // users and guests
 }
@@ -117,7 +124,15 @@ func TestRoleActionMatrix(t *testing.T) {
 			}
 			cm, _ := s.DB.CreateComment(ctx, author, tk.ID, "C")
 			wh, _ := s.DB.CreateWebhook(ctx, taskd.Webhook{AccountID: acct.ID, URL: hook, Events: []string{"post_task"}, Secret: []byte("s")})
-			params := map[string]string{"id_project": fmt.Sprint(pr.ID), "id_task": fmt.Sprint(tk.ID), "id_comment": fmt.Sprint(cm.ID),
+			kind := taskd.TagsOfTasks
+			if strings.Contains(name, "project_tag") {
+				kind = taskd.TagsOfProjects
+			}
+			group := fmt.Sprintf("G%s%d", role, i)
+			s.DB.AddTagGroups(ctx, owner, kind, "label", "public", []string{group})
+			tags, _ := s.DB.AddTags(ctx, owner, kind, group, []string{"L"})
+			params := map[string]string{"group": group, "tag": fmt.Sprint(tags[0].ID), "order": fmt.Sprint(tags[0].ID),
+				"id_project": fmt.Sprint(pr.ID), "id_task": fmt.Sprint(tk.ID), "id_comment": fmt.Sprint(cm.ID),
 				"id": fmt.Sprint(wh.ID), "title": "x", "text": "x", "period": "1h", "url": hook, "events": "post_task",
 				"members": p.Email, "email_user": p.Email, "email": fmt.Sprintf("new-%s-%d@example.com", role, i), "name": "N"}
 			q := url.Values{"action": {name}}

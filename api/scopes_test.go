@@ -11,9 +11,10 @@ import (
 )
 
 // specScopes is the scope that guards each action, written out from
-// spec/account-api.md §16 and DESIGN.md (delete_task, the comment edits and
-// the webhook switches follow their family). It is this test's own list:
-// an action added to the table without a line here fails the test.
+// spec/account-api.md §16 and DESIGN.md (delete_task, the comment edits,
+// the webhook switches and the tag renames, orders and deletions follow
+// their family). It is this test's own list: an action added to the table
+// without a line here fails the test.
 var specScopes = map[string]string{
 	"get_projects": "projects_read", "get_project": "projects_read",
 	"post_project": "projects_write", "update_project": "projects_write", "close_project": "projects_write", "activate_project": "projects_write",
@@ -31,6 +32,10 @@ var specScopes = map[string]string{
 	"get_task_tag_groups": "tags_read", "get_project_tag_groups": "tags_read", "get_task_tags": "tags_read", "get_project_tags": "tags_read",
 	"add_task_tag_groups": "tags_write", "add_project_tag_groups": "tags_write", "add_task_tags": "tags_write", "add_project_tags": "tags_write",
 	"update_task_tags": "tags_write", "update_project_tags": "tags_write",
+	// taskd's extensions for the tags themselves (issue 33), in their family.
+	"update_task_tag_group": "tags_write", "update_project_tag_group": "tags_write", "update_task_tag": "tags_write", "update_project_tag": "tags_write",
+	"sort_task_tag_groups": "tags_write", "sort_project_tag_groups": "tags_write", "sort_task_tags": "tags_write", "sort_project_tags": "tags_write",
+	"delete_task_tag": "tags_write", "delete_project_tag": "tags_write", "delete_task_tag_group": "tags_write", "delete_project_tag_group": "tags_write",
 	"get_costs": "costs_read", "get_costs_total": "costs_read", "get_timers": "costs_read", "get_my_timer": "costs_read",
 	"add_costs": "costs_write", "update_costs": "costs_write", "delete_costs": "costs_write", "stop_timer": "costs_write",
 	"start_my_timer": "costs_write", "stop_my_timer": "costs_write", "delete_my_timer": "costs_write",

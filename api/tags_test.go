@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -209,5 +210,251 @@ func TestTagsWithToken(t *testing.T) {
 		if got := a.ok("action", "get_task", "id_task", tid).data()["tags"]; got == nil {
 			t.Errorf("the administrative path does not see the token's tags")
 		}
+	})
+}
+
+// TestTagOrderRenamesAndDeletions: taskd's extensions for the tags
+// themselves (issue 33) on both databases: groups and tags keep the order
+// they were made in or that sort_* gives, renames keep a tag on its tasks
+// without events, deleting a status in use asks what becomes of its tasks
+// (the count in the error) and each task changed is an update_task event,
+// a group's deletion takes its tags off, project tags work alike, and
+// another account's tags are out of reach.
+func TestTagOrderRenamesAndDeletions(t *testing.T) {
+	eachAccount(t, func(t *testing.T, a *account) {
+		s := a.server
+		titles := func(list []any) string {
+			var out []string
+			for _, x := range list {
+				out = append(out, x.(map[string]any)["title"].(string))
+			}
+			return strings.Join(out, ",")
+		}
+		ids := map[string]string{}
+		tagsOf := func(a *account, tid string) map[string]any {
+			m, _ := a.ok("action", "get_task", "id_task", tid).data()["tags"].(map[string]any)
+			return m
+		}
+		// updates are the update_task events of a task that carry tags.
+		updates := func(a *account, tid string) []map[string]any {
+			var out []map[string]any
+			for _, e := range a.ok("action", "get_events", "period", "1h").list() {
+				e := e.(map[string]any)
+				if e["event"] == "update_task" && e["object"].(map[string]any)["id"] == tid && e["new"].(map[string]any)["tags"] != nil {
+					out = append(out, e)
+				}
+			}
+			return out
+		}
+		var pid, t1, t2 string
+
+		if !t.Run("groups and tags keep the order they were made in, not the alphabet's", func(t *testing.T) {
+			a := a.in(t)
+			a.ok("action", "add_task_tag_groups", "type", "status", "access", "public", "title", "Stage")
+			a.ok("action", "add_task_tag_groups", "type", "label", "access", "public", "title", "Kind")
+			if got := titles(a.ok("action", "get_task_tag_groups").list()); got != "Stage,Kind" {
+				t.Fatalf("groups = %s", got)
+			}
+			for _, tg := range a.ok("action", "add_task_tags", "group", "Stage", "title", "To do, Doing, Review, Done").list() {
+				ids[tg.(map[string]any)["title"].(string)] = tg.(map[string]any)["id"].(string)
+			}
+			for _, tg := range a.ok("action", "add_task_tags", "group", "Kind", "title", "Bug,Feature").list() {
+				ids[tg.(map[string]any)["title"].(string)] = tg.(map[string]any)["id"].(string)
+			}
+			if got := titles(a.ok("action", "get_task_tags", "group", "Stage").list()); got != "To do,Doing,Review,Done" {
+				t.Fatalf("tags = %s", got)
+			}
+			if got := titles(a.ok("action", "get_task_tags").list()); got != "To do,Doing,Review,Done,Bug,Feature" {
+				t.Fatalf("every tag = %s", got)
+			}
+		}) {
+			return
+		}
+
+		if !t.Run("sort_task_tags and sort_task_tag_groups put them in the order given, the rest after", func(t *testing.T) {
+			a := a.in(t)
+			r := a.ok("action", "sort_task_tags", "group", "Stage", "order", "Done, "+ids["To do"])
+			if got := titles(r.list()); got != "Done,To do,Doing,Review" {
+				t.Fatalf("sort_task_tags answers %s", got)
+			}
+			if g := r.list()[0].(map[string]any)["group"].(map[string]any); g["title"] != "Stage" {
+				t.Fatalf("a sorted tag's group: %v", g)
+			}
+			if got := titles(a.ok("action", "get_task_tags", "group", "Stage").list()); got != "Done,To do,Doing,Review" {
+				t.Fatalf("get_task_tags after the sort = %s", got)
+			}
+			a.ok("action", "add_task_tags", "group", "Stage", "title", "Blocked")
+			if got := titles(a.ok("action", "get_task_tags", "group", "Stage").list()); got != "Done,To do,Doing,Review,Blocked" {
+				t.Fatalf("a new tag is not last: %s", got)
+			}
+			a.ok("action", "sort_task_tags", "group", "Stage", "order", "To do,Doing,Review,Done,Blocked")
+			if got := titles(a.ok("action", "sort_task_tag_groups", "order", "Kind").list()); got != "Kind,Stage" {
+				t.Fatalf("sort_task_tag_groups answers %s", got)
+			}
+			if got := titles(a.ok("action", "get_task_tags").list()); got != "Bug,Feature,To do,Doing,Review,Done,Blocked" {
+				t.Fatalf("tags follow their groups' order: %s", got)
+			}
+			a.ok("action", "sort_task_tag_groups", "order", "Stage,Kind")
+			if r := a.fails(api.CodeInvalidValue, "action", "sort_task_tags", "group", "Stage", "order", "Doing,Bug"); r.Body["message_details"] != "Bug" {
+				t.Fatalf("a tag of another group in the order: %v", r)
+			}
+			a.fails(api.CodeFieldRequired, "action", "sort_task_tags", "group", "Stage", "order", " , ")
+			a.fails(api.CodeInvalidValue, "action", "sort_task_tags", "group", "Nope", "order", "Doing")
+			a.fails(api.CodeInvalidValue, "action", "sort_task_tag_groups", "order", "Nope")
+		}) {
+			return
+		}
+
+		if !t.Run("a rename keeps the tag on its tasks and writes no event", func(t *testing.T) {
+			a := a.in(t)
+			pid = a.id("action", "post_project", "title", "P")
+			t1 = a.id("action", "post_task", "id_project", pid, "title", "One", "tags", "Doing,Bug")
+			t2 = a.id("action", "post_task", "id_project", pid, "title", "Two", "tags", "Doing")
+			a.id("action", "post_task", "id_project", pid, "title", "Three", "tags", "Review")
+			before := len(updates(a, t1))
+			r := a.ok("action", "update_task_tag", "tag", "Doing", "title", " In progress ")
+			if d := r.data(); d["id"] != ids["Doing"] || d["title"] != "In progress" || d["group"].(map[string]any)["title"] != "Stage" {
+				t.Fatalf("update_task_tag answers %v", d)
+			}
+			if got := tagsOf(a, t1); got[ids["Doing"]] != "In progress" {
+				t.Fatalf("the task's tags after the rename: %v", got)
+			}
+			if n := len(updates(a, t1)); n != before {
+				t.Errorf("a rename wrote %d update_task events, want none", n-before)
+			}
+			a.ok("action", "update_task_tag", "tag", ids["Doing"], "title", "In progress") // by id; the same title is no change
+			if r := a.fails(api.CodeConflict, "action", "update_task_tag", "tag", "In progress", "title", "Review"); r.Body["message_details"] != "title" {
+				t.Fatalf("a rename to a title the group has: %v", r)
+			}
+			a.fails(api.CodeInvalidValue, "action", "update_task_tag", "tag", "Review", "title", "a, b")
+			a.fails(api.CodeFieldRequired, "action", "update_task_tag", "tag", "Review", "title", " ")
+			a.fails(api.CodeFieldRequired, "action", "update_task_tag", "title", "x")
+			a.fails(api.CodeInvalidValue, "action", "update_task_tag", "tag", "Nope", "title", "x")
+			if g := a.ok("action", "update_task_tag_group", "group", "Stage", "title", "Phase").data(); g["title"] != "Phase" || g["type"] != "status" {
+				t.Fatalf("update_task_tag_group answers %v", g)
+			}
+			a.fails(api.CodeConflict, "action", "update_task_tag_group", "group", "Phase", "title", "Kind")
+			a.fails(api.CodeInvalidValue, "action", "update_task_tag_group", "group", "Stage", "title", "x") // renamed away
+			if got := titles(a.ok("action", "get_task_tag_groups").list()); got != "Phase,Kind" {
+				t.Fatalf("groups after the rename: %s", got)
+			}
+		}) {
+			return
+		}
+
+		if !t.Run("deleting a status in use asks what becomes of its tasks", func(t *testing.T) {
+			a := a.in(t)
+			r := a.fails(api.CodeFieldRequired, "action", "delete_task_tag", "tag", "In progress")
+			if r.Body["message_details"] != "move_to" || !strings.Contains(r.Body["message"].(string), "2 tasks have the status In progress") {
+				t.Fatalf("deleting a status in use without move_to: %v", r)
+			}
+			if got := tagsOf(a, t1); got[ids["Doing"]] != "In progress" {
+				t.Fatalf("a refused deletion changed the task: %v", got)
+			}
+			if r := a.fails(api.CodeInvalidValue, "action", "delete_task_tag", "tag", "In progress", "move_to", "Bug"); r.Body["message_details"] != "Bug" {
+				t.Fatalf("moving to a tag of another group: %v", r)
+			}
+			a.fails(api.CodeInvalidValue, "action", "delete_task_tag", "tag", "In progress", "move_to", ids["Doing"]) // itself
+			before := len(updates(a, t1))
+			a.ok("action", "delete_task_tag", "tag", "In progress", "move_to", "Review")
+			for _, tid := range []string{t1, t2} {
+				if got := tagsOf(a, tid); got[ids["Review"]] != "Review" || got[ids["Doing"]] != nil {
+					t.Fatalf("task %s after the move: %v", tid, got)
+				}
+			}
+			evs := updates(a, t1)
+			if len(evs) != before+1 {
+				t.Fatalf("%d update_task events for the move, want 1", len(evs)-before)
+			}
+			last := evs[len(evs)-1]
+			if old := last["old"].(map[string]any)["tags"].(map[string]any); old[ids["Doing"]] != "In progress" {
+				t.Errorf("the event's old tags: %v", last)
+			}
+			if neu := last["new"].(map[string]any)["tags"].(map[string]any); neu[ids["Review"]] != "Review" || len(neu) != 2 {
+				t.Errorf("the event's new tags: %v", last)
+			}
+			a.ok("action", "delete_task_tag", "tag", "Review", "move_to", "NONE")
+			if got := tagsOf(a, t2); len(got) != 0 {
+				t.Fatalf("a status taken off left %v", got)
+			}
+			if len(updates(a, t2)) < 2 {
+				t.Errorf("taking the status off wrote no update_task event")
+			}
+			a.ok("action", "delete_task_tag", "tag", "Blocked") // no task has it: nothing to ask
+			a.ok("action", "delete_task_tag", "tag", "Bug")     // a label: its tasks just lose it
+			if got := tagsOf(a, t1); len(got) != 0 {
+				t.Fatalf("the deleted label stays on the task: %v", got)
+			}
+			if got := titles(a.ok("action", "get_task_tags").list()); got != "To do,Done,Feature" {
+				t.Fatalf("tags left: %s", got)
+			}
+		}) {
+			return
+		}
+
+		if !t.Run("deleting a group takes its tags off the tasks", func(t *testing.T) {
+			a := a.in(t)
+			a.ok("action", "update_task_tags", "id_task", t1, "plus", "Done,Feature")
+			before := len(updates(a, t1))
+			a.ok("action", "delete_task_tag_group", "group", "Phase")
+			if got := tagsOf(a, t1); len(got) != 1 || got[ids["Done"]] != nil {
+				t.Fatalf("the task's tags after its group went: %v", got)
+			}
+			if len(updates(a, t1)) != before+1 {
+				t.Errorf("deleting the group wrote no update_task event")
+			}
+			if got := titles(a.ok("action", "get_task_tag_groups").list()); got != "Kind" {
+				t.Fatalf("groups left: %s", got)
+			}
+			a.fails(api.CodeInvalidValue, "action", "delete_task_tag_group", "group", "Phase")
+		}) {
+			return
+		}
+
+		if !t.Run("project tags are renamed, sorted and deleted alike", func(t *testing.T) {
+			a := a.in(t)
+			a.ok("action", "add_project_tag_groups", "type", "status", "access", "public", "title", "Health")
+			a.ok("action", "add_project_tags", "group", "Health", "title", "Green,Red")
+			a.ok("action", "update_project_tags", "id_project", pid, "plus", "Red")
+			if got := titles(a.ok("action", "sort_project_tags", "group", "Health", "order", "Red").list()); got != "Red,Green" {
+				t.Fatalf("sort_project_tags = %s", got)
+			}
+			a.ok("action", "update_project_tag", "tag", "Red", "title", "At risk")
+			r := a.fails(api.CodeFieldRequired, "action", "delete_project_tag", "tag", "At risk")
+			if !strings.Contains(r.Body["message"].(string), "1 project has the status At risk") {
+				t.Fatalf("deleting a project status in use: %v", r)
+			}
+			a.ok("action", "delete_project_tag", "tag", "At risk", "move_to", "Green")
+			if tg := a.ok("action", "get_project", "id_project", pid).data()["tags"].(map[string]any); len(tg) != 1 || !strings.Contains(fmt.Sprint(tg), "Green") {
+				t.Fatalf("the project's tags after the move: %v", tg)
+			}
+			a.ok("action", "update_project_tag_group", "group", "Health", "title", "State")
+			a.ok("action", "sort_project_tag_groups", "order", "State")
+			a.ok("action", "delete_project_tag_group", "group", "State")
+			if p := a.ok("action", "get_project", "id_project", pid).data(); p["tags"] != nil {
+				t.Fatalf("the project keeps the tags of a deleted group: %v", p["tags"])
+			}
+		}) {
+			return
+		}
+
+		t.Run("another account's tags and groups are out of reach", func(t *testing.T) {
+			a := a.in(t)
+			b := s.newAccount(t)
+			feature := ids["Feature"]
+			kind := a.ok("action", "get_task_tag_groups").list()[0].(map[string]any)["id"]
+			for _, call := range [][]string{
+				{"action", "update_task_tag", "tag", feature, "title", "Mine"},
+				{"action", "delete_task_tag", "tag", feature, "move_to", "none"},
+				{"action", "update_task_tag_group", "group", testsite.JSONNumber(kind), "title", "Mine"},
+				{"action", "delete_task_tag_group", "group", testsite.JSONNumber(kind)},
+				{"action", "sort_task_tags", "group", testsite.JSONNumber(kind), "order", feature},
+			} {
+				b.fails(api.CodeInvalidValue, call...)
+			}
+			if got := titles(a.ok("action", "get_task_tags").list()); got != "Feature" {
+				t.Fatalf("the other account's call changed the tags: %s", got)
+			}
+		})
 	})
 }

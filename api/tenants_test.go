@@ -26,6 +26,11 @@ var accountWide = map[string]bool{
 	"get_task_tag_groups": true, "get_project_tag_groups": true, "add_task_tag_groups": true, "add_project_tag_groups": true,
 	"get_task_tags": true, "get_project_tags": true, "add_task_tags": true, "add_project_tags": true,
 	"get_timers": true, "get_my_timer": true, "stop_my_timer": true, "delete_my_timer": true, "upload_files": true,
+	// A tag or group is named by id or title within the caller's account,
+	// as add_task_tags names its group (TestTags tries another account's).
+	"update_task_tag_group": true, "update_project_tag_group": true, "update_task_tag": true, "update_project_tag": true,
+	"sort_task_tag_groups": true, "sort_project_tag_groups": true, "sort_task_tags": true, "sort_project_tags": true,
+	"delete_task_tag": true, "delete_project_tag": true, "delete_task_tag_group": true, "delete_project_tag_group": true,
 }
 
 // TestEveryActionStaysInItsAccount calls every action of the table with

@@ -116,3 +116,81 @@ func TestNewerSchemaRefused(t *testing.T) {
 		}
 	})
 }
+
+// TestTagPositionsKeepTheOldOrder: migration 0023 gives the tags and
+// groups of a database from before it positions in the order they were
+// listed in, by title (ties by id) in the database's own collation, so
+// that boards and lists look as they did until the account sorts them.
+func TestTagPositionsKeepTheOldOrder(t *testing.T) {
+	testdb.Each(t, func(t *testing.T, d testdb.DB) {
+		ctx := context.Background()
+		db := d.Open(t)
+		acct, by := storetest.NewAccount(t, db, "positions")
+		for _, g := range []string{"stage", "Kind", "area"} {
+			if _, err := db.AddTagGroups(ctx, by, taskd.TagsOfTasks, "label", "public", []string{g}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := db.AddTags(ctx, by, taskd.TagsOfTasks, "stage", []string{"review", "Done", "doing", "To do", "b"}); err != nil {
+			t.Fatal(err)
+		}
+		db.Close()
+		driver, dsn := "sqlite", "file:"+filepath.Join(d.Dir, "taskd.db")
+		if d.URL != "" {
+			driver, dsn = "pgx", d.URL
+		}
+		raw, err := sql.Open(driver, dsn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer raw.Close()
+		// The database as it was before 0023, and the order it listed in.
+		for _, q := range []string{`ALTER TABLE tags DROP COLUMN position`, `ALTER TABLE tag_groups DROP COLUMN position`,
+			`DELETE FROM schema_migrations WHERE version = 23`} {
+			if _, err := raw.Exec(q); err != nil {
+				t.Fatalf("%s: %v", q, err)
+			}
+		}
+		column := func(q string) string {
+			rows, err := raw.Query(q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer rows.Close()
+			var out []string
+			for rows.Next() {
+				var s string
+				if err := rows.Scan(&s); err != nil {
+					t.Fatal(err)
+				}
+				out = append(out, s)
+			}
+			return strings.Join(out, ",")
+		}
+		wantGroups := column(`SELECT title FROM tag_groups ORDER BY title, id`)
+		wantTags := column(`SELECT t.title FROM tags t JOIN tag_groups g ON g.id = t.group_id ORDER BY g.title, g.id, t.title, t.id`)
+
+		db = d.Open(t)
+		var groups, tags []string
+		gs, _ := db.TagGroups(ctx, acct.ID, taskd.TagsOfTasks, "", "")
+		for _, g := range gs {
+			groups = append(groups, g.Title)
+		}
+		ts, _ := db.Tags(ctx, acct.ID, taskd.TagsOfTasks, "", "", "")
+		for _, tg := range ts {
+			tags = append(tags, tg.Title)
+		}
+		if got := strings.Join(groups, ","); got != wantGroups {
+			t.Errorf("groups after the migration: %s, before: %s", got, wantGroups)
+		}
+		if got := strings.Join(tags, ","); got != wantTags {
+			t.Errorf("tags after the migration: %s, before: %s", got, wantTags)
+		}
+		if _, err := db.AddTags(ctx, by, taskd.TagsOfTasks, "stage", []string{"a new one"}); err != nil {
+			t.Fatal(err)
+		}
+		if ts, _ := db.Tags(ctx, acct.ID, taskd.TagsOfTasks, "stage", "", ""); ts[len(ts)-1].Title != "a new one" {
+			t.Errorf("a tag made after the migration is not last: %v", ts)
+		}
+	})
+}

@@ -24,14 +24,14 @@ func scanTag(s scanner) (taskd.Tag, error) {
 	return t, s.Scan(&t.ID, &t.Title, &g.ID, &g.Kind, &g.Title, &g.Type, &g.Access)
 }
 
-// TagGroups lists the account's groups of the kind, by title.
+// TagGroups lists the account's groups of the kind, in their order.
 func (db *DB) TagGroups(ctx context.Context, accountID int64, kind, typ, access string) ([]taskd.TagGroup, error) {
 	return all(ctx, db.reader, "tag groups", db.d.q(`SELECT `+tagGroupColumns+` FROM tag_groups g
-		WHERE g.account_id = ? AND g.kind = ? AND (? = '' OR g.type = ?) AND (? = '' OR g.access = ?) ORDER BY g.title, g.id`),
+		WHERE g.account_id = ? AND g.kind = ? AND (? = '' OR g.type = ?) AND (? = '' OR g.access = ?) ORDER BY g.position, g.id`),
 		scanTagGroup, accountID, kind, typ, typ, access, access)
 }
 
-// AddTagGroups makes the missing groups.
+// AddTagGroups makes the missing groups, each after the kind's others.
 func (db *DB) AddTagGroups(ctx context.Context, by taskd.Actor, kind, typ, access string, titles []string) ([]taskd.TagGroup, error) {
 	if err := taskd.Authorize(by, taskd.PermWork); err != nil {
 		return nil, err
@@ -40,8 +40,9 @@ func (db *DB) AddTagGroups(ctx context.Context, by taskd.Actor, kind, typ, acces
 	err := db.tx(ctx, "add tag groups", func(tx querier) error {
 		out = out[:0]
 		for _, title := range titles {
-			if _, err := tx.ExecContext(ctx, db.d.q(`INSERT INTO tag_groups (account_id, kind, title, type, access, created_at)
-				VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (account_id, kind, title) DO NOTHING`), by.AccountID, kind, title, typ, access, ms(db.now())); err != nil {
+			if _, err := tx.ExecContext(ctx, db.d.q(`INSERT INTO tag_groups (account_id, kind, title, type, access, created_at, position)
+				VALUES (?, ?, ?, ?, ?, ?, (SELECT COALESCE(MAX(position), 0) + 1 FROM tag_groups WHERE account_id = ? AND kind = ?))
+				ON CONFLICT (account_id, kind, title) DO NOTHING`), by.AccountID, kind, title, typ, access, ms(db.now()), by.AccountID, kind); err != nil {
 				return err
 			}
 			g, err := scanTagGroup(tx.QueryRowContext(ctx, db.d.q(`SELECT `+tagGroupColumns+` FROM tag_groups g
@@ -70,7 +71,12 @@ func (db *DB) group(ctx context.Context, q querier, accountID int64, kind, name 
 
 const tagColumns = `t.id, t.title, ` + tagGroupColumns + ` FROM tags t JOIN tag_groups g ON g.id = t.group_id`
 
-// Tags lists tags of the kind, by group and title.
+// tagOrder is the order of tags t of groups g: the groups', then each
+// group's own.
+const tagOrder = `g.position, g.id, t.position, t.id`
+
+// Tags lists tags of the kind, by the order of the groups and of each
+// group's tags.
 func (db *DB) Tags(ctx context.Context, accountID int64, kind, group, typ, access string) ([]taskd.Tag, error) {
 	var gid int64
 	if group != "" {
@@ -81,11 +87,11 @@ func (db *DB) Tags(ctx context.Context, accountID int64, kind, group, typ, acces
 		gid = g.ID
 	}
 	return all(ctx, db.reader, "tags", db.d.q(`SELECT `+tagColumns+` WHERE g.account_id = ? AND g.kind = ?
-		AND (? = 0 OR g.id = ?) AND (? = '' OR g.type = ?) AND (? = '' OR g.access = ?) ORDER BY g.title, g.id, t.title, t.id`),
+		AND (? = 0 OR g.id = ?) AND (? = '' OR g.type = ?) AND (? = '' OR g.access = ?) ORDER BY `+tagOrder),
 		scanTag, accountID, kind, gid, gid, typ, typ, access, access)
 }
 
-// AddTags makes the missing tags of a group.
+// AddTags makes the missing tags of a group, each after its others.
 func (db *DB) AddTags(ctx context.Context, by taskd.Actor, kind, group string, titles []string) ([]taskd.Tag, error) {
 	if err := taskd.Authorize(by, taskd.PermWork); err != nil {
 		return nil, err
@@ -98,8 +104,9 @@ func (db *DB) AddTags(ctx context.Context, by taskd.Actor, kind, group string, t
 			return err
 		}
 		for _, title := range titles {
-			if _, err := tx.ExecContext(ctx, db.d.q(`INSERT INTO tags (group_id, title) VALUES (?, ?) ON CONFLICT (group_id, title) DO NOTHING`),
-				g.ID, title); err != nil {
+			if _, err := tx.ExecContext(ctx, db.d.q(`INSERT INTO tags (group_id, title, position)
+				VALUES (?, ?, (SELECT COALESCE(MAX(position), 0) + 1 FROM tags WHERE group_id = ?)) ON CONFLICT (group_id, title) DO NOTHING`),
+				g.ID, title, g.ID); err != nil {
 				return err
 			}
 			t, err := scanTag(tx.QueryRowContext(ctx, db.d.q(`SELECT `+tagColumns+` WHERE t.group_id = ? AND t.title = ?`), g.ID, title))
@@ -248,7 +255,7 @@ func (db *DB) ObjectTags(ctx context.Context, v taskd.Viewer, kind string, ids [
 		args = append(args, seen.args...)
 		rows, err := all(ctx, db.reader, "object tags", db.d.q(`SELECT o.`+col+`, t.id, t.title, `+tagGroupColumns+`
 			FROM `+table+` o JOIN tags t ON t.id = o.tag_id JOIN tag_groups g ON g.id = t.group_id
-			WHERE g.account_id = ? AND o.`+col+` IN (?`+strings.Repeat(", ?", len(chunk)-1)+`)`+seen.where()+` ORDER BY t.id`), func(s scanner) (row, error) {
+			WHERE g.account_id = ? AND o.`+col+` IN (?`+strings.Repeat(", ?", len(chunk)-1)+`)`+seen.where()+` ORDER BY `+tagOrder), func(s scanner) (row, error) {
 			var r row
 			g := &r.tag.Group
 			err := s.Scan(&r.object, &r.tag.ID, &r.tag.Title, &g.ID, &g.Kind, &g.Title, &g.Type, &g.Access)

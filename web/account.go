@@ -148,7 +148,7 @@ func asFormError(form string, err error) (*formError, bool) {
 		return nil, false
 	}
 	msg := e.Message
-	if e.Reason == taskd.ReasonRequired && e.Field != "" {
+	if e.Reason == taskd.ReasonRequired && e.Field != "" && msg == "" {
 		msg = fieldLabel(e.Field) + " is required"
 	}
 	if msg == "" {

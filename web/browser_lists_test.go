@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"fmt"
+	"math"
 	"net/url"
 	"strings"
 	"testing"
@@ -122,6 +123,145 @@ func TestBrowserListsAndBoard(t *testing.T) {
 		}
 		if _, got := testsite.APICall(t, url0, s.Key, "action=get_task&id_task="+tid); got["data"].(map[string]any)["status"] != "done" {
 			t.Fatalf("after completing on the board the API shows %v", got["data"])
+		}
+	})
+}
+
+// boardLayout measures the board as shown: each column's width, and for
+// each card's move form whether its button's text takes more than one
+// line, whether the button sits on the menu's line, and whether it stays
+// inside its card.
+const boardLayout = `(() => {
+	const cols = Array.from(document.querySelectorAll('.board .column')).map(c => c.getBoundingClientRect().width);
+	const forms = Array.from(document.querySelectorAll('.board form.move')).map(f => {
+		const b = f.querySelector('button'), s = f.querySelector('select');
+		const r = document.createRange(); r.selectNodeContents(b);
+		const br = b.getBoundingClientRect(), sr = s.getBoundingClientRect(), cr = f.closest('.cardlet').getBoundingClientRect();
+		return {id: f.closest('.cardlet').id, lines: new Set(Array.from(r.getClientRects()).map(x => Math.round(x.top))).size,
+			sameLine: Math.abs((br.top + br.bottom) / 2 - (sr.top + sr.bottom) / 2) < 4,
+			inside: br.right <= cr.right + 0.5 && sr.left >= cr.left - 0.5, select: Math.round(sr.width)};
+	});
+	const board = document.querySelector('.board');
+	return {cols, forms, scrolls: board.scrollWidth > board.clientWidth + 1};
+})()`
+
+// TestBrowserBoardAt1280: at 1280 px, a board of five columns (No status
+// and a group's four statuses, as the demo has, one of them long) shows
+// columns of one
+// width and each card's move control on one line, its button unbroken;
+// the project page's Board link leads there; moving a status up on the
+// tags page moves its column.
+func TestBrowserBoardAt1280(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a browser")
+	}
+	s := testsite.New(t)
+	url0 := s.AccountURL()
+	pid := s.APIID("action=post_project&title=Website+launch")
+	testsite.APICall(t, url0, s.Key, "action=add_task_tag_groups&type=status&access=public&title=Stage")
+	testsite.APICall(t, url0, s.Key, "action=add_task_tags&group=Stage&title=To+do,Doing,Waiting+for+review,Done")
+	for i, tc := range []struct{ name, status, extra string }{
+		{"Design the landing page with a much longer name than most", "Doing", "&priority=7&email_user_to=" + testsite.UserEmail},
+		{"Write the copy", "To do", "&dateend=31.01.2030"},
+		{"Supercalifragilisticexpialidocious-checklist", "Waiting for review", ""},
+		{"Renew", "Done", ""},
+		{"Unsorted idea", "", ""},
+	} {
+		tid := s.APIID(fmt.Sprintf("action=post_task&id_project=%s&title=%s%s", pid, url.QueryEscape(tc.name), tc.extra))
+		if tc.status != "" {
+			testsite.APICall(t, url0, s.Key, "action=update_task_tags&id_task="+tid+"&plus="+url.QueryEscape(tc.status))
+		}
+		if i == 0 {
+			s.APIID("action=post_task&id_project=" + pid + "&id_parent=" + tid + "&title=Wireframes")
+		}
+	}
+
+	c := newChrome(t)
+	acct := s.Base + "/a/" + s.Slug
+	c.run(chromedp.Navigate(s.Base+"/login"), chromedp.WaitVisible(chromedp.CSS("#email")),
+		chromedp.SendKeys(chromedp.CSS("#email"), testsite.OwnerEmail), chromedp.SendKeys(chromedp.CSS("#password"), testsite.Password),
+		chromedp.Click(chromedp.CSS(`button[type=submit]`)), chromedp.WaitVisible(chromedp.CSS(`nav[aria-label="Main"]`)))
+	type layout struct {
+		Cols  []float64
+		Forms []struct {
+			ID       string
+			Lines    int
+			SameLine bool
+			Inside   bool
+			Select   int
+		}
+		Scrolls bool
+	}
+	measure := func(c *chrome) layout {
+		c.t.Helper()
+		c.run(chromedp.EmulateViewport(1280, 900), chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS(".board")))
+		c.shot("board-1280")
+		got, err := chromedp.Run(c.ctx, chromedp.Evaluate[layout](boardLayout))
+		if err != nil {
+			c.t.Fatal(err)
+		}
+		c.run(chromedp.EmulateViewport(1100, 900))
+		return got
+	}
+	columns := func(c *chrome) string {
+		c.t.Helper()
+		h, err := chromedp.Run(c.ctx, chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll('.board .column h2')).map(h => h.firstChild.textContent.trim())`))
+		if err != nil {
+			c.t.Fatal(err)
+		}
+		return strings.Join(h, ",")
+	}
+
+	if !t.Run("the project page's Board link opens the board", func(t *testing.T) {
+		c := c.in(t)
+		c.run(chromedp.Navigate(acct+"/project/"+pid+"/"), chromedp.WaitVisible(`//a[text()="Board"]`))
+		href, err := chromedp.Run(c.ctx, chromedp.Evaluate[string](`document.evaluate('//a[text()="Board"]', document, null, 9, null).singleNodeValue.getAttribute('href')`))
+		if err != nil || href != "/a/"+s.Slug+"/project/"+pid+"/board" {
+			t.Fatalf("the Board link is %q (%v)", href, err)
+		}
+		c.run(chromedp.Click(`//a[text()="Board"]`), chromedp.WaitVisible(chromedp.CSS(".board")))
+		if loc := c.location(); loc != acct+"/project/"+pid+"/board" {
+			t.Fatalf("the link led to %s", loc)
+		}
+		c.see("board", "No status (2)", "To do (1)", "Doing (1)", "Waiting for review (1)", "Done (1)")
+	}) {
+		return
+	}
+
+	if !t.Run("at 1280 px the columns have one width and each move control one line", func(t *testing.T) {
+		c := c.in(t)
+		got := measure(c)
+		if len(got.Cols) != 5 || len(got.Forms) != 6 {
+			t.Fatalf("the board has %d columns and %d move forms, want 5 and 6", len(got.Cols), len(got.Forms))
+		}
+		for _, w := range got.Cols {
+			if math.Abs(w-got.Cols[0]) > 1 {
+				t.Errorf("column widths %v: want them equal", got.Cols)
+				break
+			}
+		}
+		if got.Scrolls {
+			t.Errorf("five columns do not fit at 1280 px: widths %v", got.Cols)
+		}
+		for _, f := range got.Forms {
+			if f.Lines != 1 || !f.SameLine || !f.Inside || f.Select < 60 {
+				t.Errorf("card %s: the move button takes %d lines, on the menu's line %v, inside the card %v, menu %d px wide",
+					f.ID, f.Lines, f.SameLine, f.Inside, f.Select)
+			}
+		}
+	}) {
+		return
+	}
+
+	t.Run("moving a status up on the tags page moves its column", func(t *testing.T) {
+		c := c.in(t)
+		c.run(chromedp.Navigate(acct+"/tags"), chromedp.WaitVisible(`//button[@aria-label="Move Waiting for review up"]`),
+			chromedp.Click(`//button[@aria-label="Move Waiting for review up"]`),
+			chromedp.WaitVisible(`//li[.//span[@class="tag" and text()="Waiting for review"]]/following-sibling::li[.//span[@class="tag" and text()="Doing"]]`))
+		c.see("tags-sorted", "Waiting for review", "Doing")
+		c.run(chromedp.Navigate(acct+"/project/"+pid+"/board"), chromedp.WaitVisible(chromedp.CSS(".board")))
+		if got := columns(c); got != "No status,To do,Waiting for review,Doing,Done" {
+			t.Fatalf("columns after the move: %s", got)
 		}
 	})
 }

@@ -88,14 +88,18 @@ func TestAccountPagesStayInTheirAccount(t *testing.T) {
 	wid := strconv.Itoa(int(q("action=add_webhook&url=" + url.QueryEscape(recv.URL+"/") + "&events=post_task")["id"].(float64)))
 	costID := q("action=add_costs&id_task=" + tid + "&time=1&email_user_from=" + url.QueryEscape(testsite.OwnerEmail))["id"].(string)
 	fileID := theirFile(t, s, tid)
-	ids := map[string]string{"{pid}": pid, "{tid}": tid, "{parent}": tid, "{cid}": cid, "{id}": wid, "{costid}": costID, "{fileid}": fileID}
+	groupID := testsite.JSONNumber(q("action=add_task_tag_groups&type=status&access=public&title=Theirs")["data"].([]any)[0].(map[string]any)["id"])
+	tagID := q("action=add_task_tags&group=Theirs&title=Theirs")["data"].([]any)[0].(map[string]any)["id"].(string)
+	ids := map[string]string{"{pid}": pid, "{tid}": tid, "{parent}": tid, "{cid}": cid, "{id}": wid, "{costid}": costID, "{fileid}": fileID,
+		"{tagid}": tagID, "{groupid}": groupID}
 	snapshot := func() string {
 		_, p := testsite.APICall(t, s.AccountURL(), s.Key, "action=get_task&id_task="+tid+"&extra=subtasks")
 		_, c := testsite.APICall(t, s.AccountURL(), s.Key, "action=get_comments&id_task="+tid)
 		_, w := testsite.APICall(t, s.AccountURL(), s.Key, "action=get_webhooks")
 		_, x := testsite.APICall(t, s.AccountURL(), s.Key, "action=get_costs&id_task="+tid)
 		_, f := testsite.APICall(t, s.AccountURL(), s.Key, "action=get_files&id_task="+tid)
-		return testsite.JSON(p) + testsite.JSON(c) + testsite.JSON(w) + testsite.JSON(x) + testsite.JSON(f)
+		_, g := testsite.APICall(t, s.AccountURL(), s.Key, "action=get_task_tags")
+		return testsite.JSON(p) + testsite.JSON(c) + testsite.JSON(w) + testsite.JSON(x) + testsite.JSON(f) + testsite.JSON(g)
 	}
 	before := snapshot()
 	owner := s.SignedIn(testsite.OwnerEmail) // also the owner of s.other

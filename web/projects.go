@@ -228,7 +228,7 @@ func (s *Server) renderProject(w http.ResponseWriter, r *http.Request, v *view, 
 	}
 	pv.Me = actor(acct, v.Nav.Member)
 	if slices.ContainsFunc(list.Tags, func(t taskd.Tag) bool { return t.Group.Type == "status" }) {
-		pv.Board = base + p.Page() + "/board"
+		pv.Board = base + p.Page() + "board" // Page ends with its slash
 	}
 	for _, m := range people {
 		if !slices.ContainsFunc(team, func(t taskd.PersonRef) bool { return t.ID == m.ID }) {

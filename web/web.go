@@ -142,7 +142,10 @@ func New(cfg Config) (*Server, error) {
 			return rowContext{Base: base, CSRF: v.CSRF, CanWrite: canWrite, Return: ret, Back: back, ShowDone: showDone, ShowProject: showProject, Today: v.Today()}
 		},
 		"taskRow": newTaskRowView,
-		"asRow":   func(t taskd.Task) taskRow { return taskRow{Task: t} },
+		"tagMoves": func(base, csrf, kind, group, up, down, name string) tagMoves {
+			return tagMoves{Base: base, CSRF: csrf, Kind: kind, Group: group, Up: up, Down: down, Name: name}
+		},
+		"asRow": func(t taskd.Task) taskRow { return taskRow{Task: t} },
 		"secretShown": func(what, why, value string) secretShown {
 			return secretShown{What: what, Why: why, Value: value}
 		},
@@ -195,6 +198,11 @@ func (s *Server) routes() []route {
 		{"GET /a/{slug}/timesheet.csv", s.page(s.inAccount(taskd.PermRead, s.timesheetCSV))},
 		{"POST /a/{slug}/tags", s.form(s.inAccount(taskd.PermWork, s.addTag))},
 		{"POST /a/{slug}/tags/groups", s.form(s.inAccount(taskd.PermWork, s.addTagGroup))},
+		{"POST /a/{slug}/tags/sort", s.form(s.inAccount(taskd.PermWork, s.sortTags))},
+		{"POST /a/{slug}/tags/{tagid}/update", s.form(s.inAccount(taskd.PermWork, s.changeTag(false)))},
+		{"POST /a/{slug}/tags/{tagid}/delete", s.form(s.inAccount(taskd.PermWork, s.changeTag(true)))},
+		{"POST /a/{slug}/tags/groups/{groupid}/update", s.form(s.inAccount(taskd.PermWork, s.changeTagGroup(false)))},
+		{"POST /a/{slug}/tags/groups/{groupid}/delete", s.form(s.inAccount(taskd.PermWork, s.changeTagGroup(true)))},
 		{"POST /a/{slug}/tasks/{tid}/tags", s.form(s.inAccount(taskd.PermWork, s.taskChange("tags", s.setTaskTags)))},
 		{"POST /a/{slug}/tasks/{tid}/move", s.form(s.inAccount(taskd.PermWork, s.taskChange("tags", s.moveTask)))},
 		{"GET /a/{slug}/project/{pid}/{tid}/{$}", s.page(s.inAccount(taskd.PermRead, s.taskPage))},

@@ -226,11 +226,9 @@ func parseTags(p Params) *[]string {
 	if !ok {
 		return nil
 	}
-	list := []string{}
-	for _, t := range strings.Split(v, ",") {
-		if t = strings.TrimSpace(t); t != "" && !slices.Contains(list, t) {
-			list = append(list, t)
-		}
+	list := ParseTokens(v)
+	if list == nil {
+		list = []string{}
 	}
 	return &list
 }

@@ -49,6 +49,12 @@ type Store interface {
 	AddTagGroups(ctx context.Context, by taskd.Actor, kind, typ, access string, titles []string) ([]taskd.TagGroup, error)
 	AddTags(ctx context.Context, by taskd.Actor, kind, group string, titles []string) ([]taskd.Tag, error)
 	SetTags(ctx context.Context, by taskd.Actor, kind string, objectID int64, plus, minus []string) error
+	RenameTagGroup(ctx context.Context, by taskd.Actor, kind, group, title string) (taskd.TagGroup, error)
+	RenameTag(ctx context.Context, by taskd.Actor, kind, tag, title string) (taskd.Tag, error)
+	SortTagGroups(ctx context.Context, by taskd.Actor, kind string, order []string) ([]taskd.TagGroup, error)
+	SortTags(ctx context.Context, by taskd.Actor, kind, group string, order []string) ([]taskd.Tag, error)
+	DeleteTag(ctx context.Context, by taskd.Actor, kind, tag string, d taskd.TagDeletion) error
+	DeleteTagGroup(ctx context.Context, by taskd.Actor, kind, group string) error
 
 	CreateFile(ctx context.Context, by taskd.Actor, name, contentType string, r io.Reader, limits taskd.FileLimits) (taskd.File, error)
 	AttachFiles(ctx context.Context, by taskd.Actor, ids []int64, owner string, ownerID int64) error

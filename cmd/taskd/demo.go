@@ -96,6 +96,12 @@ Demo account ready: sign in at %[6]s/login as %[2]s / %[3]s
 	return nil
 }
 
+// The demo's status group: its tags, in order, are the columns of the
+// board of "Website launch".
+const demoStage = "Stage"
+
+var demoStatuses = []string{"To do", "Doing", "Review", "Done"}
+
 // The demo's OAuth application, and where its webhook points unless
 // --demo-webhook-url says otherwise.
 const (
@@ -191,17 +197,31 @@ func createDemoWork(ctx context.Context, db *store.DB, sealer *secret.Sealer) (s
 	if err != nil {
 		return "", err
 	}
-	design, err := db.CreateTask(ctx, by, launch.ID, 0, taskd.TaskInput{Name: s("Design the landing page"), Priority: n(7), AssigneeEmail: s("sam@demo.example")})
+	// A status group, so that the project's board is there on first run:
+	// each task below sits in one of its columns.
+	if _, err := db.AddTagGroups(ctx, by, taskd.TagsOfTasks, "status", "public", []string{demoStage}); err != nil {
+		return "", err
+	}
+	if _, err := db.AddTags(ctx, by, taskd.TagsOfTasks, demoStage, demoStatuses); err != nil {
+		return "", err
+	}
+	stage := func(status string) *[]string { return &[]string{status} }
+	design, err := db.CreateTask(ctx, by, launch.ID, 0, taskd.TaskInput{Name: s("Design the landing page"), Priority: n(7), AssigneeEmail: s("sam@demo.example"),
+		Tags: stage("Doing")})
 	if err != nil {
 		return "", err
 	}
-	for _, name := range []string{"Wireframes", "Colour palette"} {
-		if _, err := db.CreateTask(ctx, by, launch.ID, design.ID, taskd.TaskInput{Name: s(name)}); err != nil {
+	for _, sub := range [][2]string{{"Wireframes", "Review"}, {"Colour palette", "To do"}} {
+		if _, err := db.CreateTask(ctx, by, launch.ID, design.ID, taskd.TaskInput{Name: s(sub[0]), Tags: stage(sub[1])}); err != nil {
 			return "", err
 		}
 	}
-	copyTask, err := db.CreateTask(ctx, by, launch.ID, 0, taskd.TaskInput{Name: s("Write the copy"), AssigneeEmail: s(demoEmail), DateEnd: s("2030-01-31")})
+	copyTask, err := db.CreateTask(ctx, by, launch.ID, 0, taskd.TaskInput{Name: s("Write the copy"), AssigneeEmail: s(demoEmail), DateEnd: s("2030-01-31"),
+		Tags: stage("To do")})
 	if err != nil {
+		return "", err
+	}
+	if _, err := db.CreateTask(ctx, by, launch.ID, 0, taskd.TaskInput{Name: s("Choose the hosting"), Priority: n(5), Tags: stage("Done")}); err != nil {
 		return "", err
 	}
 	if _, err := db.CreateComment(ctx, by, copyTask.ID, "First draft is in the shared folder."); err != nil {

@@ -344,6 +344,7 @@ func TestDemoHealthAndNotFound(t *testing.T) {
 	if code != 200 || len(body["data"].([]any)) != 2 {
 		t.Fatalf("demo projects: %d %v", code, body)
 	}
+	checkDemoBoard(t, base+"/a/demo", m[1], body["data"].([]any))
 	var health map[string]string
 	if err := json.Unmarshal([]byte(getBody(t, base+"/healthz")), &health); err != nil || health["status"] != "ok" ||
 		health["go"] != runtime.Version() || health["version"] == "" || health["commit"] == "" {
@@ -549,5 +550,49 @@ func TestWarnsOfExposedSecrets(t *testing.T) {
 	}
 	if l := logs.String(); !strings.Contains(l, "level=WARN") || !strings.Contains(l, "mode 0750") || !strings.Contains(l, "--master-key on the command line") {
 		t.Fatalf("serve's log:\n%s", l)
+	}
+}
+
+// checkDemoBoard: the demo has a status group whose tags, in the account's
+// order, are a board's columns, and every active task of its first project
+// (subtasks too) sits in one of them, so the board is there on first run.
+func checkDemoBoard(t *testing.T, url, key string, projects []any) {
+	t.Helper()
+	_, groups := testsite.APICall(t, url, key, "action=get_task_tag_groups&type=status")
+	if g := groups["data"].([]any); len(g) != 1 || g[0].(map[string]any)["title"] != "Stage" {
+		t.Fatalf("demo status groups: %v", groups)
+	}
+	_, tags := testsite.APICall(t, url, key, "action=get_task_tags&group=Stage")
+	var titles []string
+	for _, x := range tags["data"].([]any) {
+		titles = append(titles, x.(map[string]any)["title"].(string))
+	}
+	if got := strings.Join(titles, ","); got != "To do,Doing,Review,Done" {
+		t.Fatalf("demo statuses: %s", got)
+	}
+	var launch string
+	for _, p := range projects {
+		if p.(map[string]any)["name"] == "Website launch" {
+			launch = p.(map[string]any)["id"].(string)
+		}
+	}
+	_, tasks := testsite.APICall(t, url, key, "action=get_tasks&id_project="+launch+"&extra=subtasks")
+	n := 0
+	var walk func(list []any)
+	walk = func(list []any) {
+		for _, x := range list {
+			task := x.(map[string]any)
+			if tg, _ := task["tags"].(map[string]any); len(tg) != 1 {
+				t.Errorf("demo task %s has tags %v, want one status", task["name"], task["tags"])
+			}
+			n++
+			if child, ok := task["child"].([]any); ok {
+				walk(child)
+			}
+		}
+	}
+	walk(tasks["data"].([]any))
+	if n != 5 {
+		t.Errorf("the demo's first project has %d tasks, want 5: %v", n, tasks)
 	}
 }

@@ -137,6 +137,9 @@ func Run(t *testing.T, open func(t *testing.T, now func() time.Time) Store) {
 		{"CostTotalsExact", testCostTotalsExact},
 		{"Files", testFiles},
 		{"MailOutbox", testMailOutbox},
+		{"TagOrder", testTagOrder},
+		{"TagRenames", testTagRenames},
+		{"TagDeletions", testTagDeletions},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, setup(t)) })
 	}

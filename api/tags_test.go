@@ -3,7 +3,9 @@ package api_test
 import (
 	"context"
 	"fmt"
+	"maps"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 
@@ -115,6 +117,17 @@ func TestTags(t *testing.T) {
 				t.Fatalf("post_task tags = %v", t2["tags"])
 			}
 			t2id := t2["id"].(string)
+			// Its post_task event says which tags it was made with.
+			var made map[string]any
+			for _, e := range a.ok("action", "get_events", "period", "1h").list() {
+				ev := e.(map[string]any)
+				if obj := ev["object"].(map[string]any); ev["event"] == "post_task" && obj["id"] == t2id {
+					made, _ = ev["new"].(map[string]any)["tags"].(map[string]any)
+				}
+			}
+			if len(made) != 2 || !slices.Contains(slices.Collect(maps.Values(made)), "Copy") {
+				t.Fatalf("the post_task event's tags = %v", made)
+			}
 			if up := a.ok("action", "update_task", "id_task", t2id, "tags", doing).data(); len(up["tags"].(map[string]any)) != 1 || up["tags"].(map[string]any)[doing] != "Doing" {
 				t.Fatalf("update_task tags = %v", up["tags"])
 			}

@@ -338,10 +338,13 @@ func (db *DB) CreateTask(ctx context.Context, by taskd.Actor, projectID, parentI
 		if err := db.attach(ctx, tx, by, in.Files, taskd.OwnerTask, t.ID, t.ProjectID, t.ID); err != nil {
 			return err
 		}
-		if in.Tags != nil {
-			if _, _, err := db.replaceTags(ctx, tx, t.AccountID, taskd.TagsOfTasks, t.ID, *in.Tags); err != nil {
+		fields := wire.TaskFields(t)
+		if in.Tags != nil { // the event says which tags the task was made with, as update_task's does
+			_, tags, err := db.replaceTags(ctx, tx, t.AccountID, taskd.TagsOfTasks, t.ID, *in.Tags)
+			if err != nil {
 				return err
 			}
+			fields["tags"] = tags
 		}
 		if err := db.subscribeAll(ctx, tx, t, append([]string{t.Author.Email, t.Assignee.Email}, in.Subscribe...)); err != nil {
 			return err
@@ -354,7 +357,7 @@ func (db *DB) CreateTask(ctx context.Context, by taskd.Actor, projectID, parentI
 				return err
 			}
 		}
-		return db.emitTask(ctx, tx, by, taskd.ActionPost, t, nil, wire.TaskFields(t))
+		return db.emitTask(ctx, tx, by, taskd.ActionPost, t, nil, fields)
 	})
 	return t, err
 }

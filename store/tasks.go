@@ -343,6 +343,10 @@ func (db *DB) CreateTask(ctx context.Context, by taskd.Actor, projectID, parentI
 				return err
 			}
 		}
+		fields, err := db.newFieldValues(ctx, tx, t.AccountID, taskd.ObjectTask, t.ID, in.Fields)
+		if err != nil {
+			return err
+		}
 		if err := db.subscribeAll(ctx, tx, t, append([]string{t.Author.Email, t.Assignee.Email}, in.Subscribe...)); err != nil {
 			return err
 		}
@@ -354,7 +358,7 @@ func (db *DB) CreateTask(ctx context.Context, by taskd.Actor, projectID, parentI
 				return err
 			}
 		}
-		return db.emitTask(ctx, tx, by, taskd.ActionPost, t, nil, wire.TaskFields(t))
+		return db.emitTask(ctx, tx, by, taskd.ActionPost, t, nil, withFields(wire.TaskFields(t), fields))
 	})
 	return t, err
 }
@@ -384,6 +388,11 @@ func (db *DB) UpdateTask(ctx context.Context, by taskd.Actor, id int64, in taskd
 				return err
 			}
 			before["tags"], after["tags"] = oldTags, newTags
+		}
+		if in.Fields != nil {
+			if before["custom_fields"], after["custom_fields"], err = db.setFieldValues(ctx, tx, t.AccountID, taskd.ObjectTask, t.ID, in.Fields); err != nil {
+				return err
+			}
 		}
 		if t.Assignee.ID != assignee {
 			if err := db.subscribeAll(ctx, tx, t, []string{t.Assignee.Email}); err != nil {

@@ -151,8 +151,9 @@ func TestCustomFieldsInPages(t *testing.T) {
 		if got := apiValues(t, "action=get_task&id_task="+tid); got != "" {
 			t.Fatalf("a deleted field's value: %s", got)
 		}
-		if p := b.Post(s.Base+acct+"/settings/fields/"+ids["Stage"]+"/delete", url.Values{"csrf": page.Form(t, "", "")["csrf"]}); p.Status != http.StatusNotFound {
-			t.Fatalf("deleting it again: %d", p.Status)
+		if p := b.Post(s.Base+acct+"/settings/fields/"+ids["Stage"]+"/delete", url.Values{"csrf": page.Form(t, "", "")["csrf"]}); p.Status != http.StatusNotFound ||
+			!strings.Contains(p.Body, "There is no such custom field in this account") {
+			t.Fatalf("deleting it again: %d\n%s", p.Status, p.Body)
 		}
 	}) {
 		return

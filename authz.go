@@ -19,8 +19,8 @@ const (
 	PermModerate Permission = "moderate"
 	// PermManagePeople is adding people and changing their roles.
 	PermManagePeople Permission = "manage people"
-	// PermSettings is the administrative API key, API applications and
-	// webhooks, in the pages.
+	// PermSettings is the administrative API key, API applications,
+	// webhooks and the account's custom fields, in the pages.
 	PermSettings Permission = "settings"
 	// PermAdministrative is the administrative scope of the API: webhook
 	// actions and the event log. Only members who hold it may grant it to

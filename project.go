@@ -90,6 +90,9 @@ type ProjectInput struct {
 	// Files are uploads of the author's, not attached yet, to attach to
 	// the new project in the same transaction (on creation).
 	Files []int64
+	// Fields are values of the account's custom fields of projects, as
+	// TaskInput.Fields.
+	Fields map[int64]string
 }
 
 // MaxNameLen and MaxTextLen bound names and texts, in bytes.

@@ -19,8 +19,20 @@ type QueryCond struct {
 	Field QueryField
 	Op    string  // =, !=, >, <, >=, <=, in, has
 	Ints  []int64 // integer fields: one value, or the list of in
-	Text  string  // name
+	Text  string  // name, comment; a custom field's value ("": none)
 	Date  string  // date fields, YYYY-MM-DD
+	// Custom is the field of a FieldCustom condition.
+	Custom CustomRef
+}
+
+// CustomRef names the custom field of a condition: by ID, or by Name as
+// the filter wrote it. filter.Bind finds the field and sets ID and Type,
+// and writes Text in the field's stored form (CheckFieldValue); the
+// store compiles bound conditions only.
+type CustomRef struct {
+	ID   int64
+	Name string
+	Type string // CustomText …; "" until bound
 }
 
 func (QueryAnd) isQuery()  {}
@@ -45,4 +57,7 @@ const (
 	FieldTask    QueryField = "task"
 	FieldComment QueryField = "comment"
 	FieldDate    QueryField = "date"
+	// FieldCustom is a custom field of tasks (QueryCond.Custom), written
+	// custom_fields[ID] or custom_fields['Name'].
+	FieldCustom QueryField = "custom_fields"
 )

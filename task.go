@@ -78,6 +78,10 @@ type TaskInput struct {
 	// Files are uploads of the author's, not attached yet, to attach to
 	// the new task in the same transaction (on creation).
 	Files []int64
+	// Fields are values of the account's custom fields of tasks, by
+	// field id, as sent (the store reads them with the field's type); ""
+	// clears a value. Fields not named keep theirs.
+	Fields map[int64]string
 }
 
 // CanAddSubtask reports whether a subtask may be added under parent.

@@ -47,9 +47,9 @@ func actions() map[string]action {
 		"get_projects": {projectsRead, read, []string{"filter", "extra"}, getProjects},
 		"get_project":  {projectsRead, read, []string{"id_project", "extra"}, getProject},
 		"post_project": {projectsWrite, work, []string{"title", "text", "email_user_from", "email_manager", "email_user_to", "members",
-			"company", "datestart", "dateend", "extra", "tags", "max_time", "max_money"}, postProject},
+			"company", "datestart", "dateend", "extra", "tags", "max_time", "max_money", fieldsParam}, postProject},
 		"update_project": {projectsWrite, work, []string{"id_project", "title", "text", "email_manager", "email_user_to", "members",
-			"company", "datestart", "dateend", "extra", "tags", "max_time", "max_money"}, updateProject},
+			"company", "datestart", "dateend", "extra", "tags", "max_time", "max_money", fieldsParam}, updateProject},
 		"close_project":    {projectsWrite, work, []string{"id_project"}, projectStatus(taskd.ProjectArchive)},
 		"activate_project": {projectsWrite, work, []string{"id_project"}, projectStatus(taskd.ProjectActive)},
 
@@ -58,9 +58,9 @@ func actions() map[string]action {
 		"get_task":      {tasksRead, read, []string{"id_task", "extra"}, getTask},
 		"search_tasks":  {tasksRead, read, []string{"id_project", "id_task", "email_user_from", "email_user_to", "status", "filter", "extra"}, searchTasks},
 		"post_task": {tasksWrite, work, []string{"id_project", "id_parent", "title", "text", "email_user_from", "email_user_to",
-			"priority", "datestart", "dateend", "subscribe", "hidden", "tags", "max_time", "max_money", "files"}, postTask},
+			"priority", "datestart", "dateend", "subscribe", "hidden", "tags", "max_time", "max_money", "files", fieldsParam}, postTask},
 		"update_task": {tasksWrite, work, []string{"id_task", "title", "text", "email_user_to", "priority", "datestart", "dateend", "tags",
-			"max_time", "max_money"}, updateTask},
+			"max_time", "max_money", fieldsParam}, updateTask},
 		"complete_task": {tasksWrite, work, []string{"id_task"}, taskStatus(true)},
 		"reopen_task":   {tasksWrite, work, []string{"id_task"}, taskStatus(false)},
 		"delete_task":   {tasksWrite, work, []string{"id_task"}, deleteTask},
@@ -73,7 +73,11 @@ func actions() map[string]action {
 		"subscribe":   {tasksWrite, work, []string{"id_task", "email_user", "email_user_from"}, subscription(true)},
 		"unsubscribe": {tasksWrite, work, []string{"id_task", "email_user", "email_user_from"}, subscription(false)},
 
-		"get_project_groups":     {projectsRead, read, nil, getProjectGroups},
+		"get_project_groups": {projectsRead, read, nil, getProjectGroups},
+
+		"get_task_custom_fields":    {tasksRead, read, nil, getCustomFields(taskd.ObjectTask)},
+		"get_project_custom_fields": {projectsRead, read, nil, getCustomFields(taskd.ObjectProject)},
+
 		"add_project_group":      {projectsWrite, work, []string{"title", "email_user_from"}, addFolder(taskd.DirectoryStore.AddProjectFolder)},
 		"add_project_members":    {projectsWrite, work, []string{"id_project", "members", "email_user_from"}, projectMembers(true)},
 		"delete_project_members": {projectsWrite, work, []string{"id_project", "members", "email_user_from"}, projectMembers(false)},

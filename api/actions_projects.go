@@ -22,10 +22,17 @@ func getProjects(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	values, err := c.withValues(taskd.ObjectProject, ids, false)
+	if err != nil {
+		return nil, err
+	}
 	out := make([]projectOut, 0, len(list))
 	for _, p := range list {
 		po := renderProject(p, c.extra("text"))
 		po.Tags = tagMap(tags[p.ID])
+		if values != nil {
+			po.CustomFields = renderValues(values[p.ID])
+		}
 		if err := c.withUsers(&po, p); err != nil {
 			return nil, err
 		}
@@ -47,14 +54,22 @@ func (c *call) withUsers(po *projectOut, p taskd.Project) error {
 	return err
 }
 
-// renderProjectCall renders one project with its text and the extras.
-func (c *call) renderProjectCall(p taskd.Project) (any, error) {
+// renderProjectCall renders one project with its text and the extras;
+// its custom field values also when values is set (the call set some).
+func (c *call) renderProjectCall(p taskd.Project, values bool) (any, error) {
 	po := renderProject(p, true)
 	tags, err := c.store.ObjectTags(c.ctx, c.viewer(), taskd.TagsOfProjects, []int64{p.ID})
 	if err != nil {
 		return nil, err
 	}
 	po.Tags = tagMap(tags[p.ID])
+	vs, err := c.withValues(taskd.ObjectProject, []int64{p.ID}, values)
+	if err != nil {
+		return nil, err
+	}
+	if vs != nil {
+		po.CustomFields = renderValues(vs[p.ID])
+	}
 	if err := c.withUsers(&po, p); err != nil {
 		return nil, err
 	}
@@ -70,7 +85,7 @@ func getProject(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return c.renderProjectCall(p)
+	return c.renderProjectCall(p, false)
 }
 
 func postProject(c *call) (any, error) {
@@ -79,6 +94,9 @@ func postProject(c *call) (any, error) {
 	}
 	in, err := wire.ParseProjectInput(c.opt)
 	if err != nil {
+		return nil, err
+	}
+	if in.Fields, err = c.fieldValues(); err != nil {
 		return nil, err
 	}
 	by, err := c.actor()
@@ -93,7 +111,7 @@ func postProject(c *call) (any, error) {
 		return nil, err
 	}
 	c.uploads = nil // attached
-	return c.renderProjectCall(p)
+	return c.renderProjectCall(p, in.Fields != nil)
 }
 
 func updateProject(c *call) (any, error) {
@@ -105,6 +123,9 @@ func updateProject(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	if in.Fields, err = c.fieldValues(); err != nil {
+		return nil, err
+	}
 	by, err := c.actor()
 	if err != nil {
 		return nil, err
@@ -113,7 +134,7 @@ func updateProject(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return c.renderProjectCall(p)
+	return c.renderProjectCall(p, in.Fields != nil)
 }
 
 func projectStatus(status string) func(*call) (any, error) {
@@ -126,6 +147,6 @@ func projectStatus(status string) func(*call) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		return c.renderProjectCall(p)
+		return c.renderProjectCall(p, false)
 	}
 }

@@ -27,7 +27,7 @@ func getTasks(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if c.extra("subscribers") || c.extra("files") { // not cached: neither changes the project's version
+	if c.extra("subscribers") || c.extra("files") || c.extra("custom_fields") { // not cached: none of them (a field's name) changes the project's version
 		tasks, err := c.store.Tasks(c.ctx, taskd.TaskQuery{Viewer: c.viewer(), ProjectID: pid, Status: status})
 		if err != nil {
 			return nil, err
@@ -42,6 +42,9 @@ func getTasks(c *call) (any, error) {
 			return nil, err
 		}
 		if err := c.withFiles(&v, pid); err != nil {
+			return nil, err
+		}
+		if err := c.withTaskValues(&v, tasks, false); err != nil {
 			return nil, err
 		}
 		return ok(v.renderAll(taskd.BuildTree(tasks))), nil
@@ -83,6 +86,9 @@ func getAllTasks(c *call) (any, error) {
 	if err := c.withFiles(&v, 0); err != nil {
 		return nil, err
 	}
+	if err := c.withTaskValues(&v, tasks, false); err != nil {
+		return nil, err
+	}
 	return ok(v.renderAll(taskd.BuildTree(tasks))), nil
 }
 
@@ -101,6 +107,15 @@ func searchTasks(c *call) (any, error) {
 	if f := c.p["filter"]; f != "" {
 		if q.Filter, err = filter.ParseTasks(f); err != nil {
 			return nil, err
+		}
+		if filter.HasCustom(q.Filter) {
+			fields, err := c.store.CustomFields(c.ctx, c.accountID(), taskd.ObjectTask)
+			if err != nil {
+				return nil, err
+			}
+			if q.Filter, err = filter.Bind(q.Filter, fields); err != nil {
+				return nil, err
+			}
 		}
 	}
 	// Without a project, archived projects are left out (spec §4).
@@ -133,6 +148,9 @@ func searchTasks(c *call) (any, error) {
 	if err := c.withFiles(&v, 0); err != nil {
 		return nil, err
 	}
+	if err := c.withTaskValues(&v, tasks, false); err != nil {
+		return nil, err
+	}
 	return ok(v.renderAll(tasks)), nil
 }
 
@@ -146,13 +164,19 @@ func (c *call) withChildren(t taskd.Task) (taskd.Task, error) {
 	return t, err
 }
 
-func (c *call) renderOne(t taskd.Task) (any, error) {
+// renderOne renders a task with its subtasks, and their custom field
+// values with extra=custom_fields or when values is set (the call set
+// some).
+func (c *call) renderOne(t taskd.Task, values bool) (any, error) {
 	t, err := c.withChildren(t)
 	if err != nil {
 		return nil, err
 	}
 	v := taskView{viewer: c.personID(), text: true, project: true}
 	if err := c.withTags(&v, []taskd.Task{t}); err != nil {
+		return nil, err
+	}
+	if err := c.withTaskValues(&v, []taskd.Task{t}, values); err != nil {
 		return nil, err
 	}
 	if c.extra("subscribers") {
@@ -175,7 +199,7 @@ func getTask(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return c.renderOne(t)
+	return c.renderOne(t, false)
 }
 
 func postTask(c *call) (any, error) {
@@ -192,6 +216,9 @@ func postTask(c *call) (any, error) {
 	}
 	in, err := wire.ParseTaskInput(c.opt)
 	if err != nil {
+		return nil, err
+	}
+	if in.Fields, err = c.fieldValues(); err != nil {
 		return nil, err
 	}
 	by, err := c.actor()
@@ -212,6 +239,9 @@ func postTask(c *call) (any, error) {
 			return nil, err
 		}
 	}
+	if err := c.withTaskValues(&v, []taskd.Task{t}, in.Fields != nil); err != nil {
+		return nil, err
+	}
 	return ok(v.render(t)), nil
 }
 
@@ -224,6 +254,9 @@ func updateTask(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	if in.Fields, err = c.fieldValues(); err != nil {
+		return nil, err
+	}
 	by, err := c.actor()
 	if err != nil {
 		return nil, err
@@ -232,7 +265,7 @@ func updateTask(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return c.renderOne(t)
+	return c.renderOne(t, in.Fields != nil)
 }
 
 func taskStatus(complete bool) func(*call) (any, error) {
@@ -245,7 +278,7 @@ func taskStatus(complete bool) func(*call) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		return c.renderOne(t)
+		return c.renderOne(t, false)
 	}
 }
 
@@ -283,4 +316,19 @@ func (c *call) withFiles(v *taskView, projectID int64) error {
 	}
 	v.files = filesOf(files, taskd.OwnerTask)
 	return nil
+}
+
+// withTaskValues sets the custom field values of the tasks and their
+// subtasks, with extra=custom_fields or when always is set.
+func (c *call) withTaskValues(v *taskView, tasks []taskd.Task, always bool) error {
+	var ids []int64
+	for _, t := range tasks {
+		ids = append(ids, t.ID)
+		for _, k := range t.Children {
+			ids = append(ids, k.ID)
+		}
+	}
+	var err error
+	v.values, err = c.withValues(taskd.ObjectTask, ids, always)
+	return err
 }

@@ -9,6 +9,7 @@ import (
 	usecase "github.com/taskd/taskd/work"
 
 	"github.com/taskd/taskd"
+	"github.com/taskd/taskd/wire"
 )
 
 // action is one operation of the API: the scope a token needs for it, what
@@ -20,7 +21,11 @@ type action struct {
 	run    func(*call) (any, error)
 }
 
-func (a action) accepts(name string) bool { return slices.Contains(a.params, name) }
+// accepts reports whether the action takes the parameter: one of its
+// list, or custom_fields[…] where the list has fieldsParam.
+func (a action) accepts(name string) bool {
+	return slices.Contains(a.params, name) || wire.IsFieldParam(name) && slices.Contains(a.params, fieldsParam)
+}
 
 // call is one dispatched action with its parameters.
 type call struct {

@@ -191,6 +191,12 @@ func parseJSON(body []byte) (map[string]string, error) {
 		case nil:
 			continue
 		case json.Delim:
+			if v == '{' && k == "custom_fields" { // {"custom_fields": {"ID": value}}
+				if err := jsonFields(dec, out, seen); err != nil {
+					return nil, err
+				}
+				continue
+			}
 			if v != '[' {
 				return nil, failf(CodeMalformed, k, "Parameter must be a string, number, boolean or list of them")
 			}
@@ -247,6 +253,47 @@ func jsonList(dec *json.Decoder, k string) (string, error) {
 		default:
 			return "", failf(CodeMalformed, k, "A list holds strings and numbers only")
 		}
+	}
+}
+
+// jsonFields reads the rest of a custom_fields object, {"ID": value}, as
+// the parameters custom_fields[ID] (the form a query string sends them
+// in). A value is a string or a number; null is absent, as elsewhere. A
+// parameter given both ways is refused, as any parameter given twice.
+func jsonFields(dec *json.Decoder, out map[string]string, seen map[string]bool) error {
+	bad := failf(CodeMalformed, "custom_fields", "custom_fields is an object of field ids and their values (strings or numbers)")
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return bad
+		}
+		if tok == json.Delim('}') {
+			return nil
+		}
+		name := "custom_fields[" + tok.(string) + "]" // object keys are always strings
+		if seen[name] {
+			return failf(CodeMalformed, name, "Parameter is given more than once")
+		}
+		seen[name] = true
+		v, err := dec.Token()
+		if err != nil {
+			return bad
+		}
+		var s string
+		switch v := v.(type) {
+		case string:
+			s = v
+		case json.Number:
+			s = v.String()
+		case nil:
+			continue
+		default:
+			return bad
+		}
+		if err := checkText(name, s); err != nil {
+			return err
+		}
+		out[name] = s
 	}
 }
 

@@ -33,7 +33,10 @@ type taskOut struct {
 	Subscribers []taskd.PersonRef `json:"subscribers,omitzero"`
 	// Files are the task's own files, with extra=files.
 	Files []fileRef `json:"files,omitzero"`
-	Child []taskOut `json:"child,omitempty"`
+	// CustomFields are the task's custom field values, with
+	// extra=custom_fields and when a change set some.
+	CustomFields []customValueOut `json:"custom_fields,omitzero"`
+	Child        []taskOut        `json:"child,omitempty"`
 }
 
 // taskView says which optional parts a task rendering carries.
@@ -47,6 +50,8 @@ type taskView struct {
 	tags map[int64][]taskd.Tag
 	// files, when set, are the tasks' own files, by task (extra=files).
 	files map[int64][]fileRef
+	// values, when set, are the tasks' custom field values, by task.
+	values map[int64][]taskd.FieldValue
 }
 
 func flag(b bool) int {
@@ -73,6 +78,9 @@ func (v taskView) render(t taskd.Task) taskOut {
 		if out.Files == nil {
 			out.Files = []fileRef{}
 		}
+	}
+	if v.values != nil {
+		out.CustomFields = renderValues(v.values[t.ID])
 	}
 	if v.subscribers != nil {
 		out.Subscribers = v.subscribers[t.ID]
@@ -127,6 +135,9 @@ type projectOut struct {
 	MaxMoney json.Number `json:"max_money,omitempty"`
 	// Users is the project's team, with extra=users.
 	Users []taskd.PersonRef `json:"users,omitzero"`
+	// CustomFields are the project's custom field values, with
+	// extra=custom_fields and when a change set some.
+	CustomFields []customValueOut `json:"custom_fields,omitzero"`
 }
 
 func renderProject(p taskd.Project, withText bool) projectOut {

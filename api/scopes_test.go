@@ -26,8 +26,9 @@ var specScopes = map[string]string{
 	"add_user": "users_write", "add_user_group": "users_write",
 	"get_contacts": "contacts_read", "get_contact_groups": "contacts_read",
 	"add_contact": "contacts_write", "add_contact_group": "contacts_write",
-	"get_project_groups": "projects_read",
-	"add_project_group":  "projects_write", "add_project_members": "projects_write", "delete_project_members": "projects_write",
+	"get_project_groups":     "projects_read",
+	"get_task_custom_fields": "tasks_read", "get_project_custom_fields": "projects_read", // INF in §14 and §16
+	"add_project_group": "projects_write", "add_project_members": "projects_write", "delete_project_members": "projects_write",
 	"subscribe": "tasks_write", "unsubscribe": "tasks_write",
 	"get_task_tag_groups": "tags_read", "get_project_tag_groups": "tags_read", "get_task_tags": "tags_read", "get_project_tags": "tags_read",
 	"add_task_tag_groups": "tags_write", "add_project_tag_groups": "tags_write", "add_task_tags": "tags_write", "add_project_tags": "tags_write",

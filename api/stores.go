@@ -30,7 +30,7 @@ type Store interface {
 	Tasks(ctx context.Context, q taskd.TaskQuery) ([]taskd.Task, error)
 	Comments(ctx context.Context, v taskd.Viewer, taskID int64) ([]taskd.Comment, error)
 
-	// Costs, timers, files, tags and events.
+	// Costs, timers, files, tags, custom fields and events.
 	Costs(ctx context.Context, q taskd.CostQuery) ([]taskd.Cost, error)
 	CostSums(ctx context.Context, q taskd.CostQuery, group string) ([]taskd.CostGroup, error)
 	TimerOf(ctx context.Context, accountID, personID int64) (taskd.Timer, error)
@@ -41,5 +41,7 @@ type Store interface {
 	ObjectTags(ctx context.Context, v taskd.Viewer, kind string, ids []int64) (map[int64][]taskd.Tag, error)
 	TagGroups(ctx context.Context, accountID int64, kind, typ, access string) ([]taskd.TagGroup, error)
 	Tags(ctx context.Context, accountID int64, kind, group, typ, access string) ([]taskd.Tag, error)
+	CustomFields(ctx context.Context, accountID int64, of string) ([]taskd.CustomField, error)
+	FieldValues(ctx context.Context, v taskd.Viewer, of string, ids []int64) (map[int64][]taskd.FieldValue, error)
 	Events(ctx context.Context, v taskd.Viewer, since time.Time, projectID int64) ([]taskd.StoredEvent, error)
 }

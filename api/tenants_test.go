@@ -25,6 +25,7 @@ var accountWide = map[string]bool{
 	"get_contact_groups": true, "add_contact_group": true, "get_project_groups": true, "add_project_group": true,
 	"get_task_tag_groups": true, "get_project_tag_groups": true, "add_task_tag_groups": true, "add_project_tag_groups": true,
 	"get_task_tags": true, "get_project_tags": true, "add_task_tags": true, "add_project_tags": true,
+	"get_task_custom_fields": true, "get_project_custom_fields": true,
 	"get_timers": true, "get_my_timer": true, "stop_my_timer": true, "delete_my_timer": true, "upload_files": true,
 	// A tag or group is named by id or title within the caller's account,
 	// as add_task_tags names its group (TestTags tries another account's).

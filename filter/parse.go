@@ -26,6 +26,9 @@ import (
 type language struct {
 	fields map[string]taskd.QueryField
 	names  string
+	// custom says whether custom fields may be named: custom_fields[ID]
+	// or custom_fields['Name'].
+	custom bool
 }
 
 // taskFields are search_tasks' fields (spec §4).
@@ -33,7 +36,7 @@ var taskFields = language{map[string]taskd.QueryField{
 	"id": taskd.FieldID, "project": taskd.FieldProject, "parent": taskd.FieldParent, "name": taskd.FieldName,
 	"dateadd": taskd.FieldDateAdded, "date_added": taskd.FieldDateAdded, "datestart": taskd.FieldDateStart, "date_start": taskd.FieldDateStart,
 	"dateend": taskd.FieldDateEnd, "date_end": taskd.FieldDateEnd, "dateclose": taskd.FieldDateClosed, "date_closed": taskd.FieldDateClosed,
-}, "id, project, parent, name, dateadd, datestart, dateend or dateclose"}
+}, "id, project, parent, name, dateadd, datestart, dateend, dateclose or custom_fields[ID]", true}
 
 // costFields are get_costs' fields (spec §8): the task as id (the docs)
 // or task (the PHP SDK, C9), the project, the comment, and the line's
@@ -41,13 +44,16 @@ var taskFields = language{map[string]taskd.QueryField{
 var costFields = language{map[string]taskd.QueryField{
 	"id": taskd.FieldTask, "task": taskd.FieldTask, "project": taskd.FieldProject, "comment": taskd.FieldComment,
 	"dateadd": taskd.FieldDate, "date": taskd.FieldDate,
-}, "task (or id), project, comment or dateadd"}
+}, "task (or id), project, comment or dateadd", false}
 
 // The operators each kind of field takes.
 var (
 	intOps  = []string{"=", "in"}
 	nameOps = []string{"=", "has"}
 	dateOps = []string{"=", "!=", ">", "<", ">=", "<="}
+	// customOps are those a custom field may take; which it takes
+	// depends on its type (Bind).
+	customOps = []string{"=", "!=", ">", "<", ">=", "<=", "has"}
 )
 
 // Limits of a filter, so that no query is costly to parse or to run.
@@ -59,10 +65,12 @@ const (
 )
 
 // ParseTasks reads a filter of the query language: conditions such as
-// `project{=}2456`, `id {in} (1234, 1240)`, `name has 'Report'` or
-// `dateend>'25.05.2021'`, joined by and/or, with parentheses. Operators
-// may be braced or bare. A malformed filter is an invalid error on field
-// "filter" whose Value is the offending part.
+// `project{=}2456`, `id {in} (1234, 1240)`, `name has 'Report'`,
+// `dateend>'25.05.2021'` or `custom_fields[3] = 'Acme'`, joined by
+// and/or, with parentheses. Operators may be braced or bare. A malformed
+// filter is an invalid error on field "filter" whose Value is the
+// offending part. Conditions on custom fields are read as written, by id
+// or by name; Bind checks them against the account's fields.
 func ParseTasks(s string) (taskd.Query, error) { return parse(s, taskFields) }
 
 // ParseCosts reads a filter of cost lines: the language of ParseTasks
@@ -120,7 +128,7 @@ func lexQuery(s string) ([]item, error) {
 		switch {
 		case unicode.IsSpace(r):
 			i += size
-		case strings.ContainsRune("(),{}", r):
+		case strings.ContainsRune("(),{}[]", r):
 			items = append(items, item{itemPunct, string(r)})
 			i++
 		case strings.ContainsRune("=!<>", r):
@@ -249,6 +257,9 @@ func (p *queryParser) cond() (taskd.Query, error) {
 	if t.kind == itemEnd {
 		return nil, queryError("", "The filter ends where a condition should start")
 	}
+	if t.kind == itemWord && p.lang.custom && strings.EqualFold(t.text, string(taskd.FieldCustom)) {
+		return p.custom()
+	}
 	field, ok := p.lang.fields[strings.ToLower(t.text)]
 	if t.kind != itemWord || !ok {
 		return nil, queryError(t.text, "Unknown field %q: use %s", t.text, p.lang.names)
@@ -267,6 +278,47 @@ func (p *queryParser) cond() (taskd.Query, error) {
 		err = p.dateValue(&c, t.text)
 	}
 	return c, err
+}
+
+// custom reads the rest of a condition on a custom field: [ID] or
+// ['Name'], an operator and a value, bare or quoted, kept as written.
+func (p *queryParser) custom() (taskd.Query, error) {
+	c := taskd.QueryCond{Field: taskd.FieldCustom}
+	if t := p.next(); t.kind != itemPunct || t.text != "[" {
+		return nil, queryError(t.text, "custom_fields takes a field's id or quoted name in brackets: custom_fields[3], custom_fields['Client']")
+	}
+	switch t := p.next(); t.kind {
+	case itemWord:
+		id, err := taskd.ParseID(t.text, "filter")
+		if err != nil {
+			return nil, queryError(t.text, "A custom field is named by its id or its quoted name, not %q", t.text)
+		}
+		c.Custom.ID = id
+	case itemString:
+		if t.text == "" {
+			return nil, queryError("custom_fields['']", "A custom field's name is not empty")
+		}
+		c.Custom.Name = t.text
+	default:
+		return nil, queryError(t.text, "A custom field is named by its id or its quoted name, not %q", t.text)
+	}
+	if t := p.next(); t.kind != itemPunct || t.text != "]" {
+		return nil, queryError(t.text, "A custom field's brackets are not closed")
+	}
+	op, err := p.op()
+	if err != nil {
+		return nil, err
+	}
+	c.Op = op
+	if err := p.checkOp(c, "custom_fields", customOps); err != nil {
+		return nil, err
+	}
+	t := p.next()
+	if t.kind != itemString && t.kind != itemWord {
+		return nil, queryError(t.text, "A custom field takes a value, quoted or bare: custom_fields[3] = 'Acme'")
+	}
+	c.Text = t.text
+	return c, nil
 }
 
 // op reads an operator, braced ({=}, { in }) or bare.
@@ -383,14 +435,32 @@ func Format(q taskd.Query) string {
 			v = "(" + strings.Join(s, ", ") + ")"
 		case len(q.Ints) > 0:
 			v = strconv.FormatInt(q.Ints[0], 10)
-		case q.Field == taskd.FieldName || q.Field == taskd.FieldComment:
-			v = "'" + strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(q.Text) + "'"
+		case q.Field == taskd.FieldName || q.Field == taskd.FieldComment || q.Field == taskd.FieldCustom:
+			v = quote(q.Text)
 		default:
 			v = "'" + q.Date + "'"
 		}
-		return string(q.Field) + " {" + q.Op + "} " + v
+		field := string(q.Field)
+		if q.Field == taskd.FieldCustom {
+			field = customName(q.Custom)
+		}
+		return field + " {" + q.Op + "} " + v
 	}
 	return ""
+}
+
+// quote writes a text as a quoted value.
+func quote(s string) string {
+	return "'" + strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(s) + "'"
+}
+
+// customName writes a custom field as a filter names it: by its id when
+// known, else by its name.
+func customName(r taskd.CustomRef) string {
+	if r.ID != 0 {
+		return "custom_fields[" + strconv.FormatInt(r.ID, 10) + "]"
+	}
+	return "custom_fields[" + quote(r.Name) + "]"
 }
 
 func joinQueries(parts []taskd.Query, sep string) string {

@@ -43,6 +43,8 @@ var authzMatrix = []struct {
 	{"update_comment another's", "comments_write", "owner admin"},
 	{"delete_comment another's", "comments_write", "owner admin"},
 	{"get_users", "users_read", "owner admin user"},
+	{"get_task_custom_fields", "tasks_read", "owner admin user"},
+	{"get_project_custom_fields", "projects_read", "owner admin user"},
 	{"get_events", "administrative", "owner admin"},
 	{"get_webhooks", "administrative", "owner admin"},
 	{"add_webhook", "administrative", "owner admin"},
@@ -65,6 +67,7 @@ var pageMatrix = []struct {
 	{"/settings/api", "owner admin"},
 	{"/settings/webhooks", "owner admin"},
 	{"/settings/apikey", "owner admin"},
+	{"/settings/fields", "owner admin"},
 }
 
 const (
@@ -117,7 +120,7 @@ func (f *authzFixture) query(op, me string) string {
 		return "action=" + name + "&id_comment=" + f.comment(writerEmail) + withText(name)
 	}
 	switch name {
-	case "get_projects", "get_all_tasks", "get_users", "get_webhooks", "me":
+	case "get_projects", "get_all_tasks", "get_users", "get_webhooks", "me", "get_task_custom_fields", "get_project_custom_fields":
 		return "action=" + name
 	case "get_project":
 		return "action=get_project&id_project=" + f.pid

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"strconv"
 	"strings"
 	"time"
 
@@ -14,6 +15,10 @@ type filterColumns struct {
 	// textDates are the date fields kept as YYYY-MM-DD text ("" when
 	// unset); timeDates those kept as Unix milliseconds (0 when unset).
 	textDates, timeDates map[taskd.QueryField]string
+	// object is the column of the object's id that custom fields'
+	// values (values, of the custom fields of kind) are joined to; ""
+	// where there are none.
+	object, values, kind string
 }
 
 // taskFilter are the columns of tasks t (filter.ParseTasks).
@@ -22,6 +27,7 @@ var taskFilter = filterColumns{
 	texts:     map[taskd.QueryField]string{taskd.FieldName: "t.name"},
 	textDates: map[taskd.QueryField]string{taskd.FieldDateStart: "t.date_start", taskd.FieldDateEnd: "t.date_end"},
 	timeDates: map[taskd.QueryField]string{taskd.FieldDateAdded: "t.created_at", taskd.FieldDateClosed: "t.closed_at"},
+	object:    "t.id", values: "task_field_values", kind: taskd.ObjectTask,
 }
 
 // costFilter are the columns of cost lines c (filter.ParseCosts).
@@ -58,6 +64,9 @@ func (db *DB) joinSQL(parts []taskd.Query, sep string, cols filterColumns) (stri
 }
 
 func (db *DB) condSQL(c taskd.QueryCond, cols filterColumns) (string, []any) {
+	if c.Field == taskd.FieldCustom {
+		return db.customSQL(c, cols)
+	}
 	if col, ok := cols.ints[c.Field]; ok {
 		var args []any
 		top := false // parent 0: a top-level task
@@ -107,4 +116,38 @@ func (db *DB) condSQL(c taskd.QueryCond, cols filterColumns) (string, []any) {
 		return "(" + set + col + " < ?)", []any{start}
 	}
 	return "(" + set + col + " < ?)", []any{next} // <=
+}
+
+// customSQL compiles a condition on a custom field, bound by filter.Bind
+// (its ID, its Type, and Text in the stored form): the objects with a
+// value that meets it, or, for = and != with no value (""), those without
+// a value and those with one. An unbound condition, or one where the
+// objects have no custom fields, meets none.
+func (db *DB) customSQL(c taskd.QueryCond, cols filterColumns) (string, []any) {
+	if cols.object == "" || c.Custom.ID == 0 || c.Custom.Type == "" {
+		return "1 = 0", nil
+	}
+	_, col := fieldValueTable(cols.kind)
+	in := func(cond string, args ...any) (string, []any) {
+		return cols.object + ` IN (SELECT ` + col + ` FROM ` + cols.values + ` WHERE field_id = ?` + cond + `)`, append([]any{c.Custom.ID}, args...)
+	}
+	op, known := map[string]string{"=": "=", "!=": "<>", ">": ">", "<": "<", ">=": ">=", "<=": "<=", "has": ""}[c.Op]
+	switch {
+	case !known:
+		return "1 = 0", nil // the parser writes no other operator
+	case c.Text == "" && c.Op == "=":
+		cond, args := in("")
+		return "NOT " + cond, args
+	case c.Text == "" && c.Op == "!=":
+		return in("")
+	case c.Op == "has":
+		return in(` AND value `+db.d.ilike+` ? ESCAPE '\'`, "%"+escapeLike(c.Text)+"%")
+	case c.Custom.Type == taskd.CustomNumber:
+		n, err := strconv.ParseFloat(c.Text, 64)
+		if err != nil {
+			return "1 = 0", nil // bound values are canonical numbers
+		}
+		return in(` AND number `+op+` ?`, n)
+	}
+	return in(` AND value `+op+` ?`, c.Text)
 }

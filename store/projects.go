@@ -188,10 +188,15 @@ func (db *DB) CreateProject(ctx context.Context, by taskd.Actor, in taskd.Projec
 				return err
 			}
 		}
+		fields, err := db.newFieldValues(ctx, tx, p.AccountID, taskd.ObjectProject, p.ID, in.Fields)
+		if err != nil {
+			return err
+		}
 		if err := db.attach(ctx, tx, by, in.Files, taskd.OwnerProject, p.ID, p.ID, 0); err != nil {
 			return err
 		}
-		return db.emitChange(ctx, tx, by, taskd.ActionPost, taskd.ObjectProject, p.ID, p.Page(), p.Ref(), subject{}, nil, wire.ProjectFields(p))
+		return db.emitChange(ctx, tx, by, taskd.ActionPost, taskd.ObjectProject, p.ID, p.Page(), p.Ref(), subject{}, nil,
+			withFields(wire.ProjectFields(p), fields))
 	})
 	return p, err
 }
@@ -228,7 +233,13 @@ func (db *DB) UpdateProject(ctx context.Context, by taskd.Actor, id int64, in ta
 				return err
 			}
 		}
-		return db.emitChange(ctx, tx, by, taskd.ActionUpdate, taskd.ObjectProject, p.ID, p.Page(), p.Ref(), subject{}, before, wire.ProjectFields(p))
+		after := wire.ProjectFields(p)
+		if in.Fields != nil {
+			if before["custom_fields"], after["custom_fields"], err = db.setFieldValues(ctx, tx, p.AccountID, taskd.ObjectProject, p.ID, in.Fields); err != nil {
+				return err
+			}
+		}
+		return db.emitChange(ctx, tx, by, taskd.ActionUpdate, taskd.ObjectProject, p.ID, p.Page(), p.Ref(), subject{}, before, after)
 	})
 	return p, err
 }

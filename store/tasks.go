@@ -346,6 +346,10 @@ func (db *DB) CreateTask(ctx context.Context, by taskd.Actor, projectID, parentI
 			}
 			fields["tags"] = tags
 		}
+		values, err := db.newFieldValues(ctx, tx, t.AccountID, taskd.ObjectTask, t.ID, in.Fields)
+		if err != nil {
+			return err
+		}
 		if err := db.subscribeAll(ctx, tx, t, append([]string{t.Author.Email, t.Assignee.Email}, in.Subscribe...)); err != nil {
 			return err
 		}
@@ -357,7 +361,7 @@ func (db *DB) CreateTask(ctx context.Context, by taskd.Actor, projectID, parentI
 				return err
 			}
 		}
-		return db.emitTask(ctx, tx, by, taskd.ActionPost, t, nil, fields)
+		return db.emitTask(ctx, tx, by, taskd.ActionPost, t, nil, withFields(fields, values))
 	})
 	return t, err
 }
@@ -387,6 +391,11 @@ func (db *DB) UpdateTask(ctx context.Context, by taskd.Actor, id int64, in taskd
 				return err
 			}
 			before["tags"], after["tags"] = oldTags, newTags
+		}
+		if in.Fields != nil {
+			if before["custom_fields"], after["custom_fields"], err = db.setFieldValues(ctx, tx, t.AccountID, taskd.ObjectTask, t.ID, in.Fields); err != nil {
+				return err
+			}
 		}
 		if t.Assignee.ID != assignee {
 			if err := db.subscribeAll(ctx, tx, t, []string{t.Assignee.Email}); err != nil {

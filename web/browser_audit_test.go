@@ -14,6 +14,7 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 
+	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/internal/testsite"
 )
 
@@ -300,6 +301,27 @@ func auditData(t *testing.T, s *testsite.Site) map[string]string {
 	q("action=add_project_tag_groups&type=label&access=public&title=Kind")
 	q("action=add_project_tags&group=Kind&title=Internal,Client+work")
 	s.CreateClient(s.Slug, "Reporting app", "https://app.example/cb")
+	// Custom fields, with values on the task and the project, so that the
+	// fields page, the edit forms' inputs and the list's labels are seen.
+	_, owner := s.Owner()
+	for _, f := range []taskd.CustomField{
+		{Of: taskd.ObjectTask, Name: "Phase", Type: taskd.CustomList, Descr: "Where the work is", Options: []string{"Draft", "Final"}},
+		{Of: taskd.ObjectTask, Name: "Hours", Type: taskd.CustomNumber},
+		{Of: taskd.ObjectTask, Name: "Review by", Type: taskd.CustomDate},
+		{Of: taskd.ObjectProject, Name: "Client code", Type: taskd.CustomText},
+	} {
+		made, err := s.Store.AddCustomField(t.Context(), owner, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		value := map[string]string{taskd.CustomList: "Draft", taskd.CustomNumber: "2.5", taskd.CustomDate: "2030-12-01", taskd.CustomText: "ACME-7"}[f.Type]
+		param := url.QueryEscape(taskd.FieldParam(made.ID)) + "=" + url.QueryEscape(value)
+		if f.Of == taskd.ObjectTask {
+			q("action=update_task&id_task=" + tid + "&" + param)
+		} else {
+			q("action=update_project&id_project=" + pid + "&" + param)
+		}
+	}
 	return map[string]string{"{pid}": pid, "{tid}": tid, "{parent}": tid, "{sub}": sub, "{cid}": cid, "{id}": wid,
 		"{costid}": costID, "{fileid}": fileID}
 }

@@ -11,7 +11,7 @@ import (
 var nouns = map[string]string{
 	"account": "account", "member": "person in this account", "person": "person", "project": "project", "task": "task", "parent": "task",
 	"comment": "comment", "webhook": "webhook in this account", "delivery": "delivery",
-	"invitation": "invitation", "client": "application in this account", "group": "tag group", "tag": "tag",
+	"invitation": "invitation", "client": "application in this account", "group": "tag group", "tag": "tag", "custom field": "custom field in this account",
 }
 
 // page is how a page answers an error it does not show beside a form: the

@@ -110,10 +110,10 @@ func (s *Server) setProjectStatus(status string) accountHandler {
 	}
 }
 
-// updateProject is POST /a/{slug}/project/{pid}/update: the project's name
-// and text, parsed and changed as the API's update_project does (the same
-// parser, store method, permission and update_project event). Other fields
-// have their own forms and are left as they are.
+// updateProject is POST /a/{slug}/project/{pid}/update: the project's name,
+// text and custom fields, parsed and changed as the API's update_project
+// does (the same parsers, store method, permission and update_project
+// event). Other fields have their own forms and are left as they are.
 func (s *Server) updateProject(w http.ResponseWriter, r *http.Request, v *view, me member) error {
 	p, ok, err := s.pathProject(w, r, v)
 	if !ok {
@@ -123,8 +123,12 @@ func (s *Server) updateProject(w http.ResponseWriter, r *http.Request, v *view, 
 	if err == nil && in.Name == nil {
 		err = taskd.Required("title")
 	}
+	var values map[int64]string
 	if err == nil {
-		in = taskd.ProjectInput{Name: in.Name, Text: in.Text}
+		values, err = formFieldValues(r)
+	}
+	if err == nil {
+		in = taskd.ProjectInput{Name: in.Name, Text: in.Text, Fields: values}
 		_, err = s.cfg.Work.Projects.Update(r.Context(), actor(me.Account, me.Member), p.ID, in)
 	}
 	if err != nil {
@@ -164,6 +168,10 @@ type projectView struct {
 	Me    taskd.Actor
 	// Shown is the notice of the form sent before (a saved edit).
 	Shown *flash
+	// FieldValues are the project's custom field values; FieldInputs
+	// the edit form's inputs of the account's fields of projects.
+	FieldValues []taskd.FieldValue
+	FieldInputs []fieldInput
 }
 
 func (s *Server) projectPage(w http.ResponseWriter, r *http.Request, v *view, me member) error {
@@ -226,6 +234,12 @@ func (s *Server) renderProject(w http.ResponseWriter, r *http.Request, v *view, 
 			pv.Files = append(pv.Files, f)
 		}
 	}
+	fields, values, err := s.objectValues(ctx, v, taskd.ObjectProject, p.ID)
+	if err != nil {
+		return err
+	}
+	pv.FieldValues = values
+	pv.FieldInputs = fieldInputs("edit-project", fields, values, r.PostForm, errorFor(fe, "project") != "")
 	pv.Me = actor(acct, v.Nav.Member)
 	if slices.ContainsFunc(list.Tags, func(t taskd.Tag) bool { return t.Group.Type == "status" }) {
 		pv.Board = base + p.Page() + "board" // Page ends with its slash

@@ -35,6 +35,8 @@ type ReadStore interface {
 	TagGroups(ctx context.Context, accountID int64, kind, typ, access string) ([]taskd.TagGroup, error)
 	Tags(ctx context.Context, accountID int64, kind, group, typ, access string) ([]taskd.Tag, error)
 	TagUse(ctx context.Context, v taskd.Viewer, kind string) (map[int64]int, error)
+	CustomFields(ctx context.Context, accountID int64, of string) ([]taskd.CustomField, error)
+	FieldValues(ctx context.Context, v taskd.Viewer, of string, ids []int64) (map[int64][]taskd.FieldValue, error)
 	ProjectMembers(ctx context.Context, accountID, projectID int64) ([]taskd.PersonRef, error)
 	Subscribers(ctx context.Context, accountID, taskID int64) ([]taskd.PersonRef, error)
 }

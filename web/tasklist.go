@@ -162,7 +162,9 @@ func (f listFilter) link(path string, page int) string {
 // parent when that is the row above, else naming the parent.
 type taskRow struct {
 	taskd.Task
-	Tags   []taskd.Tag
+	Tags []taskd.Tag
+	// Fields are the task's custom field values, shown as labels.
+	Fields []taskd.FieldValue
 	Sub    bool   // a subtask shown under its parent
 	Parent string // the parent's name, for a subtask shown alone
 }
@@ -215,7 +217,8 @@ type taskList struct {
 }
 
 // listTasks reads a page of the query's tasks under the filter, with their
-// tags and the names of parents not on the page.
+// tags, their custom field values and the names of parents not on the
+// page.
 func (s *Server) listTasks(ctx context.Context, q taskd.TaskQuery, f listFilter, today time.Time, path string) (*taskList, error) {
 	f.apply(&q, today)
 	tasks, err := s.cfg.Reads.Tasks(ctx, q)
@@ -242,10 +245,14 @@ func (s *Server) listTasks(ctx context.Context, q taskd.TaskQuery, f listFilter,
 	if err != nil {
 		return nil, err
 	}
+	values, err := s.cfg.Reads.FieldValues(ctx, q.Viewer, taskd.ObjectTask, ids)
+	if err != nil {
+		return nil, err
+	}
 	shown := make(map[int64]bool, len(tasks))
 	var orphans []int64
 	for _, t := range tasks {
-		row := taskRow{Task: t, Tags: tags[t.ID]}
+		row := taskRow{Task: t, Tags: tags[t.ID], Fields: values[t.ID]}
 		row.Sub = t.ParentID != 0 && f.Sort == taskd.SortTree && shown[t.ParentID]
 		if t.ParentID != 0 && !row.Sub {
 			orphans = append(orphans, t.ParentID)

@@ -24,6 +24,10 @@ type taskView struct {
 	CanWrite    bool
 	Tags        []taskd.Tag
 	TagForm     *tagForm // nil without tags or for readers
+	// FieldValues are the task's custom field values; FieldInputs the
+	// edit form's inputs of the account's fields of tasks.
+	FieldValues []taskd.FieldValue
+	FieldInputs []fieldInput
 	Costs       *costsView
 	// Files are the task's own files; CommentFiles those of its
 	// comments, by comment.
@@ -122,6 +126,12 @@ func (s *Server) renderTask(w http.ResponseWriter, r *http.Request, v *view, acc
 	if tv.Tags, tv.TagForm, err = s.objectTags(ctx, v, taskd.TagsOfTasks, t.ID, tv.Base+"/tasks/"+strconv.FormatInt(t.ID, 10)+"/tags", fe, "tags"); err != nil {
 		return err
 	}
+	fields, values, err := s.objectValues(ctx, v, taskd.ObjectTask, t.ID)
+	if err != nil {
+		return err
+	}
+	tv.FieldValues = values
+	tv.FieldInputs = fieldInputs("edit", fields, values, r.PostForm, errorFor(fe, "edit") != "")
 	tv.Subscribed = slices.ContainsFunc(tv.Subscribers, func(p taskd.PersonRef) bool { return p.ID == v.Nav.Member.ID })
 	tv.CanWrite = v.Nav.Member.Role.Can(taskd.PermWork)
 	v.Title, v.Data = t.Name, tv
@@ -179,6 +189,9 @@ func (s *Server) taskChange(form string, change func(r *http.Request, by taskd.A
 func (s *Server) updateTask(r *http.Request, by taskd.Actor, t taskd.Task) (string, error) {
 	in, err := wire.ParseTaskInput(formParams(r))
 	if err != nil {
+		return "", err
+	}
+	if in.Fields, err = formFieldValues(r); err != nil {
 		return "", err
 	}
 	_, err = s.cfg.Work.Tasks.Update(r.Context(), by, t.ID, in)

@@ -257,6 +257,10 @@ func (s *Server) routes() []route {
 		{"GET /a/{slug}/settings/account", s.page(s.inAccount(taskd.PermSettings, s.accountZonePage))},
 		{"POST /a/{slug}/settings/account", s.form(s.inAccount(taskd.PermSettings, s.setAccountZone))},
 		{"GET /a/{slug}/settings/apikey", s.page(s.inAccount(taskd.PermSettings, s.apiKey))},
+		{"GET /a/{slug}/settings/fields", s.page(s.inAccount(taskd.PermSettings, s.fieldsPage))},
+		{"POST /a/{slug}/settings/fields", s.form(s.inAccount(taskd.PermSettings, s.addField))},
+		{"POST /a/{slug}/settings/fields/{fid}/update", s.form(s.inAccount(taskd.PermSettings, s.changeField(false)))},
+		{"POST /a/{slug}/settings/fields/{fid}/delete", s.form(s.inAccount(taskd.PermSettings, s.changeField(true)))},
 		{"POST /a/{slug}/settings/apikey", s.form(s.inAccount(taskd.PermSettings, s.rotateAPIKey))},
 	}
 	if s.cfg.ShowMail {

@@ -1,6 +1,6 @@
 // Package work is the one use-case layer of the changes to a team's work:
 // creating, changing and deleting projects, tasks, comments, cost lines,
-// timers, tags, subscriptions and files. The account API and the pages
+// timers, tags, custom fields, subscriptions and files. The account API and the pages
 // both call it, translating parameters or forms into its inputs and its
 // answers into JSON or pages; neither changes the store by itself.
 //
@@ -56,6 +56,10 @@ type Store interface {
 	DeleteTag(ctx context.Context, by taskd.Actor, kind, tag string, d taskd.TagDeletion) error
 	DeleteTagGroup(ctx context.Context, by taskd.Actor, kind, group string) error
 
+	AddCustomField(ctx context.Context, by taskd.Actor, f taskd.CustomField) (taskd.CustomField, error)
+	UpdateCustomField(ctx context.Context, by taskd.Actor, f taskd.CustomField) (taskd.CustomField, error)
+	DeleteCustomField(ctx context.Context, by taskd.Actor, id int64) error
+
 	CreateFile(ctx context.Context, by taskd.Actor, name, contentType string, r io.Reader, limits taskd.FileLimits) (taskd.File, error)
 	AttachFiles(ctx context.Context, by taskd.Actor, ids []int64, owner string, ownerID int64) error
 	DeleteFile(ctx context.Context, by taskd.Actor, id int64) error
@@ -68,6 +72,7 @@ type Services struct {
 	Comments *Comments
 	Costs    *Costs
 	Tags     *Tags
+	Fields   *Fields
 	Files    *Files
 }
 
@@ -79,6 +84,7 @@ func New(s Store, limits taskd.FileLimits) *Services {
 		Comments: &Comments{store: s},
 		Costs:    &Costs{store: s},
 		Tags:     &Tags{store: s},
+		Fields:   &Fields{store: s},
 		Files:    &Files{store: s, limits: limits},
 	}
 }

@@ -65,6 +65,7 @@ type Store interface {
 	taskd.TagStore
 	taskd.CostStore
 	taskd.FileStore
+	taskd.CustomFieldStore
 	ratelimit.Store
 
 	// The pages' sessions: web.SessionStore, which the pages declare as
@@ -136,6 +137,9 @@ func Run(t *testing.T, open func(t *testing.T, now func() time.Time) Store) {
 		{"Budgets", testBudgets},
 		{"CostTotalsExact", testCostTotalsExact},
 		{"Files", testFiles},
+		{"CustomFields", testCustomFields},
+		{"FieldValues", testFieldValues},
+		{"FieldFilters", testFieldFilters},
 		{"MailOutbox", testMailOutbox},
 		{"TagOrder", testTagOrder},
 		{"TagRenames", testTagRenames},

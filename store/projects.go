@@ -295,8 +295,8 @@ func (db *DB) SetProjectStatus(ctx context.Context, by taskd.Actor, id int64, st
 		if p, err = db.project(ctx, tx, by.Viewer(), id, true); err != nil {
 			return err
 		}
-		if p.Status == status {
-			return taskd.Conflict(taskd.ReasonAlreadyInState, "project", "Project is already %s", status)
+		if err := taskd.CanSetProjectStatus(p, status); err != nil {
+			return err
 		}
 		before := wire.ProjectFields(p)
 		p.Status, p.DateClosed = status, db.now().UTC()

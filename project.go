@@ -33,6 +33,20 @@ type Project struct {
 	MaxCents   int64
 }
 
+// CanSetProjectStatus reports whether p may be archived (close_project)
+// or activated: a conflict (ReasonAlreadyInState) when it already has the
+// status.
+func CanSetProjectStatus(p Project, status string) error {
+	switch {
+	case p.Status != status:
+		return nil
+	case status == ProjectArchive:
+		return Conflict(ReasonAlreadyInState, "project", "Project is already archived")
+	default:
+		return Conflict(ReasonAlreadyInState, "project", "Project is already active")
+	}
+}
+
 // Progress is how far a project's tasks are, as one viewer sees them.
 type Progress struct {
 	Open, Done int

@@ -48,6 +48,8 @@ type TagStore interface {
 	// SetTags removes the minus tags from a task or project, then adds the
 	// plus ones (each a tag id or an exact title), replacing a status of
 	// the same group; both idempotent. A task's change writes update_task.
+	// With neither list nothing changes, but the task or project must be
+	// one by sees (not found otherwise).
 	SetTags(ctx context.Context, by Actor, kind string, objectID int64, plus, minus []string) error
 	// ObjectTags returns the tags of the tasks or projects with the ids that
 	// the viewer sees.

@@ -104,3 +104,27 @@ func FuzzParsers(f *testing.F) {
 		}
 	})
 }
+
+// TestCanSetProjectStatus: a project takes the other status; its own is a
+// conflict whose message reads as a sentence.
+func TestCanSetProjectStatus(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ from, to, want string }{
+		{taskd.ProjectActive, taskd.ProjectArchive, ""},
+		{taskd.ProjectArchive, taskd.ProjectActive, ""},
+		{taskd.ProjectArchive, taskd.ProjectArchive, "Project is already archived"},
+		{taskd.ProjectActive, taskd.ProjectActive, "Project is already active"},
+	} {
+		err := taskd.CanSetProjectStatus(taskd.Project{Status: tc.from}, tc.to)
+		got := ""
+		if err != nil {
+			if e := taskd.AsError(err); e.Kind != taskd.KindConflict || e.Reason != taskd.ReasonAlreadyInState {
+				t.Errorf("%s to %s: %v, want a conflict (already in state)", tc.from, tc.to, err)
+			}
+			got = taskd.AsError(err).Message
+		}
+		if got != tc.want {
+			t.Errorf("%s to %s: %q, want %q", tc.from, tc.to, got, tc.want)
+		}
+	}
+}

@@ -83,11 +83,13 @@ func (c *call) id(name string, code Code) (int64, error) {
 	return parseID(v, code, name)
 }
 
-// parseID reads an id parameter; anything but a positive decimal is code.
+// parseID reads an id parameter. Anything but a positive decimal answers
+// as an id of nothing does (docs/api.md, Formats): code, with the object's
+// own message (unknownID).
 func parseID(v string, code Code, name string) (int64, error) {
 	id, err := taskd.ParseID(v, name)
 	if err != nil {
-		return 0, fail(code, name)
+		return 0, unknownID(code, name)
 	}
 	return id, nil
 }

@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"context"
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -52,6 +53,22 @@ func TestCosts(t *testing.T) {
 				t.Fatalf("a changed task budget: %v", r)
 			}
 			a.fails(api.CodeInvalidValue, "action", "update_project", "id_project", pid, "max_time", "lots")
+			// Events carry budgets as the objects do, bare numbers; a
+			// cleared one is null.
+			var got [][2]any
+			for _, e := range a.ok("action", "get_events", "period", "1h", "id_project", pid).list() {
+				e := e.(map[string]any)
+				nw, old := e["new"].(map[string]any), e["old"].(map[string]any)
+				got = append(got, [2]any{nw["max_time"], nw["max_money"]}, [2]any{old["max_time"], old["max_money"]})
+			}
+			want := [][2]any{{float64(20), 50.5}, {nil, nil}, {1.5, nil}, {nil, nil}, {nil, 99.99}, {1.5, nil}}
+			if fmt.Sprintf("%#v", got) != fmt.Sprintf("%#v", want) {
+				t.Fatalf("budgets in events (new, old of each): %#v, want %#v", got, want)
+			}
+			events := a.ok("action", "get_events", "period", "1h", "id_project", pid).Raw
+			if !strings.Contains(events, `"new":{"max_money":99.99,"max_time":null}`) {
+				t.Fatalf("a cleared budget in an event: %s", events)
+			}
 			sub = a.id("action", "post_task", "id_project", pid, "id_parent", tid, "title", "Logo")
 			other = a.id("action", "post_task", "id_project", pid, "title", "Copy")
 		}) {

@@ -122,6 +122,24 @@ var objects = map[string]object{
 	"file":    {"id_file", CodeNotFound, "File is not found"},
 }
 
+// unknownID is the answer to an id parameter that names nothing, or is
+// no id: code, naming the parameter, with the message asError gives an
+// unknown object of it ("Cost line is not found" for id_costs).
+func unknownID(code Code, param string) *Error {
+	for _, o := range objects {
+		if o.param == param && o.code == code && o.notFound != "" {
+			return failf(code, param, "%s", o.notFound)
+		}
+	}
+	return fail(code, param)
+}
+
+// invalidValues are the objects whose invalid value (taskd.KindInvalid)
+// is not an id but a value sent: a file the store refuses (too large,
+// beyond the account's allowance, cut short) is 11, naming the part that
+// carried it (receiveFiles, partError), not 25 naming id_file.
+var invalidValues = map[string]bool{"file": true}
+
 // conflicts maps the domain's state rules to codes; any other conflict is
 // a duplicate (23).
 var conflicts = map[taskd.Reason]Code{
@@ -157,6 +175,8 @@ func asError(err error) *Error {
 		switch {
 		case de.Reason == taskd.ReasonRequired:
 			e.Code = CodeFieldRequired
+		case invalidValues[de.Field]:
+			e.Code = CodeInvalidValue
 		case isObject:
 			e.Code = obj.code
 		default:

@@ -42,7 +42,13 @@ var testFileLimits = taskd.FileLimits{MaxFileBytes: 4 << 20, MaxAccountBytes: 64
 // newServer serves a test database.
 func newServer(t testing.TB, d testdb.DB) *server {
 	t.Helper()
-	site := testsite.Start(t, d, testsite.Options{FileLimits: testFileLimits, KeepMail: true, Idle: true})
+	return newServerWith(t, d, testFileLimits)
+}
+
+// newServerWith serves a test database with the file limits.
+func newServerWith(t testing.TB, d testdb.DB, limits taskd.FileLimits) *server {
+	t.Helper()
+	site := testsite.Start(t, d, testsite.Options{FileLimits: limits, KeepMail: true, Idle: true})
 	return &server{URL: site.Base, DB: site.Store, Sealer: site.Sealer, site: site}
 }
 

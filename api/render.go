@@ -88,8 +88,19 @@ func (v taskView) render(t taskd.Task) taskOut {
 			out.Subscribers = []taskd.PersonRef{}
 		}
 	}
-	if t.ParentID == 0 {
+	switch {
+	case t.ParentID == 0:
 		out.DateStart, out.DateEnd = &t.DateStart, &t.DateEnd
+	case v.viewer == 0:
+		// A subtask on the administrative path: its dates when set, the
+		// full form of spec/account-api.md §2.1. The token path's Task
+		// shape (spec/interface.md) gives subtasks none.
+		if t.DateStart != "" {
+			out.DateStart = &t.DateStart
+		}
+		if t.DateEnd != "" {
+			out.DateEnd = &t.DateEnd
+		}
 	}
 	if v.text {
 		out.Text = &t.Text

@@ -106,7 +106,7 @@ func (c *call) receiveFiles(name string) error {
 	}
 	release, err := c.parts.gate.Enter(c.accountID(), by.Person.ID)
 	if err != nil {
-		return err
+		return partError(err, c.parts.next.FormName())
 	}
 	defer release()
 	// The files may take longer than the server's read timeout: as long
@@ -119,12 +119,12 @@ func (c *call) receiveFiles(name string) error {
 		}
 		if len(c.uploads) == MaxFilesPerRequest {
 			c.dropUploads()
-			return failf(CodeInvalidValue, "file", "A request carries at most %d files", MaxFilesPerRequest)
+			return failf(CodeInvalidValue, p.FormName(), "A request carries at most %d files", MaxFilesPerRequest)
 		}
 		f, err := c.work.Files.Upload(c.ctx, by, p.FileName(), p.Header.Get("Content-Type"), p)
 		if err != nil {
 			c.dropUploads()
-			return err
+			return partError(err, p.FormName())
 		}
 		c.uploads = append(c.uploads, f)
 		if p, err = c.parts.mr.NextPart(); errors.Is(err, io.EOF) {
@@ -135,6 +135,21 @@ func (c *call) receiveFiles(name string) error {
 		}
 	}
 	return nil
+}
+
+// partError is the answer to a file part the store or the upload gate
+// refused (a taskd.Error on "file": too large, beyond the account's
+// allowance, cut short, too many uploads in progress): its code as the
+// one table maps it, naming the part as the client sent it (attach[1],
+// files[]), which is the parameter at fault, not id_file.
+func partError(err error, name string) error {
+	var de *taskd.Error
+	if !errors.As(err, &de) || de.Field != "file" {
+		return err
+	}
+	e := asError(err)
+	e.Details = name
+	return e
 }
 
 // dropUploads deletes the files of a request that failed, even when its

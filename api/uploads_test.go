@@ -12,7 +12,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/api"
+	"github.com/taskd/taskd/internal/testdb"
 )
 
 // part is one part of a multipart body: a parameter, or a file when name
@@ -193,7 +195,8 @@ func TestUploads(t *testing.T) {
 				many[i] = part{fmt.Sprintf("attach[%d]", i), "f.txt", "text/plain", "x"}
 			}
 			body, ct := multipartBody(t, many...)
-			if r := send(a, signed("action", "post_task", "id_project", pid, "title", "Many"), ct, body, nil); r.code() != int(api.CodeInvalidValue) || used(t) != before {
+			if r := send(a, signed("action", "post_task", "id_project", pid, "title", "Many"), ct, body, nil); r.code() != int(api.CodeInvalidValue) ||
+				r.Body["message_details"] != fmt.Sprintf("attach[%d]", api.MaxFilesPerRequest) || used(t) != before {
 				t.Fatalf("too many files: %v", r)
 			}
 			fields := make([]part, 300) // many small parts, before anyone is known
@@ -226,5 +229,77 @@ func TestUploads(t *testing.T) {
 				t.Fatalf("a token with files_write: %v", r)
 			}
 		})
+	})
+}
+
+// TestUploadRefusalsNameThePart: a file over the size limit, beyond the
+// account's allowance or cut short is an invalid value (11) naming the
+// part as the client sent it (attach[n], files[]), on every action that
+// takes files, and leaves nothing stored.
+func TestUploadRefusalsNameThePart(t *testing.T) {
+	testdb.Each(t, func(t *testing.T, d testdb.DB) {
+		a := newServerWith(t, d, taskd.FileLimits{MaxFileBytes: 1 << 20, MaxAccountBytes: 2 << 20}).newAccount(t)
+		acct := mustAccount(t, a.server, a)
+		ctx := context.Background()
+		pid := a.id("action", "post_project", "title", "P")
+		tid := a.id("action", "post_task", "id_project", pid, "title", "T")
+		used := func(t *testing.T) int64 {
+			t.Helper()
+			n, err := a.DB.FileBytes(ctx, acct.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return n
+		}
+		// Each action that takes files, with its parameters as parts
+		// before the files, and the name its SDK gives a file part.
+		paths := []struct {
+			action string
+			params []part
+			name   string
+		}{
+			{"post_task", []part{{field: "id_project", content: pid}, {field: "title", content: "Refused"}}, "attach[%d]"},
+			{"post_comment", []part{{field: "id_task", content: tid}, {field: "text", content: "Refused"}}, "attach[%d]"},
+			{"post_project", []part{{field: "title", content: "Refused"}}, "attach[%d]"},
+			{"upload_files", nil, "files[]"},
+		}
+		send := func(t *testing.T, action string, body, ct string) response {
+			t.Helper()
+			return a.in(t).do(http.MethodPost, a.endpoint()+"?action="+action, ct, body,
+				http.Header{"Authorization": {api.AdminHeader(a.Key, action, time.Now())}})
+		}
+		refused := func(t *testing.T, r response, part, message string) {
+			t.Helper()
+			if r.code() != int(api.CodeInvalidValue) || r.Body["message_details"] != part || r.Body["message"] != message {
+				t.Fatalf("want 11 naming %s (%q), got %v", part, message, r)
+			}
+			if n := used(t); n != 0 && n != 3<<19 {
+				t.Fatalf("%d bytes stored after a refusal", n)
+			}
+		}
+		for _, p := range paths {
+			t.Run(p.action, func(t *testing.T) {
+				name := func(i int) string { return strings.ReplaceAll(p.name, "%d", fmt.Sprint(i)) }
+				body, ct := multipartBody(t, append(p.params, part{name(0), "small.txt", "text/plain", "ok"},
+					part{name(1), "huge.bin", "application/octet-stream", strings.Repeat("x", 1<<20+1)})...)
+				refused(t, send(t, p.action, body, ct), name(1), "A file is at most 1 MB")
+
+				body, ct = multipartBody(t, append(p.params, part{name(0), "half.bin", "application/octet-stream", strings.Repeat("y", 3<<18)})...)
+				refused(t, send(t, p.action, body[:len(body)/2], ct), name(0), "The file could not be read to its end")
+			})
+		}
+		// 1.5 MB of the 2 MB allowance taken, a file of 0.75 MB passes it.
+		body, ct := multipartBody(t, part{"files[]", "a.bin", "application/octet-stream", strings.Repeat("a", 1<<20)},
+			part{"files[]", "b.bin", "application/octet-stream", strings.Repeat("b", 1<<19)})
+		if r := send(t, "upload_files", body, ct); r.code() != -1 || used(t) != 3<<19 {
+			t.Fatalf("upload_files of 1.5 MB: %v", r)
+		}
+		for _, p := range paths {
+			t.Run(p.action+" beyond the allowance", func(t *testing.T) {
+				name := strings.ReplaceAll(p.name, "%d", "0")
+				body, ct := multipartBody(t, append(p.params, part{name, "more.bin", "application/octet-stream", strings.Repeat("m", 3<<18)})...)
+				refused(t, send(t, p.action, body, ct), name, "The account's files would pass their allowance of 2 MB")
+			})
+		}
 	})
 }

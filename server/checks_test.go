@@ -192,7 +192,8 @@ func TestSlowUploadsAreBounded(t *testing.T) {
 
 	t.Run("API uploads", func(t *testing.T) {
 		stalled, status, body := holdPlaces(t, 2, apiUpload, ownerUpload)
-		if status != http.StatusTooManyRequests || body["status_code"] != float64(24) || !strings.Contains(body["message"].(string), "2 uploads in progress") {
+		if status != http.StatusTooManyRequests || body["status_code"] != float64(24) || !strings.Contains(body["message"].(string), "2 uploads in progress") ||
+			body["message_details"] != "files[]" { // the part refused, not id_file
 			t.Fatalf("a third upload of one person beside two stalled: %d %v", status, body)
 		}
 		// A refused upload is answered at once, though its body never ends:

@@ -203,31 +203,17 @@ func (db *DB) SetProjectMembers(ctx context.Context, by taskd.Actor, projectID i
 		return ended, err
 	}
 	err := db.tx(ctx, "project members", func(tx querier) error {
-		ended = taskd.TrustEnded{}
+		ended = taskd.TrustEnded{} // of this attempt
 		if _, err := db.project(ctx, tx, by.Viewer(), projectID, false); err != nil {
 			return err
 		}
-		for _, e := range emails {
-			m, err := db.memberByEmail(ctx, tx, by.AccountID, e)
-			if err != nil {
-				return err
-			}
-			q := `INSERT INTO project_members (project_id, person_id) VALUES (?, ?) ON CONFLICT DO NOTHING`
-			if !add {
-				q = `DELETE FROM project_members WHERE project_id = ? AND person_id = ?`
-			}
-			if _, err := tx.ExecContext(ctx, db.d.q(q), projectID, m.ID); err != nil {
-				return err
-			}
-			if !add && m.Role.Limited() { // off the team, out of the project
-				stopped, err := db.endBeyondReach(ctx, tx, by.AccountID, m.ID)
-				if err != nil {
-					return err
-				}
-				ended.Timer = ended.Timer || stopped
-			}
+		how := teamLeave
+		if add {
+			how = teamJoin
 		}
-		return nil
+		var err error
+		ended, err = db.changeTeam(ctx, tx, by.AccountID, projectID, emails, how)
+		return err
 	})
 	return ended, err
 }

@@ -140,21 +140,74 @@ func (db *DB) projectFolderID(ctx context.Context, tx querier, p taskd.Project) 
 	return id, err
 }
 
-// setTeam makes members, by e-mail, the project's whole team.
-func (db *DB) setTeam(ctx context.Context, tx querier, p taskd.Project, members []string) error {
-	if _, err := tx.ExecContext(ctx, db.d.q(`DELETE FROM project_members WHERE project_id = ?`), p.ID); err != nil {
-		return err
-	}
-	for _, e := range members {
-		m, err := db.memberByEmail(ctx, tx, p.AccountID, e)
+// teamChange is how changeTeam changes a project's team.
+type teamChange int
+
+const (
+	teamJoin  teamChange = iota // the people named join the team
+	teamLeave                   // the people named leave it
+	teamSet                     // the team becomes exactly the people named
+)
+
+// changeTeam changes a project's team, its people named by e-mail (not
+// found, "member", for an e-mail of no member), and ends, for everyone
+// who left it, what they kept running there that their membership no
+// longer reaches (endBeyondReach: a guest's timer on its tasks, stopped
+// and recorded; a guest's or reader's waiting notifications of it). It
+// is the one path of add_project_members and delete_project_members
+// (SetProjectMembers) and of the team of CreateProject and UpdateProject.
+func (db *DB) changeTeam(ctx context.Context, tx querier, accountID, projectID int64, emails []string, how teamChange) (taskd.TrustEnded, error) {
+	var ended taskd.TrustEnded
+	named := make(map[int64]bool, len(emails))
+	var ids []int64 // in the order named
+	for _, e := range emails {
+		m, err := db.memberByEmail(ctx, tx, accountID, e)
 		if err != nil {
-			return err
+			return ended, err
 		}
-		if _, err := tx.ExecContext(ctx, db.d.q(`INSERT INTO project_members (project_id, person_id) VALUES (?, ?)`), p.ID, m.ID); err != nil {
-			return err
+		if !named[m.ID] {
+			named[m.ID] = true
+			ids = append(ids, m.ID)
 		}
 	}
-	return nil
+	var leaving []int64
+	switch how {
+	case teamLeave:
+		leaving = ids
+	case teamSet:
+		team, err := all(ctx, tx, "project team", db.d.q(`SELECT person_id FROM project_members WHERE project_id = ?`),
+			func(s scanner) (id int64, err error) { return id, s.Scan(&id) }, projectID)
+		if err != nil {
+			return ended, err
+		}
+		for _, id := range team {
+			if !named[id] {
+				leaving = append(leaving, id)
+			}
+		}
+	}
+	if how != teamLeave {
+		for _, id := range ids {
+			if _, err := tx.ExecContext(ctx, db.d.q(`INSERT INTO project_members (project_id, person_id) VALUES (?, ?) ON CONFLICT DO NOTHING`),
+				projectID, id); err != nil {
+				return ended, err
+			}
+		}
+	}
+	for _, id := range leaving {
+		if _, err := tx.ExecContext(ctx, db.d.q(`DELETE FROM project_members WHERE project_id = ? AND person_id = ?`), projectID, id); err != nil {
+			return ended, err
+		}
+	}
+	// Off the team, out of the project, once the team is as it will be.
+	for _, id := range leaving {
+		stopped, err := db.endBeyondReach(ctx, tx, accountID, id)
+		if err != nil {
+			return ended, err
+		}
+		ended.Timer = ended.Timer || stopped
+	}
+	return ended, nil
 }
 
 // CreateProject creates an active project and its post_project event.
@@ -179,7 +232,7 @@ func (db *DB) CreateProject(ctx context.Context, by taskd.Actor, in taskd.Projec
 			return err
 		}
 		if in.Members != nil {
-			if err := db.setTeam(ctx, tx, p, *in.Members); err != nil {
+			if _, err := db.changeTeam(ctx, tx, p.AccountID, p.ID, *in.Members, teamSet); err != nil {
 				return err
 			}
 		}
@@ -224,7 +277,7 @@ func (db *DB) UpdateProject(ctx context.Context, by taskd.Actor, id int64, in ta
 			return err
 		}
 		if in.Members != nil {
-			if err := db.setTeam(ctx, tx, p, *in.Members); err != nil {
+			if _, err := db.changeTeam(ctx, tx, p.AccountID, p.ID, *in.Members, teamSet); err != nil {
 				return err
 			}
 		}
@@ -253,8 +306,8 @@ func (db *DB) SetProjectStatus(ctx context.Context, by taskd.Actor, id int64, st
 		if p, err = db.project(ctx, tx, by.Viewer(), id, true); err != nil {
 			return err
 		}
-		if p.Status == status {
-			return taskd.Conflict(taskd.ReasonAlreadyInState, "project", "Project is already %s", status)
+		if err := taskd.CanSetProjectStatus(p, status); err != nil {
+			return err
 		}
 		before := wire.ProjectFields(p)
 		p.Status, p.DateClosed = status, db.now().UTC()

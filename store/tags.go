@@ -154,10 +154,21 @@ func objectTagTable(kind string) (string, string) {
 	return "task_tags", "task_id"
 }
 
-// SetTags applies minus, then plus, in one transaction.
+// SetTags applies minus, then plus, in one transaction. With neither
+// (the PHP SDK's call, C2) nothing changes, on an object by may change:
+// not found otherwise, as with lists.
 func (db *DB) SetTags(ctx context.Context, by taskd.Actor, kind string, objectID int64, plus, minus []string) error {
 	if len(plus) == 0 && len(minus) == 0 {
-		return nil // the PHP SDK sends neither (C2): nothing to do
+		if err := taskd.Authorize(by, taskd.PermWork); err != nil {
+			return err
+		}
+		var err error
+		if kind == taskd.TagsOfTasks {
+			_, err = db.Task(ctx, by.Viewer(), objectID)
+		} else {
+			_, err = db.Project(ctx, by.Viewer(), objectID)
+		}
+		return err
 	}
 	table, col := objectTagTable(kind)
 	return db.change(ctx, by, "set tags", func(tx querier) error {

@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"encoding/json"
 	"strconv"
 	"time"
 
@@ -31,8 +32,8 @@ func ChangeEvent(actor taskd.Actor, at time.Time, action, objType string, id int
 			}
 		}
 		for k, old := range before {
-			if _, has := after[k]; !has { // a field cleared, such as a budget
-				ev.New[k], ev.Old[k] = "", old
+			if _, has := after[k]; !has { // a field cleared, a budget: null
+				ev.New[k], ev.Old[k] = nil, old
 			}
 		}
 		if len(ev.New) == 0 {
@@ -87,13 +88,13 @@ func CommentFields(c taskd.Comment) map[string]any {
 	return map[string]any{"text": c.Text}
 }
 
-// budgetFields adds max_time and max_money, as the API writes them, when
-// set.
+// budgetFields adds max_time and max_money when set, as the API writes
+// them on objects: bare numbers (20, 1.5, 50.5).
 func budgetFields(f map[string]any, minutes, cents int64) {
 	if minutes != 0 {
-		f["max_time"] = FormatHours(minutes)
+		f["max_time"] = json.Number(FormatHours(minutes))
 	}
 	if cents != 0 {
-		f["max_money"] = FormatUnits(cents)
+		f["max_money"] = json.Number(FormatUnits(cents))
 	}
 }

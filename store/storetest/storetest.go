@@ -510,6 +510,10 @@ func testIsolation(t *testing.T, f *Fixture) {
 	want(t, s.DeleteComment(ctx, intruder, c.ID), taskd.KindNotFound, "comment")
 	_, err = s.UpdateTask(ctx, intruder, task.ID, taskd.TaskInput{AssigneeEmail: new(by.Person.Email)})
 	want(t, err, taskd.KindNotFound, "task")
+	// Setting no tags changes nothing, but only on an object one sees (C2).
+	want(t, s.SetTags(ctx, intruder, taskd.TagsOfTasks, task.ID, nil, nil), taskd.KindNotFound, "task")
+	want(t, s.SetTags(ctx, intruder, taskd.TagsOfProjects, p.ID, nil, nil), taskd.KindNotFound, "project")
+	noErr(t, s.SetTags(ctx, by, taskd.TagsOfTasks, task.ID, nil, nil))
 	if ts := must(s.Tasks(ctx, taskd.TaskQuery{Viewer: taskd.AccountViewer(ia), ProjectID: p.ID}))(t); len(ts) != 0 {
 		t.Fatalf("intruder sees tasks: %+v", ts)
 	}

@@ -178,6 +178,69 @@ func testTrustChanges(t *testing.T, f *Fixture) {
 		}
 	})
 
+	t.Run("off the team, by either path", func(t *testing.T) {
+		// Taking people off a project's team one by one and setting its
+		// whole team are one path: a guest's timer on its task stops and
+		// is recorded, the waiting notices of a guest and a reader go,
+		// and a guest who stays keeps theirs.
+		for _, path := range []struct {
+			name string
+			drop func(p taskd.Project, gone []string, stays string)
+		}{
+			{"SetProjectMembers", func(p taskd.Project, gone []string, _ string) {
+				if ended := must(s.SetProjectMembers(ctx, f.Owner, p.ID, gone, false))(t); !ended.Timer {
+					t.Fatalf("taking a guest with a timer off the team ended %+v", ended)
+				}
+			}},
+			{"UpdateProject", func(p taskd.Project, _ []string, stays string) {
+				must(s.UpdateProject(ctx, f.Owner, p.ID, taskd.ProjectInput{Members: &[]string{stays}}))(t)
+			}},
+		} {
+			i := path.name
+			member := func(name string, role taskd.Role) taskd.Actor {
+				p := must(s.AddMember(ctx, f.Account.ID, taskd.NewPerson{Email: fmt.Sprintf("%s-%s-%s@example.com", f.Account.Slug, name, strings.ToLower(i)),
+					PasswordHash: "x"}, role))(t)
+				return taskd.Actor{AccountID: f.Account.ID, Person: p.Ref(), Role: role}
+			}
+			gus, rae, gil := member("gus", taskd.RoleGuest), member("rae", taskd.RoleReader), member("gil", taskd.RoleGuest)
+			p := must(s.CreateProject(ctx, f.Owner, taskd.ProjectInput{Name: new("Team " + i),
+				Members: &[]string{gus.Person.Email, rae.Person.Email, gil.Person.Email}}))(t)
+			// Its creation is told to its assignee and subscribers.
+			task := must(s.CreateTask(ctx, f.Owner, p.ID, 0, taskd.TaskInput{Name: new("Followed"), AssigneeEmail: new(gus.Person.Email),
+				Subscribe: []string{rae.Person.Email, gil.Person.Email}}))(t)
+			for _, m := range []taskd.Actor{gus, gil} {
+				must3(s.StartTimer(ctx, m, task.ID, time.UTC))(t)
+			}
+			for _, m := range []taskd.Actor{gus, rae, gil} {
+				if waiting(m.Person.ID) != 1 {
+					t.Fatalf("%s: %s has no notice waiting", i, m.Person.Email)
+				}
+			}
+			f.Clock.Advance(10 * time.Minute)
+
+			path.drop(p, []string{gus.Person.Email, rae.Person.Email}, gil.Person.Email)
+
+			if _, err := s.TimerOf(ctx, f.Account.ID, gus.Person.ID); !taskd.IsNotFound(err) {
+				t.Fatalf("%s: a guest off the team keeps a timer on its task: %v", i, err)
+			}
+			lines := must(s.Costs(ctx, taskd.CostQuery{Viewer: taskd.AccountViewer(f.Account.ID), PersonID: gus.Person.ID}))(t)
+			if len(lines) != 1 || !lines[0].IsTimer || lines[0].Minutes != 10 || lines[0].TaskID != task.ID {
+				t.Fatalf("%s: the stopped timer's line: %+v", i, lines)
+			}
+			if waiting(gus.Person.ID) != 0 || waiting(rae.Person.ID) != 0 {
+				t.Fatalf("%s: notices of the project wait for who is off its team", i)
+			}
+			if _, err := s.TimerOf(ctx, f.Account.ID, gil.Person.ID); err != nil || waiting(gil.Person.ID) != 1 {
+				t.Fatalf("%s: the guest who stays lost their timer (%v) or notice", i, err)
+			}
+			// The team is the one asked for.
+			team := must(s.ProjectMembers(ctx, f.Account.ID, p.ID))(t)
+			if len(team) != 1 || team[0].ID != gil.Person.ID {
+				t.Fatalf("%s: the team after: %+v", i, team)
+			}
+		}
+	})
+
 	t.Run("removal", func(t *testing.T) {
 		tf := newTrustFixture(t, f, "removed")
 		if _, _, err := s.InvitationByLink(ctx, "inv-"+f.Account.Slug+"-removed"); err != nil {

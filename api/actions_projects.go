@@ -26,7 +26,7 @@ func getProjects(c *call) (any, error) {
 	for _, p := range list {
 		po := renderProject(p, c.extra("text"))
 		po.Tags = tagMap(tags[p.ID])
-		if err := c.withUsers(&po, p); err != nil {
+		if err := c.withExtras(&po, p); err != nil {
 			return nil, err
 		}
 		out = append(out, po)
@@ -34,8 +34,12 @@ func getProjects(c *call) (any, error) {
 	return ok(out), nil
 }
 
-// withUsers adds the project's team with extra=users.
-func (c *call) withUsers(po *projectOut, p taskd.Project) error {
+// withExtras adds the project's team with extra=users, and its options
+// with extra=options.
+func (c *call) withExtras(po *projectOut, p taskd.Project) error {
+	if c.extra("options") {
+		po.Options = renderOptions(p.Options)
+	}
 	if !c.extra("users") {
 		return nil
 	}
@@ -55,7 +59,7 @@ func (c *call) renderProjectCall(p taskd.Project) (any, error) {
 		return nil, err
 	}
 	po.Tags = tagMap(tags[p.ID])
-	if err := c.withUsers(&po, p); err != nil {
+	if err := c.withExtras(&po, p); err != nil {
 		return nil, err
 	}
 	return ok(po), nil

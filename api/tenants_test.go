@@ -26,6 +26,7 @@ var accountWide = map[string]bool{
 	"get_task_tag_groups": true, "get_project_tag_groups": true, "add_task_tag_groups": true, "add_project_tag_groups": true,
 	"get_task_tags": true, "get_project_tags": true, "add_task_tags": true, "add_project_tags": true,
 	"get_timers": true, "get_my_timer": true, "stop_my_timer": true, "delete_my_timer": true, "upload_files": true,
+	"get_users_schedule": true, "update_users_schedule": true, // people by e-mail: TestSchedulesStayInTheirAccount
 }
 
 // TestEveryActionStaysInItsAccount calls every action of the table with

@@ -78,44 +78,87 @@ func parseScheduleOf(dec *json.Decoder, email string, bad error) (taskd.Schedule
 		if err != nil {
 			return ch, bad
 		}
-		key := strings.ToLower(strings.TrimSpace(tok.(string)))
 		var raw json.RawMessage
 		if err := dec.Decode(&raw); err != nil {
 			return ch, bad
 		}
 		value, null, err := hoursText(raw)
 		if err != nil {
-			return ch, taskd.Invalid(key, "A day's hours are a number or a string, as 8, \"7.5\" or \"7:30\"")
+			return ch, taskd.Invalid(tok.(string), "A day's hours are a number or a string, as 8, \"7.5\" or \"7:30\"")
 		}
-		day := slices.Index(taskd.WeekdayKeys[:], key)
-		if day < 0 { // a date
-			if key, err = ParseDate(key, key); err != nil || key == "" {
-				return ch, taskd.Invalid(tok.(string), "A key is a weekday (mon … sun) or a date (DD.MM.YYYY or YYYY-MM-DD)")
-			}
+		key, err := setScheduleDay(&ch, tok.(string), value, null)
+		if err != nil {
+			return ch, err
 		}
 		if seen[key] {
 			return ch, taskd.Invalid(key, "The day is given more than once for %s", email)
 		}
 		seen[key] = true
-		var minutes *int64
-		if !null {
-			m, err := ParseDayHours(key, value)
-			if err != nil {
-				return ch, err
-			}
-			minutes = &m
-		}
-		switch {
-		case day >= 0 && minutes == nil:
-			return ch, taskd.Invalid(key, "A weekday's hours are 0 to 24; null is for dates only")
-		case day >= 0:
-			ch.Week[day] = minutes
-		default:
-			ch.Days[key] = minutes
-		}
 	}
 	_, err := dec.Token() // the closing brace
 	return ch, err
+}
+
+// setScheduleDay sets one key of a schedule change: a weekday (mon …
+// sun) or a date (DD.MM.YYYY or YYYY-MM-DD) to the hours value, or, with
+// null, a date back to its weekday's hours. It returns the key as the
+// change holds it (a weekday's name or a date in taskd.DateLayout); errors
+// name the key.
+func setScheduleDay(ch *taskd.ScheduleChange, key, value string, null bool) (string, error) {
+	raw := key
+	key = strings.ToLower(strings.TrimSpace(key))
+	day := slices.Index(taskd.WeekdayKeys[:], key)
+	if day < 0 { // a date
+		var err error
+		if key, err = ParseDate(key, key); err != nil || key == "" {
+			return "", taskd.Invalid(raw, "A key is a weekday (mon … sun) or a date (DD.MM.YYYY or YYYY-MM-DD)")
+		}
+	}
+	var minutes *int64
+	if !null {
+		m, err := ParseDayHours(key, value)
+		if err != nil {
+			return "", err
+		}
+		minutes = &m
+	}
+	switch {
+	case day >= 0 && minutes == nil:
+		return "", taskd.Invalid(key, "A weekday's hours are 0 to 24; none is for dates only")
+	case day >= 0:
+		ch.Week[day] = minutes
+	default:
+		if ch.Days == nil {
+			ch.Days = map[string]*int64{}
+		}
+		ch.Days[key] = minutes
+	}
+	return key, nil
+}
+
+// ParseScheduleForm reads a page's change of the schedule of the member
+// with the e-mail: the weekdays (mon … sun) and the date the form gives,
+// the date with hours ("" takes it back to its weekday's). Keys and values
+// are read as update_users_schedule's data reads them.
+func ParseScheduleForm(email string, p Params) (taskd.ScheduleChange, error) {
+	ch := taskd.ScheduleChange{Email: email}
+	for _, key := range taskd.WeekdayKeys {
+		if v, ok := p(key); ok {
+			if _, err := setScheduleDay(&ch, key, v, strings.TrimSpace(v) == ""); err != nil {
+				return ch, err
+			}
+		}
+	}
+	if date, ok := p("date"); ok {
+		if strings.TrimSpace(date) == "" {
+			return ch, taskd.Required("date")
+		}
+		hours, _ := p("hours")
+		if _, err := setScheduleDay(&ch, date, hours, strings.TrimSpace(hours) == ""); err != nil {
+			return ch, err
+		}
+	}
+	return ch, nil
 }
 
 // hoursText is a JSON value of hours as text: a number or a string; null

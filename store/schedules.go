@@ -104,34 +104,26 @@ func (db *DB) SetSchedules(ctx context.Context, by taskd.Actor, changes []taskd.
 }
 
 // setWeek writes the weekdays the change gives onto the member's week,
-// keeping the others (DefaultWeek's when none was set).
+// keeping the others: a week first set is DefaultWeek's rows, made unless
+// present, and each weekday given is then one statement of its own, so
+// two changes of different weekdays at once both hold.
 func (db *DB) setWeek(ctx context.Context, tx querier, accountID, personID int64, change [7]*int64) error {
-	given := false
-	for _, m := range change {
-		given = given || m != nil
-	}
-	if !given {
+	if change == [7]*int64{} {
 		return nil
 	}
-	week := taskd.DefaultWeek
-	rows, err := all(ctx, tx, "schedule week", db.d.q(`SELECT weekday, minutes FROM schedule_weeks WHERE account_id = ? AND person_id = ?`),
-		func(s scanner) (r [2]int64, err error) { return r, s.Scan(&r[0], &r[1]) }, accountID, personID)
-	if err != nil {
-		return err
-	}
-	for _, r := range rows {
-		if r[0] >= 0 && r[0] < 7 {
-			week[r[0]] = r[1]
+	for day, minutes := range taskd.DefaultWeek {
+		_, err := tx.ExecContext(ctx, db.d.q(`INSERT INTO schedule_weeks (account_id, person_id, weekday, minutes) VALUES (?, ?, ?, ?)
+			ON CONFLICT (account_id, person_id, weekday) DO NOTHING`), accountID, personID, day, minutes)
+		if err != nil {
+			return err
 		}
 	}
 	for day, m := range change {
-		if m != nil {
-			week[day] = *m
+		if m == nil {
+			continue
 		}
-	}
-	for day, minutes := range week {
-		_, err := tx.ExecContext(ctx, db.d.q(`INSERT INTO schedule_weeks (account_id, person_id, weekday, minutes) VALUES (?, ?, ?, ?)
-			ON CONFLICT (account_id, person_id, weekday) DO UPDATE SET minutes = excluded.minutes`), accountID, personID, day, minutes)
+		_, err := tx.ExecContext(ctx, db.d.q(`UPDATE schedule_weeks SET minutes = ? WHERE account_id = ? AND person_id = ? AND weekday = ?`),
+			*m, accountID, personID, day)
 		if err != nil {
 			return err
 		}

@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -63,6 +64,25 @@ func testSchedules(t *testing.T, f *Fixture) {
 	wantWeek[time.Monday] = 420
 	if got.Week != wantWeek || len(got.Days) != 2 || got.Days["2026-04-01"] != 60 || got.Minutes("2026-03-14") != 120 {
 		t.Fatalf("after the second change: %+v", got)
+	}
+
+	// Seven changes at once, each of another weekday of a week not set
+	// yet: every one holds.
+	eve := member(t, f, "eve", taskd.RoleUser)
+	var wg sync.WaitGroup
+	for day := range 7 {
+		wg.Go(func() {
+			var ch taskd.ScheduleChange
+			ch.Email = eve.Person.Email
+			ch.Week[day] = new(int64(60 * (day + 1)))
+			if err := s.SetSchedules(ctx, owner, []taskd.ScheduleChange{ch}); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	if got := must(s.Schedules(ctx, acct, "2026-03-01", "2026-03-01"))(t)[eve.Person.ID].Week; got != [7]int64{60, 120, 180, 240, 300, 360, 420} {
+		t.Fatalf("after seven changes at once: %v", got)
 	}
 
 	// Who may: owners and admins; a user may not, not even their own.

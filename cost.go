@@ -65,6 +65,40 @@ func CanLogCost(p Project) error {
 	return nil
 }
 
+// CheckCostOptions returns nil when the options of p let c be logged by
+// hand: added (old nil) or changed from old. today is the date
+// (DateLayout) in the zone of the line's person. The options concern time:
+// a line of money alone passes them, and so does a line that keeps its
+// time and date (a new comment on yesterday's line). Lines recorded by
+// stopping a timer are not checked: that time was worked.
+//
+//   - TimerOnly refuses time given by hand (field "time").
+//   - TimeToday refuses time on another date than today (field "date").
+func CheckCostOptions(p Project, old *Cost, c Cost, today string) error {
+	if c.Minutes == 0 {
+		return nil
+	}
+	timeChanged := old == nil || old.Minutes != c.Minutes
+	if p.Options.TimerOnly && timeChanged {
+		return Invalid("time", "This project takes time only from the timer: start the timer on the task, and stop it when done")
+	}
+	if p.Options.TimeToday && c.Date != today && (timeChanged || old.Date != c.Date) {
+		return Invalid("date", "This project takes time for today (%s) only", today)
+	}
+	return nil
+}
+
+// CheckTimeLogged returns nil when a task of p with minutes of time
+// logged (its own lines and, for a task, its subtasks') may be completed:
+// with TimeRequire, only once some time is logged, by anyone. A conflict
+// naming "time" otherwise.
+func CheckTimeLogged(p Project, minutes int64) error {
+	if p.Options.TimeRequire && minutes <= 0 {
+		return Conflict(ReasonTimeRequired, "time", "This project needs time logged on a task before it is done: log time on it first")
+	}
+	return nil
+}
+
 // CanChangeCost returns nil when by may change or delete c: the person
 // who logged it, or a member who may moderate (owners and admins). Costs
 // follow the rule of comments.

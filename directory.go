@@ -39,8 +39,10 @@ func (c Contact) DisplayName() string { return displayName(c.FirstName, c.LastNa
 const MaxTitleLen = 200
 
 // DirectoryStore keeps an account's directory: its teams, its contacts
-// and their folders, and the folders of its projects.
+// and their folders, the folders of its projects, and its members' working
+// schedules.
 type DirectoryStore interface {
+	ScheduleStore
 	Teams(ctx context.Context, accountID int64) ([]Team, error)
 	// AddTeam creates a team unless one has the title; either way it
 	// returns the team with the title.

@@ -46,6 +46,7 @@ const (
 	ReasonParentDone             // conflict: the task's parent is done
 	ReasonProjectArchived        // conflict: the project is archived
 	ReasonTooLarge               // invalid: a file or an account's files pass a size limit
+	ReasonTimeRequired           // conflict: the project asks for logged time before a task is done
 )
 
 // Error is the one error type of the domain and the store. Message is safe

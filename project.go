@@ -31,6 +31,40 @@ type Project struct {
 	// max_money); 0 when not set.
 	MaxMinutes int64
 	MaxCents   int64
+	// Options are the project's rules of logging time (spec §2.2).
+	Options ProjectOptions
+}
+
+// ProjectOptions are a project's restriction options (spec §2.2,
+// options.* of post_project and update_project) that taskd keeps: the
+// rules of logging time. The rules they imply are CheckCostOptions and
+// CheckTimeLogged; both apply to everyone, whatever their role.
+type ProjectOptions struct {
+	// TimeRequire: a task is completed only once time is logged on it
+	// (or, for a task, on one of its subtasks).
+	TimeRequire bool
+	// TimeToday: time is logged by hand only on today's date, in the
+	// zone of the person it is logged for.
+	TimeToday bool
+	// TimerOnly: time is logged only by stopping a timer, never by hand.
+	TimerOnly bool
+}
+
+// OptionsInput holds the options to change; nil means "leave as is".
+type OptionsInput struct {
+	TimeRequire, TimeToday, TimerOnly *bool
+}
+
+// Apply sets the options the input holds.
+func (in OptionsInput) Apply(o *ProjectOptions) {
+	for _, f := range []struct {
+		v   *bool
+		dst *bool
+	}{{in.TimeRequire, &o.TimeRequire}, {in.TimeToday, &o.TimeToday}, {in.TimerOnly, &o.TimerOnly}} {
+		if f.v != nil {
+			*f.dst = *f.v
+		}
+	}
 }
 
 // CanSetProjectStatus reports whether p may be archived (close_project)
@@ -101,6 +135,8 @@ type ProjectInput struct {
 	// MaxMinutes and MaxCents set the budget; 0 clears it.
 	MaxMinutes *int64
 	MaxCents   *int64
+	// Options sets the options given.
+	Options OptionsInput
 	// Files are uploads of the author's, not attached yet, to attach to
 	// the new project in the same transaction (on creation).
 	Files []int64

@@ -46,10 +46,10 @@ func actions() map[string]action {
 	return map[string]action{
 		"get_projects": {projectsRead, read, []string{"filter", "extra"}, getProjects},
 		"get_project":  {projectsRead, read, []string{"id_project", "extra"}, getProject},
-		"post_project": {projectsWrite, work, []string{"title", "text", "email_user_from", "email_manager", "email_user_to", "members",
-			"company", "datestart", "dateend", "extra", "tags", "max_time", "max_money", fieldsParam}, postProject},
-		"update_project": {projectsWrite, work, []string{"id_project", "title", "text", "email_manager", "email_user_to", "members",
-			"company", "datestart", "dateend", "extra", "tags", "max_time", "max_money", fieldsParam}, updateProject},
+		"post_project": {projectsWrite, work, append([]string{"title", "text", "email_user_from", "email_manager", "email_user_to", "members",
+			"company", "datestart", "dateend", "extra", "tags", "max_time", "max_money", fieldsParam}, projectOptions...), postProject},
+		"update_project": {projectsWrite, work, append([]string{"id_project", "title", "text", "email_manager", "email_user_to", "members",
+			"company", "datestart", "dateend", "extra", "tags", "max_time", "max_money", fieldsParam}, projectOptions...), updateProject},
 		"close_project":    {projectsWrite, work, []string{"id_project"}, projectStatus(taskd.ProjectArchive)},
 		"activate_project": {projectsWrite, work, []string{"id_project"}, projectStatus(taskd.ProjectActive)},
 
@@ -126,8 +126,10 @@ func actions() map[string]action {
 		"get_users": {usersRead, read, nil, getUsers},
 		"add_user": {usersWrite, managePeople, []string{"email", "first_name", "last_name", "title", "group", "department", "role",
 			"email_user_from"}, addUser},
-		"get_user_groups": {usersRead, read, nil, getUserGroups},
-		"add_user_group":  {usersWrite, managePeople, []string{"title", "client", "email_user_from"}, addUserGroup},
+		"get_user_groups":       {usersRead, read, nil, getUserGroups},
+		"add_user_group":        {usersWrite, managePeople, []string{"title", "client", "email_user_from"}, addUserGroup},
+		"get_users_schedule":    {usersRead, read, []string{"users", "datestart", "dateend"}, getUsersSchedule},
+		"update_users_schedule": {usersWrite, managePeople, []string{"data", "email_user_from"}, updateUsersSchedule},
 
 		"get_contacts": {contactsRead, read, nil, getContacts},
 		"add_contact": {contactsWrite, work, []string{"email", "name", "title", "group", "phone", "phone2", "phone3", "phone4",
@@ -144,6 +146,10 @@ func actions() map[string]action {
 		"disable_webhook": {admin, administrative, []string{"id"}, webhookAction(disableWebhook)},
 	}
 }
+
+// projectOptions are the project options (spec §2.2) post_project and
+// update_project take: those of logging time, the ones taskd keeps.
+var projectOptions = []string{wire.OptionTimeRequire, wire.OptionTimeToday, wire.OptionTimerOnly}
 
 // costFilters are the filters of get_costs and get_costs_total.
 var costFilters = []string{"id_project", "id_task", "datestart", "dateend", "is_timer", "filter"}

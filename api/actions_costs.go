@@ -288,9 +288,8 @@ func addCosts(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if in.Date == nil {
-		in.Date = new(c.now().In(c.zone()).Format(taskd.DateLayout))
-	}
+	// Without a date the store dates the line today for its person, in
+	// their time zone (else the account's), as time_today reads it.
 	by, err := c.costActor()
 	if err != nil {
 		return nil, err

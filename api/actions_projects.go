@@ -33,7 +33,7 @@ func getProjects(c *call) (any, error) {
 		if values != nil {
 			po.CustomFields = renderValues(values[p.ID])
 		}
-		if err := c.withUsers(&po, p); err != nil {
+		if err := c.withExtras(&po, p); err != nil {
 			return nil, err
 		}
 		out = append(out, po)
@@ -41,8 +41,12 @@ func getProjects(c *call) (any, error) {
 	return ok(out), nil
 }
 
-// withUsers adds the project's team with extra=users.
-func (c *call) withUsers(po *projectOut, p taskd.Project) error {
+// withExtras adds the project's team with extra=users, and its options
+// with extra=options.
+func (c *call) withExtras(po *projectOut, p taskd.Project) error {
+	if c.extra("options") {
+		po.Options = renderOptions(p.Options)
+	}
 	if !c.extra("users") {
 		return nil
 	}
@@ -70,7 +74,7 @@ func (c *call) renderProjectCall(p taskd.Project, values bool) (any, error) {
 	if vs != nil {
 		po.CustomFields = renderValues(vs[p.ID])
 	}
-	if err := c.withUsers(&po, p); err != nil {
+	if err := c.withExtras(&po, p); err != nil {
 		return nil, err
 	}
 	return ok(po), nil

@@ -148,6 +148,7 @@ var conflicts = map[taskd.Reason]Code{
 	taskd.ReasonOpenSubtasks:    CodeTaskHasChildren,
 	taskd.ReasonParentDone:      CodeParentDone,
 	taskd.ReasonProjectArchived: CodeProjectArchived,
+	taskd.ReasonTimeRequired:    CodeFieldRequired, // time must be logged first
 }
 
 // asError is the one table from errors to the envelope: an *Error as it

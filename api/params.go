@@ -150,7 +150,8 @@ func parseForm(raw, where string) (map[string]string, error) {
 
 // parseJSON parses a JSON object of scalar values. A key given twice is
 // refused (encoding/json would keep the last one silently), and so are
-// nested values. A null value counts as absent.
+// nested values but lists (jsonList) and nestedParam's object. A null
+// value counts as absent.
 func parseJSON(body []byte) (map[string]string, error) {
 	// encoding/json would quietly replace invalid bytes with U+FFFD.
 	if !utf8.Valid(body) {
@@ -174,6 +175,16 @@ func parseJSON(body []byte) (map[string]string, error) {
 			return nil, failf(CodeMalformed, k, "Parameter is given more than once")
 		}
 		seen[k] = true
+		if k == nestedParam {
+			s, null, err := nested(dec)
+			if err != nil {
+				return nil, err
+			}
+			if !null {
+				out[k] = s
+			}
+			continue
+		}
 		if tok, err = dec.Token(); err != nil {
 			return nil, notObject
 		}
@@ -216,6 +227,32 @@ func parseJSON(body []byte) (map[string]string, error) {
 		return nil, failf(CodeMalformed, "body", "Body has data after the JSON object")
 	}
 	return out, nil
+}
+
+// nestedParam is the one parameter a JSON body may give as an object:
+// update_users_schedule's data, keyed by e-mail (C14). It arrives as the
+// object's JSON text, as a form or query string carries it.
+const nestedParam = "data"
+
+// nested reads nestedParam's value: an object's JSON text, a string's
+// content, or null.
+func nested(dec *json.Decoder) (s string, null bool, err error) {
+	var raw json.RawMessage
+	if err := dec.Decode(&raw); err != nil {
+		return "", false, failf(CodeMalformed, "body", "Body is not a JSON object")
+	}
+	switch {
+	case string(raw) == "null":
+		return "", true, nil
+	case raw[0] == '"':
+		err = json.Unmarshal(raw, &s)
+	default:
+		s = string(raw)
+	}
+	if err == nil {
+		err = checkText(nestedParam, s)
+	}
+	return s, false, err
 }
 
 // jsonList reads the rest of a JSON array of strings and numbers (the

@@ -149,6 +149,21 @@ type projectOut struct {
 	// CustomFields are the project's custom field values, with
 	// extra=custom_fields and when a change set some.
 	CustomFields []customValueOut `json:"custom_fields,omitzero"`
+	// Options are the project's options, 0/1 flags, with extra=options.
+	Options *optionsOut `json:"options,omitempty"`
+}
+
+// optionsOut are the project options taskd keeps (spec §2.2), named as
+// the options.* parameters, bare 0 or 1 (C23: an object, as the docs
+// show).
+type optionsOut struct {
+	TimeRequire int `json:"time_require"`
+	TimeToday   int `json:"time_today"`
+	TimerOnly   int `json:"timer_only"`
+}
+
+func renderOptions(o taskd.ProjectOptions) *optionsOut {
+	return &optionsOut{TimeRequire: flag(o.TimeRequire), TimeToday: flag(o.TimeToday), TimerOnly: flag(o.TimerOnly)}
 }
 
 func renderProject(p taskd.Project, withText bool) projectOut {

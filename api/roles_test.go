@@ -51,7 +51,7 @@ func tokenFor(t testing.TB, s *server, a *account, p taskd.Person, role taskd.Ro
 // read; readers change nothing; only owners and admins manage people and
 // hold the administrative scope.
 var (
-	managingPeople = []string{"add_user", "add_user_group"}
+	managingPeople = []string{"add_user", "add_user_group", "update_users_schedule"}
 	administrative = []string{"get_events", "get_webhooks", "add_webhook", "delete_webhook", "enable_webhook", "disable_webhook"}
 	// changingTags rename, reorder and delete the account's tags, which
 	// guests may add but not change: a tag is the whole account's.

@@ -32,6 +32,7 @@ var accountWide = map[string]bool{
 	"update_task_tag_group": true, "update_project_tag_group": true, "update_task_tag": true, "update_project_tag": true,
 	"sort_task_tag_groups": true, "sort_project_tag_groups": true, "sort_task_tags": true, "sort_project_tags": true,
 	"delete_task_tag": true, "delete_project_tag": true, "delete_task_tag_group": true, "delete_project_tag_group": true,
+	"get_users_schedule": true, "update_users_schedule": true, // people by e-mail: TestSchedulesStayInTheirAccount
 }
 
 // TestEveryActionStaysInItsAccount calls every action of the table with

@@ -45,6 +45,8 @@ var authzMatrix = []struct {
 	{"get_users", "users_read", "owner admin user"},
 	{"get_task_custom_fields", "tasks_read", "owner admin user"},
 	{"get_project_custom_fields", "projects_read", "owner admin user"},
+	{"get_users_schedule", "users_read", "owner admin user"},
+	{"update_users_schedule", "users_write", "owner admin"},
 	{"get_events", "administrative", "owner admin"},
 	{"get_webhooks", "administrative", "owner admin"},
 	{"add_webhook", "administrative", "owner admin"},
@@ -64,6 +66,7 @@ var pageMatrix = []struct {
 	{"/people", "owner admin user"},
 	{"/tags", "owner admin user"},
 	{"/project/{pid}/board", "owner admin user"},
+	{"/people/{owner}/schedule", "owner admin user"},
 	{"/settings/api", "owner admin"},
 	{"/settings/webhooks", "owner admin"},
 	{"/settings/apikey", "owner admin"},
@@ -150,6 +153,10 @@ func (f *authzFixture) query(op, me string) string {
 		return "action=post_comment&id_task=" + f.task() + "&text=Hello"
 	case "get_events":
 		return "action=get_events&period=1h"
+	case "get_users_schedule":
+		return "action=get_users_schedule&users=" + url.QueryEscape(me)
+	case "update_users_schedule":
+		return "action=update_users_schedule&data=" + url.QueryEscape(`{"`+writerEmail+`":{"fri":6}}`)
 	case "add_webhook":
 		return "action=add_webhook&url=" + url.QueryEscape(f.hookURL) + "&events=post_task"
 	case "delete_webhook", "enable_webhook", "disable_webhook":
@@ -254,10 +261,15 @@ func TestAuthorizationMatrix(t *testing.T) {
 		}
 	}
 
+	ownerPerson, err := s.Store.PersonByEmail(t.Context(), testsite.OwnerEmail)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ownerID := fmt.Sprint(ownerPerson.ID)
 	sessions := map[string]*testsite.Browser{"owner": owner, "admin": s.SignedIn(adminEmail), "user": s.SignedIn(demotedEmail),
 		"stranger": s.SignedIn(strangerEmail)}
 	for _, row := range pageMatrix {
-		path := s.AccountURL() + strings.ReplaceAll(row.path, "{pid}", f.pid)
+		path := s.AccountURL() + strings.NewReplacer("{pid}", f.pid, "{owner}", ownerID).Replace(row.path)
 		for who, b := range sessions {
 			want := http.StatusOK
 			switch {
@@ -269,6 +281,15 @@ func TestAuthorizationMatrix(t *testing.T) {
 			if p := b.Get(path); p.Status != want {
 				t.Errorf("GET %s as %s: %d, want %d", row.path, who, p.Status, want)
 			}
+		}
+	}
+	// Setting a schedule in the pages follows the same rule as the API.
+	for who, b := range sessions {
+		csrf := b.Get(s.Base+"/settings/applications").Form(t, "", "").Get("csrf")
+		want := map[string]int{"owner": http.StatusSeeOther, "admin": http.StatusSeeOther, "user": http.StatusForbidden,
+			"stranger": http.StatusNotFound}[who]
+		if p := b.Post(s.AccountURL()+"/people/"+ownerID+"/schedule", url.Values{"csrf": {csrf}, "date": {"2030-01-07"}, "hours": {"0"}}); p.Status != want {
+			t.Errorf("setting a schedule in the pages as %s: %d, want %d", who, p.Status, want)
 		}
 	}
 	// Editing comments in the pages follows the same rule as the API.

@@ -165,8 +165,10 @@ func (db *DB) costSumsSQL(q taskd.CostQuery, key, by string) (string, []any) {
 	return query, args
 }
 
-// AddCost logs a line on a task for by's person; with ByRate its money is
-// the person's hourly rate times the time.
+// AddCost logs a line on a task for by's person, dated today in the
+// person's zone unless the input gives a date; with ByRate its money is
+// the person's hourly rate times the time. The project's options of
+// logging time hold (taskd.CheckCostOptions).
 func (db *DB) AddCost(ctx context.Context, by taskd.Actor, taskID int64, in taskd.CostInput) (taskd.Cost, error) {
 	var c taskd.Cost
 	if err := taskd.Authorize(by, taskd.PermWork); err != nil {
@@ -180,9 +182,16 @@ func (db *DB) AddCost(ctx context.Context, by taskd.Actor, taskID int64, in task
 		if err := taskd.CanLogCost(p); err != nil {
 			return err
 		}
+		today, err := db.today(ctx, tx, by.AccountID, by.Person.ID)
+		if err != nil {
+			return err
+		}
 		c = taskd.Cost{AccountID: by.AccountID, ProjectID: t.ProjectID, TaskID: t.ID, Task: t, Person: by.Person,
-			Date: db.now().UTC().Format(taskd.DateLayout), Added: db.now().UTC()}
+			Date: today, Added: db.now().UTC()}
 		if err := db.applyCost(ctx, tx, &c, in); err != nil {
+			return err
+		}
+		if err := taskd.CheckCostOptions(p, nil, c, today); err != nil {
 			return err
 		}
 		return db.insertCost(ctx, tx, &c)
@@ -257,15 +266,26 @@ func (db *DB) applyCost(ctx context.Context, tx querier, c *taskd.Cost, in taskd
 	return taskd.CheckCostAmounts(c.Minutes, c.Cents)
 }
 
-// UpdateCost changes a line; the person who logged it stays.
+// UpdateCost changes a line; the person who logged it stays, and the
+// project's options of logging time hold for the changed line, with today
+// in that person's zone.
 func (db *DB) UpdateCost(ctx context.Context, by taskd.Actor, id int64, in taskd.CostInput) (taskd.Cost, error) {
 	var c taskd.Cost
 	err := db.tx(ctx, "update cost", func(tx querier) error {
 		var err error
-		if c, err = db.changeableCost(ctx, tx, by, id); err != nil {
+		var p taskd.Project
+		if c, p, err = db.changeableCost(ctx, tx, by, id); err != nil {
 			return err
 		}
+		before := c
 		if err := db.applyCost(ctx, tx, &c, in); err != nil {
+			return err
+		}
+		today, err := db.today(ctx, tx, c.AccountID, c.Person.ID)
+		if err != nil {
+			return err
+		}
+		if err := taskd.CheckCostOptions(p, &before, c, today); err != nil {
 			return err
 		}
 		_, err = tx.ExecContext(ctx, db.d.q(`UPDATE costs SET minutes = ?, cents = ?, comment = ?, day = ? WHERE id = ? AND account_id = ?`),
@@ -278,7 +298,7 @@ func (db *DB) UpdateCost(ctx context.Context, by taskd.Actor, id int64, in taskd
 // DeleteCost deletes a line.
 func (db *DB) DeleteCost(ctx context.Context, by taskd.Actor, id int64) error {
 	return db.tx(ctx, "delete cost", func(tx querier) error {
-		c, err := db.changeableCost(ctx, tx, by, id)
+		c, _, err := db.changeableCost(ctx, tx, by, id)
 		if err != nil {
 			return err
 		}
@@ -287,24 +307,36 @@ func (db *DB) DeleteCost(ctx context.Context, by taskd.Actor, id int64) error {
 	})
 }
 
-// changeableCost reads a line that by may change, in a project that is
-// not archived.
-func (db *DB) changeableCost(ctx context.Context, tx querier, by taskd.Actor, id int64) (taskd.Cost, error) {
+// changeableCost reads a line that by may change, and its project, which
+// is not archived.
+func (db *DB) changeableCost(ctx context.Context, tx querier, by taskd.Actor, id int64) (taskd.Cost, taskd.Project, error) {
 	if err := taskd.Authorize(by, taskd.PermWork); err != nil {
-		return taskd.Cost{}, err
+		return taskd.Cost{}, taskd.Project{}, err
 	}
 	c, err := db.cost(ctx, tx, by.Viewer(), id)
 	if err != nil {
-		return c, err
+		return c, taskd.Project{}, err
 	}
 	if err := taskd.CanChangeCost(by, c); err != nil {
-		return c, err
+		return c, taskd.Project{}, err
 	}
 	p, err := db.project(ctx, tx, by.Viewer(), c.ProjectID, false)
 	if err != nil {
-		return c, err
+		return c, p, err
 	}
-	return c, taskd.CanLogCost(p)
+	return c, p, taskd.CanLogCost(p)
+}
+
+// today is the date (DateLayout) it is now for a member: in their own
+// time zone, else the account's (taskd.Zone).
+func (db *DB) today(ctx context.Context, q querier, accountID, personID int64) (string, error) {
+	var personal, account string
+	err := q.QueryRowContext(ctx, db.d.q(`SELECT COALESCE((SELECT time_zone FROM persons WHERE id = ?), ''), time_zone
+		FROM accounts WHERE id = ?`), personID, accountID).Scan(&personal, &account)
+	if err != nil {
+		return "", err
+	}
+	return db.now().In(taskd.Zone(personal, account)).Format(taskd.DateLayout), nil
 }
 
 // SetRate sets a member's hourly rate (nil: none).

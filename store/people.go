@@ -343,6 +343,8 @@ func (db *DB) RemoveMember(ctx context.Context, by taskd.Actor, personID int64) 
 			`UPDATE projects SET default_assignee_id = 0 WHERE account_id = ? AND default_assignee_id = ?`,
 			`DELETE FROM project_members WHERE project_id IN (SELECT id FROM projects WHERE account_id = ?) AND person_id = ?`,
 			`DELETE FROM task_subscribers WHERE task_id IN (SELECT id FROM tasks WHERE account_id = ?) AND person_id = ?`,
+			`DELETE FROM schedule_weeks WHERE account_id = ? AND person_id = ?`,
+			`DELETE FROM schedule_days WHERE account_id = ? AND person_id = ?`,
 		} {
 			if _, err := tx.ExecContext(ctx, db.d.q(q), by.AccountID, personID); err != nil {
 				return err

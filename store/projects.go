@@ -14,17 +14,19 @@ const projectColumns = `pr.id, pr.account_id, pr.name, pr.text, pr.status, pr.cr
 	pr.author_id, COALESCE(a.email, ''), COALESCE(a.first_name, ''), COALESCE(a.last_name, ''),
 	pr.manager_id, COALESCE(m.email, ''), COALESCE(m.first_name, ''), COALESCE(m.last_name, ''),
 	COALESCE(f.title, ''), pr.default_assignee_id, COALESCE(d.email, ''), COALESCE(d.first_name, ''), COALESCE(d.last_name, ''),
-	pr.max_minutes, pr.max_cents
+	pr.max_minutes, pr.max_cents, pr.time_require, pr.time_today, pr.timer_only
 	FROM projects pr LEFT JOIN persons a ON a.id = pr.author_id LEFT JOIN persons m ON m.id = pr.manager_id
 	LEFT JOIN project_folders f ON f.id = pr.folder_id LEFT JOIN persons d ON d.id = pr.default_assignee_id`
 
 func scanProject(s interface{ Scan(...any) error }) (taskd.Project, error) {
 	var p taskd.Project
-	var added, closed, aid, mid, did int64
+	var added, closed, aid, mid, did, timeRequire, timeToday, timerOnly int64
 	var ae, af, al, me, mf, ml, de, df, dl string
 	err := s.Scan(&p.ID, &p.AccountID, &p.Name, &p.Text, &p.Status, &added, &p.DateStart, &p.DateEnd, &closed,
-		&aid, &ae, &af, &al, &mid, &me, &mf, &ml, &p.Folder, &did, &de, &df, &dl, &p.MaxMinutes, &p.MaxCents)
+		&aid, &ae, &af, &al, &mid, &me, &mf, &ml, &p.Folder, &did, &de, &df, &dl, &p.MaxMinutes, &p.MaxCents,
+		&timeRequire, &timeToday, &timerOnly)
 	p.DateAdded, p.DateClosed = fromMS(added), fromMS(closed)
+	p.Options = taskd.ProjectOptions{TimeRequire: timeRequire == 1, TimeToday: timeToday == 1, TimerOnly: timerOnly == 1}
 	p.Author, p.Manager = personRef(aid, ae, af, al), personRef(mid, me, mf, ml)
 	if did != 0 {
 		p.Assignee = personRef(did, de, df, dl)
@@ -127,6 +129,7 @@ func (db *DB) applyProject(ctx context.Context, tx querier, p *taskd.Project, in
 	if in.MaxCents != nil {
 		p.MaxCents = *in.MaxCents
 	}
+	in.Options.Apply(&p.Options)
 	return taskd.CheckDateRange(p.DateStart, p.DateEnd)
 }
 
@@ -224,10 +227,11 @@ func (db *DB) CreateProject(ctx context.Context, by taskd.Actor, in taskd.Projec
 		}
 		err = tx.QueryRowContext(ctx, db.d.q(`INSERT INTO projects
 			(account_id, name, text, status, author_id, manager_id, date_start, date_end, created_at, folder_id, default_assignee_id,
-			max_minutes, max_cents)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
+			max_minutes, max_cents, time_require, time_today, timer_only)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
 			p.AccountID, p.Name, p.Text, p.Status, p.Author.ID, p.Manager.ID, p.DateStart, p.DateEnd, ms(p.DateAdded),
-			folder, p.Assignee.ID, p.MaxMinutes, p.MaxCents).Scan(&p.ID)
+			folder, p.Assignee.ID, p.MaxMinutes, p.MaxCents, boolInt(p.Options.TimeRequire), boolInt(p.Options.TimeToday),
+			boolInt(p.Options.TimerOnly)).Scan(&p.ID)
 		if err != nil {
 			return err
 		}
@@ -271,8 +275,10 @@ func (db *DB) UpdateProject(ctx context.Context, by taskd.Actor, id int64, in ta
 			return err
 		}
 		_, err = tx.ExecContext(ctx, db.d.q(`UPDATE projects SET name = ?, text = ?, manager_id = ?, date_start = ?, date_end = ?,
-			folder_id = ?, default_assignee_id = ?, max_minutes = ?, max_cents = ? WHERE id = ? AND account_id = ?`),
-			p.Name, p.Text, p.Manager.ID, p.DateStart, p.DateEnd, folder, p.Assignee.ID, p.MaxMinutes, p.MaxCents, p.ID, p.AccountID)
+			folder_id = ?, default_assignee_id = ?, max_minutes = ?, max_cents = ?, time_require = ?, time_today = ?, timer_only = ?
+			WHERE id = ? AND account_id = ?`),
+			p.Name, p.Text, p.Manager.ID, p.DateStart, p.DateEnd, folder, p.Assignee.ID, p.MaxMinutes, p.MaxCents,
+			boolInt(p.Options.TimeRequire), boolInt(p.Options.TimeToday), boolInt(p.Options.TimerOnly), p.ID, p.AccountID)
 		if err != nil {
 			return err
 		}

@@ -430,7 +430,8 @@ func (db *DB) setStatus(ctx context.Context, tx querier, by taskd.Actor, t *task
 }
 
 // CompleteTask marks a task done and writes close_task. Codes: 5, 12 already
-// done, 13 active subtasks.
+// done, 13 active subtasks, 10 (time) no time logged where the project
+// requires it (taskd.CheckTimeLogged).
 func (db *DB) CompleteTask(ctx context.Context, by taskd.Actor, id int64) (taskd.Task, error) {
 	var t taskd.Task
 	err := db.change(ctx, by, "complete task", func(tx querier) error {
@@ -446,9 +447,29 @@ func (db *DB) CompleteTask(ctx context.Context, by taskd.Actor, id int64) (taskd
 		if err := taskd.CanComplete(t, active); err != nil {
 			return err
 		}
+		if err := db.checkTimeLogged(ctx, tx, by.Viewer(), t); err != nil {
+			return err
+		}
 		return db.setStatus(ctx, tx, by, &t, taskd.StatusDone)
 	})
 	return t, err
+}
+
+// checkTimeLogged applies the project's time_require to t: the minutes
+// logged on t and, for a task, on its subtasks, by anyone, whoever may see
+// the lines.
+func (db *DB) checkTimeLogged(ctx context.Context, tx querier, v taskd.Viewer, t taskd.Task) error {
+	p, err := db.project(ctx, tx, v, t.ProjectID, false)
+	if err != nil || !p.Options.TimeRequire {
+		return err
+	}
+	var minutes int64
+	err = tx.QueryRowContext(ctx, db.d.q(`SELECT CAST(COALESCE(SUM(minutes), 0) AS BIGINT) FROM costs
+		WHERE account_id = ? AND (task_id = ? OR top_task_id = ?)`), t.AccountID, t.ID, t.ID).Scan(&minutes)
+	if err != nil {
+		return err
+	}
+	return taskd.CheckTimeLogged(p, minutes)
 }
 
 // ReopenTask makes a done task active again and writes reopen_task. Codes: 5,

@@ -3,6 +3,7 @@ package web
 import (
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -130,6 +131,19 @@ func formParams(r *http.Request) wire.Params {
 			return "", false
 		}
 		return strings.ReplaceAll(v[0], "\r\n", "\n"), true
+	}
+}
+
+// checkboxes reads the named fields of p as a form's checkboxes: "0"
+// (off) when the form leaves them out, as a browser does with a box not
+// ticked.
+func checkboxes(p wire.Params, names ...string) wire.Params {
+	return func(name string) (string, bool) {
+		v, ok := p(name)
+		if !ok && slices.Contains(names, name) {
+			return "0", true
+		}
+		return v, ok
 	}
 }
 

@@ -322,6 +322,11 @@ func auditData(t *testing.T, s *testsite.Site) map[string]string {
 			q("action=update_project&id_project=" + pid + "&" + param)
 		}
 	}
+	// Uma works short Fridays and has a day off next week (a schedule's
+	// page shows the dates set apart).
+	off := time.Now().AddDate(0, 0, 8).Format("2006-01-02")
+	q("action=update_users_schedule&data=" + url.QueryEscape(`{"`+testsite.UserEmail+`":{"fri":4.5,"`+off+`":0}}`))
+	q("action=update_project&id_project=" + pid + "&options.time_require=1")
 	return map[string]string{"{pid}": pid, "{tid}": tid, "{parent}": tid, "{sub}": sub, "{cid}": cid, "{id}": wid,
-		"{costid}": costID, "{fileid}": fileID}
+		"{costid}": costID, "{fileid}": fileID, "{person}": strconv.FormatInt(mustPerson(t, s, testsite.UserEmail), 10)}
 }

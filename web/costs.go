@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/taskd/taskd"
@@ -24,6 +25,28 @@ type costsView struct {
 	// HasRate: the viewer has an hourly rate to price time by.
 	HasRate bool
 	Today   string // YYYY-MM-DD in the viewer's zone, the date's default
+	// Options are the project's rules of logging time: the form leaves
+	// out what they refuse, and says what they ask.
+	Options taskd.ProjectOptions
+}
+
+// optionsText says the rules a project's options of logging time set, ""
+// when it has none.
+func optionsText(o taskd.ProjectOptions) string {
+	var rules []string
+	if o.TimerOnly {
+		rules = append(rules, "time is logged only with the timer")
+	}
+	if o.TimeToday && !o.TimerOnly {
+		rules = append(rules, "time is logged for today only")
+	}
+	if o.TimeRequire {
+		rules = append(rules, "a task is marked done only once time is logged on it")
+	}
+	if len(rules) == 0 {
+		return ""
+	}
+	return "In this project " + strings.Join(rules, "; ") + "."
 }
 
 // budgetView is spending against a budget (max_time, max_money).
@@ -67,7 +90,7 @@ func (s *Server) taskCosts(ctx context.Context, v *view, t taskd.Task, p taskd.P
 		return nil, err
 	}
 	cv := &costsView{Lines: lines, Timer: v.Nav.Timer, HasRate: m.Rate != nil,
-		Today: s.today(v).Format(taskd.DateLayout)}
+		Today: s.today(v).Format(taskd.DateLayout), Options: p.Options}
 	for _, l := range lines {
 		cv.Total.Add(taskd.CostSum{Minutes: l.Minutes, Cents: l.Cents, Lines: 1})
 	}

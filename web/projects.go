@@ -111,15 +111,17 @@ func (s *Server) setProjectStatus(status string) accountHandler {
 }
 
 // updateProject is POST /a/{slug}/project/{pid}/update: the project's name,
-// text and custom fields, parsed and changed as the API's update_project
-// does (the same parsers, store method, permission and update_project
-// event). Other fields have their own forms and are left as they are.
+// text, options of logging time and custom fields, parsed and changed as
+// the API's update_project does (the same parsers, store method,
+// permission and update_project event). The options are checkboxes, sent
+// only when ticked: an option the form leaves out is off. Other fields
+// have their own forms and are left as they are.
 func (s *Server) updateProject(w http.ResponseWriter, r *http.Request, v *view, me member) error {
 	p, ok, err := s.pathProject(w, r, v)
 	if !ok {
 		return err
 	}
-	in, err := wire.ParseProjectInput(formParams(r))
+	in, err := wire.ParseProjectInput(checkboxes(formParams(r), wire.OptionTimeRequire, wire.OptionTimeToday, wire.OptionTimerOnly))
 	if err == nil && in.Name == nil {
 		err = taskd.Required("title")
 	}
@@ -128,7 +130,7 @@ func (s *Server) updateProject(w http.ResponseWriter, r *http.Request, v *view, 
 		values, err = formFieldValues(r)
 	}
 	if err == nil {
-		in = taskd.ProjectInput{Name: in.Name, Text: in.Text, Fields: values}
+		in = taskd.ProjectInput{Name: in.Name, Text: in.Text, Options: in.Options, Fields: values}
 		_, err = s.cfg.Work.Projects.Update(r.Context(), actor(me.Account, me.Member), p.ID, in)
 	}
 	if err != nil {

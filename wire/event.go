@@ -73,13 +73,21 @@ func TaskFields(t taskd.Task) map[string]any {
 	return f
 }
 
-// ProjectFields are the fields of a project as events report them.
+// ProjectFields are the fields of a project as events report them; an
+// option of logging time (time_require, time_today, timer_only) is "1"
+// while it is on and absent while off.
 func ProjectFields(p taskd.Project) map[string]any {
 	f := map[string]any{
 		"name": p.Name, "text": p.Text, "status": p.Status, "user_to": p.Manager,
 		"date_start": p.DateStart, "date_end": p.DateEnd,
 	}
 	budgetFields(f, p.MaxMinutes, p.MaxCents)
+	for name, on := range map[string]bool{"time_require": p.Options.TimeRequire, "time_today": p.Options.TimeToday,
+		"timer_only": p.Options.TimerOnly} {
+		if on { // as a budget: present when on, "" in new when turned off
+			f[name] = "1"
+		}
+	}
 	return f
 }
 

@@ -149,8 +149,9 @@ func ParseCostInput(p Params) (in taskd.CostInput, err error) {
 	return in, nil
 }
 
-// ParseProjectInput reads title, text, email_manager, datestart and
-// dateend; absent ones stay nil.
+// ParseProjectInput reads title, text, email_manager, email_user_to,
+// company, tags, members, max_time, max_money, the options (options.*) and
+// the dates; absent ones stay nil.
 func ParseProjectInput(p Params) (in taskd.ProjectInput, err error) {
 	if in.Name, err = p.name("title"); err != nil {
 		return in, err
@@ -182,11 +183,43 @@ func ParseProjectInput(p Params) (in taskd.ProjectInput, err error) {
 	if in.MaxMinutes, in.MaxCents, err = p.budget(); err != nil {
 		return in, err
 	}
+	for _, o := range []struct {
+		name string
+		dst  **bool
+	}{{OptionTimeRequire, &in.Options.TimeRequire}, {OptionTimeToday, &in.Options.TimeToday}, {OptionTimerOnly, &in.Options.TimerOnly}} {
+		if *o.dst, err = p.flag(o.name); err != nil {
+			return in, err
+		}
+	}
 	if in.DateStart, err = p.date("datestart"); err != nil {
 		return in, err
 	}
 	in.DateEnd, err = p.date("dateend")
 	return in, err
+}
+
+// The parameters of the project options taskd keeps (spec §2.2), as
+// post_project and update_project take them and the project's edit form
+// sends them.
+const (
+	OptionTimeRequire = "options.time_require"
+	OptionTimeToday   = "options.time_today"
+	OptionTimerOnly   = "options.timer_only"
+)
+
+// flag reads an option: 1 (or true) on, 0 (or false) off; nil when absent.
+func (p Params) flag(name string) (*bool, error) {
+	v, ok := p(name)
+	if !ok {
+		return nil, nil
+	}
+	switch strings.TrimSpace(v) {
+	case "1", "true":
+		return new(true), nil
+	case "0", "false":
+		return new(false), nil
+	}
+	return nil, taskd.Invalid(name, "An option is 1 (on) or 0 (off)")
 }
 
 // ParseCommentText reads a comment's text: required, not blank, trimmed,

@@ -131,6 +131,8 @@ func Run(t *testing.T, open func(t *testing.T, now func() time.Time) Store) {
 		{"Notifications", testNotifications},
 		{"RateCounts", testRateCounts},
 		{"Costs", testCosts},
+		{"ProjectOptions", testProjectOptions},
+		{"Schedules", testSchedules},
 		{"HiddenCosts", testHiddenCosts},
 		{"SeenEvents", testSeenEvents},
 		{"Timers", testTimers},

@@ -213,7 +213,9 @@ func EndConnections(t testing.TB, url string, wait bool) int {
 		t.Errorf("testdb: end connections: %v", err)
 		return 0
 	}
-	for i := 0; wait && i < 100; i++ {
+	// A terminated backend leaves pg_stat_activity when it has exited,
+	// which a loaded machine can take seconds to let it do.
+	for deadline := time.Now().Add(15 * time.Second); wait && time.Now().Before(deadline); {
 		var left int
 		if err := admin.QueryRow(`SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()
 			AND pid <> pg_backend_pid()`).Scan(&left); err != nil || left == 0 {

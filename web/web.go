@@ -141,7 +141,6 @@ func New(cfg Config) (*Server, error) {
 			return rowContext{Base: base, CSRF: v.CSRF, CanWrite: canWrite, Return: ret, Back: back, ShowDone: showDone, ShowProject: showProject, Today: v.Today()}
 		},
 		"taskRow": newTaskRowView,
-		"asRow":   func(t taskd.Task) taskRow { return taskRow{Task: t} },
 		"secretShown": func(what, why, value string) secretShown {
 			return secretShown{What: what, Why: why, Value: value}
 		},

@@ -99,7 +99,7 @@ func testThreeLevels(t *testing.T, f *Fixture) {
 	}{
 		{"tree", taskd.TaskQuery{Sort: taskd.SortTree}, []string{"Top", "Sub", "Leaf", "Leaf 2", "Sub 2", "Leaf 3", "Top 2"}},
 		{"tree, a page", taskd.TaskQuery{Sort: taskd.SortTree, Limit: 3, Offset: 2}, []string{"Leaf", "Leaf 2", "Sub 2"}},
-		{"a top-level task's subtree", taskd.TaskQuery{TaskID: top.ID}, []string{"Top", "Sub", "Leaf", "Leaf 2", "Sub 2", "Leaf 3"}},
+		{"a top-level task's subtree, by id", taskd.TaskQuery{TaskID: top.ID}, []string{"Top", "Sub", "Leaf", "Sub 2", "Leaf 2", "Leaf 3"}},
 		{"a subtask's subtree", taskd.TaskQuery{TaskID: sub.ID}, []string{"Sub", "Leaf", "Leaf 2"}},
 		{"a sub-subtask's", taskd.TaskQuery{TaskID: leaf.ID}, []string{"Leaf"}},
 		{"children of a subtask", taskd.TaskQuery{ParentID: sub.ID}, []string{"Leaf", "Leaf 2"}},

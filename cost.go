@@ -141,7 +141,7 @@ type CostQuery struct {
 	// Viewer is who the lines are for: only those of tasks they see.
 	Viewer    Viewer
 	ProjectID int64
-	// TaskID keeps the lines of the task and of its subtasks.
+	// TaskID keeps the lines of the task and of its whole subtree.
 	TaskID   int64
 	PersonID int64
 	From, To string // YYYY-MM-DD, both inclusive
@@ -179,7 +179,7 @@ const (
 	CostByPerson       = "person"
 	CostByDay          = "day"
 	CostByTask         = "task"
-	CostByTopTask      = "top task" // subtasks folded into their parent
+	CostByTopTask      = "top task" // subtasks and sub-subtasks folded into their top-level task
 )
 
 // CostGroup is one group of CostSums: its key and its sum.

@@ -4,7 +4,8 @@ import "context"
 
 // HiddenStore makes comments with `hidden`: the people listed and the
 // author only may see them (Viewer; the administrative key sees
-// everything). A subtask of a hidden task is hidden as its parent is.
+// everything). A hidden task hides its whole subtree: its subtasks and
+// their sub-subtasks are hidden as it is.
 type HiddenStore interface {
 	// CreateHiddenComment creates a comment that only the members with the
 	// e-mails, and its author, may see.

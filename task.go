@@ -17,25 +17,32 @@ const (
 	MaxPriority = 10
 )
 
-// Task is a unit of work in a project. A task with a ParentID is a subtask;
-// there are two levels only.
+// MaxLevels is how deep tasks nest: a task, its subtasks and theirs, the
+// sub-subtasks, as Worksection's docs and PHP SDK show (spec §2.1,
+// conflict C6). A sub-subtask cannot have subtasks (CanAddSubtask).
+const MaxLevels = 3
+
+// Task is a unit of work in a project. A task with a ParentID is a subtask,
+// and one whose parent is a subtask too (GrandparentID) a sub-subtask.
 type Task struct {
-	ID         int64
-	AccountID  int64
-	ProjectID  int64
-	ParentID   int64 // 0 for a top-level task
-	Name       string
-	Text       string
-	Status     string
-	Priority   int
-	Author     PersonRef
-	Assignee   PersonRef // Nobody, Anyone or a member
-	DateAdded  time.Time
-	DateStart  string
-	DateEnd    string
-	DateClosed time.Time
-	Project    ProjectRef
-	Children   []Task
+	ID        int64
+	AccountID int64
+	ProjectID int64
+	ParentID  int64 // 0 for a top-level task
+	// GrandparentID is the parent's parent: set for a sub-subtask only.
+	GrandparentID int64
+	Name          string
+	Text          string
+	Status        string
+	Priority      int
+	Author        PersonRef
+	Assignee      PersonRef // Nobody, Anyone or a member
+	DateAdded     time.Time
+	DateStart     string
+	DateEnd       string
+	DateClosed    time.Time
+	Project       ProjectRef
+	Children      []Task
 	// MaxMinutes and MaxCents are the task's budget (max_time,
 	// max_money); 0 when not set.
 	MaxMinutes int64
@@ -53,6 +60,42 @@ func TaskPage(projectID, parentID, id int64) string {
 
 // Page is the task's page relative to the account URL.
 func (t Task) Page() string { return TaskPage(t.ProjectID, t.ParentID, t.ID) }
+
+// ParentPage is the page of the task's parent; "" for a top-level task.
+func (t Task) ParentPage() string {
+	if t.ParentID == 0 {
+		return ""
+	}
+	return TaskPage(t.ProjectID, t.GrandparentID, t.ParentID)
+}
+
+// Level is how deep the task is: 1 for a top-level task, 2 for a subtask,
+// 3 (MaxLevels) for a sub-subtask.
+func (t Task) Level() int {
+	switch {
+	case t.GrandparentID != 0:
+		return 3
+	case t.ParentID != 0:
+		return 2
+	}
+	return 1
+}
+
+// TopID is the id of the task's top-level task: its grandparent, its
+// parent, or itself.
+func (t Task) TopID() int64 {
+	switch {
+	case t.GrandparentID != 0:
+		return t.GrandparentID
+	case t.ParentID != 0:
+		return t.ParentID
+	}
+	return t.ID
+}
+
+// CanHaveSubtasks reports whether subtasks may be added under t as far as
+// its level goes: a sub-subtask may have none.
+func (t Task) CanHaveSubtasks() bool { return t.Level() < MaxLevels }
 
 // TaskInput holds the fields of a task to create or change; nil means "leave
 // as is". AssigneeEmail is a member's e-mail, ANY or NOONE.
@@ -84,10 +127,12 @@ type TaskInput struct {
 	Fields map[int64]string
 }
 
-// CanAddSubtask reports whether a subtask may be added under parent.
+// CanAddSubtask reports whether a subtask may be added under parent: a
+// task or a subtask that is not done. A sub-subtask as parent is invalid
+// ("parent"; the API's code 5): tasks nest MaxLevels deep at most.
 func CanAddSubtask(parent Task) error {
-	if parent.ParentID != 0 {
-		return Invalid("parent", "Subtasks cannot have subtasks")
+	if !parent.CanHaveSubtasks() {
+		return Invalid("parent", "Tasks nest three levels deep at most: a sub-subtask cannot have subtasks")
 	}
 	if parent.Status == StatusDone {
 		return Conflict(ReasonTaskClosed, "parent", "Task is closed")
@@ -96,7 +141,10 @@ func CanAddSubtask(parent Task) error {
 }
 
 // CanComplete reports whether t may be completed, given how many of its
-// subtasks are still active.
+// own subtasks (its children, at any level) are still active. Applied at
+// each level, it keeps a done task's whole subtree done: a subtask with
+// active sub-subtasks cannot be completed, nor its parent while it is
+// active.
 func CanComplete(t Task, activeChildren int) error {
 	if t.Status == StatusDone {
 		return Conflict(ReasonAlreadyInState, "task", "Task is already closed")
@@ -108,7 +156,9 @@ func CanComplete(t Task, activeChildren int) error {
 }
 
 // CanReopen reports whether t may be reopened, given its parent's status
-// ("" for a top-level task).
+// ("" for a top-level task). The parent alone decides: a done task's
+// subtasks are all done (CanComplete), so an active parent's own parent
+// is active too.
 func CanReopen(t Task, parentStatus string) error {
 	if t.Status == StatusActive {
 		return Conflict(ReasonAlreadyInState, "task", "Task is already active")
@@ -119,31 +169,49 @@ func CanReopen(t Task, parentStatus string) error {
 	return nil
 }
 
-// BuildTree nests subtasks under their parents, keeping the order of tasks.
-// Subtasks whose parent is not in tasks are returned at the top level.
+// BuildTree nests tasks under their parents, at every level, keeping the
+// order of tasks. Top-level tasks come first; a task whose parent is not
+// in tasks comes after them, at the top level with its own subtasks,
+// grouped with its siblings in the order the first of them appears.
 func BuildTree(tasks []Task) []Task {
-	index := make(map[int64]int, len(tasks))
-	var top []Task
-	children := make(map[int64][]Task)
+	in := make(map[int64]bool, len(tasks))
 	for _, t := range tasks {
-		if t.ParentID == 0 {
-			index[t.ID] = len(top)
-			top = append(top, t)
-		} else {
-			children[t.ParentID] = append(children[t.ParentID], t)
+		in[t.ID] = true
+	}
+	children := make(map[int64][]int) // parent → indexes of its children
+	var top []int
+	orphans := make(map[int64][]int) // missing parent → indexes
+	var missing []int64
+	for i, t := range tasks {
+		switch {
+		case t.ParentID == 0:
+			top = append(top, i)
+		case in[t.ParentID]:
+			children[t.ParentID] = append(children[t.ParentID], i)
+		default:
+			if _, ok := orphans[t.ParentID]; !ok {
+				missing = append(missing, t.ParentID)
+			}
+			orphans[t.ParentID] = append(orphans[t.ParentID], i)
 		}
 	}
-	for pid, kids := range children {
-		if i, ok := index[pid]; ok {
-			top[i].Children = kids
-			delete(children, pid)
-		}
+	for _, pid := range missing {
+		top = append(top, orphans[pid]...)
 	}
-	for _, t := range tasks {
-		if kids, ok := children[t.ParentID]; ok && t.ParentID != 0 {
-			top = append(top, kids...)
-			delete(children, t.ParentID)
+	var nest func(i int) Task
+	nest = func(i int) Task {
+		t := tasks[i]
+		if kids := children[t.ID]; len(kids) > 0 {
+			t.Children = make([]Task, len(kids))
+			for j, k := range kids {
+				t.Children[j] = nest(k)
+			}
 		}
+		return t
 	}
-	return top
+	out := make([]Task, len(top))
+	for j, i := range top {
+		out[j] = nest(i)
+	}
+	return out
 }

@@ -1,6 +1,8 @@
 package taskd_test
 
 import (
+	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -14,6 +16,85 @@ func TestBuildTree(t *testing.T) {
 	tree := taskd.BuildTree(tasks)
 	if len(tree) != 3 || tree[0].ID != 1 || len(tree[0].Children) != 2 || tree[0].Children[1].ID != 4 || tree[1].ID != 3 || tree[2].ID != 5 {
 		t.Fatalf("tree = %+v", tree)
+	}
+	// Three levels: sub-subtasks nest in their subtask's children; one
+	// whose subtask is not in the list comes at the top level, after
+	// the top-level tasks, with the orphans of its parent.
+	tasks = []taskd.Task{{ID: 1}, {ID: 2, ParentID: 1}, {ID: 3, ParentID: 2, GrandparentID: 1}, {ID: 4, ParentID: 2, GrandparentID: 1},
+		{ID: 5, ParentID: 50, GrandparentID: 1}, {ID: 6}, {ID: 7, ParentID: 1}, {ID: 8, ParentID: 7, GrandparentID: 1}, {ID: 9, ParentID: 50, GrandparentID: 1}}
+	tree = taskd.BuildTree(tasks)
+	ids := func(ts []taskd.Task) []int64 {
+		var out []int64
+		for _, t := range ts {
+			out = append(out, t.ID)
+		}
+		return out
+	}
+	if got := ids(tree); !slices.Equal(got, []int64{1, 6, 5, 9}) {
+		t.Fatalf("top level = %v, want [1 6 5 9]", got)
+	}
+	if got := ids(tree[0].Children); !slices.Equal(got, []int64{2, 7}) {
+		t.Fatalf("subtasks of 1 = %v, want [2 7]", got)
+	}
+	if got := ids(tree[0].Children[0].Children); !slices.Equal(got, []int64{3, 4}) {
+		t.Fatalf("sub-subtasks of 2 = %v, want [3 4]", got)
+	}
+	if got := ids(tree[0].Children[1].Children); !slices.Equal(got, []int64{8}) {
+		t.Fatalf("sub-subtasks of 7 = %v, want [8]", got)
+	}
+	if len(taskd.BuildTree(nil)) != 0 {
+		t.Fatal("an empty list builds a tree")
+	}
+}
+
+// TestThreeLevels: tasks nest task / subtask / sub-subtask (spec §2.1,
+// C6): a task or a subtask may be a parent, a sub-subtask may not (the
+// parent field, invalid), and a done parent is closed whatever its level.
+func TestThreeLevels(t *testing.T) {
+	t.Parallel()
+	top := taskd.Task{ID: 1, ProjectID: 9, Status: taskd.StatusActive}
+	sub := taskd.Task{ID: 2, ProjectID: 9, ParentID: 1, Status: taskd.StatusActive}
+	subsub := taskd.Task{ID: 3, ProjectID: 9, ParentID: 2, GrandparentID: 1, Status: taskd.StatusActive}
+	for _, c := range []struct {
+		name             string
+		t                taskd.Task
+		level            int
+		top              int64
+		page, parentPage string
+		mayHave          bool
+	}{
+		{"task", top, 1, 1, "/project/9/1/", "", true},
+		{"subtask", sub, 2, 1, "/project/9/1/2/", "/project/9/1/", true},
+		{"sub-subtask", subsub, 3, 1, "/project/9/2/3/", "/project/9/1/2/", false},
+	} {
+		if c.t.Level() != c.level || c.t.TopID() != c.top || c.t.Page() != c.page || c.t.ParentPage() != c.parentPage || c.t.CanHaveSubtasks() != c.mayHave {
+			t.Errorf("%s: level %d, top %d, page %q, parent's page %q, may have subtasks %v; want %d, %d, %q, %q, %v", c.name,
+				c.t.Level(), c.t.TopID(), c.t.Page(), c.t.ParentPage(), c.t.CanHaveSubtasks(), c.level, c.top, c.page, c.parentPage, c.mayHave)
+		}
+		err := taskd.CanAddSubtask(c.t)
+		if c.mayHave != (err == nil) {
+			t.Errorf("%s as parent: %v", c.name, err)
+		}
+	}
+	err := taskd.CanAddSubtask(subsub)
+	var e *taskd.Error
+	if !errors.As(err, &e) || e.Kind != taskd.KindInvalid || e.Field != "parent" || !strings.Contains(e.Message, "three levels") {
+		t.Errorf("a sub-subtask as parent: %#v, want invalid parent saying three levels is the most", err)
+	}
+	sub.Status = taskd.StatusDone
+	if err := taskd.CanAddSubtask(sub); taskd.ErrorKind(err) != taskd.KindConflict {
+		t.Errorf("a done subtask as parent: %v, want a conflict (task closed)", err)
+	}
+	if err := taskd.CanComplete(sub, 0); err == nil {
+		t.Error("a done subtask completes again")
+	}
+	sub.Status = taskd.StatusActive
+	if err := taskd.CanComplete(sub, 1); taskd.ErrorKind(err) != taskd.KindConflict {
+		t.Errorf("a subtask with an active sub-subtask completes: %v", err)
+	}
+	subsub.Status = taskd.StatusDone
+	if err := taskd.CanReopen(subsub, taskd.StatusDone); taskd.ErrorKind(err) != taskd.KindConflict {
+		t.Errorf("a sub-subtask of a done subtask reopens: %v", err)
 	}
 }
 

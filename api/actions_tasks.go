@@ -154,14 +154,22 @@ func searchTasks(c *call) (any, error) {
 	return ok(v.renderAll(tasks)), nil
 }
 
-// withChildren loads a top-level task's subtasks for rendering.
+// withChildren loads the subtasks of a task or a subtask for rendering,
+// each with its own (child): a task's subtree, as far as the viewer sees.
 func (c *call) withChildren(t taskd.Task) (taskd.Task, error) {
-	if t.ParentID != 0 {
+	if !t.CanHaveSubtasks() {
 		return t, nil
 	}
-	kids, err := c.store.Tasks(c.ctx, taskd.TaskQuery{Viewer: c.viewer(), ParentID: t.ID})
-	t.Children = kids
-	return t, err
+	subtree, err := c.store.Tasks(c.ctx, taskd.TaskQuery{Viewer: c.viewer(), TaskID: t.ID})
+	if err != nil {
+		return t, err
+	}
+	for _, root := range taskd.BuildTree(subtree) {
+		if root.ID == t.ID {
+			t.Children = root.Children
+		}
+	}
+	return t, nil
 }
 
 // renderOne renders a task with its subtasks, and their custom field
@@ -290,15 +298,18 @@ func deleteTask(c *call) (any, error) {
 	return ok(nil), c.work.Tasks.Delete(c.ctx, by, id)
 }
 
-// withTags loads the tags of the tasks and their subtasks for rendering.
+// withTags loads the tags of the tasks and of their subtasks, at every
+// level, for rendering.
 func (c *call) withTags(v *taskView, tasks []taskd.Task) error {
 	var ids []int64
-	for _, t := range tasks {
-		ids = append(ids, t.ID)
-		for _, k := range t.Children {
-			ids = append(ids, k.ID)
+	var add func([]taskd.Task)
+	add = func(tasks []taskd.Task) {
+		for _, t := range tasks {
+			ids = append(ids, t.ID)
+			add(t.Children)
 		}
 	}
+	add(tasks)
 	var err error
 	v.tags, err = c.store.ObjectTags(c.ctx, c.viewer(), taskd.TagsOfTasks, ids)
 	return err

@@ -106,7 +106,6 @@ func TestGoldenAnswers(t *testing.T) {
 	signed("4 malformed project id", "action", "get_tasks", "id_project", "01")
 	signed("5 unknown task", "action", "get_task", "id_task", "999")
 	signed("5 unknown parent", "action", "post_task", "id_project", "1", "id_parent", "999", "title", "x")
-	signed("5 subtask of a subtask", "action", "post_task", "id_project", "1", "id_parent", "2", "title", "x")
 	signed("10 missing title", "action", "post_task", "id_project", "1")
 	signed("10 missing id", "action", "get_task")
 	signed("10 webhook not found", "action", "delete_webhook", "id", "999")
@@ -138,6 +137,22 @@ func TestGoldenAnswers(t *testing.T) {
 	signed("11 bad e-mail", "action", "search_tasks", "email_user_to", "not-an-email")
 	signed("delete comment", "action", "delete_comment", "id_comment", "1")
 	signed("15 deleted comment", "action", "delete_comment", "id_comment", "1")
+
+	// Three levels of tasks (spec §2.1, C6).
+	signed("post_project for levels", "action", "post_project", "title", "Levels")
+	signed("post_task for levels", "action", "post_task", "id_project", "2", "title", "Plan")
+	signed("post_subtask for levels", "action", "post_task", "id_project", "2", "id_parent", "3", "title", "Outline")
+	signed("post_sub-subtask", "action", "post_task", "id_project", "2", "id_parent", "4", "title", "Intro")
+	signed("5 sub-subtask as parent", "action", "post_task", "id_project", "2", "id_parent", "5", "title", "x")
+	signed("get_task with sub-subtasks", "action", "get_task", "id_task", "3", "extra", "subtasks")
+	signed("get_task of a subtask", "action", "get_task", "id_task", "4")
+	signed("get_tasks with sub-subtasks", "action", "get_tasks", "id_project", "2")
+	signed("13 open sub-subtasks", "action", "complete_task", "id_task", "4")
+	signed("complete sub-subtask", "action", "complete_task", "id_task", "5")
+	signed("complete subtask with its sub-subtask done", "action", "complete_task", "id_task", "4")
+	signed("14 subtask done", "action", "reopen_task", "id_task", "5")
+	signed("delete task with its subtree", "action", "delete_task", "id_task", "3")
+	signed("5 sub-subtask deleted with its task", "action", "get_task", "id_task", "5")
 
 	path := filepath.Join("testdata", "golden", "answers.txt")
 	if *update {

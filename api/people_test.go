@@ -242,6 +242,8 @@ func TestHiddenTasksAndComments(t *testing.T) {
 		open := a.id("action", "post_task", "id_project", pid, "title", "Open")
 		secret := a.id("action", "post_task", "id_project", pid, "title", "Secret", "hidden", bob.Email)
 		sub := a.id("action", "post_task", "id_project", pid, "id_parent", secret, "title", "Secret child")
+		// A sub-subtask, hidden by its grandparent alone.
+		leaf := a.id("action", "post_task", "id_project", pid, "id_parent", sub, "title", "Secret grandchild")
 		a.ok("action", "post_comment", "id_task", open, "text", "for everyone")
 		a.ok("action", "post_comment", "id_task", open, "text", "for Bob", "hidden", bob.Email)
 		a.fails(api.CodeInvalidValue, "action", "post_comment", "id_task", open, "text", "x", "hidden", "1")
@@ -256,7 +258,15 @@ func TestHiddenTasksAndComments(t *testing.T) {
 				t.Errorf("carl %v: %s", q, r.Raw)
 			}
 		}
-		if r := as(bobToken, "action", "get_tasks", "id_project", pid); !strings.Contains(r.Raw, "Secret child") {
+		for _, q := range [][]string{{"action", "search_tasks", "filter", "parent{=}" + sub}, {"action", "search_tasks", "id_task", sub}} {
+			if r := as(carlToken, q...); strings.Contains(r.Raw, "Secret") {
+				t.Errorf("carl %v: %s", q, r.Raw)
+			}
+			if r := as(bobToken, q...); !strings.Contains(r.Raw, "Secret grandchild") {
+				t.Errorf("bob %v lacks the sub-subtask: %s", q, r.Raw)
+			}
+		}
+		if r := as(bobToken, "action", "get_tasks", "id_project", pid); !strings.Contains(r.Raw, "Secret grandchild") {
 			t.Errorf("bob's list lacks the task hidden for him: %s", r.Raw)
 		}
 		if r := as(bobToken, "action", "get_comments", "id_task", open); !strings.Contains(r.Raw, "for Bob") {
@@ -265,7 +275,7 @@ func TestHiddenTasksAndComments(t *testing.T) {
 		if r := a.ok("action", "get_tasks", "id_project", pid); !strings.Contains(r.Raw, "Secret child") {
 			t.Errorf("the administrative key does not see every task: %s", r.Raw)
 		}
-		for _, id := range []string{secret, sub} {
+		for _, id := range []string{secret, sub, leaf} {
 			for _, action := range []string{"get_task", "complete_task", "get_comments"} {
 				got, want := as(carlToken, "action", action, "id_task", id), as(carlToken, "action", action, "id_task", "999999999")
 				if got.Raw != want.Raw {
@@ -273,13 +283,15 @@ func TestHiddenTasksAndComments(t *testing.T) {
 				}
 			}
 		}
-		if r := as(carlToken, "action", "post_task", "id_project", pid, "id_parent", secret, "title", "x"); r.code() != int(api.CodeTaskInvalid) {
-			t.Errorf("carl adding a subtask to a hidden task: %v", r)
+		for _, parent := range []string{secret, sub} {
+			if r := as(carlToken, "action", "post_task", "id_project", pid, "id_parent", parent, "title", "x"); r.code() != int(api.CodeTaskInvalid) {
+				t.Errorf("carl adding a subtask to a hidden task (%s): %v", parent, r)
+			}
 		}
 		// A timer is a change like any other: it does not reach a task
 		// hidden from its person, and their timer stays empty.
 		carlTimer := tokenFor(t, s, a, mustMember(t, s, acct, "carl-"+a.Slug+"@example.com"), taskd.RoleUser, "costs_read", "costs_write")
-		for _, id := range []string{secret, sub} {
+		for _, id := range []string{secret, sub, leaf} {
 			got, want := as(carlTimer, "action", "start_my_timer", "id_task", id), as(carlTimer, "action", "start_my_timer", "id_task", "999999999")
 			if got.Raw != want.Raw {
 				t.Errorf("carl starting a timer on hidden task %s: %s, an id of nothing: %s", id, got.Raw, want.Raw)
@@ -297,7 +309,7 @@ func TestHiddenTasksAndComments(t *testing.T) {
 		if r := as(danaToken, "action", "get_events", "period", "1h"); r.code() != -1 || strings.Contains(r.Raw, "Secret") || strings.Contains(r.Raw, "for Bob") || !strings.Contains(r.Raw, "for everyone") {
 			t.Errorf("an admin's token reads the event log: %s", r.Raw)
 		}
-		if r := a.ok("action", "get_events", "period", "1h"); !strings.Contains(r.Raw, "Secret child") || !strings.Contains(r.Raw, "for Bob") {
+		if r := a.ok("action", "get_events", "period", "1h"); !strings.Contains(r.Raw, "Secret grandchild") || !strings.Contains(r.Raw, "for Bob") {
 			t.Errorf("the administrative key's event log: %s", r.Raw)
 		}
 	})

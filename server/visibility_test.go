@@ -42,7 +42,8 @@ type matrixViewer struct {
 
 // matrixWorld is the account the matrix reads: two projects (a guest and a
 // reader on Alpha's team, a guest on none), a task hidden for the guest
-// with a plain comment and a subtask under it, a comment hidden for the
+// with a plain comment and a subtask under it, and a sub-subtask under that
+// (hidden by its grandparent alone), a comment hidden for the
 // reader on a visible task, cost lines and files, and a running timer.
 type matrixWorld struct {
 	marks   map[string]markOf
@@ -50,13 +51,14 @@ type matrixWorld struct {
 	pages   map[string]string // task mark → page path
 	viewers []matrixViewer
 	fileH   string // the id of the file on the hidden task
+	fileL   string // the id of the file on its sub-subtask
 	fileCP  string // the id of the file on the hidden task's comment
 }
 
 // seenBy is the rule, written once: the key sees everything; a person sees
 // projects by role (guests and readers: their team's), and a hidden task or
-// comment only when listed or its author; a subtask, a comment, a cost line
-// or a file as its task.
+// comment only when listed or its author; a subtask or sub-subtask, a
+// comment, a cost line or a file as the task above it.
 func (w *matrixWorld) seenBy(v matrixViewer, mark string) bool {
 	if v.key {
 		return true
@@ -85,6 +87,7 @@ const (
 	markCostH, markCostV, markCostB = "Cost-on-H-mark", "Cost-on-V-mark", "Cost-on-B-mark"
 	markFileH, markFileB            = "file-H-mark.txt", "file-B-mark.txt"
 	markCostS, markFileCP           = "Cost-on-S-mark", "file-CP-mark.txt"
+	markL, markCostL, markFileL     = "Leaf-L-mark", "Cost-on-L-mark", "file-L-mark.txt"
 	markLast                        = "Last-mark"
 	guestEmail, readerEmail, gia    = "gus@acme.example", "rea@acme.example", "gia@acme.example"
 	matrixAdmin                     = "ada@acme.example"
@@ -92,9 +95,9 @@ const (
 )
 
 var (
-	allTasks   = []string{markH, markS, markV, markT}
-	allCosts   = []string{markCostH, markCostS, markCostV, markCostB}
-	eventMarks = []string{markAlpha, markBeta, markH, markS, markV, markT, markCP, markCH, markCV}
+	allTasks   = []string{markH, markS, markL, markV, markT}
+	allCosts   = []string{markCostH, markCostS, markCostL, markCostV, markCostB}
+	eventMarks = []string{markAlpha, markBeta, markH, markS, markL, markV, markT, markCP, markCH, markCV}
 )
 
 // newMatrixWorld makes the world through the store, as its people would.
@@ -121,6 +124,7 @@ func newMatrixWorld(t *testing.T, s *testsite.Site) *matrixWorld {
 		markAlpha: {project: "Alpha"}, markBeta: {project: "Beta"},
 		markH:     {project: "Alpha", author: "owner", listed: []string{"guest"}},
 		markS:     {project: "Alpha", task: markH, author: "owner"},
+		markL:     {project: "Alpha", task: markS, author: "owner"},
 		markV:     {project: "Alpha", author: "owner"},
 		markT:     {project: "Beta", author: "owner"},
 		markCP:    {project: "Alpha", task: markH, author: "owner"},
@@ -129,6 +133,7 @@ func newMatrixWorld(t *testing.T, s *testsite.Site) *matrixWorld {
 		markCostH: {project: "Alpha", task: markH}, markCostV: {project: "Alpha", task: markV}, markCostB: {project: "Beta", task: markT},
 		markFileH: {project: "Alpha", task: markH}, markFileB: {project: "Beta", task: markT},
 		markCostS: {project: "Alpha", task: markS}, markFileCP: {project: "Alpha", task: markCP},
+		markCostL: {project: "Alpha", task: markL}, markFileL: {project: "Alpha", task: markL},
 		markLast: {project: "Alpha", task: markV, author: "owner"},
 	}}
 	everyone := []string{testsite.OwnerEmail, matrixAdmin, testsite.UserEmail, guestEmail, readerEmail, gia}
@@ -154,6 +159,7 @@ func newMatrixWorld(t *testing.T, s *testsite.Site) *matrixWorld {
 	}
 	h := task(alpha, 0, markH, guestEmail)
 	sub := task(alpha, h.ID, markS)
+	leaf := task(alpha, sub.ID, markL)
 	v := task(alpha, 0, markV)
 	tb := task(beta, 0, markT)
 	// The comment comes with its file, as the API and the pages make them.
@@ -172,6 +178,7 @@ func newMatrixWorld(t *testing.T, s *testsite.Site) *matrixWorld {
 	}
 	cost(h, 77700, markCostH)
 	cost(sub, 5000, markCostS)
+	cost(leaf, 1000, markCostL)
 	cost(v, 100, markCostV)
 	cost(tb, 500, markCostB)
 	file := func(tk taskd.Task, name string) string {
@@ -181,6 +188,7 @@ func newMatrixWorld(t *testing.T, s *testsite.Site) *matrixWorld {
 		return fmt.Sprint(f.ID)
 	}
 	w.fileH = file(h, markFileH)
+	w.fileL = file(leaf, markFileL)
 	file(tb, markFileB)
 	_, _, err = s.Store.StartTimer(ctx, owner, h.ID, time.UTC)
 	must(err)
@@ -251,22 +259,28 @@ func TestEveryReadAnswersByOneRule(t *testing.T) {
 				w.expect(t, v, "get_project", read("action=get_project&id_project="+w.ids[markAlpha]), markAlpha)
 				w.expect(t, v, "get_all_tasks", read("action=get_all_tasks"), allTasks...)
 				w.expect(t, v, "search_tasks", read("action=search_tasks&filter="+url.QueryEscape("name has 'mark'")), allTasks...)
-				w.expect(t, v, "get_tasks Alpha", read("action=get_tasks&id_project="+w.ids[markAlpha]), markH, markS, markV)
+				w.expect(t, v, "get_tasks Alpha", read("action=get_tasks&id_project="+w.ids[markAlpha]), markH, markS, markL, markV)
 				w.expect(t, v, "get_tasks Beta", read("action=get_tasks&id_project="+w.ids[markBeta]), markT)
 				for _, m := range allTasks {
 					w.expect(t, v, "get_task "+m, read("action=get_task&extra=text&id_task="+w.ids[m]), m)
 				}
-				w.expect(t, v, "get_task H with subtasks", read("action=get_task&extra=subtasks&id_task="+w.ids[markH]), markS)
+				w.expect(t, v, "get_task H with subtasks", read("action=get_task&extra=subtasks&id_task="+w.ids[markH]), markS, markL)
+				w.expect(t, v, "get_task S with subtasks", read("action=get_task&extra=subtasks&id_task="+w.ids[markS]), markL)
+				w.expect(t, v, "search_tasks by L's parent", read("action=search_tasks&filter="+url.QueryEscape("parent{=}"+w.ids[markS])), markL)
+				w.expect(t, v, "search_tasks of H's subtree", read("action=search_tasks&id_task="+w.ids[markH]), markS, markL)
+				w.expect(t, v, "get_costs of S", read("action=get_costs&id_task="+w.ids[markS]), markCostS, markCostL)
 				w.expect(t, v, "get_comments V", read("action=get_comments&id_task="+w.ids[markV]), markCH, markCV)
 				w.expect(t, v, "get_comments H", read("action=get_comments&id_task="+w.ids[markH]), markCP)
 				w.expect(t, v, "get_costs", read("action=get_costs"), allCosts...)
 				costs := read("action=get_costs")
 				w.expect(t, v, "get_costs' money", shows{body: markH, ok: costs.ok && strings.Contains(costs.body, costHMoney)}, markH)
-				// Totals sum the lines the viewer sees: 828.00 with the hidden
-				// task's and its subtask's, 1.00 without.
+				// Totals sum the lines the viewer sees: 838.00 with the hidden
+				// task's, its subtask's and its sub-subtask's, 1.00 without.
 				total := read("action=get_costs_total&id_project=" + w.ids[markAlpha])
-				w.expect(t, v, "get_costs_total", shows{body: markH, ok: total.ok && strings.Contains(total.body, "828.00")}, markH)
-				w.expect(t, v, "get_files Alpha", read("action=get_files&id_project="+w.ids[markAlpha]), markFileH, markFileCP)
+				w.expect(t, v, "get_costs_total", shows{body: markH, ok: total.ok && strings.Contains(total.body, "838.00")}, markH)
+				w.expect(t, v, "get_files Alpha", read("action=get_files&id_project="+w.ids[markAlpha]), markFileH, markFileCP, markFileL)
+				w.expect(t, v, "get_files L", read("action=get_files&id_task="+w.ids[markL]), markFileL)
+				w.expect(t, v, "download L's file", read("action=download&id_file="+w.fileL), markFileL)
 				w.expect(t, v, "get_files H", read("action=get_files&id_task="+w.ids[markH]), markFileH, markFileCP)
 				w.expect(t, v, "get_comments H with files", read("action=get_comments&extra=files&id_task="+w.ids[markH]), markCP, markFileCP)
 				w.expect(t, v, "download the comment's file", read("action=download&id_file="+w.fileCP), markFileCP)
@@ -289,19 +303,20 @@ func TestEveryReadAnswersByOneRule(t *testing.T) {
 				base := "/a/" + s.Slug
 				w.expect(t, v, "projects page", page(base+"/"), markAlpha, markBeta)
 				alpha := page(w.pages[markAlpha])
-				w.expect(t, v, "Alpha's page", alpha, markAlpha, markH, markS, markV)
-				// The budget sums the lines the viewer sees: 828.00 with the
-				// hidden task's and its subtask's, 1.00 without; the counts
-				// beside the list count the tasks they see.
-				w.expect(t, v, "Alpha's budget", shows{body: markH, ok: alpha.ok && strings.Contains(alpha.body, "828.00")}, markH)
-				w.expect(t, v, "Alpha's counts", shows{body: markH, ok: alpha.ok && strings.Contains(alpha.body, "Active (3)")}, markH)
+				w.expect(t, v, "Alpha's page", alpha, markAlpha, markH, markS, markL, markV)
+				// The budget sums the lines the viewer sees: 838.00 with the
+				// hidden task's, its subtask's and its sub-subtask's, 1.00
+				// without; the counts beside the list count the tasks they see.
+				w.expect(t, v, "Alpha's budget", shows{body: markH, ok: alpha.ok && strings.Contains(alpha.body, "838.00")}, markH)
+				w.expect(t, v, "Alpha's counts", shows{body: markH, ok: alpha.ok && strings.Contains(alpha.body, "Active (4)")}, markH)
 				w.expect(t, v, "Beta's page", page(w.pages[markBeta]), markBeta, markT)
 				for _, m := range allTasks {
 					w.expect(t, v, m+"'s page", page(w.pages[m]), m)
 				}
 				w.expect(t, v, "V's page", page(w.pages[markV]), markCH, markCV, markCostV)
-				w.expect(t, v, "H's page", page(w.pages[markH]), markCP, markS, markCostH, markCostS, markFileH, markFileCP)
-				w.expect(t, v, "S's page", page(w.pages[markS]), markCostS)
+				w.expect(t, v, "H's page", page(w.pages[markH]), markCP, markS, markL, markCostH, markCostS, markCostL, markFileH, markFileCP)
+				w.expect(t, v, "S's page", page(w.pages[markS]), markL, markCostS, markCostL)
+				w.expect(t, v, "L's page", page(w.pages[markL]), markH, markS, markCostL, markFileL)
 				my := page(base + "/my?show=subscribed")
 				w.expect(t, v, "my tasks", my, allTasks...)
 				seen := 0
@@ -316,6 +331,7 @@ func TestEveryReadAnswersByOneRule(t *testing.T) {
 				w.expect(t, v, "timesheet", page(base+"/timesheet"), allCosts...)
 				w.expect(t, v, "timesheet CSV", page(base+"/timesheet.csv"), allCosts...)
 				w.expect(t, v, "download page", page(base+"/download/"+w.fileH), markFileH)
+				w.expect(t, v, "L's file's download page", page(base+"/download/"+w.fileL), markFileL)
 				w.expect(t, v, "the comment's file's download page", page(base+"/download/"+w.fileCP), markFileCP)
 			})
 		}
@@ -341,7 +357,7 @@ func TestEveryReadAnswersByOneRule(t *testing.T) {
 		digests := s.DigestsUntil(t, matrixAdmin, testsite.UserEmail, guestEmail, readerEmail)
 		for _, v := range w.viewers[2:] {
 			// Nobody is told of their own changes.
-			told := slices.DeleteFunc([]string{markH, markS, markV, markT, markCP, markCH, markCV}, func(m string) bool { return w.marks[m].author == v.name })
+			told := slices.DeleteFunc([]string{markH, markS, markL, markV, markT, markCP, markCH, markCV}, func(m string) bool { return w.marks[m].author == v.name })
 			w.expect(t, v, "digest", shows{body: digests[v.email], ok: true}, told...)
 		}
 	})

@@ -45,7 +45,9 @@ func (db *DB) costWhere(q taskd.CostQuery) (string, []any) {
 		add(`c.project_id = ?`, q.ProjectID)
 	}
 	if q.TaskID != 0 {
-		add(`(c.task_id = ? OR c.top_task_id = ?)`, q.TaskID, q.TaskID)
+		// The task's lines and those of its whole subtree: below a
+		// top-level task by top_task_id, below a subtask by its children.
+		add(`(c.task_id = ? OR c.top_task_id = ? OR c.task_id IN (SELECT s.id FROM tasks s WHERE s.parent_id = ?))`, q.TaskID, q.TaskID, q.TaskID)
 	}
 	if q.PersonID != 0 {
 		add(`c.person_id = ?`, q.PersonID)
@@ -214,7 +216,7 @@ func (db *DB) taskAndProject(ctx context.Context, tx querier, v taskd.Viewer, ta
 func (db *DB) insertCost(ctx context.Context, tx querier, c *taskd.Cost) error {
 	return tx.QueryRowContext(ctx, db.d.q(`INSERT INTO costs (account_id, project_id, task_id, top_task_id, person_id,
 		minutes, cents, comment, day, is_timer, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
-		c.AccountID, c.ProjectID, c.TaskID, topTask(c.Task), c.Person.ID, c.Minutes, c.Cents, c.Comment, c.Date, boolInt(c.IsTimer),
+		c.AccountID, c.ProjectID, c.TaskID, c.Task.TopID(), c.Person.ID, c.Minutes, c.Cents, c.Comment, c.Date, boolInt(c.IsTimer),
 		ms(c.Added)).Scan(&c.ID)
 }
 
@@ -224,14 +226,6 @@ func boolInt(b bool) int {
 		return 1
 	}
 	return 0
-}
-
-// topTask is the top-level task of t: its parent, or itself.
-func topTask(t taskd.Task) int64 {
-	if t.ParentID != 0 {
-		return t.ParentID
-	}
-	return t.ID
 }
 
 // applyCost copies the input's set fields onto c; with ByRate and a time,

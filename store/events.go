@@ -23,11 +23,10 @@ func nullable(id int64) any {
 }
 
 // emitEvent is the statement that writes an event, with whether its task,
-// the task's parent or its comment lists viewers (events.hidden), read
+// a task above it or its comment lists viewers (events.hidden), read
 // while they do.
-const emitEvent = `INSERT INTO events (account_id, project_id, name, created_at, body, task_id, comment_id, hidden)
-	VALUES (?, ?, ?, ?, ?, ?, ?, CASE WHEN EXISTS (SELECT 1 FROM task_viewers v WHERE v.task_id = ?)
-		OR EXISTS (SELECT 1 FROM tasks h JOIN task_viewers v ON v.task_id = h.parent_id WHERE h.id = ?)
+var emitEvent = `INSERT INTO events (account_id, project_id, name, created_at, body, task_id, comment_id, hidden)
+	VALUES (?, ?, ?, ?, ?, ?, ?, CASE WHEN EXISTS (SELECT 1 FROM task_viewers v WHERE v.task_id IN (` + taskLineage("?") + `))
 		OR EXISTS (SELECT 1 FROM comment_viewers v WHERE v.comment_id = ?) THEN 1 ELSE 0 END)`
 
 // emit writes ev about s to the outbox inside the change's transaction.
@@ -37,7 +36,7 @@ func (db *DB) emit(ctx context.Context, tx querier, ev taskd.Event, s subject) e
 		return err
 	}
 	task, comment := nullable(s.task), nullable(s.comment)
-	args := []any{ev.AccountID, ev.ProjectID, ev.Name, ms(ev.Time), string(body), task, comment, s.task, s.task, s.comment}
+	args := []any{ev.AccountID, ev.ProjectID, ev.Name, ms(ev.Time), string(body), task, comment, s.task, s.comment}
 	if w, ok := tx.(*witnessTx); ok && db.d.xactID != "" {
 		// The transaction's id comes back with the event, at no extra cost.
 		err = tx.QueryRowContext(ctx, db.d.q(emitEvent+` RETURNING `+db.d.xactID), args...).Scan(&w.xid)

@@ -26,14 +26,14 @@ func taskColumnsOf(tasks string) string {
 }
 
 // taskFields are the columns of a task t (taskRow) and taskJoins the
-// joins they read, for queries that select a task beside other rows.
+// joins they read (up is the parent, for the grandparent's id), for queries that select a task beside other rows.
 const (
-	taskFields = `t.id, t.account_id, t.project_id, COALESCE(t.parent_id, 0), t.name, t.text, t.status, t.priority,
+	taskFields = `t.id, t.account_id, t.project_id, COALESCE(t.parent_id, 0), COALESCE(up.parent_id, 0), t.name, t.text, t.status, t.priority,
 	t.created_at, t.date_start, t.date_end, t.closed_at,
 	t.author_id, COALESCE(a.email, ''), COALESCE(a.first_name, ''), COALESCE(a.last_name, ''),
 	t.assignee_id, COALESCE(b.email, ''), COALESCE(b.first_name, ''), COALESCE(b.last_name, ''), COALESCE(pr.name, ''),
 	t.max_minutes, t.max_cents`
-	taskJoins = `LEFT JOIN projects pr ON pr.id = t.project_id
+	taskJoins = `LEFT JOIN projects pr ON pr.id = t.project_id LEFT JOIN tasks up ON up.id = t.parent_id
 	LEFT JOIN persons a ON a.id = t.author_id LEFT JOIN persons b ON b.id = t.assignee_id`
 )
 
@@ -55,7 +55,7 @@ type taskRow struct {
 
 func (r *taskRow) dest() []any {
 	t := &r.t
-	return []any{&t.ID, &t.AccountID, &t.ProjectID, &t.ParentID, &t.Name, &t.Text, &t.Status, &t.Priority,
+	return []any{&t.ID, &t.AccountID, &t.ProjectID, &t.ParentID, &t.GrandparentID, &t.Name, &t.Text, &t.Status, &t.Priority,
 		&r.added, &t.DateStart, &t.DateEnd, &r.closed, &r.aid, &r.ae, &r.af, &r.al, &r.bid, &r.be, &r.bf, &r.bl, &t.Project.Name,
 		&t.MaxMinutes, &t.MaxCents}
 }
@@ -103,8 +103,10 @@ func taskOrder(sort string) string {
 	case taskd.SortNewest:
 		return ` ORDER BY t.id DESC`
 	case taskd.SortTree:
-		// Two levels only: a subtask sorts by its parent's id, after it.
-		return ` ORDER BY COALESCE(t.parent_id, t.id), COALESCE(t.parent_id, 0), t.id`
+		// By the top-level task, then by the subtask (0 for the task
+		// itself), then by id: each subtask after its parent, each
+		// sub-subtask after its subtask (taskd.MaxLevels).
+		return ` ORDER BY ` + treeTop + `, ` + treeSub + `, t.id`
 	case taskd.SortDue:
 		return ` ORDER BY CASE WHEN t.date_end = '' THEN 1 ELSE 0 END, t.date_end, t.id`
 	case taskd.SortPriority:
@@ -114,6 +116,17 @@ func taskOrder(sort string) string {
 	}
 	return ` ORDER BY t.id`
 }
+
+// treeTop is the top-level task of a task t, and treeSub the subtask of
+// its line: the task itself when it is a subtask, its parent when it is
+// a sub-subtask, 0 for a top-level task. A task's parent is read only for
+// subtasks and below.
+const (
+	treeTop = `CASE WHEN t.parent_id IS NULL THEN t.id
+		ELSE COALESCE((SELECT g.parent_id FROM tasks g WHERE g.id = t.parent_id), t.parent_id) END`
+	treeSub = `CASE WHEN t.parent_id IS NULL THEN 0
+		WHEN EXISTS (SELECT 1 FROM tasks g WHERE g.id = t.parent_id AND g.parent_id IS NOT NULL) THEN t.parent_id ELSE t.id END`
+)
 
 // CountTasks counts the query's tasks by status.
 func (db *DB) CountTasks(ctx context.Context, q taskd.TaskQuery) (taskd.TaskCounts, error) {
@@ -172,8 +185,8 @@ func (db *DB) taskWhere(q taskd.TaskQuery) (string, []any) {
 		add(`t.assignee_id IN (SELECT id FROM persons WHERE email = ?)`, q.AssigneeEmail)
 	}
 	if q.TaskID != 0 {
-		where.WriteString(` AND (t.id = ? OR t.parent_id = ?)`)
-		args = append(args, q.TaskID, q.TaskID)
+		where.WriteString(` AND (t.id = ? OR t.parent_id = ? OR t.parent_id IN (SELECT s.id FROM tasks s WHERE s.parent_id = ?))`)
+		args = append(args, q.TaskID, q.TaskID, q.TaskID)
 	}
 	if q.ActiveProjects {
 		// A unary + keeps the planner on the account's index, in id order, so
@@ -289,9 +302,10 @@ func (db *DB) emitTask(ctx context.Context, tx querier, by taskd.Actor, action s
 	return db.emitChange(ctx, tx, by, action, taskd.ObjectTask, t.ID, t.Page(), t.Project, subject{task: t.ID}, before, after)
 }
 
-// CreateTask adds a task, or a subtask when parentID is set, and writes
-// post_task. Codes: 4 unknown project, 21 archived project, 5 unknown parent
-// or parent in another project, 8 parent done.
+// CreateTask adds a task, or a subtask when parentID is set (a task or a
+// subtask: taskd.CanAddSubtask), and writes post_task. Codes: 4 unknown
+// project, 21 archived project, 5 unknown parent, parent in another
+// project or a sub-subtask as parent, 8 parent done.
 func (db *DB) CreateTask(ctx context.Context, by taskd.Actor, projectID, parentID int64, in taskd.TaskInput) (taskd.Task, error) {
 	t := taskd.Task{AccountID: by.AccountID, ProjectID: projectID, ParentID: parentID, Status: taskd.StatusActive,
 		Priority: DefaultPriority, Author: by.Person, Assignee: taskd.Nobody, DateAdded: db.now().UTC()}
@@ -319,7 +333,7 @@ func (db *DB) CreateTask(ctx context.Context, by taskd.Actor, projectID, parentI
 			if err := taskd.CanAddSubtask(pt); err != nil {
 				return err
 			}
-			parent = parentID
+			parent, t.GrandparentID = parentID, pt.ParentID
 		}
 		if err := db.applyTask(ctx, tx, &t, in); err != nil {
 			return err
@@ -502,35 +516,24 @@ func (db *DB) ReopenTask(ctx context.Context, by taskd.Actor, id int64) (taskd.T
 	return t, err
 }
 
-// DeleteTask deletes a task with its subtasks and comments, writing
-// delete_task for each subtask and then for the task.
+// DeleteTask deletes a task with its whole subtree and their comments,
+// writing delete_task for each task below it, the deepest first, and
+// then for the task.
 func (db *DB) DeleteTask(ctx context.Context, by taskd.Actor, id int64) error {
 	return db.change(ctx, by, "delete task", func(tx querier) error {
 		t, err := db.task(ctx, tx, by.Viewer(), id, true)
 		if err != nil {
 			return err
 		}
-		rows, err := tx.QueryContext(ctx, db.d.q(`SELECT `+taskColumns+` WHERE t.account_id = ? AND t.parent_id = ? ORDER BY t.id`),
-			by.AccountID, t.ID)
+		below, err := allOnce(ctx, tx, db.d.q(`SELECT `+taskColumns+` WHERE t.account_id = ?
+			AND (t.parent_id = ? OR t.parent_id IN (SELECT s.id FROM tasks s WHERE s.parent_id = ?)) ORDER BY t.id`),
+			scanTask, by.AccountID, t.ID, t.ID)
 		if err != nil {
-			return err
-		}
-		var kids []taskd.Task
-		for rows.Next() {
-			k, err := scanTask(rows)
-			if err != nil {
-				rows.Close()
-				return err
-			}
-			kids = append(kids, k)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
 			return err
 		}
 		// The events first: they record whether each task was hidden
 		// (events.hidden) while its viewers are still listed.
-		for _, k := range append(kids, t) {
+		for _, k := range deepestFirst(taskd.BuildTree(append([]taskd.Task{t}, below...))) {
 			if err := db.emitTask(ctx, tx, by, taskd.ActionDelete, k, wire.TaskFields(k), nil); err != nil {
 				return err
 			}
@@ -538,6 +541,17 @@ func (db *DB) DeleteTask(ctx context.Context, by taskd.Actor, id int64) error {
 		_, err = tx.ExecContext(ctx, db.d.q(`DELETE FROM tasks WHERE id = ? AND account_id = ?`), t.ID, t.AccountID)
 		return err
 	})
+}
+
+// deepestFirst lists a tree's tasks each after its subtasks, in order.
+func deepestFirst(tree []taskd.Task) []taskd.Task {
+	var out []taskd.Task
+	for _, t := range tree {
+		out = append(out, deepestFirst(t.Children)...)
+		t.Children = nil
+		out = append(out, t)
+	}
+	return out
 }
 
 // subscribeAll subscribes the account's members with the e-mails to the

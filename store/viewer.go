@@ -54,54 +54,44 @@ func projectSeen(v taskd.Viewer, col string) cond {
 	return cond{col + ` IN (SELECT pm.project_id FROM project_members pm WHERE pm.person_id = ?)`, []any{v.PersonID}}
 }
 
-// seenTask is the condition that the person who (an argument "?" or a
-// column) may see the task of alias: its author, listed, or the task lists
-// nobody.
-func seenTask(alias, who string) string {
-	return `(` + alias + `.author_id = ` + who + ` OR NOT EXISTS (SELECT 1 FROM task_viewers v WHERE v.task_id = ` + alias + `.id)
-		OR EXISTS (SELECT 1 FROM task_viewers v WHERE v.task_id = ` + alias + `.id AND v.person_id = ` + who + `))`
+// hiddenTasks selects the ids of the account's tasks hidden from the
+// person who (an argument "?" or a column), with their whole subtrees: a
+// task that lists viewers hides itself from everyone but them and its
+// author, and with it its subtasks and theirs, at every level
+// (taskd.MaxLevels). It is the one place that decides which tasks a
+// person sees: every read and every notification asks it. Arguments: the
+// account, then, with who "?", the person twice.
+func hiddenTasks(who string) string {
+	return `WITH RECURSIVE hidden (id) AS (SELECT v.task_id FROM task_viewers v JOIN tasks h ON h.id = v.task_id
+		WHERE v.account_id = ? AND h.author_id <> ` + who + `
+		AND NOT EXISTS (SELECT 1 FROM task_viewers w WHERE w.task_id = v.task_id AND w.person_id = ` + who + `)
+		UNION SELECT s.id FROM tasks s JOIN hidden ON s.parent_id = hidden.id) SELECT id FROM hidden`
 }
 
-// seenTaskAndParent is seenTask for task alias and its parent: with who
-// "?", four arguments.
-func seenTaskAndParent(alias, who string) string {
-	return seenTask(alias, who) + ` AND (` + alias + `.parent_id IS NULL OR EXISTS (SELECT 1 FROM tasks pt WHERE pt.id = ` + alias + `.parent_id AND ` +
-		seenTask("pt", who) + `))`
+// taskLineage selects the id of the task id (an argument "?" or a column)
+// and those of the tasks above it, at every level.
+func taskLineage(id string) string {
+	return `WITH RECURSIVE lineage (id, parent_id) AS (SELECT l.id, l.parent_id FROM tasks l WHERE l.id = ` + id + `
+		UNION ALL SELECT a.id, a.parent_id FROM tasks a JOIN lineage ON a.id = lineage.parent_id) SELECT id FROM lineage`
 }
 
-// taskSeen is the condition that the viewer sees the task of alias, one
-// task probed: its project, and neither it nor its parent hidden from them.
+// unseen is hiddenTasks for the viewer, as the condition that the column
+// col is none of them. The set is read once per query.
+func unseen(v taskd.Viewer, col string) cond {
+	return cond{col + ` NOT IN (` + hiddenTasks("?") + `)`, []any{v.AccountID, v.PersonID, v.PersonID}}
+}
+
+// taskSeen is the condition that the viewer sees the task of alias: its
+// project, and neither it nor any task above it hidden from them.
 func taskSeen(v taskd.Viewer, alias string) cond {
 	if v.Key || v.SeesNothing() {
 		return projectSeen(v, alias+".project_id")
 	}
-	p := v.PersonID
-	return and(projectSeen(v, alias+".project_id"), cond{"(" + seenTaskAndParent(alias, "?") + ")", []any{p, p, p, p}})
+	return and(projectSeen(v, alias+".project_id"), unseen(v, alias+".id"))
 }
 
-// unseenTasks selects the ids of the account's tasks hidden from a person:
-// they list viewers, and the person is neither one of them nor the
-// author. Three arguments: the account, the person, the person.
-const unseenTasks = `SELECT v.task_id FROM task_viewers v JOIN tasks h ON h.id = v.task_id
-	WHERE v.account_id = ? AND h.author_id <> ?
-	AND NOT EXISTS (SELECT 1 FROM task_viewers w WHERE w.task_id = v.task_id AND w.person_id = ?)`
-
-// unseen is unseenTasks for the viewer, as the condition that the column
-// col is none of them.
-func unseen(v taskd.Viewer, col string) cond {
-	return cond{col + ` NOT IN (` + unseenTasks + `)`, []any{v.AccountID, v.PersonID, v.PersonID}}
-}
-
-// listSeen is taskSeen for lists of tasks t: the hidden set is read once
-// per query rather than probed for each task.
-func listSeen(v taskd.Viewer) cond {
-	if v.Key || v.SeesNothing() {
-		return projectSeen(v, "t.project_id")
-	}
-	parent := unseen(v, "t.parent_id")
-	parent.sql = "(t.parent_id IS NULL OR " + parent.sql + ")"
-	return and(projectSeen(v, "t.project_id"), unseen(v, "t.id"), parent)
-}
+// listSeen is taskSeen for lists of tasks t.
+func listSeen(v taskd.Viewer) cond { return taskSeen(v, "t") }
 
 // seenComment is the condition on comment alias that the person who sees
 // it: its author, listed, or the comment lists nobody. Two placeholders
@@ -121,13 +111,13 @@ func commentSeen(v taskd.Viewer) cond {
 }
 
 // costsSeen is the condition that the viewer sees the cost lines c: their
-// project, and neither their task nor its top-level task hidden. It needs
-// no join to tasks, so that sums read costs alone.
+// project, and their task (hiddenTasks holds the subtrees of hidden
+// tasks). It needs no join to tasks, so that sums read costs alone.
 func costsSeen(v taskd.Viewer) cond {
 	if v.Key || v.SeesNothing() {
 		return projectSeen(v, "c.project_id")
 	}
-	return and(projectSeen(v, "c.project_id"), unseen(v, "c.task_id"), unseen(v, "c.top_task_id"))
+	return and(projectSeen(v, "c.project_id"), unseen(v, "c.task_id"))
 }
 
 // filesSeen is the condition that the viewer sees the files f: an upload
@@ -142,8 +132,7 @@ func filesSeen(v taskd.Viewer) cond {
 	if v.Key {
 		return upload
 	}
-	task := and(unseen(v, "f.task_id"), cond{`NOT EXISTS (SELECT 1 FROM tasks t WHERE t.id = f.task_id AND t.parent_id IN (` + unseenTasks + `))`,
-		[]any{v.AccountID, v.PersonID, v.PersonID}})
+	task := unseen(v, "f.task_id")
 	task.sql = "(f.task_id = 0 OR " + task.sql + ")"
 	comment := cond{`(f.owner <> 'comment' OR EXISTS (SELECT 1 FROM comments c WHERE c.id = f.owner_id AND ` + seenComment("c", "?") + `))`,
 		[]any{v.PersonID, v.PersonID}}
@@ -155,8 +144,8 @@ func filesSeen(v taskd.Viewer) cond {
 }
 
 // eventsSeen is the condition that the viewer sees the events e: their
-// project, and the task and comment they are about (with the task's
-// parent) while these exist; an event about a task or comment deleted
+// project, and the task and comment they are about (the task as
+// hiddenTasks decides, with the tasks above it) while these exist; an event about a task or comment deleted
 // since is seen when neither was hidden from anyone when it was written
 // (events.hidden), since who was listed went with them.
 func eventsSeen(v taskd.Viewer) cond {
@@ -165,8 +154,8 @@ func eventsSeen(v taskd.Viewer) cond {
 	}
 	p := v.PersonID
 	task := cond{`(e.task_id IS NULL OR CASE WHEN EXISTS (SELECT 1 FROM tasks t WHERE t.id = e.task_id)
-		THEN EXISTS (SELECT 1 FROM tasks t WHERE t.id = e.task_id AND ` + seenTaskAndParent("t", "?") + `)
-		ELSE e.hidden = 0 END)`, []any{p, p, p, p}}
+		THEN e.task_id NOT IN (` + hiddenTasks("?") + `)
+		ELSE e.hidden = 0 END)`, []any{v.AccountID, p, p}}
 	comment := cond{`(e.comment_id IS NULL OR CASE WHEN EXISTS (SELECT 1 FROM comments c WHERE c.id = e.comment_id)
 		THEN EXISTS (SELECT 1 FROM comments c WHERE c.id = e.comment_id AND ` + seenComment("c", "?") + `)
 		ELSE e.hidden = 0 END)`, []any{p, p}}

@@ -261,7 +261,8 @@ func (s *Server) today(v *view) time.Time {
 	return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
 }
 
-// createTask adds a task, or a subtask when the form names a parent.
+// createTask adds a task, or a subtask when the form names a parent (a
+// task or a subtask; a sub-subtask's page has no such form).
 func (s *Server) createTask(w http.ResponseWriter, r *http.Request, v *view, me member) error {
 	acct, m := me.Account, me.Member
 	p, ok, err := s.pathProject(w, r, v)
@@ -314,7 +315,7 @@ func (s *Server) createTask(w http.ResponseWriter, r *http.Request, v *view, me 
 		return s.renderProject(w, r, v, acct, p, formStatus(w, err), fe)
 	}
 	if parent != 0 && r.PostFormValue("return") != "project" {
-		return see303(w, r, s.cfg.accountPath(acct)+taskd.TaskPage(p.ID, 0, parent))
+		return see303(w, r, s.cfg.accountPath(acct)+t.ParentPage())
 	}
 	// The page comes back at the new task's row, which is marked (:target),
 	// and its notice says what was added, with a link to it (the task may

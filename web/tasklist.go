@@ -165,7 +165,8 @@ type taskRow struct {
 	Tags []taskd.Tag
 	// Fields are the task's custom field values, shown as labels.
 	Fields []taskd.FieldValue
-	Sub    bool   // a subtask shown under its parent
+	Sub    bool   // a subtask (or sub-subtask) shown under its parent
+	Deep   bool   // shown under a parent that is itself shown under its own
 	Parent string // the parent's name, for a subtask shown alone
 }
 
@@ -250,14 +251,16 @@ func (s *Server) listTasks(ctx context.Context, q taskd.TaskQuery, f listFilter,
 		return nil, err
 	}
 	shown := make(map[int64]bool, len(tasks))
+	sub := make(map[int64]bool, len(tasks)) // rows shown under their parent
 	var orphans []int64
 	for _, t := range tasks {
 		row := taskRow{Task: t, Tags: tags[t.ID], Fields: values[t.ID]}
 		row.Sub = t.ParentID != 0 && f.Sort == taskd.SortTree && shown[t.ParentID]
+		row.Deep = row.Sub && sub[t.ParentID]
 		if t.ParentID != 0 && !row.Sub {
 			orphans = append(orphans, t.ParentID)
 		}
-		shown[t.ID] = true
+		shown[t.ID], sub[t.ID] = true, row.Sub
 		l.Rows = append(l.Rows, row)
 	}
 	return l, s.nameParents(ctx, q.Viewer, l.Rows, orphans)

@@ -11,10 +11,16 @@ import (
 	"github.com/taskd/taskd/wire"
 )
 
-// taskView is a task's page: the task, its subtasks and its comments.
+// taskView is a task's page: the task, its subtasks (with theirs) and its
+// comments.
 type taskView struct {
-	Task     taskd.Task
-	Parent   *taskd.Task
+	Task taskd.Task
+	// Parent and Grandparent are the tasks above a subtask and a
+	// sub-subtask, for the breadcrumb; nil above a top-level task.
+	Parent, Grandparent *taskd.Task
+	// Subtasks are the rows of the task's subtasks, each followed by
+	// its own subtasks' rows (Sub).
+	Subtasks []taskRow
 	Project  taskd.Project
 	Comments []taskd.Comment
 	People   []taskd.Member
@@ -85,16 +91,29 @@ func (s *Server) renderTask(w http.ResponseWriter, r *http.Request, v *view, acc
 	ctx := r.Context()
 	tv := &taskView{Task: t, Error: fe, Values: r.PostForm, Base: s.cfg.accountPath(acct), Me: actor(acct, v.Nav.Member)}
 	var err error
-	if t.ParentID == 0 {
-		if tv.Task.Children, err = s.cfg.Reads.Tasks(ctx, taskd.TaskQuery{Viewer: v.viewer(), ParentID: t.ID}); err != nil {
-			return err
-		}
-	} else {
-		parent, err := s.cfg.Reads.Task(ctx, v.viewer(), t.ParentID)
+	if t.CanHaveSubtasks() {
+		subtree, err := s.cfg.Reads.Tasks(ctx, taskd.TaskQuery{Viewer: v.viewer(), TaskID: t.ID})
 		if err != nil {
 			return err
 		}
-		tv.Parent = &parent
+		for _, root := range taskd.BuildTree(subtree) {
+			if root.ID == t.ID {
+				tv.Task.Children, tv.Subtasks = root.Children, subtaskRows(root.Children)
+			}
+		}
+	}
+	for _, up := range []struct {
+		id  int64
+		dst **taskd.Task
+	}{{t.ParentID, &tv.Parent}, {t.GrandparentID, &tv.Grandparent}} {
+		if up.id == 0 {
+			continue
+		}
+		above, err := s.cfg.Reads.Task(ctx, v.viewer(), up.id)
+		if err != nil {
+			return err
+		}
+		*up.dst = &above
 	}
 	if tv.Project, err = s.cfg.Reads.Project(ctx, v.viewer(), t.ProjectID); err != nil {
 		return err
@@ -138,6 +157,19 @@ func (s *Server) renderTask(w http.ResponseWriter, r *http.Request, v *view, acc
 	return s.renderStatus(w, r, status, "task.html", v)
 }
 
+// subtaskRows are the rows of a task page's subtasks: each subtask, then
+// its own subtasks indented under it.
+func subtaskRows(children []taskd.Task) []taskRow {
+	var rows []taskRow
+	for _, c := range children {
+		rows = append(rows, taskRow{Task: c})
+		for _, g := range c.Children {
+			rows = append(rows, taskRow{Task: g, Sub: true})
+		}
+	}
+	return rows
+}
+
 // taskChange runs a change on the path's task and returns to its page; a
 // rule the change breaks is shown on the page.
 func (s *Server) taskChange(form string, change func(r *http.Request, by taskd.Actor, t taskd.Task) (string, error)) accountHandler {
@@ -177,8 +209,12 @@ func (s *Server) taskChange(form string, change func(r *http.Request, by taskd.A
 				group = 0 // the project's first status group
 			}
 			to = boardPage(t.ProjectID, group)
-		case back == "parent" && t.ParentID != 0: // a subtask's row on its parent's page
-			to = taskd.TaskPage(t.ProjectID, 0, t.ParentID) + "#task" + strconv.FormatInt(t.ID, 10)
+		case back == "parent" && t.ParentID != 0: // a subtask's row on its parent's page, or a sub-subtask's on its grandparent's
+			to = t.ParentPage()
+			if t.GrandparentID != 0 && r.PostFormValue("back") == strconv.FormatInt(t.GrandparentID, 10) {
+				to = taskd.TaskPage(t.ProjectID, 0, t.GrandparentID)
+			}
+			to += "#task" + strconv.FormatInt(t.ID, 10)
 		case to == "":
 			to = t.Page()
 		}
@@ -211,7 +247,7 @@ func (s *Server) reopenTask(r *http.Request, by taskd.Actor, t taskd.Task) (stri
 func (s *Server) deleteTask(r *http.Request, by taskd.Actor, t taskd.Task) (string, error) {
 	to := taskd.ProjectPage(t.ProjectID)
 	if t.ParentID != 0 {
-		to = taskd.TaskPage(t.ProjectID, 0, t.ParentID)
+		to = t.ParentPage()
 	}
 	return to, s.cfg.Work.Tasks.Delete(r.Context(), by, t.ID)
 }

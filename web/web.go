@@ -147,7 +147,6 @@ func New(cfg Config) (*Server, error) {
 		"tagMoves": func(base, csrf, kind, group, up, down, name string) tagMoves {
 			return tagMoves{Base: base, CSRF: csrf, Kind: kind, Group: group, Up: up, Down: down, Name: name}
 		},
-		"asRow": func(t taskd.Task) taskRow { return taskRow{Task: t} },
 		"secretShown": func(what, why, value string) secretShown {
 			return secretShown{What: what, Why: why, Value: value}
 		},

@@ -107,6 +107,7 @@ func Run(t *testing.T, open func(t *testing.T, now func() time.Time) Store) {
 		{"ProjectLifecycle", testProjects},
 		{"TaskRules", testTaskRules},
 		{"TaskTreeAndQueries", testTaskQueries},
+		{"ThreeLevels", testThreeLevels},
 		{"TaskListing", testTaskListing},
 		{"ProjectProgress", testProjectProgress},
 		{"ProjectVersion", testProjectVersion},
@@ -290,8 +291,10 @@ func testTaskRules(t *testing.T, f *Fixture) {
 	if child.Page() != fmt.Sprintf("/project/%d/%d/%d/", p.ID, parent.ID, child.ID) {
 		t.Fatalf("child page = %s", child.Page())
 	}
-	_, err := s.CreateTask(ctx, by, p.ID, child.ID, taskd.TaskInput{Name: new("Grandchild")})
+	grandchild := must(s.CreateTask(ctx, by, p.ID, child.ID, taskd.TaskInput{Name: new("Grandchild")}))(t)
+	_, err := s.CreateTask(ctx, by, p.ID, grandchild.ID, taskd.TaskInput{Name: new("Great-grandchild")})
 	want(t, err, taskd.KindInvalid, "parent")
+	noErr(t, s.DeleteTask(ctx, by, grandchild.ID))
 	other := newProject(t, f)
 	_, err = s.CreateTask(ctx, by, other.ID, parent.ID, taskd.TaskInput{Name: new("x")})
 	want(t, err, taskd.KindInvalid, "parent")

@@ -190,15 +190,7 @@ func (db *DB) FieldValues(ctx context.Context, v taskd.Viewer, of string, ids []
 		return out, nil
 	}
 	table, col := fieldValueTable(of)
-	// As ObjectTags: each object of the page is probed for the viewer.
-	seen := cond{}
-	if of == taskd.ObjectTask {
-		if c := taskSeen(v, "t"); c.sql != "" {
-			seen = cond{`EXISTS (SELECT 1 FROM tasks t WHERE t.id = o.task_id AND ` + c.sql + `)`, c.args}
-		}
-	} else if c := projectSeen(v, "o.project_id"); c.sql != "" {
-		seen = c
-	}
+	seen := objectRowSeen(v, of == taskd.ObjectTask)
 	type row struct {
 		object int64
 		value  taskd.FieldValue

@@ -242,16 +242,7 @@ func (db *DB) ObjectTags(ctx context.Context, v taskd.Viewer, kind string, ids [
 		return out, nil
 	}
 	table, col := objectTagTable(kind)
-	// Each object of the page is probed (the ids come from a list the
-	// viewer read), rather than the account's whole set of tasks read.
-	seen := cond{}
-	if kind == taskd.TagsOfTasks {
-		if c := taskSeen(v, "t"); c.sql != "" {
-			seen = cond{`EXISTS (SELECT 1 FROM tasks t WHERE t.id = o.task_id AND ` + c.sql + `)`, c.args}
-		}
-	} else if c := projectSeen(v, "o.project_id"); c.sql != "" {
-		seen = c
-	}
+	seen := objectRowSeen(v, kind == taskd.TagsOfTasks)
 	type row struct {
 		object int64
 		tag    taskd.Tag

@@ -161,3 +161,19 @@ func eventsSeen(v taskd.Viewer) cond {
 		ELSE e.hidden = 0 END)`, []any{p, p}}
 	return and(projectSeen(v, "e.project_id"), task, comment)
 }
+
+// objectRowSeen is the condition that the viewer sees the task (of a row
+// o with task_id) or the project (of a row o with project_id) that a row
+// of a tag or custom-field table belongs to. Each object of a page is
+// probed (its ids come from a list the viewer read), rather than the
+// account's whole set of tasks read.
+func objectRowSeen(v taskd.Viewer, tasks bool) cond {
+	if !tasks {
+		return projectSeen(v, "o.project_id")
+	}
+	c := taskSeen(v, "t")
+	if c.sql == "" {
+		return c
+	}
+	return cond{`EXISTS (SELECT 1 FROM tasks t WHERE t.id = o.task_id AND ` + c.sql + `)`, c.args}
+}

@@ -263,8 +263,23 @@ func TestOAuthCodeRules(t *testing.T) {
 		if status, body := redeem("code_verifier", strings.Repeat("a", 43)); status != 400 || body["error"] != "invalid_grant" {
 			t.Fatalf("PKCE downgrade: %d %v", status, body)
 		}
+		// Only the client's own unused, unexpired code is told that its
+		// redirect_uri is wrong: an unknown, used or expired code keeps the
+		// generic description (docs/oauth.md), whatever the redirect_uri.
+		const generic = "The code or refresh token is invalid, expired or already used"
+		wrongURI := []string{"redirect_uri", "https://app.example/other"}
+		for _, pairs := range [][]string{nil, wrongURI} {
+			status, body, _ := s.TokenCall("/oauth2/token", s.Creds(append([]string{"grant_type", "authorization_code",
+				"code", "no-such-code", "redirect_uri", testsite.RedirectURI}, pairs...)...))
+			if status != 400 || body["error"] != "invalid_grant" || body["error_description"] != generic {
+				t.Fatalf("unknown code %v: %d %v", pairs, status, body)
+			}
+		}
 		tok := s.Exchange(code)
-		if status, body := redeem(); status != 400 || body["error"] != "invalid_grant" {
+		if status, body := redeem(wrongURI...); status != 400 || body["error"] != "invalid_grant" || body["error_description"] != generic {
+			t.Fatalf("second redemption, other redirect_uri: %d %v", status, body)
+		}
+		if status, body := redeem(); status != 400 || body["error"] != "invalid_grant" || body["error_description"] != generic {
 			t.Fatalf("second redemption: %d %v", status, body)
 		}
 		if status, _, _ := s.API(s.AccountURL(), tok["access_token"].(string), "action=me"); status != 401 {
@@ -278,8 +293,11 @@ func TestOAuthCodeRules(t *testing.T) {
 		// Expiry after 10 minutes.
 		code = s.Code()
 		s.Clock.Advance(10*time.Minute + time.Second)
-		if status, body := redeem(); status != 400 || body["error"] != "invalid_grant" {
+		if status, body := redeem(); status != 400 || body["error"] != "invalid_grant" || body["error_description"] != generic {
 			t.Fatalf("expired code: %d %v", status, body)
+		}
+		if status, body := redeem(wrongURI...); status != 400 || body["error"] != "invalid_grant" || body["error_description"] != generic {
+			t.Fatalf("expired code, other redirect_uri: %d %v", status, body)
 		}
 
 		// PKCE S256.

@@ -3,6 +3,7 @@ package web_test
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -63,6 +64,16 @@ func TestBrowserTimerAndTimesheet(t *testing.T) {
 	c.shot("header-timer-1280")
 	if rows != 1 {
 		t.Errorf("at 1280 px the header with a timer takes %v rows", rows)
+	}
+	// The task's name is cut by its box only: the link's text, what a
+	// screen reader says, holds it whole.
+	name, err := chromedp.Run(c.ctx, chromedp.Evaluate[string](`(() => { const n = document.querySelector('.header-timer .timer-task');
+		return n.closest('a').textContent.replace(/\s+/g, ' ').trim() + (n.scrollWidth > n.clientWidth ? ' [cut]' : ' [whole]') })()`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !regexp.MustCompile(`^Your timer on Write the press release \d+:\d\d:\d\d \[cut\]$`).MatchString(name) {
+		t.Errorf("the header's timer link says %q; want the task's whole name, cut only by its box ([cut])", name)
 	}
 	c.checkControls("header-timer")
 	c.run(chromedp.Click(`//form[@class="header-timer"]//button`), chromedp.WaitNotPresent(chromedp.CSS(".header-timer")))

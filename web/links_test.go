@@ -107,8 +107,9 @@ func TestResetRequestsAreLimited(t *testing.T) {
 }
 
 // TestDevMailPage: without a mail server (--dev), an invitation is kept
-// and shown at /dev/mail with its working link; the page does not exist
-// otherwise.
+// and shown at /dev/mail with its working link (the text escaped, sentence
+// punctuation outside the link); the invitation, the reset request and the
+// e-mail change say so; the page does not exist otherwise.
 func TestDevMailPage(t *testing.T) {
 	if plain := testsite.New(t); plain.Browser().Get(plain.Base+"/dev/mail").Status != http.StatusNotFound {
 		t.Fatal("/dev/mail is served without --dev")
@@ -116,6 +117,10 @@ func TestDevMailPage(t *testing.T) {
 	s := testsite.Open(t, testdb.New(t, "sqlite"), testsite.Options{KeepMail: true})
 	acct := "/a/" + s.Slug
 	o := s.SignedIn(testsite.OwnerEmail)
+	// The inviter's name is in the invitation's text: markup to be shown as
+	// text, and a web address followed by a comma ("If you do not know
+	// NAME, ignore this message.").
+	o.Submit(s.Base, o.Get(s.Base+"/profile"), "/profile", url.Values{"first_name": {"Olga <i>&"}, "last_name": {"https://olga.example/about"}}).Location(t)
 	o.Submit(s.Base, o.Get(s.Base+acct+"/people"), acct+"/people", url.Values{"email": {"kept@acme.example"}, "role": {"user"}}).Location(t)
 	if p := o.Get(s.Base + acct + "/people"); !strings.Contains(p.Body, "The invitation to kept@acme.example was kept, not sent: "+
 		"no mail server is configured (read it at /dev/mail). They join as user when they accept it.") {
@@ -143,8 +148,21 @@ func TestDevMailPage(t *testing.T) {
 	if msg.Status != http.StatusOK || m == nil || m[1] != m[2] {
 		t.Fatalf("message page:\n%s", msg.Body)
 	}
+	// The text around the links is escaped; sentence punctuation after an
+	// address stays outside its link.
+	const about = `<a href="https://olga.example/about">https://olga.example/about</a>`
+	if !strings.Contains(msg.Body, "Olga &lt;i&gt;&amp; "+about+" invited you to") || strings.Contains(msg.Body, "<i>&") ||
+		!strings.Contains(msg.Body, "If you do not know Olga &lt;i&gt;&amp; "+about+", ignore this message.") {
+		t.Fatalf("the message's text is not escaped with its addresses linked, punctuation outside:\n%s", msg.Body)
+	}
 	if p := b.Get(m[1]); p.Status != http.StatusOK || !strings.Contains(p.Body, "Choose a password") {
 		t.Fatalf("the kept link: %d\n%s", p.Status, p.Body)
+	}
+	// The e-mail change says its link was kept, not sent, too.
+	o.Submit(s.Base, o.Get(s.Base+"/profile"), "/profile/email", url.Values{"password": {testsite.Password}, "email": {"moved@acme.example"}}).Location(t)
+	if p := o.Get(s.Base + "/profile"); !strings.Contains(p.Body, "The link to confirm the new address was kept, not sent: "+
+		"no mail server is configured (read it at /dev/mail). Until you follow it, you sign in as "+testsite.OwnerEmail+".") {
+		t.Fatalf("the profile does not say the confirmation link was kept:\n%s", p.Body)
 	}
 	if len(s.Mail.Messages()) != 0 {
 		t.Fatal("kept mail was sent")

@@ -161,20 +161,30 @@ func TestPeoplePages(t *testing.T) {
 		}
 		// The account's currency: three letters, in either case; shown beside
 		// money on the pages, and unchanged by a refused form.
-		if p := o.Submit(s.Base, settings, acct+"/settings/account", url.Values{"currency": {"EURO"}}); p.Status != http.StatusUnprocessableEntity ||
-			!strings.Contains(p.Body, "A currency is a three-letter code such as USD, EUR or UAH") {
-			t.Fatalf("a currency of four letters: %d\n%s", p.Status, p.Body)
+		for _, bad := range []string{"EURO", "eu", "E1R", "€"} {
+			// A refused form changes nothing: not the currency, nor the zone sent with it.
+			if p := o.Submit(s.Base, settings, acct+"/settings/account", url.Values{"time_zone": {"Asia/Tokyo"}, "currency": {bad}}); p.Status != http.StatusUnprocessableEntity ||
+				!strings.Contains(p.Body, "A currency is a three-letter code such as USD, EUR or UAH") {
+				t.Fatalf("the currency %q: %d\n%s", bad, p.Status, p.Body)
+			}
 		}
-		if p := o.Get(s.Base + taskPath); !strings.Contains(p.Body, "Budget: money (USD)") {
-			t.Fatalf("the default currency is not shown:\n%s", p.Body)
+		if p := o.Get(s.Base + taskPath); !strings.Contains(p.Body, "Budget: money (USD)") || (!strings.Contains(p.Body, " EET") && !strings.Contains(p.Body, " EEST")) {
+			t.Fatalf("the default currency is not shown, or a refused form changed the zone:\n%s", p.Body)
 		}
 		o.Submit(s.Base, settings, acct+"/settings/account", url.Values{"time_zone": {"Europe/Kyiv"}, "currency": {"eur"}}).Location(t)
 		if p := o.Get(s.Base + acct + "/settings/account"); !strings.Contains(p.Body, "its currency EUR.") || !strings.Contains(p.Body, `name="currency" value="EUR"`) {
 			t.Fatalf("the account page after choosing eur:\n%s", p.Body)
 		}
-		for page, want := range map[string]string{taskPath: "Budget: money (EUR)", acct + "/timesheet": " EUR</strong>"} {
-			if p := o.Get(s.Base + page); !strings.Contains(p.Body, want) {
-				t.Fatalf("%s does not show the account's currency (%q):\n%s", page, want, p.Body)
+		for page, wants := range map[string][]string{
+			taskPath:            {"Budget: money (EUR)", `<label for="cost-money">Money (EUR)</label>`}, // the task's budget and its cost form
+			shared:              {`<label for="budget-money">Money (EUR)`},                              // the project's budget form
+			acct + "/timesheet": {" EUR</strong>"},                                                      // the total
+		} {
+			p := o.Get(s.Base + page)
+			for _, want := range wants {
+				if !strings.Contains(p.Body, want) {
+					t.Fatalf("%s does not show the account's currency (%q):\n%s", page, want, p.Body)
+				}
 			}
 		}
 		if p := g.Get(s.Base + acct + "/settings/account"); p.Status != http.StatusForbidden {

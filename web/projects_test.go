@@ -152,6 +152,36 @@ func TestProjectPageLists(t *testing.T) {
 	})
 }
 
+// TestProjectPageSaysUnassigned: an unassigned task reads "Unassigned"
+// where the assignee stands alone (the list's column, the task page's
+// field, the assignee filter's choice); a sentence keeps "nobody" ("new
+// tasks go to nobody").
+func TestProjectPageSaysUnassigned(t *testing.T) {
+	t.Parallel() // a site of its own
+	s := testsite.New(t)
+	pid := s.APIID("action=post_project&title=Loose&email_user_to=NOONE")
+	tid := s.APIID("action=post_task&id_project=" + pid + "&title=Loose+end")
+	b := s.SignedIn(testsite.OwnerEmail)
+	project := b.Get(s.Base + "/a/" + s.Slug + "/project/" + pid + "/")
+	row := regexp.MustCompile(`(?s)<li id="task` + tid + `" .*?</li>`).FindString(project.Body)
+	if !strings.Contains(row, `<span class="assignee">Unassigned</span>`) {
+		t.Errorf("the list's assignee column of an unassigned task:\n%s", row)
+	}
+	if !strings.Contains(project.Body, `>Unassigned</option>`) {
+		t.Errorf("the assignee filter has no choice \"Unassigned\":\n%s", project.Body)
+	}
+	if !strings.Contains(project.Body, "new tasks go to nobody</p>") {
+		t.Errorf("the project's sentence does not say new tasks go to nobody:\n%s", project.Body)
+	}
+	link := regexp.MustCompile(`<span class="title"><a href="([^"]+)">`).FindStringSubmatch(row)
+	if link == nil {
+		t.Fatalf("no link to the task in its row:\n%s", row)
+	}
+	if task := b.Get(s.Base + link[1]); !strings.Contains(task.Body, "<dt>Assignee</dt><dd>Unassigned</dd>") {
+		t.Errorf("the task page's assignee field:\n%s", task.Body)
+	}
+}
+
 // TestListQueryText: a search that is not valid UTF-8, holds NUL, or is
 // long enough to be cut inside a character shows a list on both databases;
 // a form with such text gets a clear 400, never a 500, and nothing is made.

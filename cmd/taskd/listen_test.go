@@ -160,7 +160,8 @@ func TestListenPrintsValues(t *testing.T) {
 }
 
 // TestAddressInUse: serve and listen, given an address another process
-// holds, exit saying so in one line that names the flag to change.
+// holds, exit saying so in one line that names the flag to change; any
+// other failure to listen names the flag and the address.
 func TestAddressInUse(t *testing.T) {
 	held, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -189,4 +190,13 @@ func TestAddressInUse(t *testing.T) {
 			}
 		})
 	}
+	// Any other failure to listen names the flag and the address too.
+	t.Run("an address that cannot be had", func(t *testing.T) {
+		bad := "127.0.0.1:99999"
+		stdout, stderr, code := runProcess(t, nil, "listen", "--addr", bad)
+		want := "taskd: --addr " + bad + ": "
+		if code != 1 || !strings.HasPrefix(stderr, want) || strings.Count(stderr, "\n") != 1 || stdout != "" {
+			t.Fatalf("taskd listen --addr %s: exit %d, stderr %q, stdout %q; want exit 1 and one line starting %q", bad, code, stderr, stdout, want)
+		}
+	})
 }

@@ -312,7 +312,11 @@ func TestDemoHealthAndNotFound(t *testing.T) {
 			done <- run(ctx, []string{"serve", "--dev", "--demo", "--addr", "127.0.0.1:0", "--data", s.data}, noEnv, &out, io.Discard)
 		}()
 		for !listenRE.MatchString(out.String()) {
-			time.Sleep(10 * time.Millisecond)
+			select { // a serve that fails to start fails the test, not hangs it
+			case err := <-done:
+				t.Fatalf("serve --demo exited before listening: %v\n%s", err, out.String())
+			case <-time.After(10 * time.Millisecond):
+			}
 		}
 		cancel()
 		if err := <-done; err != nil {

@@ -16,6 +16,7 @@ type readmeDemo struct {
 	hookAddr string // where the demo's webhook points, in place of 127.0.0.1:9000
 	printed  *syncBuffer
 	key      string // the demo's API key, as printed
+	keyLine  string // the line serve --demo prints to paste in place of the README's KEY=PASTE_API_KEY
 	term     *terminal
 	ports    *strings.Replacer
 }
@@ -36,13 +37,19 @@ func startReadmeDemo(t *testing.T) *readmeDemo {
 		t.Fatalf("serve --demo printed no API key:\n%s", d.printed)
 	}
 	d.key = m[1]
+	line := printedKeyLineRE.FindStringSubmatch(d.printed.String())
+	if line == nil || line[1] != "KEY="+d.key {
+		t.Fatalf("serve --demo printed no whole KEY= line for the README:\n%s", d.printed)
+	}
+	d.keyLine = line[1]
 	d.ports = strings.NewReplacer("127.0.0.1:8080", strings.TrimPrefix(d.base, "http://"), "127.0.0.1:9000", d.hookAddr)
 	return d
 }
 
 var (
-	printedListenRE = regexp.MustCompile(`(?m)^\s+(go run ./cmd/taskd listen .*)$`)
-	printedSecretRE = regexp.MustCompile(`--secret (whsec_\S+)`)
+	printedKeyLineRE = regexp.MustCompile(`(?m)paste:\s+(KEY=\S*)$`)
+	printedListenRE  = regexp.MustCompile(`(?m)^\s+(go run ./cmd/taskd listen .*)$`)
+	printedSecretRE  = regexp.MustCompile(`--secret (whsec_\S+)`)
 )
 
 // TestReadmeWebhooksInAMinute runs the README's "Webhooks in a minute" as
@@ -63,7 +70,7 @@ func TestReadmeWebhooksInAMinute(t *testing.T) {
 	}
 	_, out, stop := startListen(t, taskdArgs(t, readmeListen)[1:]...)
 
-	d.term.run(t, keyRE.ReplaceAllString(steps.next(t, "KEY="), "KEY="+d.key))
+	d.term.run(t, fill(t, steps.next(t, "KEY="), readmeKey, d.keyLine))
 	wantStatusOK(t, "enable_webhook", d.term.runJSON(t, steps.next(t, "action=enable_webhook&id=1")))
 	wantStatusOK(t, "post_task", d.term.runJSON(t, steps.next(t, "action=post_task")))
 	waitPrinted(t, out, `event \d+  post_task .*\(evt_\d+ on /; signature ok\)`, "name: First")
@@ -86,6 +93,25 @@ func TestReadmeWebhooksInAMinute(t *testing.T) {
 	if strings.Contains(out.String(), "REFUSED") {
 		t.Fatalf("listen refused a delivery:\n%s", out)
 	}
+}
+
+// readmeKey is the README's placeholder for the API key: pasted verbatim
+// it signs nothing (docs/decisions.md, issue 33), unlike an ellipsis,
+// which looks like a value.
+const readmeKey = "KEY=PASTE_API_KEY"
+
+// TestReadmeUsingTheAPI runs the README's "Using the API" lines: as
+// printed, the placeholder key signs nothing and the call is refused; with
+// the KEY= line serve --demo printed pasted over it, the call answers.
+func TestReadmeUsingTheAPI(t *testing.T) {
+	d := startReadmeDemo(t)
+	steps := readmeCommands(t, "## Using the API", d.ports)
+	setKey, call := steps.next(t, readmeKey+";"), steps.next(t, "curl")
+	steps.done(t)
+	if refused := d.term.runJSON(t, setKey+"\n"+call); refused["status"] == "ok" {
+		t.Fatalf("the README's placeholder key signed a call: %v", refused)
+	}
+	wantStatusOK(t, "get_tasks", d.term.runJSON(t, fill(t, setKey, readmeKey, d.keyLine)+"\n"+call))
 }
 
 // TestReadmeOAuthInAMinute runs the README's "OAuth 2.0 in a minute" as

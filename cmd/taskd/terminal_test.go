@@ -118,10 +118,6 @@ func fill(t *testing.T, cmd string, pairs ...string) string {
 	return cmd
 }
 
-// keyRE is the README's line that sets the API key, whatever placeholder
-// it prints for it.
-var keyRE = regexp.MustCompile(`\bKEY=[^;\s]*`)
-
 // taskdArgs are the arguments of a README line that runs taskd.
 func taskdArgs(t *testing.T, cmd string) []string {
 	t.Helper()

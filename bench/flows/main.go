@@ -153,7 +153,9 @@ func (b *bench) watchIdle(d time.Duration) error {
 // may not run while the server is watched idle (the notification digest).
 var rareLoops = regexp.MustCompile(`FROM notifications GROUP BY person_id|FROM mail_outbox|FROM webhooks w WHERE|pg_try_advisory`)
 
-func (b *bench) isBackground(text string) bool { return b.background[text] || rareLoops.MatchString(text) }
+func (b *bench) isBackground(text string) bool {
+	return b.background[text] || rareLoops.MatchString(text)
+}
 
 // flow is a named sequence of steps; run calls step for each.
 type flow struct {

@@ -20,6 +20,11 @@ type SessionStore interface {
 	// for an unknown or expired one.
 	SessionPerson(ctx context.Context, hash string) (taskd.Person, error)
 	DeleteSession(ctx context.Context, hash string) error
+	// SessionPage reads, in one query, the person of a current session,
+	// their memberships and, when clientID is not empty, that application
+	// (a zero Client when there is none); not found for an unknown or
+	// expired session.
+	SessionPage(ctx context.Context, hash, clientID string) (taskd.Person, []taskd.Membership, taskd.Client, error)
 }
 
 // sessionTTL is how long a sign-in lasts.

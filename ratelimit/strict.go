@@ -75,7 +75,7 @@ func (l *Strict) Take(ctx context.Context, key string) (t Ticket, retryAfter tim
 // that starts at Start (the row may be forgotten after Expires), and read
 // Key's counts from From on.
 type Attempt struct {
-	Key                 string
+	Key                  string
 	Start, Expires, From time.Time
 }
 

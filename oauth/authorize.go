@@ -61,7 +61,6 @@ func (s *Server) ParseRequest(ctx context.Context, q url.Values) (Request, error
 			return page("The parameter " + name + " is repeated")
 		}
 	}
-	var r Request
 	clientID := q.Get("client_id")
 	if clientID == "" {
 		return page("client_id is required")
@@ -71,8 +70,30 @@ func (s *Server) ParseRequest(ctx context.Context, q url.Values) (Request, error
 		return page("The application is not registered (unknown client_id)")
 	}
 	if err != nil {
-		return r, err
+		return Request{}, err
 	}
+	return s.CheckRequest(q, c)
+}
+
+// CheckRequest is ParseRequest with the application already read: c is
+// the client of q's client_id, or a zero Client when there is none. The
+// pages read it with the session, in one query.
+func (s *Server) CheckRequest(q url.Values, c taskd.Client) (Request, error) {
+	page := func(desc string) (Request, error) {
+		return Request{}, &RequestError{Code: "invalid_request", Description: desc}
+	}
+	for _, name := range authorizeParams {
+		if len(q[name]) > 1 {
+			return page("The parameter " + name + " is repeated")
+		}
+	}
+	switch {
+	case q.Get("client_id") == "":
+		return page("client_id is required")
+	case c.ID == 0 || c.ClientID != q.Get("client_id"):
+		return page("The application is not registered (unknown client_id)")
+	}
+	var r Request
 	r.Client = c
 	r.RedirectURI = q.Get("redirect_uri")
 	if r.RedirectURI == "" {

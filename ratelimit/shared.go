@@ -21,6 +21,7 @@ type Shared struct {
 	sync  time.Duration
 	now   func() time.Time
 	log   *slog.Logger
+	batch *Batch
 
 	mu     sync.Mutex
 	keys   map[string]*counter
@@ -38,6 +39,7 @@ type counter struct {
 	prev     int       // the previous window's count, as last known
 	synced   time.Time
 	syncing  bool
+	queued   bool // waits in the Batch
 }
 
 // SharedConfig configures a Shared limiter.
@@ -48,6 +50,9 @@ type SharedConfig struct {
 	Sync  time.Duration // default one second
 	Now   func() time.Time
 	Log   *slog.Logger
+	// Batch, when set, adds the hits in the background with those of the
+	// other limiters of the Batch, so that no request waits for the Store.
+	Batch *Batch
 }
 
 // NewShared returns a limiter.
@@ -62,7 +67,7 @@ func NewShared(cfg SharedConfig) *Shared {
 		cfg.Log = slog.New(slog.DiscardHandler)
 	}
 	return &Shared{name: cfg.Name, store: cfg.Store, limit: cfg.Limit, sync: cfg.Sync, now: cfg.Now, log: cfg.Log,
-		keys: make(map[string]*counter)}
+		batch: cfg.Batch, keys: make(map[string]*counter)}
 }
 
 // Allow counts one hit under key and reports whether it is within the
@@ -83,6 +88,15 @@ func (l *Shared) Allow(ctx context.Context, key string) (retryAfter time.Duratio
 		return wait, false
 	}
 	c.pending++
+	if l.batch != nil { // the batch adds the hits in the background
+		queue := !c.queued
+		c.queued = true
+		c.mu.Unlock()
+		if queue {
+			l.batch.add(l, key, c)
+		}
+		return 0, true
+	}
 	if c.syncing || now.Sub(c.synced) < l.sync {
 		c.mu.Unlock()
 		return 0, true
@@ -100,6 +114,13 @@ func (l *Shared) Allow(ctx context.Context, key string) (retryAfter time.Duratio
 func (l *Shared) flush(ctx context.Context, key string, c *counter, start time.Time, n int) {
 	ctx = context.WithoutCancel(ctx) // the hits happened whether or not the client waits
 	total, err := l.store.AddHits(ctx, l.name+key, start, l.limit.expires(start), n)
+	l.settle(ctx, c, start, n, total, err)
+	l.prune(ctx, start)
+}
+
+// settle takes the answer of a flush of n hits: the Store's count, or the
+// hits back to pending to try again.
+func (l *Shared) settle(ctx context.Context, c *counter, start time.Time, n, total int, err error) {
 	c.mu.Lock()
 	c.syncing, c.inflight = false, 0
 	switch {
@@ -114,7 +135,6 @@ func (l *Shared) flush(ctx context.Context, key string, c *counter, start time.T
 		c.prev = max(c.prev, total)
 	}
 	c.mu.Unlock()
-	l.prune(ctx, start)
 }
 
 // roll moves the counter to the window holding now.

@@ -44,43 +44,90 @@ func (l *Strict) bucket() time.Duration { return max(l.limit.Window/buckets, tim
 // returns ok and a Ticket; otherwise the attempt is not counted and
 // retryAfter says when to try again.
 func (l *Strict) Take(ctx context.Context, key string) (t Ticket, retryAfter time.Duration, ok bool, err error) {
-	if l.limit.Off() {
+	a, on := l.Plan(key)
+	if !on {
 		return Ticket{}, 0, true, nil
 	}
-	now := l.now()
-	bucket := l.bucket()
-	start := now.Truncate(bucket)
-	t = Ticket{key: l.name + key, start: start}
-	cur, err := l.store.AddHits(ctx, t.key, start, start.Add(l.limit.Window+bucket), 1)
+	cur, err := l.store.AddHits(ctx, a.Key, a.Start, a.Expires, 1)
 	if err != nil {
 		return Ticket{}, 0, false, fmt.Errorf("rate limit %s: %w", l.name, err)
 	}
-	counts, err := l.store.Counts(ctx, t.key, start.Add(bucket-l.limit.Window))
+	t = Ticket{key: a.Key, start: a.Start}
+	counts, err := l.store.Counts(ctx, a.Key, a.From)
 	if err != nil {
 		return Ticket{}, 0, false, errors.Join(fmt.Errorf("rate limit %s: %w", l.name, err), l.Return(ctx, t))
 	}
-	// The current bucket's count is cur, this attempt's place in it: a
-	// count read now would include attempts made after this one, which
-	// must not refuse it.
-	total := cur
+	t, retryAfter, ok = l.Judge(a, cur, counts)
+	if ok {
+		if cur == 1 {
+			err = l.store.PruneHits(ctx, l.now()) // once per key and bucket
+		}
+		return t, 0, true, err
+	}
+	if err := l.Return(ctx, Ticket{key: a.Key, start: a.Start}); err != nil {
+		return Ticket{}, 0, false, err
+	}
+	return Ticket{}, retryAfter, false, nil
+}
+
+// Attempt is an attempt to count, for a Store that counts several at once
+// (with other work, in one statement): add one hit to Key in the bucket
+// that starts at Start (the row may be forgotten after Expires), and read
+// Key's counts from From on.
+type Attempt struct {
+	Key                  string
+	Start, Expires, From time.Time
+}
+
+// Counted is what a Store answered for an Attempt: its place in its bucket
+// and the key's counts from the Attempt's From on (Judge's arguments).
+type Counted struct {
+	Cur    int
+	Counts []Count
+}
+
+// Plan returns the attempt to count under key now; false when the limit is
+// off and nothing is to be counted.
+func (l *Strict) Plan(key string) (Attempt, bool) {
+	if l.limit.Off() {
+		return Attempt{}, false
+	}
+	bucket := l.bucket()
+	start := l.now().Truncate(bucket)
+	return Attempt{Key: l.name + key, Start: start, Expires: start.Add(l.limit.Window + bucket), From: start.Add(bucket - l.limit.Window)}, true
+}
+
+// Judge decides a counted attempt: cur is its place in its bucket (the
+// count the addition returned) and counts are the key's counts from
+// a.From on, read with it (the current bucket's own count there, if any,
+// is replaced by cur: attempts made after this one must not refuse it).
+// The ticket is the counted attempt, to give back when the sign-in
+// succeeds and, when ok is false, at once.
+func (l *Strict) Judge(a Attempt, cur int, counts []Count) (t Ticket, retryAfter time.Duration, ok bool) {
+	t = Ticket{key: a.Key, start: a.Start}
+	total, seen := cur, false
 	for i, c := range counts {
-		if c.Start.Equal(start) {
-			counts[i].Hits = cur
+		if c.Start.Equal(a.Start) {
+			counts[i].Hits, seen = cur, true
 		} else {
 			total += c.Hits
 		}
 	}
+	if !seen {
+		counts = append(counts, Count{Start: a.Start, Hits: cur})
+	}
 	if total <= l.limit.Max { // the total includes this attempt
-		if cur == 1 {
-			err = l.store.PruneHits(ctx, now) // once per key and bucket
-		}
-		return t, 0, true, err
+		return t, 0, true
 	}
-	if err := l.Return(ctx, t); err != nil {
-		return Ticket{}, 0, false, err
-	}
-	return Ticket{}, l.wait(now, counts, total-l.limit.Max), false, nil
+	return t, l.wait(l.now(), counts, total-l.limit.Max), false
 }
+
+// Key is the Store's key of the ticket's attempt; "" when nothing was
+// counted.
+func (t Ticket) Key() string { return t.key }
+
+// Start is the start of the bucket the attempt was counted in.
+func (t Ticket) Start() time.Time { return t.start }
 
 // wait is how long until excess hits have left the window, the oldest
 // first, in whole seconds (rounded up: a bucket has left at the very

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"time"
 
 	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/api"
@@ -17,21 +18,27 @@ import (
 )
 
 // limiter returns a shared limiter of n requests a minute, or nil for 0.
-func (c Config) limiter(name string, n int) *ratelimit.Shared {
+// Its counts go to the database with the other limiters' of batch, in the
+// background.
+func (c Config) limiter(name string, n int, batch *ratelimit.Batch) *ratelimit.Shared {
 	if n <= 0 {
 		return nil
 	}
-	return ratelimit.NewShared(ratelimit.SharedConfig{Name: name, Store: c.Store, Limit: ratelimit.PerMinute(n), Now: c.Now, Log: c.Log})
+	return ratelimit.NewShared(ratelimit.SharedConfig{Name: name, Store: c.Store, Limit: ratelimit.PerMinute(n), Now: c.Now, Log: c.Log,
+		Batch: batch})
 }
 
 // routes puts every package's addresses on one mux (each package mounts
 // its own) and wraps it in the middleware.
 func routes(ctx context.Context, c Config) (http.Handler, error) {
 	acctURL := func(slug string) string { return AccountURL(c.PublicURL, slug) }
+	// Every shared limiter's counts reach the database in one statement a
+	// second at most, never on a request's path.
+	batch := ratelimit.NewBatch(c.Store, time.Second, c.Now, c.Log)
 	auth, err := oauth.New(ctx, oauth.Config{Store: c.Store, Sealer: c.Sealer, Issuer: c.PublicURL, AccountURL: acctURL,
 		Strict: c.StrictOAuth, Now: c.Now, Log: c.Log, Limits: oauth.Limits{
-			PerAddress: c.limiter("token-address:", c.Limits.TokenAddress),
-			PerAccount: c.limiter("token-account:", c.Limits.TokenAccount), TrustProxy: c.TrustProxy}})
+			PerAddress: c.limiter("token-address:", c.Limits.TokenAddress, batch),
+			PerAccount: c.limiter("token-account:", c.Limits.TokenAccount, batch), TrustProxy: c.TrustProxy}})
 	if err != nil {
 		return nil, err
 	}
@@ -57,8 +64,8 @@ func routes(ctx context.Context, c Config) (http.Handler, error) {
 		return nil, err
 	}
 	accounts := api.Config{Store: c.Store, Directory: c.Store, Sealer: c.Sealer, Log: c.Log, Now: c.Now, Tokens: auth, People: folks, FileLimits: limits, Work: changes, Limits: api.Limits{
-		PerAddress: c.limiter("api-address:", c.Limits.APIAddress),
-		PerAccount: c.limiter("api-account:", c.Limits.APIAccount), TrustProxy: c.TrustProxy, Uploads: uploads}}
+		PerAddress: c.limiter("api-address:", c.Limits.APIAddress, batch),
+		PerAccount: c.limiter("api-account:", c.Limits.APIAccount, batch), TrustProxy: c.TrustProxy, Uploads: uploads}}
 	if c.Hooks != nil { // a nil *webhook.Service would make a non-nil interface
 		accounts.Hooks = c.Hooks
 	}

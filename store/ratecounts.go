@@ -2,6 +2,8 @@ package store
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"time"
 
 	"github.com/taskd/taskd/ratelimit"
@@ -50,4 +52,67 @@ func (db *DB) PruneHits(ctx context.Context, t time.Time) error {
 		_, err := tx.ExecContext(ctx, db.d.q(`DELETE FROM rate_counts WHERE expires < ?`), ms(t))
 		return err
 	})
+}
+
+// AddHitsBatch adds the hits of many keys and returns their counts after
+// the additions, in the order given, and forgets the counts that expired
+// before prune. On PostgreSQL it is one statement; on SQLite two in one
+// transaction.
+func (db *DB) AddHitsBatch(ctx context.Context, hits []ratelimit.Hits, prune time.Time) ([]int, error) {
+	if len(hits) == 0 {
+		return nil, nil
+	}
+	values := strings.TrimSuffix(strings.Repeat("(?, ?, ?, ?), ", len(hits)), ", ")
+	args := make([]any, 0, 1+4*len(hits))
+	upsert := `INSERT INTO rate_counts (key, window_start, hits, expires) VALUES ` + values + `
+		ON CONFLICT (key, window_start) DO UPDATE SET hits = rate_counts.hits + excluded.hits
+		RETURNING key, window_start, hits`
+	if db.d.name == "postgres" {
+		// The expired rows are never those upserted (they expire after
+		// their next window), so one statement may do both.
+		upsert = `WITH pruned AS (DELETE FROM rate_counts WHERE expires < ?) ` + upsert
+		args = append(args, ms(prune))
+	}
+	for _, h := range hits {
+		args = append(args, h.Key, ms(h.Start), h.N, ms(h.Expires))
+	}
+	type at struct {
+		key   string
+		start int64
+	}
+	counts := make(map[at]int, len(hits))
+	err := db.tx(ctx, "add hits", func(tx querier) error {
+		clear(counts)
+		if db.d.name != "postgres" {
+			if _, err := tx.ExecContext(ctx, `DELETE FROM rate_counts WHERE expires < ?`, ms(prune)); err != nil {
+				return err
+			}
+		}
+		rows, err := tx.QueryContext(ctx, db.d.q(upsert), args...)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var k at
+			var n int
+			if err := rows.Scan(&k.key, &k.start, &n); err != nil {
+				return err
+			}
+			counts[k] = n
+		}
+		return rows.Err()
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]int, len(hits))
+	for i, h := range hits {
+		n, ok := counts[at{h.Key, ms(h.Start)}]
+		if !ok {
+			return nil, fmt.Errorf("store: add hits: no count for %q", h.Key)
+		}
+		out[i] = n
+	}
+	return out, nil
 }

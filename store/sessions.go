@@ -99,3 +99,63 @@ func (db *DB) Member(ctx context.Context, accountID, personID int64) (taskd.Memb
 	}
 	return m, nil
 }
+
+// scanFunc is a scanner made of a function.
+type scanFunc func(dest ...any) error
+
+func (f scanFunc) Scan(dest ...any) error { return f(dest...) }
+
+// SessionPage reads in one query what an authorization page needs: the
+// person of a current session, the accounts they belong to (by account
+// name, as Memberships) and, when clientID is not empty, that application
+// (a zero Client when there is none). Nothing is cached, so a session
+// ended, a member removed or an application deleted counts at once on
+// every replica. Not found ("session") for an unknown or expired session.
+func (db *DB) SessionPage(ctx context.Context, hash, clientID string) (taskd.Person, []taskd.Membership, taskd.Client, error) {
+	rows, err := db.reader.QueryContext(ctx, db.d.q(`SELECT `+personColumns+`,
+		COALESCE(a.id, 0), COALESCE(a.slug, ''), COALESCE(a.name, ''), COALESCE(a.created_at, 0), COALESCE(m.role, ''),
+		COALESCE(c.id, 0), COALESCE(c.account_id, 0), COALESCE(c.client_id, ''), COALESCE(c.secret_hash, ''),
+		COALESCE(c.name, ''), COALESCE(c.redirect_uris, ''), COALESCE(c.created_at, 0), COALESCE(ca.name, '')
+		FROM sessions s JOIN persons p ON p.id = s.person_id
+		LEFT JOIN members m ON m.person_id = p.id LEFT JOIN accounts a ON a.id = m.account_id
+		LEFT JOIN clients c ON c.client_id = ? AND ? <> '' LEFT JOIN accounts ca ON ca.id = c.account_id
+		WHERE s.hash = ? AND s.expires_at > ? ORDER BY a.name, a.id`), clientID, clientID, hash, ms(db.now()))
+	if err != nil {
+		return taskd.Person{}, nil, taskd.Client{}, taskd.Internal("session page", err)
+	}
+	defer rows.Close()
+	var p taskd.Person
+	var list []taskd.Membership
+	var c taskd.Client
+	found := false
+	for rows.Next() {
+		var m taskd.Membership
+		var added int64
+		var role string
+		p, err = scanPerson(scanFunc(func(pd ...any) error {
+			var err error
+			c, err = scanClient(scanFunc(func(cd ...any) error {
+				return rows.Scan(append(append(pd, &m.Account.ID, &m.Account.Slug, &m.Account.Name, &added, &role), cd...)...)
+			}))
+			return err
+		}))
+		if err != nil {
+			return p, nil, c, taskd.Internal("session page", err)
+		}
+		found = true
+		if m.Account.ID != 0 {
+			m.Account.Added, m.Role = fromMS(added), taskd.Role(role)
+			list = append(list, m)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return p, nil, c, taskd.Internal("session page", err)
+	}
+	if !found {
+		return p, nil, c, taskd.NotFound("session")
+	}
+	if c.ID == 0 {
+		c = taskd.Client{}
+	}
+	return p, list, c, nil
+}

@@ -16,8 +16,9 @@ import (
 
 	"github.com/taskd/taskd"
 
-	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
-	_ "modernc.org/sqlite"             // registers the "sqlite" driver
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/stdlib" // also registers the "pgx" driver
+	_ "modernc.org/sqlite"           // registers the "sqlite" driver
 )
 
 // DB is the store of taskd on SQLite or PostgreSQL: it implements every
@@ -70,16 +71,20 @@ func Open(ctx context.Context, o Options) (*DB, error) {
 	if db.now == nil {
 		db.now = time.Now
 	}
-	var err error
 	if o.URL != "" {
 		if !strings.HasPrefix(o.URL, "postgres://") && !strings.HasPrefix(o.URL, "postgresql://") {
 			return nil, errors.New("store: --db must be a postgres:// URL")
 		}
 		db.d = newPostgres()
-		db.write, err = sql.Open("pgx", o.URL)
+		cfg, err := pgx.ParseConfig(o.URL)
 		if err != nil {
 			return nil, fmt.Errorf("store: open postgres: %w", err)
 		}
+		// No "-- ping" before reusing a connection idle over a second (the
+		// driver's default): it was a statement on most page loads, and a
+		// connection lost meanwhile fails its first statement, which reads
+		// and transactions try again on another (retry.go).
+		db.write = stdlib.OpenDB(*cfg, stdlib.OptionShouldPing(func(context.Context, stdlib.ShouldPingParams) bool { return false }))
 		db.write.SetMaxOpenConns(4 * runtime.GOMAXPROCS(0))
 		db.write.SetMaxIdleConns(4 * runtime.GOMAXPROCS(0))
 		db.read = db.write

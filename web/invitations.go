@@ -76,13 +76,3 @@ func (s *Server) cancelInvitation(w http.ResponseWriter, r *http.Request, v *vie
 	}
 	return see303(w, r, s.cfg.accountPath(acct)+"/people")
 }
-
-// afterSignIn is where a person goes once signed in: to their invitations
-// first, if any wait, then to next.
-func (s *Server) afterSignIn(r *http.Request, personID int64, next string) (string, error) {
-	list, err := s.cfg.Invitations.PersonInvitations(r.Context(), personID)
-	if err != nil || len(list) == 0 {
-		return next, err
-	}
-	return "/invitations?next=" + url.QueryEscape(next), nil
-}

@@ -107,18 +107,38 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request, v *view) error {
 	if len(email) > 320 { // no address is longer; keep the counter keys small
 		email, lv.Email = email[:320], ""
 	}
-	tickets, wait, err := s.takeSignIn(r, email)
-	if err != nil {
+	// The attempt is counted, and the person read, in one statement.
+	limiters := []*ratelimit.Strict{s.signInsPerEmail, s.signInsPerAddress}
+	var attempts []ratelimit.Attempt
+	var used []*ratelimit.Strict
+	for i, key := range []string{email, ratelimit.ClientAddress(r, s.cfg.TrustProxy)} {
+		if a, on := limiters[i].Plan(key); on {
+			attempts, used = append(attempts, a), append(used, limiters[i])
+		}
+	}
+	p, invited, counted, err := s.cfg.Sessions.SignInAttempt(ctx, email, attempts)
+	if err != nil && !taskd.IsNotFound(err) {
 		return err
 	}
-	if tickets == nil {
+	var tickets []signInTicket
+	var wait time.Duration
+	refused := false
+	for i, a := range attempts {
+		t, w, ok := used[i].Judge(a, counted[i].Cur, counted[i].Counts)
+		tickets = append(tickets, signInTicket{used[i], t})
+		if !ok {
+			refused, wait = true, max(wait, w)
+		}
+	}
+	if refused { // nothing stays counted
+		for _, t := range tickets {
+			if err := t.give(ctx); err != nil {
+				return err
+			}
+		}
 		w.Header().Set("Retry-After", strconv.Itoa(int(wait/time.Second)))
 		lv.Error, lv.Client = "Too many failed sign-ins. Wait a few minutes and try again.", s.askingClient(r, next)
 		return s.renderStatus(w, r, http.StatusTooManyRequests, "login.html", v)
-	}
-	p, err := s.cfg.Accounts.PersonByEmail(ctx, email)
-	if err != nil && !taskd.IsNotFound(err) {
-		return err
 	}
 	hash := p.PasswordHash
 	if hash == "" {
@@ -128,19 +148,20 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request, v *view) error {
 		lv.Error, lv.Client = "The e-mail or password is not right.", s.askingClient(r, next)
 		return s.renderStatus(w, r, http.StatusUnauthorized, "login.html", v)
 	}
-	for _, t := range tickets {
-		if err := t.give(ctx); err != nil {
-			return err
-		}
+	// The session starts and the attempts are given back in one statement.
+	back := make([]ratelimit.Ticket, len(tickets))
+	for i, t := range tickets {
+		back[i] = t.ticket
 	}
-	if err := s.signIn(ctx, w, p); err != nil {
+	v2 := secret.Token(32)
+	if err := s.cfg.Sessions.StartSession(ctx, secret.HashToken(v2), p.ID, s.cfg.Now().Add(sessionTTL), back); err != nil {
 		return err
 	}
-	to, err := s.afterSignIn(r, p.ID, next)
-	if err != nil {
-		return err
+	s.setCookie(w, "session", v2, sessionTTL)
+	if invited { // invitations first (afterSignIn)
+		next = "/invitations?next=" + url.QueryEscape(next)
 	}
-	return see303(w, r, to)
+	return see303(w, r, next)
 }
 
 // signInTicket is an attempt counted by a sign-in limiter.

@@ -335,8 +335,21 @@ func TestConsentNamesApplication(t *testing.T) {
 	next := b.Post(s.Base+"/login", f).Location(t)
 	p = b.Get(s.Base + next.String())
 	named("account selection", p)
-	sel := b.Post(s.Base+"/oauth2/authorize", p.Form(t, "account", s.Slug)).Location(t)
-	named("consent", b.Get(s.Base+sel.String()))
+	// Choosing is navigation: a GET form without the form token (which
+	// must never be in an address), straight to the consent page.
+	sel := p.Form(t, "account", s.Slug)
+	if sel.Has("csrf") || !strings.Contains(p.Body, `<form method="get" action="/oauth2/authorize">`) {
+		t.Fatalf("the account choice is not a GET form without the form token:\n%s", p.Body)
+	}
+	named("consent", b.Get(s.Base+"/oauth2/authorize?"+sel.Encode()))
+	// A POST of the choice, as the pages sent it before, still leads there.
+	for _, f := range p.Forms() {
+		if f.Fields.Has("csrf") {
+			sel.Set("csrf", f.Fields.Get("csrf"))
+		}
+	}
+	next = b.Post(s.Base+"/oauth2/authorize", sel).Location(t)
+	named("consent after a POST", b.Get(s.Base+next.String()))
 }
 
 // TestSignInNamesAskingApplication: a visitor sent to sign in by an

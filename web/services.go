@@ -15,6 +15,9 @@ import (
 // for consent, and hand the answer back to it.
 type Authorizer interface {
 	ParseRequest(ctx context.Context, q url.Values) (oauth.Request, error)
+	// CheckRequest is ParseRequest with the application already read
+	// (a zero Client when there is none).
+	CheckRequest(q url.Values, c taskd.Client) (oauth.Request, error)
 	Approve(ctx context.Context, r oauth.Request, person taskd.Person, m taskd.Membership) (string, error)
 	Deny(r oauth.Request) string
 }

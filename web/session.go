@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/taskd/taskd"
+	"github.com/taskd/taskd/ratelimit"
 	"github.com/taskd/taskd/secret"
 )
 
@@ -20,6 +21,19 @@ type SessionStore interface {
 	// for an unknown or expired one.
 	SessionPerson(ctx context.Context, hash string) (taskd.Person, error)
 	DeleteSession(ctx context.Context, hash string) error
+	// SessionPage reads, in one query, the person of a current session,
+	// their memberships and, when clientID is not empty, that application
+	// (a zero Client when there is none); not found for an unknown or
+	// expired session.
+	SessionPage(ctx context.Context, hash, clientID string) (taskd.Person, []taskd.Membership, taskd.Client, error)
+	// SignInAttempt counts a sign-in attempt under each of attempts and
+	// reads the person with the e-mail and whether invitations wait for
+	// them (one statement on PostgreSQL); not found for an unknown e-mail,
+	// with the attempts counted all the same.
+	SignInAttempt(ctx context.Context, email string, attempts []ratelimit.Attempt) (taskd.Person, bool, []ratelimit.Counted, error)
+	// StartSession is CreateSession that also gives back the sign-in's
+	// counted attempts (one statement on PostgreSQL).
+	StartSession(ctx context.Context, hash string, personID int64, expires time.Time, giveBack []ratelimit.Ticket) error
 }
 
 // sessionTTL is how long a sign-in lasts.

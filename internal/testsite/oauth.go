@@ -79,8 +79,9 @@ func (b *Browser) Consent(base, authURL, email, password, slug, decision string)
 	if p.Status != http.StatusOK || !strings.Contains(p.Body, "Choose an account") {
 		t.Fatalf("want the user-selection page, got HTTP %d:\n%s", p.Status, p.Body)
 	}
-	sel := b.Post(base+"/oauth2/authorize", p.Form(t, "account", slug)).Location(t)
-	p = b.Get(base + sel.String())
+	// The account forms are GET forms, without the form token: choosing
+	// is navigation, and the consent page is the answer.
+	p = b.Get(base + "/oauth2/authorize?" + p.Form(t, "account", slug).Encode())
 	if p.Status != http.StatusOK || !strings.Contains(p.Body, "Allow access?") {
 		t.Fatalf("want the consent page, got HTTP %d:\n%s", p.Status, p.Body)
 	}

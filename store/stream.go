@@ -42,7 +42,12 @@ func (db *DB) TaskTrees(ctx context.Context, q taskd.TaskQuery, fn func([]taskd.
 	}
 	shape := taskd.ShapeTree(ids, parents)
 	// One query text whatever the batch: the ids are padded with 0, no task's id.
-	byIDs := db.d.q(`SELECT ` + taskColumnsOf(`(SELECT t.* FROM tasks t`+where+` AND t.id IN (?`+strings.Repeat(", ?", treeBatch-1)+`))`) + ` ORDER BY t.id`)
+	// Prepared once: each part runs it again.
+	byIDs, err := tx.PrepareContext(ctx, db.d.q(`SELECT `+taskColumnsOf(`(SELECT t.* FROM tasks t`+where+` AND t.id IN (?`+strings.Repeat(", ?", treeBatch-1)+`))`)+` ORDER BY t.id`))
+	if err != nil {
+		return taskd.Internal("task trees", err)
+	}
+	defer byIDs.Close()
 	var batch []int // indexes of the batch's tasks, each tree whole
 	var tops []int
 	var under func(i int)
@@ -64,12 +69,8 @@ func (db *DB) TaskTrees(ctx context.Context, q taskd.TaskQuery, fn func([]taskd.
 				}
 				a = append(a, id)
 			}
-			rows, err := allOnce(ctx, tx, byIDs, scanTask, a...)
-			if err != nil {
+			if err := tasksByID(ctx, byIDs, a, got); err != nil {
 				return taskd.Internal("task trees", err)
-			}
-			for _, t := range rows {
-				got[t.ID] = t
 			}
 		}
 		var nest func(i int) (taskd.Task, bool)
@@ -107,6 +108,23 @@ func (db *DB) TaskTrees(ctx context.Context, q taskd.TaskQuery, fn func([]taskd.
 		return flush()
 	}
 	return nil
+}
+
+// tasksByID runs the prepared query of a part's tasks into got.
+func tasksByID(ctx context.Context, st *sql.Stmt, args []any, got map[int64]taskd.Task) error {
+	rows, err := st.QueryContext(ctx, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		t, err := scanTask(rows)
+		if err != nil {
+			return err
+		}
+		got[t.ID] = t
+	}
+	return rows.Err()
 }
 
 // taskParents reads the ids and parent ids of a query's tasks.

@@ -22,7 +22,7 @@ import (
 // original answers after the load stopped, and the restored list holds at
 // least every task there was before the load began.
 func backupUnderLoad(ctx context.Context, bin string, st storage, key, tmp string) (string, error) {
-	s, err := start(ctx, bin, st)
+	s, err := start(ctx, bin, st, false)
 	if err != nil {
 		return "", err
 	}
@@ -110,7 +110,7 @@ func backupUnderLoad(ctx context.Context, bin string, st storage, key, tmp strin
 	if out, err := exec.CommandContext(ctx, bin, "restore", "--data", restored.data, "--from", file).CombinedOutput(); err != nil {
 		return "", fmt.Errorf("taskd restore: %w: %s", err, out)
 	}
-	r, err := start(ctx, bin, restored)
+	r, err := start(ctx, bin, restored, false)
 	if err != nil {
 		return "", err
 	}

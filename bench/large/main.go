@@ -44,6 +44,7 @@ type options struct {
 	requests    int
 	only        map[string]bool
 	keep        bool
+	profiles    string
 }
 
 func main() {
@@ -57,6 +58,7 @@ func main() {
 	flag.IntVar(&o.requests, "requests", 200, "calls of each page and search action per server (for p99)")
 	flag.StringVar(&only, "only", "", "comma list of actions to run (default: all)")
 	flag.BoolVar(&o.keep, "keep", false, "keep the data directories and databases")
+	flag.StringVar(&o.profiles, "profile", "", "a directory for each action's CPU profile (its first 5 s) and heap profile (after it)")
 	flag.Parse()
 	if o.taskd == "" {
 		fmt.Fprintln(os.Stderr, "large: --taskd is required")
@@ -142,7 +144,11 @@ func measureSize(ctx context.Context, o options, n int) error {
 			continue
 		}
 		for _, bin := range bins {
-			r, err := measure(ctx, bin, st, created.Key, act)
+			prof := ""
+			if o.profiles != "" {
+				prof = filepath.Join(o.profiles, fmt.Sprintf("%s-%d-%s-%s", dbName, n, label(o, bin), act.name))
+			}
+			r, err := measure(ctx, bin, st, created.Key, act, prof)
 			if err != nil {
 				return fmt.Errorf("%s with %s: %w", act.name, bin, err)
 			}
@@ -225,9 +231,11 @@ func (r result) String() string {
 func ms(d time.Duration) string { return strconv.FormatFloat(float64(d)/1e6, 'f', 1, 64) + "ms" }
 func mb(n int64) float64        { return float64(n) / (1 << 20) }
 
-// measure starts a server, warms it with small reads, and runs the action.
-func measure(ctx context.Context, bin string, st storage, key string, act action) (result, error) {
-	s, err := start(ctx, bin, st)
+// measure starts a server, warms it with small reads, and runs the
+// action; with prof, it saves the CPU profile of the action's first 5 s
+// to prof.cpu.pprof and the heap's after it to prof.heap.pprof.
+func measure(ctx context.Context, bin string, st storage, key string, act action, prof string) (result, error) {
+	s, err := start(ctx, bin, st, prof != "")
 	if err != nil {
 		return result{}, err
 	}
@@ -248,6 +256,11 @@ func measure(ctx context.Context, bin string, st storage, key string, act action
 	if r.rss0, _, err = s.memory(); err != nil {
 		return r, err
 	}
+	cpu := make(chan error, 1)
+	if prof != "" {
+		go func() { cpu <- s.profile("profile", "seconds=5", prof+".cpu.pprof") }()
+		time.Sleep(100 * time.Millisecond)
+	}
 	for range act.calls {
 		began := time.Now()
 		body, err := act.do(a)
@@ -258,5 +271,10 @@ func measure(ctx context.Context, bin string, st storage, key string, act action
 		r.bytes = len(body)
 	}
 	_, r.peak, err = s.memory()
+	if prof != "" && err == nil {
+		if err = <-cpu; err == nil {
+			err = s.profile("heap", "", prof+".heap.pprof")
+		}
+	}
 	return r, err
 }

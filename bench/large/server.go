@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/cookiejar"
 	"net/url"
@@ -23,6 +24,7 @@ import (
 type server struct {
 	cmd    *exec.Cmd
 	base   string // http://127.0.0.1:PORT
+	debug  string // the profiles' address, with --profile
 	client *http.Client
 }
 
@@ -41,10 +43,21 @@ func (s storage) flags() []string {
 
 var listening = regexp.MustCompile(`taskd listening on (http://127\.0\.0\.1:[0-9]+) `)
 
-// start runs bin serve on st and waits for /healthz.
-func start(ctx context.Context, bin string, st storage) (*server, error) {
+// start runs bin serve on st and waits for /healthz; with profiles, it
+// serves Go's profiles too.
+func start(ctx context.Context, bin string, st storage, profiles bool) (*server, error) {
 	args := append([]string{"serve", "--dev", "--log-level", "warn", "--addr", "127.0.0.1:0",
 		"--api-rate-limit", "1000000000", "--api-rate-limit-address", "1000000000"}, st.flags()...)
+	debug := ""
+	if profiles {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			return nil, err
+		}
+		debug = ln.Addr().String()
+		ln.Close()
+		args = append(args, "--debug-addr", debug)
+	}
 	cmd := exec.CommandContext(ctx, bin, args...)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
@@ -64,7 +77,7 @@ func start(ctx context.Context, bin string, st storage) (*server, error) {
 			}
 		}
 	}()
-	s := &server{cmd: cmd}
+	s := &server{cmd: cmd, debug: debug}
 	select {
 	case s.base = <-found:
 	case <-time.After(30 * time.Second):
@@ -210,4 +223,22 @@ func (a account) page(path string) ([]byte, error) {
 		err = fmt.Errorf("%s: HTTP %d", path, res.StatusCode)
 	}
 	return body, err
+}
+
+// profile saves the server's profile of name (with the query) to file.
+func (s *server) profile(name, query, file string) error {
+	res, err := http.Get("http://" + s.debug + "/debug/pprof/" + name + "?" + query)
+	if err != nil {
+		return err
+	}
+	defer res.Body.Close()
+	f, err := os.Create(file)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(f, res.Body); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }

@@ -214,7 +214,7 @@ func ShapeTree(ids, parents []int64) TreeShape {
 		in[id] = true
 	}
 	s := TreeShape{Children: make(map[int64][]int)} // parent → indexes of its children
-	orphans := make(map[int64][]int)                 // missing parent → indexes
+	orphans := make(map[int64][]int)                // missing parent → indexes
 	var missing []int64
 	for i, parent := range parents {
 		switch {

@@ -34,14 +34,15 @@ type adminAPI struct {
 	now       func() time.Time
 	actions   map[string]action
 	lists     *listCache
-	// streams admits the streamed answers (stream.go): as many at once as
-	// there are cores, fewer than the read connections (2 or 4 per core).
-	streams streams
 	hooks     WebhookService
 	people    Inviter
 	limits    Limits
 	// work makes the changes (the use cases the pages share).
 	work *usecase.Services
+
+	// streams admits the streamed answers (stream.go): as many at once as
+	// there are cores, fewer than the read connections (2 or 4 per core).
+	streams streams
 }
 
 // Limits are the API's rate limits; a nil limiter allows everything.

@@ -174,34 +174,15 @@ func CanReopen(t Task, parentStatus string) error {
 // in tasks comes after them, at the top level with its own subtasks,
 // grouped with its siblings in the order the first of them appears.
 func BuildTree(tasks []Task) []Task {
-	in := make(map[int64]bool, len(tasks))
-	for _, t := range tasks {
-		in[t.ID] = true
-	}
-	children := make(map[int64][]int) // parent → indexes of its children
-	var top []int
-	orphans := make(map[int64][]int) // missing parent → indexes
-	var missing []int64
+	ids, parents := make([]int64, len(tasks)), make([]int64, len(tasks))
 	for i, t := range tasks {
-		switch {
-		case t.ParentID == 0:
-			top = append(top, i)
-		case in[t.ParentID]:
-			children[t.ParentID] = append(children[t.ParentID], i)
-		default:
-			if _, ok := orphans[t.ParentID]; !ok {
-				missing = append(missing, t.ParentID)
-			}
-			orphans[t.ParentID] = append(orphans[t.ParentID], i)
-		}
+		ids[i], parents[i] = t.ID, t.ParentID
 	}
-	for _, pid := range missing {
-		top = append(top, orphans[pid]...)
-	}
+	shape := ShapeTree(ids, parents)
 	var nest func(i int) Task
 	nest = func(i int) Task {
 		t := tasks[i]
-		if kids := children[t.ID]; len(kids) > 0 {
+		if kids := shape.Children[t.ID]; len(kids) > 0 {
 			t.Children = make([]Task, len(kids))
 			for j, k := range kids {
 				t.Children[j] = nest(k)
@@ -209,9 +190,47 @@ func BuildTree(tasks []Task) []Task {
 		}
 		return t
 	}
-	out := make([]Task, len(top))
-	for j, i := range top {
+	out := make([]Task, len(shape.Top))
+	for j, i := range shape.Top {
 		out[j] = nest(i)
 	}
 	return out
+}
+
+// TreeShape is the tree BuildTree makes of a list of tasks, by their
+// indexes in the list: the top-level entries in order, and the children
+// of each task (by id), in order. It lets a long list be nested from its
+// ids alone and read a few trees at a time.
+type TreeShape struct {
+	Top      []int
+	Children map[int64][]int
+}
+
+// ShapeTree is the TreeShape of the tasks with these ids and parent ids
+// (0 for a top-level task), in this order, as BuildTree nests them.
+func ShapeTree(ids, parents []int64) TreeShape {
+	in := make(map[int64]bool, len(ids))
+	for _, id := range ids {
+		in[id] = true
+	}
+	s := TreeShape{Children: make(map[int64][]int)} // parent → indexes of its children
+	orphans := make(map[int64][]int)                // missing parent → indexes
+	var missing []int64
+	for i, parent := range parents {
+		switch {
+		case parent == 0:
+			s.Top = append(s.Top, i)
+		case in[parent]:
+			s.Children[parent] = append(s.Children[parent], i)
+		default:
+			if _, ok := orphans[parent]; !ok {
+				missing = append(missing, parent)
+			}
+			orphans[parent] = append(orphans[parent], i)
+		}
+	}
+	for _, pid := range missing {
+		s.Top = append(s.Top, orphans[pid]...)
+	}
+	return s
 }

@@ -1,6 +1,8 @@
 package api
 
 import (
+	"encoding/json"
+
 	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/wire"
 )
@@ -198,9 +200,12 @@ func getEvents(c *call) (any, error) {
 			return nil, err
 		}
 	}
-	evs, err := c.store.Events(c.ctx, c.viewer(), c.now().Add(-d), pid)
-	if err != nil {
-		return nil, err
-	}
-	return ok(renderEvents(evs)), nil
+	// Written as they are read (stream.go): a period of a million events
+	// is never held whole.
+	since := c.now().Add(-d)
+	return streamBody(func(put func(any) error) error {
+		return c.store.EachEvent(c.ctx, c.viewer(), since, pid, func(e taskd.StoredEvent) error {
+			return put(json.RawMessage(e.JSON()))
+		})
+	}), nil
 }

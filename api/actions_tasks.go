@@ -69,27 +69,45 @@ func getTasks(c *call) (any, error) {
 	return body, nil
 }
 
+// getAllTasks answers the account's tasks as they are read, a few trees
+// at a time (stream.go): an account of 100,000 tasks is never held whole.
 func getAllTasks(c *call) (any, error) {
 	status, err := taskFilter(c)
 	if err != nil {
 		return nil, err
 	}
-	tasks, err := c.store.Tasks(c.ctx, taskd.TaskQuery{Viewer: c.viewer(), Status: status})
-	if err != nil {
-		return nil, err
-	}
 	v := c.view()
 	v.project = true
-	if err := c.withTags(&v, tasks); err != nil {
-		return nil, err
-	}
 	if err := c.withFiles(&v, 0); err != nil {
 		return nil, err
 	}
-	if err := c.withTaskValues(&v, tasks, false); err != nil {
-		return nil, err
+	q := taskd.TaskQuery{Viewer: c.viewer(), Status: status}
+	return streamBody(func(put func(any) error) error {
+		return c.store.TaskTrees(c.ctx, q, func(tops []taskd.Task) error {
+			if err := c.withTags(&v, tops); err != nil {
+				return err
+			}
+			if err := c.withTaskValues(&v, flatten(tops), false); err != nil {
+				return err
+			}
+			for _, t := range tops {
+				if err := put(v.render(t)); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	}), nil
+}
+
+// flatten lists tasks and their subtasks, at every level.
+func flatten(tasks []taskd.Task) []taskd.Task {
+	var out []taskd.Task
+	for _, t := range tasks {
+		out = append(out, t)
+		out = append(out, flatten(t.Children)...)
 	}
-	return ok(v.renderAll(taskd.BuildTree(tasks))), nil
+	return out
 }
 
 func searchTasks(c *call) (any, error) {

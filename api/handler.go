@@ -10,6 +10,7 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -38,6 +39,10 @@ type adminAPI struct {
 	limits    Limits
 	// work makes the changes (the use cases the pages share).
 	work *usecase.Services
+
+	// streams admits the streamed answers (stream.go): as many at once as
+	// there are cores, fewer than the read connections (2 or 4 per core).
+	streams streams
 }
 
 // Limits are the API's rate limits; a nil limiter allows everything.
@@ -113,7 +118,7 @@ func New(cfg Config) *API {
 		return t
 	}
 	a := &API{admin: &adminAPI{store: cfg.Store, directory: cfg.Directory, sealer: cfg.Sealer, log: cfg.Log, now: cfg.Now, actions: table(),
-		lists: newListCache(64 << 20), hooks: cfg.Hooks, people: cfg.People, limits: cfg.Limits, work: cfg.Work}}
+		lists: newListCache(64 << 20), streams: newStreams(runtime.GOMAXPROCS(0)), hooks: cfg.Hooks, people: cfg.People, limits: cfg.Limits, work: cfg.Work}}
 	if cfg.Tokens != nil {
 		table := table()
 		table["me"] = action{anyScope, read, nil, me}
@@ -164,7 +169,7 @@ func (h *adminAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, h.log, err)
 		return
 	}
-	respond(w, h.log, data)
+	h.respond(w, r, data)
 }
 
 func (h *adminAPI) serve(w http.ResponseWriter, r *http.Request) (any, error) {
@@ -288,14 +293,18 @@ func dispatch(ctx context.Context, table map[string]action, c *call) (any, error
 	return out, err
 }
 
-// respond writes an action's answer: a file's content for download, the
-// JSON envelope for everything else.
-func respond(w http.ResponseWriter, log *slog.Logger, data any) {
-	if fb, ok := data.(fileBody); ok {
-		if err := writeFile(w, fb); err != nil {
-			log.Warn("download cut short", "file", fb.file.ID, "err", err)
+// respond writes an action's answer: a file's content for download, a
+// streamed list as it is read (stream.go), the JSON envelope for
+// everything else.
+func (h *adminAPI) respond(w http.ResponseWriter, r *http.Request, data any) {
+	switch b := data.(type) {
+	case fileBody:
+		if err := writeFile(w, b); err != nil {
+			h.log.Warn("download cut short", "file", b.file.ID, "err", err)
 		}
-		return
+	case streamBody:
+		writeStream(w, r, h.log, h.streams, b)
+	default:
+		writeJSON(w, http.StatusOK, data)
 	}
-	writeJSON(w, http.StatusOK, data)
 }

@@ -40,7 +40,7 @@ func (h *tokenAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, h.log, err)
 		return
 	}
-	respond(w, h.log, data)
+	h.respond(w, r, data)
 }
 
 func (h *tokenAPI) serve(w http.ResponseWriter, r *http.Request) (any, error) {

@@ -209,14 +209,6 @@ func renderComment(c taskd.Comment) commentOut {
 		DateAdded: wire.FormatDateTime(c.DateAdded), UserFrom: c.Author}
 }
 
-func renderEvents(evs []taskd.StoredEvent) []json.RawMessage {
-	out := make([]json.RawMessage, len(evs))
-	for i, e := range evs {
-		out[i] = e.JSON()
-	}
-	return out
-}
-
 // renderEach renders every element of a list.
 func renderEach[T, U any](list []T, render func(T) U) []U {
 	out := make([]U, len(list))

@@ -28,6 +28,9 @@ type Store interface {
 	ProjectSubscribers(ctx context.Context, accountID, projectID int64) (map[int64][]taskd.PersonRef, error)
 	Task(ctx context.Context, v taskd.Viewer, id int64) (taskd.Task, error)
 	Tasks(ctx context.Context, q taskd.TaskQuery) ([]taskd.Task, error)
+	// TaskTrees hands over BuildTree(Tasks(q)) a few trees at a time,
+	// from one snapshot, for answers written as they are read.
+	TaskTrees(ctx context.Context, q taskd.TaskQuery, fn func([]taskd.Task) error) error
 	Comments(ctx context.Context, v taskd.Viewer, taskID int64) ([]taskd.Comment, error)
 
 	// Costs, timers, files, tags, custom fields and events.
@@ -44,4 +47,6 @@ type Store interface {
 	CustomFields(ctx context.Context, accountID int64, of string) ([]taskd.CustomField, error)
 	FieldValues(ctx context.Context, v taskd.Viewer, of string, ids []int64) (map[int64][]taskd.FieldValue, error)
 	Events(ctx context.Context, v taskd.Viewer, since time.Time, projectID int64) ([]taskd.StoredEvent, error)
+	// EachEvent hands over Events one at a time, read from a cursor.
+	EachEvent(ctx context.Context, v taskd.Viewer, since time.Time, projectID int64, fn func(taskd.StoredEvent) error) error
 }

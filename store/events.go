@@ -60,6 +60,14 @@ func (db *DB) emitChange(ctx context.Context, tx querier, by taskd.Actor, action
 // Events returns every event since the given time that the viewer sees,
 // oldest first, optionally of one project only.
 func (db *DB) Events(ctx context.Context, v taskd.Viewer, since time.Time, projectID int64) ([]taskd.StoredEvent, error) {
+	query, args := db.eventsSQL(v, since, projectID)
+	return all(ctx, db.reader, "events", query, func(s scanner) (taskd.StoredEvent, error) {
+		return scanEvent(s, v.AccountID)
+	}, args...)
+}
+
+// eventsSQL is the query of Events and its arguments.
+func (db *DB) eventsSQL(v taskd.Viewer, since time.Time, projectID int64) (string, []any) {
 	seen := eventsSeen(v)
 	query := `SELECT e.id, e.project_id, e.name, e.created_at, e.body FROM events e WHERE e.account_id = ? AND e.created_at >= ?` + seen.where()
 	args := append([]any{v.AccountID, ms(since)}, seen.args...)
@@ -67,12 +75,15 @@ func (db *DB) Events(ctx context.Context, v taskd.Viewer, since time.Time, proje
 		query += ` AND e.project_id = ?`
 		args = append(args, projectID)
 	}
-	return all(ctx, db.reader, "events", db.d.q(query+` ORDER BY e.id`), func(s scanner) (taskd.StoredEvent, error) {
-		e := taskd.StoredEvent{AccountID: v.AccountID}
-		var at int64
-		var body string
-		err := s.Scan(&e.ID, &e.ProjectID, &e.Name, &at, &body)
-		e.Time, e.Body = fromMS(at), []byte(body)
-		return e, err
-	}, args...)
+	return db.d.q(query + ` ORDER BY e.id`), args
+}
+
+// scanEvent reads a row of eventsSQL.
+func scanEvent(s scanner, accountID int64) (taskd.StoredEvent, error) {
+	e := taskd.StoredEvent{AccountID: accountID}
+	var at int64
+	var body string
+	err := s.Scan(&e.ID, &e.ProjectID, &e.Name, &at, &body)
+	e.Time, e.Body = fromMS(at), []byte(body)
+	return e, err
 }

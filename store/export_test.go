@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 
 	"github.com/taskd/taskd"
 )
@@ -41,6 +42,64 @@ func (db *DB) plan(ctx context.Context, query string, args []any) ([]string, err
 			return nil, err
 		}
 		out = append(out, detail)
+	}
+	return out, rows.Err()
+}
+
+// PlainSearchForTest returns the ids of the account's tasks whose name
+// (or, with text, name or text) holds part, by the plain LIKE scan that
+// the trigram indexes only narrow (store/search.go).
+func (db *DB) PlainSearchForTest(ctx context.Context, accountID int64, part string, text bool) ([]int64, error) {
+	pattern := "%" + escapeLike(part) + "%"
+	cond := `name ` + db.d.ilike + ` ? ESCAPE '\'`
+	args := []any{accountID, pattern}
+	if text {
+		cond = `(` + cond + ` OR text ` + db.d.ilike + ` ? ESCAPE '\')`
+		args = append(args, pattern)
+	}
+	return db.idsForTest(ctx, `SELECT id FROM tasks WHERE account_id = ? AND `+cond+` ORDER BY id`, args...)
+}
+
+// IndexSearchForTest returns the ids of Tasks(q) where PostgreSQL is kept
+// off sequential scans, so that it reads the trigram indexes (and
+// rechecks) rather than the table; on SQLite, the ids of Tasks(q).
+func (db *DB) IndexSearchForTest(ctx context.Context, q taskd.TaskQuery) ([]int64, error) {
+	query, args := db.tasksSQL(q)
+	if db.d.name != "postgres" {
+		return db.idsForTest(ctx, `SELECT id FROM (`+query+`) x ORDER BY id`, args...)
+	}
+	tx, err := db.read.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, `SET LOCAL enable_seqscan = off`); err != nil {
+		return nil, err
+	}
+	rows, err := tx.QueryContext(ctx, `SELECT id FROM (`+query+`) x ORDER BY id`, args...)
+	if err != nil {
+		return nil, err
+	}
+	return scanIDsForTest(rows)
+}
+
+func (db *DB) idsForTest(ctx context.Context, query string, args ...any) ([]int64, error) {
+	rows, err := db.read.QueryContext(ctx, db.d.q(query), args...)
+	if err != nil {
+		return nil, err
+	}
+	return scanIDsForTest(rows)
+}
+
+func scanIDsForTest(rows *sql.Rows) ([]int64, error) {
+	defer rows.Close()
+	out := []int64{}
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		out = append(out, id)
 	}
 	return out, rows.Err()
 }

@@ -12,6 +12,8 @@ import (
 type filterColumns struct {
 	ints  map[taskd.QueryField]string // integer fields
 	texts map[taskd.QueryField]string // text fields (= and has)
+	// searched are the text fields tasks_search indexes (store/search.go).
+	searched map[taskd.QueryField]bool
 	// textDates are the date fields kept as YYYY-MM-DD text ("" when
 	// unset); timeDates those kept as Unix milliseconds (0 when unset).
 	textDates, timeDates map[taskd.QueryField]string
@@ -25,6 +27,7 @@ type filterColumns struct {
 var taskFilter = filterColumns{
 	ints:      map[taskd.QueryField]string{taskd.FieldID: "t.id", taskd.FieldProject: "t.project_id", taskd.FieldParent: "t.parent_id"},
 	texts:     map[taskd.QueryField]string{taskd.FieldName: "t.name"},
+	searched:  map[taskd.QueryField]bool{taskd.FieldName: true},
 	textDates: map[taskd.QueryField]string{taskd.FieldDateStart: "t.date_start", taskd.FieldDateEnd: "t.date_end"},
 	timeDates: map[taskd.QueryField]string{taskd.FieldDateAdded: "t.created_at", taskd.FieldDateClosed: "t.closed_at"},
 	object:    "t.id", values: "task_field_values", kind: taskd.ObjectTask,
@@ -88,7 +91,13 @@ func (db *DB) condSQL(c taskd.QueryCond, cols filterColumns) (string, []any) {
 	}
 	if col, ok := cols.texts[c.Field]; ok {
 		if c.Op == "has" {
-			return col + ` ` + db.d.ilike + ` ? ESCAPE '\'`, []any{"%" + escapeLike(c.Text) + "%"}
+			like, args := col+` `+db.d.ilike+` ? ESCAPE '\'`, []any{"%" + escapeLike(c.Text) + "%"}
+			if cols.searched[c.Field] {
+				if pre, pargs := db.trigramCandidates(c.Text, searchName); pre != "" {
+					return "(" + pre + like + ")", append(pargs, args...)
+				}
+			}
+			return like, args
 		}
 		return col + ` = ?`, []any{c.Text}
 	}

@@ -12,8 +12,9 @@
 //	go run ./bench/large --taskd /tmp/taskd --tasks 10000,100000
 //	go run ./bench/large --taskd /tmp/taskd --base /tmp/taskd-old --postgres 'postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable'
 //
-// With --base, every action is measured on both binaries, alternating,
-// on the same data: the same-run baseline. See bench/README.md.
+// With --base, every action is measured on both binaries on the same
+// data, the base's first (the newer binary may migrate the database, which
+// the older one would then refuse): the same-run baseline. See bench/README.md.
 package main
 
 import (
@@ -113,7 +114,13 @@ func measureSize(ctx context.Context, o options, n int) error {
 		}
 		driver, dsn, dbName = "pgx", st.db, "postgres"
 	}
-	out, err := exec.CommandContext(ctx, o.taskd, append([]string{"account", "create", "--slug", slug, "--name", "Large",
+	// The account is made by the oldest binary: a newer one migrates the
+	// database, which an older one then refuses to open.
+	bins := []string{o.taskd}
+	if o.base != "" {
+		bins = []string{o.base, o.taskd}
+	}
+	out, err := exec.CommandContext(ctx, bins[0], append([]string{"account", "create", "--slug", slug, "--name", "Large",
 		"--owner-email", email, "--owner-password", password}, st.flags()...)...).Output()
 	if err != nil {
 		return fmt.Errorf("account create: %w", err)
@@ -135,15 +142,13 @@ func measureSize(ctx context.Context, o options, n int) error {
 	fmt.Printf("# %s: %d tasks in %d projects (%d in one), %d events, %d cost lines, filled in %s\n",
 		dbName, f.tasks, sc.projects, sc.bigProject, sc.events, sc.costs, time.Since(began).Round(time.Second))
 
-	bins := []string{o.taskd}
-	if o.base != "" {
-		bins = append(bins, o.base)
-	}
-	for _, act := range actions(f, o) {
-		if o.only != nil && !o.only[act.name] {
-			continue
-		}
-		for _, bin := range bins {
+	// Every action of the base, then every action of the new binary (which
+	// may migrate the database on its first start).
+	for _, bin := range bins {
+		for _, act := range actions(f, o) {
+			if o.only != nil && !o.only[act.name] {
+				continue
+			}
 			prof := ""
 			if o.profiles != "" {
 				prof = filepath.Join(o.profiles, fmt.Sprintf("%s-%d-%s-%s", dbName, n, label(o, bin), act.name))
@@ -154,9 +159,7 @@ func measureSize(ctx context.Context, o options, n int) error {
 			}
 			fmt.Printf("db=%s tasks=%d bin=%s action=%s %s\n", dbName, n, label(o, bin), act.name, r)
 		}
-	}
-	if (o.only == nil || o.only["backup"]) && o.postgres == "" {
-		for _, bin := range bins {
+		if (o.only == nil || o.only["backup"]) && o.postgres == "" {
 			line, err := backupUnderLoad(ctx, bin, st, created.Key, tmp)
 			if err != nil {
 				return fmt.Errorf("backup with %s: %w", bin, err)

@@ -34,10 +34,10 @@ type adminAPI struct {
 	actions   map[string]action
 	lists     *listCache
 	// verified remembers the hashes that verified (authenticate).
-	verified  *verifiedHashes
-	hooks     WebhookService
-	people    Inviter
-	limits    Limits
+	verified *verifiedHashes
+	hooks    WebhookService
+	people   Inviter
+	limits   Limits
 	// work makes the changes (the use cases the pages share).
 	work *usecase.Services
 }

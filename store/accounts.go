@@ -284,6 +284,10 @@ func (db *DB) SetAccountZone(ctx context.Context, accountID int64, zone string) 
 // no such project; not found ("account") when there is no account.
 func (db *DB) AccountAndProjectVersion(ctx context.Context, slug string, projectID int64) (a taskd.Account, version int64, seen bool, err error) {
 	a.Slug = slug
+	// One indexed lookup, run without the request's cancellation: watching
+	// a context costs more than the lookup (a goroutine each in
+	// database/sql and in the SQLite driver, per query).
+	ctx = context.WithoutCancel(ctx)
 	// The key's condition does not depend on the account (it sees all of
 	// it); it is asked all the same, so the rule stays in viewer.go.
 	cond := projectSeen(taskd.AccountViewer(0), "pr.id")

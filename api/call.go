@@ -46,8 +46,8 @@ type call struct {
 	parts   *fileParts
 	uploads []taskd.File
 	// known is a project's version read with the account, for the
-	// administrative key; nil when none was.
-	known *knownVersion
+	// administrative key; project 0 when none was.
+	known knownVersion
 }
 
 // knownVersion is the version of a project as the administrative key sees
@@ -61,7 +61,7 @@ type knownVersion struct {
 // sees it (Store.ProjectVersion): the one read with the account when it is
 // this project's and the caller is the key, else read now.
 func (c *call) projectVersion(pid int64) (int64, error) {
-	if k := c.known; k != nil && k.project == pid && c.who.person == nil {
+	if k := c.known; k.project != 0 && k.project == pid && c.who.person == nil {
 		if !k.seen {
 			return 0, taskd.NotFound("project")
 		}

@@ -203,17 +203,17 @@ func (h *adminAPI) serve(w http.ResponseWriter, r *http.Request) (any, error) {
 // read of the database for an answer from the rendered-list cache); the
 // parameters as sent only choose the query: the action reads the version
 // only for the project its authenticated parameters name (call.version).
-func (h *adminAPI) account(ctx context.Context, slug string, req *request) (taskd.Account, *knownVersion, error) {
+func (h *adminAPI) account(ctx context.Context, slug string, req *request) (taskd.Account, knownVersion, error) {
 	pid := req.listProject()
 	if pid == 0 {
 		acct, err := h.store.AccountBySlug(ctx, slug)
-		return acct, nil, err
+		return acct, knownVersion{}, err
 	}
 	acct, version, seen, err := h.store.AccountAndProjectVersion(ctx, slug, pid)
 	if err != nil {
-		return acct, nil, err
+		return acct, knownVersion{}, err
 	}
-	return acct, &knownVersion{project: pid, version: version, seen: seen}, nil
+	return acct, knownVersion{project: pid, version: version, seen: seen}, nil
 }
 
 // authenticate checks the Admin header or the hash and returns the
@@ -244,7 +244,7 @@ func (h *adminAPI) authenticate(r *http.Request, req *request, acct taskd.Accoun
 	if err != nil {
 		return nil, err
 	}
-	if h.verified.has(acct.Slug, acct.APIKey, src.form) {
+	if h.verified.has(acct.ID, acct.Slug, acct.APIKey, src.form) {
 		return src.params, nil
 	}
 	key, err := h.sealer.OpenAPIKey(acct.Slug, acct.APIKey)
@@ -254,7 +254,7 @@ func (h *adminAPI) authenticate(r *http.Request, req *request, acct taskd.Accoun
 	if !checkHash(src.form, src.params["hash"], key) {
 		return nil, fail(CodeAuth, "")
 	}
-	h.verified.add(acct.Slug, acct.APIKey, src.form)
+	h.verified.add(acct.ID, acct.Slug, acct.APIKey, src.form)
 	return src.params, nil
 }
 

@@ -137,7 +137,11 @@ func (c *call) choice(name string, allowed ...string) (string, error) {
 
 // extra reports whether the comma-separated extra parameter names word.
 func (c *call) extra(word string) bool {
-	for _, w := range strings.Split(c.p["extra"], ",") {
+	extra := c.p["extra"]
+	if extra == "" {
+		return false
+	}
+	for _, w := range strings.Split(extra, ",") {
 		if strings.TrimSpace(w) == word {
 			return true
 		}

@@ -23,7 +23,7 @@ func getTasks(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	version, err := c.store.ProjectVersion(c.ctx, c.viewer(), pid)
+	version, err := c.projectVersion(pid)
 	if err != nil {
 		return nil, err
 	}

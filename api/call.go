@@ -45,6 +45,29 @@ type call struct {
 	// those stored for the action to attach (receiveFiles).
 	parts   *fileParts
 	uploads []taskd.File
+	// known is a project's version read with the account, for the
+	// administrative key; project 0 when none was.
+	known knownVersion
+}
+
+// knownVersion is the version of a project as the administrative key sees
+// it, read in the same query as the account (adminAPI.account).
+type knownVersion struct {
+	project, version int64
+	seen             bool
+}
+
+// projectVersion is the version of the project's task list as the caller
+// sees it (Store.ProjectVersion): the one read with the account when it is
+// this project's and the caller is the key, else read now.
+func (c *call) projectVersion(pid int64) (int64, error) {
+	if k := c.known; k.project != 0 && k.project == pid && c.who.person == nil {
+		if !k.seen {
+			return 0, taskd.NotFound("project")
+		}
+		return k.version, nil
+	}
+	return c.store.ProjectVersion(c.ctx, c.viewer(), pid)
 }
 
 func (c *call) accountID() int64 { return c.who.account.ID }
@@ -114,7 +137,11 @@ func (c *call) choice(name string, allowed ...string) (string, error) {
 
 // extra reports whether the comma-separated extra parameter names word.
 func (c *call) extra(word string) bool {
-	for _, w := range strings.Split(c.p["extra"], ",") {
+	extra := c.p["extra"]
+	if extra == "" {
+		return false
+	}
+	for _, w := range strings.Split(extra, ",") {
 		if strings.TrimSpace(w) == word {
 			return true
 		}

@@ -62,6 +62,7 @@ type okBody struct {
 	Data   any    `json:"data,omitempty"`
 }
 
+// writeJSON writes v, or the rendered body v, as the response, in one Write.
 func writeJSON(w http.ResponseWriter, status int, v any) {
 	var body []byte
 	if raw, ok := v.(rawJSON); ok {
@@ -77,6 +78,9 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	h.Set("Content-Type", "application/json; charset=utf-8")
 	h.Set("Cache-Control", "no-store")
 	h.Set("X-Content-Type-Options", "nosniff")
+	// With its length, a body goes out in one piece rather than in
+	// chunks, with no chunk header or final empty chunk to write.
+	h.Set("Content-Length", strconv.Itoa(len(body)))
 	w.WriteHeader(status)
 	w.Write(body)
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/internal/upload"
 )
 
@@ -57,6 +58,9 @@ func parseRequest(w http.ResponseWriter, r *http.Request, uploads *upload.Gate) 
 		if err := parseMultipart(w, r, req, uploads); err != nil {
 			return nil, err
 		}
+		return req, nil
+	}
+	if r.Body == nil || r.Body == http.NoBody { // nothing to read (most GETs)
 		return req, nil
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBody))
@@ -380,4 +384,24 @@ func uploadedID(dec *json.Decoder) (string, error) {
 			}
 		}
 	}
+}
+
+// listProject is the project of a get_tasks call as sent, before
+// authentication decides which parameters count; 0 for any other call. It
+// only chooses what the account's query reads along (adminAPI.account).
+func (req *request) listProject() int64 {
+	get := func(name string) string {
+		if v, ok := req.query.params[name]; ok {
+			return v
+		}
+		return req.body.params[name]
+	}
+	if get("action") != "get_tasks" {
+		return 0
+	}
+	id, err := taskd.ParseID(get("id_project"), "id_project")
+	if err != nil {
+		return 0
+	}
+	return id
 }

@@ -15,6 +15,10 @@ import (
 type Store interface {
 	// The account and its members.
 	AccountBySlug(ctx context.Context, slug string) (taskd.Account, error)
+	// AccountAndProjectVersion is AccountBySlug and the key's
+	// ProjectVersion of one project in one query (seen false: the key
+	// sees no such project).
+	AccountAndProjectVersion(ctx context.Context, slug string, projectID int64) (acct taskd.Account, version int64, seen bool, err error)
 	Member(ctx context.Context, accountID, personID int64) (taskd.Member, error)
 	MemberByEmail(ctx context.Context, accountID int64, email string) (taskd.Member, error)
 	Members(ctx context.Context, accountID int64) ([]taskd.Member, error)

@@ -276,3 +276,33 @@ func (db *DB) SetAccountZone(ctx context.Context, accountID int64, zone string) 
 	res, err := db.exec(ctx, "set account zone", `UPDATE accounts SET time_zone = ? WHERE id = ?`, zone, accountID)
 	return oneRow(res, err, "account")
 }
+
+// AccountAndProjectVersion is AccountBySlug and, in the same query,
+// ProjectVersion of the account's project projectID for the administrative
+// key (taskd.AccountViewer): what a get_tasks call with the key reads before
+// it can answer from the rendered-list cache. seen is false when the key sees
+// no such project; not found ("account") when there is no account.
+func (db *DB) AccountAndProjectVersion(ctx context.Context, slug string, projectID int64) (a taskd.Account, version int64, seen bool, err error) {
+	a.Slug = slug
+	// One indexed lookup, run without the request's cancellation: watching
+	// a context costs more than the lookup (a goroutine each in
+	// database/sql and in the SQLite driver, per query).
+	ctx = context.WithoutCancel(ctx)
+	// The key's condition does not depend on the account (it sees all of
+	// it); it is asked all the same, so the rule stays in viewer.go.
+	cond := projectSeen(taskd.AccountViewer(0), "pr.id")
+	var added int64
+	var v sql.NullInt64
+	err = db.reader.QueryRow(ctx, db.d.q(`SELECT a.id, a.name, a.api_key, a.created_at, a.time_zone, a.currency,
+		(SELECT pr.version FROM projects pr WHERE pr.account_id = a.id AND pr.id = ?`+cond.where()+`)
+		FROM accounts a WHERE a.slug = ?`), append(append([]any{projectID}, cond.args...), slug)...).
+		Scan(&a.ID, &a.Name, &a.APIKey, &added, &a.TimeZone, &a.Currency, &v)
+	if errors.Is(err, sql.ErrNoRows) {
+		return a, 0, false, taskd.NotFound("account")
+	}
+	if err != nil {
+		return a, 0, false, taskd.Internal("account and project version", err)
+	}
+	a.Added = fromMS(added)
+	return a, v.Int64, v.Valid, nil
+}

@@ -5,6 +5,7 @@
 package storetest
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"strings"
@@ -67,6 +68,10 @@ type Store interface {
 	taskd.FileStore
 	taskd.CustomFieldStore
 	ratelimit.Store
+
+	// What the API reads before a get_tasks call with the key (api.Store):
+	// the account and the project's version, in one query.
+	AccountAndProjectVersion(ctx context.Context, slug string, projectID int64) (acct taskd.Account, version int64, seen bool, err error)
 
 	// The pages' sessions: web.SessionStore, which the pages declare as
 	// its only consumer.
@@ -340,7 +345,17 @@ func testTaskRules(t *testing.T, f *Fixture) {
 func testProjectVersion(t *testing.T, f *Fixture) {
 	ctx, s, by := t.Context(), f.Store, f.Owner
 	p, other := newProject(t, f), newProject(t, f)
-	version := func() int64 { return must(s.ProjectVersion(ctx, taskd.AccountViewer(by.AccountID), p.ID))(t) }
+	version := func() int64 {
+		t.Helper()
+		v := must(s.ProjectVersion(ctx, taskd.AccountViewer(by.AccountID), p.ID))(t)
+		// The API's one query reads the same version with the account.
+		acct, kv, seen, err := s.AccountAndProjectVersion(ctx, f.Account.Slug, p.ID)
+		noErr(t, err)
+		if acct.ID != f.Account.ID || acct.Name != f.Account.Name || !bytes.Equal(acct.APIKey, f.Account.APIKey) || !seen || kv != v {
+			t.Fatalf("AccountAndProjectVersion = %+v, %d, %v; want account %d, version %d", acct, kv, seen, f.Account.ID, v)
+		}
+		return v
+	}
 	last := version()
 	step := func(name string, change func() error, raises bool) {
 		t.Helper()
@@ -370,6 +385,23 @@ func testProjectVersion(t *testing.T, f *Fixture) {
 	step("delete", func() error { return s.DeleteTask(ctx, by, task.ID) }, true)
 	_, err := s.ProjectVersion(ctx, taskd.AccountViewer(by.AccountID), p.ID+999)
 	want(t, err, taskd.KindNotFound, "project")
+
+	// Another account's project, or none, is not seen by the key; the
+	// account is still read (the call is refused only once authenticated).
+	elsewhere, elsewhereBy := NewAccount(t, s, "version")
+	theirs := must(s.CreateProject(ctx, elsewhereBy, taskd.ProjectInput{Name: new("Theirs")}))(t)
+	for _, id := range []int64{theirs.ID, p.ID + 999} {
+		acct, _, seen, err := s.AccountAndProjectVersion(ctx, f.Account.Slug, id)
+		noErr(t, err)
+		if acct.ID != f.Account.ID || seen {
+			t.Fatalf("project %d: account %d, seen %v; want account %d, not seen", id, acct.ID, seen, f.Account.ID)
+		}
+	}
+	if _, _, seen, err := s.AccountAndProjectVersion(ctx, elsewhere.Slug, theirs.ID); err != nil || !seen {
+		t.Fatalf("their own project: seen %v, %v", seen, err)
+	}
+	_, _, _, err = s.AccountAndProjectVersion(ctx, "no-such-account", p.ID)
+	want(t, err, taskd.KindNotFound, "account")
 }
 
 func testTaskQueries(t *testing.T, f *Fixture) {

@@ -160,10 +160,7 @@ func plausible(clientID, clientSecret string) bool {
 // time.
 func secretMatches(c taskd.Client, clientSecret string) bool {
 	got := secret.HashToken(clientSecret)
-	if subtle.ConstantTimeCompare([]byte(got), []byte(c.SecretHash)) != 1 {
-		return false
-	}
-	return true
+	return subtle.ConstantTimeCompare([]byte(got), []byte(c.SecretHash)) == 1
 }
 
 // clientAuth is how the client of a token request is admitted: by the

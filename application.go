@@ -112,11 +112,16 @@ type ClientStore interface {
 // tokens and grants are not found.
 type GrantStore interface {
 	CreateGrant(ctx context.Context, g Grant, codeHash string) (Grant, error)
-	GrantByCode(ctx context.Context, codeHash string) (Grant, error)
+	// ClientGrantByCode returns the grant of a code with its client, when
+	// the client has clientID; not found ("grant") otherwise.
+	ClientGrantByCode(ctx context.Context, clientID, codeHash string) (Client, Grant, error)
 	// RedeemCode stores the first tokens of an unused code's grant; false
 	// when the code was used (or the grant revoked) meanwhile.
 	RedeemCode(ctx context.Context, grantID int64, t Tokens) (bool, error)
 	GrantByRefresh(ctx context.Context, refreshHash string) (Grant, error)
+	// ClientGrantByRefresh is GrantByRefresh with the grant's client, when
+	// the client has clientID; not found ("grant") otherwise.
+	ClientGrantByRefresh(ctx context.Context, clientID, refreshHash string) (Client, Grant, error)
 	// SpentRefresh returns the grant a rotated refresh token belonged to
 	// and when it was rotated.
 	SpentRefresh(ctx context.Context, refreshHash string) (grantID int64, spent time.Time, err error)

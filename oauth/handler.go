@@ -110,32 +110,39 @@ func (s *Server) parse(w http.ResponseWriter, r *http.Request) (form, error) {
 	return f, nil
 }
 
-// client authenticates the client by HTTP Basic (form-encoded, RFC 6749
-// §2.3.1) or by client_id and client_secret in the form, not both.
-func (s *Server) client(ctx context.Context, f form) (taskd.Client, error) {
+// credentials reads the client's credentials: HTTP Basic (form-encoded,
+// RFC 6749 §2.3.1) or client_id and client_secret in the form, not both.
+func credentials(f form) (clientAuth, error) {
 	id, sec := f.get("client_id"), f.get("client_secret")
 	if auth := f.header.Get("Authorization"); strings.HasPrefix(strings.ToLower(auth), "basic ") {
 		if sec != "" {
-			return taskd.Client{}, oerr(400, "invalid_request", "Use one client authentication method, not two")
+			return clientAuth{}, oerr(400, "invalid_request", "Use one client authentication method, not two")
 		}
 		r := http.Request{Header: http.Header{"Authorization": {auth}}}
 		u, p, ok := r.BasicAuth()
 		if !ok {
-			return taskd.Client{}, errInvalidClient
+			return clientAuth{}, errInvalidClient
 		}
 		bu, err1 := url.QueryUnescape(u)
 		bp, err2 := url.QueryUnescape(p)
 		if err1 != nil || err2 != nil || (id != "" && id != bu) {
-			return taskd.Client{}, errInvalidClient
+			return clientAuth{}, errInvalidClient
 		}
 		id, sec = bu, bp
 	}
-	c, err := s.AuthenticateClient(ctx, id, sec)
+	return clientAuth{id: id, secret: sec}, nil
+}
+
+// client authenticates the client of a request and counts the request
+// against its account's limit.
+func (s *Server) client(ctx context.Context, f form) (taskd.Client, error) {
+	a, err := credentials(f)
 	if err != nil {
-		return c, err
+		return taskd.Client{}, err
 	}
-	if wait, ok := s.cfg.Limits.PerAccount.Allow(ctx, strconv.FormatInt(c.AccountID, 10)); !ok {
-		return taskd.Client{}, tooMany(wait)
+	c, err := s.authenticate(ctx, a)
+	if err != nil {
+		return taskd.Client{}, err
 	}
 	return c, nil
 }
@@ -171,20 +178,22 @@ func (s *Server) refresh(ctx context.Context, f form) (any, error) {
 	return nil, oerr(400, "unsupported_grant_type", "grant_type must be refresh_token")
 }
 
-// grant authenticates the client first, so that a request that fails it
-// consumes nothing, then redeems the code or refresh token.
+// grant redeems the code or refresh token. The client is authenticated
+// before anything is consumed or refused for another reason, from the row
+// that also holds the grant (one query), or alone when there is no such
+// grant.
 func (s *Server) grant(ctx context.Context, f form, params ...string) (any, error) {
-	c, err := s.client(ctx, f)
+	a, err := credentials(f)
 	if err != nil {
 		return nil, err
 	}
 	if err := required(f, params...); err != nil {
-		return nil, err
+		return nil, s.refuse(ctx, a, err)
 	}
 	if params[0] == "code" {
-		return s.Exchange(ctx, c, f.get("code"), f.get("redirect_uri"), f.get("code_verifier"))
+		return s.exchange(ctx, a, f.get("code"), f.get("redirect_uri"), f.get("code_verifier"))
 	}
-	return s.Refresh(ctx, c, f.get("refresh_token"))
+	return s.refreshGrant(ctx, a, f.get("refresh_token"))
 }
 
 // User is the resource endpoint's answer (spec OAuth user).

@@ -135,7 +135,7 @@ type TokenSet struct {
 
 // AuthenticateClient checks client credentials in constant time.
 func (s *Server) AuthenticateClient(ctx context.Context, clientID, clientSecret string) (taskd.Client, error) {
-	if clientID == "" || clientSecret == "" || len(clientID) > 200 || len(clientSecret) > 200 {
+	if !plausible(clientID, clientSecret) {
 		return taskd.Client{}, errInvalidClient
 	}
 	c, err := s.cfg.Store.Client(ctx, clientID)
@@ -145,28 +145,103 @@ func (s *Server) AuthenticateClient(ctx context.Context, clientID, clientSecret 
 	if err != nil {
 		return c, err
 	}
-	got := secret.HashToken(clientSecret)
-	if subtle.ConstantTimeCompare([]byte(got), []byte(c.SecretHash)) != 1 {
+	if !secretMatches(c, clientSecret) {
 		return c, errInvalidClient
 	}
 	return c, nil
 }
 
-// Exchange redeems an authorization code (grant_type=authorization_code).
-// A code presented a second time revokes every token issued from it.
-func (s *Server) Exchange(ctx context.Context, c taskd.Client, code, redirectURI, verifier string) (TokenSet, error) {
-	if code == "" || len(code) > 200 {
-		return TokenSet{}, errInvalidGrant
+// plausible reports whether client credentials are worth a query.
+func plausible(clientID, clientSecret string) bool {
+	return clientID != "" && clientSecret != "" && len(clientID) <= 200 && len(clientSecret) <= 200
+}
+
+// secretMatches compares a presented secret with the client's, in constant
+// time.
+func secretMatches(c taskd.Client, clientSecret string) bool {
+	got := secret.HashToken(clientSecret)
+	return subtle.ConstantTimeCompare([]byte(got), []byte(c.SecretHash)) == 1
+}
+
+// clientAuth is how the client of a token request is admitted: by the
+// credentials it sent, or as a client its caller already authenticated
+// (client set).
+type clientAuth struct {
+	id, secret string
+	client     *taskd.Client
+}
+
+// authenticate reads and authenticates the client alone and counts the
+// request against its account's limit.
+func (s *Server) authenticate(ctx context.Context, a clientAuth) (taskd.Client, error) {
+	if a.client != nil {
+		return *a.client, nil
 	}
-	g, err := s.cfg.Store.GrantByCode(ctx, secret.HashToken(code))
+	c, err := s.AuthenticateClient(ctx, a.id, a.secret)
+	if err != nil {
+		return c, err
+	}
+	return c, s.limit(ctx, c)
+}
+
+// admit authenticates c, the client read with the grant its request names,
+// and counts the request against its account's limit.
+func (s *Server) admit(ctx context.Context, a clientAuth, c taskd.Client) error {
+	if a.client != nil {
+		return nil
+	}
+	if !secretMatches(c, a.secret) {
+		return errInvalidClient
+	}
+	return s.limit(ctx, c)
+}
+
+// limit counts a request of an authenticated client against the limit of
+// the account that registered it.
+func (s *Server) limit(ctx context.Context, c taskd.Client) error {
+	if wait, ok := s.cfg.Limits.PerAccount.Allow(ctx, strconv.FormatInt(c.AccountID, 10)); !ok {
+		return tooMany(wait)
+	}
+	return nil
+}
+
+// refuse answers a request refused before its client was read with a
+// grant: the client is authenticated alone first, so that one that fails
+// hears invalid_client (and a limited one too_many_requests), as it would
+// before anything else.
+func (s *Server) refuse(ctx context.Context, a clientAuth, err error) error {
+	if _, aerr := s.authenticate(ctx, a); aerr != nil {
+		return aerr
+	}
+	return err
+}
+
+// Exchange redeems an authorization code (grant_type=authorization_code)
+// of c, a client the caller authenticated. A code presented a second time
+// revokes every token issued from it.
+func (s *Server) Exchange(ctx context.Context, c taskd.Client, code, redirectURI, verifier string) (TokenSet, error) {
+	return s.exchange(ctx, clientAuth{id: c.ClientID, client: &c}, code, redirectURI, verifier)
+}
+
+// exchange is Exchange for the token endpoint: it reads the code's grant
+// with its client in one query and authenticates the client from that row
+// (nothing is cached: a deleted client or a changed secret counts at once).
+func (s *Server) exchange(ctx context.Context, a clientAuth, code, redirectURI, verifier string) (TokenSet, error) {
+	if a.client == nil && !plausible(a.id, a.secret) {
+		return TokenSet{}, errInvalidClient
+	}
+	if code == "" || len(code) > 200 {
+		return TokenSet{}, s.refuse(ctx, a, errInvalidGrant)
+	}
+	c, g, err := s.cfg.Store.ClientGrantByCode(ctx, a.id, secret.HashToken(code))
 	if taskd.IsNotFound(err) {
-		return TokenSet{}, errInvalidGrant
+		return TokenSet{}, s.refuse(ctx, a, errInvalidGrant)
 	}
 	if err != nil {
 		return TokenSet{}, err
 	}
-	if g.ClientPK != c.ID {
-		return TokenSet{}, errInvalidGrant
+	if err := s.admit(ctx, a, c); err != nil {
+		return TokenSet{}, err
 	}
 	if g.CodeUsed {
 		if err := s.cfg.Store.RevokeGrant(ctx, g.ID); err != nil {
@@ -219,22 +294,39 @@ func checkPKCE(challenge, verifier string) error {
 	return nil
 }
 
-// Refresh rotates a grant's tokens (grant_type=refresh_token). Of several
-// concurrent refreshes with one token exactly one succeeds; a refresh token
-// presented after it was rotated revokes the whole grant.
+// Refresh rotates a grant's tokens (grant_type=refresh_token) for c, a
+// client the caller authenticated. Of several concurrent refreshes with
+// one token exactly one succeeds; a refresh token presented after it was
+// rotated revokes the whole grant.
 func (s *Server) Refresh(ctx context.Context, c taskd.Client, refreshToken string) (TokenSet, error) {
+	return s.refreshGrant(ctx, clientAuth{id: c.ClientID, client: &c}, refreshToken)
+}
+
+// refreshGrant is Refresh for the token endpoints: the grant and its
+// client are read in one query, as in exchange.
+func (s *Server) refreshGrant(ctx context.Context, a clientAuth, refreshToken string) (TokenSet, error) {
+	if a.client == nil && !plausible(a.id, a.secret) {
+		return TokenSet{}, errInvalidClient
+	}
 	if refreshToken == "" || len(refreshToken) > 200 {
-		return TokenSet{}, errInvalidGrant
+		return TokenSet{}, s.refuse(ctx, a, errInvalidGrant)
 	}
 	hash := secret.HashToken(refreshToken)
-	g, err := s.cfg.Store.GrantByRefresh(ctx, hash)
-	if taskd.IsNotFound(err) {
+	c, g, err := s.cfg.Store.ClientGrantByRefresh(ctx, a.id, hash)
+	if taskd.IsNotFound(err) { // not a current token of this client: reused, or not ours
+		c, err := s.authenticate(ctx, a)
+		if err != nil {
+			return TokenSet{}, err
+		}
 		return TokenSet{}, s.refreshReuse(ctx, c, hash)
 	}
 	if err != nil {
 		return TokenSet{}, err
 	}
-	if g.ClientPK != c.ID || g.Revoked || !s.cfg.Now().Before(g.RefreshExpires) {
+	if err := s.admit(ctx, a, c); err != nil {
+		return TokenSet{}, err
+	}
+	if g.Revoked || !s.cfg.Now().Before(g.RefreshExpires) {
 		return TokenSet{}, errInvalidGrant
 	}
 	set, t, err := s.issue(ctx, g)

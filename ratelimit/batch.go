@@ -35,9 +35,9 @@ type Batch struct {
 	now      func() time.Time
 	log      *slog.Logger
 
-	mu        sync.Mutex
-	queue     []queued
-	scheduled bool
+	mu    sync.Mutex
+	queue []queued
+	timer *time.Timer // the scheduled flush; nil when none
 }
 
 // queued is a counter with hits not yet added.
@@ -67,19 +67,23 @@ func (b *Batch) add(l *Shared, key string, c *counter) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.queue = append(b.queue, queued{l, key, c})
-	if !b.scheduled {
-		b.scheduled = true
-		time.AfterFunc(b.interval, func() { b.Flush(context.Background()) })
+	if b.timer == nil {
+		b.timer = time.AfterFunc(b.interval, func() { b.Flush(context.Background()) })
 	}
 }
 
 // Flush adds the queued hits now, in one call of the Store, and takes the
 // counts it answers as what every replica counted. Hits that could not be
-// added are queued again.
+// added are queued again. A server calls it when it stops, so that the
+// hits of its last second are not lost.
 func (b *Batch) Flush(ctx context.Context) {
 	b.mu.Lock()
 	q := b.queue
-	b.queue, b.scheduled = nil, false
+	b.queue = nil
+	if b.timer != nil {
+		b.timer.Stop() // a no-op when the timer is what called
+		b.timer = nil
+	}
 	b.mu.Unlock()
 	var hits []Hits
 	var sent []queued

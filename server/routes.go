@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
-	"time"
 
 	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/api"
@@ -29,12 +28,11 @@ func (c Config) limiter(name string, n int, batch *ratelimit.Batch) *ratelimit.S
 }
 
 // routes puts every package's addresses on one mux (each package mounts
-// its own) and wraps it in the middleware.
-func routes(ctx context.Context, c Config) (http.Handler, error) {
+// its own) and wraps it in the middleware. Every shared limiter's counts
+// reach the database through batch: in one statement a second at most,
+// never on a request's path.
+func routes(ctx context.Context, c Config, batch *ratelimit.Batch) (http.Handler, error) {
 	acctURL := func(slug string) string { return AccountURL(c.PublicURL, slug) }
-	// Every shared limiter's counts reach the database in one statement a
-	// second at most, never on a request's path.
-	batch := ratelimit.NewBatch(c.Store, time.Second, c.Now, c.Log)
 	auth, err := oauth.New(ctx, oauth.Config{Store: c.Store, Sealer: c.Sealer, Issuer: c.PublicURL, AccountURL: acctURL,
 		Strict: c.StrictOAuth, Now: c.Now, Log: c.Log, Limits: oauth.Limits{
 			PerAddress: c.limiter("token-address:", c.Limits.TokenAddress, batch),

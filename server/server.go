@@ -19,6 +19,7 @@ import (
 	"github.com/taskd/taskd/mail"
 	"github.com/taskd/taskd/metrics"
 	"github.com/taskd/taskd/people"
+	"github.com/taskd/taskd/ratelimit"
 	"github.com/taskd/taskd/secret"
 	"github.com/taskd/taskd/store"
 	"github.com/taskd/taskd/webhook"
@@ -75,12 +76,17 @@ type Limits struct {
 	// Uploads bounds the uploads in flight on this process and paces
 	// them; zero: no bound in flight, the default pace.
 	Uploads upload.Limits
+	// Flush is how long the rate-limit counts of a request wait in memory
+	// before they reach the database with the others' (a second when
+	// zero); Serve flushes them when it stops.
+	Flush time.Duration
 }
 
 // Server is a configured taskd HTTP server.
 type Server struct {
 	cfg     Config
 	handler http.Handler
+	counts  *ratelimit.Batch // the rate limiters' counts not yet in the database
 }
 
 // New builds the routes and middleware.
@@ -105,11 +111,12 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	if cfg.Mail.Now == nil {
 		cfg.Mail.Now = cfg.Now
 	}
-	h, err := routes(ctx, cfg)
+	counts := ratelimit.NewBatch(cfg.Store, cfg.Limits.Flush, cfg.Now, cfg.Log)
+	h, err := routes(ctx, cfg, counts)
 	if err != nil {
 		return nil, err
 	}
-	return &Server{cfg: cfg, handler: h}, nil
+	return &Server{cfg: cfg, handler: h, counts: counts}, nil
 }
 
 // ServeHTTP answers one request through the routes and the middleware,
@@ -127,7 +134,8 @@ func AccountURL(publicURL, slug string) string {
 
 // Serve answers on ln, and delivers webhooks, until ctx ends. Then it
 // stops accepting, waits up to ShutdownTimeout for requests in flight,
-// and stops the dispatcher once its deliveries in flight are done.
+// adds the rate-limit counts still in memory to the database, and stops
+// the dispatcher once its deliveries in flight are done.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	if s.cfg.Hooks != nil {
 		dctx, stopDispatch := context.WithCancel(context.WithoutCancel(ctx))
@@ -183,13 +191,24 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	s.cfg.Log.Info("shutting down")
 	sctx, cancel := context.WithTimeout(context.Background(), s.cfg.ShutdownTimeout)
 	defer cancel()
-	if err := srv.Shutdown(sctx); err != nil {
+	err := srv.Shutdown(sctx)
+	s.flushCounts()
+	if err != nil {
 		return fmt.Errorf("shutdown: %w", err)
 	}
 	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}
 	return nil
+}
+
+// flushCounts adds the rate-limit counts of the last requests to the
+// database, so that the other replicas see them, however the shutdown
+// went (it has its own few seconds).
+func (s *Server) flushCounts() {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	s.counts.Flush(ctx)
 }
 
 // observeDelivery counts and times webhook delivery attempts, and the

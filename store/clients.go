@@ -20,12 +20,21 @@ const clientColumns = `c.id, c.account_id, c.client_id, c.secret_hash, c.name, c
 
 func scanClient(s interface{ Scan(...any) error }) (taskd.Client, error) {
 	var c taskd.Client
+	dest, done := clientDest(&c)
+	err := s.Scan(dest...)
+	done()
+	return c, err
+}
+
+// clientDest returns where clientColumns scan to, and done, which finishes
+// c after the scan.
+func clientDest(c *taskd.Client) (dest []any, done func()) {
 	var uris string
 	var added int64
-	err := s.Scan(&c.ID, &c.AccountID, &c.ClientID, &c.SecretHash, &c.Name, &uris, &added, &c.AccountName)
-	c.RedirectURIs = strings.Split(uris, "\n")
-	c.Added = fromMS(added)
-	return c, err
+	return []any{&c.ID, &c.AccountID, &c.ClientID, &c.SecretHash, &c.Name, &uris, &added, &c.AccountName}, func() {
+		c.RedirectURIs = strings.Split(uris, "\n")
+		c.Added = fromMS(added)
+	}
 }
 
 // CreateClient registers an application.

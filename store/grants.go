@@ -54,9 +54,53 @@ func (db *DB) grantWhere(ctx context.Context, op, where string, arg any) (taskd.
 	return g, nil
 }
 
-// GrantByCode returns the grant of an authorization code; not found otherwise.
-func (db *DB) GrantByCode(ctx context.Context, codeHash string) (taskd.Grant, error) {
-	return db.grantWhere(ctx, "grant by code", `g.code_hash = ?`, codeHash)
+// clientGrantColumns are a client's columns (clientColumns' order) and its
+// grant's (grantColumns' order), read together by the token endpoint.
+const clientGrantColumns = `c.id, c.account_id, c.client_id, c.secret_hash, c.name, c.redirect_uris, c.created_at, ca.name,
+	` + grantColumns + ` JOIN accounts ca ON ca.id = c.account_id`
+
+// clientGrantWhere reads a grant of the client with the client_id and the
+// client, in one query; not found ("grant") when the client has no such
+// grant, whether or not the client exists.
+func (db *DB) clientGrantWhere(ctx context.Context, op, clientID, where string, arg any) (taskd.Client, taskd.Grant, error) {
+	var c taskd.Client
+	dest, done := clientDest(&c)
+	row := db.reader.QueryRow(ctx, db.d.q(`SELECT `+clientGrantColumns+` WHERE c.client_id = ? AND `+where), clientID, arg)
+	g, err := scanGrant(prefixed{row, dest})
+	done()
+	if errors.Is(err, sql.ErrNoRows) {
+		return c, g, taskd.NotFound("grant")
+	}
+	if err != nil {
+		return c, g, taskd.Internal(op, err)
+	}
+	return c, g, nil
+}
+
+// prefixed scans the first columns of a row into dest and the rest into
+// what its Scan is given.
+type prefixed struct {
+	s    scanner
+	dest []any
+}
+
+func (p prefixed) Scan(rest ...any) error {
+	return p.s.Scan(append(append(make([]any, 0, len(p.dest)+len(rest)), p.dest...), rest...)...)
+}
+
+// ClientGrantByCode returns the grant of an authorization code, with its
+// client, when the client has the client_id; not found otherwise. The
+// token endpoint reads both in this one query and authenticates the client
+// from it.
+func (db *DB) ClientGrantByCode(ctx context.Context, clientID, codeHash string) (taskd.Client, taskd.Grant, error) {
+	return db.clientGrantWhere(ctx, "client and grant by code", clientID, `g.code_hash = ?`, codeHash)
+}
+
+// ClientGrantByRefresh returns the grant whose current refresh token has
+// the hash, with its client, when the client has the client_id; not found
+// otherwise.
+func (db *DB) ClientGrantByRefresh(ctx context.Context, clientID, refreshHash string) (taskd.Client, taskd.Grant, error) {
+	return db.clientGrantWhere(ctx, "client and grant by refresh token", clientID, `g.refresh_hash = ?`, refreshHash)
 }
 
 // GrantByRefresh returns the grant whose current refresh token has the hash.

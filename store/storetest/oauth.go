@@ -52,11 +52,23 @@ func testGrants(t *testing.T, f *Fixture) {
 	now := f.Clock.Now()
 	g := must(s.CreateGrant(ctx, taskd.Grant{ClientPK: c.ID, AccountID: f.Account.ID, PersonID: f.Owner.Person.ID,
 		Scopes: []string{"tasks_read"}, RedirectURI: "https://app.example/cb", CodeExpires: now.Add(time.Minute)}, "code-hash"))(t)
-	got := must(s.GrantByCode(ctx, "code-hash"))(t)
-	if got.ID != g.ID || got.ClientID != c.ClientID || got.AccountSlug != f.Account.Slug || got.CodeUsed || len(got.Scopes) != 1 {
+	gc, got, err := s.ClientGrantByCode(ctx, c.ClientID, "code-hash")
+	noErr(t, err)
+	if got.ID != g.ID || got.ClientID != c.ClientID || got.AccountSlug != f.Account.Slug || got.CodeUsed || len(got.Scopes) != 1 ||
+		got.RedirectURI != "https://app.example/cb" || !got.CodeExpires.Equal(now.Add(time.Minute)) {
 		t.Fatalf("grant by code = %+v", got)
 	}
-	_, err := s.GrantByCode(ctx, "other-hash")
+	if gc.ID != c.ID || gc.ClientID != c.ClientID || gc.SecretHash != "hash" || gc.AccountID != f.Account.ID ||
+		gc.AccountName != f.Account.Name || gc.Name != "grants" || len(gc.RedirectURIs) != 1 || gc.RedirectURIs[0] != "https://app.example/cb" {
+		t.Fatalf("client with its grant = %+v", gc)
+	}
+	_, _, err = s.ClientGrantByCode(ctx, c.ClientID, "other-hash")
+	want(t, err, taskd.KindNotFound, "")
+	// Another client's code is not found for this one, nor this one's for it.
+	other := newClient(t, f, "other")
+	_, _, err = s.ClientGrantByCode(ctx, other.ClientID, "code-hash")
+	want(t, err, taskd.KindNotFound, "")
+	_, _, err = s.ClientGrantByCode(ctx, "no-such-client", "code-hash")
 	want(t, err, taskd.KindNotFound, "")
 
 	first := taskd.Tokens{AccessJTI: "jti-1", AccessExpires: now.Add(time.Hour), RefreshHash: "refresh-1", RefreshExpires: now.Add(24 * time.Hour)}
@@ -107,6 +119,14 @@ func testGrants(t *testing.T, f *Fixture) {
 	if got := must(s.GrantByRefresh(ctx, "refresh-2"))(t); got.ID != g.ID {
 		t.Fatalf("grant by refresh = %+v", got)
 	}
+	if gc, got, err := s.ClientGrantByRefresh(ctx, c.ClientID, "refresh-2"); err != nil || got.ID != g.ID || got.RefreshHash != "refresh-2" ||
+		gc.ID != c.ID || gc.SecretHash != "hash" {
+		t.Fatalf("client and grant by refresh = %+v %+v %v", gc, got, err)
+	}
+	_, _, err = s.ClientGrantByRefresh(ctx, c.ClientID, "refresh-1") // rotated: spent, not current
+	want(t, err, taskd.KindNotFound, "")
+	_, _, err = s.ClientGrantByRefresh(ctx, other.ClientID, "refresh-2")
+	want(t, err, taskd.KindNotFound, "")
 
 	noErr(t, s.RevokeClientGrants(ctx, f.Owner.Person.ID, c.ClientID))
 	if got := must(s.GrantByRefresh(ctx, "refresh-2"))(t); !got.Revoked {

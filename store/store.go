@@ -39,6 +39,8 @@ type DB struct {
 	// retry tries reads and uncommitted transactions again after a lost
 	// connection (retry.go).
 	retry retrier
+	// batches queues the changes that will share a transaction (group.go).
+	batches groupCommit
 }
 
 var (
@@ -256,20 +258,6 @@ func (db *DB) exec(ctx context.Context, op, query string, args ...any) (sql.Resu
 			return nil, taskd.Internal(op, err)
 		}
 	}
-}
-
-// change runs fn in a write transaction as tx does, for a change to an
-// account's work made by by; a person whose role does not allow work
-// (taskd.Authorize) changes nothing.
-func (db *DB) change(ctx context.Context, by taskd.Actor, op string, fn func(querier) error) error {
-	if err := taskd.Authorize(by, taskd.PermWork); err != nil {
-		return err
-	}
-	if err := db.runTx(ctx, op, fn, true); err != nil {
-		return err
-	}
-	db.sig.committed() // every change writes an event: wake the dispatchers
-	return nil
 }
 
 // EventsWritten receives after a change and its event commit, so that the

@@ -4,8 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"runtime"
 	"sync"
-	"sync/atomic"
 
 	"github.com/taskd/taskd"
 )
@@ -138,6 +138,15 @@ func (g *groupCommit) handOff() {
 func (db *DB) lead(p *pending) {
 	g := &db.batches
 	g.mu.Lock()
+	if len(g.queue) == 1 {
+		// Alone: let the goroutines that are about to queue a change do
+		// so first. Without this, the callers of a batch, answered at
+		// once, come back one by one, and each leads a batch of one.
+		// On an idle server nothing else runs and Gosched returns at once.
+		g.mu.Unlock()
+		runtime.Gosched()
+		g.mu.Lock()
+	}
 	n := min(len(g.queue), maxBatch)
 	batch := make([]*pending, n)
 	copy(batch, g.queue)
@@ -192,8 +201,14 @@ func (db *DB) runBatch(batch []*pending) (committed bool) {
 // has its answer; false means that nothing was committed and that each
 // must run again alone.
 func (db *DB) batchOnce(batch []*pending) (settled bool) {
-	ctx, release := batchContext(batch)
-	defer release()
+	// The batch's transaction runs under a context no caller can cancel:
+	// a caller that gives up must not interrupt a transaction that others
+	// share (SQLite rolls back the whole transaction it interrupts), and
+	// neither SQLite's driver nor database/sql then watch each statement
+	// with a goroutine of its own. A change whose caller gave up before it
+	// ran is left out; the batch is bounded by maxBatch and each statement
+	// by the database's own waits (SQLite's busy timeout).
+	ctx := context.WithoutCancel(batch[0].ctx)
 	tx, err := db.write.BeginTx(ctx, nil)
 	if err != nil {
 		return false
@@ -204,13 +219,12 @@ func (db *DB) batchOnce(batch []*pending) (settled bool) {
 		ts = &txStmts{tx: tx, s: db.writer}
 		base = ts
 	}
-	// The statements run under the batch's context, not their caller's:
-	// a caller that gives up must not interrupt a transaction that others
-	// share (SQLite rolls back the whole transaction it interrupts).
+	// The changes' statements run under the batch's context, whatever
+	// context they are given.
 	w := &witnessTx{querier: fixedCtx{q: base, ctx: ctx}}
 	settled = db.applyBatch(ctx, tx, w, batch)
 	if ts != nil {
-		ts.prepareNoted(context.WithoutCancel(ctx)) // the transaction has released its connection
+		ts.prepareNoted(ctx) // the transaction has released its connection
 	}
 	return settled
 }
@@ -289,29 +303,6 @@ func changeErr(op string, err error) error {
 type txCommitter interface {
 	Commit() error
 	Rollback() error
-}
-
-// batchContext returns the context of a batch's transaction: it keeps the
-// first change's values and ends only when every change's caller gave up,
-// since until then someone waits for its answer. release frees it.
-func batchContext(batch []*pending) (ctx context.Context, release func()) {
-	ctx, cancel := context.WithCancel(context.WithoutCancel(batch[0].ctx))
-	var waiting atomic.Int64
-	waiting.Store(int64(len(batch)))
-	stops := make([]func() bool, len(batch))
-	for i, p := range batch {
-		stops[i] = context.AfterFunc(p.ctx, func() {
-			if waiting.Add(-1) == 0 {
-				cancel()
-			}
-		})
-	}
-	return ctx, func() {
-		for _, stop := range stops {
-			stop()
-		}
-		cancel()
-	}
 }
 
 // fixedCtx runs statements on q under ctx, whatever context they are given.

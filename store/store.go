@@ -121,7 +121,12 @@ func openSQLite(db *DB, dir string) error {
 	// Writers take the write lock at BEGIN (immediate), so a transaction never
 	// has to upgrade a read lock and fail with SQLITE_BUSY midway; other
 	// processes on the same file (the CLI) wait through busy_timeout.
-	db.write, err = sql.Open("sqlite", "file:"+path+"?"+pragmas+"&_txlock=immediate")
+	//
+	// The write connection keeps its temporary files in memory: a batch of
+	// changes (group.go) runs each after a savepoint, and SQLite copies the
+	// pages a change first touches into the savepoint's sub-journal, a
+	// temporary file written through the kernel otherwise.
+	db.write, err = sql.Open("sqlite", "file:"+path+"?"+pragmas+"&_pragma=temp_store(MEMORY)&_txlock=immediate")
 	if err != nil {
 		return fmt.Errorf("store: open sqlite: %w", err)
 	}

@@ -156,7 +156,11 @@ func (db *DB) lead(p *pending) {
 	}
 	g.mu.Unlock()
 
-	committed := db.runBatch(batch)
+	if db.runBatch(batch) {
+		// Every change writes an event: wake the dispatchers, once per
+		// batch, before any caller hears that its change is done.
+		db.sig.committed()
+	}
 
 	g.mu.Lock()
 	for _, q := range batch {
@@ -165,9 +169,6 @@ func (db *DB) lead(p *pending) {
 	}
 	g.handOff()
 	g.mu.Unlock()
-	if committed {
-		db.sig.committed() // every change writes an event: wake the dispatchers
-	}
 }
 
 // runBatch runs the changes of batch and sets their answers; it reports

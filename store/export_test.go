@@ -103,3 +103,17 @@ func scanIDsForTest(rows *sql.Rows) ([]int64, error) {
 	}
 	return out, rows.Err()
 }
+
+// ChangeForTest runs fn as a change made by by, queued with the changes
+// made at the same time as every change is (group commit).
+func (db *DB) ChangeForTest(ctx context.Context, by taskd.Actor, fn func() error) error {
+	return db.change(ctx, by, "test change", func(querier) error { return fn() })
+}
+
+// QueuedForTest returns how many changes wait for a batch, not counting
+// those of the batch running.
+func (db *DB) QueuedForTest() int {
+	db.batches.mu.Lock()
+	defer db.batches.mu.Unlock()
+	return len(db.batches.queue)
+}

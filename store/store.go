@@ -40,6 +40,8 @@ type DB struct {
 	// retry tries reads and uncommitted transactions again after a lost
 	// connection (retry.go).
 	retry retrier
+	// batches queues the changes that will share a transaction (group.go).
+	batches groupCommit
 }
 
 var (
@@ -124,7 +126,12 @@ func openSQLite(db *DB, dir string) error {
 	// Writers take the write lock at BEGIN (immediate), so a transaction never
 	// has to upgrade a read lock and fail with SQLITE_BUSY midway; other
 	// processes on the same file (the CLI) wait through busy_timeout.
-	db.write, err = sql.Open("sqlite", "file:"+path+"?"+pragmas+"&_txlock=immediate")
+	//
+	// The write connection keeps its temporary files in memory: a batch of
+	// changes (group.go) runs each after a savepoint, and SQLite copies the
+	// pages a change first touches into the savepoint's sub-journal, a
+	// temporary file written through the kernel otherwise.
+	db.write, err = sql.Open("sqlite", "file:"+path+"?"+pragmas+"&_pragma=temp_store(MEMORY)&_txlock=immediate")
 	if err != nil {
 		return fmt.Errorf("store: open sqlite: %w", err)
 	}
@@ -261,20 +268,6 @@ func (db *DB) exec(ctx context.Context, op, query string, args ...any) (sql.Resu
 			return nil, taskd.Internal(op, err)
 		}
 	}
-}
-
-// change runs fn in a write transaction as tx does, for a change to an
-// account's work made by by; a person whose role does not allow work
-// (taskd.Authorize) changes nothing.
-func (db *DB) change(ctx context.Context, by taskd.Actor, op string, fn func(querier) error) error {
-	if err := taskd.Authorize(by, taskd.PermWork); err != nil {
-		return err
-	}
-	if err := db.runTx(ctx, op, fn, true); err != nil {
-		return err
-	}
-	db.sig.committed() // every change writes an event: wake the dispatchers
-	return nil
 }
 
 // EventsWritten receives after a change and its event commit, so that the

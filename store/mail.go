@@ -30,9 +30,10 @@ func scanMail(s scanner) (taskd.QueuedMail, error) {
 // QueueMail adds a message to the outbox, due at once.
 func (db *DB) QueueMail(ctx context.Context, m taskd.QueuedMail) (int64, error) {
 	var id int64
-	err := db.tx(ctx, "queue mail", func(tx querier) error {
+	err := db.mailTx(ctx, "queue mail", func(tx querier, queued *bool) error {
 		var err error
 		id, err = db.queueMail(ctx, tx, m)
+		*queued = true
 		return err
 	})
 	return id, err

@@ -52,7 +52,7 @@ func (db *DB) DigestsDue(ctx context.Context, before time.Time, limit int) ([]in
 // account, deleting them in the same transaction.
 func (db *DB) SendDigests(ctx context.Context, personID int64, compose func(taskd.Digest) (taskd.QueuedMail, error)) (int, error) {
 	sent := 0
-	err := db.tx(ctx, "send digests", func(tx querier) error {
+	err := db.mailTx(ctx, "send digests", func(tx querier, queued *bool) error {
 		sent = 0
 		p, err := db.personByID(ctx, tx, personID)
 		if err != nil {
@@ -94,6 +94,7 @@ func (db *DB) SendDigests(ctx context.Context, personID int64, compose func(task
 				return err
 			}
 			sent++
+			*queued = true
 		}
 		return nil
 	})

@@ -100,6 +100,18 @@ func (db *DB) RequeueKept(ctx context.Context, since time.Time) (int64, error) {
 	return res.RowsAffected()
 }
 
+// NextMail tells when the first pending message falls due: its next
+// attempt, or the end of its lease when a sender holds one.
+func (db *DB) NextMail(ctx context.Context) (time.Time, bool, error) {
+	var next sql.NullInt64
+	err := db.reader.QueryRow(ctx, `SELECT MIN(CASE WHEN lease_until > next_at THEN lease_until ELSE next_at END) FROM mail_outbox
+		WHERE state = 'pending'`).Scan(&next)
+	if err != nil {
+		return time.Time{}, false, taskd.Internal("next mail", err)
+	}
+	return fromMS(next.Int64), next.Valid, nil
+}
+
 // Mail lists the outbox, newest first.
 func (db *DB) Mail(ctx context.Context, limit int) ([]taskd.QueuedMail, error) {
 	return all(ctx, db.reader, "mail", db.d.q(`SELECT `+mailColumns+` ORDER BY id DESC LIMIT ?`), scanMail, limit)

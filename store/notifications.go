@@ -48,6 +48,28 @@ func (db *DB) DigestsDue(ctx context.Context, before time.Time, limit int) ([]in
 	}, ms(before), limit)
 }
 
+// WaitingDigests lists the people whose oldest notification is older
+// than before, up to limit, oldest first, and the time of the oldest
+// notification of the next person (zero when no one else waits).
+func (db *DB) WaitingDigests(ctx context.Context, before time.Time, limit int) ([]int64, time.Time, error) {
+	type row struct {
+		person, oldest int64
+	}
+	rows, err := all(ctx, db.reader, "digests due", db.d.q(`SELECT person_id, MIN(created_at) FROM notifications GROUP BY person_id
+		ORDER BY MIN(created_at) LIMIT ?`), func(s scanner) (row, error) {
+		var r row
+		return r, s.Scan(&r.person, &r.oldest)
+	}, limit+1)
+	var due []int64
+	for _, r := range rows {
+		if r.oldest >= ms(before) || len(due) == limit {
+			return due, fromMS(r.oldest), err
+		}
+		due = append(due, r.person)
+	}
+	return due, time.Time{}, err
+}
+
 // SendDigests turns a person's waiting notifications into one mail per
 // account, deleting them in the same transaction.
 func (db *DB) SendDigests(ctx context.Context, personID int64, compose func(taskd.Digest) (taskd.QueuedMail, error)) (int, error) {

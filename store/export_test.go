@@ -44,3 +44,12 @@ func (db *DB) plan(ctx context.Context, query string, args []any) ([]string, err
 	}
 	return out, rows.Err()
 }
+
+// MuteForTest makes the changes and mail committed through db wake no one,
+// in this process or (PostgreSQL) any other: their signals are lost, as
+// when a notification is. Call it before anything subscribes.
+func (db *DB) MuteForTest() {
+	old := db.sig
+	db.sig = newSignals("")
+	old.close()
+}

@@ -13,6 +13,7 @@ import (
 	"github.com/taskd/taskd/internal/testaccount"
 	"github.com/taskd/taskd/internal/testdb"
 	taskdmail "github.com/taskd/taskd/mail"
+	"github.com/taskd/taskd/people"
 	"github.com/taskd/taskd/store"
 	"github.com/taskd/taskd/webhook"
 )
@@ -130,6 +131,69 @@ func TestQueuedMailWakesTheOutbox(t *testing.T) {
 				waitUntil(t, "the message without a poll", kept(sent))
 			}
 			_ = round
+		}
+	})
+}
+
+// TestChangesWakeTheNotifier: a change that notifies someone (made here,
+// and on PostgreSQL by another process) has its digest mailed once its
+// window settles, although the notifier polls once an hour: the change's
+// signal sets its timer, without a query.
+func TestChangesWakeTheNotifier(t *testing.T) {
+	testdb.Each(t, func(t *testing.T, d testdb.DB) {
+		ctx := context.Background()
+		db := d.Open(t)
+		writers := []*store.DB{db}
+		if d.URL != "" {
+			writers = append(writers, d.Open(t))
+		}
+		acct := testaccount.New(t, db, testaccount.Options{Slug: testaccount.UniqueSlug("wake"), Name: "Wake"})
+		olga, err := db.AddMember(ctx, acct.Account.ID, taskd.NewPerson{Email: "olga-" + acct.Account.Slug + "@example.com",
+			PasswordHash: "x", FirstName: "Olga"}, taskd.RoleUser)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := db.CreateProject(ctx, acct.Actor(), taskd.ProjectInput{Name: new("Digests")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		task, err := db.CreateTask(ctx, acct.Actor(), p.ID, 0, taskd.TaskInput{Name: new("Followed")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := db.Subscribe(ctx, acct.Actor(), task.ID, olga.Email, true); err != nil {
+			t.Fatal(err)
+		}
+		outbox := &taskdmail.Outbox{Store: db, Sealer: testdb.Sealer(t), From: "taskd <taskd@example.com>"}
+		n := &people.Notifier{Store: db, Outbox: outbox, Sealer: testdb.Sealer(t), PublicURL: "https://taskd.example",
+			Window: 200 * time.Millisecond, Poll: time.Hour}
+		nctx, cancel := context.WithCancel(ctx)
+		done := make(chan struct{})
+		go func() { defer close(done); n.Run(nctx) }()
+		t.Cleanup(func() { cancel(); <-done })
+		digests := func(want int) func() bool {
+			return func() bool {
+				list, err := db.Mail(ctx, 100)
+				k := 0
+				for _, m := range list {
+					if m.Kind == "notification" && m.To == olga.Email {
+						k++
+					}
+				}
+				return err == nil && k == want
+			}
+		}
+		// The first round runs at the start; every digest after the first
+		// is mailed only if its change's signal set the notifier's timer.
+		mailed := 0
+		for range 2 {
+			for _, w := range writers {
+				if _, err := w.CreateComment(ctx, acct.Actor(), task.ID, "news"); err != nil {
+					t.Fatal(err)
+				}
+				mailed++
+				waitUntil(t, "the digest without a poll", digests(mailed))
+			}
 		}
 	})
 }

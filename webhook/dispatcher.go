@@ -113,11 +113,12 @@ func (d *Dispatcher) Run(ctx context.Context) {
 	written := d.store.EventsWritten()
 	var lastSweep time.Time
 	for {
-		fan := false
+		fan, polled := false, false
 		select {
 		case <-ctx.Done():
 			return
 		case <-timer.C:
+			polled = true
 		case <-written: // a change committed
 			fan = true
 		case <-d.again:
@@ -131,9 +132,9 @@ func (d *Dispatcher) Run(ctx context.Context) {
 			}
 		}
 		work, err := d.store.WebhookWork(ctx, d.cfg.Workers)
-		if err == nil && work.Unfanned && !fan {
-			// Found by the poll or a drain's round: a signal was lost, or a
-			// fan-out that ran elsewhere left events.
+		if err == nil && work.Unfanned && polled {
+			// Found by the timer: a signal was lost (after a signal or a
+			// drain, the signal of the events' change fans them out).
 			if err = d.fanOut(ctx); err == nil {
 				work, err = d.store.WebhookWork(ctx, d.cfg.Workers)
 			}

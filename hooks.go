@@ -192,10 +192,10 @@ type DueWebhook struct {
 type WebhookWork struct {
 	// Due lists the webhooks to send to now, as DueWebhooks does.
 	Due []DueWebhook
-	// Next is when the first webhook with deliveries waiting but not due
-	// (a retry's next attempt, another replica's lease) falls due; zero
-	// when there is none.
-	Next time.Time
+	// NextIn is how long until the first webhook with deliveries waiting
+	// but not due (a retry's next attempt, another replica's lease) falls
+	// due, by the store's clock; zero when there is none.
+	NextIn time.Duration
 	// Unfanned reports that events wait to be fanned out.
 	Unfanned bool
 }

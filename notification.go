@@ -34,10 +34,11 @@ type NotificationStore interface {
 	// older than before, up to limit.
 	DigestsDue(ctx context.Context, before time.Time, limit int) ([]int64, error)
 	// WaitingDigests lists, as DigestsDue does, up to limit people whose
-	// oldest waiting notification is older than before, and tells when
-	// the oldest notification of everyone else was made (zero when none
-	// waits), in one read-only query.
-	WaitingDigests(ctx context.Context, before time.Time, limit int) (due []int64, next time.Time, err error)
+	// oldest waiting notification is older than before, and tells how
+	// much later than before the oldest notification of everyone else was
+	// made (zero when none waits): how long until the next digest is due.
+	// One read-only query.
+	WaitingDigests(ctx context.Context, before time.Time, limit int) (due []int64, nextIn time.Duration, err error)
 	// EventsWritten returns a new channel that receives after a change
 	// commits (a change may write notifications), here or by another
 	// process; signals coalesce and may be lost.

@@ -147,8 +147,8 @@ func (o *Outbox) Run(ctx context.Context) {
 				o.log().WarnContext(ctx, "sending mail failed", "err", err)
 			}
 			wait = min(wait, 5*time.Second)
-		} else if !next.IsZero() {
-			wait = min(wait, max(next.Sub(o.now()), 0))
+		} else if next > 0 {
+			wait = min(wait, next)
 		}
 		if now := o.now(); now.Sub(pruned) > time.Hour {
 			pruned = now
@@ -160,18 +160,26 @@ func (o *Outbox) Run(ctx context.Context) {
 	}
 }
 
-// round sends the due mail, if any, and returns when the next pending
-// message falls due (zero when none is pending).
-func (o *Outbox) round(ctx context.Context) (time.Time, error) {
+// round sends the due mail, if any, and returns how long until the next
+// pending message falls due (zero when none is pending).
+func (o *Outbox) round(ctx context.Context) (time.Duration, error) {
 	next, ok, err := o.Store.NextMail(ctx)
-	if err != nil || !ok || next.After(o.now()) {
-		return next, err
+	if err != nil || !ok {
+		return 0, err
+	}
+	if next > 0 {
+		return next, nil
 	}
 	if _, err := o.SendDue(ctx); err != nil {
-		return time.Time{}, err
+		return 0, err
 	}
-	next, _, err = o.Store.NextMail(ctx)
-	return next, err
+	next, ok, err = o.Store.NextMail(ctx)
+	if !ok {
+		return 0, err
+	}
+	// A message due again at once (a claim lost to another sender) waits
+	// a moment rather than spinning.
+	return max(next, 100*time.Millisecond), err
 }
 
 // SendDue makes one attempt at every due message, one after another, and

@@ -70,8 +70,8 @@ func (n *Notifier) Run(ctx context.Context) {
 			if ctx.Err() == nil && n.Log != nil {
 				n.Log.WarnContext(ctx, "sending notifications failed", "err", err)
 			}
-		case !next.IsZero():
-			wait = min(wait, max(next.Add(n.window()).Sub(n.now()), 0))
+		case next > 0:
+			wait = min(wait, next)
 		}
 		at = time.Now().Add(wait)
 		timer.Reset(wait)
@@ -99,9 +99,9 @@ func (n *Notifier) SendDue(ctx context.Context) (int, error) {
 	return sent, err
 }
 
-// sendDue is SendDue; it also returns when the oldest change still
-// waiting was made (zero when none waits).
-func (n *Notifier) sendDue(ctx context.Context) (time.Time, int, error) {
+// sendDue is SendDue; it also returns how long until the next digest is
+// due (zero when no change waits).
+func (n *Notifier) sendDue(ctx context.Context) (time.Duration, int, error) {
 	sent := 0
 	for ctx.Err() == nil {
 		people, next, err := n.Store.WaitingDigests(ctx, n.now().Add(-n.window()), 50)
@@ -111,12 +111,12 @@ func (n *Notifier) sendDue(ctx context.Context) (time.Time, int, error) {
 		for _, id := range people {
 			k, err := n.Store.SendDigests(ctx, id, n.compose)
 			if err != nil {
-				return time.Time{}, sent, err
+				return 0, sent, err
 			}
 			sent += k
 		}
 	}
-	return time.Time{}, sent, ctx.Err()
+	return 0, sent, ctx.Err()
 }
 
 // digestTask is one task of a digest with its changes.

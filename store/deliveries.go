@@ -323,7 +323,7 @@ func (db *DB) WebhookWork(ctx context.Context, limit int) (taskd.WebhookWork, er
 	}
 	work.Unfanned = rows[0].unfanned == 1
 	if rows[0].next.Valid {
-		work.Next = fromMS(rows[0].next.Int64)
+		work.NextIn = time.Duration(rows[0].next.Int64-now) * time.Millisecond
 	}
 	for _, r := range rows[1:] {
 		if r.due <= now {

@@ -100,16 +100,17 @@ func (db *DB) RequeueKept(ctx context.Context, since time.Time) (int64, error) {
 	return res.RowsAffected()
 }
 
-// NextMail tells when the first pending message falls due: its next
-// attempt, or the end of its lease when a sender holds one.
-func (db *DB) NextMail(ctx context.Context) (time.Time, bool, error) {
+// NextMail tells how long until the first pending message falls due: its
+// next attempt, or the end of its lease when a sender holds one (a claim
+// needs next_at <= now and lease_until <= now).
+func (db *DB) NextMail(ctx context.Context) (time.Duration, bool, error) {
 	var next sql.NullInt64
 	err := db.reader.QueryRow(ctx, `SELECT MIN(CASE WHEN lease_until > next_at THEN lease_until ELSE next_at END) FROM mail_outbox
 		WHERE state = 'pending'`).Scan(&next)
 	if err != nil {
-		return time.Time{}, false, taskd.Internal("next mail", err)
+		return 0, false, taskd.Internal("next mail", err)
 	}
-	return fromMS(next.Int64), next.Valid, nil
+	return time.Duration(next.Int64-ms(db.now())) * time.Millisecond, next.Valid, nil
 }
 
 // Mail lists the outbox, newest first.

@@ -49,9 +49,10 @@ func (db *DB) DigestsDue(ctx context.Context, before time.Time, limit int) ([]in
 }
 
 // WaitingDigests lists the people whose oldest notification is older
-// than before, up to limit, oldest first, and the time of the oldest
-// notification of the next person (zero when no one else waits).
-func (db *DB) WaitingDigests(ctx context.Context, before time.Time, limit int) ([]int64, time.Time, error) {
+// than before, up to limit, oldest first, and how long after before the
+// oldest notification of the next person was made (zero when no one else
+// waits).
+func (db *DB) WaitingDigests(ctx context.Context, before time.Time, limit int) ([]int64, time.Duration, error) {
 	type row struct {
 		person, oldest int64
 	}
@@ -63,11 +64,12 @@ func (db *DB) WaitingDigests(ctx context.Context, before time.Time, limit int) (
 	var due []int64
 	for _, r := range rows {
 		if r.oldest >= ms(before) || len(due) == limit {
-			return due, fromMS(r.oldest), err
+			// Due once before passes it (the test is oldest < before).
+			return due, max(time.Duration(r.oldest-ms(before)+1)*time.Millisecond, time.Millisecond), err
 		}
 		due = append(due, r.person)
 	}
-	return due, time.Time{}, err
+	return due, 0, err
 }
 
 // SendDigests turns a person's waiting notifications into one mail per

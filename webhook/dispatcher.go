@@ -153,8 +153,8 @@ func (d *Dispatcher) Run(ctx context.Context) {
 		if !d.start(ctx, &wg, slots, work.Due) {
 			wait = min(wait, time.Second)
 		}
-		if !work.Next.IsZero() {
-			wait = min(wait, work.Next.Sub(now))
+		if work.NextIn > 0 {
+			wait = min(wait, work.NextIn)
 		}
 		d.resetTimer(timer, wait)
 	}

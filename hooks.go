@@ -196,7 +196,8 @@ type WebhookWork struct {
 	// but not due (a retry's next attempt, another replica's lease) falls
 	// due, by the store's clock; zero when there is none.
 	NextIn time.Duration
-	// Unfanned reports that events wait to be fanned out.
+	// Unfanned reports that events wait to be fanned out (asked for
+	// only).
 	Unfanned bool
 }
 
@@ -247,9 +248,10 @@ type DeliveryStore interface {
 	DueWebhooks(ctx context.Context, limit int) ([]DueWebhook, error)
 	// WebhookWork lists up to limit due webhooks as DueWebhooks does (but
 	// only for deliveries made within HoldLimit: older ones are never
-	// sent), and tells when the next waiting webhook falls due and whether
-	// events wait to be fanned out, in one read-only query.
-	WebhookWork(ctx context.Context, limit int) (WebhookWork, error)
+	// sent), and tells when the next waiting webhook falls due and, with
+	// unfanned, whether events wait to be fanned out, in one read-only
+	// query.
+	WebhookWork(ctx context.Context, limit int, unfanned bool) (WebhookWork, error)
 	// Lease claims a webhook's deliveries for owner until the time; false
 	// when another owner holds a live lease.
 	Lease(ctx context.Context, webhookID int64, owner string, until time.Time) (bool, error)

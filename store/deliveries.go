@@ -293,7 +293,11 @@ func (db *DB) DueWebhooks(ctx context.Context, limit int) ([]taskd.DueWebhook, e
 // due (its next attempt, or the end of the lease another replica holds),
 // and whether events wait for fan-out. The first row is that last answer;
 // the rest are the webhooks with work, due ones first.
-func (db *DB) WebhookWork(ctx context.Context, limit int) (taskd.WebhookWork, error) {
+//
+// Only a wake by the timer asks whether events wait (unfanned): after a
+// signal the dispatcher has just fanned out, and under load the partial
+// index of unfanned events is the one every fan-out churns.
+func (db *DB) WebhookWork(ctx context.Context, limit int, unfanned bool) (taskd.WebhookWork, error) {
 	now := ms(db.now())
 	cutoff := ms(db.now().Add(-taskd.HoldLimit))
 	type row struct {
@@ -305,7 +309,7 @@ func (db *DB) WebhookWork(ctx context.Context, limit int) (taskd.WebhookWork, er
 	}
 	rows, err := all(ctx, db.reader, "webhook work", db.d.q(`SELECT id, errors, due, unfanned, MIN(CASE WHEN due > ? THEN due END) OVER () FROM (
 		SELECT 0 AS id, 0 AS errors, 0 AS due, 0 AS next_at,
-			CASE WHEN EXISTS (SELECT 1 FROM events WHERE fanned = 0) THEN 1 ELSE 0 END AS unfanned
+			CASE WHEN ? = 0 THEN 0 WHEN EXISTS (SELECT 1 FROM events WHERE fanned = 0) THEN 1 ELSE 0 END AS unfanned
 		UNION ALL
 		SELECT w.id, w.errors, CASE WHEN w.lease_until >= w.next_attempt_at THEN w.lease_until + 1 ELSE w.next_attempt_at END,
 			w.next_attempt_at, 0 FROM webhooks w
@@ -316,7 +320,7 @@ func (db *DB) WebhookWork(ctx context.Context, limit int) (taskd.WebhookWork, er
 		var r row
 		err := s.Scan(&r.id, &r.errors, &r.due, &r.unfanned, &r.next)
 		return r, err
-	}, now, cutoff, now, limit+1)
+	}, now, flag(unfanned), cutoff, now, limit+1)
 	var work taskd.WebhookWork
 	if err != nil || len(rows) == 0 {
 		return work, err

@@ -131,12 +131,12 @@ func (d *Dispatcher) Run(ctx context.Context) {
 				continue
 			}
 		}
-		work, err := d.store.WebhookWork(ctx, d.cfg.Workers)
+		work, err := d.store.WebhookWork(ctx, d.cfg.Workers, polled)
 		if err == nil && work.Unfanned && polled {
 			// Found by the timer: a signal was lost (after a signal or a
 			// drain, the signal of the events' change fans them out).
 			if err = d.fanOut(ctx); err == nil {
-				work, err = d.store.WebhookWork(ctx, d.cfg.Workers)
+				work, err = d.store.WebhookWork(ctx, d.cfg.Workers, false)
 			}
 		}
 		if err != nil {

@@ -117,3 +117,12 @@ func (db *DB) QueuedForTest() int {
 	defer db.batches.mu.Unlock()
 	return len(db.batches.queue)
 }
+
+// MuteForTest makes the changes and mail committed through db wake no one,
+// in this process or (PostgreSQL) any other: their signals are lost, as
+// when a notification is. Call it before anything subscribes.
+func (db *DB) MuteForTest() {
+	old := db.sig
+	db.sig = newSignals("")
+	old.close()
+}

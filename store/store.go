@@ -270,12 +270,31 @@ func (db *DB) exec(ctx context.Context, op, query string, args ...any) (sql.Resu
 	}
 }
 
-// EventsWritten receives after a change and its event commit, so that the
-// webhook dispatcher can start at once instead of at its next poll: a
-// change made through this DB at once, and on PostgreSQL one made by any
-// other process, through LISTEN/NOTIFY, from the first call on. Signals
-// coalesce: one receive may stand for many changes.
-func (db *DB) EventsWritten() <-chan struct{} { return db.sig.events() }
+// EventsWritten returns a new channel that receives after a change and its
+// event commit, so that the webhook dispatcher (and the digest notifier)
+// can start at once instead of at their next poll: a change made through
+// this DB at once, and on PostgreSQL one made by any other process,
+// through LISTEN/NOTIFY, from the first call on. Signals coalesce: one
+// receive may stand for many changes.
+func (db *DB) EventsWritten() <-chan struct{} { return db.sig.subscribe(kindEvents) }
+
+// MailQueued returns a new channel that receives after mail is queued and
+// committed, here or (PostgreSQL) by another process, as EventsWritten.
+func (db *DB) MailQueued() <-chan struct{} { return db.sig.subscribe(kindMail) }
+
+// mailTx is tx for a transaction that may queue mail: when it commits
+// having queued some (fn sets *queued), the outboxes are woken.
+func (db *DB) mailTx(ctx context.Context, op string, fn func(tx querier, queued *bool) error) error {
+	queued := false
+	err := db.tx(ctx, op, func(tx querier) error {
+		queued = false // a retried transaction starts again
+		return fn(tx, &queued)
+	})
+	if err == nil && queued {
+		db.sig.mailQueued()
+	}
+	return err
+}
 
 // run calls fn with q, which runs on tx, then commits tx or rolls it back;
 // commitSent reports that the COMMIT was sent.

@@ -126,6 +126,7 @@ func Run(t *testing.T, open func(t *testing.T, now func() time.Time) Store) {
 		{"SigningKeysAndSessions", testKeysAndSessions},
 		{"Webhooks", testWebhooks},
 		{"WebhookLeases", testWebhookLeases},
+		{"WebhookWork", testWebhookWork},
 		{"WebhookQueues", testWebhookQueues},
 		{"QueuedExpiry", testQueuedExpiry},
 		{"HeldEvents", testHeldEvents},

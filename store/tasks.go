@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"slices"
 	"strings"
 	"time"
 
@@ -396,7 +397,10 @@ func (db *DB) CreateTask(ctx context.Context, by taskd.Actor, projectID, parentI
 		if err != nil {
 			return err
 		}
-		if err := db.subscribeAll(ctx, tx, t, append([]string{t.Author.Email, t.Assignee.Email}, in.Subscribe...)); err != nil {
+		if err := db.subscribeNew(ctx, tx, t, t.Author, t.Assignee); err != nil {
+			return err
+		}
+		if err := db.subscribeAll(ctx, tx, t, in.Subscribe); err != nil {
 			return err
 		}
 		// A new task has no followers but its author, its assignee and
@@ -407,7 +411,10 @@ func (db *DB) CreateTask(ctx context.Context, by taskd.Actor, projectID, parentI
 				return err
 			}
 		}
-		return db.emitTask(ctx, tx, by, taskd.ActionPost, t, nil, withFields(fields, values))
+		// A new task at the top with no viewers listed is seen by all who
+		// see its project: its event needs no look at the viewers.
+		s := subject{task: t.ID, open: parentID == 0 && len(in.Hidden) == 0}
+		return db.emitChange(ctx, tx, by, taskd.ActionPost, taskd.ObjectTask, t.ID, t.Page(), t.Project, s, nil, withFields(fields, values))
 	})
 	return t, err
 }
@@ -603,4 +610,33 @@ func (db *DB) subscribeAll(ctx context.Context, tx querier, t taskd.Task, emails
 		}
 	}
 	return nil
+}
+
+// subscribeNew subscribes the people, already resolved, to the new task t
+// in one statement that checks they are members as it inserts: the author
+// and the assignee of a new task need no lookup by e-mail. Nobody and
+// Anyone are skipped; a person who is no member fails as subscribeAll
+// does ("member", their e-mail).
+func (db *DB) subscribeNew(ctx context.Context, tx querier, t taskd.Task, people ...taskd.PersonRef) error {
+	var ids []any
+	var emails []string
+	for _, p := range people {
+		if p.ID < taskd.FirstPersonID || slices.Contains(ids, any(p.ID)) {
+			continue
+		}
+		ids, emails = append(ids, p.ID), append(emails, p.Email)
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	res, err := tx.ExecContext(ctx, db.d.q(`INSERT INTO task_subscribers (task_id, person_id)
+		SELECT ?, m.person_id FROM members m WHERE m.account_id = ? AND m.person_id IN (?`+strings.Repeat(`, ?`, len(ids)-1)+`)
+		ON CONFLICT DO NOTHING`), append([]any{t.ID, t.AccountID}, ids...)...)
+	if err != nil {
+		return err
+	}
+	if n, err := res.RowsAffected(); err != nil || n == int64(len(ids)) {
+		return err
+	}
+	return db.subscribeAll(ctx, tx, t, emails) // names who is no member
 }

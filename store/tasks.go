@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"slices"
 	"strings"
 	"time"
 
@@ -371,12 +370,8 @@ func (db *DB) CreateTask(ctx context.Context, by taskd.Actor, projectID, parentI
 		if err := db.applyTask(ctx, tx, &t, in); err != nil {
 			return err
 		}
-		err = tx.QueryRowContext(ctx, db.d.q(`INSERT INTO tasks (account_id, project_id, parent_id, name, text, status, priority,
-			author_id, assignee_id, date_start, date_end, created_at, max_minutes, max_cents)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
-			t.AccountID, t.ProjectID, parent, t.Name, t.Text, t.Status, t.Priority, t.Author.ID, t.Assignee.ID,
-			t.DateStart, t.DateEnd, ms(t.DateAdded), t.MaxMinutes, t.MaxCents).Scan(&t.ID)
-		if err != nil {
+		subs := subscribersOf(t.Author, t.Assignee)
+		if err := db.insertTask(ctx, tx, &t, parent, &subs); err != nil {
 			return err
 		}
 		if err := db.hide(ctx, tx, "task_viewers", "task_id", t.ID, t.AccountID, in.Hidden); err != nil {
@@ -397,7 +392,7 @@ func (db *DB) CreateTask(ctx context.Context, by taskd.Actor, projectID, parentI
 		if err != nil {
 			return err
 		}
-		if err := db.subscribeNew(ctx, tx, t, t.Author, t.Assignee); err != nil {
+		if err := db.subscribeNew(ctx, tx, t, &subs); err != nil {
 			return err
 		}
 		if err := db.subscribeAll(ctx, tx, t, in.Subscribe); err != nil {
@@ -610,33 +605,4 @@ func (db *DB) subscribeAll(ctx context.Context, tx querier, t taskd.Task, emails
 		}
 	}
 	return nil
-}
-
-// subscribeNew subscribes the people, already resolved, to the new task t
-// in one statement that checks they are members as it inserts: the author
-// and the assignee of a new task need no lookup by e-mail. Nobody and
-// Anyone are skipped; a person who is no member fails as subscribeAll
-// does ("member", their e-mail).
-func (db *DB) subscribeNew(ctx context.Context, tx querier, t taskd.Task, people ...taskd.PersonRef) error {
-	var ids []any
-	var emails []string
-	for _, p := range people {
-		if p.ID < taskd.FirstPersonID || slices.Contains(ids, any(p.ID)) {
-			continue
-		}
-		ids, emails = append(ids, p.ID), append(emails, p.Email)
-	}
-	if len(ids) == 0 {
-		return nil
-	}
-	res, err := tx.ExecContext(ctx, db.d.q(`INSERT INTO task_subscribers (task_id, person_id)
-		SELECT ?, m.person_id FROM members m WHERE m.account_id = ? AND m.person_id IN (?`+strings.Repeat(`, ?`, len(ids)-1)+`)
-		ON CONFLICT DO NOTHING`), append([]any{t.ID, t.AccountID}, ids...)...)
-	if err != nil {
-		return err
-	}
-	if n, err := res.RowsAffected(); err != nil || n == int64(len(ids)) {
-		return err
-	}
-	return db.subscribeAll(ctx, tx, t, emails) // names who is no member
 }

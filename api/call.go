@@ -178,6 +178,8 @@ func (c *call) actor() (taskd.Actor, error) {
 			return a, failf(CodeUserInvalid, "email_user_from", "User is not a member of this account")
 		}
 		m, err = c.store.MemberByEmail(c.ctx, c.accountID(), e)
+	} else if c.who.owner != nil {
+		m = *c.who.owner // read with the account
 	} else {
 		m, err = c.store.Owner(c.ctx, c.accountID())
 	}

@@ -183,7 +183,7 @@ func (h *adminAPI) serve(w http.ResponseWriter, r *http.Request) (any, error) {
 		return nil, err
 	}
 	ctx := r.Context()
-	acct, known, err := h.account(ctx, r.PathValue("slug"), req)
+	acct, owner, known, err := h.account(ctx, r.PathValue("slug"), req)
 	if err != nil {
 		return nil, err
 	}
@@ -199,26 +199,34 @@ func (h *adminAPI) serve(w http.ResponseWriter, r *http.Request) (any, error) {
 	if err := h.allowAccount(ctx, acct); err != nil {
 		return nil, err
 	}
-	return dispatch(ctx, h.actions, &call{store: h.store, directory: h.directory, now: h.now, lists: h.lists, hooks: h.hooks, people: h.people, p: params, who: &caller{account: acct},
+	return dispatch(ctx, h.actions, &call{store: h.store, directory: h.directory, now: h.now, lists: h.lists, hooks: h.hooks, people: h.people, p: params, who: &caller{account: acct, owner: owner},
 		parts: req.parts, work: h.work, known: known})
 }
 
 // account reads the account of a call with the administrative key. For a
 // get_tasks call it reads the project's version in the same query (one
-// read of the database for an answer from the rendered-list cache); the
-// parameters as sent only choose the query: the action reads the version
-// only for the project its authenticated parameters name (call.version).
-func (h *adminAPI) account(ctx context.Context, slug string, req *request) (taskd.Account, knownVersion, error) {
+// read of the database for an answer from the rendered-list cache), for a
+// change that acts as the owner the owner (nil otherwise); the parameters
+// as sent only choose the query: the action reads the version only for the
+// project its authenticated parameters name (call.version), and acts as
+// the owner only when they name no other member (call.actor).
+func (h *adminAPI) account(ctx context.Context, slug string, req *request) (taskd.Account, *taskd.Member, knownVersion, error) {
+	if req.actsAsOwner() {
+		acct, owner, found, err := h.store.AccountAndOwner(ctx, slug)
+		if err != nil || found {
+			return acct, &owner, knownVersion{}, err
+		}
+	}
 	pid := req.listProject()
 	if pid == 0 {
 		acct, err := h.store.AccountBySlug(ctx, slug)
-		return acct, knownVersion{}, err
+		return acct, nil, knownVersion{}, err
 	}
 	acct, version, seen, err := h.store.AccountAndProjectVersion(ctx, slug, pid)
 	if err != nil {
-		return acct, knownVersion{}, err
+		return acct, nil, knownVersion{}, err
 	}
-	return acct, knownVersion{project: pid, version: version, seen: seen}, nil
+	return acct, nil, knownVersion{project: pid, version: version, seen: seen}, nil
 }
 
 // authenticate checks the Admin header or the hash and returns the
@@ -270,6 +278,9 @@ type caller struct {
 	// person is the token's person; nil for administrative-key calls, which
 	// act as the account owner (or as email_user_from where accepted).
 	person *taskd.Member
+	// owner is the account's owner when read with the account
+	// (adminAPI.account), for administrative-key calls; nil when not read.
+	owner  *taskd.Member
 	scopes []string // the token's scopes
 }
 

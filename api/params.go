@@ -386,6 +386,25 @@ func uploadedID(dec *json.Decoder) (string, error) {
 	}
 }
 
+// sent is a parameter as sent, in the query or the body, before
+// authentication decides which parameters count.
+func (req *request) sent(name string) string {
+	if v, ok := req.query.params[name]; ok {
+		return v
+	}
+	return req.body.params[name]
+}
+
+// actsAsOwner tells, from the parameters as sent, whether the call is a
+// change with no email_user_from: one that acts as the account's owner
+// when made with the administrative key. It only chooses what the
+// account's query reads along (adminAPI.account); call.actor decides on
+// the authenticated parameters.
+func (req *request) actsAsOwner() bool {
+	action := req.sent("action")
+	return action != "" && !strings.HasPrefix(action, "get_") && req.sent("email_user_from") == ""
+}
+
 // listProject is the project of a get_tasks call as sent, before
 // authentication decides which parameters count; 0 for any other call. It
 // only chooses what the account's query reads along (adminAPI.account).

@@ -19,6 +19,9 @@ type Store interface {
 	// ProjectVersion of one project in one query (seen false: the key
 	// sees no such project).
 	AccountAndProjectVersion(ctx context.Context, slug string, projectID int64) (acct taskd.Account, version int64, seen bool, err error)
+	// AccountAndOwner is AccountBySlug and Owner in one query (found
+	// false: no such pair, read them apart).
+	AccountAndOwner(ctx context.Context, slug string) (acct taskd.Account, owner taskd.Member, found bool, err error)
 	Member(ctx context.Context, accountID, personID int64) (taskd.Member, error)
 	MemberByEmail(ctx context.Context, accountID int64, email string) (taskd.Member, error)
 	Members(ctx context.Context, accountID int64) ([]taskd.Member, error)

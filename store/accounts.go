@@ -306,3 +306,36 @@ func (db *DB) AccountAndProjectVersion(ctx context.Context, slug string, project
 	a.Added = fromMS(added)
 	return a, v.Int64, v.Valid, nil
 }
+
+// AccountAndOwner is AccountBySlug and, in the same query, Owner: what a
+// change with the administrative key reads before it runs as the owner.
+// found is false, with no error, when the query finds no such pair (no
+// account, or one without an owner): the caller reads them apart then, to
+// fail as it would have.
+func (db *DB) AccountAndOwner(ctx context.Context, slug string) (a taskd.Account, owner taskd.Member, found bool, err error) {
+	a.Slug = slug
+	// Run without the request's cancellation, as AccountAndProjectVersion.
+	ctx = context.WithoutCancel(ctx)
+	var added int64
+	row := db.reader.QueryRow(ctx, db.d.q(`SELECT a.id, a.name, a.api_key, a.created_at, a.time_zone, a.currency, `+memberColumns+`
+		JOIN accounts a ON a.id = m.account_id WHERE a.slug = ? AND m.role = 'owner' ORDER BY p.id LIMIT 1`), slug)
+	owner, err = scanMember(scanPrefix{row, []any{&a.ID, &a.Name, &a.APIKey, &added, &a.TimeZone, &a.Currency}})
+	if errors.Is(err, sql.ErrNoRows) {
+		return a, owner, false, nil
+	}
+	if err != nil {
+		return a, owner, false, taskd.Internal("account and owner", err)
+	}
+	a.Added = fromMS(added)
+	return a, owner, true, nil
+}
+
+// scanPrefix scans a row's first columns into dest and the rest as its
+// scanner's caller asks.
+type scanPrefix struct {
+	row  interface{ Scan(...any) error }
+	dest []any
+}
+
+// Scan scans the prefix's columns, then dest.
+func (s scanPrefix) Scan(dest ...any) error { return s.row.Scan(append(s.dest, dest...)...) }

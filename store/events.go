@@ -12,7 +12,12 @@ import (
 // subject is what an event is about, beyond its project: the task (for a
 // comment, its task) and the comment. Who sees the event is decided by
 // them (eventsSeen).
-type subject struct{ task, comment int64 }
+// open says that neither lists viewers, known without a look (a new task
+// at the top with none): the event is written without the viewers' check.
+type subject struct {
+	task, comment int64
+	open          bool
+}
 
 // nullable is an id as a column value: NULL for 0.
 func nullable(id int64) any {
@@ -29,6 +34,10 @@ var emitEvent = `INSERT INTO events (account_id, project_id, name, created_at, b
 	VALUES (?, ?, ?, ?, ?, ?, ?, CASE WHEN EXISTS (SELECT 1 FROM task_viewers v WHERE v.task_id IN (` + taskLineage("?") + `))
 		OR EXISTS (SELECT 1 FROM comment_viewers v WHERE v.comment_id = ?) THEN 1 ELSE 0 END)`
 
+// emitOpenEvent writes the event of a subject known to list no viewers.
+var emitOpenEvent = `INSERT INTO events (account_id, project_id, name, created_at, body, task_id, comment_id, hidden)
+	VALUES (?, ?, ?, ?, ?, ?, ?, 0)`
+
 // emit writes ev about s to the outbox inside the change's transaction.
 func (db *DB) emit(ctx context.Context, tx querier, ev taskd.Event, s subject) error {
 	body, err := json.Marshal(ev)
@@ -37,11 +46,15 @@ func (db *DB) emit(ctx context.Context, tx querier, ev taskd.Event, s subject) e
 	}
 	task, comment := nullable(s.task), nullable(s.comment)
 	args := []any{ev.AccountID, ev.ProjectID, ev.Name, ms(ev.Time), string(body), task, comment, s.task, s.comment}
+	insert := emitEvent
+	if s.open {
+		insert, args = emitOpenEvent, args[:7]
+	}
 	if w, ok := tx.(*witnessTx); ok && db.d.xactID != "" {
 		// The transaction's id comes back with the event, at no extra cost.
-		err = tx.QueryRowContext(ctx, db.d.q(emitEvent+` RETURNING `+db.d.xactID), args...).Scan(&w.xid)
+		err = tx.QueryRowContext(ctx, db.d.q(insert+` RETURNING `+db.d.xactID), args...).Scan(&w.xid)
 	} else {
-		_, err = tx.ExecContext(ctx, db.d.q(emitEvent), args...)
+		_, err = tx.ExecContext(ctx, db.d.q(insert), args...)
 	}
 	return err
 }

@@ -370,12 +370,8 @@ func (db *DB) CreateTask(ctx context.Context, by taskd.Actor, projectID, parentI
 		if err := db.applyTask(ctx, tx, &t, in); err != nil {
 			return err
 		}
-		err = tx.QueryRowContext(ctx, db.d.q(`INSERT INTO tasks (account_id, project_id, parent_id, name, text, status, priority,
-			author_id, assignee_id, date_start, date_end, created_at, max_minutes, max_cents)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
-			t.AccountID, t.ProjectID, parent, t.Name, t.Text, t.Status, t.Priority, t.Author.ID, t.Assignee.ID,
-			t.DateStart, t.DateEnd, ms(t.DateAdded), t.MaxMinutes, t.MaxCents).Scan(&t.ID)
-		if err != nil {
+		subs := subscribersOf(t.Author, t.Assignee)
+		if err := db.insertTask(ctx, tx, &t, parent, &subs); err != nil {
 			return err
 		}
 		if err := db.hide(ctx, tx, "task_viewers", "task_id", t.ID, t.AccountID, in.Hidden); err != nil {
@@ -396,7 +392,10 @@ func (db *DB) CreateTask(ctx context.Context, by taskd.Actor, projectID, parentI
 		if err != nil {
 			return err
 		}
-		if err := db.subscribeAll(ctx, tx, t, append([]string{t.Author.Email, t.Assignee.Email}, in.Subscribe...)); err != nil {
+		if err := db.subscribeNew(ctx, tx, t, &subs); err != nil {
+			return err
+		}
+		if err := db.subscribeAll(ctx, tx, t, in.Subscribe); err != nil {
 			return err
 		}
 		// A new task has no followers but its author, its assignee and
@@ -407,7 +406,10 @@ func (db *DB) CreateTask(ctx context.Context, by taskd.Actor, projectID, parentI
 				return err
 			}
 		}
-		return db.emitTask(ctx, tx, by, taskd.ActionPost, t, nil, withFields(fields, values))
+		// A new task at the top with no viewers listed is seen by all who
+		// see its project: its event needs no look at the viewers.
+		s := subject{task: t.ID, open: parentID == 0 && len(in.Hidden) == 0}
+		return db.emitChange(ctx, tx, by, taskd.ActionPost, taskd.ObjectTask, t.ID, t.Page(), t.Project, s, nil, withFields(fields, values))
 	})
 	return t, err
 }

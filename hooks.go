@@ -187,6 +187,20 @@ type DueWebhook struct {
 	Errors int
 }
 
+// WebhookWork is what the dispatcher learns in one read of the database:
+// whether there is work now, and when the next work it knows of falls due.
+type WebhookWork struct {
+	// Due lists the webhooks to send to now, as DueWebhooks does.
+	Due []DueWebhook
+	// NextIn is how long until the first webhook with deliveries waiting
+	// but not due (a retry's next attempt, another replica's lease) falls
+	// due, by the store's clock; zero when there is none.
+	NextIn time.Duration
+	// Unfanned reports that events wait to be fanned out (asked for
+	// only).
+	Unfanned bool
+}
+
 // WebhookStore keeps an account's webhooks and what the API and the pages
 // show of their deliveries: the attempt log, the events held, the
 // deliveries that expired. Unknown webhooks are not found ("webhook").
@@ -232,6 +246,12 @@ type DeliveryStore interface {
 	// attempt is due and that no live lease holds: those whose last attempt
 	// succeeded first, then the failing ones, each the longest-waiting first.
 	DueWebhooks(ctx context.Context, limit int) ([]DueWebhook, error)
+	// WebhookWork lists up to limit due webhooks as DueWebhooks does (but
+	// only for deliveries made within HoldLimit: older ones are never
+	// sent), and tells when the next waiting webhook falls due and, with
+	// unfanned, whether events wait to be fanned out, in one read-only
+	// query.
+	WebhookWork(ctx context.Context, limit int, unfanned bool) (WebhookWork, error)
 	// Lease claims a webhook's deliveries for owner until the time; false
 	// when another owner holds a live lease.
 	Lease(ctx context.Context, webhookID int64, owner string, until time.Time) (bool, error)

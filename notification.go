@@ -33,6 +33,16 @@ type NotificationStore interface {
 	// DigestsDue lists the people whose oldest waiting notification is
 	// older than before, up to limit.
 	DigestsDue(ctx context.Context, before time.Time, limit int) ([]int64, error)
+	// WaitingDigests lists, as DigestsDue does, up to limit people whose
+	// oldest waiting notification is older than before, and tells how
+	// much later than before the oldest notification of everyone else was
+	// made (zero when none waits): how long until the next digest is due.
+	// One read-only query.
+	WaitingDigests(ctx context.Context, before time.Time, limit int) (due []int64, nextIn time.Duration, err error)
+	// EventsWritten returns a new channel that receives after a change
+	// commits (a change may write notifications), here or by another
+	// process; signals coalesce and may be lost.
+	EventsWritten() <-chan struct{}
 	// SendDigests takes every waiting notification of the person, by
 	// account, and queues the mail made of each digest by compose, in
 	// one transaction; a digest taken by another replica meanwhile is

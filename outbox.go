@@ -64,4 +64,13 @@ type MailStore interface {
 	MailByID(ctx context.Context, id int64) (QueuedMail, error)
 	// PruneMail deletes finished messages older than before.
 	PruneMail(ctx context.Context, before time.Time) (int64, error)
+	// NextMail tells how long until the first pending message falls due
+	// (its next attempt, or the end of the lease a sender holds on it),
+	// by the store's clock: zero or less when one is due now; false when
+	// none is pending. One read-only query.
+	NextMail(ctx context.Context) (time.Duration, bool, error)
+	// MailQueued returns a new channel that receives after mail is
+	// queued, here or by another process; signals coalesce and may be
+	// lost, so a sender polls as well (seldom).
+	MailQueued() <-chan struct{}
 }

@@ -2,16 +2,20 @@
 # bench/run.sh: measure taskd's administrative API against a ceiling.
 #
 # Builds taskd and the load generator, starts `taskd serve --dev` on a free
-# loopback port with a fresh data directory (SQLite), or on the PostgreSQL
-# database named by TASKD_BENCH_POSTGRES, seeds one project of 100 tasks
-# (every 4th with 3 subtasks), then runs the ceiling, get_tasks and post_task
-# scenarios and prints their result lines and get_tasks rps / ceiling rps.
+# loopback port with a fresh data directory (SQLite), or on a fresh
+# PostgreSQL database created for the run on the server TASKD_BENCH_POSTGRES
+# names (and dropped after it), seeds one project of 100 tasks (every 4th
+# with 3 subtasks), then runs the ceiling, get_tasks and post_task scenarios
+# and prints their result lines and get_tasks rps / ceiling rps and
+# post_task rps / ceiling rps.
 #
 # Environment:
 #   DURATION              measured time of each scenario (default 10s)
 #   CLIENTS               concurrent clients (default 16)
 #   WARMUP                warm-up before each measurement (default 1s)
-#   TASKD_BENCH_POSTGRES  postgres:// URL; empty means SQLite in a temp dir
+#   TASKD_BENCH_POSTGRES  postgres:// URL of a database on the server to use (psql
+#                         connects to it to create and drop taskd_bench_PID);
+#                         empty means SQLite in a temp dir
 #   TASKD_BENCH_SAVE      when 1, also write the report to bench/results/
 #   TASKD_BENCH_LIMITS    rate-limit flags of serve (default: limits on, far above the load,
 #                         so their cost is measured; "--api-rate-limit 0 --api-rate-limit-address 0"
@@ -28,13 +32,19 @@ LIMITS=${TASKD_BENCH_LIMITS:---api-rate-limit 1000000000 --api-rate-limit-addres
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/taskd-bench.XXXXXX")
 server_pid=""
+admin_url=""
 report=""
+bench_db="" # the PostgreSQL database created for this run, dropped by cleanup
 
-# cleanup stops the server and removes the temporary directory.
+# cleanup stops the server, drops the run's database and removes the
+# temporary directory.
 cleanup() {
 	if [[ -n $server_pid ]]; then
 		kill "$server_pid" 2>/dev/null || true
 		wait "$server_pid" 2>/dev/null || true
+	fi
+	if [[ -n $bench_db ]]; then
+		psql -q -X "$admin_url" -c "DROP DATABASE IF EXISTS $bench_db" >/dev/null 2>&1 || true
 	fi
 	rm -rf "$tmp"
 }
@@ -56,6 +66,25 @@ say() {
 build() {
 	(cd "$root" && go build -o "$tmp/taskd" ./cmd/taskd && go build -o "$tmp/load" ./bench/load) ||
 		die "build failed"
+}
+
+# fresh_database creates an empty database for the run on the PostgreSQL
+# server of TASKD_BENCH_POSTGRES and points PG at it: a database that an
+# earlier run left would hold that run's master key check, which the new
+# data directory's key does not pass.
+fresh_database() {
+	admin_url=$PG
+	bench_db="taskd_bench_$$"
+	command -v psql >/dev/null || die "psql is needed with TASKD_BENCH_POSTGRES"
+	psql -q -X "$admin_url" -c "DROP DATABASE IF EXISTS $bench_db" -c "CREATE DATABASE $bench_db" >/dev/null ||
+		die "cannot create database $bench_db"
+	# postgres://user@host:port/NAME?params: replace NAME (or add it).
+	local base=${PG%%\?*} params=""
+	[[ $PG == *\?* ]] && params="?${PG#*\?}"
+	if [[ ${base#*://} == */* ]]; then
+		base=${base%/*}
+	fi
+	PG="$base/$bench_db$params"
 }
 
 # storage_flags prints the storage flags shared by serve and account create.
@@ -96,9 +125,6 @@ create_account() {
 	local flags slug out
 	mapfile -t flags < <(storage_flags)
 	slug=bench
-	if [[ -n $PG ]]; then
-		slug="bench-$(date +%s)-$$"
-	fi
 	out=$("$tmp/taskd" account create "${flags[@]}" --slug "$slug" --name "Bench" \
 		--owner-email "$slug@example.com" --owner-password benchpassword1) || die "account create failed"
 	key=$(sed -n 's/.*"api_key":"\([0-9a-zA-Z]*\)".*/\1/p' <<<"$out")
@@ -167,6 +193,7 @@ rps() { sed -n 's/.* rps=\([0-9.]*\) .*/\1/p' <<<"$1"; }
 main() {
 	local db=sqlite ceiling get post ratio
 	[[ -n $PG ]] && db=postgres
+	[[ -n $PG ]] && fresh_database
 	build
 	start_server
 	create_account
@@ -183,6 +210,8 @@ main() {
 	say "$post"
 	ratio=$(awk -v g="$(rps "$get")" -v c="$(rps "$ceiling")" 'BEGIN { printf "%.1f", 100 * g / c }')
 	say "get_tasks/ceiling=$ratio%"
+	ratio=$(awk -v p="$(rps "$post")" -v c="$(rps "$ceiling")" 'BEGIN { printf "%.1f", 100 * p / c }')
+	say "post_task/ceiling=$ratio%"
 	if [[ $SAVE == 1 ]]; then
 		mkdir -p "$root/bench/results"
 		local file

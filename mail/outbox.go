@@ -32,7 +32,11 @@ type Outbox struct {
 	From string
 	Log  *slog.Logger     // discards when nil
 	Now  func() time.Time // time.Now when nil
-	// Poll is how often the outbox looks for due mail (default 2 s).
+	// Poll is the longest the outbox sleeps when nothing wakes it
+	// (default 15 s): mail queued here or (PostgreSQL) by another
+	// replica wakes it at once, and it sleeps until the next message it
+	// knows of falls due (a retry, a lease's end); the poll finds mail
+	// whose signal was lost, or that the CLI queued in a SQLite file.
 	Poll time.Duration
 	// Observe, when set, hears each attempt's result: sent, retry,
 	// failed or kept (a counter for /metrics).
@@ -109,14 +113,17 @@ func (o *Outbox) Queue(ctx context.Context, kind string, m Message) error {
 }
 
 // Run sends due mail until ctx ends, and once an hour forgets messages
-// finished more than 30 days ago.
+// finished more than 30 days ago. Between rounds it sleeps until mail is
+// queued, the next message falls due or Poll passes; a round with nothing
+// due costs one read-only query (NextMail).
 func (o *Outbox) Run(ctx context.Context) {
 	poll := o.Poll
 	if poll <= 0 {
-		poll = 2 * time.Second
+		poll = 15 * time.Second
 	}
-	tick := time.NewTicker(poll)
-	defer tick.Stop()
+	queued := o.Store.MailQueued()
+	timer := time.NewTimer(0)
+	defer timer.Stop()
 	if o.Sender != nil {
 		// Mail kept while no server was configured goes out now, unless
 		// it is too old to matter.
@@ -128,8 +135,20 @@ func (o *Outbox) Run(ctx context.Context) {
 	}
 	var pruned time.Time
 	for {
-		if _, err := o.SendDue(ctx); err != nil && ctx.Err() == nil {
-			o.log().WarnContext(ctx, "sending mail failed", "err", err)
+		select {
+		case <-ctx.Done():
+			return
+		case <-timer.C:
+		case <-queued:
+		}
+		wait := poll
+		if next, err := o.round(ctx); err != nil {
+			if ctx.Err() == nil {
+				o.log().WarnContext(ctx, "sending mail failed", "err", err)
+			}
+			wait = min(wait, 5*time.Second)
+		} else if next > 0 {
+			wait = min(wait, next)
 		}
 		if now := o.now(); now.Sub(pruned) > time.Hour {
 			pruned = now
@@ -137,12 +156,30 @@ func (o *Outbox) Run(ctx context.Context) {
 				o.log().WarnContext(ctx, "pruning mail failed", "err", err)
 			}
 		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-tick.C:
-		}
+		timer.Reset(wait)
 	}
+}
+
+// round sends the due mail, if any, and returns how long until the next
+// pending message falls due (zero when none is pending).
+func (o *Outbox) round(ctx context.Context) (time.Duration, error) {
+	next, ok, err := o.Store.NextMail(ctx)
+	if err != nil || !ok {
+		return 0, err
+	}
+	if next > 0 {
+		return next, nil
+	}
+	if _, err := o.SendDue(ctx); err != nil {
+		return 0, err
+	}
+	next, ok, err = o.Store.NextMail(ctx)
+	if !ok {
+		return 0, err
+	}
+	// A message due again at once (a claim lost to another sender) waits
+	// a moment rather than spinning.
+	return max(next, 100*time.Millisecond), err
 }
 
 // SendDue makes one attempt at every due message, one after another, and

@@ -29,58 +29,94 @@ type Notifier struct {
 	PublicURL string
 	// Window is how long a change waits for more (default 2 minutes).
 	Window time.Duration
-	// Poll is how often due digests are looked for (default 30 s).
+	// Poll is the longest the notifier sleeps (default 30 s): it sleeps
+	// until the oldest waiting change settles (Window after it was made);
+	// a change committed here or (PostgreSQL) by another replica, which
+	// settles a Window later, shortens the sleep to that without a query.
+	// The poll finds changes whose signal was lost.
 	Poll time.Duration
 	Now  func() time.Time
 	Log  *slog.Logger
 }
 
-// Run sends due digests until ctx ends.
+// Run sends due digests until ctx ends. A round with nothing due costs
+// one read-only query (WaitingDigests).
 func (n *Notifier) Run(ctx context.Context) {
 	poll := n.Poll
 	if poll <= 0 {
 		poll = 30 * time.Second
 	}
-	tick := time.NewTicker(poll)
-	defer tick.Stop()
+	changed := n.Store.EventsWritten()
+	timer := time.NewTimer(0)
+	defer timer.Stop()
+	var at time.Time // when the timer fires
 	for {
-		if _, err := n.SendDue(ctx); err != nil && ctx.Err() == nil && n.Log != nil {
-			n.Log.WarnContext(ctx, "sending notifications failed", "err", err)
-		}
 		select {
 		case <-ctx.Done():
 			return
-		case <-tick.C:
+		case <-changed:
+			// The change settles a window from now, not sooner: no query.
+			if settles := time.Now().Add(n.window()); settles.Before(at) {
+				at = settles
+				timer.Reset(n.window())
+			}
+			continue
+		case <-timer.C:
 		}
+		wait := poll
+		next, _, err := n.sendDue(ctx)
+		switch {
+		case err != nil:
+			if ctx.Err() == nil && n.Log != nil {
+				n.Log.WarnContext(ctx, "sending notifications failed", "err", err)
+			}
+		case next > 0:
+			wait = min(wait, next)
+		}
+		at = time.Now().Add(wait)
+		timer.Reset(wait)
 	}
+}
+
+func (n *Notifier) window() time.Duration {
+	if n.Window <= 0 {
+		return 2 * time.Minute
+	}
+	return n.Window
+}
+
+func (n *Notifier) now() time.Time {
+	if n.Now != nil {
+		return n.Now()
+	}
+	return time.Now()
 }
 
 // SendDue queues the digests of everyone whose oldest waiting change is
 // older than the window, and reports how many mails it queued.
 func (n *Notifier) SendDue(ctx context.Context) (int, error) {
-	window := n.Window
-	if window <= 0 {
-		window = 2 * time.Minute
-	}
-	now := time.Now
-	if n.Now != nil {
-		now = n.Now
-	}
+	_, sent, err := n.sendDue(ctx)
+	return sent, err
+}
+
+// sendDue is SendDue; it also returns how long until the next digest is
+// due (zero when no change waits).
+func (n *Notifier) sendDue(ctx context.Context) (time.Duration, int, error) {
 	sent := 0
 	for ctx.Err() == nil {
-		people, err := n.Store.DigestsDue(ctx, now().Add(-window), 50)
+		people, next, err := n.Store.WaitingDigests(ctx, n.now().Add(-n.window()), 50)
 		if err != nil || len(people) == 0 {
-			return sent, err
+			return next, sent, err
 		}
 		for _, id := range people {
 			k, err := n.Store.SendDigests(ctx, id, n.compose)
 			if err != nil {
-				return sent, err
+				return 0, sent, err
 			}
 			sent += k
 		}
 	}
-	return sent, ctx.Err()
+	return 0, sent, ctx.Err()
 }
 
 // digestTask is one task of a digest with its changes.

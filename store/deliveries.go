@@ -286,6 +286,57 @@ func (db *DB) DueWebhooks(ctx context.Context, limit int) ([]taskd.DueWebhook, e
 	}, now, now, limit)
 }
 
+// WebhookWork answers in one read-only statement, with no transaction,
+// what the dispatcher must know after a wake: the due webhooks (as
+// DueWebhooks, counting only deliveries it would send: made within
+// taskd.HoldLimit), when the first of the others with work waiting falls
+// due (its next attempt, or the end of the lease another replica holds),
+// and whether events wait for fan-out. The first row is that last answer;
+// the rest are the webhooks with work, due ones first.
+//
+// Only a wake by the timer asks whether events wait (unfanned): after a
+// signal the dispatcher has just fanned out, and under load the partial
+// index of unfanned events is the one every fan-out churns.
+func (db *DB) WebhookWork(ctx context.Context, limit int, unfanned bool) (taskd.WebhookWork, error) {
+	now := ms(db.now())
+	cutoff := ms(db.now().Add(-taskd.HoldLimit))
+	type row struct {
+		id       int64
+		errors   int
+		due      int64
+		unfanned int
+		next     sql.NullInt64
+	}
+	rows, err := all(ctx, db.reader, "webhook work", db.d.q(`SELECT id, errors, due, unfanned, MIN(CASE WHEN due > ? THEN due END) OVER () FROM (
+		SELECT 0 AS id, 0 AS errors, 0 AS due, 0 AS next_at,
+			CASE WHEN ? = 0 THEN 0 WHEN EXISTS (SELECT 1 FROM events WHERE fanned = 0) THEN 1 ELSE 0 END AS unfanned
+		UNION ALL
+		SELECT w.id, w.errors, CASE WHEN w.lease_until >= w.next_attempt_at THEN w.lease_until + 1 ELSE w.next_attempt_at END,
+			w.next_attempt_at, 0 FROM webhooks w
+		WHERE w.enabled = 1 AND (EXISTS (SELECT 1 FROM webhook_queues q WHERE q.webhook_id = w.id AND q.queued_from > 0)
+			OR EXISTS (SELECT 1 FROM deliveries d WHERE d.webhook_id = w.id AND d.state = 'pending' AND +d.created_at >= ?))
+	) x ORDER BY CASE WHEN id = 0 THEN 0 WHEN due <= ? THEN 1 ELSE 2 END, CASE WHEN errors > 0 THEN 1 ELSE 0 END, next_at, id
+	LIMIT ?`), func(s scanner) (row, error) {
+		var r row
+		err := s.Scan(&r.id, &r.errors, &r.due, &r.unfanned, &r.next)
+		return r, err
+	}, now, flag(unfanned), cutoff, now, limit+1)
+	var work taskd.WebhookWork
+	if err != nil || len(rows) == 0 {
+		return work, err
+	}
+	work.Unfanned = rows[0].unfanned == 1
+	if rows[0].next.Valid {
+		work.NextIn = time.Duration(rows[0].next.Int64-now) * time.Millisecond
+	}
+	for _, r := range rows[1:] {
+		if r.due <= now {
+			work.Due = append(work.Due, taskd.DueWebhook{ID: r.id, Errors: r.errors})
+		}
+	}
+	return work, nil
+}
+
 // NextDeliveries returns the webhook (as it is now) and up to limit of its
 // oldest pending deliveries, in event order, making them from its queue
 // when fewer are pending.

@@ -103,3 +103,26 @@ func scanIDsForTest(rows *sql.Rows) ([]int64, error) {
 	}
 	return out, rows.Err()
 }
+
+// ChangeForTest runs fn as a change made by by, queued with the changes
+// made at the same time as every change is (group commit).
+func (db *DB) ChangeForTest(ctx context.Context, by taskd.Actor, fn func() error) error {
+	return db.change(ctx, by, "test change", func(querier) error { return fn() })
+}
+
+// QueuedForTest returns how many changes wait for a batch, not counting
+// those of the batch running.
+func (db *DB) QueuedForTest() int {
+	db.batches.mu.Lock()
+	defer db.batches.mu.Unlock()
+	return len(db.batches.queue)
+}
+
+// MuteForTest makes the changes and mail committed through db wake no one,
+// in this process or (PostgreSQL) any other: their signals are lost, as
+// when a notification is. Call it before anything subscribes.
+func (db *DB) MuteForTest() {
+	old := db.sig
+	db.sig = newSignals("")
+	old.close()
+}

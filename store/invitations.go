@@ -37,7 +37,7 @@ func (db *DB) Invite(ctx context.Context, in taskd.InviteInput) (taskd.Invitatio
 		return taskd.Invitation{}, taskd.Invalid("role", "Role must be admin, user, guest or reader")
 	}
 	var inv taskd.Invitation
-	err := db.tx(ctx, "invite", func(tx querier) error {
+	err := db.mailTx(ctx, "invite", func(tx querier, queued *bool) error {
 		var id int64
 		p, err := db.personByEmail(ctx, tx, in.Person.Email)
 		if taskd.IsNotFound(err) {
@@ -85,6 +85,7 @@ func (db *DB) Invite(ctx context.Context, in taskd.InviteInput) (taskd.Invitatio
 			if _, err := db.queueMail(ctx, tx, *in.Mail); err != nil {
 				return err
 			}
+			*queued = true
 		}
 		// Read in the transaction: a change of the inviter's trust may
 		// cancel it as soon as it commits.

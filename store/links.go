@@ -86,7 +86,7 @@ func (db *DB) personByID(ctx context.Context, q querier, id int64) (taskd.Person
 // RequestReset records a reset link for the person with the address and
 // queues its mail, in one transaction.
 func (db *DB) RequestReset(ctx context.Context, email string, l taskd.Link, mail func(taskd.Person) taskd.QueuedMail) error {
-	return db.tx(ctx, "request reset", func(tx querier) error {
+	return db.mailTx(ctx, "request reset", func(tx querier, queued *bool) error {
 		p, err := db.personByEmail(ctx, tx, email)
 		if err != nil {
 			return err
@@ -99,6 +99,7 @@ func (db *DB) RequestReset(ctx context.Context, email string, l taskd.Link, mail
 			return err
 		}
 		_, err = db.queueMail(ctx, tx, mail(p))
+		*queued = true
 		return err
 	})
 }
@@ -132,7 +133,7 @@ func (db *DB) ResetPassword(ctx context.Context, hash, passwordHash string) (tas
 // RequestEmailChange records a link that moves the person to newEmail and
 // queues its mail.
 func (db *DB) RequestEmailChange(ctx context.Context, personID int64, newEmail string, l taskd.Link, mail taskd.QueuedMail) error {
-	return db.tx(ctx, "request e-mail change", func(tx querier) error {
+	return db.mailTx(ctx, "request e-mail change", func(tx querier, queued *bool) error {
 		if _, err := tx.ExecContext(ctx, db.d.q(`DELETE FROM person_tokens WHERE person_id = ? AND kind = 'email'`), personID); err != nil {
 			return err
 		}
@@ -140,6 +141,7 @@ func (db *DB) RequestEmailChange(ctx context.Context, personID int64, newEmail s
 			return err
 		}
 		_, err := db.queueMail(ctx, tx, mail)
+		*queued = true
 		return err
 	})
 }

@@ -30,9 +30,10 @@ func scanMail(s scanner) (taskd.QueuedMail, error) {
 // QueueMail adds a message to the outbox, due at once.
 func (db *DB) QueueMail(ctx context.Context, m taskd.QueuedMail) (int64, error) {
 	var id int64
-	err := db.tx(ctx, "queue mail", func(tx querier) error {
+	err := db.mailTx(ctx, "queue mail", func(tx querier, queued *bool) error {
 		var err error
 		id, err = db.queueMail(ctx, tx, m)
+		*queued = true
 		return err
 	})
 	return id, err
@@ -97,6 +98,19 @@ func (db *DB) RequeueKept(ctx context.Context, since time.Time) (int64, error) {
 		return 0, err
 	}
 	return res.RowsAffected()
+}
+
+// NextMail tells how long until the first pending message falls due: its
+// next attempt, or the end of its lease when a sender holds one (a claim
+// needs next_at <= now and lease_until <= now).
+func (db *DB) NextMail(ctx context.Context) (time.Duration, bool, error) {
+	var next sql.NullInt64
+	err := db.reader.QueryRow(ctx, `SELECT MIN(CASE WHEN lease_until > next_at THEN lease_until ELSE next_at END) FROM mail_outbox
+		WHERE state = 'pending'`).Scan(&next)
+	if err != nil {
+		return 0, false, taskd.Internal("next mail", err)
+	}
+	return time.Duration(next.Int64-ms(db.now())) * time.Millisecond, next.Valid, nil
 }
 
 // Mail lists the outbox, newest first.

@@ -48,11 +48,35 @@ func (db *DB) DigestsDue(ctx context.Context, before time.Time, limit int) ([]in
 	}, ms(before), limit)
 }
 
+// WaitingDigests lists the people whose oldest notification is older
+// than before, up to limit, oldest first, and how long after before the
+// oldest notification of the next person was made (zero when no one else
+// waits).
+func (db *DB) WaitingDigests(ctx context.Context, before time.Time, limit int) ([]int64, time.Duration, error) {
+	type row struct {
+		person, oldest int64
+	}
+	rows, err := all(ctx, db.reader, "digests due", db.d.q(`SELECT person_id, MIN(created_at) FROM notifications GROUP BY person_id
+		ORDER BY MIN(created_at) LIMIT ?`), func(s scanner) (row, error) {
+		var r row
+		return r, s.Scan(&r.person, &r.oldest)
+	}, limit+1)
+	var due []int64
+	for _, r := range rows {
+		if r.oldest >= ms(before) || len(due) == limit {
+			// Due once before passes it (the test is oldest < before).
+			return due, max(time.Duration(r.oldest-ms(before)+1)*time.Millisecond, time.Millisecond), err
+		}
+		due = append(due, r.person)
+	}
+	return due, 0, err
+}
+
 // SendDigests turns a person's waiting notifications into one mail per
 // account, deleting them in the same transaction.
 func (db *DB) SendDigests(ctx context.Context, personID int64, compose func(taskd.Digest) (taskd.QueuedMail, error)) (int, error) {
 	sent := 0
-	err := db.tx(ctx, "send digests", func(tx querier) error {
+	err := db.mailTx(ctx, "send digests", func(tx querier, queued *bool) error {
 		sent = 0
 		p, err := db.personByID(ctx, tx, personID)
 		if err != nil {
@@ -94,6 +118,7 @@ func (db *DB) SendDigests(ctx context.Context, personID int64, compose func(task
 				return err
 			}
 			sent++
+			*queued = true
 		}
 		return nil
 	})

@@ -46,12 +46,11 @@ func (db *DB) Counts(ctx context.Context, key string, from time.Time) ([]ratelim
 		}, key, ms(from))
 }
 
-// PruneHits forgets the counts that expired before t.
+// PruneHits forgets the counts that expired before t: one statement on
+// its own, no transaction (safe to repeat).
 func (db *DB) PruneHits(ctx context.Context, t time.Time) error {
-	return db.tx(ctx, "prune hits", func(tx querier) error {
-		_, err := tx.ExecContext(ctx, db.d.q(`DELETE FROM rate_counts WHERE expires < ?`), ms(t))
-		return err
-	})
+	_, err := db.exec(ctx, "prune hits", `DELETE FROM rate_counts WHERE expires < ?`, ms(t))
+	return err
 }
 
 // AddHitsBatch adds the hits of many keys and returns their counts after

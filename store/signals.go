@@ -2,7 +2,10 @@ package store
 
 import (
 	"context"
+	"strconv"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -11,7 +14,8 @@ import (
 )
 
 // eventsChannel is the PostgreSQL notification channel on which a process
-// tells the others that it committed a change (and so wrote an event).
+// tells the others that it committed a change (and so wrote an event), or
+// queued mail.
 const eventsChannel = "taskd_events"
 
 // notifySpacing is the least time between two notifications one process
@@ -19,19 +23,30 @@ const eventsChannel = "taskd_events"
 // milliseconds, instead of adding a statement to every change.
 const notifySpacing = 5 * time.Millisecond
 
-// signals wakes webhook dispatchers when events are written: this
-// process's at once, in-process, and on PostgreSQL every other process's
-// through LISTEN/NOTIFY. Signals coalesce; the dispatcher's poll remains
-// the fallback for any that is lost (a dropped listening connection, a
-// crash between commit and notify).
+// The kinds of signal: a change committed (it wrote an event, and maybe
+// notifications), or mail was queued.
+const (
+	kindEvents uint32 = 1 << iota
+	kindMail
+)
+
+// signals wakes the background workers of every process when work is
+// written: this process's at once, in-process, and on PostgreSQL every
+// other process's through LISTEN/NOTIFY. A committed change wakes the
+// webhook dispatcher and the digest notifier; queued mail wakes the mail
+// outbox. Signals coalesce; each worker's fallback poll (seconds) finds
+// work whose signal was lost (a dropped listening connection, a crash
+// between commit and notify, the CLI writing to SQLite).
 type signals struct {
-	written chan struct{} // receives after a change commits, here or elsewhere
+	mu   sync.Mutex
+	subs map[uint32][]chan struct{} // kind → subscribers
 
 	// PostgreSQL only (url is empty on SQLite).
-	url    string
-	self   string        // this process's token, the payload of its notifications
-	notify chan struct{} // a change committed here: tell the others
-	listen sync.Once
+	url     string
+	self    string        // this process's token, the payload of its notifications
+	pending atomic.Uint32 // kinds committed here and not yet told the others
+	notify  chan struct{} // something committed here: tell the others
+	listen  sync.Once
 	// ctx is the lifetime of the notifier and listener goroutines (wg);
 	// stop ends it at Close.
 	ctx  context.Context
@@ -40,7 +55,7 @@ type signals struct {
 }
 
 func newSignals(url string) *signals {
-	s := &signals{written: make(chan struct{}, 1), url: url}
+	s := &signals{subs: map[uint32][]chan struct{}{}, url: url}
 	s.ctx, s.stop = context.WithCancel(context.Background())
 	if url != "" {
 		s.self, s.notify = secret.Token(8), make(chan struct{}, 1)
@@ -56,10 +71,29 @@ func wake(c chan struct{}) {
 	}
 }
 
+// wakeAll wakes the subscribers of the kinds.
+func (s *signals) wakeAll(kinds uint32) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for k, cs := range s.subs {
+		if k&kinds != 0 {
+			for _, c := range cs {
+				wake(c)
+			}
+		}
+	}
+}
+
 // committed records that a change committed in this process.
-func (s *signals) committed() {
-	wake(s.written)
+func (s *signals) committed() { s.local(kindEvents) }
+
+// mailQueued records that mail was queued (and committed) in this process.
+func (s *signals) mailQueued() { s.local(kindMail) }
+
+func (s *signals) local(kind uint32) {
+	s.wakeAll(kind)
 	if s.notify != nil {
+		s.pending.Or(kind)
 		wake(s.notify)
 	}
 }
@@ -92,21 +126,53 @@ func (s *signals) startNotifier(db *DB) {
 }
 
 func (s *signals) send(ctx context.Context, db *DB) {
+	kinds := s.pending.Swap(0)
+	if kinds == 0 {
+		return
+	}
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
 	// A failure costs only latency: the other processes' polls find the
 	// change. A notification sent twice after a lost connection is harmless.
-	_, _ = db.exec(ctx, "notify", `SELECT pg_notify(?, ?)`, eventsChannel, s.self)
+	_, _ = db.exec(ctx, "notify", `SELECT pg_notify(?, ?)`, eventsChannel, payload(s.self, kinds))
 }
 
-// events returns the channel, listening for other processes' changes from
-// the first call on (PostgreSQL), so that only a process that dispatches
-// holds a listening connection.
-func (s *signals) events() <-chan struct{} {
+// payload is a notification's text: the sender's token, and the kinds
+// after a space unless the kind is events alone (what processes of
+// earlier versions send and understand).
+func payload(self string, kinds uint32) string {
+	if kinds == kindEvents {
+		return self
+	}
+	return self + " " + strconv.FormatUint(uint64(kinds), 10)
+}
+
+// parsePayload returns a notification's sender and kinds.
+func parsePayload(p string) (from string, kinds uint32) {
+	from, k, ok := strings.Cut(p, " ")
+	if !ok {
+		return from, kindEvents
+	}
+	n, err := strconv.ParseUint(k, 10, 32)
+	if err != nil || n == 0 {
+		return from, kindEvents | kindMail
+	}
+	return from, uint32(n)
+}
+
+// subscribe returns a new channel that receives after work of the kinds
+// commits, listening for other processes' work from the first call on
+// (PostgreSQL), so that only a process that runs workers holds a
+// listening connection.
+func (s *signals) subscribe(kinds uint32) <-chan struct{} {
 	if s.url != "" {
 		s.listen.Do(func() { s.wg.Go(s.listenLoop) })
 	}
-	return s.written
+	c := make(chan struct{}, 1)
+	s.mu.Lock()
+	s.subs[kinds] = append(s.subs[kinds], c)
+	s.mu.Unlock()
+	return c
 }
 
 // listenLoop keeps a connection listening until Close, reconnecting with
@@ -137,14 +203,14 @@ func (s *signals) listenOnce() bool {
 	if _, err := conn.Exec(s.ctx, "LISTEN "+eventsChannel); err != nil {
 		return false
 	}
-	wake(s.written) // notifications may have been missed while not listening
+	s.wakeAll(kindEvents | kindMail) // notifications may have been missed while not listening
 	for {
 		n, err := conn.WaitForNotification(s.ctx)
 		if err != nil {
 			return true
 		}
-		if n.Payload != s.self { // this process woke its own dispatcher already
-			wake(s.written)
+		if from, kinds := parsePayload(n.Payload); from != s.self { // this process woke its own workers already
+			s.wakeAll(kinds)
 		}
 	}
 }

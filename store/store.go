@@ -40,6 +40,8 @@ type DB struct {
 	// retry tries reads and uncommitted transactions again after a lost
 	// connection (retry.go).
 	retry retrier
+	// batches queues the changes that will share a transaction (group.go).
+	batches groupCommit
 }
 
 var (
@@ -124,7 +126,12 @@ func openSQLite(db *DB, dir string) error {
 	// Writers take the write lock at BEGIN (immediate), so a transaction never
 	// has to upgrade a read lock and fail with SQLITE_BUSY midway; other
 	// processes on the same file (the CLI) wait through busy_timeout.
-	db.write, err = sql.Open("sqlite", "file:"+path+"?"+pragmas+"&_txlock=immediate")
+	//
+	// The write connection keeps its temporary files in memory: a batch of
+	// changes (group.go) runs each after a savepoint, and SQLite copies the
+	// pages a change first touches into the savepoint's sub-journal, a
+	// temporary file written through the kernel otherwise.
+	db.write, err = sql.Open("sqlite", "file:"+path+"?"+pragmas+"&_pragma=temp_store(MEMORY)&_txlock=immediate")
 	if err != nil {
 		return fmt.Errorf("store: open sqlite: %w", err)
 	}
@@ -263,26 +270,31 @@ func (db *DB) exec(ctx context.Context, op, query string, args ...any) (sql.Resu
 	}
 }
 
-// change runs fn in a write transaction as tx does, for a change to an
-// account's work made by by; a person whose role does not allow work
-// (taskd.Authorize) changes nothing.
-func (db *DB) change(ctx context.Context, by taskd.Actor, op string, fn func(querier) error) error {
-	if err := taskd.Authorize(by, taskd.PermWork); err != nil {
-		return err
-	}
-	if err := db.runTx(ctx, op, fn, true); err != nil {
-		return err
-	}
-	db.sig.committed() // every change writes an event: wake the dispatchers
-	return nil
-}
+// EventsWritten returns a new channel that receives after a change and its
+// event commit, so that the webhook dispatcher (and the digest notifier)
+// can start at once instead of at their next poll: a change made through
+// this DB at once, and on PostgreSQL one made by any other process,
+// through LISTEN/NOTIFY, from the first call on. Signals coalesce: one
+// receive may stand for many changes.
+func (db *DB) EventsWritten() <-chan struct{} { return db.sig.subscribe(kindEvents) }
 
-// EventsWritten receives after a change and its event commit, so that the
-// webhook dispatcher can start at once instead of at its next poll: a
-// change made through this DB at once, and on PostgreSQL one made by any
-// other process, through LISTEN/NOTIFY, from the first call on. Signals
-// coalesce: one receive may stand for many changes.
-func (db *DB) EventsWritten() <-chan struct{} { return db.sig.events() }
+// MailQueued returns a new channel that receives after mail is queued and
+// committed, here or (PostgreSQL) by another process, as EventsWritten.
+func (db *DB) MailQueued() <-chan struct{} { return db.sig.subscribe(kindMail) }
+
+// mailTx is tx for a transaction that may queue mail: when it commits
+// having queued some (fn sets *queued), the outboxes are woken.
+func (db *DB) mailTx(ctx context.Context, op string, fn func(tx querier, queued *bool) error) error {
+	queued := false
+	err := db.tx(ctx, op, func(tx querier) error {
+		queued = false // a retried transaction starts again
+		return fn(tx, &queued)
+	})
+	if err == nil && queued {
+		db.sig.mailQueued()
+	}
+	return err
+}
 
 // run calls fn with q, which runs on tx, then commits tx or rolls it back;
 // commitSent reports that the COMMIT was sent.

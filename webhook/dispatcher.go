@@ -21,11 +21,18 @@ type DispatcherConfig struct {
 	// destinations that hang until the timeout, however many, leave the
 	// rest of the workers to the healthy ones.
 	FailingWorkers int
-	// Poll is how often the outbox is read when nothing wakes the
-	// dispatcher (default 200ms). A change made through this process's
-	// store wakes it at once; the poll finds the changes of other
-	// processes and retries that fall due.
+	// Poll is the longest the dispatcher sleeps when nothing wakes it
+	// (default 10s): a fallback for a lost signal. A change wakes it at
+	// once (made here, or on PostgreSQL by another process, through
+	// LISTEN/NOTIFY), and it sleeps only until the next thing it knows
+	// is due (a retry, the end of another replica's lease); the poll
+	// finds the rest: a lost notification, a change the CLI made to a
+	// SQLite file. A poll that finds nothing costs one read-only query.
 	Poll time.Duration
+	// Sweep is how often held deliveries older than taskd.HoldLimit are
+	// marked expired and old attempts forgotten (default 5 minutes).
+	// Such deliveries are never sent whether or not the sweep has run.
+	Sweep time.Duration
 	// Lease is how long a claim on a webhook lasts without renewal; a
 	// crashed replica's webhooks are taken over after it (default 30s).
 	Lease time.Duration
@@ -65,7 +72,10 @@ func NewDispatcher(svc *Service, store taskd.DeliveryStore, cfg DispatcherConfig
 		cfg.FailingWorkers = max(1, cfg.Workers/4)
 	}
 	if cfg.Poll <= 0 {
-		cfg.Poll = 200 * time.Millisecond
+		cfg.Poll = 10 * time.Second
+	}
+	if cfg.Sweep <= 0 {
+		cfg.Sweep = 5 * time.Minute
 	}
 	if cfg.Lease <= 0 {
 		cfg.Lease = 30 * time.Second
@@ -86,74 +96,121 @@ func Backoff(n int) time.Duration {
 
 // Run works until ctx ends, then waits for the deliveries in flight (each
 // bounded by the 5-second timeout) and returns.
+//
+// It sleeps until woken: by a committed change (fan out, then send), by
+// a drain that ended (send what else is due), or by its timer, set to the
+// next thing it knows is due (a retry, another replica's lease, the
+// sweep) and at most Poll away. Every round reads what is due and when
+// the next thing is in one query (WebhookWork); a wake by the timer fans
+// out only if that query found events waiting, so an idle dispatcher
+// sends one read-only query per Poll and no transaction.
 func (d *Dispatcher) Run(ctx context.Context) {
 	var wg sync.WaitGroup
 	defer wg.Wait()
 	slots := make(chan struct{}, d.cfg.Workers)
-	tick := time.NewTicker(d.cfg.Poll)
-	defer tick.Stop()
+	timer := time.NewTimer(0) // the first round at once: events written before the start
+	defer timer.Stop()
 	written := d.store.EventsWritten()
-	var lastExpiry time.Time
+	var lastSweep time.Time
 	for {
-		fan := true
+		fan, polled := false, false
 		select {
 		case <-ctx.Done():
 			return
-		case <-tick.C:
-		case <-written: // a change committed: no need to wait for the poll
+		case <-timer.C:
+			polled = true
+		case <-written: // a change committed
+			fan = true
 		case <-d.again:
-			fan = false // this loop fanned out whatever the drain may have missed
+			// a drain ended: events fanned out while it held its lease may be waiting
 		}
 		if fan {
 			if err := d.fanOut(ctx); err != nil {
 				d.svc.log.WarnContext(ctx, "webhook fan-out failed", "err", err)
+				d.resetTimer(timer, time.Second)
 				continue
 			}
 		}
-		if now := d.svc.now(); now.Sub(lastExpiry) > time.Minute {
-			lastExpiry = now
-			if n, err := d.store.ExpireHeld(ctx, now.Add(-taskd.HoldLimit)); err != nil {
-				d.svc.log.WarnContext(ctx, "expiring held deliveries failed", "err", err)
-			} else if n > 0 {
-				d.svc.log.InfoContext(ctx, "held webhook deliveries expired", "count", n)
+		work, err := d.store.WebhookWork(ctx, d.cfg.Workers, polled)
+		if err == nil && work.Unfanned && polled {
+			// Found by the timer: a signal was lost (after a signal or a
+			// drain, the signal of the events' change fans them out).
+			if err = d.fanOut(ctx); err == nil {
+				work, err = d.store.WebhookWork(ctx, d.cfg.Workers, false)
 			}
 		}
-		due, err := d.store.DueWebhooks(ctx, d.cfg.Workers)
 		if err != nil {
-			d.svc.log.WarnContext(ctx, "listing due webhooks failed", "err", err)
+			d.svc.log.WarnContext(ctx, "reading the webhooks' work failed", "err", err)
+			d.resetTimer(timer, time.Second)
 			continue
 		}
-		for _, w := range due {
-			id := w.ID
-			if !d.claim(w) {
-				continue
-			}
-			select {
-			case slots <- struct{}{}:
-			default:
-				d.unclaim(id)
-				continue
-			}
-			until := d.svc.now().Add(d.cfg.Lease)
-			ok, err := d.store.Lease(ctx, id, d.owner, until)
-			if err != nil || !ok {
+		now := d.svc.now()
+		if now.Sub(lastSweep) >= d.cfg.Sweep {
+			lastSweep = now
+			d.sweep(ctx, now)
+		}
+		wait := min(d.cfg.Poll, lastSweep.Add(d.cfg.Sweep).Sub(now))
+		if !d.start(ctx, &wg, slots, work.Due) {
+			wait = min(wait, time.Second)
+		}
+		if work.NextIn > 0 {
+			wait = min(wait, work.NextIn)
+		}
+		d.resetTimer(timer, wait)
+	}
+}
+
+// resetTimer makes t fire after wait (at once when wait is not positive).
+func (d *Dispatcher) resetTimer(t *time.Timer, wait time.Duration) {
+	t.Reset(max(wait, 0))
+}
+
+// sweep expires held deliveries older than taskd.HoldLimit.
+func (d *Dispatcher) sweep(ctx context.Context, now time.Time) {
+	if n, err := d.store.ExpireHeld(ctx, now.Add(-taskd.HoldLimit)); err != nil {
+		d.svc.log.WarnContext(ctx, "expiring held deliveries failed", "err", err)
+	} else if n > 0 {
+		d.svc.log.InfoContext(ctx, "held webhook deliveries expired", "count", n)
+	}
+}
+
+// start leases the due webhooks it has workers for and drains each in a
+// goroutine; a drain that ends asks for another round (d.again). It
+// reports false when a lease could not be written (try again soon).
+func (d *Dispatcher) start(ctx context.Context, wg *sync.WaitGroup, slots chan struct{}, due []taskd.DueWebhook) bool {
+	leased := true
+	for _, w := range due {
+		id := w.ID
+		if !d.claim(w) {
+			continue
+		}
+		select {
+		case slots <- struct{}{}:
+		default:
+			d.unclaim(id)
+			continue
+		}
+		until := d.svc.now().Add(d.cfg.Lease)
+		ok, err := d.store.Lease(ctx, id, d.owner, until)
+		if err != nil || !ok {
+			leased = leased && err == nil
+			<-slots
+			d.unclaim(id)
+			continue
+		}
+		wg.Go(func() {
+			defer func() {
 				<-slots
 				d.unclaim(id)
-				continue
-			}
-			wg.Go(func() {
-				defer func() {
-					<-slots
-					d.unclaim(id)
-					select {
-					case d.again <- struct{}{}:
-					default:
-					}
-				}()
-				d.drain(ctx, id, until)
-			})
-		}
+				select {
+				case d.again <- struct{}{}:
+				default:
+				}
+			}()
+			d.drain(ctx, id, until)
+		})
 	}
+	return leased
 }
 
 // fanOut turns new events into deliveries, up to 200 events per

@@ -5,8 +5,8 @@
 package storetest
 
 import (
-	"bytes"
 	"context"
+	"crypto/subtle"
 	"fmt"
 	"strings"
 	"sync"
@@ -126,6 +126,7 @@ func Run(t *testing.T, open func(t *testing.T, now func() time.Time) Store) {
 		{"SigningKeysAndSessions", testKeysAndSessions},
 		{"Webhooks", testWebhooks},
 		{"WebhookLeases", testWebhookLeases},
+		{"WebhookWork", testWebhookWork},
 		{"WebhookQueues", testWebhookQueues},
 		{"QueuedExpiry", testQueuedExpiry},
 		{"HeldEvents", testHeldEvents},
@@ -351,7 +352,7 @@ func testProjectVersion(t *testing.T, f *Fixture) {
 		// The API's one query reads the same version with the account.
 		acct, kv, seen, err := s.AccountAndProjectVersion(ctx, f.Account.Slug, p.ID)
 		noErr(t, err)
-		if acct.ID != f.Account.ID || acct.Name != f.Account.Name || !bytes.Equal(acct.APIKey, f.Account.APIKey) || !seen || kv != v {
+		if acct.ID != f.Account.ID || acct.Name != f.Account.Name || subtle.ConstantTimeCompare(acct.APIKey, f.Account.APIKey) != 1 || !seen || kv != v {
 			t.Fatalf("AccountAndProjectVersion = %+v, %d, %v; want account %d, version %d", acct, kv, seen, f.Account.ID, v)
 		}
 		return v

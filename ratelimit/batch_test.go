@@ -111,3 +111,53 @@ func TestBatchAcrossReplicas(t *testing.T) {
 		})
 	}
 }
+
+// TestBatchFlushesAgainOnItsOwn: a Batch needs no Flush call from outside:
+// the first hit after a timed flush schedules the next one, so a second
+// burst of hits reaches the database as the first did. (The deadline is
+// generous for a loaded machine; it asserts that the flush happens, not
+// how soon.)
+func TestBatchFlushesAgainOnItsOwn(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, db *store.DB) {
+		c := storetest.NewClock(time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC))
+		ctx := context.Background()
+		name := uniqueKey(t)
+		b := ratelimit.NewBatch(db, 20*time.Millisecond, c.Now, nil)
+		l := ratelimit.NewShared(ratelimit.SharedConfig{Name: name, Store: db, Limit: ratelimit.PerMinute(100),
+			Now: c.Now, Batch: b})
+		hit := func(n int) {
+			t.Helper()
+			for range n {
+				if _, ok := l.Allow(ctx, "k"); !ok {
+					t.Fatal("a hit under the limit was refused")
+				}
+			}
+		}
+		waitFor := func(want int, what string) {
+			t.Helper()
+			deadline := time.Now().Add(10 * time.Second)
+			got := 0
+			for {
+				counts, err := db.Counts(ctx, name+"k", time.Time{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				got = 0
+				for _, c := range counts {
+					got += c.Hits
+				}
+				if got == want || time.Now().After(deadline) {
+					break
+				}
+				time.Sleep(10 * time.Millisecond)
+			}
+			if got != want {
+				t.Fatalf("%s: the database holds %d hits, want %d (no flush without a Flush call)", what, got, want)
+			}
+		}
+		hit(3)
+		waitFor(3, "after the first burst")
+		hit(2)
+		waitFor(5, "after the second burst, which should have armed the timer again")
+	})
+}

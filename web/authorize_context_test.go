@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/taskd/taskd/internal/testdb"
 	"github.com/taskd/taskd/internal/testsite"
@@ -43,6 +44,43 @@ func TestAuthorizePageReadsAtOnce(t *testing.T) {
 		}
 		if p := o.Get(consent); p.Status != http.StatusBadRequest || !strings.Contains(p.Body, "not registered") {
 			t.Errorf("deleted client's request: HTTP %d, want 400 not registered", p.Status)
+		}
+	})
+}
+
+// TestAuthorizePagesSignOutAnExpiredSession: a session cookie whose session
+// has expired (a week on, by the site's clock; the browser still sends it)
+// counts as signed out on the authorization pages: the authorize and
+// consent pages are the sign-in page, and the consent form, posted, leads
+// back to the authorization request instead of to the application.
+func TestAuthorizePagesSignOutAnExpiredSession(t *testing.T) {
+	testdb.Each(t, func(t *testing.T, d testdb.DB) {
+		s := testsite.On(t, d)
+		b := s.SignedIn(testsite.UserEmail)
+		choose, consent := s.AuthorizeURL(), s.AuthorizeURL("account", s.Slug)
+		if p := b.Get(choose); p.Status != http.StatusOK || !strings.Contains(p.Body, "Choose an account") {
+			t.Fatalf("authorize page of a current session: HTTP %d, want the user-selection page", p.Status)
+		}
+		p := b.Get(consent)
+		if p.Status != http.StatusOK || !strings.Contains(p.Body, "Allow access?") {
+			t.Fatalf("consent page of a current session: HTTP %d, want the consent page", p.Status)
+		}
+		form := p.Form(t, "account", s.Slug)
+		form.Set("decision", "allow")
+
+		s.Clock.Advance(7*24*time.Hour + time.Minute) // the session lasts a week
+		signIn := func(what string, p testsite.Page) {
+			t.Helper()
+			if p.Status != http.StatusOK || !strings.Contains(p.Body, `name="password"`) ||
+				strings.Contains(p.Body, "Choose an account") || strings.Contains(p.Body, "Allow access?") {
+				t.Errorf("%s with an expired session: HTTP %d, want the sign-in page:\n%s", what, p.Status, p.Body)
+			}
+		}
+		signIn("authorize page", b.Get(choose))
+		signIn("consent page", b.Get(consent))
+		to := b.Post(s.Base+"/oauth2/authorize", form).Location(t)
+		if to.Path != "/oauth2/authorize" || to.Query().Get("code") != "" {
+			t.Errorf("consent form posted with an expired session led to %s, want back to /oauth2/authorize", to)
 		}
 	})
 }

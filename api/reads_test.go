@@ -2,7 +2,10 @@ package api_test
 
 import (
 	"context"
+	"encoding/json"
+	"io"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -112,14 +115,20 @@ func TestListAnswersCarryTheirLength(t *testing.T) {
 		for i := 0; i < 60; i++ { // a body larger than net/http's own buffer
 			a.id("action", "post_task", "id_project", pid, "title", "A task with a title long enough")
 		}
+		// Content-Length counts bytes, not characters.
+		a.id("action", "post_task", "id_project", pid, "title", "Задача ✓")
 		for range 2 { // rendered, then from the cache
 			res, err := http.Get(a.signedURL(a.Key, pid))
 			if err != nil {
 				t.Fatal(err)
 			}
+			body, err := io.ReadAll(res.Body)
 			res.Body.Close()
 			if res.ContentLength < 4096 || len(res.TransferEncoding) != 0 {
 				t.Fatalf("Content-Length %d, Transfer-Encoding %v", res.ContentLength, res.TransferEncoding)
+			}
+			if err != nil || int64(len(body)) != res.ContentLength || !json.Valid(body) || !strings.Contains(string(body), "Задача ✓") {
+				t.Fatalf("Content-Length %d, body of %d bytes (%v), ending %q", res.ContentLength, len(body), err, body[max(len(body)-40, 0):])
 			}
 		}
 	})

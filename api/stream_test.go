@@ -61,16 +61,27 @@ func TestStreamedAnswerIsTheEnvelope(t *testing.T) {
 }
 
 // TestStreamErrorBeforeSending: an error before anything was sent answers
-// the error envelope, as a call that is not streamed does.
+// the error envelope, as a call that is not streamed does: after a few
+// items, and after some 40 KB of them too (the first 64 KiB are held back,
+// so an answer that fails within them is still whole).
 func TestStreamErrorBeforeSending(t *testing.T) {
-	res, err := http.Get(streamServer(t, 10, taskd.Internal("read", errors.New("disk on fire"))).URL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	body, _ := io.ReadAll(res.Body)
-	if res.StatusCode != http.StatusInternalServerError || string(body) != `{"status":"error","status_code":99,"message":"Internal error"}`+"\n" {
-		t.Errorf("HTTP %d %s, want 500 and the internal error's envelope", res.StatusCode, body)
+	for _, n := range []int{10, 300} {
+		items := make([]any, n)
+		for i := range items {
+			items[i] = map[string]any{"id": i, "name": strings.Repeat("x", 80), "html": "<b>&</b>"}
+		}
+		if b, _ := render(ok(items)); n == 300 && (len(b) <= 8<<10 || len(b) >= 60<<10) {
+			t.Fatalf("%d items make %d bytes; the test means an error between 8 and 60 KB", n, len(b))
+		}
+		res, err := http.Get(streamServer(t, n, taskd.Internal("read", errors.New("disk on fire"))).URL)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != http.StatusInternalServerError || string(body) != `{"status":"error","status_code":99,"message":"Internal error"}`+"\n" {
+			t.Errorf("%d items: HTTP %d %.80s, want 500 and the internal error's envelope", n, res.StatusCode, body)
+		}
 	}
 }
 

@@ -1,8 +1,13 @@
 package api
 
 import (
+	"context"
 	"strings"
 	"testing"
+
+	"github.com/taskd/taskd"
+	"github.com/taskd/taskd/internal/testaccount"
+	"github.com/taskd/taskd/internal/testdb"
 )
 
 // TestVerifiedHashesBounds: an entry answers only for its account, slug
@@ -45,3 +50,44 @@ func TestVerifiedHashesBounds(t *testing.T) {
 		t.Fatalf("full cache: n %d", v.n)
 	}
 }
+
+// TestKnownVersionServesOnlyItsProject: the version read with the account
+// (for the project of get_tasks as sent) answers only for that project: a
+// call whose authenticated parameters name another project reads that
+// one's version, or its absence, from the store, never the one read along.
+func TestKnownVersionServesOnlyItsProject(t *testing.T) {
+	testdb.Each(t, func(t *testing.T, d testdb.DB) {
+		ctx := context.Background()
+		db := d.Open(t)
+		a := testaccount.New(t, db, testaccount.Options{})
+		other := testaccount.New(t, db, testaccount.Options{})
+		mine, err := db.CreateProject(ctx, a.Actor(), taskd.ProjectInput{Name: ptr("Mine")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		theirs, err := db.CreateProject(ctx, other.Actor(), taskd.ProjectInput{Name: ptr("Theirs")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := db.ProjectVersion(ctx, taskd.AccountViewer(a.ID), mine.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := &call{ctx: ctx, store: db, who: &caller{account: a.Account}}
+		// Read along for the other account's project, as seen by nobody.
+		c.known = knownVersion{project: theirs.ID, version: 0, seen: false}
+		if got, err := c.projectVersion(mine.ID); err != nil || got != want {
+			t.Errorf("own project read after another's version: %d, %v; want %d", got, err, want)
+		}
+		// Read along for its own project: another project's call must not be served it.
+		c.known = knownVersion{project: mine.ID, version: want + 1000, seen: true}
+		if got, err := c.projectVersion(theirs.ID); err == nil {
+			t.Errorf("another account's project served version %d", got)
+		}
+		if got, _ := c.projectVersion(mine.ID); got != want+1000 {
+			t.Errorf("the version read along was not used for its own project: %d", got)
+		}
+	})
+}
+
+func ptr[T any](v T) *T { return &v }

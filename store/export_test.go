@@ -126,3 +126,7 @@ func (db *DB) MuteForTest() {
 	db.sig = newSignals("")
 	old.close()
 }
+
+// ReadsInUseForTest is how many of the read pool's connections are in use
+// (a cursor holds one until it is closed).
+func (db *DB) ReadsInUseForTest() int { return db.read.Stats().InUse }

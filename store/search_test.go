@@ -24,7 +24,7 @@ func TestTrigramSearchMatchesThePlainScan(t *testing.T) {
 		"ab", "x", "Kelvin \u212a", "k", "日本語のタスク", "tab\tsep", "tail report"}
 	needles := []string{"report", "REPORT", "Rep", "rép", "RÉP", "ÉPO", "straße", "STRASSE", "ss", "100%", "0%", "%",
 		"_", "a_b", "b c", `"hi"`, `"`, "it's", "'", "ünï", "ÜNÏ", "ab", "x", "k", "\u212a", "本語", "日本語の",
-		"tab\ts", "ort", "zzz", " r"}
+		"tab\ts", "ort", "zzz", " r", "zebra", "CROSSING"}
 	for _, backend := range testdb.Backends() {
 		t.Run(backend, func(t *testing.T) {
 			t.Parallel()
@@ -57,6 +57,11 @@ func TestTrigramSearchMatchesThePlainScan(t *testing.T) {
 				t.Fatal(err)
 			}
 			if err := db.DeleteTask(ctx, by, ids[1]); err != nil {
+				t.Fatal(err)
+			}
+			// A statement that sets the text alone (every write of the store
+			// sets the name with it) re-indexes the task too.
+			if err := db.ExecForTest(ctx, `UPDATE tasks SET text = 'Zebra crossing' WHERE id = ?`, ids[2]); err != nil {
 				t.Fatal(err)
 			}
 			viewer := taskd.AccountViewer(acct.ID)
@@ -92,6 +97,16 @@ func TestTrigramSearchMatchesThePlainScan(t *testing.T) {
 					if !slices.Equal(listed, want) && !(len(listed) == 0 && len(want) == 0) {
 						t.Errorf("%q (text %v): Tasks %v, plain scan %v", n, text, listed, want)
 					}
+				}
+			}
+			// The new text is found, with text search, and the old one no longer.
+			for n, want := range map[string]bool{"zebra": true, "日本語のタスク": false} {
+				got, err := db.Tasks(ctx, taskd.TaskQuery{Viewer: viewer, Text: n})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if found := slices.ContainsFunc(got, func(task taskd.Task) bool { return task.ID == ids[2] }); found != want {
+					t.Errorf("%q after the text alone changed: task found %v, want %v", n, found, want)
 				}
 			}
 			// Some needle matches something in each form, so that the comparison is not of empty lists.

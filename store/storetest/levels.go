@@ -112,6 +112,19 @@ func testThreeLevels(t *testing.T, f *Fixture) {
 			t.Errorf("%s: got %q, want %q", c.name, got, c.want)
 		}
 	}
+	// Pages of every size, put together, are the tree order: a page's ids
+	// are chosen in that order too (Leaf 2, made after Sub 2, is on the
+	// page after Leaf).
+	whole := names(taskd.TaskQuery{Sort: taskd.SortTree})
+	for size := 1; size < len(whole); size++ {
+		var paged []string
+		for off := 0; off < len(whole); off += size {
+			paged = append(paged, names(taskd.TaskQuery{Sort: taskd.SortTree, Limit: size, Offset: off})...)
+		}
+		if !slices.Equal(paged, whole) {
+			t.Errorf("tree in pages of %d: %q, want %q", size, paged, whole)
+		}
+	}
 	tree := taskd.BuildTree(must(s.Tasks(ctx, taskd.TaskQuery{Viewer: key, ProjectID: p.ID}))(t))
 	if len(tree) != 2 || len(tree[0].Children) != 2 || len(tree[0].Children[0].Children) != 2 || tree[0].Children[0].Children[1].Name != "Leaf 2" {
 		t.Fatalf("tree = %+v", tree)

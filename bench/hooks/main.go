@@ -45,7 +45,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/taskd/taskd/api"
+	"github.com/taskd/taskd/bench/internal/admin"
 )
 
 type config struct {
@@ -159,21 +159,7 @@ type client struct {
 }
 
 func (a client) call(params url.Values) (map[string]any, error) {
-	q := params.Encode()
-	u := a.urls[a.next.Add(1)%uint64(len(a.urls))]
-	res, err := a.c.Post(u+"/api/admin/v2/?"+q+"&hash="+api.Hash(q, a.key), "application/x-www-form-urlencoded", nil)
-	if err != nil {
-		return nil, err
-	}
-	defer res.Body.Close()
-	var body map[string]any
-	if err := json.NewDecoder(res.Body).Decode(&body); err != nil {
-		return nil, err
-	}
-	if body["status"] != "ok" {
-		return body, fmt.Errorf("%s: %v", params.Get("action"), body)
-	}
-	return body, nil
+	return admin.Call(a.c, a.urls[a.next.Add(1)%uint64(len(a.urls))], a.key, params)
 }
 
 // register adds an enabled webhook for post_task at the URL and returns its id.

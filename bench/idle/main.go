@@ -38,7 +38,7 @@ import (
 
 	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
 
-	"github.com/taskd/taskd/api"
+	"github.com/taskd/taskd/bench/internal/admin"
 	"github.com/taskd/taskd/bench/pglog"
 )
 
@@ -258,18 +258,5 @@ func serve(bin, data, dbURL, logPrefix string) (string, func(), error) {
 type client struct{ url, key string }
 
 func (a client) call(params url.Values) (map[string]any, error) {
-	q := params.Encode()
-	res, err := http.Post(a.url+"/api/admin/v2/?"+q+"&hash="+api.Hash(q, a.key), "application/x-www-form-urlencoded", nil)
-	if err != nil {
-		return nil, err
-	}
-	defer res.Body.Close()
-	var body map[string]any
-	if err := json.NewDecoder(res.Body).Decode(&body); err != nil {
-		return nil, err
-	}
-	if body["status"] != "ok" {
-		return body, fmt.Errorf("%s: %v", params.Get("action"), body)
-	}
-	return body, nil
+	return admin.Call(http.DefaultClient, a.url, a.key, params)
 }

@@ -79,8 +79,8 @@ func TestRelationRules(t *testing.T) {
 			kind          taskd.Kind
 			field         string
 		}{
-			{"d", "a", taskd.RelationFinishToStart, taskd.KindInvalid, "relation"}, // a cycle of four, across types
-			{"c", "a", taskd.RelationStartToStart, taskd.KindInvalid, "relation"},  // of three
+			{"d", "a", taskd.RelationFinishToStart, taskd.KindInvalid, "relation"},  // a cycle of four, across types
+			{"c", "a", taskd.RelationStartToStart, taskd.KindInvalid, "relation"},   // of three
 			{"b", "a", taskd.RelationFinishToStart, taskd.KindConflict, "relation"}, // the pair is related already
 			{"a", "b", taskd.RelationStartToStart, taskd.KindConflict, "relation"},  // a duplicate of another type
 			{"a", "a", taskd.RelationFinishToStart, taskd.KindInvalid, "relation"},

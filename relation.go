@@ -1,7 +1,5 @@
 package taskd
 
-import "fmt"
-
 // Types of task relations (spec/account-api.md §2.1): the task a relation
 // comes from must finish (finish-to-start) or start (start-to-start)
 // before the task it goes to can start.
@@ -46,19 +44,19 @@ func CheckRelation(r Relation) error {
 		return Invalid("type", "Relation type must be %s or %s", RelationFinishToStart, RelationStartToStart)
 	}
 	if r.From == r.To {
-		return Invalid("relation", "A task cannot depend on itself")
+		return Invalid("id_task_to", "A task cannot depend on itself")
 	}
 	return nil
 }
 
 // ErrRelationCycle is the error of a relation that would close a cycle.
 func ErrRelationCycle(r Relation) *Error {
-	return Invalid("relation", "Task %d already depends on task %d, directly or through others: the relation would make a cycle", r.From, r.To)
+	return Invalid("id_task_to", "Task %d already depends on task %d, directly or through others: the relation would make a cycle", r.From, r.To)
 }
 
 // ErrRelationExists is the error of a second relation between two tasks.
 func ErrRelationExists(r Relation) *Error {
-	return Conflict(ReasonNone, "relation", "%s", fmt.Sprintf("Tasks %d and %d are already related", r.From, r.To))
+	return Conflict(ReasonNone, "id_task_to", "Tasks %d and %d are already related", r.From, r.To)
 }
 
 // NoticeRelation is what followers of the dependent task are told of a

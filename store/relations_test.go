@@ -79,11 +79,11 @@ func TestRelationRules(t *testing.T) {
 			kind          taskd.Kind
 			field         string
 		}{
-			{"d", "a", taskd.RelationFinishToStart, taskd.KindInvalid, "relation"},  // a cycle of four, across types
-			{"c", "a", taskd.RelationStartToStart, taskd.KindInvalid, "relation"},   // of three
-			{"b", "a", taskd.RelationFinishToStart, taskd.KindConflict, "relation"}, // the pair is related already
-			{"a", "b", taskd.RelationStartToStart, taskd.KindConflict, "relation"},  // a duplicate of another type
-			{"a", "a", taskd.RelationFinishToStart, taskd.KindInvalid, "relation"},
+			{"d", "a", taskd.RelationFinishToStart, taskd.KindInvalid, "id_task_to"},  // a cycle of four, across types
+			{"c", "a", taskd.RelationStartToStart, taskd.KindInvalid, "id_task_to"},   // of three
+			{"b", "a", taskd.RelationFinishToStart, taskd.KindConflict, "id_task_to"}, // the pair is related already
+			{"a", "b", taskd.RelationStartToStart, taskd.KindConflict, "id_task_to"},  // a duplicate of another type
+			{"a", "a", taskd.RelationFinishToStart, taskd.KindInvalid, "id_task_to"},
 			{"a", "e", "finish-to-finish", taskd.KindInvalid, "type"},
 		} {
 			err := f.add(t, tc.from, tc.to, tc.typ)

@@ -73,7 +73,7 @@ func TestRelationsOnTaskPage(t *testing.T) {
 		}
 
 		// Alpha moves two days later: the page offers to shift Bravo.
-		edit := owner.Get(page + a + "/").Form(t, "", "")
+		edit := owner.Get(page+a+"/").Form(t, "", "")
 		edit.Set("title", "Alpha task")
 		edit.Set("datestart", "2030-03-04")
 		edit.Set("dateend", "2030-03-06")

@@ -133,6 +133,9 @@ func TestRelationRules(t *testing.T) {
 		if err := f.db.DeleteTask(ctx, f.by, f.task["c"].ID); err != nil {
 			t.Fatal(err)
 		}
+		if n, err := f.db.RelationRowsForTest(ctx, f.task["c"].ID); err != nil || n != 0 {
+			t.Errorf("relations of the deleted task c left: %d %v", n, err)
+		}
 		rels, err = f.db.Relations(ctx, f.by.Viewer(), []int64{f.task["b"].ID, f.task["d"].ID})
 		if err != nil {
 			t.Fatal(err)
@@ -227,9 +230,12 @@ func TestShiftDependents(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, d testdb.DB) {
 		ctx := context.Background()
 		f := newRelFixture(t, d)
+		// A diamond: c waits for b and d, which wait for a (c is reached
+		// twice, moved once, and only through others).
 		f.mustAdd(t, "a", "b", taskd.RelationFinishToStart)
+		f.mustAdd(t, "a", "d", taskd.RelationStartToStart)
 		f.mustAdd(t, "b", "c", taskd.RelationStartToStart)
-		f.mustAdd(t, "a", "c", taskd.RelationFinishToStart) // reached twice, moved once
+		f.mustAdd(t, "d", "c", taskd.RelationFinishToStart)
 		name := "undated"
 		undated, err := f.db.CreateTask(ctx, f.by, f.project.ID, 0, taskd.TaskInput{Name: &name})
 		if err != nil {
@@ -242,10 +248,10 @@ func TestShiftDependents(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(moved) != 2 {
-			t.Fatalf("moved %d tasks, want b and c", len(moved))
+		if len(moved) != 3 {
+			t.Fatalf("moved %d tasks, want b, d and c", len(moved))
 		}
-		for _, n := range []string{"b", "c"} {
+		for _, n := range []string{"b", "c", "d"} {
 			got, err := f.db.Task(ctx, f.by.Viewer(), f.task[n].ID)
 			if err != nil {
 				t.Fatal(err)
@@ -254,7 +260,7 @@ func TestShiftDependents(t *testing.T) {
 				t.Errorf("%s: %s..%s, want 2026-03-05..2026-03-07", n, got.DateStart, got.DateEnd)
 			}
 		}
-		for _, n := range []string{"a", "d"} {
+		for _, n := range []string{"a", "e"} {
 			got, _ := f.db.Task(ctx, f.by.Viewer(), f.task[n].ID)
 			if got.DateStart != "2026-03-02" {
 				t.Errorf("%s moved to %s", n, got.DateStart)
@@ -270,14 +276,16 @@ func TestShiftDependents(t *testing.T) {
 				n++
 			}
 		}
-		if n != 2 {
-			t.Errorf("%d update_task events moved a date, want 2", n)
+		if n != 3 {
+			t.Errorf("%d update_task events moved a date, want 3", n)
 		}
-		// The hidden part of the chain is not walked for bob.
-		f.mustAdd(t, "d", "hidden", taskd.RelationFinishToStart)
+		// The hidden part of a chain is not walked for bob.
+		if err := f.db.AddRelation(ctx, f.by, taskd.Relation{From: undated.ID, To: f.task["hidden"].ID, Type: taskd.RelationFinishToStart}); err != nil {
+			t.Fatal(err)
+		}
 		f.mustAdd(t, "hidden", "e", taskd.RelationFinishToStart)
 		bob := taskd.Actor{AccountID: f.acct.ID, Person: taskd.PersonRef{ID: f.bob.PersonID}, Role: taskd.RoleUser}
-		moved, err = f.db.ShiftDependents(ctx, bob, f.task["d"].ID, -1)
+		moved, err = f.db.ShiftDependents(ctx, bob, undated.ID, -1)
 		if err != nil || len(moved) != 0 {
 			t.Errorf("bob shifting d's dependents: %v %v; want none (behind the hidden task)", moved, err)
 		}

@@ -79,29 +79,35 @@ func scanRelation(s scanner) (taskd.Relation, error) {
 }
 
 // RelatedTasks returns the tasks a task depends on (from) and those that
-// depend on it (to), with their types, as far as the viewer sees both
-// ends; not found ("task") unless the viewer sees the task.
+// depend on it (to), with their types, in the order of their ids: only
+// relations whose both tasks the viewer sees, so none for a task the
+// viewer does not see. One query, for the task page.
 func (db *DB) RelatedTasks(ctx context.Context, v taskd.Viewer, taskID int64) (from, to []taskd.RelatedTask, err error) {
-	if _, err := db.Task(ctx, v, taskID); err != nil {
-		return nil, nil, err
+	type related struct {
+		rt       taskd.RelatedTask
+		incoming bool
 	}
 	seen := relationsSeen(v)
-	read := func(side, other string) ([]taskd.RelatedTask, error) {
-		return all(ctx, db.reader, "related tasks", db.d.q(`SELECT r.type, `+taskFields+` FROM task_relations r
-			JOIN tasks f ON f.id = r.from_task_id JOIN tasks o ON o.id = r.to_task_id JOIN tasks t ON t.id = r.`+other+` `+taskJoins+`
-			WHERE r.account_id = ? AND r.`+side+` = ?`+seen.where()+` ORDER BY t.id`), func(s scanner) (taskd.RelatedTask, error) {
-			var rt taskd.RelatedTask
-			var row taskRow
-			err := s.Scan(append([]any{&rt.Type}, row.dest()...)...)
-			rt.Task = row.task()
-			return rt, err
-		}, append([]any{v.AccountID, taskID}, seen.args...)...)
-	}
-	if from, err = read("to_task_id", "from_task_id"); err != nil {
+	rows, err := all(ctx, db.reader, "related tasks", db.d.q(`SELECT r.type, r.to_task_id = ?, `+taskFields+relationsFrom+`
+		JOIN tasks t ON t.id = CASE WHEN r.to_task_id = ? THEN r.from_task_id ELSE r.to_task_id END `+taskJoins+`
+		WHERE r.account_id = ? AND (r.from_task_id = ? OR r.to_task_id = ?)`+seen.where()+` ORDER BY t.id`), func(s scanner) (related, error) {
+		var x related
+		var row taskRow
+		err := s.Scan(append([]any{&x.rt.Type, &x.incoming}, row.dest()...)...)
+		x.rt.Task = row.task()
+		return x, err
+	}, append([]any{taskID, taskID, v.AccountID, taskID, taskID}, seen.args...)...)
+	if err != nil {
 		return nil, nil, err
 	}
-	to, err = read("from_task_id", "to_task_id")
-	return from, to, err
+	for _, x := range rows {
+		if x.incoming {
+			from = append(from, x.rt)
+		} else {
+			to = append(to, x.rt)
+		}
+	}
+	return from, to, nil
 }
 
 // AddRelation makes r.To depend on r.From, and writes update_task of

@@ -192,6 +192,9 @@ func newMatrixWorld(t *testing.T, s *testsite.Site) *matrixWorld {
 	file(tb, markFileB)
 	_, _, err = s.Store.StartTimer(ctx, owner, h.ID, time.UTC)
 	must(err)
+	// Relations (issue 35): V waits for the hidden H and for Beta's T.
+	must(s.Store.AddRelation(ctx, owner, taskd.Relation{From: h.ID, To: v.ID, Type: taskd.RelationFinishToStart}))
+	must(s.Store.AddRelation(ctx, owner, taskd.Relation{From: tb.ID, To: v.ID, Type: taskd.RelationStartToStart}))
 	w.ids[markAlpha], w.ids[markBeta] = fmt.Sprint(alpha.ID), fmt.Sprint(beta.ID)
 	w.pages[markAlpha], w.pages[markBeta] = "/a/"+s.Slug+alpha.Page(), "/a/"+s.Slug+beta.Page()
 	return w
@@ -292,6 +295,23 @@ func TestEveryReadAnswersByOneRule(t *testing.T) {
 				if v.key || v.role.Can(taskd.PermAdministrative) {
 					w.expect(t, v, "get_events", read("action=get_events&period=1d"), eventMarks...)
 				}
+				// Relations (issue 35) name the other task by id: V's with H
+				// and with T show where the viewer sees H, T (and V); so do
+				// the events of their making.
+				for _, r := range []struct{ name, query, pattern string }{
+					{"get_task V's relations", "action=get_task&extra=relations&id_task=" + w.ids[markV], `"task":"%s"`},
+					{"get_tasks Alpha's relations", "action=get_tasks&extra=relations&id_project=" + w.ids[markAlpha], `"task":"%s"`},
+					{"get_all_tasks' relations", "action=get_all_tasks&extra=relations", `"task":"%s"`},
+					{"get_events of relations", "action=get_events&period=1d", `"relation_from":{"task":"%s"`},
+				} {
+					if r.name == "get_events of relations" && !v.key && !v.role.Can(taskd.PermAdministrative) {
+						continue
+					}
+					got := read(r.query)
+					for _, m := range []string{markH, markT} {
+						w.expect(t, v, r.name+" with "+m, shows{body: m, ok: got.ok && strings.Contains(got.body, fmt.Sprintf(r.pattern, w.ids[m]))}, m)
+					}
+				}
 				if v.key {
 					return
 				}
@@ -313,7 +333,7 @@ func TestEveryReadAnswersByOneRule(t *testing.T) {
 				for _, m := range allTasks {
 					w.expect(t, v, m+"'s page", page(w.pages[m]), m)
 				}
-				w.expect(t, v, "V's page", page(w.pages[markV]), markCH, markCV, markCostV)
+				w.expect(t, v, "V's page", page(w.pages[markV]), markCH, markCV, markCostV, markH, markT)
 				w.expect(t, v, "H's page", page(w.pages[markH]), markCP, markS, markL, markCostH, markCostS, markCostL, markFileH, markFileCP)
 				w.expect(t, v, "S's page", page(w.pages[markS]), markL, markCostS, markCostL)
 				w.expect(t, v, "L's page", page(w.pages[markL]), markH, markS, markCostL, markFileL)
@@ -351,6 +371,9 @@ func TestEveryReadAnswersByOneRule(t *testing.T) {
 		for _, v := range w.viewers[:3] {
 			got := hooks.until(t, v.name, markLast)
 			w.expect(t, v, "webhook of "+v.name, shows{body: got, ok: true}, eventMarks...)
+			for _, m := range []string{markH, markT} { // the events of V's relations (issue 35)
+				w.expect(t, v, "webhook of "+v.name+", V's relation with "+m, shows{body: m, ok: strings.Contains(got, `"relation_from":{"task":"`+w.ids[m]+`"`)}, m)
+			}
 		}
 		// Digests: each person hears of the changes they see.
 		s.Clock.Advance(2 * time.Hour)

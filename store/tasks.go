@@ -399,9 +399,19 @@ func (db *DB) UpdateTask(ctx context.Context, by taskd.Actor, id int64, in taskd
 	var t taskd.Task
 	err := db.change(ctx, by, "update task", func(tx querier) error {
 		var err error
-		if t, err = db.task(ctx, tx, by.Viewer(), id, true); err != nil {
-			return err
-		}
+		t, err = db.updateTask(ctx, tx, by, id, in)
+		return err
+	})
+	return t, err
+}
+
+// updateTask is UpdateTask in the change's transaction tx.
+func (db *DB) updateTask(ctx context.Context, tx querier, by taskd.Actor, id int64, in taskd.TaskInput) (taskd.Task, error) {
+	t, err := db.task(ctx, tx, by.Viewer(), id, true)
+	if err != nil {
+		return t, err
+	}
+	err = func() error {
 		before, assignee := wire.TaskFields(t), t.Assignee.ID
 		if err := db.applyTask(ctx, tx, &t, in); err != nil {
 			return err
@@ -434,7 +444,7 @@ func (db *DB) UpdateTask(ctx context.Context, by taskd.Actor, id int64, in taskd
 			}
 		}
 		return db.emitTask(ctx, tx, by, taskd.ActionUpdate, t, before, after)
-	})
+	}()
 	return t, err
 }
 

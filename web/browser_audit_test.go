@@ -220,6 +220,9 @@ func TestBrowserAudit(t *testing.T) {
 		c.auditPage(auditName(s.Slug, path), s.Base+path, axe)
 	}
 	c.auditPage("not-found", s.Base+"/a/"+s.Slug+"/project/999999/", axe)
+	// The task page offering to shift its dependents after its dates moved
+	// (issue 35).
+	c.auditPage("task-shift-offer", s.Base+"/a/"+s.Slug+"/project/"+ids["{pid}"]+"/"+ids["{tid}"]+"/?shift=2", axe)
 
 	// The pages an application's authorization request leads to: the
 	// account choice, then the consent.
@@ -280,12 +283,19 @@ func auditData(t *testing.T, s *testsite.Site) map[string]string {
 	pid := id(q("action=post_project&title=Website+launch&text=Ship+the+new+site&max_time=40"))
 	tid := id(q("action=post_task&id_project=" + pid + "&title=Design+the+landing+page&priority=7&email_user_to=" + url.QueryEscape(testsite.UserEmail) + "&dateend=31.12.2030"))
 	sub := id(q("action=post_task&id_project=" + pid + "&id_parent=" + tid + "&title=Wireframes"))
-	q("action=post_task&id_project=" + pid + "&title=Write+the+copy")
+	copyID := id(q("action=post_task&id_project=" + pid + "&title=Write+the+copy"))
 	// Due dates with cues in each colour: overdue, today, in a few days.
+	var dueIDs []string
 	for i, days := range []int{-2, 0, 4} {
 		due := time.Now().UTC().AddDate(0, 0, days).Format("02.01.2006")
-		q("action=post_task&id_project=" + pid + "&title=Due+" + strconv.Itoa(i) + "&dateend=" + due + "&email_user_to=" + url.QueryEscape(testsite.OwnerEmail))
+		dueIDs = append(dueIDs, id(q("action=post_task&id_project="+pid+"&title=Due+"+strconv.Itoa(i)+"&dateend="+due+"&email_user_to="+url.QueryEscape(testsite.OwnerEmail))))
 	}
+	// Relations (issue 35): the task is blocked by one task and blocks two,
+	// one of them dated, so that its page lists both sides and can offer
+	// to shift its dependents (auditRelations).
+	q("action=add_task_relation&id_task_from=" + copyID + "&id_task_to=" + tid)
+	q("action=add_task_relation&id_task_from=" + tid + "&id_task_to=" + dueIDs[2] + "&type=start-to-start")
+	q("action=add_task_relation&id_task_from=" + tid + "&id_task_to=" + dueIDs[1])
 	cid := id(q("action=post_comment&id_task=" + tid + "&text=First+draft+is+in+the+shared+folder."))
 	costID := id(q("action=add_costs&id_task=" + tid + "&time=1:30&comment=Wireframes&email_user_from=" + url.QueryEscape(testsite.OwnerEmail)))
 	wid := id(q("action=add_webhook&url=" + url.QueryEscape(recv.URL+"/") + "&events=post_task"))

@@ -27,8 +27,8 @@ func TestICalText(t *testing.T) {
 func TestICalFolding(t *testing.T) {
 	for _, value := range []string{
 		strings.Repeat("a", 200),
-		strings.Repeat("ё", 100),   // 2 octets each
-		strings.Repeat("界", 77),   // 3 octets each
+		strings.Repeat("ё", 100), // 2 octets each
+		strings.Repeat("界", 77),  // 3 octets each
 		strings.Repeat("a😀", 40), // 4-octet runes at odd offsets
 		strings.Repeat("x", 75-len("SUMMARY:")),
 		strings.Repeat("x", 76-len("SUMMARY:")),

@@ -25,8 +25,8 @@ type CalendarStore interface {
 // padding: 43 characters), the days it covers around today, and the tasks
 // it lists per account.
 const (
-	feedSecretBytes = 32
-	feedSecretLen   = 43
+	feedRandomBytes = 32
+	feedChars   = 43
 	feedPastDays    = 366
 	feedFutureDays  = 2 * 366
 	feedTasks       = 5000
@@ -65,7 +65,7 @@ func (s *Server) rotateFeed(w http.ResponseWriter, r *http.Request, v *view) err
 		s.Error(w, r, http.StatusNotFound)
 		return nil
 	}
-	token := secret.Token(feedSecretBytes)
+	token := secret.Token(feedRandomBytes)
 	at, err := s.cfg.Calendar.SetICalToken(r.Context(), v.Person.ID, secret.HashToken(token))
 	if err != nil {
 		return err
@@ -87,7 +87,7 @@ func (s *Server) publicBase(r *http.Request) string {
 // false when it cannot be one, so that nothing else reaches the store.
 func feedSecret(name string) (string, bool) {
 	token, ok := strings.CutSuffix(name, ".ics")
-	if !ok || len(token) != feedSecretLen {
+	if !ok || len(token) != feedChars {
 		return "", false
 	}
 	for i := 0; i < len(token); i++ {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -213,13 +214,22 @@ func describeEvent(at time.Time, b eventBody, names map[int64]string, base strin
 // due date of" X " to Fri 4 Dec"), several listed after the name.
 func describeUpdate(b eventBody) (verb, rest string) {
 	var parts []string
-	for _, k := range []string{"date_end", "date_start", "name", "user_to", "priority", "status", "text", "max_time", "max_money"} {
+	known := []string{"date_end", "date_start", "name", "user_to", "priority", "status", "text", "max_time", "max_money"}
+	for _, k := range known {
 		v, ok := b.New[k]
 		if !ok {
 			continue
 		}
 		parts = append(parts, fieldChange(k, v))
 	}
+	var others []string
+	for k := range b.New {
+		if !slices.Contains(known, k) {
+			others = append(others, "the "+strings.ReplaceAll(k, "_", " "))
+		}
+	}
+	slices.Sort(others)
+	parts = append(parts, others...)
 	switch {
 	case len(parts) == 1 && b.New["date_end"] != nil && text(b.New["date_end"], "") != "":
 		return "changed the due date of", " to " + dayText(text(b.New["date_end"], ""))
@@ -255,8 +265,10 @@ func fieldChange(k string, v any) string {
 		return "the status to " + text(v, "")
 	case "text":
 		return "the description"
+	case "max_time":
+		return "the time budget"
 	}
-	return "the budget"
+	return "the money budget"
 }
 
 // dayText shows a YYYY-MM-DD date as "Fri 4 Dec 2026".

@@ -26,7 +26,7 @@ type CalendarStore interface {
 // it lists per account.
 const (
 	feedRandomBytes = 32
-	feedChars   = 43
+	feedChars       = 43
 	feedPastDays    = 366
 	feedFutureDays  = 2 * 366
 	feedTasks       = 5000

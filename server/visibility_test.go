@@ -152,7 +152,9 @@ func newMatrixWorld(t *testing.T, s *testsite.Site) *matrixWorld {
 	_, err := s.Store.SetProjectMembers(ctx, owner, alpha.ID, []string{guestEmail, readerEmail}, true)
 	must(err)
 	task := func(p taskd.Project, parent int64, name string, hidden ...string) taskd.Task {
-		tk, err := s.Store.CreateTask(ctx, owner, p.ID, parent, taskd.TaskInput{Name: new(name), Hidden: hidden, Subscribe: everyone})
+		// Due today: the calendars and the iCalendar feed show them (issue 35).
+		tk, err := s.Store.CreateTask(ctx, owner, p.ID, parent, taskd.TaskInput{Name: new(name), Hidden: hidden, Subscribe: everyone,
+			DateEnd: new(time.Now().UTC().Format(taskd.DateLayout))})
 		must(err)
 		w.ids[name], w.pages[name] = fmt.Sprint(tk.ID), "/a/"+s.Slug+tk.Page()
 		return tk
@@ -348,6 +350,12 @@ func TestEveryReadAnswersByOneRule(t *testing.T) {
 				if want := fmt.Sprintf("Active (%d)", seen); !strings.Contains(my.body, want) {
 					t.Errorf("%s: my tasks' counts lack %q", v.name, want)
 				}
+				// The calendars, the activity feeds and the iCalendar feed (issue 35).
+				w.expect(t, v, "Alpha's calendar", page(w.pages[markAlpha]+"calendar"), markAlpha, markH, markS, markL, markV)
+				w.expect(t, v, "Alpha's activity", page(w.pages[markAlpha]+"activity"), markAlpha, markH, markS, markL, markV)
+				_, owner := s.Owner()
+				w.expect(t, v, "the owner's activity", page(fmt.Sprintf("%s/people/%d/activity", base, owner.Person.ID)), markAlpha, markBeta, markH, markS, markL, markV, markT)
+				w.expect(t, v, "iCalendar feed", icalFeedOf(t, s, b), allTasks...)
 				w.expect(t, v, "timesheet", page(base+"/timesheet"), allCosts...)
 				w.expect(t, v, "timesheet CSV", page(base+"/timesheet.csv"), allCosts...)
 				w.expect(t, v, "download page", page(base+"/download/"+w.fileH), markFileH)
@@ -486,4 +494,25 @@ func (h *hookRecorder) until(t *testing.T, name, mark string) string {
 			t.Fatalf("webhook %s never received %s; got %s", name, mark, got)
 		}
 	}
+}
+
+// icalFeedOf makes the person's iCalendar feed on their profile page and
+// reads it as a calendar application does, without cookies (issue 35).
+func icalFeedOf(t *testing.T, s *testsite.Site, b *testsite.Browser) shows {
+	t.Helper()
+	prof := b.Get(s.Base + "/profile")
+	p := b.Submit(s.Base, prof, "/profile/calendar-feed", nil)
+	_, rest, ok := strings.Cut(p.Body, `id="shown-secret">`)
+	feed, _, _ := strings.Cut(rest, "<")
+	if !ok || !strings.Contains(feed, "/ical/") {
+		t.Fatalf("no feed address on the profile page:\n%s", p.Body)
+	}
+	req, _ := http.NewRequest("GET", feed, nil)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	body, _ := io.ReadAll(res.Body)
+	return shows{body: string(body), ok: res.StatusCode == http.StatusOK}
 }

@@ -155,6 +155,8 @@ var uiComponents = []struct{ file, page, variant, selector string }{
 	{"people-rows-phone", "people", "phone", "ul.people"},
 	{"tag-group", "tags", "desktop", "section.card"},
 	{"invite-form", "people", "phone-dark", "form.card"},
+	{"calendar-month", "project-1-calendar", "desktop", "table.calendar"},
+	{"activity-list", "project-1-activity", "phone-dark", "ol.activity"},
 }
 
 // componentShots saves the components of uiComponents found on this page
@@ -223,6 +225,9 @@ func TestBrowserAudit(t *testing.T) {
 	// The task page offering to shift its dependents after its dates moved
 	// (issue 35).
 	c.auditPage("task-shift-offer", s.Base+"/a/"+s.Slug+"/project/"+ids["{pid}"]+"/"+ids["{tid}"]+"/?shift=2", axe)
+	// The calendar's week (issue 35), and the profile with the calendar
+	// feed's address shown once.
+	c.auditPage("my-calendar-week", s.Base+"/a/"+s.Slug+"/my/calendar?view=week", axe)
 
 	// The pages an application's authorization request leads to: the
 	// account choice, then the consent.
@@ -248,7 +253,7 @@ func TestBrowserAudit(t *testing.T) {
 // skipAudit leaves out what is not a page: files, downloads, redirects,
 // the OAuth endpoints and the pages that need a one-time link.
 func skipAudit(path string) bool {
-	for _, p := range []string{"/static/", "/download/", ".csv", "/oauth2/", "/logout", "/join", "/reset", "/confirm-email", "/notifications/off", "/invitations/", "/dev/mail/"} {
+	for _, p := range []string{"/static/", "/download/", ".csv", "/oauth2/", "/logout", "/join", "/reset", "/confirm-email", "/notifications/off", "/invitations/", "/dev/mail/", "/ical/"} {
 		if strings.Contains(path, p) {
 			return true
 		}

@@ -75,6 +75,9 @@ type Config struct {
 	// Uploads admits and paces the files of forms; nil: no bound in
 	// flight, the default pace.
 	Uploads *upload.Gate
+	// Calendar keeps the iCalendar feeds' secrets and reads activity
+	// feeds (issue 35); nil: no feeds.
+	Calendar CalendarStore
 }
 
 // accountPath is an account's pages' path on this server.
@@ -273,6 +276,7 @@ func (s *Server) routes() []route {
 		{"POST /a/{slug}/settings/fields/{fid}/delete", s.form(s.inAccount(taskd.PermSettings, s.changeField(true)))},
 		{"POST /a/{slug}/settings/apikey", s.form(s.inAccount(taskd.PermSettings, s.rotateAPIKey))},
 	}
+	rs = append(rs, s.calendarRoutes()...)
 	if s.cfg.ShowMail {
 		rs = append(rs,
 			route{"GET /dev/mail", s.page(s.devMail)},

@@ -59,7 +59,7 @@ func (s *Server) quickAdd(w http.ResponseWriter, r *http.Request, v *view, me me
 		p, err = s.cfg.Reads.Project(ctx, v.viewer(), id)
 	}
 	fromMy := r.PostFormValue("return") == "my"
-	if taskd.IsNotFound(err) && !fromMy {
+	if err != nil && !fromMy { // a project's page names its own project
 		return s.failWith(w, r, err)
 	}
 	var t taskd.Task

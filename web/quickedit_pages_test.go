@@ -114,8 +114,13 @@ func TestQuickAddWithoutScript(t *testing.T) {
 	if p := u.Submit(s.Base, my, acct+"/quickadd", url.Values{"line": {"Review @nobody"}, "project": {pid}}); p.Status != http.StatusUnprocessableEntity || !strings.Contains(p.Body, "@nobody is nobody") {
 		t.Errorf("a refused line on My tasks: HTTP %d", p.Status)
 	}
-	if p := u.Submit(s.Base, my, acct+"/quickadd", url.Values{"line": {"Review"}, "project": {"999999"}}); p.Status != http.StatusUnprocessableEntity && p.Status != http.StatusNotFound {
-		t.Errorf("a line for no project: HTTP %d", p.Status)
+	for _, project := range []string{"999999", "", "x", "-1"} {
+		if p := u.Submit(s.Base, my, acct+"/quickadd", url.Values{"line": {"Review"}, "project": {project}}); p.Status != http.StatusUnprocessableEntity {
+			t.Errorf("a line for project %q on My tasks: HTTP %d", project, p.Status)
+		}
+		if p := b.Submit(s.Base, b.Get(projURL), acct+"/quickadd", url.Values{"line": {"Review"}, "project": {project}}); p.Status != http.StatusNotFound && p.Status != http.StatusBadRequest && p.Status != http.StatusUnprocessableEntity {
+			t.Errorf("a line for project %q from a project's page: HTTP %d", project, p.Status)
+		}
 	}
 }
 

@@ -145,8 +145,12 @@ func TestQuickEditWithoutScript(t *testing.T) {
 	}
 	for name, u := range pages {
 		p := b.Get(u)
-		for _, label := range []string{"Assignee<span class=\"inline-label\"> of Write copy", "Priority<span class=\"inline-label\"> of Write copy",
-			"Start<span class=\"inline-label\"> of Write copy", "Due<span class=\"inline-label\"> date of Write copy", "Quick edit Write copy"} {
+		q := "q" + tid
+		for _, label := range []string{`<span hidden id="` + q + `-of">of Write copy</span>`, "Quick edit Write copy",
+			`id="` + q + `-la">Assignee</label>`, `aria-labelledby="` + q + `-la ` + q + `-of"`,
+			`id="` + q + `-lp">Priority</label>`, `aria-labelledby="` + q + `-lp ` + q + `-of"`,
+			`id="` + q + `-ls">Start</label>`, `aria-labelledby="` + q + `-ls ` + q + `-of"`,
+			`id="` + q + `-le">Due date</label>`, `aria-labelledby="` + q + `-le ` + q + `-of"`} {
 			if !strings.Contains(p.Body, label) {
 				t.Errorf("%s page: no %q", name, label)
 			}

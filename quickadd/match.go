@@ -1,17 +1,30 @@
 package quickadd
 
-import (
-	"strings"
+import "strings"
 
-	"github.com/taskd/taskd"
-)
+// Person is a member as MatchPerson reads them: the e-mail and the name
+// ("" when the member has none).
+type Person struct{ Email, Name string }
+
+// Tag is a tag as MatchTag reads them: its id, title and group's title.
+type Tag struct {
+	ID           int64
+	Title, Group string
+}
+
+func (p Person) shown() string {
+	if p.Name == "" {
+		return p.Email
+	}
+	return p.Name + " (" + p.Email + ")"
+}
 
 // MatchPerson finds the member "@word" names: the one whose e-mail is the
 // word, else whose e-mail's name (before "@") or a word of whose name is
 // exactly the word, else whose e-mail or a word of whose name starts with
 // it, letter case aside. No match, or more than one at the first level
 // that has any, is refused with a message naming them.
-func MatchPerson(word string, people []taskd.Member) (taskd.Member, error) {
+func MatchPerson(word string, people []Person) (Person, error) {
 	w := strings.ToLower(word)
 	levels := []func(email, local string, names []string) bool{
 		func(email, _ string, _ []string) bool { return email == w },
@@ -21,11 +34,11 @@ func MatchPerson(word string, people []taskd.Member) (taskd.Member, error) {
 		},
 	}
 	for _, at := range levels {
-		var found []taskd.Member
+		var found []Person
 		for _, m := range people {
 			email := strings.ToLower(m.Email)
 			local, _, _ := strings.Cut(email, "@")
-			if at(email, local, strings.Fields(strings.ToLower(m.FirstName+" "+m.LastName))) {
+			if at(email, local, strings.Fields(strings.ToLower(m.Name))) {
 				found = append(found, m)
 			}
 		}
@@ -35,16 +48,16 @@ func MatchPerson(word string, people []taskd.Member) (taskd.Member, error) {
 		case len(found) > 1:
 			names := make([]string, 0, 3)
 			for _, m := range found[:min(3, len(found))] {
-				names = append(names, m.DisplayName()+" ("+m.Email+")")
+				names = append(names, m.shown())
 			}
 			more := ""
 			if len(found) > 3 {
 				more = " and others"
 			}
-			return taskd.Member{}, refuse("@%s could be %s%s: type more of the name or e-mail", word, strings.Join(names, ", "), more)
+			return Person{}, refuse("@%s could be %s%s: type more of the name or e-mail", word, strings.Join(names, ", "), more)
 		}
 	}
-	return taskd.Member{}, refuse("@%s is nobody in this account: type the start of a member's name or e-mail", word)
+	return Person{}, refuse("@%s is nobody in this account: type the start of a member's name or e-mail", word)
 }
 
 func contains(words []string, w string) bool {
@@ -69,9 +82,9 @@ func anyPrefix(words []string, w string) bool {
 // the one whose title is the word, letter case aside, with "-" or "_"
 // in the word standing for a space of the title. No such tag, or one in
 // each of several groups, is refused with a message.
-func MatchTag(word string, tags []taskd.Tag) (taskd.Tag, error) {
+func MatchTag(word string, tags []Tag) (Tag, error) {
 	w := strings.ToLower(word)
-	var found []taskd.Tag
+	var found []Tag
 	for _, t := range tags {
 		title := strings.ToLower(t.Title)
 		if title == w || strings.ReplaceAll(title, " ", "-") == w || strings.ReplaceAll(title, " ", "_") == w {
@@ -80,13 +93,13 @@ func MatchTag(word string, tags []taskd.Tag) (taskd.Tag, error) {
 	}
 	switch len(found) {
 	case 0:
-		return taskd.Tag{}, refuse("#%s is no tag of this account: add it on the tags page first", word)
+		return Tag{}, refuse("#%s is no tag of this account: add it on the tags page first", word)
 	case 1:
 		return found[0], nil
 	}
 	groups := make([]string, len(found))
 	for i, t := range found {
-		groups[i] = t.Group.Title
+		groups[i] = t.Group
 	}
-	return taskd.Tag{}, refuse("#%s is a tag in several groups (%s): set it on the task's page", word, strings.Join(groups, ", "))
+	return Tag{}, refuse("#%s is a tag in several groups (%s): set it on the task's page", word, strings.Join(groups, ", "))
 }

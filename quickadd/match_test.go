@@ -4,15 +4,13 @@ import (
 	"errors"
 	"strings"
 	"testing"
-
-	"github.com/taskd/taskd"
 )
 
-func member(first, last, email string) taskd.Member {
-	return taskd.Member{Person: taskd.Person{FirstName: first, LastName: last, Email: email}}
+func member(first, last, email string) Person {
+	return Person{Email: email, Name: strings.TrimSpace(first + " " + last)}
 }
 
-var team = []taskd.Member{
+var team = []Person{
 	member("Dana", "Scully", "dana@x.com"),
 	member("Danny", "Ocean", "danny@x.com"),
 	member("Fox", "Mulder", "fox.mulder@x.com"),
@@ -54,8 +52,8 @@ func TestMatchPerson(t *testing.T) {
 }
 
 func TestMatchTag(t *testing.T) {
-	stage, kind := taskd.TagGroup{Title: "Stage"}, taskd.TagGroup{Title: "Kind"}
-	tags := []taskd.Tag{{ID: 1, Title: "Design", Group: kind}, {ID: 2, Title: "In review", Group: stage},
+	stage, kind := "Stage", "Kind"
+	tags := []Tag{{ID: 1, Title: "Design", Group: kind}, {ID: 2, Title: "In review", Group: stage},
 		{ID: 3, Title: "Bug", Group: kind}, {ID: 4, Title: "bug", Group: stage}}
 	for _, c := range []struct {
 		word string

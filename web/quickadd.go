@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/taskd/taskd"
@@ -105,7 +106,11 @@ func (s *Server) quickInput(r *http.Request, acct taskd.Account, line string, to
 		if err != nil {
 			return in, err
 		}
-		who, err := quickadd.MatchPerson(l.Assignee, people)
+		plain := make([]quickadd.Person, len(people))
+		for i, m := range people {
+			plain[i] = quickadd.Person{Email: m.Email, Name: strings.TrimSpace(m.FirstName + " " + m.LastName)}
+		}
+		who, err := quickadd.MatchPerson(l.Assignee, plain)
 		if err != nil {
 			return in, quickError(err)
 		}
@@ -116,9 +121,13 @@ func (s *Server) quickInput(r *http.Request, acct taskd.Account, line string, to
 		if err != nil {
 			return in, err
 		}
+		plain := make([]quickadd.Tag, len(tags))
+		for i, t := range tags {
+			plain[i] = quickadd.Tag{ID: t.ID, Title: t.Title, Group: t.Group.Title}
+		}
 		var ids []string
 		for _, word := range l.Tags {
-			tag, err := quickadd.MatchTag(word, tags)
+			tag, err := quickadd.MatchTag(word, plain)
 			if err != nil {
 				return in, quickError(err)
 			}

@@ -43,7 +43,10 @@ func apiTask(t *testing.T, s *testsite.Site, tid string) map[string]any {
 // a line naming nobody, no tag or nothing is refused beside the field, the
 // line kept, and creates nothing.
 func TestQuickAddWithoutScript(t *testing.T) {
-	s := testsite.New(t)
+	testsite.Each(t, func(t *testing.T, s *testsite.Site) { testQuickAddWithoutScript(t, s) })
+}
+
+func testQuickAddWithoutScript(t *testing.T, s *testsite.Site) {
 	acct := "/a/" + s.Slug
 	pid := s.APIID("action=post_project&title=Launch")
 	s.APIOK("action=add_task_tag_groups&type=label&access=public&title=Kind")
@@ -130,7 +133,10 @@ func TestQuickAddWithoutScript(t *testing.T) {
 // event each) and comes back to the row; the row's tick completes and
 // reopens.
 func TestQuickEditWithoutScript(t *testing.T) {
-	s := testsite.New(t)
+	testsite.Each(t, func(t *testing.T, s *testsite.Site) { testQuickEditWithoutScript(t, s) })
+}
+
+func testQuickEditWithoutScript(t *testing.T, s *testsite.Site) {
 	acct := "/a/" + s.Slug
 	pid := s.APIID("action=post_project&title=Launch")
 	tid := s.APIID("action=post_task&id_project=" + pid + "&title=Write+copy")

@@ -56,6 +56,7 @@
         if (control) { reset(control); }
         return;
       }
+      counts(r.doc);
       var fresh = r.doc.getElementById(id);
       if (!fresh) { // the row left the list: a task completed on the list of active ones
         var next = row.nextElementSibling || row.previousElementSibling;
@@ -88,6 +89,17 @@
     } else {
       control.value = control.defaultValue;
     }
+  }
+
+  // counts takes the list's status tabs and the board's column headings,
+  // with their counts, from the page a change led to.
+  function counts(doc) {
+    var tabs = document.querySelector("nav.tabs"), freshTabs = doc.querySelector("nav.tabs");
+    if (tabs && freshTabs) { tabs.innerHTML = freshTabs.innerHTML; }
+    document.querySelectorAll(".board .column > h2[id]").forEach(function (h) {
+      var f = doc.getElementById(h.id);
+      if (f) { h.innerHTML = f.innerHTML; }
+    });
   }
 
   // The hidden fields of a form (its token and where it returns), with

@@ -97,5 +97,6 @@ fuzz FuzzParseJWT ./oauth
 fuzz FuzzVerifyJWT ./oauth
 fuzz FuzzBlocked ./webhook
 fuzz FuzzCompose ./mail
+fuzz FuzzParse ./quickadd
 
 echo "== passed: $(cat "$summary"); fuzzing: $fuzzed targets, $FUZZTIME each"

@@ -17,6 +17,8 @@ type boardView struct {
 	Columns  []boardColumn
 	Base     string
 	CanWrite bool
+	// People are the assignees a card's quick edit offers (issue 35).
+	People []taskd.Member
 }
 
 // boardColumn is one status (Tag.ID 0: none) and its cards.
@@ -46,6 +48,11 @@ func (s *Server) board(w http.ResponseWriter, r *http.Request, v *view, me membe
 	base := s.cfg.accountPath(acct)
 	bv := &boardView{Project: p, Groups: groups, Base: base, CanWrite: v.Nav.Member.Role.Can(taskd.PermWork)}
 	v.Title, v.Data = p.Name+": board", bv
+	if bv.CanWrite {
+		if bv.People, err = s.cfg.Accounts.Members(ctx, acct.ID); err != nil {
+			return err
+		}
+	}
 	if len(groups) == 0 {
 		return s.render(w, r, "board.html", v)
 	}

@@ -56,7 +56,9 @@ const layoutJS = `(() => {
 	const vw = window.innerWidth, out = [];
 	const desc = e => e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') + (e.className && typeof e.className === 'string' ? '.' + e.className.trim().split(/\s+/).join('.') : '') + ' "' + (e.textContent || e.value || '').trim().slice(0, 30) + '"';
 	const shown = e => { const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0 && e.checkVisibility({visibilityProperty: true, contentVisibilityAuto: true}) && !e.closest('.inline-label, .skip'); };
-	const controls = within => Array.from(within.querySelectorAll('a[href], button, input:not([type=hidden]), select, textarea, summary')).filter(shown);
+	// Behind an open modal dialog nothing can be reached: only its controls count.
+	const modal = document.querySelector('dialog:modal');
+	const controls = within => Array.from(within.querySelectorAll('a[href], button, input:not([type=hidden]), select, textarea, summary')).filter(shown).filter(e => !modal || modal.contains(e));
 	if (document.documentElement.scrollWidth > vw + 1) out.push('the page is wider than the screen: ' + document.documentElement.scrollWidth + ' px');
 	const check = (where, within) => {
 		const cs = controls(within);
@@ -98,6 +100,14 @@ const layoutJS = `(() => {
 // light and the dark scheme, saving a screenshot of each.
 func (c *chrome) auditPage(name, url, axe string) {
 	c.t.Helper()
+	c.auditState(name, url, axe, "")
+}
+
+// auditState is auditPage for a state of the page: setup, a script run
+// once the page has loaded, puts the page in it (a fold open, a dialog
+// shown).
+func (c *chrome) auditState(name, url, axe, setup string) {
+	c.t.Helper()
 	for _, v := range []struct {
 		label         string
 		width, height int64
@@ -116,6 +126,10 @@ func (c *chrome) auditPage(name, url, axe string) {
 			c.t.Fatal(err)
 		}
 		c.run(chromedp.EmulateViewport(v.width, v.height), chromedp.Navigate(url), chromedp.WaitReady("body"))
+		if setup != "" {
+			c.waitFor(name, `true`) // the page and its deferred scripts loaded
+			c.run(chromedp.Evaluate[chromedp.Void](setup))
+		}
 		c.shot(name + "-" + v.label)
 		c.componentShots(name, v.label)
 		where := name + " (" + v.label + ")"
@@ -228,6 +242,14 @@ func TestBrowserAudit(t *testing.T) {
 	// The calendar's week (issue 35), and the profile with the calendar
 	// feed's address shown once.
 	c.auditPage("my-calendar-week", s.Base+"/a/"+s.Slug+"/my/calendar?view=week", axe)
+
+	// Quick editing's states (issue 35): a row's and a card's quick edit
+	// open, and the keyboard shortcuts' help shown.
+	project := s.Base + "/a/" + s.Slug + "/project/" + ids["{pid}"] + "/"
+	c.auditState("project-quick-edit-open", project, axe, `document.querySelector('ul.tasks li.task details.quick').open = true`)
+	c.auditState("board-quick-edit-open", project+"board", axe, `document.querySelector('.board .cardlet details.quick').open = true`)
+	c.auditState("task-quick-edit-open", project+ids["{tid}"]+"/", axe, `document.querySelector('#main > .card details.quick').open = true`)
+	c.auditState("my-shortcuts-help", s.Base+"/a/"+s.Slug+"/my", axe, `document.getElementById('shortcuts').showModal()`)
 
 	// The pages an application's authorization request leads to: the
 	// account choice, then the consent.

@@ -12,6 +12,7 @@ type myTasksView struct {
 	List     *taskList
 	Base     string
 	CanWrite bool
+	Shown    *flash // what the last change did (a one-line add)
 }
 
 // The tasks "My tasks" can show.
@@ -22,6 +23,11 @@ var myTaskShows = []struct{ Value, Label string }{
 // myTasks is GET /a/{slug}/my: ?show=assigned|created|subscribed and the
 // filters of every task list, newest first by default.
 func (s *Server) myTasks(w http.ResponseWriter, r *http.Request, v *view, me member) error {
+	return s.renderMyTasks(w, r, v, me, http.StatusOK, nil)
+}
+
+// renderMyTasks shows "My tasks" with status, and fe beside its form.
+func (s *Server) renderMyTasks(w http.ResponseWriter, r *http.Request, v *view, me member, status int, fe *formError) error {
 	ctx := r.Context()
 	acct, m := me.Account, me.Member
 	f := readListFilter(r.URL.Query(), taskd.SortNewest)
@@ -49,6 +55,13 @@ func (s *Server) myTasks(w http.ResponseWriter, r *http.Request, v *view, me mem
 	if list.Tags, err = s.cfg.Reads.Tags(ctx, acct.ID, taskd.TagsOfTasks, "", "", ""); err != nil {
 		return err
 	}
-	v.Title, v.Data = "My tasks", &myTasksView{List: list, Base: base, CanWrite: m.Role.Can(taskd.PermWork)}
-	return s.render(w, r, "mytasks.html", v)
+	if m.Role.Can(taskd.PermWork) {
+		projects, err := s.cfg.Reads.Projects(ctx, v.viewer(), "")
+		if err != nil {
+			return err
+		}
+		list.QuickAdd = newQuickAdd(v, base, 0, projects, "my", list.Query(), fe, r)
+	}
+	v.Title, v.Data = "My tasks", &myTasksView{List: list, Base: base, CanWrite: m.Role.Can(taskd.PermWork), Shown: s.takeFlash(w, r)}
+	return s.renderStatus(w, r, status, "mytasks.html", v)
 }

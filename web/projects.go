@@ -216,6 +216,9 @@ func (s *Server) renderProject(w http.ResponseWriter, r *http.Request, v *view, 
 		return err
 	}
 	list.People, list.Return = people, "project"
+	if v.Nav.Member.Role.Can(taskd.PermWork) && p.Status != taskd.ProjectArchive {
+		list.QuickAdd = newQuickAdd(v, base, p.ID, nil, "project", list.Query(), fe, r)
+	}
 	if list.Tags, err = s.cfg.Reads.Tags(ctx, acct.ID, taskd.TagsOfTasks, "", "", ""); err != nil {
 		return err
 	}

@@ -179,6 +179,9 @@ type rowContext struct {
 	ShowDone     bool   // a "done" badge: only where done and active rows mix
 	ShowProject  bool   // the project's name: where rows of several projects mix
 	Today        time.Time
+	// People are the assignees a row's quick edit offers (quickedit.go);
+	// nil: no quick edit.
+	People []taskd.Member
 }
 
 // Due is the row's due-date cue.
@@ -215,6 +218,8 @@ type taskList struct {
 	Return string
 	// Shows are "My tasks"' choices of tasks; nil elsewhere.
 	Shows []struct{ Value, Label string }
+	// QuickAdd is the one-line add field (quickadd.go); nil for readers.
+	QuickAdd *quickAddForm
 }
 
 // listTasks reads a page of the query's tasks under the filter, with their

@@ -146,7 +146,9 @@ func New(cfg Config) (*Server, error) {
 		"rowContext": func(base string, v *view, canWrite bool, ret, back string, showDone, showProject bool) rowContext {
 			return rowContext{Base: base, CSRF: v.CSRF, CanWrite: canWrite, Return: ret, Back: back, ShowDone: showDone, ShowProject: showProject, Today: v.Today()}
 		},
-		"taskRow": newTaskRowView,
+		"taskRow":   newTaskRowView,
+		"rowPeople": withPeople,
+		"asRow":     func(t taskd.Task) taskRow { return taskRow{Task: t} },
 		"tagMoves": func(base, csrf, kind, group, up, down, name string) tagMoves {
 			return tagMoves{Base: base, CSRF: csrf, Kind: kind, Group: group, Up: up, Down: down, Name: name}
 		},
@@ -259,6 +261,7 @@ func (s *Server) routes() []route {
 		{"POST /a/{slug}/teams", s.form(s.inAccount(taskd.PermManagePeople, s.addTeam))},
 		{"GET /a/{slug}/contacts", s.page(s.inAccount(taskd.PermRead, s.contacts))},
 		{"GET /a/{slug}/my", s.page(s.inAccount(taskd.PermRead, s.myTasks))},
+		{"POST /a/{slug}/quickadd", s.form(s.inAccount(taskd.PermWork, s.quickAdd))},
 		{"POST /a/{slug}/contacts", s.form(s.inAccount(taskd.PermWork, s.addContact))},
 		{"GET /profile", s.page(s.profilePage)},
 		{"POST /profile", s.form(s.saveProfile)},

@@ -1,0 +1,135 @@
+package web_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+
+	"github.com/taskd/taskd/internal/testsite"
+)
+
+// waitFor waits until the expression is true on the page, through a
+// navigation the step may cause.
+func (c *chrome) waitFor(step, expr string) {
+	c.t.Helper()
+	for end := time.Now().Add(15 * time.Second); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
+		ctx, cancel := context.WithTimeout(c.ctx, 2*time.Second)
+		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.readyState === "complete" && (`+expr+`)`))
+		cancel()
+		if err == nil && ok {
+			return
+		}
+	}
+	c.shot(step + "-timeout")
+	c.t.Fatalf("%s: %s never held", step, expr)
+}
+
+// eval evaluates an expression on the page.
+func eval[T any](c *chrome, expr string) T {
+	c.t.Helper()
+	v, err := chromedp.Run(c.ctx, chromedp.Evaluate[T](expr))
+	if err != nil {
+		c.t.Fatalf("browser: %s: %v", expr, err)
+	}
+	return v
+}
+
+// TestBrowserQuickEdit, in Chromium: "n" goes to the one-line add field and
+// a line adds a task with its shortcuts; a row's quick edit changes the
+// assignee in place, without leaving the page, and shows a refusal in the
+// row; "j" moves to a row and "x" completes it; "/" goes to the search;
+// "?" opens the shortcuts' help, Escape closes it and focus comes back; a
+// letter typed in a field is only typed.
+func TestBrowserQuickEdit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a browser")
+	}
+	s := testsite.New(t)
+	pid := s.APIID("action=post_project&title=Launch")
+	first := s.APIID("action=post_task&id_project=" + pid + "&title=Draft+plan&dateend=31.12.2030")
+	second := s.APIID("action=post_task&id_project=" + pid + "&title=Book+venue")
+
+	c := newChrome(t)
+	acct := s.Base + "/a/" + s.Slug
+	c.run(chromedp.Navigate(s.Base+"/login"), chromedp.WaitVisible(chromedp.CSS("#email")),
+		chromedp.SendKeys(chromedp.CSS("#email"), testsite.OwnerEmail), chromedp.SendKeys(chromedp.CSS("#password"), testsite.Password),
+		chromedp.Click(chromedp.CSS(`button[type=submit]`)), chromedp.WaitVisible(chromedp.CSS(`nav[aria-label="Main"]`)))
+	project := acct + "/project/" + pid + "/"
+	c.run(chromedp.Navigate(project), chromedp.WaitVisible(chromedp.CSS("#quickadd-line")))
+	c.waitFor("script", `!document.getElementById('shortcuts-open').parentElement.hidden`)
+
+	// "n", then a line.
+	c.run(chromedp.KeyEvent("n"))
+	if id := eval[string](c, `document.activeElement.id`); id != "quickadd-line" {
+		t.Fatalf(`after "n" the focus is on %q`, id)
+	}
+	// The script cancels the key's default; DevTools' separate "char"
+	// event types the letter all the same, which a person's key does not.
+	c.run(chromedp.Evaluate[chromedp.Void](`document.activeElement.value = ''`))
+	c.run(chromedp.KeyEvent("Call caterer @uma !high due tomorrow"), chromedp.KeyEvent(kb.Enter))
+	c.waitFor("quick-add", `document.body.textContent.includes('Added “Call caterer” to Launch.')`)
+	c.see("quick-added", "Call caterer", "Uma User", "P8")
+
+	// The quick edit of "Draft plan": the assignee, in place.
+	c.run(chromedp.Evaluate[chromedp.Void](`window.stayed = true`))
+	c.run(chromedp.Click(chromedp.CSS("#task"+first+" details.quick > summary")), chromedp.WaitVisible(chromedp.CSS("#q"+first+"-assignee")))
+	c.shot("quick-edit-open")
+	c.run(chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`(() => { const s = document.getElementById('q%s-assignee'); s.value = %q; s.dispatchEvent(new Event('change', {bubbles: true})); })()`, first, testsite.UserEmail)))
+	c.waitFor("quick-edit", `document.querySelector('#task`+first+` .assignee').textContent.includes('Uma User')`)
+	if !eval[bool](c, `window.stayed === true && document.activeElement.id === 'q`+first+`-assignee'`) {
+		t.Fatal("the quick edit left the page or lost the focus")
+	}
+	if got := apiTask(t, s, first); !strings.Contains(fmt.Sprint(got["user_to"]), testsite.UserEmail) {
+		t.Fatalf("after the quick edit: %v", got["user_to"])
+	}
+	if n := len(taskEvents(t, s, "update_task", first)); n != 1 {
+		t.Fatalf("%d update_task events of the quick edit", n)
+	}
+	// A refusal is shown in the row: a start after the due date.
+	c.run(chromedp.Evaluate[chromedp.Void](`(() => { const s = document.getElementById('q` + first + `-start'); s.value = '2031-02-01'; s.dispatchEvent(new Event('change', {bubbles: true})); })()`))
+	c.waitFor("quick-refusal", `!!document.querySelector('#task`+first+` .quick-msg[role=alert]')`)
+	c.expectErrors() // the refused post's 422
+	c.see("quick-refused", "Nothing was changed.")
+
+	// "j" twice reaches "Book venue" (the list is as added), "x" completes it.
+	c.run(chromedp.Navigate(project), chromedp.WaitVisible(chromedp.CSS("#quickadd-line")))
+	c.waitFor("script", `!document.getElementById('shortcuts-open').parentElement.hidden`)
+	c.run(chromedp.KeyEvent("j"), chromedp.KeyEvent("j"))
+	if id := eval[string](c, `document.activeElement.id`); id != "task"+second {
+		t.Fatalf(`after "j j" the focus is on %q, want task%s`, id, second)
+	}
+	c.run(chromedp.KeyEvent("x"))
+	c.waitFor("complete", `!document.getElementById('task`+second+`')`)
+	if got := apiTask(t, s, second); got["status"] != "done" {
+		t.Fatalf(`after "x": %v`, got["status"])
+	}
+
+	// "/" goes to the search, where letters are typed, not shortcuts.
+	c.run(chromedp.KeyEvent("/"), chromedp.Evaluate[chromedp.Void](`document.activeElement.value = ''`), chromedp.KeyEvent("jx?"))
+	if v := eval[string](c, `document.activeElement.id + '=' + document.activeElement.value`); v != "f-q=jx?" {
+		t.Fatalf(`"/" then typing: %q`, v)
+	}
+	if eval[bool](c, `document.getElementById('shortcuts').open`) {
+		t.Fatal("a shortcut fired while typing")
+	}
+
+	// "?" opens the help, a modal dialog; Escape closes it and the focus
+	// comes back.
+	c.run(chromedp.Evaluate[chromedp.Void](`document.activeElement.blur(); document.querySelector('#task` + first + ` .title a').focus()`))
+	c.run(chromedp.KeyEvent("?"))
+	c.waitFor("help", `document.getElementById('shortcuts').open && document.getElementById('shortcuts').contains(document.activeElement)`)
+	c.see("help-open", "Keyboard shortcuts")
+	c.run(chromedp.KeyEvent(kb.Escape))
+	c.waitFor("help-closed", `!document.getElementById('shortcuts').open && document.activeElement.matches('#task`+first+` .title a')`)
+
+	// The task page: the quick edit's priority, in place.
+	c.run(chromedp.Navigate(project+first+"/"), chromedp.WaitVisible(chromedp.CSS("#task"+first)))
+	c.run(chromedp.Click(chromedp.CSS("#task"+first+" details.quick > summary")), chromedp.WaitVisible(chromedp.CSS("#q"+first+"-priority")))
+	c.run(chromedp.Evaluate[chromedp.Void](`(() => { const s = document.getElementById('q` + first + `-priority'); s.value = '9'; s.dispatchEvent(new Event('change', {bubbles: true})); })()`))
+	c.waitFor("task-page-edit", `document.querySelector('#task`+first+` dl.facts').textContent.includes('P9')`)
+}

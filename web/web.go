@@ -151,6 +151,7 @@ func New(cfg Config) (*Server, error) {
 			return secretShown{What: what, Why: why, Value: value}
 		},
 		"reason": webhook.Explain,
+		"timelineForm": newTimelineForm,
 	}).ParseFS(templateFS, "templates/*.html")
 	if err != nil {
 		return nil, err
@@ -193,6 +194,12 @@ func (s *Server) routes() []route {
 		{"POST /a/{slug}/project/{pid}/update", s.form(s.inAccount(taskd.PermWork, s.updateProject))},
 		{"POST /a/{slug}/project/{pid}/budget", s.form(s.inAccount(taskd.PermWork, s.setBudget))},
 		{"GET /a/{slug}/project/{pid}/board", s.page(s.inAccount(taskd.PermRead, s.board))},
+		{"GET /a/{slug}/project/{pid}/timeline", s.page(s.inAccount(taskd.PermRead, s.timeline(timelineOfProject)))},
+		{"POST /a/{slug}/project/{pid}/timeline", s.form(s.inAccount(taskd.PermWork, s.reschedule(timelineOfProject)))},
+		{"GET /a/{slug}/my/timeline", s.page(s.inAccount(taskd.PermRead, s.timeline(timelineOfMine)))},
+		{"POST /a/{slug}/my/timeline", s.form(s.inAccount(taskd.PermWork, s.reschedule(timelineOfMine)))},
+		{"GET /a/{slug}/people/teams/{team}/timeline", s.page(s.inAccount(taskd.PermRead, s.timeline(timelineOfTeam)))},
+		{"POST /a/{slug}/people/teams/{team}/timeline", s.form(s.inAccount(taskd.PermWork, s.reschedule(timelineOfTeam)))},
 		{"POST /a/{slug}/project/{pid}/tags", s.form(s.inAccount(taskd.PermWork, s.setProjectTags))},
 		{"GET /a/{slug}/tags", s.page(s.inAccount(taskd.PermRead, s.tagsPage))},
 		{"GET /a/{slug}/timesheet", s.page(s.inAccount(taskd.PermRead, s.timesheet))},

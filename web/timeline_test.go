@@ -185,8 +185,8 @@ func TestTimelinePages(t *testing.T) {
 	t.Run("the pages link to their timelines", func(t *testing.T) {
 		for path, link := range map[string]string{
 			fmt.Sprintf("%s/project/%d/", acct, pid): fmt.Sprintf(`href="/a/%s/project/%d/timeline">Timeline</a>`, s.Slug, pid),
-			acct + "/my":     fmt.Sprintf(`href="/a/%s/my/timeline"`, s.Slug),
-			acct + "/people": fmt.Sprintf(`href="/a/%s/people/teams/%s/timeline"`, s.Slug, teamID(t, s, "Design")),
+			acct + "/my":                             fmt.Sprintf(`href="/a/%s/my/timeline"`, s.Slug),
+			acct + "/people":                         fmt.Sprintf(`href="/a/%s/people/teams/%s/timeline"`, s.Slug, teamID(t, s, "Design")),
 		} {
 			if p := owner.Get(path); !strings.Contains(p.Body, link) {
 				t.Errorf("%s has no link %s", path, link)

@@ -162,35 +162,18 @@ func (w timelineWindow) TodayCol() int {
 	return d
 }
 
-// timelineCol is one day's column: its class marks weekends and today.
-type timelineCol struct{ Class string }
-
-// Cols are the window's columns, one a day.
-func (w timelineWindow) Cols() []timelineCol {
-	cols := make([]timelineCol, w.Days)
-	today := w.TodayCol()
-	for i := range cols {
-		d := w.From.AddDate(0, 0, i)
-		var c []string
-		if wd := d.Weekday(); w.Scale != scaleMonth && (wd == time.Saturday || wd == time.Sunday) {
-			c = append(c, "tl-weekend")
-		}
-		if w.Scale == scaleMonth && d.Month()%2 == 0 {
-			c = append(c, "tl-alt")
-		}
-		if i == today {
-			c = append(c, "tl-today")
-		}
-		cols[i].Class = strings.Join(c, " ")
-	}
-	return cols
-}
+// Cols are the window's columns, one a day (a table of fixed layout
+// shares its width among them).
+func (w timelineWindow) Cols() []struct{} { return make([]struct{}, w.Days) }
 
 // timelineHead is a header cell over Span days.
 type timelineHead struct {
 	Span  int
 	Label string
-	Title string // the cell's whole date, for its tooltip and screen readers
+	Title string // the cell's whole date, for its tooltip
+	// Class marks a weekend's day (tl-weekend), today (tl-now) or the
+	// week or month that holds it (tl-current).
+	Class string
 }
 
 // Upper is the header's first row: months (days and weeks) or years
@@ -220,21 +203,28 @@ func (w timelineWindow) Upper() []timelineHead {
 // Monday (weeks) or each month (months).
 func (w timelineWindow) Lower() []timelineHead {
 	var out []timelineHead
+	today := w.TodayCol()
 	for i := 0; i < w.Days; {
 		d := w.From.AddDate(0, 0, i)
+		h := timelineHead{Span: 1, Label: d.Format("2"), Title: d.Format("Mon 2 Jan 2006")}
 		switch w.Scale {
 		case scaleDay:
-			out = append(out, timelineHead{Span: 1, Label: d.Format("2"), Title: d.Format("Mon 2 Jan 2006")})
-			i++
+			if wd := d.Weekday(); wd == time.Saturday || wd == time.Sunday {
+				h.Class = "tl-weekend"
+			}
+			if i == today {
+				h.Class = "tl-now"
+			}
 		case scaleWeek:
-			n := min(7, w.Days-i)
-			out = append(out, timelineHead{Span: n, Label: d.Format("2 Jan"), Title: "Week of " + dayText(d)})
-			i += n
+			h = timelineHead{Span: min(7, w.Days-i), Label: d.Format("2 Jan"), Title: "Week of " + dayText(d)}
 		default:
-			n := min(daysBetween(d, d.AddDate(0, 1, 0)), w.Days-i)
-			out = append(out, timelineHead{Span: n, Label: d.Format("Jan"), Title: d.Format("January 2006")})
-			i += n
+			h = timelineHead{Span: min(daysBetween(d, d.AddDate(0, 1, 0)), w.Days-i), Label: d.Format("Jan"), Title: d.Format("January 2006")}
 		}
+		if w.Scale != scaleDay && today >= i && today < i+h.Span {
+			h.Class = "tl-current"
+		}
+		out = append(out, h)
+		i += h.Span
 	}
 	return out
 }
@@ -244,7 +234,9 @@ func (w timelineWindow) Lower() []timelineHead {
 // it is styled.
 type timelineBar struct {
 	taskRow
-	Before, Span, After int
+	// Cells are the row's cells after its name: empty days, today's
+	// column, and the bar's.
+	Cells []timelineCell
 	// Point is a milestone (a due date alone): a point on its day.
 	Point bool
 	// ClipStart and ClipEnd mark a bar that runs past the window.
@@ -370,7 +362,7 @@ func buildTimeline(tasks []taskd.Task, w timelineWindow) *timelineChart {
 		}
 		b.ClipStart, b.ClipEnd = first < 0, last >= w.Days
 		first, last = max(first, 0), min(last, w.Days-1)
-		b.Before, b.Span, b.After = first, last-first+1, w.Days-1-last
+		b.Cells = rowCells(first, last, w.Days, w.TodayCol())
 		title, other := t.Project.Name, assignee(t.Assignee)
 		if w.Group == groupAssignee {
 			title, other = other, title
@@ -411,3 +403,34 @@ func firstOfMonth(d time.Time) time.Time {
 
 // dayText is a date in words: "3 Dec 2026".
 func dayText(d time.Time) string { return d.Format("2 Jan 2006") }
+
+// timelineCell is a cell of a row: Span empty days, today's column (Now)
+// or the bar (Bar).
+type timelineCell struct {
+	Span     int
+	Bar, Now bool
+}
+
+// rowCells lays out a row whose bar spans the columns first to last of
+// days: today's column, when it is not the bar's, is a cell of its own,
+// so that it is marked on every row (a column's style would reach every
+// cell that starts in it, whatever it spans).
+func rowCells(first, last, days, today int) []timelineCell {
+	var out []timelineCell
+	empty := func(from, to int) { // the columns from to to-1
+		if today >= from && today < to {
+			if today > from {
+				out = append(out, timelineCell{Span: today - from})
+			}
+			out = append(out, timelineCell{Span: 1, Now: true})
+			from = today + 1
+		}
+		if to > from {
+			out = append(out, timelineCell{Span: to - from})
+		}
+	}
+	empty(0, first)
+	out = append(out, timelineCell{Span: last - first + 1, Bar: true})
+	empty(last+1, days)
+	return out
+}

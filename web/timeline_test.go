@@ -117,8 +117,10 @@ func TestTimelinePages(t *testing.T) {
 		if strings.Contains(p.Body, "Next year&#39;s plan") {
 			t.Error("a task after the window is shown")
 		}
-		if n := strings.Count(p.Body, `<col class="tl-today">`) + strings.Count(p.Body, `<col class="tl-weekend tl-today">`); n != 1 {
-			t.Errorf("today is marked %d times", n)
+		// Today: its week in the header, its column on every row whose
+		// bar does not cover it (Fix the logo, Book the venue, Launch day).
+		if n, rows := strings.Count(p.Body, `class="tl-lower tl-current"`), strings.Count(p.Body, `<td class="tl-now"></td>`); n != 1 || rows != 3 {
+			t.Errorf("today is marked in %d header cells and %d rows", n, rows)
 		}
 	})
 
@@ -128,7 +130,7 @@ func TestTimelinePages(t *testing.T) {
 			lower int // header cells of the second row
 		}{{"day", 28}, {"week", 12}, {"month", 6}} {
 			p := owner.Get(project + "?scale=" + tc.scale)
-			if n := strings.Count(p.Body, `class="tl-lower"`); p.Status != 200 || n != tc.lower {
+			if n := strings.Count(p.Body, `class="tl-lower`); p.Status != 200 || n != tc.lower {
 				t.Errorf("%s: HTTP %d, %d columns headed, want %d", tc.scale, p.Status, n, tc.lower)
 			}
 			if !strings.Contains(p.Body, `<a href="/a/`+s.Slug+fmt.Sprintf("/project/%d/timeline?group=project&amp;scale=%s\" aria-current=\"true\">", pid, tc.scale)) {
@@ -141,7 +143,7 @@ func TestTimelinePages(t *testing.T) {
 			t.Error("the far task is not on a window that holds it")
 		}
 		// Nonsense falls back to the defaults.
-		if p := owner.Get(project + "?scale=year&from=yesterday&group=x"); p.Status != 200 || strings.Count(p.Body, `class="tl-lower"`) != 12 {
+		if p := owner.Get(project + "?scale=year&from=yesterday&group=x"); p.Status != 200 || strings.Count(p.Body, `class="tl-lower`) != 12 {
 			t.Errorf("a hand-edited address: HTTP %d", p.Status)
 		}
 	})

@@ -281,6 +281,9 @@ func auditData(t *testing.T, s *testsite.Site) map[string]string {
 	tid := id(q("action=post_task&id_project=" + pid + "&title=Design+the+landing+page&priority=7&email_user_to=" + url.QueryEscape(testsite.UserEmail) + "&dateend=31.12.2030"))
 	sub := id(q("action=post_task&id_project=" + pid + "&id_parent=" + tid + "&title=Wireframes"))
 	q("action=post_task&id_project=" + pid + "&title=Write+the+copy")
+	// A task with a start and a due date, a bar on the timelines.
+	q("action=post_task&id_project=" + pid + "&title=Plan+the+launch&email_user_to=" + url.QueryEscape(testsite.OwnerEmail) +
+		"&datestart=" + time.Now().UTC().AddDate(0, 0, -3).Format("02.01.2006") + "&dateend=" + time.Now().UTC().AddDate(0, 0, 6).Format("02.01.2006"))
 	// Due dates with cues in each colour: overdue, today, in a few days.
 	for i, days := range []int{-2, 0, 4} {
 		due := time.Now().UTC().AddDate(0, 0, days).Format("02.01.2006")
@@ -328,5 +331,5 @@ func auditData(t *testing.T, s *testsite.Site) map[string]string {
 	q("action=update_users_schedule&data=" + url.QueryEscape(`{"`+testsite.UserEmail+`":{"fri":4.5,"`+off+`":0}}`))
 	q("action=update_project&id_project=" + pid + "&options.time_require=1")
 	return map[string]string{"{pid}": pid, "{tid}": tid, "{parent}": tid, "{sub}": sub, "{cid}": cid, "{id}": wid,
-		"{costid}": costID, "{fileid}": fileID, "{person}": strconv.FormatInt(mustPerson(t, s, testsite.UserEmail), 10)}
+		"{costid}": costID, "{fileid}": fileID, "{person}": strconv.FormatInt(mustPerson(t, s, testsite.UserEmail), 10), "{team}": teamID(t, s, "Design")}
 }

@@ -129,10 +129,11 @@ func TestBrowserTimelineWithoutJavaScript(t *testing.T) {
 	}
 	row := fmt.Sprintf(`tr[data-task="%d"]`, ids["Fix the logo"])
 	from, to := time.Now().UTC().AddDate(0, 0, -1).Format(taskd.DateLayout), time.Now().UTC().AddDate(0, 0, 6).Format(taskd.DateLayout)
-	c.run(chromedp.Click(chromedp.CSS(row+" summary")), chromedp.WaitVisible(chromedp.CSS(row+` input[name="dateend"]`)),
-		chromedp.SetValue(chromedp.CSS(row+` input[name="datestart"]`), from),
-		chromedp.SetValue(chromedp.CSS(row+` input[name="dateend"]`), to),
-		chromedp.Click(chromedp.CSS(row+" button")),
+	c.run(chromedp.Click(chromedp.CSS(row+" a.tl-edit-link")), chromedp.WaitVisible(chromedp.CSS(`#tl-edit input[name="dateend"]`)))
+	c.see("dates-form-no-js", "Dates of Fix the logo")
+	c.run(chromedp.SetValue(chromedp.CSS(`#tl-edit input[name="datestart"]`), from),
+		chromedp.SetValue(chromedp.CSS(`#tl-edit input[name="dateend"]`), to),
+		chromedp.Click(chromedp.CSS("#tl-edit button")),
 		chromedp.WaitVisible(chromedp.CSS(row+`[data-start="`+from+`"][data-end="`+to+`"]`)))
 	c.see("rescheduled-no-js", "Fix the logo")
 	_, by := s.Owner()

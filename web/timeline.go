@@ -1,6 +1,7 @@
 package web
 
 import (
+	"html/template"
 	"net/url"
 	"slices"
 	"strings"
@@ -283,6 +284,8 @@ func (b timelineBar) Label() string {
 type timelineGroup struct {
 	Title string
 	Rows  []timelineBar
+	// Body is the rows' HTML (timelinerows.go).
+	Body template.HTML
 }
 
 // timelineChart is what a timeline shows of its tasks: the rows in the

@@ -3,6 +3,7 @@ package web_test
 import (
 	"context"
 	"fmt"
+	"html"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -195,6 +196,18 @@ func TestTimelinePages(t *testing.T) {
 			}
 		}
 	})
+
+	t.Run("names are escaped", func(t *testing.T) {
+		_, by := s.Owner()
+		day := time.Now().UTC().Format(taskd.DateLayout)
+		if _, err := s.Store.CreateTask(context.Background(), by, pid, 0, taskd.TaskInput{Name: new(`<script>alert("x")</script> & 'co'`), DateEnd: &day}); err != nil {
+			t.Fatal(err)
+		}
+		p := owner.Get(project)
+		if strings.Contains(p.Body, "<script>alert") || !strings.Contains(p.Body, `<span class="tl-title">&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt; &amp; &#39;co&#39;</span>`) {
+			t.Errorf("a name with markup is not escaped")
+		}
+	})
 }
 
 // teamID is the id of the account's team with the title.
@@ -223,8 +236,17 @@ func TestTimelineReschedule(t *testing.T) {
 	owner := s.SignedIn(testsite.OwnerEmail)
 	acct := s.AccountURL()
 	page := fmt.Sprintf("%s/project/%d/timeline?group=project&scale=day", acct, pid)
+	// A row's link opens its dates form, filled in.
 	p := owner.Get(page)
+	edit := regexp.MustCompile(`<a class="tl-edit-link" href="([^"]+)">Dates<span class="inline-label"> of Write the copy</span></a>`).FindStringSubmatch(p.Body)
+	if edit == nil {
+		t.Fatalf("no link to the dates form of the task in:\n%s", p.Body)
+	}
+	p = owner.Get(s.Base + html.UnescapeString(edit[1]))
 	form := p.Form(t, "task", fmt.Sprint(ids["Write the copy"]))
+	if !strings.Contains(p.Body, `<h2 id="tl-edit-title">Dates of Write the copy</h2>`) || !strings.Contains(p.Body, `name="dateend" value="`+time.Now().UTC().AddDate(0, 0, 3).Format(taskd.DateLayout)+`"`) {
+		t.Errorf("the dates form:\n%s", p.Body)
+	}
 	action := ""
 	for _, f := range p.Forms() {
 		if f.Fields.Get("task") == fmt.Sprint(ids["Write the copy"]) {
@@ -275,7 +297,8 @@ func TestTimelineReschedule(t *testing.T) {
 			t.Fatalf("%s: update_task answered %v", tc.name, api)
 		}
 		got := post(owner, ids["Outline"], tc.start, tc.end)
-		if got.Status != http.StatusUnprocessableEntity || !strings.Contains(got.Body, template(msg)) {
+		if got.Status != http.StatusUnprocessableEntity || !strings.Contains(got.Body, "The dates were not changed: "+template(msg)) ||
+			!strings.Contains(got.Body, `<h2 id="tl-edit-title">Dates of Outline</h2>`) {
 			t.Errorf("%s: HTTP %d; want 422 with %q in:\n%s", tc.name, got.Status, msg, got.Body)
 		}
 	}
@@ -286,7 +309,7 @@ func TestTimelineReschedule(t *testing.T) {
 		t.Fatal(err)
 	}
 	reader := s.SignedIn("reader@acme.example")
-	if p := reader.Get(page); p.Status != 200 || strings.Contains(p.Body, `name="datestart"`) {
+	if p := reader.Get(page + fmt.Sprintf("&edit=%d", ids["Outline"])); p.Status != 200 || strings.Contains(p.Body, `name="datestart"`) || strings.Contains(p.Body, "tl-edit-link") {
 		t.Errorf("a reader's timeline: HTTP %d, with forms: %v", p.Status, strings.Contains(p.Body, `name="datestart"`))
 	}
 	rf := reader.Get(acct+"/my").Form(t, "", "")
@@ -294,7 +317,7 @@ func TestTimelineReschedule(t *testing.T) {
 		t.Errorf("a reader's change: HTTP %d", got.Status)
 	}
 	uma := s.SignedIn(testsite.UserEmail)
-	uf := uma.Get(page).Form(t, "task", fmt.Sprint(ids["Outline"]))
+	uf := uma.Get(page+fmt.Sprintf("&edit=%d", ids["Outline"])).Form(t, "task", fmt.Sprint(ids["Outline"]))
 	uf.Set("task", fmt.Sprint(ids["Secret pricing"]))
 	uf.Set("dateend", "2030-01-01")
 	if got := uma.Post(s.Base+action, uf); got.Status == http.StatusSeeOther || strings.Contains(got.Body, "Secret pricing") {

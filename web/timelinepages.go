@@ -40,42 +40,45 @@ type timelineView struct {
 	Chart    *timelineChart
 	Base     string // the account's path
 	CanWrite bool
-	// Error is a refused change of a task's dates; ErrorTask the task.
-	Error     *formError
-	ErrorTask int64
-	Values    map[string][]string
+	// Error is a refused change of a task's dates.
+	Error *formError
+	// Edit is the dates form of a task, nil when none is asked for.
+	Edit *timelineEdit
 }
 
-// timelineForm is what a row's dates form needs.
-type timelineForm struct {
-	CSRF string
-	View *timelineView
-	Row  taskRow
+// timelineEdit is the dates form of one task (?edit=ID, or the task a
+// refused change was for), the way without JavaScript to do what
+// dragging does.
+type timelineEdit struct {
+	Row        taskRow
+	Start, End string
+	Error      string
 }
 
-// newTimelineForm is the dates form of a row: a bar's (timelineBar) or an
-// unscheduled task's (taskRow).
-func newTimelineForm(v *view, tv *timelineView, row any) timelineForm {
-	f := timelineForm{CSRF: v.CSRF, View: tv}
-	switch r := row.(type) {
-	case timelineBar:
-		f.Row = r.taskRow
-	case taskRow:
-		f.Row = r
+// EditLink is the address of the timeline with the task's dates form.
+func (tv *timelineView) EditLink(id int64) string {
+	return tv.Self() + "&edit=" + strconv.FormatInt(id, 10) + "#tl-edit"
+}
+
+// findRow is the task's row on the timeline, if it is shown.
+func (c *timelineChart) findRow(id int64) (taskRow, bool) {
+	for _, g := range c.Groups {
+		for _, b := range g.Rows {
+			if b.ID == id {
+				return b.taskRow, true
+			}
+		}
 	}
-	return f
+	for _, r := range c.Unscheduled {
+		if r.ID == id {
+			return r, true
+		}
+	}
+	return taskRow{}, false
 }
 
 // Self is the timeline's address as shown, the forms' action.
 func (tv *timelineView) Self() string { return tv.Base + tv.Scope.Path + tv.Window.Here() }
-
-// ErrorOf is the refusal of the task's dates, or "".
-func (tv *timelineView) ErrorOf(id int64) string {
-	if tv.Error == nil || tv.ErrorTask != id {
-		return ""
-	}
-	return tv.Error.Message
-}
 
 // Cols is how many columns a row of the chart spans: the name and the
 // days.
@@ -145,7 +148,19 @@ func (s *Server) renderTimeline(w http.ResponseWriter, r *http.Request, v *view,
 		return err
 	}
 	tv := &timelineView{Scope: sc, Window: win, Chart: chart, Base: s.cfg.accountPath(me.Account),
-		CanWrite: me.Member.Role.Can(taskd.PermWork), Error: fe, ErrorTask: errTask, Values: r.PostForm}
+		CanWrite: me.Member.Role.Can(taskd.PermWork), Error: fe}
+	if fe == nil {
+		errTask, _ = strconv.ParseInt(r.URL.Query().Get("edit"), 10, 64)
+	}
+	if row, ok := chart.findRow(errTask); ok && tv.CanWrite {
+		tv.Edit = &timelineEdit{Row: row, Start: row.DateStart, End: row.DateEnd}
+		if fe != nil {
+			tv.Edit.Start, tv.Edit.End, tv.Edit.Error = r.PostFormValue("datestart"), r.PostFormValue("dateend"), fe.Message
+		}
+	}
+	for i := range chart.Groups {
+		tv.writeRows(&chart.Groups[i])
+	}
 	v.Title, v.Data = sc.Title, tv
 	return s.renderStatus(w, r, status, "timeline.html", v)
 }

@@ -151,7 +151,6 @@ func New(cfg Config) (*Server, error) {
 			return secretShown{What: what, Why: why, Value: value}
 		},
 		"reason":       webhook.Explain,
-		"timelineForm": newTimelineForm,
 	}).ParseFS(templateFS, "templates/*.html")
 	if err != nil {
 		return nil, err

@@ -1,8 +1,9 @@
-// The timeline works without this script: each row has a form for the
-// task's start and due dates. With it, a bar can also be dragged — by its
+// The timeline works without this script: each row links to a form for
+// the task's start and due dates. With it, a bar can also be dragged — by its
 // body to move both dates, by an end to change that date — or moved with
-// the keyboard (docs/ui.md); either way the row's own form is filled in
-// and sent, and the timeline the server answers with replaces this one.
+// the keyboard (docs/ui.md); either way the page's form (#tl-form, the
+// same POST as the dates form) is filled in and sent, and the timeline
+// the server answers with replaces this one.
 "use strict";
 (function () {
   var DAY = 86400000;
@@ -86,8 +87,9 @@
   // save sends the row's form with the dates and puts the timeline the
   // server answers in place of this one.
   function save(row, d) {
-    var form = row.querySelector("th form");
+    var form = document.getElementById("tl-form");
     var id = row.dataset.task;
+    form.elements.task.value = id;
     form.elements.datestart.value = iso(d.start);
     form.elements.dateend.value = iso(d.end);
     say("Saving " + nameOf(row) + ": " + describe(d) + "…");

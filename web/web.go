@@ -150,7 +150,7 @@ func New(cfg Config) (*Server, error) {
 		"secretShown": func(what, why, value string) secretShown {
 			return secretShown{What: what, Why: why, Value: value}
 		},
-		"reason":       webhook.Explain,
+		"reason": webhook.Explain,
 	}).ParseFS(templateFS, "templates/*.html")
 	if err != nil {
 		return nil, err

@@ -155,6 +155,8 @@ var uiComponents = []struct{ file, page, variant, selector string }{
 	{"people-rows-phone", "people", "phone", "ul.people"},
 	{"tag-group", "tags", "desktop", "section.card"},
 	{"invite-form", "people", "phone-dark", "form.card"},
+	{"timeline", "project-1-timeline", "desktop", "#timeline"},
+	{"timeline-phone-dark", "project-1-timeline", "phone-dark", "#timeline"},
 }
 
 // componentShots saves the components of uiComponents found on this page

@@ -222,6 +222,11 @@ func TestBrowserAudit(t *testing.T) {
 		c.auditPage(auditName(s.Slug, path), s.Base+path, axe)
 	}
 	c.auditPage("not-found", s.Base+"/a/"+s.Slug+"/project/999999/", axe)
+	// The timeline's other scales and grouping, and a task's dates form.
+	timeline := s.Base + "/a/" + s.Slug + "/project/" + ids["{pid}"] + "/timeline"
+	c.auditPage("project-timeline-days", timeline+"?scale=day", axe)
+	c.auditPage("project-timeline-months-by-assignee", timeline+"?scale=month&group=assignee", axe)
+	c.auditPage("project-timeline-dates-form", timeline+"?edit="+ids["{bar}"]+"#tl-edit", axe)
 
 	// The pages an application's authorization request leads to: the
 	// account choice, then the consent.
@@ -284,8 +289,8 @@ func auditData(t *testing.T, s *testsite.Site) map[string]string {
 	sub := id(q("action=post_task&id_project=" + pid + "&id_parent=" + tid + "&title=Wireframes"))
 	q("action=post_task&id_project=" + pid + "&title=Write+the+copy")
 	// A task with a start and a due date, a bar on the timelines.
-	q("action=post_task&id_project=" + pid + "&title=Plan+the+launch&email_user_to=" + url.QueryEscape(testsite.OwnerEmail) +
-		"&datestart=" + time.Now().UTC().AddDate(0, 0, -3).Format("02.01.2006") + "&dateend=" + time.Now().UTC().AddDate(0, 0, 6).Format("02.01.2006"))
+	bar := id(q("action=post_task&id_project=" + pid + "&title=Plan+the+launch&email_user_to=" + url.QueryEscape(testsite.OwnerEmail) +
+		"&datestart=" + time.Now().UTC().AddDate(0, 0, -3).Format("02.01.2006") + "&dateend=" + time.Now().UTC().AddDate(0, 0, 6).Format("02.01.2006")))
 	// Due dates with cues in each colour: overdue, today, in a few days.
 	for i, days := range []int{-2, 0, 4} {
 		due := time.Now().UTC().AddDate(0, 0, days).Format("02.01.2006")
@@ -333,5 +338,5 @@ func auditData(t *testing.T, s *testsite.Site) map[string]string {
 	q("action=update_users_schedule&data=" + url.QueryEscape(`{"`+testsite.UserEmail+`":{"fri":4.5,"`+off+`":0}}`))
 	q("action=update_project&id_project=" + pid + "&options.time_require=1")
 	return map[string]string{"{pid}": pid, "{tid}": tid, "{parent}": tid, "{sub}": sub, "{cid}": cid, "{id}": wid,
-		"{costid}": costID, "{fileid}": fileID, "{person}": strconv.FormatInt(mustPerson(t, s, testsite.UserEmail), 10), "{team}": teamID(t, s, "Design")}
+		"{costid}": costID, "{fileid}": fileID, "{person}": strconv.FormatInt(mustPerson(t, s, testsite.UserEmail), 10), "{team}": teamID(t, s, "Design"), "{bar}": bar}
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/taskd/taskd"
+	"github.com/taskd/taskd/internal/testdb"
 	"github.com/taskd/taskd/internal/testsite"
 	"github.com/taskd/taskd/secret"
 )
@@ -303,6 +304,17 @@ func TestTimelineReschedule(t *testing.T) {
 		}
 	}
 
+	// Hostile input: clear refusals, never a 500.
+	for _, id := range []string{"abc", "-1", "99999999", ""} {
+		f := url.Values{"csrf": form["csrf"], "task": {id}, "dateend": {"2030-01-01"}}
+		if got := owner.Post(s.Base+action, f); got.Status != http.StatusUnprocessableEntity || !strings.Contains(got.Body, "The dates were not changed: ") {
+			t.Errorf("task %q: HTTP %d", id, got.Status)
+		}
+	}
+	if got := owner.Get(page + "&edit=abc&from=99999-01-01"); got.Status != 200 {
+		t.Errorf("a hand-edited address: HTTP %d", got.Status)
+	}
+
 	// A reader may not; a hidden task is not the user's to change.
 	s.AddMember(s.Slug, "reader@acme.example", "Rita", "Reader", taskd.RoleReader)
 	if _, err := s.Store.SetProjectMembers(context.Background(), by, pid, []string{"reader@acme.example"}, true); err != nil {
@@ -328,4 +340,27 @@ func TestTimelineReschedule(t *testing.T) {
 // template escapes a message as html/template writes it in a page.
 func template(s string) string {
 	return strings.NewReplacer("&", "&amp;", "'", "&#39;", "\"", "&#34;", "<", "&lt;", ">", "&gt;").Replace(s)
+}
+
+// TestTimelineInTheViewersZone: today, on a timeline, is the viewer's: at
+// 22:30 UTC a person in Tokyo is on the next day, so a task due that UTC
+// day is overdue for them, and today's column is the next day's.
+func TestTimelineInTheViewersZone(t *testing.T) {
+	now := time.Date(2030, 3, 10, 22, 30, 0, 0, time.UTC) // 2030-03-11 07:30 in Tokyo
+	s := testsite.Open(t, testdb.New(t, "sqlite"), testsite.Options{Now: func() time.Time { return now }})
+	pid := s.APIID("action=post_project&title=Dates")
+	s.APIOK("action=post_task&id_project=" + pid + "&title=Due+on+the+tenth&dateend=10.03.2030")
+	o := s.SignedIn(testsite.OwnerEmail)
+	page := s.AccountURL() + "/project/" + pid + "/timeline?scale=day"
+	for _, tc := range []struct{ zone, class, today string }{
+		{"UTC", "tl-point", "Sun 10 Mar 2030"},
+		{"Asia/Tokyo", "tl-point overdue", "Mon 11 Mar 2030"},
+	} {
+		o.Submit(s.Base, o.Get(s.Base+"/profile"), "/profile", url.Values{"first_name": {"Olga"}, "last_name": {"Owner"},
+			"time_zone": {tc.zone}}).Location(t)
+		p := o.Get(page)
+		if !strings.Contains(p.Body, `<a class="`+tc.class+`" href=`) || !strings.Contains(p.Body, `class="tl-lower tl-now" title="`+tc.today+`"`) {
+			t.Errorf("%s: want the point %q and today %s in:\n%s", tc.zone, tc.class, tc.today, p.Body)
+		}
+	}
 }

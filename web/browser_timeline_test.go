@@ -27,12 +27,16 @@ type barBox struct {
 // of the task's dates, dragged by its end changes the due date alone, and
 // moved with the keyboard (arrows, Shift+arrow, Enter) changes both as
 // the keys said; each change is the task's, read back from the store, and
-// the timeline shows it without a reload.
+// the timeline shows it without a reload. On SQLite and PostgreSQL.
 func TestBrowserTimeline(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a browser")
 	}
-	s, pid, ids := timelineSite(t)
+	testsite.Each(t, testBrowserTimeline)
+}
+
+func testBrowserTimeline(t *testing.T, s *testsite.Site) {
+	s, pid, ids := timelineOn(t, s)
 	c := newChrome(t)
 	c.run(chromedp.Navigate(s.Base+"/login"), chromedp.WaitVisible(chromedp.CSS("#email")),
 		chromedp.SendKeys(chromedp.CSS("#email"), testsite.OwnerEmail), chromedp.SendKeys(chromedp.CSS("#password"), testsite.Password),

@@ -23,7 +23,12 @@ import (
 // task, Dana, of the team "Design", the milestone. It returns the project's id and the tasks' ids by name.
 func timelineSite(t *testing.T) (*testsite.Site, int64, map[string]int64) {
 	t.Helper()
-	s := testsite.New(t)
+	return timelineOn(t, testsite.New(t))
+}
+
+// timelineOn fills the site s as timelineSite does.
+func timelineOn(t *testing.T, s *testsite.Site) (*testsite.Site, int64, map[string]int64) {
+	t.Helper()
 	ctx := context.Background()
 	_, by := s.Owner()
 	p, err := s.Store.CreateProject(ctx, by, taskd.ProjectInput{Name: new("Launch")})
@@ -77,9 +82,12 @@ func timelineSite(t *testing.T) (*testsite.Site, int64, map[string]int64) {
 // milestone as a point, the tasks without dates apart and the count of
 // those outside the window; it has three scales and two groupings; My
 // tasks' and a team's timelines show the person's and the team's tasks;
-// a task hidden from the viewer appears on none.
-func TestTimelinePages(t *testing.T) {
-	s, pid, ids := timelineSite(t)
+// a task hidden from the viewer appears on none. On SQLite and
+// PostgreSQL.
+func TestTimelinePages(t *testing.T) { testsite.Each(t, testTimelinePages) }
+
+func testTimelinePages(t *testing.T, s *testsite.Site) {
+	s, pid, ids := timelineOn(t, s)
 	owner, uma := s.SignedIn(testsite.OwnerEmail), s.SignedIn(testsite.UserEmail)
 	acct := s.AccountURL()
 	project := fmt.Sprintf("%s/project/%d/timeline", acct, pid)
@@ -231,9 +239,11 @@ func teamID(t *testing.T, s *testsite.Site, title string) string {
 // TestTimelineReschedule: a row's form changes the task's dates through
 // update_task's use case (its event is written) and comes back to the same
 // window; what update_task refuses the form refuses with the same message;
-// a reader may not; a hidden task is not found.
-func TestTimelineReschedule(t *testing.T) {
-	s, pid, ids := timelineSite(t)
+// a reader may not; a hidden task is not found. On SQLite and PostgreSQL.
+func TestTimelineReschedule(t *testing.T) { testsite.Each(t, testTimelineReschedule) }
+
+func testTimelineReschedule(t *testing.T, s *testsite.Site) {
+	s, pid, ids := timelineOn(t, s)
 	owner := s.SignedIn(testsite.OwnerEmail)
 	acct := s.AccountURL()
 	page := fmt.Sprintf("%s/project/%d/timeline?group=project&scale=day", acct, pid)

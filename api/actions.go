@@ -66,6 +66,10 @@ func actions() map[string]action {
 		"complete_task": {tasksWrite, work, []string{"id_task"}, taskStatus(true)},
 		"reopen_task":   {tasksWrite, work, []string{"id_task"}, taskStatus(false)},
 		"delete_task":   {tasksWrite, work, []string{"id_task"}, deleteTask},
+		// Task relations (issue 35; docs/api.md).
+		"add_task_relation":     {tasksWrite, work, []string{"id_task_from", "id_task_to", "type", "email_user_from"}, addTaskRelation},
+		"delete_task_relation":  {tasksWrite, work, []string{"id_task_from", "id_task_to", "email_user_from"}, deleteTaskRelation},
+		"shift_dependent_tasks": {tasksWrite, work, []string{"id_task", "days", "email_user_from"}, shiftDependentTasks},
 
 		"get_comments":   {commentsRead, read, []string{"id_task", "extra"}, getComments},
 		"post_comment":   {commentsWrite, work, []string{"id_task", "text", "email_user_from", "hidden", "files"}, postComment},

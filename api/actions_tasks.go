@@ -27,7 +27,9 @@ func getTasks(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if c.extra("subscribers") || c.extra("files") || c.extra("custom_fields") { // not cached: none of them (a field's name) changes the project's version
+	// Not cached: none of these (a field's name, a relation with a task
+	// of another project) changes the project's version.
+	if c.extra("subscribers") || c.extra("files") || c.extra("custom_fields") || c.extra("relations") {
 		tasks, err := c.store.Tasks(c.ctx, taskd.TaskQuery{Viewer: c.viewer(), ProjectID: pid, Status: status})
 		if err != nil {
 			return nil, err
@@ -45,6 +47,9 @@ func getTasks(c *call) (any, error) {
 			return nil, err
 		}
 		if err := c.withTaskValues(&v, tasks, false); err != nil {
+			return nil, err
+		}
+		if err := c.withRelations(&v, tasks); err != nil {
 			return nil, err
 		}
 		return ok(v.renderAll(taskd.BuildTree(tasks))), nil
@@ -88,6 +93,9 @@ func getAllTasks(c *call) (any, error) {
 				return err
 			}
 			if err := c.withTaskValues(&v, flatten(tops), false); err != nil {
+				return err
+			}
+			if err := c.withRelations(&v, flatten(tops)); err != nil {
 				return err
 			}
 			for _, t := range tops {
@@ -169,6 +177,9 @@ func searchTasks(c *call) (any, error) {
 	if err := c.withTaskValues(&v, tasks, false); err != nil {
 		return nil, err
 	}
+	if err := c.withRelations(&v, tasks); err != nil {
+		return nil, err
+	}
 	return ok(v.renderAll(tasks)), nil
 }
 
@@ -211,6 +222,9 @@ func (c *call) renderOne(t taskd.Task, values bool) (any, error) {
 		}
 	}
 	if err := c.withFiles(&v, t.ProjectID); err != nil {
+		return nil, err
+	}
+	if err := c.withRelations(&v, flatten([]taskd.Task{t})); err != nil {
 		return nil, err
 	}
 	return ok(v.render(t)), nil

@@ -120,6 +120,10 @@ var objects = map[string]object{
 	"cost":    {"id_costs", CodeNotFound, "Cost line is not found"},
 	"timer":   {"timer", CodeNotFound, "No timer is running"},
 	"file":    {"id_file", CodeNotFound, "File is not found"},
+	// Task relations (issue 35).
+	"task_from": {"id_task_from", CodeTaskInvalid, ""},
+	"task_to":   {"id_task_to", CodeTaskInvalid, ""},
+	"relation":  {"", CodeNotFound, "Relation is not found"},
 }
 
 // unknownID is the answer to an id parameter that names nothing, or is

@@ -33,6 +33,8 @@ type taskOut struct {
 	Subscribers []taskd.PersonRef `json:"subscribers,omitzero"`
 	// Files are the task's own files, with extra=files.
 	Files []fileRef `json:"files,omitzero"`
+	// Relations are the task's dependencies, with extra=relations.
+	Relations *relationsOut `json:"relations,omitempty"`
 	// CustomFields are the task's custom field values, with
 	// extra=custom_fields and when a change set some.
 	CustomFields []customValueOut `json:"custom_fields,omitzero"`
@@ -52,6 +54,8 @@ type taskView struct {
 	files map[int64][]fileRef
 	// values, when set, are the tasks' custom field values, by task.
 	values map[int64][]taskd.FieldValue
+	// relations, when set, are the tasks' relations (extra=relations).
+	relations map[int64]taskd.TaskRelations
 }
 
 func flag(b bool) int {
@@ -81,6 +85,9 @@ func (v taskView) render(t taskd.Task) taskOut {
 	}
 	if v.values != nil {
 		out.CustomFields = renderValues(v.values[t.ID])
+	}
+	if v.relations != nil {
+		out.Relations = renderRelations(v.relations[t.ID])
 	}
 	if v.subscribers != nil {
 		out.Subscribers = v.subscribers[t.ID]

@@ -30,6 +30,8 @@ var specScopes = map[string]string{
 	"get_task_custom_fields": "tasks_read", "get_project_custom_fields": "projects_read", // INF in §14 and §16
 	"add_project_group": "projects_write", "add_project_members": "projects_write", "delete_project_members": "projects_write",
 	"subscribe": "tasks_write", "unsubscribe": "tasks_write",
+	// Task relations (issue 35; not in the spec: docs/decisions.md).
+	"add_task_relation": "tasks_write", "delete_task_relation": "tasks_write", "shift_dependent_tasks": "tasks_write",
 	"get_task_tag_groups": "tags_read", "get_project_tag_groups": "tags_read", "get_task_tags": "tags_read", "get_project_tags": "tags_read",
 	"add_task_tag_groups": "tags_write", "add_project_tag_groups": "tags_write", "add_task_tags": "tags_write", "add_project_tags": "tags_write",
 	"update_task_tags": "tags_write", "update_project_tags": "tags_write",

@@ -39,6 +39,8 @@ type Store interface {
 	// from one snapshot, for answers written as they are read.
 	TaskTrees(ctx context.Context, q taskd.TaskQuery, fn func([]taskd.Task) error) error
 	Comments(ctx context.Context, v taskd.Viewer, taskID int64) ([]taskd.Comment, error)
+	// Relations are the tasks' relations whose both tasks v sees.
+	Relations(ctx context.Context, v taskd.Viewer, taskIDs []int64) (map[int64]taskd.TaskRelations, error)
 
 	// Costs, timers, files, tags, custom fields and events.
 	Costs(ctx context.Context, q taskd.CostQuery) ([]taskd.Cost, error)

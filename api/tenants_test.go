@@ -14,7 +14,7 @@ import (
 
 // idParams are the parameters that name an object of the account.
 var idParams = map[string]bool{"id_project": true, "id_task": true, "id_parent": true, "id_comment": true, "id": true, "projects": true,
-	"id_costs": true, "timer": true, "id_file": true}
+	"id_costs": true, "timer": true, "id_file": true, "id_task_from": true, "id_task_to": true}
 
 // accountWide are the actions that name no object: they read or create in
 // the caller's own account only (TestTenantIsolation checks the lists).
@@ -50,7 +50,7 @@ func TestEveryActionStaysInItsAccount(t *testing.T) {
 		theirs, mine := owned(victim), owned(intruder)
 		sample := map[string]string{"title": "x", "text": "x", "period": "1h", "url": url, "events": "post_task",
 			"members": "x@example.com", "email_user": "x@example.com", "plus": "x", "group": "g",
-			"time": "2", "email_user_from": intruder.Owner.Email}
+			"time": "2", "days": "1", "email_user_from": intruder.Owner.Email}
 		before := snapshot(victim, theirs)
 
 		names := api.AdminActions()
@@ -122,7 +122,8 @@ func ownedObjects(t *testing.T, s *server, a *account, url string) map[string]st
 		t.Fatal(err)
 	}
 	return map[string]string{"id_project": pid, "id_task": tid, "id_parent": tid, "id_comment": cid, "id": wid, "projects": pid,
-		"id_costs": costID, "timer": strconv.FormatInt(timer.ID, 10), "id_file": strconv.FormatInt(file.ID, 10)}
+		"id_costs": costID, "timer": strconv.FormatInt(timer.ID, 10), "id_file": strconv.FormatInt(file.ID, 10),
+		"id_task_from": tid, "id_task_to": tid}
 }
 
 // TestMalformedIDs: an id parameter of any action that is not an id (a
@@ -139,7 +140,7 @@ func TestMalformedIDs(t *testing.T) {
 		a := s.newAccount(t)
 		mine := ownedObjects(t, s, a, url)
 		sample := map[string]string{"title": "x", "text": "x", "period": "1h", "url": url, "events": "post_task",
-			"members": a.Owner.Email, "email_user": a.Owner.Email, "plus": "x", "group": "g", "time": "2", "email_user_from": a.Owner.Email}
+			"members": a.Owner.Email, "email_user": a.Owner.Email, "plus": "x", "group": "g", "time": "2", "days": "1", "email_user_from": a.Owner.Email}
 		names := api.AdminActions()
 		sort.Strings(names)
 		for _, name := range names {

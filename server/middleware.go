@@ -36,6 +36,15 @@ func (w *statusWriter) Write(b []byte) (int, error) {
 
 func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
+// loggedPath is a path as the logs show it: a calendar feed's secret
+// (/ical/{secret}.ics, issue 35) is left out.
+func loggedPath(path string) string {
+	if strings.HasPrefix(path, "/ical/") {
+		return "/ical/…"
+	}
+	return path
+}
+
 // withAccessLog logs one line per request at debug level. It logs the path
 // only: query strings can carry keys, hashes and tokens.
 func withAccessLog(log *slog.Logger, next http.Handler) http.Handler {
@@ -47,7 +56,7 @@ func withAccessLog(log *slog.Logger, next http.Handler) http.Handler {
 		start := time.Now()
 		sw := &statusWriter{ResponseWriter: w}
 		next.ServeHTTP(sw, r)
-		log.DebugContext(r.Context(), "request", "method", r.Method, "path", r.URL.Path,
+		log.DebugContext(r.Context(), "request", "method", r.Method, "path", loggedPath(r.URL.Path),
 			"status", sw.status, "bytes", sw.bytes, "duration_ms", float64(time.Since(start).Microseconds())/1000)
 	})
 }
@@ -78,7 +87,7 @@ func withRecover(log *slog.Logger, page func(http.ResponseWriter, *http.Request,
 			if v == http.ErrAbortHandler {
 				panic(v)
 			}
-			log.ErrorContext(r.Context(), "panic", "path", r.URL.Path, "panic", v, "stack", string(debug.Stack()))
+			log.ErrorContext(r.Context(), "panic", "path", loggedPath(r.URL.Path), "panic", v, "stack", string(debug.Stack()))
 			if !readsJSON(r.URL.Path) {
 				page(w, r, http.StatusInternalServerError)
 				return

@@ -152,7 +152,9 @@ func newMatrixWorld(t *testing.T, s *testsite.Site) *matrixWorld {
 	_, err := s.Store.SetProjectMembers(ctx, owner, alpha.ID, []string{guestEmail, readerEmail}, true)
 	must(err)
 	task := func(p taskd.Project, parent int64, name string, hidden ...string) taskd.Task {
-		tk, err := s.Store.CreateTask(ctx, owner, p.ID, parent, taskd.TaskInput{Name: new(name), Hidden: hidden, Subscribe: everyone})
+		// Due today: the calendars and the iCalendar feed show them (issue 35).
+		tk, err := s.Store.CreateTask(ctx, owner, p.ID, parent, taskd.TaskInput{Name: new(name), Hidden: hidden, Subscribe: everyone,
+			DateEnd: new(time.Now().UTC().Format(taskd.DateLayout))})
 		must(err)
 		w.ids[name], w.pages[name] = fmt.Sprint(tk.ID), "/a/"+s.Slug+tk.Page()
 		return tk
@@ -192,6 +194,9 @@ func newMatrixWorld(t *testing.T, s *testsite.Site) *matrixWorld {
 	file(tb, markFileB)
 	_, _, err = s.Store.StartTimer(ctx, owner, h.ID, time.UTC)
 	must(err)
+	// Relations (issue 35): V waits for the hidden H and for Beta's T.
+	must(s.Store.AddRelation(ctx, owner, taskd.Relation{From: h.ID, To: v.ID, Type: taskd.RelationFinishToStart}))
+	must(s.Store.AddRelation(ctx, owner, taskd.Relation{From: tb.ID, To: v.ID, Type: taskd.RelationStartToStart}))
 	w.ids[markAlpha], w.ids[markBeta] = fmt.Sprint(alpha.ID), fmt.Sprint(beta.ID)
 	w.pages[markAlpha], w.pages[markBeta] = "/a/"+s.Slug+alpha.Page(), "/a/"+s.Slug+beta.Page()
 	return w
@@ -292,6 +297,23 @@ func TestEveryReadAnswersByOneRule(t *testing.T) {
 				if v.key || v.role.Can(taskd.PermAdministrative) {
 					w.expect(t, v, "get_events", read("action=get_events&period=1d"), eventMarks...)
 				}
+				// Relations (issue 35) name the other task by id: V's with H
+				// and with T show where the viewer sees H, T (and V); so do
+				// the events of their making.
+				for _, r := range []struct{ name, query, pattern string }{
+					{"get_task V's relations", "action=get_task&extra=relations&id_task=" + w.ids[markV], `"task":"%s"`},
+					{"get_tasks Alpha's relations", "action=get_tasks&extra=relations&id_project=" + w.ids[markAlpha], `"task":"%s"`},
+					{"get_all_tasks' relations", "action=get_all_tasks&extra=relations", `"task":"%s"`},
+					{"get_events of relations", "action=get_events&period=1d", `"relation_from":{"task":"%s"`},
+				} {
+					if r.name == "get_events of relations" && !v.key && !v.role.Can(taskd.PermAdministrative) {
+						continue
+					}
+					got := read(r.query)
+					for _, m := range []string{markH, markT} {
+						w.expect(t, v, r.name+" with "+m, shows{body: m, ok: got.ok && strings.Contains(got.body, fmt.Sprintf(r.pattern, w.ids[m]))}, m)
+					}
+				}
 				if v.key {
 					return
 				}
@@ -313,7 +335,7 @@ func TestEveryReadAnswersByOneRule(t *testing.T) {
 				for _, m := range allTasks {
 					w.expect(t, v, m+"'s page", page(w.pages[m]), m)
 				}
-				w.expect(t, v, "V's page", page(w.pages[markV]), markCH, markCV, markCostV)
+				w.expect(t, v, "V's page", page(w.pages[markV]), markCH, markCV, markCostV, markH, markT)
 				w.expect(t, v, "H's page", page(w.pages[markH]), markCP, markS, markL, markCostH, markCostS, markCostL, markFileH, markFileCP)
 				w.expect(t, v, "S's page", page(w.pages[markS]), markL, markCostS, markCostL)
 				w.expect(t, v, "L's page", page(w.pages[markL]), markH, markS, markCostL, markFileL)
@@ -328,6 +350,12 @@ func TestEveryReadAnswersByOneRule(t *testing.T) {
 				if want := fmt.Sprintf("Active (%d)", seen); !strings.Contains(my.body, want) {
 					t.Errorf("%s: my tasks' counts lack %q", v.name, want)
 				}
+				// The calendars, the activity feeds and the iCalendar feed (issue 35).
+				w.expect(t, v, "Alpha's calendar", page(w.pages[markAlpha]+"calendar"), markAlpha, markH, markS, markL, markV)
+				w.expect(t, v, "Alpha's activity", page(w.pages[markAlpha]+"activity"), markAlpha, markH, markS, markL, markV)
+				_, owner := s.Owner()
+				w.expect(t, v, "the owner's activity", page(fmt.Sprintf("%s/people/%d/activity", base, owner.Person.ID)), markAlpha, markBeta, markH, markS, markL, markV, markT)
+				w.expect(t, v, "iCalendar feed", icalFeedOf(t, s, b), allTasks...)
 				w.expect(t, v, "timesheet", page(base+"/timesheet"), allCosts...)
 				w.expect(t, v, "timesheet CSV", page(base+"/timesheet.csv"), allCosts...)
 				w.expect(t, v, "download page", page(base+"/download/"+w.fileH), markFileH)
@@ -351,6 +379,9 @@ func TestEveryReadAnswersByOneRule(t *testing.T) {
 		for _, v := range w.viewers[:3] {
 			got := hooks.until(t, v.name, markLast)
 			w.expect(t, v, "webhook of "+v.name, shows{body: got, ok: true}, eventMarks...)
+			for _, m := range []string{markH, markT} { // the events of V's relations (issue 35)
+				w.expect(t, v, "webhook of "+v.name+", V's relation with "+m, shows{body: m, ok: strings.Contains(got, `"relation_from":{"task":"`+w.ids[m]+`"`)}, m)
+			}
 		}
 		// Digests: each person hears of the changes they see.
 		s.Clock.Advance(2 * time.Hour)
@@ -463,4 +494,25 @@ func (h *hookRecorder) until(t *testing.T, name, mark string) string {
 			t.Fatalf("webhook %s never received %s; got %s", name, mark, got)
 		}
 	}
+}
+
+// icalFeedOf makes the person's iCalendar feed on their profile page and
+// reads it as a calendar application does, without cookies (issue 35).
+func icalFeedOf(t *testing.T, s *testsite.Site, b *testsite.Browser) shows {
+	t.Helper()
+	prof := b.Get(s.Base + "/profile")
+	p := b.Submit(s.Base, prof, "/profile/calendar-feed", nil)
+	_, rest, ok := strings.Cut(p.Body, `id="shown-secret">`)
+	feed, _, _ := strings.Cut(rest, "<")
+	if !ok || !strings.Contains(feed, "/ical/") {
+		t.Fatalf("no feed address on the profile page:\n%s", p.Body)
+	}
+	req, _ := http.NewRequest("GET", feed, nil)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	body, _ := io.ReadAll(res.Body)
+	return shows{body: string(body), ok: res.StatusCode == http.StatusOK}
 }

@@ -14,9 +14,12 @@ import (
 // them (eventsSeen).
 // open says that neither lists viewers, known without a look (a new task
 // at the top with none): the event is written without the viewers' check.
+// related is the other task a relation's event names (issue 35): the
+// event is seen only where that task is seen too.
 type subject struct {
 	task, comment int64
 	open          bool
+	related       int64
 }
 
 // nullable is an id as a column value: NULL for 0.
@@ -34,6 +37,13 @@ var emitEvent = `INSERT INTO events (account_id, project_id, name, created_at, b
 	VALUES (?, ?, ?, ?, ?, ?, ?, CASE WHEN EXISTS (SELECT 1 FROM task_viewers v WHERE v.task_id IN (` + taskLineage("?") + `))
 		OR EXISTS (SELECT 1 FROM comment_viewers v WHERE v.comment_id = ?) THEN 1 ELSE 0 END)`
 
+// emitRelatedEvent is emitEvent for an event that names a related task
+// (subject.related): hidden when either task lists viewers.
+var emitRelatedEvent = `INSERT INTO events (account_id, project_id, name, created_at, body, task_id, comment_id, hidden, related_task_id)
+	VALUES (?, ?, ?, ?, ?, ?, ?, CASE WHEN EXISTS (SELECT 1 FROM task_viewers v WHERE v.task_id IN (` + taskLineage("?") + `))
+		OR EXISTS (SELECT 1 FROM comment_viewers v WHERE v.comment_id = ?)
+		OR EXISTS (SELECT 1 FROM task_viewers v WHERE v.task_id IN (` + taskLineage("?") + `)) THEN 1 ELSE 0 END, ?)`
+
 // emitOpenEvent writes the event of a subject known to list no viewers.
 var emitOpenEvent = `INSERT INTO events (account_id, project_id, name, created_at, body, task_id, comment_id, hidden)
 	VALUES (?, ?, ?, ?, ?, ?, ?, 0)`
@@ -47,7 +57,10 @@ func (db *DB) emit(ctx context.Context, tx querier, ev taskd.Event, s subject) e
 	task, comment := nullable(s.task), nullable(s.comment)
 	args := []any{ev.AccountID, ev.ProjectID, ev.Name, ms(ev.Time), string(body), task, comment, s.task, s.comment}
 	insert := emitEvent
-	if s.open {
+	switch {
+	case s.related != 0:
+		insert, args = emitRelatedEvent, append(args, s.related, s.related)
+	case s.open:
 		insert, args = emitOpenEvent, args[:7]
 	}
 	if w, ok := tx.(*witnessTx); ok && db.d.xactID != "" {

@@ -40,13 +40,27 @@ func (s newSubscribers) insert(taskID, from string) string {
 		strings.Repeat(`, ?`, len(s.ids)-1) + `) ON CONFLICT DO NOTHING`
 }
 
+// treeKeys are the stored tree keys of a new task with the parent and
+// grandparent given (0 for none): top_id and sub_id (migration 0030, and
+// treeOrder), nil for NULL.
+func treeKeys(parent, grandparent int64) (top, sub any) {
+	switch {
+	case parent == 0:
+		return nil, 0
+	case grandparent == 0:
+		return parent, nil
+	}
+	return grandparent, parent
+}
+
 // insertTask writes t's row and sets t.ID. On PostgreSQL the subscribers'
 // rows are written by the same statement (a CTE), saving a round trip.
 func (db *DB) insertTask(ctx context.Context, tx querier, t *taskd.Task, parent any, subs *newSubscribers) error {
-	insert := `INSERT INTO tasks (account_id, project_id, parent_id, name, text, status, priority,
+	insert := `INSERT INTO tasks (account_id, project_id, parent_id, top_id, sub_id, name, text, status, priority,
 		author_id, assignee_id, date_start, date_end, created_at, max_minutes, max_cents)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`
-	args := []any{t.AccountID, t.ProjectID, parent, t.Name, t.Text, t.Status, t.Priority, t.Author.ID, t.Assignee.ID,
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`
+	top, sub := treeKeys(t.ParentID, t.GrandparentID)
+	args := []any{t.AccountID, t.ProjectID, parent, top, sub, t.Name, t.Text, t.Status, t.Priority, t.Author.ID, t.Assignee.ID,
 		t.DateStart, t.DateEnd, ms(t.DateAdded), t.MaxMinutes, t.MaxCents}
 	if !db.d.numbered || len(subs.ids) == 0 { // SQLite has no INSERT in a WITH
 		return tx.QueryRowContext(ctx, db.d.q(insert), args...).Scan(&t.ID)

@@ -26,6 +26,9 @@ const (
 	searchBoth searchColumns = "{name text}"
 )
 
+// searchMatch is in a condition exactly when trigramCandidates narrowed it.
+const searchMatch = "tasks_search MATCH"
+
 // trigramCandidates is, on SQLite and for a part of 3 characters or more,
 // the condition that the task t is among tasks_search's candidates for
 // part in cols, to be ANDed before the exact condition; "" otherwise.
@@ -34,5 +37,5 @@ func (db *DB) trigramCandidates(part string, cols searchColumns) (string, []any)
 		return "", nil
 	}
 	phrase := `"` + strings.ReplaceAll(part, `"`, `""`) + `"`
-	return `t.id IN (SELECT rowid FROM tasks_search WHERE tasks_search MATCH ?) AND `, []any{string(cols) + " : " + phrase}
+	return `t.id IN (SELECT rowid FROM tasks_search WHERE ` + searchMatch + ` ?) AND `, []any{string(cols) + " : " + phrase}
 }

@@ -83,7 +83,15 @@ func (db *DB) Tasks(ctx context.Context, q taskd.TaskQuery) ([]taskd.Task, error
 func (db *DB) tasksSQL(q taskd.TaskQuery) (string, []any) {
 	where, args := db.taskWhere(q)
 	if q.Status != "" {
-		where += ` AND t.status = ?`
+		// A search's candidates (trigramCandidates) are few: the list is
+		// read from them and sorted. The unary + keeps SQLite from reading
+		// the project's whole status in tree order (index tasks_tree) and
+		// checking each row against them.
+		status := ` AND t.status = ?`
+		if strings.Contains(where, searchMatch) {
+			status = ` AND +t.status = ?`
+		}
+		where += status
 		args = append(args, q.Status)
 	}
 	order := taskOrder(q.Sort)
@@ -93,27 +101,15 @@ func (db *DB) tasksSQL(q taskd.TaskQuery) (string, []any) {
 		args = append(args, max(q.Offset, 0))
 		return db.d.q(`SELECT ` + taskColumnsOf(`(SELECT t.* FROM tasks t`+where+order+db.d.noLimit+`)`) + order), args
 	}
-	// A page: its ids are chosen first, sorted with no more of each row
-	// than the order needs (an index holds the project's ids, statuses
-	// and parents: migration 0028), and only the page's rows are read
-	// whole and joined; a project of 20,000 tasks sorts 20,000 ids, not
-	// 20,000 rows with their text.
+	// A page: its ids are chosen first, with no more of each row than the
+	// order needs (an index holds the project's ids and statuses,
+	// migration 0028, and in tree order, migration 0030), and only the
+	// page's rows are read whole and joined; a project of 20,000 tasks
+	// reads a page's ids in tree order from the index, and sorts 20,000
+	// ids in the other orders, never 20,000 rows with their text.
 	args = append(args, q.Limit, max(q.Offset, 0))
-	ids := `SELECT t.id FROM tasks t` + where + taskPageOrder(q.Sort) + ` LIMIT ? OFFSET ?`
-	if q.Sort == taskd.SortTree {
-		ids = `SELECT t.id FROM tasks t ` + treeParentJoin + where + taskPageOrder(q.Sort) + ` LIMIT ? OFFSET ?`
-	}
+	ids := `SELECT t.id FROM tasks t` + where + order + ` LIMIT ? OFFSET ?`
 	return db.d.q(`SELECT ` + taskFields + ` FROM (` + ids + `) page JOIN tasks t ON t.id = page.id ` + taskJoins + order), args
-}
-
-// taskPageOrder is taskOrder for choosing a page's ids: the tree's keys
-// are read from the parent joined as tp (treeParentJoin) rather than by a
-// subquery per row, which PostgreSQL turns into a scan of every subtask.
-func taskPageOrder(sort string) string {
-	if sort == taskd.SortTree {
-		return ` ORDER BY ` + treeTopJoined + `, ` + treeSubJoined + `, t.id`
-	}
-	return taskOrder(sort)
 }
 
 // taskOrder is the ORDER BY clause of a sort (taskd.SortID and the others).
@@ -122,10 +118,9 @@ func taskOrder(sort string) string {
 	case taskd.SortNewest:
 		return ` ORDER BY t.id DESC`
 	case taskd.SortTree:
-		// By the top-level task, then by the subtask (0 for the task
-		// itself), then by id: each subtask after its parent, each
-		// sub-subtask after its subtask (taskd.MaxLevels).
-		return ` ORDER BY ` + treeTop + `, ` + treeSub + `, t.id`
+		// Each subtask after its parent, each sub-subtask after its
+		// subtask (taskd.MaxLevels).
+		return ` ORDER BY ` + treeOrder
 	case taskd.SortDue:
 		return ` ORDER BY CASE WHEN t.date_end = '' THEN 1 ELSE 0 END, t.date_end, t.id`
 	case taskd.SortPriority:
@@ -136,28 +131,13 @@ func taskOrder(sort string) string {
 	return ` ORDER BY t.id`
 }
 
-// treeTop is the top-level task of a task t, and treeSub the subtask of
-// its line: the task itself when it is a subtask, its parent when it is
-// a sub-subtask, 0 for a top-level task. A task's parent is read only for
-// subtasks and below.
-const (
-	treeTop = `CASE WHEN t.parent_id IS NULL THEN t.id
-		ELSE COALESCE((SELECT g.parent_id FROM tasks g WHERE g.id = t.parent_id), t.parent_id) END`
-	treeSub = `CASE WHEN t.parent_id IS NULL THEN 0
-		WHEN EXISTS (SELECT 1 FROM tasks g WHERE g.id = t.parent_id AND g.parent_id IS NOT NULL) THEN t.parent_id ELSE t.id END`
-)
-
-// treeParentJoin joins a task t to its parent tp, for treeTopJoined and
-// treeSubJoined. A parent is always in its subtask's project (CreateTask);
-// saying so lets PostgreSQL read the parents from the project's index.
-const treeParentJoin = `LEFT JOIN tasks tp ON tp.id = t.parent_id AND tp.project_id = t.project_id`
-
-// treeTopJoined and treeSubJoined are treeTop and treeSub from the
-// parent joined as tp.
-const (
-	treeTopJoined = `CASE WHEN t.parent_id IS NULL THEN t.id WHEN tp.parent_id IS NULL THEN t.parent_id ELSE tp.parent_id END`
-	treeSubJoined = `CASE WHEN t.parent_id IS NULL THEN 0 WHEN tp.parent_id IS NULL THEN t.id ELSE t.parent_id END`
-)
+// treeOrder sorts tasks t in tree order by their stored tree keys
+// (migration 0030): the top-level task of a task's line (itself at the
+// top), then the subtask of its line (0 for a top-level task; itself for
+// a subtask; its parent for a sub-subtask), then the id. The keys'
+// expressions are those of the index tasks_tree, so that a project's
+// page of a status comes out of the index in order.
+const treeOrder = `COALESCE(t.top_id, t.id), COALESCE(t.sub_id, t.id), t.id`
 
 // CountTasks counts the query's tasks by status.
 func (db *DB) CountTasks(ctx context.Context, q taskd.TaskQuery) (taskd.TaskCounts, error) {
@@ -419,9 +399,19 @@ func (db *DB) UpdateTask(ctx context.Context, by taskd.Actor, id int64, in taskd
 	var t taskd.Task
 	err := db.change(ctx, by, "update task", func(tx querier) error {
 		var err error
-		if t, err = db.task(ctx, tx, by.Viewer(), id, true); err != nil {
-			return err
-		}
+		t, err = db.updateTask(ctx, tx, by, id, in)
+		return err
+	})
+	return t, err
+}
+
+// updateTask is UpdateTask in the change's transaction tx.
+func (db *DB) updateTask(ctx context.Context, tx querier, by taskd.Actor, id int64, in taskd.TaskInput) (taskd.Task, error) {
+	t, err := db.task(ctx, tx, by.Viewer(), id, true)
+	if err != nil {
+		return t, err
+	}
+	err = func() error {
 		before, assignee := wire.TaskFields(t), t.Assignee.ID
 		if err := db.applyTask(ctx, tx, &t, in); err != nil {
 			return err
@@ -454,7 +444,7 @@ func (db *DB) UpdateTask(ctx context.Context, by taskd.Actor, id int64, in taskd
 			}
 		}
 		return db.emitTask(ctx, tx, by, taskd.ActionUpdate, t, before, after)
-	})
+	}()
 	return t, err
 }
 

@@ -159,7 +159,17 @@ func eventsSeen(v taskd.Viewer) cond {
 	comment := cond{`(e.comment_id IS NULL OR CASE WHEN EXISTS (SELECT 1 FROM comments c WHERE c.id = e.comment_id)
 		THEN EXISTS (SELECT 1 FROM comments c WHERE c.id = e.comment_id AND ` + seenComment("c", "?") + `)
 		ELSE e.hidden = 0 END)`, []any{p, p}}
-	return and(projectSeen(v, "e.project_id"), task, comment)
+	return and(projectSeen(v, "e.project_id"), task, comment, relatedSeen(v))
+}
+
+// relatedSeen is the condition that the viewer sees the other task an
+// event of a relation names (events.related_task_id, issue 35): as
+// eventsSeen's task, with that task's own project.
+func relatedSeen(v taskd.Viewer) cond {
+	seen := and(projectSeen(v, "r.project_id"), unseen(v, "r.id"))
+	return cond{`(e.related_task_id IS NULL OR CASE WHEN EXISTS (SELECT 1 FROM tasks r WHERE r.id = e.related_task_id)
+		THEN EXISTS (SELECT 1 FROM tasks r WHERE r.id = e.related_task_id` + seen.where() + `)
+		ELSE e.hidden = 0 END)`, append([]any{}, seen.args...)}
 }
 
 // objectRowSeen is the condition that the viewer sees the task (of a row

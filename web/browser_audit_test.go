@@ -155,6 +155,8 @@ var uiComponents = []struct{ file, page, variant, selector string }{
 	{"people-rows-phone", "people", "phone", "ul.people"},
 	{"tag-group", "tags", "desktop", "section.card"},
 	{"invite-form", "people", "phone-dark", "form.card"},
+	{"calendar-month", "project-1-calendar", "desktop", "table.calendar"},
+	{"activity-list", "project-1-activity", "phone-dark", "ol.activity"},
 	{"timeline", "project-1-timeline", "desktop", "#timeline"},
 	{"timeline-phone-dark", "project-1-timeline", "phone-dark", "#timeline"},
 }
@@ -222,6 +224,12 @@ func TestBrowserAudit(t *testing.T) {
 		c.auditPage(auditName(s.Slug, path), s.Base+path, axe)
 	}
 	c.auditPage("not-found", s.Base+"/a/"+s.Slug+"/project/999999/", axe)
+	// The task page offering to shift its dependents after its dates moved
+	// (issue 35).
+	c.auditPage("task-shift-offer", s.Base+"/a/"+s.Slug+"/project/"+ids["{pid}"]+"/"+ids["{tid}"]+"/?shift=2", axe)
+	// The calendar's week (issue 35), and the profile with the calendar
+	// feed's address shown once.
+	c.auditPage("my-calendar-week", s.Base+"/a/"+s.Slug+"/my/calendar?view=week", axe)
 	// The timeline's other scales and grouping, and a task's dates form.
 	timeline := s.Base + "/a/" + s.Slug + "/project/" + ids["{pid}"] + "/timeline"
 	c.auditPage("project-timeline-days", timeline+"?scale=day", axe)
@@ -252,7 +260,7 @@ func TestBrowserAudit(t *testing.T) {
 // skipAudit leaves out what is not a page: files, downloads, redirects,
 // the OAuth endpoints and the pages that need a one-time link.
 func skipAudit(path string) bool {
-	for _, p := range []string{"/static/", "/download/", ".csv", "/oauth2/", "/logout", "/join", "/reset", "/confirm-email", "/notifications/off", "/invitations/", "/dev/mail/"} {
+	for _, p := range []string{"/static/", "/download/", ".csv", "/oauth2/", "/logout", "/join", "/reset", "/confirm-email", "/notifications/off", "/invitations/", "/dev/mail/", "/ical/"} {
 		if strings.Contains(path, p) {
 			return true
 		}
@@ -287,15 +295,22 @@ func auditData(t *testing.T, s *testsite.Site) map[string]string {
 	pid := id(q("action=post_project&title=Website+launch&text=Ship+the+new+site&max_time=40"))
 	tid := id(q("action=post_task&id_project=" + pid + "&title=Design+the+landing+page&priority=7&email_user_to=" + url.QueryEscape(testsite.UserEmail) + "&dateend=31.12.2030"))
 	sub := id(q("action=post_task&id_project=" + pid + "&id_parent=" + tid + "&title=Wireframes"))
-	q("action=post_task&id_project=" + pid + "&title=Write+the+copy")
+	copyID := id(q("action=post_task&id_project=" + pid + "&title=Write+the+copy"))
 	// A task with a start and a due date, a bar on the timelines.
 	bar := id(q("action=post_task&id_project=" + pid + "&title=Plan+the+launch&email_user_to=" + url.QueryEscape(testsite.OwnerEmail) +
 		"&datestart=" + time.Now().UTC().AddDate(0, 0, -3).Format("02.01.2006") + "&dateend=" + time.Now().UTC().AddDate(0, 0, 6).Format("02.01.2006")))
 	// Due dates with cues in each colour: overdue, today, in a few days.
+	var dueIDs []string
 	for i, days := range []int{-2, 0, 4} {
 		due := time.Now().UTC().AddDate(0, 0, days).Format("02.01.2006")
-		q("action=post_task&id_project=" + pid + "&title=Due+" + strconv.Itoa(i) + "&dateend=" + due + "&email_user_to=" + url.QueryEscape(testsite.OwnerEmail))
+		dueIDs = append(dueIDs, id(q("action=post_task&id_project="+pid+"&title=Due+"+strconv.Itoa(i)+"&dateend="+due+"&email_user_to="+url.QueryEscape(testsite.OwnerEmail))))
 	}
+	// Relations (issue 35): the task is blocked by one task and blocks two,
+	// one of them dated, so that its page lists both sides and can offer
+	// to shift its dependents (auditRelations).
+	q("action=add_task_relation&id_task_from=" + copyID + "&id_task_to=" + tid)
+	q("action=add_task_relation&id_task_from=" + tid + "&id_task_to=" + dueIDs[2] + "&type=start-to-start")
+	q("action=add_task_relation&id_task_from=" + tid + "&id_task_to=" + dueIDs[1])
 	cid := id(q("action=post_comment&id_task=" + tid + "&text=First+draft+is+in+the+shared+folder."))
 	costID := id(q("action=add_costs&id_task=" + tid + "&time=1:30&comment=Wireframes&email_user_from=" + url.QueryEscape(testsite.OwnerEmail)))
 	wid := id(q("action=add_webhook&url=" + url.QueryEscape(recv.URL+"/") + "&events=post_task"))

@@ -16,7 +16,7 @@ func pagesOf(t *testing.T, s *testsite.Site) *web.Server {
 	t.Helper()
 	st := s.Store
 	pages, err := web.New(web.Config{Reads: st, Accounts: st, Directory: st, Invitations: st, Sessions: st, Apps: st,
-		Webhooks: st, Counts: st, Hooks: webhook.NewService(st, s.Sealer, nil, nil, nil), Work: work.New(st, taskd.DefaultFileLimits)})
+		Webhooks: st, Counts: st, Hooks: webhook.NewService(st, s.Sealer, nil, nil, nil), Work: work.New(st, taskd.DefaultFileLimits), Calendar: st})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -23,6 +23,8 @@ type profileView struct {
 	// end_grants box unticked, to show it so again; the box is ticked
 	// otherwise.
 	Unticked string
+	// Feed is the person's iCalendar feed (icalfeed.go); nil without one.
+	Feed *feedView
 }
 
 // commonZones are offered on the profile page; any IANA name is accepted.
@@ -41,6 +43,10 @@ func (s *Server) renderProfile(w http.ResponseWriter, r *http.Request, v *view, 
 	pv := &profileView{Person: *v.Person, Zones: commonZones, Error: fe, Shown: s.takeFlash(w, r)}
 	if fe != nil && r.PostFormValue("end_grants") != "1" {
 		pv.Unticked = fe.Form
+	}
+	var err error
+	if pv.Feed, err = s.feedOf(r.Context(), v.Person.ID); err != nil {
+		return err
 	}
 	v.Title, v.Data = "Your profile", pv
 	return s.renderStatus(w, r, status, "profile.html", v)

@@ -39,6 +39,7 @@ type ReadStore interface {
 	FieldValues(ctx context.Context, v taskd.Viewer, of string, ids []int64) (map[int64][]taskd.FieldValue, error)
 	ProjectMembers(ctx context.Context, accountID, projectID int64) ([]taskd.PersonRef, error)
 	Subscribers(ctx context.Context, accountID, taskID int64) ([]taskd.PersonRef, error)
+	RelationReads
 }
 
 // AccountStore is what the pages read and change of accounts, their

@@ -43,6 +43,9 @@ type taskView struct {
 	Error        *formError
 	Values       map[string][]string
 	Base         string
+
+	// Relations are the "Blocked by / Blocks" section (relations.go).
+	Relations *relationsView
 }
 
 // taskPage serves /project/{pid}/{tid}/ and /project/{pid}/{parent}/{tid}/:
@@ -153,6 +156,9 @@ func (s *Server) renderTask(w http.ResponseWriter, r *http.Request, v *view, acc
 	tv.FieldInputs = fieldInputs("edit", fields, values, r.PostForm, errorFor(fe, "edit") != "")
 	tv.Subscribed = slices.ContainsFunc(tv.Subscribers, func(p taskd.PersonRef) bool { return p.ID == v.Nav.Member.ID })
 	tv.CanWrite = v.Nav.Member.Role.Can(taskd.PermWork)
+	if tv.Relations, err = s.relationsOf(ctx, r, v, t); err != nil {
+		return err
+	}
 	v.Title, v.Data = t.Name, tv
 	return s.renderStatus(w, r, status, "task.html", v)
 }
@@ -230,8 +236,11 @@ func (s *Server) updateTask(r *http.Request, by taskd.Actor, t taskd.Task) (stri
 	if in.Fields, err = formFieldValues(r); err != nil {
 		return "", err
 	}
-	_, err = s.cfg.Work.Tasks.Update(r.Context(), by, t.ID, in)
-	return "", err
+	u, err := s.cfg.Work.Tasks.Update(r.Context(), by, t.ID, in)
+	if err != nil {
+		return "", err
+	}
+	return s.shiftOfferPage(r.Context(), by, t, u), nil
 }
 
 func (s *Server) completeTask(r *http.Request, by taskd.Actor, t taskd.Task) (string, error) {

@@ -152,7 +152,7 @@ func (w timelineWindow) Later() string   { return w.query(w.Scale, w.Group, w.sh
 func (w timelineWindow) Now() string     { return w.query(w.Scale, w.Group, time.Time{}) }
 
 // Span says the window's days in words: "16 Nov 2026 to 7 Feb 2027".
-func (w timelineWindow) Span() string { return dayText(w.From) + " to " + dayText(w.Last()) }
+func (w timelineWindow) Span() string { return dateText(w.From) + " to " + dateText(w.Last()) }
 
 // TodayCol is today's column (from 0), or -1 when today is not shown.
 func (w timelineWindow) TodayCol() int {
@@ -217,7 +217,7 @@ func (w timelineWindow) Lower() []timelineHead {
 				h.Class = "tl-now"
 			}
 		case scaleWeek:
-			h = timelineHead{Span: min(7, w.Days-i), Label: d.Format("2 Jan"), Title: "Week of " + dayText(d)}
+			h = timelineHead{Span: min(7, w.Days-i), Label: d.Format("2 Jan"), Title: "Week of " + dateText(d)}
 		default:
 			h = timelineHead{Span: min(daysBetween(d, d.AddDate(0, 1, 0)), w.Days-i), Label: d.Format("Jan"), Title: d.Format("January 2006")}
 		}
@@ -346,12 +346,12 @@ func buildTimeline(tasks []taskd.Task, w timelineWindow) *timelineChart {
 		switch {
 		case !hasStart:
 			start, b.Point = end, true
-			b.Dates = "due " + dayText(end)
+			b.Dates = "due " + dateText(end)
 		case !hasEnd:
 			end = start
-			b.Dates = "starts " + dayText(start) + ", no due date"
+			b.Dates = "starts " + dateText(start) + ", no due date"
 		default:
-			b.Dates = dayText(start) + " to " + dayText(end)
+			b.Dates = dateText(start) + " to " + dateText(end)
 		}
 		b.Overdue = hasEnd && !b.Done && end.Before(w.Today)
 		first, last := daysBetween(w.From, start), daysBetween(w.From, end)
@@ -404,8 +404,8 @@ func firstOfMonth(d time.Time) time.Time {
 	return time.Date(d.Year(), d.Month(), 1, 0, 0, 0, 0, time.UTC)
 }
 
-// dayText is a date in words: "3 Dec 2026".
-func dayText(d time.Time) string { return d.Format("2 Jan 2006") }
+// dateText is a date in words: "3 Dec 2026".
+func dateText(d time.Time) string { return d.Format("2 Jan 2006") }
 
 // timelineCell is a cell of a row: Span empty days, today's column (Now)
 // or the bar (Bar).

@@ -75,6 +75,9 @@ type Config struct {
 	// Uploads admits and paces the files of forms; nil: no bound in
 	// flight, the default pace.
 	Uploads *upload.Gate
+	// Calendar keeps the iCalendar feeds' secrets and reads activity
+	// feeds (issue 35); nil: no feeds.
+	Calendar CalendarStore
 }
 
 // accountPath is an account's pages' path on this server.
@@ -151,6 +154,9 @@ func New(cfg Config) (*Server, error) {
 			return secretShown{What: what, Why: why, Value: value}
 		},
 		"reason": webhook.Explain,
+		// Task relations (issue 35): relations.go.
+		"relationList":     newRelationList,
+		"relationTypeName": relationTypeName,
 	}).ParseFS(templateFS, "templates/*.html")
 	if err != nil {
 		return nil, err
@@ -216,6 +222,10 @@ func (s *Server) routes() []route {
 		{"GET /a/{slug}/project/{pid}/{parent}/{tid}/{$}", s.page(s.inAccount(taskd.PermRead, s.taskPage))},
 		{"POST /a/{slug}/tasks/{tid}/subscribers", s.form(s.inAccount(taskd.PermWork, s.subscribe))},
 		{"POST /a/{slug}/tasks/{tid}/update", s.form(s.inAccount(taskd.PermWork, s.taskChange("edit", s.updateTask)))},
+		// Task relations (issue 35): relations.go.
+		{"POST /a/{slug}/tasks/{tid}/relations", s.form(s.inAccount(taskd.PermWork, s.taskChange("relations", s.addRelation)))},
+		{"POST /a/{slug}/tasks/{tid}/relations/delete", s.form(s.inAccount(taskd.PermWork, s.taskChange("relations", s.deleteRelation)))},
+		{"POST /a/{slug}/tasks/{tid}/shift", s.form(s.inAccount(taskd.PermWork, s.taskChange("relations", s.shiftDependents)))},
 		{"POST /a/{slug}/tasks/{tid}/complete", s.form(s.inAccount(taskd.PermWork, s.taskChange("status", s.completeTask)))},
 		{"POST /a/{slug}/tasks/{tid}/reopen", s.form(s.inAccount(taskd.PermWork, s.taskChange("status", s.reopenTask)))},
 		{"POST /a/{slug}/tasks/{tid}/delete", s.form(s.inAccount(taskd.PermWork, s.taskChange("status", s.deleteTask)))},
@@ -272,6 +282,7 @@ func (s *Server) routes() []route {
 		{"POST /a/{slug}/settings/fields/{fid}/delete", s.form(s.inAccount(taskd.PermSettings, s.changeField(true)))},
 		{"POST /a/{slug}/settings/apikey", s.form(s.inAccount(taskd.PermSettings, s.rotateAPIKey))},
 	}
+	rs = append(rs, s.calendarRoutes()...)
 	if s.cfg.ShowMail {
 		rs = append(rs,
 			route{"GET /dev/mail", s.page(s.devMail)},

@@ -33,6 +33,9 @@ type Store interface {
 	ReopenTask(ctx context.Context, by taskd.Actor, id int64) (taskd.Task, error)
 	DeleteTask(ctx context.Context, by taskd.Actor, id int64) error
 	Subscribe(ctx context.Context, by taskd.Actor, taskID int64, email string, on bool) error
+	AddRelation(ctx context.Context, by taskd.Actor, r taskd.Relation) error
+	DeleteRelation(ctx context.Context, by taskd.Actor, fromID, toID int64) error
+	ShiftDependents(ctx context.Context, by taskd.Actor, taskID int64, days int) ([]taskd.Task, error)
 
 	PostComment(ctx context.Context, by taskd.Actor, taskID int64, in taskd.CommentInput) (taskd.Comment, error)
 	UpdateComment(ctx context.Context, by taskd.Actor, id int64, text string) (taskd.Comment, error)

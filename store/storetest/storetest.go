@@ -153,6 +153,7 @@ func Run(t *testing.T, open func(t *testing.T, now func() time.Time) Store) {
 		{"TagOrder", testTagOrder},
 		{"TagRenames", testTagRenames},
 		{"TagDeletions", testTagDeletions},
+		{"CalendarFeeds", testCalendarFeeds},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, setup(t)) })
 	}

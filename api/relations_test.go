@@ -1,0 +1,144 @@
+package api_test
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/taskd/taskd"
+	"github.com/taskd/taskd/api"
+	"github.com/taskd/taskd/internal/testaccount"
+	"github.com/taskd/taskd/internal/testdb"
+)
+
+// TestGoldenRelations replays a conversation about task relations (issue
+// 35) and compares every answer with testdata/golden/relations.txt, as
+// TestGoldenAnswers does: extra=relations on get_task, get_tasks and
+// get_all_tasks, add_task_relation, delete_task_relation,
+// shift_dependent_tasks and their errors. Run with -update to accept a
+// deliberate change.
+func TestGoldenRelations(t *testing.T) {
+	s := newServer(t, testdb.New(t, "sqlite"))
+	g := testaccount.New(t, s.DB, testaccount.Options{Slug: "golden-rel", Name: "Golden",
+		Owner: testaccount.Person{Email: "olga@example.com"}, Sealer: s.Sealer})
+	a := &account{server: s, Slug: "golden-rel", Key: g.Key, Owner: g.Owner, t: t}
+	var out strings.Builder
+	signed := func(name string, pairs ...string) {
+		t.Helper()
+		q := query(pairs...)
+		res, err := http.Get(a.endpoint() + "?" + q + "&hash=" + api.Hash(q, a.Key))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		body, _ := io.ReadAll(res.Body)
+		fmt.Fprintf(&out, "### %s\nHTTP %d\n%s\n", name, res.StatusCode, goldenTimeRE.ReplaceAllString(string(body), "<time>"))
+	}
+	signed("post_project", "action", "post_project", "title", "Launch")
+	signed("post_task 1", "action", "post_task", "id_project", "1", "title", "Design", "datestart", "02.03.2026", "dateend", "04.03.2026")
+	signed("post_task 2", "action", "post_task", "id_project", "1", "title", "Build", "datestart", "05.03.2026", "dateend", "09.03.2026")
+	signed("post_task 3", "action", "post_task", "id_project", "1", "title", "Test", "dateend", "12.03.2026")
+	signed("post_subtask 4", "action", "post_task", "id_project", "1", "id_parent", "2", "title", "Wire up")
+	signed("add_task_relation", "action", "add_task_relation", "id_task_from", "1", "id_task_to", "2")
+	signed("add_task_relation start-to-start", "action", "add_task_relation", "id_task_from", "2", "id_task_to", "3", "type", "start-to-start")
+	signed("add_task_relation to a subtask", "action", "add_task_relation", "id_task_from", "1", "id_task_to", "4")
+	signed("get_task extra=relations", "action", "get_task", "id_task", "2", "extra", "relations,subtasks")
+	signed("get_task without extra", "action", "get_task", "id_task", "2")
+	signed("get_tasks extra=relations", "action", "get_tasks", "id_project", "1", "extra", "relations")
+	signed("get_all_tasks extra=relations", "action", "get_all_tasks", "extra", "relations")
+	signed("11 cycle", "action", "add_task_relation", "id_task_from", "3", "id_task_to", "1")
+	signed("11 self", "action", "add_task_relation", "id_task_from", "3", "id_task_to", "3")
+	signed("11 bad type", "action", "add_task_relation", "id_task_from", "1", "id_task_to", "3", "type", "finish-to-finish")
+	signed("23 duplicate", "action", "add_task_relation", "id_task_from", "2", "id_task_to", "1")
+	signed("5 unknown task", "action", "add_task_relation", "id_task_from", "999", "id_task_to", "1")
+	signed("5 malformed task", "action", "add_task_relation", "id_task_from", "1", "id_task_to", "x")
+	signed("10 missing id_task_to", "action", "add_task_relation", "id_task_from", "1")
+	signed("shift_dependent_tasks", "action", "shift_dependent_tasks", "id_task", "1", "days", "2")
+	signed("11 bad days", "action", "shift_dependent_tasks", "id_task", "1", "days", "two")
+	signed("11 too many days", "action", "shift_dependent_tasks", "id_task", "1", "days", "4000")
+	signed("get_events", "action", "get_events", "period", "1h", "id_project", "1")
+	signed("delete_task_relation", "action", "delete_task_relation", "id_task_from", "1", "id_task_to", "2")
+	signed("25 relation not found", "action", "delete_task_relation", "id_task_from", "1", "id_task_to", "2")
+
+	path := filepath.Join("testdata", "golden", "relations.txt")
+	if *update {
+		if err := os.WriteFile(path, []byte(out.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update to create it)", err)
+	}
+	if got := out.String(); got != string(want) {
+		wl, gl := strings.Split(string(want), "\n"), strings.Split(got, "\n")
+		for i := range min(len(wl), len(gl)) {
+			if wl[i] != gl[i] {
+				t.Fatalf("answers differ from %s at line %d:\nwant %s\ngot  %s", path, i+1, wl[i], gl[i])
+			}
+		}
+		t.Fatalf("answers differ from %s in length: want %d lines, got %d", path, len(wl), len(gl))
+	}
+}
+
+// TestRelationsHiddenFromToken: on both databases, a relation with a
+// task hidden from Bob, an admin, never reaches Bob's token (extra=relations on
+// get_task, get_tasks and get_all_tasks, nor get_events), while the key
+// sees it; Bob cannot relate to the hidden task (5) and a token without
+// tasks_write cannot relate at all (20).
+func TestRelationsHiddenFromToken(t *testing.T) {
+	eachAccount(t, func(t *testing.T, a *account) {
+		acct, err := a.DB.AccountBySlug(context.Background(), a.Slug)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bob, err := a.DB.AddMember(context.Background(), acct.ID,
+			taskd.NewPerson{Email: "bob-" + a.Slug + "@example.com", PasswordHash: "x", FirstName: "Bob"}, taskd.RoleAdmin)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pid := a.id("action", "post_project", "title", "P")
+		open1 := a.id("action", "post_task", "id_project", pid, "title", "open one")
+		open2 := a.id("action", "post_task", "id_project", pid, "title", "open two")
+		secret := a.id("action", "post_task", "id_project", pid, "title", "secret-rel-t9", "hidden", a.Owner.Email)
+		a.ok("action", "add_task_relation", "id_task_from", secret, "id_task_to", open1)
+		a.ok("action", "add_task_relation", "id_task_from", open1, "id_task_to", open2)
+
+		token := tokenFor(t, a.server, a, bob, taskd.RoleAdmin, "tasks_read", "tasks_write", "administrative")
+		for _, q := range [][]string{
+			{"action", "get_task", "id_task", open1, "extra", "relations"},
+			{"action", "get_tasks", "id_project", pid, "extra", "relations"},
+			{"action", "get_all_tasks", "extra", "relations"},
+			{"action", "get_events", "period", "1h"},
+		} {
+			r := a.as(token, q...)
+			if r.Body["status"] != "ok" {
+				t.Fatalf("%v: %v", q, r)
+			}
+			if strings.Contains(r.Raw, `"task":"`+secret+`"`) || strings.Contains(r.Raw, "secret-rel") {
+				t.Errorf("%v shows Bob the hidden task: %s", q, r.Raw)
+			}
+		}
+		r := a.as(token, "action", "get_task", "id_task", open1, "extra", "relations")
+		if want := `"relations":{"from":[],"to":[{"type":"finish-to-start","task":"` + open2 + `"}]}`; !strings.Contains(r.Raw, want) {
+			t.Errorf("Bob's get_task: %s, want %s", r.Raw, want)
+		}
+		r = a.ok("action", "get_task", "id_task", open1, "extra", "relations")
+		if want := `"relations":{"from":[{"type":"finish-to-start","task":"` + secret + `"}]`; !strings.Contains(r.Raw, want) {
+			t.Errorf("the key's get_task: %s, want %s", r.Raw, want)
+		}
+		if r := a.as(token, "action", "add_task_relation", "id_task_from", secret, "id_task_to", open2); r.code() != int(api.CodeTaskInvalid) {
+			t.Errorf("Bob relating to the hidden task: %v, want 5", r)
+		}
+		readOnly := tokenFor(t, a.server, a, bob, taskd.RoleAdmin, "tasks_read")
+		if r := a.as(readOnly, "action", "add_task_relation", "id_task_from", open2, "id_task_to", open1); r.code() != int(api.CodeForbidden) {
+			t.Errorf("a token without tasks_write: %v, want 20", r)
+		}
+	})
+}

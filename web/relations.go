@@ -1,0 +1,196 @@
+package web
+
+import (
+	"context"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/taskd/taskd"
+)
+
+// RelationReads are what a task page reads of task relations (issue 35):
+// both only as far as the viewer sees each end.
+type RelationReads interface {
+	// RelatedTasks are the tasks a task depends on (from) and those that
+	// depend on it (to).
+	RelatedTasks(ctx context.Context, v taskd.Viewer, taskID int64) (from, to []taskd.RelatedTask, err error)
+	// Dependents are the tasks that depend on a task, transitively.
+	Dependents(ctx context.Context, v taskd.Viewer, taskID int64) ([]taskd.Task, error)
+}
+
+// relationChoices caps the tasks the add form's list offers; any other
+// task is given by its number.
+const relationChoices = 200
+
+// relationsView is the task page's "Blocked by / Blocks" section.
+type relationsView struct {
+	BlockedBy, Blocks []taskd.RelatedTask
+	// Choices are the project's other tasks, for the add form's list.
+	Choices []taskd.Task
+	Types   []string
+	// Shift, when set, offers to move the task's dependents too, after
+	// its dates were changed.
+	Shift *shiftOffer
+}
+
+// shiftOffer is the question asked after a task's dates moved: shift its
+// Count dependents (those with dates) by Days too?
+type shiftOffer struct {
+	Days, Count int
+	// Abs is Days without its sign; Earlier says it is negative.
+	Abs     int
+	Earlier bool
+}
+
+// relationsOf reads a task page's relations section; the shift offer when
+// the page was reached with ?shift=D after an edit and the task has
+// dependents with dates.
+func (s *Server) relationsOf(ctx context.Context, r *http.Request, v *view, t taskd.Task) (*relationsView, error) {
+	rv := &relationsView{Types: taskd.RelationTypes}
+	var err error
+	if rv.BlockedBy, rv.Blocks, err = s.cfg.Reads.RelatedTasks(ctx, v.viewer(), t.ID); err != nil {
+		return nil, err
+	}
+	if !v.Nav.Member.Role.Can(taskd.PermWork) {
+		return rv, nil
+	}
+	tasks, err := s.cfg.Reads.Tasks(ctx, taskd.TaskQuery{Viewer: v.viewer(), ProjectID: t.ProjectID, Sort: taskd.SortTree, Limit: relationChoices + 1})
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range tasks {
+		if c.ID != t.ID && len(rv.Choices) < relationChoices {
+			rv.Choices = append(rv.Choices, c)
+		}
+	}
+	if days, err := strconv.Atoi(r.URL.Query().Get("shift")); err == nil && days != 0 {
+		deps, err := s.cfg.Reads.Dependents(ctx, v.viewer(), t.ID)
+		if err != nil {
+			return nil, err
+		}
+		n := 0
+		for _, d := range deps {
+			if d.DateStart != "" || d.DateEnd != "" {
+				n++
+			}
+		}
+		if n > 0 {
+			rv.Shift = &shiftOffer{Days: days, Count: n, Abs: max(days, -days), Earlier: days < 0}
+		}
+	}
+	return rv, nil
+}
+
+// addRelation relates the page's task to another (by its number, else
+// the one chosen in the list): blocked by it, or blocking it (side).
+func (s *Server) addRelation(r *http.Request, by taskd.Actor, t taskd.Task) (string, error) {
+	raw := strings.TrimPrefix(strings.TrimSpace(r.PostFormValue("task_id")), "#")
+	if raw == "" {
+		raw = r.PostFormValue("task")
+	}
+	other, err := taskd.ParseID(raw, "task")
+	if err != nil {
+		return "", taskd.Invalid("task", "Choose a task, or give its number")
+	}
+	rel := taskd.Relation{From: other, To: t.ID, Type: r.PostFormValue("type")}
+	if rel.Type == "" {
+		rel.Type = taskd.RelationFinishToStart
+	}
+	if r.PostFormValue("side") == "blocks" {
+		rel.From, rel.To = t.ID, other
+	}
+	err = s.cfg.Work.Tasks.AddRelation(r.Context(), by, rel)
+	if taskd.IsNotFound(err) {
+		return "", taskd.Invalid("task", "There is no task %d that you can see", other)
+	}
+	return t.Page() + "#relations", err
+}
+
+// deleteRelation removes a relation of the page's task: from the task
+// "from" to the task "to", one of them the page's.
+func (s *Server) deleteRelation(r *http.Request, by taskd.Actor, t taskd.Task) (string, error) {
+	from, ferr := taskd.ParseID(r.PostFormValue("from"), "task")
+	to, terr := taskd.ParseID(r.PostFormValue("to"), "task")
+	if ferr != nil || terr != nil || (from != t.ID && to != t.ID) {
+		return "", taskd.Invalid("task", "That is not a relation of this task")
+	}
+	err := s.cfg.Work.Tasks.DeleteRelation(r.Context(), by, from, to)
+	if taskd.IsNotFound(err) {
+		return "", taskd.Invalid("task", "That relation is gone already")
+	}
+	return t.Page() + "#relations", err
+}
+
+// shiftDependents moves the dates of the page's task's dependents by the
+// form's days.
+func (s *Server) shiftDependents(r *http.Request, by taskd.Actor, t taskd.Task) (string, error) {
+	days, err := strconv.Atoi(r.PostFormValue("days"))
+	if err != nil {
+		return "", taskd.Invalid("days", "Days must be a whole number")
+	}
+	_, err = s.cfg.Work.Tasks.ShiftDependents(r.Context(), by, t.ID, days)
+	return t.Page() + "#relations", err
+}
+
+// shiftOfferPage is where an edit of a task's dates returns: its page
+// with ?shift=D, which offers to move its dependents as far as its start
+// moved (its due date when it has no start), when it has any; "" (the
+// page itself) otherwise.
+func (s *Server) shiftOfferPage(ctx context.Context, by taskd.Actor, before, after taskd.Task) string {
+	days := dayDelta(before.DateStart, after.DateStart)
+	if days == 0 {
+		days = dayDelta(before.DateEnd, after.DateEnd)
+	}
+	if days == 0 {
+		return ""
+	}
+	deps, err := s.cfg.Reads.Dependents(ctx, by.Viewer(), after.ID)
+	if err != nil || len(deps) == 0 {
+		return "" // the edit is made: no offer is no harm
+	}
+	return after.Page() + "?shift=" + strconv.Itoa(days) + "#shift"
+}
+
+// dayDelta is how many days a date moved; 0 when either is not set.
+func dayDelta(from, to string) int {
+	a, err1 := time.Parse(time.DateOnly, from)
+	b, err2 := time.Parse(time.DateOnly, to)
+	if err1 != nil || err2 != nil {
+		return 0
+	}
+	return int(b.Sub(a).Hours() / 24)
+}
+
+// relationListView is one side of a task's relations on its page.
+type relationListView struct {
+	Base, CSRF, Title, ID string
+	TaskID                int64
+	CanWrite              bool
+	Items                 []taskd.RelatedTask
+	// From says the items are the tasks the relations come from (the
+	// page's task is blocked by them).
+	From bool
+}
+
+// newRelationList is the template function relationList.
+func newRelationList(v *view, title, id string, items []taskd.RelatedTask, from bool) relationListView {
+	tv, _ := v.Data.(*taskView)
+	l := relationListView{CSRF: v.CSRF, Title: title, ID: id, Items: items, From: from}
+	if tv != nil {
+		l.Base, l.TaskID, l.CanWrite = tv.Base, tv.Task.ID, tv.CanWrite
+	}
+	return l
+}
+
+// relationTypeName is how a page names a type of relation.
+func relationTypeName(typ string) string {
+	switch typ {
+	case taskd.RelationStartToStart:
+		return "start to start"
+	case taskd.RelationFinishToStart:
+		return "finish to start"
+	}
+	return typ
+}

@@ -230,9 +230,8 @@ func (w timelineWindow) Lower() []timelineHead {
 	return out
 }
 
-// timelineBar is a task's row on a timeline: where its bar lies (Before
-// empty columns, then Span columns, then After), or its point, and how
-// it is styled.
+// timelineBar is a task's row on a timeline: where its bar lies (its
+// cells), or its point, and how it is styled.
 type timelineBar struct {
 	taskRow
 	// Cells are the row's cells after its name: empty days, today's

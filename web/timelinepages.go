@@ -137,7 +137,9 @@ func datesOnly(p wire.Params) wire.Params {
 	}
 }
 
-func (s *Server) renderTimeline(w http.ResponseWriter, r *http.Request, v *view, me member, sc timelineScope, status int, fe *formError, errTask int64) error {
+// renderTimeline shows the scope's timeline with the dates form of the
+// task edit (a refused change's, fe set) or, without one, of ?edit=ID.
+func (s *Server) renderTimeline(w http.ResponseWriter, r *http.Request, v *view, me member, sc timelineScope, status int, fe *formError, edit int64) error {
 	tasks, err := sc.tasks(r.Context())
 	if err != nil {
 		return err
@@ -150,9 +152,9 @@ func (s *Server) renderTimeline(w http.ResponseWriter, r *http.Request, v *view,
 	tv := &timelineView{Scope: sc, Window: win, Chart: chart, Base: s.cfg.accountPath(me.Account),
 		CanWrite: me.Member.Role.Can(taskd.PermWork), Error: fe}
 	if fe == nil {
-		errTask, _ = strconv.ParseInt(r.URL.Query().Get("edit"), 10, 64)
+		edit, _ = strconv.ParseInt(r.URL.Query().Get("edit"), 10, 64)
 	}
-	if row, ok := chart.findRow(errTask); ok && tv.CanWrite {
+	if row, ok := chart.findRow(edit); ok && tv.CanWrite {
 		tv.Edit = &timelineEdit{Row: row, Start: row.DateStart, End: row.DateEnd}
 		if fe != nil {
 			tv.Edit.Start, tv.Edit.End, tv.Edit.Error = r.PostFormValue("datestart"), r.PostFormValue("dateend"), fe.Message

@@ -171,6 +171,8 @@ var uiComponents = []struct{ file, page, variant, selector string }{
 	{"invite-form", "people", "phone-dark", "form.card"},
 	{"calendar-month", "project-1-calendar", "desktop", "table.calendar"},
 	{"activity-list", "project-1-activity", "phone-dark", "ol.activity"},
+	{"timeline", "project-1-timeline", "desktop", "#timeline"},
+	{"timeline-phone-dark", "project-1-timeline", "phone-dark", "#timeline"},
 }
 
 // componentShots saves the components of uiComponents found on this page
@@ -242,6 +244,11 @@ func TestBrowserAudit(t *testing.T) {
 	// The calendar's week (issue 35), and the profile with the calendar
 	// feed's address shown once.
 	c.auditPage("my-calendar-week", s.Base+"/a/"+s.Slug+"/my/calendar?view=week", axe)
+	// The timeline's other scales and grouping, and a task's dates form.
+	timeline := s.Base + "/a/" + s.Slug + "/project/" + ids["{pid}"] + "/timeline"
+	c.auditPage("project-timeline-days", timeline+"?scale=day", axe)
+	c.auditPage("project-timeline-months-by-assignee", timeline+"?scale=month&group=assignee", axe)
+	c.auditPage("project-timeline-dates-form", timeline+"?edit="+ids["{bar}"]+"#tl-edit", axe)
 
 	// Quick editing's states (issue 35): a row's and a card's quick edit
 	// open, and the keyboard shortcuts' help shown.
@@ -311,6 +318,9 @@ func auditData(t *testing.T, s *testsite.Site) map[string]string {
 	tid := id(q("action=post_task&id_project=" + pid + "&title=Design+the+landing+page&priority=7&email_user_to=" + url.QueryEscape(testsite.UserEmail) + "&dateend=31.12.2030"))
 	sub := id(q("action=post_task&id_project=" + pid + "&id_parent=" + tid + "&title=Wireframes"))
 	copyID := id(q("action=post_task&id_project=" + pid + "&title=Write+the+copy"))
+	// A task with a start and a due date, a bar on the timelines.
+	bar := id(q("action=post_task&id_project=" + pid + "&title=Plan+the+launch&email_user_to=" + url.QueryEscape(testsite.OwnerEmail) +
+		"&datestart=" + time.Now().UTC().AddDate(0, 0, -3).Format("02.01.2006") + "&dateend=" + time.Now().UTC().AddDate(0, 0, 6).Format("02.01.2006")))
 	// Due dates with cues in each colour: overdue, today, in a few days.
 	var dueIDs []string
 	for i, days := range []int{-2, 0, 4} {
@@ -365,5 +375,5 @@ func auditData(t *testing.T, s *testsite.Site) map[string]string {
 	q("action=update_users_schedule&data=" + url.QueryEscape(`{"`+testsite.UserEmail+`":{"fri":4.5,"`+off+`":0}}`))
 	q("action=update_project&id_project=" + pid + "&options.time_require=1")
 	return map[string]string{"{pid}": pid, "{tid}": tid, "{parent}": tid, "{sub}": sub, "{cid}": cid, "{id}": wid,
-		"{costid}": costID, "{fileid}": fileID, "{person}": strconv.FormatInt(mustPerson(t, s, testsite.UserEmail), 10)}
+		"{costid}": costID, "{fileid}": fileID, "{person}": strconv.FormatInt(mustPerson(t, s, testsite.UserEmail), 10), "{team}": teamID(t, s, "Design"), "{bar}": bar}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/internal/testdb"
@@ -95,5 +96,78 @@ func fillProject(b *testing.B, s *testsite.Site, by taskd.Actor, projectID int64
 				b.Fatal(err)
 			}
 		}
+	}
+}
+
+// BenchmarkTimeline serves a project's timeline of 500 tasks (400 tasks,
+// 100 subtasks, dates around today: bars, milestones, a tenth without
+// dates, every third task done) over HTTP on loopback to a signed-in
+// owner, at each scale and grouped by assignee. "list" is the same
+// project's list page, the baseline the timelines are read against; the
+// target is 100 ms a timeline (docs/performance.md).
+func BenchmarkTimeline(b *testing.B) {
+	for _, backend := range testdb.Backends() {
+		b.Run(backend, func(b *testing.B) {
+			s := testsite.On(b, testdb.New(b, backend))
+			ctx := context.Background()
+			_, by := s.Owner()
+			p, err := s.Store.CreateProject(ctx, by, taskd.ProjectInput{Name: new("Plan")})
+			if err != nil {
+				b.Fatal(err)
+			}
+			today := time.Now().UTC()
+			day := func(n int) *string { return new(today.AddDate(0, 0, n).Format(taskd.DateLayout)) }
+			var parents []int64
+			for i := range 500 {
+				in := taskd.TaskInput{Name: new(fmt.Sprintf("Task %d: draft the quarterly report section", i)),
+					AssigneeEmail: new([]string{testsite.OwnerEmail, testsite.UserEmail, "NOONE"}[i%3])}
+				switch first := i%60 - 20; {
+				case i%10 == 9: // no dates
+				case i%10 == 8: // a milestone
+					in.DateEnd = day(first)
+				default:
+					in.DateStart, in.DateEnd = day(first), day(first+i%14)
+				}
+				var parent int64
+				if i >= 400 {
+					parent = parents[i%len(parents)]
+				}
+				t, err := s.Store.CreateTask(ctx, by, p.ID, parent, in)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if parent == 0 {
+					parents = append(parents, t.ID)
+				}
+				if i >= 400 && i%3 == 0 {
+					if _, err := s.Store.CompleteTask(ctx, by, t.ID); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+			u := s.SignedIn(testsite.OwnerEmail)
+			base := s.Base + "/a/" + s.Slug + p.Page()
+			for _, tc := range []struct{ name, path string }{
+				{"list", ""},
+				{"timeline week", "timeline"},
+				{"timeline day", "timeline?scale=day"},
+				{"timeline month", "timeline?scale=month"},
+				{"timeline month by assignee", "timeline?scale=month&group=assignee"},
+			} {
+				b.Run(tc.name, func(b *testing.B) {
+					var size, bars int
+					for b.Loop() {
+						page := u.Get(base + tc.path)
+						if page.Status != 200 || !strings.Contains(page.Body, "</html>") {
+							b.Fatalf("%s: %d", tc.path, page.Status)
+						}
+						size = len(page.Body)
+						bars = strings.Count(page.Body, `<a class="tl-bar`) + strings.Count(page.Body, `<a class="tl-point`)
+					}
+					b.ReportMetric(float64(size), "bytes/page")
+					b.ReportMetric(float64(bars), "bars")
+				})
+			}
+		})
 	}
 }

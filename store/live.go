@@ -93,7 +93,7 @@ func (db *DB) LiveEvents(ctx context.Context, v taskd.Viewer, last int64) (taskd
 	h.streams[v.AccountID][sub] = struct{}{}
 	h.mu.Unlock()
 	s := taskd.LiveStream{Events: sub.c, Close: func() { h.end(sub) }}
-	if last == 0 || last >= cursor {
+	if last == 0 {
 		return s, nil
 	}
 	replay, reload, err := db.liveReplay(ctx, v, last, cursor)

@@ -38,8 +38,8 @@ func (db *DB) liveAfter(ctx context.Context, after int64) ([]liveRow, error) {
 
 // liveReplay reads the events after last up to upto that the viewer sees,
 // for a stream resuming; reload when last is not an event of the
-// viewer's account, older than LiveWindow, or more than LiveReplay events
-// are missed.
+// viewer's account, or events were missed and last is older than
+// LiveWindow, or more than LiveReplay events are missed.
 func (db *DB) liveReplay(ctx context.Context, v taskd.Viewer, last, upto int64) (evs []taskd.LiveEvent, reload bool, err error) {
 	var at int64
 	err = db.reader.QueryRowContext(ctx, db.d.q(`SELECT created_at FROM events WHERE id = ? AND account_id = ?`), last, v.AccountID).Scan(&at)
@@ -48,6 +48,9 @@ func (db *DB) liveReplay(ctx context.Context, v taskd.Viewer, last, upto int64) 
 	}
 	if err != nil {
 		return nil, false, taskd.Internal("live replay", err)
+	}
+	if last >= upto { // nothing missed here (or a replica ahead of this one)
+		return nil, false, nil
 	}
 	if fromMS(at).Before(db.now().Add(-LiveWindow)) {
 		return nil, true, nil

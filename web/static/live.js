@@ -53,7 +53,8 @@
   function busy(el) {
     var a = document.activeElement;
     if (a && a !== document.body && el.contains(a) && /^(INPUT|TEXTAREA|SELECT)$/.test(a.tagName)) { return true; }
-    var cs = el.querySelectorAll("input, textarea, select, details[open]");
+    var cs = Array.prototype.slice.call(el.querySelectorAll("input, textarea, select, details[open]"));
+    if (el.matches("input, textarea, select, details[open]")) { cs.push(el); }
     for (var i = 0; i < cs.length; i++) {
       var c = cs[i];
       if (c.tagName === "DETAILS") { if (c.querySelector("form")) { return true; } continue; }
@@ -69,29 +70,73 @@
     return false;
   }
 
-  // swap puts the fetched main's changed children in place; false when a
-  // busy region had to wait.
-  function swap(now, next) {
-    var a = document.activeElement, focusID = a && a.id, y = window.scrollY, waited = false, changed = false;
-    var olds = now.children, news = next.children;
-    var same = olds.length === news.length;
-    for (var i = 0; same && i < olds.length; i++) { same = olds[i].tagName === news[i].tagName; }
-    if (same) {
-      var pairs = [];
-      for (var k = 0; k < olds.length; k++) { pairs.push([olds[k], news[k]]); }
-      pairs.forEach(function (p) {
-        if (p[0].outerHTML === p[1].outerHTML) { return; }
-        if (busy(p[0])) { waited = true; return; }
-        p[0].replaceWith(document.importNode(p[1], true));
-        changed = true;
-      });
-    } else if (busy(now)) {
-      waited = true;
-    } else {
-      now.replaceChildren.apply(now, Array.prototype.map.call(news, function (n) { return document.importNode(n, true); }));
-      changed = true;
+  // sameShape says whether two elements have children of the same tags.
+  function sameShape(a, b) {
+    if (a.children.length !== b.children.length) { return false; }
+    for (var i = 0; i < a.children.length; i++) {
+      if (a.children[i].tagName !== b.children[i].tagName) { return false; }
     }
-    if (changed) {
+    return true;
+  }
+
+  // patch brings now to next: replaced whole when not busy, else child by
+  // child, so that only the part holding what is being typed waits. It
+  // reports whether it replaced anything and whether something waited.
+  function patch(now, next, out) {
+    if (now.outerHTML === next.outerHTML) { return; }
+    if (!busy(now)) {
+      now.replaceWith(document.importNode(next, true));
+      out.changed = true;
+      return;
+    }
+    if (!sameShape(now, next)) { align(now, next, out); return; }
+    var olds = Array.prototype.slice.call(now.children), news = next.children;
+    for (var i = 0; i < olds.length; i++) { patch(olds[i], news[i], out); }
+  }
+
+  // key names an element among its siblings.
+  function key(el) {
+    return el.tagName + "#" + el.id + "|" + (el.getAttribute("action") || "") + "|" + el.className;
+  }
+
+  // align brings a busy element whose children changed in number to next:
+  // its busy children stay where they are (patched), the rest is replaced;
+  // it waits when a busy child has no place in next.
+  function align(now, next, out) {
+    var keep = {};
+    Array.prototype.forEach.call(now.children, function (c) { if (busy(c)) { keep[key(c)] = c; } });
+    var plan = Array.prototype.map.call(next.children, function (n) {
+      var old = keep[key(n)];
+      if (old) { delete keep[key(n)]; return { old: old, next: n }; }
+      return { node: document.importNode(n, true) };
+    });
+    if (Object.keys(keep).length) { out.waited = true; return; }
+    var kept = plan.filter(function (p) { return p.old; }).map(function (p) { return p.old; });
+    Array.prototype.slice.call(now.children).forEach(function (c) { if (kept.indexOf(c) < 0) { c.remove(); } });
+    var after = null;
+    plan.forEach(function (p) {
+      if (p.old) { after = p.old; patch(p.old, p.next, out); return; }
+      now.insertBefore(p.node, after ? after.nextSibling : now.firstChild);
+      after = p.node;
+    });
+    out.changed = true;
+  }
+
+  // swap puts the fetched main's changes in place, keeping focus and
+  // scroll; false when a busy part had to wait.
+  function swap(now, next) {
+    var a = document.activeElement, focusID = a && a.id, y = window.scrollY;
+    var out = { changed: false, waited: false };
+    if (sameShape(now, next)) {
+      var olds = Array.prototype.slice.call(now.children);
+      for (var i = 0; i < olds.length; i++) { patch(olds[i], next.children[i], out); }
+    } else if (busy(now)) {
+      align(now, next, out);
+    } else {
+      now.replaceChildren.apply(now, Array.prototype.map.call(next.children, function (n) { return document.importNode(n, true); }));
+      out.changed = true;
+    }
+    if (out.changed) {
       if (focusID && document.activeElement === document.body) {
         var f = document.getElementById(focusID);
         if (f) { f.focus({ preventScroll: true }); }
@@ -103,7 +148,7 @@
         s.replaceWith(again);
       });
     }
-    return !waited;
+    return !out.waited;
   }
 
   var fetching = false, again = false, waiting = false;

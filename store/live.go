@@ -197,13 +197,12 @@ func (h *liveHub) round(ctx context.Context) (held bool) {
 	if !ready {
 		return false
 	}
-	if idle { // nobody listens: keep up without reading events
-		newest, err := h.db.newestEvent(ctx)
-		if err == nil {
-			h.mu.Lock()
-			h.cursor, h.gapAt = max(h.cursor, newest), 0
-			h.mu.Unlock()
+	if idle { // nobody listens: the next stream reads the cursor afresh
+		h.mu.Lock()
+		if len(h.streams) == 0 {
+			h.ready, h.gapAt = false, 0
 		}
+		h.mu.Unlock()
 		return false
 	}
 	evs, err := h.db.liveAfter(ctx, cursor)

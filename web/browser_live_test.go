@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/internal/testsite"
@@ -99,7 +100,44 @@ func TestLiveTwoBrowsers(t *testing.T) {
 			t.Errorf("the notice: %q, want %q (%v)", notice, want, err)
 		}
 		b.shot("live-updated")
+		t.Run("the notice passes the page audit", func(t *testing.T) { b.in(t).auditHere("live-notice", axeSource(t)) })
 		b.checkConsole()
 		a.checkConsole()
 	})
+}
+
+// auditHere runs the page audit (axe-core's WCAG A/AA rules and the
+// layout checks) on the page as it stands, its live notice shown, at
+// 1280 px light and 390 px dark, without loading it again.
+func (c *chrome) auditHere(name, axe string) {
+	c.t.Helper()
+	for _, v := range []struct {
+		label         string
+		width, height int64
+		scheme        string
+	}{{"desktop", 1280, 900, "light"}, {"phone-dark", 390, 844, "dark"}} {
+		if _, err := chromedp.Call(c.ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+			Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: v.scheme}}}); err != nil {
+			c.t.Fatal(err)
+		}
+		c.run(chromedp.EmulateViewport(v.width, v.height))
+		if _, err := chromedp.Run(c.ctx, chromedp.Evaluate[bool](`document.querySelector(".live-notice").classList.add("shown"); true`)); err != nil {
+			c.t.Fatal(err)
+		}
+		c.shot(name + "-" + v.label)
+		where := name + " (" + v.label + ")"
+		problems, err := chromedp.Run(c.ctx, chromedp.Evaluate[[]string](layoutJS))
+		if err != nil {
+			c.t.Fatalf("%s: %v", where, err)
+		}
+		found, err := chromedp.Run(c.ctx, chromedp.Evaluate[[]string](axe+";"+auditJS, chromedp.EvalAwaitPromise))
+		if err != nil {
+			c.t.Fatalf("%s: axe: %v", where, err)
+		}
+		for _, p := range append(problems, found...) {
+			c.t.Errorf("%s: %s", where, p)
+		}
+	}
+	c.run(chromedp.EmulateViewport(1100, 900))
+	chromedp.Call(c.ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{})
 }

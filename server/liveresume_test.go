@@ -3,6 +3,7 @@ package server_test
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -44,7 +45,16 @@ func TestLiveResumes(t *testing.T) {
 		for i := range 5 {
 			missed = append(missed, fmt.Sprintf("missed %d", i))
 		}
+		pageMade := s.Clock.Now()
 		newLiveTasks(t, s, p, missed...)
+		// A page made before the missed changes, opening its first stream
+		// after them, hears of them (and maybe of a change a second older).
+		fromPage := openLive(t, b, fmt.Sprintf("%s?since=%d", url, pageMade.UnixMilli()), "")
+		seen := fromPage.until(t, "the missed tasks", func(m liveMsg) bool { return m.data.Title == missed[len(missed)-1] })
+		if got := titles(seen); !strings.Contains(got, "missed 0|") {
+			t.Errorf("the page's first stream: %s", got)
+		}
+		fromPage.close()
 		again := openLive(t, b, url, last)
 		newLiveTasks(t, s, p, "after")
 		got = again.until(t, "the task after", func(m liveMsg) bool { return m.data.Title == "after" })

@@ -66,10 +66,12 @@ func newLiveHub(db *DB) *liveHub {
 }
 
 // LiveEvents opens a live stream of the events the viewer sees, resuming
-// after the event last when it is not 0: the missed events come in
-// Replay, or Reload is set when last is older than LiveWindow, more than
-// LiveReplay events ago or not the account's.
-func (db *DB) LiveEvents(ctx context.Context, v taskd.Viewer, last int64) (taskd.LiveStream, error) {
+// after the event last when it is not 0, or else from the time since
+// when it is not zero (a page's first stream, from when the page was
+// made): the missed events come in Replay, or Reload is set when they
+// go back further than LiveWindow, are more than LiveReplay, or last is
+// not the account's.
+func (db *DB) LiveEvents(ctx context.Context, v taskd.Viewer, last int64, since time.Time) (taskd.LiveStream, error) {
 	h := db.live
 	h.start.Do(func() {
 		wake := db.sig.subscribe(kindEvents)
@@ -93,10 +95,17 @@ func (db *DB) LiveEvents(ctx context.Context, v taskd.Viewer, last int64) (taskd
 	h.streams[v.AccountID][sub] = struct{}{}
 	h.mu.Unlock()
 	s := taskd.LiveStream{Events: sub.c, Close: func() { h.end(sub) }}
-	if last == 0 {
+	var replay []taskd.LiveEvent
+	var reload bool
+	var err error
+	switch {
+	case last != 0:
+		replay, reload, err = db.liveReplay(ctx, v, last, cursor)
+	case !since.IsZero():
+		replay, reload, err = db.liveSince(ctx, v, since, cursor)
+	default:
 		return s, nil
 	}
-	replay, reload, err := db.liveReplay(ctx, v, last, cursor)
 	if err != nil {
 		s.Close()
 		return taskd.LiveStream{}, err

@@ -25,11 +25,11 @@ func TestLiveDropsSlowStreams(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		slow, err := db.LiveEvents(ctx, owner.Viewer(), 0)
+		slow, err := db.LiveEvents(ctx, owner.Viewer(), 0, time.Time{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		fast, err := db.LiveEvents(ctx, owner.Viewer(), 0)
+		fast, err := db.LiveEvents(ctx, owner.Viewer(), 0, time.Time{})
 		if err != nil {
 			t.Fatal(err)
 		}

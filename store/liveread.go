@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
+	"time"
 
 	"github.com/taskd/taskd"
 )
@@ -57,15 +58,32 @@ func (db *DB) liveReplay(ctx context.Context, v taskd.Viewer, last, upto int64) 
 	}
 	seen := eventsSeen(v)
 	args := append([]any{v.AccountID, last, upto}, seen.args...)
-	rows, err := all(ctx, db.reader, "live replay", db.d.q(`SELECT `+liveColumns+` WHERE e.account_id = ? AND e.id > ? AND e.id <= ?`+seen.where()+
-		` ORDER BY e.id LIMIT ?`), scanLive, append(args, LiveReplay+1)...)
+	return db.liveRows(ctx, `e.account_id = ? AND e.id > ? AND e.id <= ?`+seen.where(), append(args, LiveReplay+1))
+}
+
+// liveSince reads the events written since t up to upto that the viewer
+// sees, for a page's first stream; reload when t is older than
+// LiveWindow or more than LiveReplay events are missed.
+func (db *DB) liveSince(ctx context.Context, v taskd.Viewer, t time.Time, upto int64) (evs []taskd.LiveEvent, reload bool, err error) {
+	if t.Before(db.now().Add(-LiveWindow)) {
+		return nil, true, nil
+	}
+	seen := eventsSeen(v)
+	args := append([]any{v.AccountID, ms(t), upto}, seen.args...)
+	return db.liveRows(ctx, `e.account_id = ? AND e.created_at >= ? AND e.id <= ?`+seen.where(), append(args, LiveReplay+1))
+}
+
+// liveRows reads the events of a replay, at most LiveReplay (reload when
+// more).
+func (db *DB) liveRows(ctx context.Context, where string, args []any) ([]taskd.LiveEvent, bool, error) {
+	rows, err := all(ctx, db.reader, "live replay", db.d.q(`SELECT `+liveColumns+` WHERE `+where+` ORDER BY e.id LIMIT ?`), scanLive, args...)
 	if err != nil {
 		return nil, false, err
 	}
 	if len(rows) > LiveReplay {
 		return nil, true, nil
 	}
-	evs = make([]taskd.LiveEvent, len(rows))
+	evs := make([]taskd.LiveEvent, len(rows))
 	for i, r := range rows {
 		evs[i] = r.event
 	}

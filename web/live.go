@@ -14,7 +14,7 @@ import (
 // LiveStore opens the live streams of the pages (DESIGN §11): the events
 // a viewer sees, from the outbox, as they commit.
 type LiveStore interface {
-	LiveEvents(ctx context.Context, v taskd.Viewer, last int64) (taskd.LiveStream, error)
+	LiveEvents(ctx context.Context, v taskd.Viewer, last int64, since time.Time) (taskd.LiveStream, error)
 }
 
 // Bounds of a live stream.
@@ -29,6 +29,10 @@ const (
 	// liveWriteWait bounds each write: a reader that takes no more is
 	// dropped.
 	liveWriteWait = 20 * time.Second
+	// liveSinceSlack is how much earlier than a page was made its first
+	// stream starts: a change shown twice costs a fetch, one missed a
+	// stale page.
+	liveSinceSlack = time.Second
 )
 
 // liveMessage is the data of a stream's "change" event.
@@ -44,11 +48,19 @@ type liveMessage struct {
 
 // live serves GET /a/{slug}/live: a Server-Sent Events stream of the
 // changes the member sees, each with its event's id, resuming after
-// Last-Event-ID (or ?last=); "reload" when that is too old to resume.
+// Last-Event-ID (or ?last=), or else from when the page was made
+// (?since=, Unix milliseconds); "reload" when that is too old to resume.
 func (s *Server) live(w http.ResponseWriter, r *http.Request, _ *view, me member) error {
 	last := lastEventID(r)
 	ctx := r.Context()
-	st, err := s.cfg.Live.LiveEvents(ctx, me.viewer(), last)
+	var since time.Time
+	if ms, err := strconv.ParseInt(r.URL.Query().Get("since"), 10, 64); last == 0 && err == nil && ms > 0 {
+		// A page's first stream: from when the page was made (a second
+		// early, for changes committing while it was), so that nothing
+		// between the page and its stream is lost.
+		since = time.UnixMilli(ms).Add(-liveSinceSlack)
+	}
+	st, err := s.cfg.Live.LiveEvents(ctx, me.viewer(), last, since)
 	if err != nil {
 		return err
 	}

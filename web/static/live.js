@@ -7,6 +7,7 @@
   "use strict";
   var script = document.currentScript;
   var stream = script && script.getAttribute("data-stream");
+  var since = script && script.getAttribute("data-since");
   if (!stream || !window.EventSource || !window.fetch || !window.DOMParser) { return; }
   var base = stream.replace(/\/live$/, "");
   var path = location.pathname;
@@ -182,8 +183,10 @@
     timer = setTimeout(refresh, 30);
   }
   var source;
-  function open() {
-    source = new EventSource(stream);
+  // The first stream starts from when the page was made; a reconnect
+  // resumes from the last event (Last-Event-ID); after a reload, afresh.
+  function open(from) {
+    source = new EventSource(from ? stream + "?since=" + encodeURIComponent(from) : stream);
     source.addEventListener("open", function () { root.setAttribute("data-live", "open"); });
     source.addEventListener("error", function () { root.setAttribute("data-live", "closed"); });
     source.addEventListener("change", function (e) {
@@ -199,8 +202,8 @@
     source.addEventListener("reload", function () {
       source.close();
       soon();
-      open();
+      open("");
     });
   }
-  open();
+  open(since);
 })();

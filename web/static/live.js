@@ -128,6 +128,13 @@
   function swap(now, next) {
     var a = document.activeElement, focusID = a && a.id, y = window.scrollY;
     var out = { changed: false, waited: false };
+    // A message shown once (the answer to the person's last form) stays.
+    Array.prototype.forEach.call(now.children, function (c, i) {
+      var role = c.getAttribute("role");
+      if ((role === "status" || role === "alert") && !Array.prototype.some.call(next.children, function (n) { return n.isEqualNode(c); })) {
+        next.insertBefore(c.cloneNode(true), next.children[i] || null);
+      }
+    });
     if (sameShape(now, next)) {
       var olds = Array.prototype.slice.call(now.children);
       for (var i = 0; i < olds.length; i++) { patch(olds[i], next.children[i], out); }
@@ -157,7 +164,7 @@
     if (fetching) { again = true; return; }
     fetching = true;
     fetch(location.href, { credentials: "same-origin", headers: { "Accept": "text/html" } }).then(function (r) {
-      if (!r.ok && r.status !== 404) { return null; }
+      if (r.status !== 200) { return null; } // gone, or a page answering a form: left as it is
       return r.text();
     }).then(function (html) {
       if (html === null) { return; }

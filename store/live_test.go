@@ -61,8 +61,17 @@ func TestLiveDropsSlowStreams(t *testing.T) {
 			t.Fatal("the reading stream did not get every event")
 		}
 		drained := 0
-		for range slow.Events { // closed: what it held, then the end
-			drained++
+		for ended := false; !ended; { // closed: what it held, then the end
+			select {
+			case _, ok := <-slow.Events:
+				if !ok {
+					ended = true
+					continue
+				}
+				drained++
+			case <-time.After(10 * time.Second):
+				t.Fatalf("the slow stream was not ended (%d events held)", drained)
+			}
 		}
 		if drained > 256 {
 			t.Errorf("the slow stream held %d events", drained)

@@ -53,7 +53,7 @@ func routes(ctx context.Context, c Config, batch *ratelimit.Batch) (http.Handler
 	pageCfg := web.Config{Reads: c.Store, Accounts: c.Store, Directory: c.Store, Invitations: c.Store, Sessions: c.Store,
 		Apps: c.Store, Webhooks: c.Store, Counts: c.Store, OAuth: auth, Sealer: c.Sealer, Log: c.Log, Now: c.Now,
 		AccountURL: acctURL, Secure: c.secure(), TrustProxy: c.TrustProxy, People: folks, ShowMail: c.ShowMail, Outbox: c.Mail,
-		FileLimits: limits, Uploads: uploads, Work: changes, Calendar: c.Store}
+		FileLimits: limits, Uploads: uploads, Work: changes, Calendar: c.Store, Live: c.Store}
 	if c.Hooks != nil { // a nil *webhook.Service would make a non-nil interface
 		pageCfg.Hooks = c.Hooks
 	}

@@ -175,6 +175,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		MaxHeaderBytes:    64 << 10,
 		ErrorLog:          slog.NewLogLogger(s.cfg.Log.Handler(), slog.LevelWarn),
 	}
+	srv.RegisterOnShutdown(s.cfg.Store.EndLiveStreams) // pages reconnect to another replica
 	errc := make(chan error, 1)
 	go func() {
 		if s.cfg.TLSCert != "" {

@@ -37,6 +37,8 @@ type DB struct {
 	now    func() time.Time
 	// sig wakes webhook dispatchers when a change commits (notify.go).
 	sig *signals
+	// live feeds the pages' live streams of this process (live.go).
+	live *liveHub
 	// retry tries reads and uncommitted transactions again after a lost
 	// connection (retry.go).
 	retry retrier
@@ -70,6 +72,7 @@ type Options struct {
 // Open connects to the database and applies pending migrations.
 func Open(ctx context.Context, o Options) (*DB, error) {
 	db := &DB{now: o.Now, sig: newSignals(o.URL), retry: retrier{max: 4*runtime.GOMAXPROCS(0) + 2, retried: o.Retried}}
+	db.live = newLiveHub(db)
 	if db.now == nil {
 		db.now = time.Now
 	}

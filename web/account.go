@@ -32,6 +32,8 @@ type nav struct {
 	// the header: projects, my, timesheet, people, contacts, tags or
 	// settings.
 	Section string
+	// Live loads live.js, which updates the page as changes commit.
+	Live bool
 }
 
 // sectionOf names the header section of an account page's path.
@@ -93,7 +95,7 @@ func (s *Server) inAccount(perm taskd.Permission, h accountHandler) handler {
 			return err
 		}
 		v.Nav = &nav{Account: acct, Member: m, Accounts: ms, Settings: m.Role.Can(taskd.PermSettings), People: m.Role.Can(taskd.PermManagePeople),
-			Now: s.cfg.Now(), Here: s.cfg.accountPath(acct) + "/", Section: sectionOf(s.cfg.accountPath(acct), r.URL.Path)}
+			Now: s.cfg.Now(), Here: s.cfg.accountPath(acct) + "/", Section: sectionOf(s.cfg.accountPath(acct), r.URL.Path), Live: s.cfg.Live != nil}
 		if r.Method == http.MethodGet {
 			v.Nav.Here = localPath(r.URL.RequestURI())
 		}

@@ -282,7 +282,7 @@ func TestBrowserAudit(t *testing.T) {
 // skipAudit leaves out what is not a page: files, downloads, redirects,
 // the OAuth endpoints and the pages that need a one-time link.
 func skipAudit(path string) bool {
-	for _, p := range []string{"/static/", "/download/", ".csv", "/oauth2/", "/logout", "/join", "/reset", "/confirm-email", "/notifications/off", "/invitations/", "/dev/mail/", "/ical/"} {
+	for _, p := range []string{"/static/", "/download/", ".csv", "/oauth2/", "/logout", "/join", "/reset", "/confirm-email", "/notifications/off", "/invitations/", "/dev/mail/", "/ical/", "/live"} {
 		if strings.Contains(path, p) {
 			return true
 		}

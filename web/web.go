@@ -78,6 +78,11 @@ type Config struct {
 	// Calendar keeps the iCalendar feeds' secrets and reads activity
 	// feeds (issue 35); nil: no feeds.
 	Calendar CalendarStore
+	// Live opens the pages' live streams (GET /a/{slug}/live, live.js);
+	// nil: the pages do not update live. LiveHeartbeat is how often an
+	// idle stream sends a comment (25 s when zero).
+	Live          LiveStore
+	LiveHeartbeat time.Duration
 }
 
 // accountPath is an account's pages' path on this server.
@@ -291,6 +296,9 @@ func (s *Server) routes() []route {
 			route{"GET /dev/mail", s.page(s.devMail)},
 			route{"GET /dev/mail/{id}", s.page(s.devMailMessage)},
 		)
+	}
+	if s.cfg.Live != nil {
+		rs = append(rs, route{"GET /a/{slug}/live", s.page(s.inAccount(taskd.PermRead, s.live))})
 	}
 	if s.cfg.Hooks != nil {
 		rs = append(rs,

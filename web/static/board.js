@@ -10,7 +10,8 @@ document.querySelectorAll(".board .cardlet[draggable=true]").forEach(function (c
   });
   card.addEventListener("dragend", function () { card.classList.remove("dragging"); });
 });
-document.querySelectorAll(".board .column").forEach(function (column) {
+document.querySelectorAll(".board .column:not([data-bound])").forEach(function (column) {
+  column.dataset.bound = "1";
   column.addEventListener("dragover", function (e) {
     e.preventDefault();
     column.classList.add("drop");

@@ -1,0 +1,29 @@
+package taskd
+
+// LiveEvent is a change as a page's live stream tells of it (DESIGN §11):
+// an event of the outbox the viewer sees, in a few words.
+type LiveEvent struct {
+	ID        int64  // the event's id: the stream's message id
+	Name      string // the event, e.g. update_task
+	ProjectID int64
+	TaskID    int64  // the task, or the comment's task; 0 for a project
+	Page      string // the object's page under the account, e.g. /project/1/2/
+	By        string // who made the change
+	ByID      int64  // their person id
+	Title     string // what changed: the task's (or project's) name
+}
+
+// LiveStream is a viewer's live stream of one replica: the events it
+// missed (Replay, after a reconnect) and then each new one as it commits.
+type LiveStream struct {
+	// Reload says that the events asked for are older than the window a
+	// stream resumes within: the page should load again.
+	Reload bool
+	// Replay are the events after the one the stream resumes from, oldest
+	// first; Events receives the later ones and is closed when the stream
+	// ends (a reader too slow, the server stopping).
+	Replay []LiveEvent
+	Events <-chan LiveEvent
+	// Close ends the stream; it may be called more than once.
+	Close func()
+}

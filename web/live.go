@@ -1,0 +1,148 @@
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/taskd/taskd"
+)
+
+// LiveStore opens the live streams of the pages (DESIGN §11): the events
+// a viewer sees, from the outbox, as they commit.
+type LiveStore interface {
+	LiveEvents(ctx context.Context, v taskd.Viewer, last int64, since time.Time) (taskd.LiveStream, error)
+}
+
+// Bounds of a live stream.
+const (
+	// liveHeartbeat is how often an idle stream sends a comment, so that
+	// proxies keep it open.
+	liveHeartbeat = 25 * time.Second
+	// liveMaxAge ends a stream, which the page opens again from its last
+	// event, so that a change of the person's role or membership is
+	// heard within it.
+	liveMaxAge = 30 * time.Minute
+	// liveWriteWait bounds each write: a reader that takes no more is
+	// dropped.
+	liveWriteWait = 20 * time.Second
+	// liveSinceSlack is how much earlier than a page was made its first
+	// stream starts: a change shown twice costs a fetch, one missed a
+	// stale page.
+	liveSinceSlack = time.Second
+)
+
+// liveMessage is the data of a stream's "change" event.
+type liveMessage struct {
+	Event   string `json:"event"`
+	Project int64  `json:"project"`
+	Task    int64  `json:"task,omitempty"`
+	Page    string `json:"page,omitempty"`
+	By      string `json:"by"`
+	Title   string `json:"title"`
+	Self    bool   `json:"self,omitempty"` // made by the stream's own person
+}
+
+// live serves GET /a/{slug}/live: a Server-Sent Events stream of the
+// changes the member sees, each with its event's id, resuming after
+// Last-Event-ID (or ?last=), or else from when the page was made
+// (?since=, Unix milliseconds); "reload" when that is too old to resume.
+func (s *Server) live(w http.ResponseWriter, r *http.Request, _ *view, me member) error {
+	last := lastEventID(r)
+	ctx := r.Context()
+	var since time.Time
+	if ms, err := strconv.ParseInt(r.URL.Query().Get("since"), 10, 64); last == 0 && err == nil && ms > 0 {
+		// A page's first stream: from when the page was made (a second
+		// early, for changes committing while it was), so that nothing
+		// between the page and its stream is lost.
+		since = time.UnixMilli(ms).Add(-liveSinceSlack)
+	}
+	st, err := s.cfg.Live.LiveEvents(ctx, me.viewer(), last, since)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	rc := http.NewResponseController(w)
+	h := w.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Accel-Buffering", "no") // nginx: do not buffer the stream
+	send := func(text string) bool {
+		if err := rc.SetWriteDeadline(time.Now().Add(liveWriteWait)); err != nil && err != http.ErrNotSupported {
+			return false
+		}
+		if _, err := w.Write([]byte(text)); err != nil {
+			return false
+		}
+		return rc.Flush() == nil
+	}
+	base := s.cfg.accountPath(me.Account)
+	if !send("retry: 2000\n\n") {
+		return nil
+	}
+	if st.Reload {
+		send("event: reload\ndata: {}\n\n")
+		return nil
+	}
+	for _, e := range st.Replay {
+		if !send(liveText(base, e, me.Member.ID)) {
+			return nil
+		}
+	}
+	beat := time.NewTicker(s.liveHeartbeat())
+	defer beat.Stop()
+	age := time.NewTimer(liveMaxAge)
+	defer age.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-age.C:
+			return nil
+		case <-beat.C:
+			if !send(": beat\n\n") {
+				return nil
+			}
+		case e, ok := <-st.Events:
+			if !ok || !send(liveText(base, e, me.Member.ID)) {
+				return nil
+			}
+		}
+	}
+}
+
+// liveHeartbeat is Config.LiveHeartbeat or liveHeartbeat.
+func (s *Server) liveHeartbeat() time.Duration {
+	if s.cfg.LiveHeartbeat > 0 {
+		return s.cfg.LiveHeartbeat
+	}
+	return liveHeartbeat
+}
+
+// liveText is an event as a stream's message.
+func liveText(base string, e taskd.LiveEvent, me int64) string {
+	m := liveMessage{Event: e.Name, Project: e.ProjectID, Task: e.TaskID, By: e.By, Title: e.Title, Self: e.ByID == me}
+	if e.Page != "" {
+		m.Page = base + e.Page
+	}
+	data, _ := json.Marshal(m) // strings and numbers: cannot fail; one line
+	return fmt.Sprintf("id: %d\nevent: change\ndata: %s\n\n", e.ID, data)
+}
+
+// lastEventID is the id a stream resumes after: the Last-Event-ID header
+// a reconnecting EventSource sends, or ?last=; 0 when neither is a
+// positive number.
+func lastEventID(r *http.Request) int64 {
+	v := r.Header.Get("Last-Event-ID")
+	if v == "" {
+		v = r.URL.Query().Get("last")
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || n < 0 {
+		return 0
+	}
+	return n
+}

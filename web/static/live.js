@@ -1,0 +1,216 @@
+// Live updates (DESIGN §11): the page listens to its account's stream of
+// changes (GET /a/{slug}/live, Server-Sent Events) and, when one concerns
+// it, fetches itself again and swaps in what changed, keeping focus,
+// scroll and anything being typed, with a quiet notice of who changed
+// what. Without JavaScript the page simply does not update.
+(function () {
+  "use strict";
+  var script = document.currentScript;
+  var stream = script && script.getAttribute("data-stream");
+  var since = script && script.getAttribute("data-since");
+  if (!stream || !window.EventSource || !window.fetch || !window.DOMParser) { return; }
+  var base = stream.replace(/\/live$/, "");
+  var path = location.pathname;
+  var rest = path.slice(base.length);
+  if (rest.indexOf("/settings") === 0) { return; } // settings pages do not follow the work
+  var m = /^\/project\/(\d+)\/(?:(?:\d+\/)?(\d+)\/)?/.exec(rest);
+  var project = m ? Number(m[1]) : 0;
+  var task = m && m[2] ? Number(m[2]) : 0;
+  var root = document.documentElement;
+
+  // relevant says whether a change concerns this page: a task page its
+  // task, its subtasks and their comments; a project's pages the project;
+  // the account's other pages (projects, my tasks, …) every change.
+  function relevant(d) {
+    if (task) { return d.task === task || (d.page || "").indexOf(path) === 0; }
+    if (project) { return d.project === project; }
+    return true;
+  }
+
+  var verbs = {
+    post_task: "added", update_task: "changed", close_task: "completed", reopen_task: "reopened", delete_task: "deleted",
+    post_comment: "commented on", update_comment: "edited a comment on", delete_comment: "deleted a comment on",
+    post_project: "added the project", update_project: "changed the project"
+  };
+  var notice;
+  function tell(d) {
+    if (d.self) { return; }
+    if (!notice) {
+      notice = document.createElement("div");
+      notice.className = "live-notice";
+      notice.setAttribute("role", "status");
+      notice.setAttribute("aria-live", "polite");
+      document.body.appendChild(notice);
+    }
+    var verb = verbs[d.event] || "changed";
+    notice.textContent = (d.by || "Someone") + " " + verb + (d.title ? " " + d.title : "");
+    notice.classList.add("shown");
+    clearTimeout(tell.timer);
+    tell.timer = setTimeout(function () { notice.classList.remove("shown"); }, 6000);
+  }
+
+  // busy says whether el holds a control being typed in or changed and
+  // not sent: its region is left as it is until the person is done.
+  function busy(el) {
+    var a = document.activeElement;
+    if (a && a !== document.body && el.contains(a) && /^(INPUT|TEXTAREA|SELECT)$/.test(a.tagName)) { return true; }
+    var cs = Array.prototype.slice.call(el.querySelectorAll("input, textarea, select, details[open]"));
+    if (el.matches("input, textarea, select, details[open]")) { cs.push(el); }
+    for (var i = 0; i < cs.length; i++) {
+      var c = cs[i];
+      if (c.tagName === "DETAILS") { if (c.querySelector("form")) { return true; } continue; }
+      if (c.type === "hidden") { continue; }
+      if (c.type === "checkbox" || c.type === "radio") { if (c.checked !== c.defaultChecked) { return true; } continue; }
+      if (c.tagName === "SELECT") {
+        for (var j = 0; j < c.options.length; j++) { if (c.options[j].selected !== c.options[j].defaultSelected) { return true; } }
+        continue;
+      }
+      if (c.type !== "file" && c.value !== c.defaultValue) { return true; }
+      if (c.type === "file" && c.value) { return true; }
+    }
+    return false;
+  }
+
+  // sameShape says whether two elements have children of the same tags.
+  function sameShape(a, b) {
+    if (a.children.length !== b.children.length) { return false; }
+    for (var i = 0; i < a.children.length; i++) {
+      if (a.children[i].tagName !== b.children[i].tagName) { return false; }
+    }
+    return true;
+  }
+
+  // patch brings now to next: replaced whole when not busy, else child by
+  // child, so that only the part holding what is being typed waits. It
+  // reports whether it replaced anything and whether something waited.
+  function patch(now, next, out) {
+    if (now.outerHTML === next.outerHTML) { return; }
+    if (!busy(now)) {
+      now.replaceWith(document.importNode(next, true));
+      out.changed = true;
+      return;
+    }
+    if (!sameShape(now, next)) { align(now, next, out); return; }
+    var olds = Array.prototype.slice.call(now.children), news = next.children;
+    for (var i = 0; i < olds.length; i++) { patch(olds[i], news[i], out); }
+  }
+
+  // key names an element among its siblings.
+  function key(el) {
+    return el.tagName + "#" + el.id + "|" + (el.getAttribute("action") || "") + "|" + el.className;
+  }
+
+  // align brings a busy element whose children changed in number to next:
+  // its busy children stay where they are (patched), the rest is replaced;
+  // it waits when a busy child has no place in next.
+  function align(now, next, out) {
+    var keep = {};
+    Array.prototype.forEach.call(now.children, function (c) { if (busy(c)) { keep[key(c)] = c; } });
+    var plan = Array.prototype.map.call(next.children, function (n) {
+      var old = keep[key(n)];
+      if (old) { delete keep[key(n)]; return { old: old, next: n }; }
+      return { node: document.importNode(n, true) };
+    });
+    if (Object.keys(keep).length) { out.waited = true; return; }
+    var kept = plan.filter(function (p) { return p.old; }).map(function (p) { return p.old; });
+    Array.prototype.slice.call(now.children).forEach(function (c) { if (kept.indexOf(c) < 0) { c.remove(); } });
+    var after = null;
+    plan.forEach(function (p) {
+      if (p.old) { after = p.old; patch(p.old, p.next, out); return; }
+      now.insertBefore(p.node, after ? after.nextSibling : now.firstChild);
+      after = p.node;
+    });
+    out.changed = true;
+  }
+
+  // swap puts the fetched main's changes in place, keeping focus and
+  // scroll; false when a busy part had to wait.
+  function swap(now, next) {
+    var a = document.activeElement, focusID = a && a.id, y = window.scrollY;
+    var out = { changed: false, waited: false };
+    // A message shown once (the answer to the person's last form) stays.
+    Array.prototype.forEach.call(now.children, function (c, i) {
+      var role = c.getAttribute("role");
+      if ((role === "status" || role === "alert") && !Array.prototype.some.call(next.children, function (n) { return n.isEqualNode(c); })) {
+        next.insertBefore(c.cloneNode(true), next.children[i] || null);
+      }
+    });
+    if (sameShape(now, next)) {
+      var olds = Array.prototype.slice.call(now.children);
+      for (var i = 0; i < olds.length; i++) { patch(olds[i], next.children[i], out); }
+    } else if (busy(now)) {
+      align(now, next, out);
+    } else {
+      now.replaceChildren.apply(now, Array.prototype.map.call(next.children, function (n) { return document.importNode(n, true); }));
+      out.changed = true;
+    }
+    if (out.changed) {
+      if (focusID && document.activeElement === document.body) {
+        var f = document.getElementById(focusID);
+        if (f) { f.focus({ preventScroll: true }); }
+      }
+      window.scrollTo(window.scrollX, y);
+      now.querySelectorAll("script[src]").forEach(function (s) { // bind what came in (board.js)
+        var again = document.createElement("script");
+        again.src = s.src;
+        s.replaceWith(again);
+      });
+    }
+    return !out.waited;
+  }
+
+  var fetching = false, again = false, waiting = false;
+  function refresh() {
+    if (fetching) { again = true; return; }
+    fetching = true;
+    fetch(location.href, { credentials: "same-origin", headers: { "Accept": "text/html" } }).then(function (r) {
+      if (r.status !== 200) { return null; } // gone, or a page answering a form: left as it is
+      return r.text();
+    }).then(function (html) {
+      if (html === null) { return; }
+      var next = new DOMParser().parseFromString(html, "text/html").querySelector("main");
+      var now = document.querySelector("main");
+      if (next && now && !swap(now, next)) { waiting = true; }
+      root.setAttribute("data-live-swapped", String(Date.now()));
+    }).catch(function () {}).then(function () {
+      fetching = false;
+      if (again) { again = false; refresh(); }
+    });
+  }
+  // A region left alone while busy is brought up to date once the person
+  // leaves it.
+  document.addEventListener("focusout", function () {
+    if (waiting) { waiting = false; setTimeout(refresh, 0); }
+  });
+  document.addEventListener("submit", function () { waiting = false; });
+
+  var timer = 0;
+  function soon() {
+    clearTimeout(timer);
+    timer = setTimeout(refresh, 30);
+  }
+  var source;
+  // The first stream starts from when the page was made; a reconnect
+  // resumes from the last event (Last-Event-ID); after a reload, afresh.
+  function open(from) {
+    source = new EventSource(from ? stream + "?since=" + encodeURIComponent(from) : stream);
+    source.addEventListener("open", function () { root.setAttribute("data-live", "open"); });
+    source.addEventListener("error", function () { root.setAttribute("data-live", "closed"); });
+    source.addEventListener("change", function (e) {
+      var d;
+      try { d = JSON.parse(e.data); } catch (err) { return; }
+      root.setAttribute("data-live-last", e.lastEventId);
+      if (!relevant(d)) { return; }
+      tell(d);
+      soon();
+    });
+    // Too long away to catch up event by event: the page is fetched
+    // whole and the stream starts afresh.
+    source.addEventListener("reload", function () {
+      source.close();
+      soon();
+      open("");
+    });
+  }
+  open(since);
+})();

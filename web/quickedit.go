@@ -21,15 +21,6 @@ func withPeople(c rowContext, people []taskd.Member) rowContext {
 // the row (or board card) itself.
 func (r taskRowView) RowID() string { return "task" + strconv.FormatInt(r.ID, 10) }
 
-// QuickAssignee is the assignee value a row's quick edit starts with:
-// the assignee's e-mail, or NOONE.
-func (r taskRowView) QuickAssignee() string {
-	if r.Assignee.ID == 0 || r.Assignee.Email == "" {
-		return "NOONE"
-	}
-	return r.Assignee.Email
-}
-
 // quickView is the page of one task's quick edit: the form a row's
 // control opens in place with JavaScript, on its own page without.
 type quickView struct {

@@ -204,6 +204,12 @@ func testQuickEditWithoutScript(t *testing.T, s *testsite.Site) {
 			t.Errorf("quick edit of %s: %d update_task events, want 1", c.field, after-before)
 		}
 	}
+	// The quick page of a task nobody sees, or of no task, is not found.
+	for _, id := range []string{"999999", "x", "-1"} {
+		if p := b.Get(s.Base + acct + "/tasks/" + id + "/quick?return=project"); p.Status != http.StatusNotFound && p.Status != http.StatusBadRequest {
+			t.Errorf("the quick page of task %q: HTTP %d", id, p.Status)
+		}
+	}
 	// A refused change is shown beside the list, and changes nothing.
 	p := b.Submit(s.Base, b.Get(quick["project"]), update, url.Values{"datestart": {"2031-01-10"}, "dateend": {"2031-01-01"}})
 	if p.Status != http.StatusUnprocessableEntity || !strings.Contains(p.Body, `role="alert"`) {

@@ -122,7 +122,7 @@
     var box = link.parentElement, open = box.querySelector("form.quick-edit");
     if (open) { return open; }
     document.querySelectorAll(".quick.open").forEach(function (o) { if (o !== box) { closeQuick(o, false); } });
-    var id = link.dataset.task, frag = tpl.content.cloneNode(true), form = frag.querySelector("form");
+    var id = row.id.replace(/^task/, ""), frag = tpl.content.cloneNode(true), form = frag.querySelector("form");
     form.querySelectorAll("[id], [for], [aria-labelledby]").forEach(function (el) {
       ["id", "for", "aria-labelledby"].forEach(function (a) {
         var v = el.getAttribute(a);
@@ -131,7 +131,7 @@
     });
     form.action = form.getAttribute("action").replace(/\/tasks\/0\/update$/, "/tasks/" + id + "/update");
     form.querySelector("#q" + id + "-of").textContent = "of " + nameOf(row);
-    var sel = form.elements.email_user_to, who = link.dataset.assignee;
+    var sel = form.elements.email_user_to, who = link.dataset.assignee || "NOONE";
     Array.prototype.forEach.call(sel.options, function (o) { o.defaultSelected = o.selected = o.value === who; });
     if (sel.selectedIndex < 0) { sel.options[0].defaultSelected = sel.options[0].selected = true; }
     [["priority", "priority"], ["datestart", "start"], ["dateend", "end"]].forEach(function (f) {

@@ -251,10 +251,12 @@ func TestBrowserAudit(t *testing.T) {
 	c.auditPage("project-timeline-dates-form", timeline+"?edit="+ids["{bar}"]+"#tl-edit", axe)
 
 	// Quick editing's states (issue 35): a row's and a card's quick edit
-	// open, and the keyboard shortcuts' help shown.
+	// open (the shared form the script copies under the row), the task
+	// page's fold open, and the keyboard shortcuts' help shown. A task's
+	// quick page, the same form without the script, is a route above.
 	project := s.Base + "/a/" + s.Slug + "/project/" + ids["{pid}"] + "/"
-	c.auditState("project-quick-edit-open", project, axe, `document.querySelector('ul.tasks li.task details.quick').open = true`)
-	c.auditState("board-quick-edit-open", project+"board", axe, `document.querySelector('.board .cardlet details.quick').open = true`)
+	c.auditState("project-quick-edit-open", project, axe, `document.querySelector('ul.tasks li.task .quick > a.quick-open').click()`)
+	c.auditState("board-quick-edit-open", project+"board", axe, `document.querySelector('.board .cardlet .quick > a.quick-open').click()`)
 	c.auditState("task-quick-edit-open", project+ids["{tid}"]+"/", axe, `document.querySelector('#main > .card details.quick').open = true`)
 	c.auditState("my-shortcuts-help", s.Base+"/a/"+s.Slug+"/my", axe, `document.getElementById('shortcuts').showModal()`)
 

@@ -77,8 +77,14 @@ func TestBrowserQuickEdit(t *testing.T) {
 
 	// The quick edit of "Draft plan": the assignee, in place.
 	c.run(chromedp.Evaluate[chromedp.Void](`window.stayed = true`))
-	c.run(chromedp.Click(chromedp.CSS("#task"+first+" details.quick > summary")), chromedp.WaitVisible(chromedp.CSS("#q"+first+"-assignee")))
+	c.run(chromedp.Click(chromedp.CSS("#task"+first+" .quick > a.quick-open")), chromedp.WaitVisible(chromedp.CSS("#q"+first+"-assignee")))
 	c.shot("quick-edit-open")
+	if got := eval[string](c, `document.activeElement.id + ' ' + document.getElementById('q`+first+`-of').textContent + ' ' + document.querySelector('#task`+first+` form.quick-edit').getAttribute('action') + ' ' + document.querySelectorAll('form.quick-edit').length`); got != "q"+first+"-assignee of Draft plan /a/"+s.Slug+"/tasks/"+first+"/update 1" {
+		t.Fatalf("the quick edit opened in place: %q", got)
+	}
+	if got := eval[string](c, `document.getElementById('q`+first+`-end').value + ' ' + document.getElementById('q`+first+`-assignee').value`); got != "2030-12-31 NOONE" {
+		t.Fatalf("the quick edit's values: %q", got)
+	}
 	c.run(chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`(() => { const s = document.getElementById('q%s-assignee'); s.value = %q; s.dispatchEvent(new Event('change', {bubbles: true})); })()`, first, testsite.UserEmail)))
 	c.waitFor("quick-edit", `document.querySelector('#task`+first+` .assignee').textContent.includes('Uma User')`)
 	if !eval[bool](c, `window.stayed === true && document.activeElement.id === 'q`+first+`-assignee'`) {
@@ -95,6 +101,15 @@ func TestBrowserQuickEdit(t *testing.T) {
 	c.waitFor("quick-refusal", `!!document.querySelector('#task`+first+` .quick-msg[role=alert]')`)
 	c.expectErrors() // the refused post's 422
 	c.see("quick-refused", "Nothing was changed.")
+	if got := eval[string](c, `document.getElementById('q`+first+`-start').value`); got != "" {
+		t.Fatalf("the refused start stayed in the field: %q", got)
+	}
+	// Escape closes the quick edit and the focus returns to its link; "e"
+	// opens it again, with the row's new values.
+	c.run(chromedp.Focus(chromedp.CSS("#q"+first+"-priority")), chromedp.KeyEvent(kb.Escape))
+	c.waitFor("quick-closed", `!document.querySelector('#task`+first+` form.quick-edit') && document.activeElement.matches('#task`+first+` a.quick-open')`)
+	c.run(chromedp.KeyEvent("e"))
+	c.waitFor("quick-e", `document.activeElement.id === 'q`+first+`-assignee' && document.activeElement.value === '`+testsite.UserEmail+`'`)
 
 	// "j" twice reaches "Book venue" (the list is as added), "x" completes it.
 	c.run(chromedp.Navigate(project), chromedp.WaitVisible(chromedp.CSS("#quickadd-line")))

@@ -2,8 +2,10 @@ package web_test
 
 import (
 	"fmt"
+	"html"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -128,10 +130,11 @@ func testQuickAddWithoutScript(t *testing.T, s *testsite.Site) {
 }
 
 // TestQuickEditWithoutScript: each row's quick edit, on the project's list,
-// My tasks, the board and the task page, is a form with named controls
-// whose button saves through the task's ordinary update (an update_task
-// event each) and comes back to the row; the row's tick completes and
-// reopens.
+// My tasks and the board, is a link to the task's quick page, and the task
+// page has its own; there a form with named controls saves through the
+// task's ordinary update (an update_task event each) and comes back to the
+// row's list; the list carries the form once, as a template; the row's
+// tick completes and reopens.
 func TestQuickEditWithoutScript(t *testing.T) {
 	testsite.Each(t, func(t *testing.T, s *testsite.Site) { testQuickEditWithoutScript(t, s) })
 }
@@ -149,9 +152,24 @@ func testQuickEditWithoutScript(t *testing.T, s *testsite.Site) {
 		"task":    s.Base + acct + "/project/" + pid + "/" + tid + "/",
 		"board":   s.Base + acct + "/project/" + pid + "/board",
 	}
+	quick := map[string]string{"task": pages["task"]}
 	for name, u := range pages {
 		p := b.Get(u)
 		q := "q" + tid
+		if name != "task" {
+			link := regexp.MustCompile(`<a class="quick-open" href="(` + acct + `/tasks/` + tid + `/quick[^"]*)"[^>]*>.*?Quick edit Write copy</span></a>`).FindStringSubmatch(p.Body)
+			if link == nil {
+				t.Fatalf("%s page: no link to the quick page:\n%s", name, p.Body)
+			}
+			if n := strings.Count(p.Body, `<template id="quick-template">`); n != 1 || strings.Contains(p.Body, `id="`+q+`-assignee"`) {
+				t.Errorf("%s page: %d shared quick edit templates, want 1 and no form of the row", name, n)
+			}
+			quick[name] = s.Base + html.UnescapeString(link[1])
+			p = b.Get(quick[name])
+			if p.Status != http.StatusOK {
+				t.Fatalf("%s page's quick page: HTTP %d", name, p.Status)
+			}
+		}
 		for _, label := range []string{`<span hidden id="` + q + `-of">of Write copy</span>`, "Quick edit Write copy",
 			`id="` + q + `-la">Assignee</label>`, `aria-labelledby="` + q + `-la ` + q + `-of"`,
 			`id="` + q + `-lp">Priority</label>`, `aria-labelledby="` + q + `-lp ` + q + `-of"`,
@@ -175,7 +193,7 @@ func testQuickEditWithoutScript(t *testing.T, s *testsite.Site) {
 		{"project", url.Values{"datestart": {"2030-12-01"}}, "date_start", "2030-12-01", "/project/" + pid + "/"},
 	} {
 		before := len(taskEvents(t, s, "update_task", tid))
-		to := b.Submit(s.Base, b.Get(pages[c.page]), update, c.set).Location(t)
+		to := b.Submit(s.Base, b.Get(quick[c.page]), update, c.set).Location(t)
 		if !strings.HasPrefix(to.Path, acct+c.landed) {
 			t.Errorf("quick edit of %s on the %s page came back to %s", c.field, c.page, to)
 		}
@@ -186,8 +204,14 @@ func testQuickEditWithoutScript(t *testing.T, s *testsite.Site) {
 			t.Errorf("quick edit of %s: %d update_task events, want 1", c.field, after-before)
 		}
 	}
+	// The quick page of a task nobody sees, or of no task, is not found.
+	for _, id := range []string{"999999", "x", "-1"} {
+		if p := b.Get(s.Base + acct + "/tasks/" + id + "/quick?return=project"); p.Status != http.StatusNotFound && p.Status != http.StatusBadRequest {
+			t.Errorf("the quick page of task %q: HTTP %d", id, p.Status)
+		}
+	}
 	// A refused change is shown beside the list, and changes nothing.
-	p := b.Submit(s.Base, b.Get(pages["project"]), update, url.Values{"datestart": {"2031-01-10"}, "dateend": {"2031-01-01"}})
+	p := b.Submit(s.Base, b.Get(quick["project"]), update, url.Values{"datestart": {"2031-01-10"}, "dateend": {"2031-01-01"}})
 	if p.Status != http.StatusUnprocessableEntity || !strings.Contains(p.Body, `role="alert"`) {
 		t.Errorf("a start after the due date: HTTP %d", p.Status)
 	}

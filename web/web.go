@@ -229,6 +229,7 @@ func (s *Server) routes() []route {
 		{"GET /a/{slug}/project/{pid}/{parent}/{tid}/{$}", s.page(s.inAccount(taskd.PermRead, s.taskPage))},
 		{"POST /a/{slug}/tasks/{tid}/subscribers", s.form(s.inAccount(taskd.PermWork, s.subscribe))},
 		{"POST /a/{slug}/tasks/{tid}/update", s.form(s.inAccount(taskd.PermWork, s.taskChange("edit", s.updateTask)))},
+		{"GET /a/{slug}/tasks/{tid}/quick", s.page(s.inAccount(taskd.PermWork, s.quickEdit))}, // issue 35
 		// Task relations (issue 35): relations.go.
 		{"POST /a/{slug}/tasks/{tid}/relations", s.form(s.inAccount(taskd.PermWork, s.taskChange("relations", s.addRelation)))},
 		{"POST /a/{slug}/tasks/{tid}/relations/delete", s.form(s.inAccount(taskd.PermWork, s.taskChange("relations", s.deleteRelation)))},

@@ -1,7 +1,9 @@
 // Quick editing (issue 35; docs/ui.md). The pages work without this
-// script: a row's quick edit is a form with a Save button, its tick a form
-// that completes the task, and the one-line add an ordinary form. With it,
-// a change to a quick edit's control is sent at once, a tick is sent in
+// script: a row's quick edit is a link to the task's quick page, a form
+// with a Save button; its tick a form that completes the task, and the
+// one-line add an ordinary form. With it, a row's link opens the list's
+// one shared form (template#quick-template) in place, filled in with the
+// row's values, and a change to one of its controls is sent at once, a tick is sent in
 // the background, and the row is replaced by its new version from the
 // page the form leads to (the same use case, the same event); a refusal
 // is shown in the row. It also adds the keyboard shortcuts listed in the
@@ -69,7 +71,7 @@
       row.replaceWith(node);
       if (keepOpen) {
         var d = node.querySelector("details.quick");
-        if (d) { d.open = true; }
+        if (d) { d.open = true; } else { openQuick(node); }
       }
       var f = focus && document.getElementById(focus);
       if (f) { f.focus(); } else if (row.classList.contains("kb-current")) { current(node); }
@@ -109,6 +111,71 @@
     form.querySelectorAll("input[type=hidden]").forEach(function (h) { fields.append(h.name, h.value); });
     if (control) { fields.append(control.name, control.value); }
     return fields;
+  }
+
+  // openQuick opens a row's quick edit in place: a copy of the shared
+  // form with the row's ids, address and values; it returns the form.
+  var tpl = document.getElementById("quick-template");
+  function openQuick(row) {
+    var link = row && row.querySelector(".quick > a.quick-open");
+    if (!tpl || !link) { return null; }
+    var box = link.parentElement, open = box.querySelector("form.quick-edit");
+    if (open) { return open; }
+    document.querySelectorAll(".quick.open").forEach(function (o) { if (o !== box) { closeQuick(o, false); } });
+    var id = row.id.replace(/^task/, ""), frag = tpl.content.cloneNode(true), form = frag.querySelector("form");
+    form.querySelectorAll("[id], [for], [aria-labelledby]").forEach(function (el) {
+      ["id", "for", "aria-labelledby"].forEach(function (a) {
+        var v = el.getAttribute(a);
+        if (v) { el.setAttribute(a, v.replace(/\bq0-/g, "q" + id + "-")); }
+      });
+    });
+    form.action = form.getAttribute("action").replace(/\/tasks\/0\/update$/, "/tasks/" + id + "/update");
+    form.querySelector("#q" + id + "-of").textContent = "of " + nameOf(row);
+    var sel = form.elements.email_user_to, who = link.dataset.assignee || "NOONE";
+    Array.prototype.forEach.call(sel.options, function (o) { o.defaultSelected = o.selected = o.value === who; });
+    if (sel.selectedIndex < 0) { sel.options[0].defaultSelected = sel.options[0].selected = true; }
+    [["priority", "priority"], ["datestart", "start"], ["dateend", "end"]].forEach(function (f) {
+      var c = form.elements[f[0]];
+      c.defaultValue = c.value = link.dataset[f[1]] || "";
+    });
+    var pop = document.createElement("div");
+    pop.className = "quick-pop";
+    pop.setAttribute("role", "group");
+    pop.setAttribute("aria-label", "Quick edit " + nameOf(row));
+    pop.appendChild(form);
+    box.appendChild(pop);
+    box.classList.add("open");
+    link.setAttribute("aria-expanded", "true");
+    return form;
+  }
+  // closeQuick closes an open quick edit; focus returns to its link.
+  function closeQuick(box, focus) {
+    var pop = box.querySelector(".quick-pop"), link = box.querySelector("a.quick-open");
+    if (pop) { pop.remove(); }
+    box.classList.remove("open");
+    if (link) {
+      link.setAttribute("aria-expanded", "false");
+      if (focus) { link.focus(); }
+    }
+  }
+  function focusFirst(form) {
+    var first = form && form.querySelector("select, input:not([type=hidden])");
+    if (first) { first.focus(); }
+  }
+  if (tpl) {
+    document.addEventListener("click", function (e) {
+      var link = e.target.closest && e.target.closest(".quick > a.quick-open");
+      if (!link || e.ctrlKey || e.metaKey || e.shiftKey || e.button) { return; }
+      e.preventDefault();
+      var box = link.parentElement;
+      if (box.classList.contains("open")) { closeQuick(box, true); return; }
+      focusFirst(openQuick(rowOf(link)));
+    });
+    document.addEventListener("keydown", function (e) {
+      if (e.key !== "Escape") { return; }
+      var box = e.target.closest && e.target.closest(".quick.open");
+      if (box) { e.preventDefault(); closeQuick(box, true); }
+    });
   }
 
   document.addEventListener("change", function (e) {
@@ -194,8 +261,10 @@
         if (d) {
           e.preventDefault();
           d.open = true;
-          var first = d.querySelector("select, input:not([type=hidden])");
-          if (first) { first.focus(); }
+          focusFirst(d);
+        } else if (row && row.querySelector(".quick > a.quick-open") && tpl) {
+          e.preventDefault();
+          focusFirst(openQuick(row));
         }
         return;
       case "?":

@@ -99,6 +99,14 @@ func TestLiveTwoBrowsers(t *testing.T) {
 		if want := fmt.Sprintf("Olga Owner added Live-%d-end", liveChanges-1); err != nil || notice != want {
 			t.Errorf("the notice: %q, want %q (%v)", notice, want, err)
 		}
+		// Fifty swaps around B's busy form left no control twice and none
+		// without its label.
+		dups, err := chromedp.Run(b.ctx, chromedp.Evaluate[[]string](`(() => { const seen = {}, twice = [];
+			document.querySelectorAll("[id]").forEach(e => { if (seen[e.id]) twice.push(e.id); seen[e.id] = true }); return twice })()`))
+		if err != nil || len(dups) > 0 {
+			t.Errorf("B's page after the swaps has ids twice: %v (%v)", dups, err)
+		}
+		b.checkControls("live-updated")
 		b.shot("live-updated")
 		t.Run("the notice passes the page audit", func(t *testing.T) { b.in(t).auditHere("live-notice", axeSource(t)) })
 		b.checkConsole()

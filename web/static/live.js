@@ -61,14 +61,39 @@
       if (c.tagName === "DETAILS") { if (c.querySelector("form")) { return true; } continue; }
       if (c.type === "hidden") { continue; }
       if (c.type === "checkbox" || c.type === "radio") { if (c.checked !== c.defaultChecked) { return true; } continue; }
-      if (c.tagName === "SELECT") {
-        for (var j = 0; j < c.options.length; j++) { if (c.options[j].selected !== c.options[j].defaultSelected) { return true; } }
-        continue;
-      }
+      if (c.tagName === "SELECT") { if (selectChanged(c)) { return true; } continue; }
       if (c.type !== "file" && c.value !== c.defaultValue) { return true; }
       if (c.type === "file" && c.value) { return true; }
     }
     return false;
+  }
+
+  // selectChanged says whether a select's choice differs from the one it
+  // was loaded with: the options marked selected, or else (one choice) the
+  // first option, which a browser selects when none is marked.
+  function selectChanged(c) {
+    var marked = false, i;
+    for (i = 0; i < c.options.length; i++) { if (c.options[i].defaultSelected) { marked = true; } }
+    if (!marked && !c.multiple) { return c.options.length > 0 && c.selectedIndex !== 0; }
+    for (i = 0; i < c.options.length; i++) { if (c.options[i].selected !== c.options[i].defaultSelected) { return true; } }
+    return false;
+  }
+
+  // pathIn is the place of el under root as child indexes, to find its
+  // counterpart after a swap when it has no id.
+  function pathIn(root, el) {
+    var path = [];
+    for (var e = el; e && e !== root; e = e.parentElement) {
+      path.unshift(Array.prototype.indexOf.call(e.parentElement ? e.parentElement.children : [], e));
+    }
+    return root.contains(el) ? path : null;
+  }
+
+  // atPath is the element at a pathIn path under root, if any.
+  function atPath(root, path) {
+    var e = root;
+    for (var i = 0; path && e && i < path.length; i++) { e = e.children[path[i]]; }
+    return path ? e : null;
   }
 
   // sameShape says whether two elements have children of the same tags.
@@ -100,15 +125,28 @@
     return el.tagName + "#" + el.id + "|" + (el.getAttribute("action") || "") + "|" + el.className;
   }
 
+  // keys names each child of el by key and by how many siblings before it
+  // have the same key, so that the second of two like sections matches
+  // the second, not the first.
+  function keys(el) {
+    var seen = {};
+    return Array.prototype.map.call(el.children, function (c) {
+      var k = key(c);
+      seen[k] = (seen[k] || 0) + 1;
+      return k + "/" + seen[k];
+    });
+  }
+
   // align brings a busy element whose children changed in number to next:
   // its busy children stay where they are (patched), the rest is replaced;
   // it waits when a busy child has no place in next.
   function align(now, next, out) {
     var keep = {};
-    Array.prototype.forEach.call(now.children, function (c) { if (busy(c)) { keep[key(c)] = c; } });
-    var plan = Array.prototype.map.call(next.children, function (n) {
-      var old = keep[key(n)];
-      if (old) { delete keep[key(n)]; return { old: old, next: n }; }
+    var nowKeys = keys(now), nextKeys = keys(next);
+    Array.prototype.forEach.call(now.children, function (c, i) { if (busy(c)) { keep[nowKeys[i]] = c; } });
+    var plan = Array.prototype.map.call(next.children, function (n, i) {
+      var old = keep[nextKeys[i]];
+      if (old) { delete keep[nextKeys[i]]; return { old: old, next: n }; }
       return { node: document.importNode(n, true) };
     });
     if (Object.keys(keep).length) { out.waited = true; return; }
@@ -127,6 +165,7 @@
   // scroll; false when a busy part had to wait.
   function swap(now, next) {
     var a = document.activeElement, focusID = a && a.id, y = window.scrollY;
+    var focusPath = a && !focusID ? pathIn(now, a) : null, focusTag = a && a.tagName;
     var out = { changed: false, waited: false };
     // A message shown once (the answer to the person's last form) stays.
     Array.prototype.forEach.call(now.children, function (c, i) {
@@ -145,9 +184,11 @@
       out.changed = true;
     }
     if (out.changed) {
-      if (focusID && document.activeElement === document.body) {
-        var f = document.getElementById(focusID);
-        if (f) { f.focus({ preventScroll: true }); }
+      if (document.activeElement === document.body || !document.activeElement) {
+        // The focused element was replaced: focus its counterpart, by id
+        // or else by its place, when it is the same kind of element.
+        var f = focusID ? document.getElementById(focusID) : atPath(now, focusPath);
+        if (f && f.tagName === focusTag) { f.focus({ preventScroll: true }); }
       }
       window.scrollTo(window.scrollX, y);
       now.querySelectorAll("script[src]").forEach(function (s) { // bind what came in (board.js)

@@ -54,11 +54,13 @@
   function busy(el) {
     var a = document.activeElement;
     if (a && a !== document.body && el.contains(a) && /^(INPUT|TEXTAREA|SELECT)$/.test(a.tagName)) { return true; }
-    var cs = Array.prototype.slice.call(el.querySelectorAll("input, textarea, select, details[open]"));
-    if (el.matches("input, textarea, select, details[open]")) { cs.push(el); }
+    // An open editor (a fold-out, or quick editing's form opened in place)
+    // is left as it is while open.
+    var cs = Array.prototype.slice.call(el.querySelectorAll("input, textarea, select, details[open], .quick.open"));
+    if (el.matches("input, textarea, select, details[open], .quick.open")) { cs.push(el); }
     for (var i = 0; i < cs.length; i++) {
       var c = cs[i];
-      if (c.tagName === "DETAILS") { if (c.querySelector("form")) { return true; } continue; }
+      if (c.tagName === "DETAILS" || c.classList.contains("open")) { if (c.querySelector("form")) { return true; } continue; }
       if (c.type === "hidden") { continue; }
       if (c.type === "checkbox" || c.type === "radio") { if (c.checked !== c.defaultChecked) { return true; } continue; }
       if (c.tagName === "SELECT") { if (selectChanged(c)) { return true; } continue; }

@@ -10,6 +10,11 @@
 // help dialog (#shortcuts), which never fire while typing in a field.
 "use strict";
 (function () {
+  // Once per page: live updates (live.js) run the scripts of a swapped
+  // region again, and a second set of listeners would open and close
+  // the same editor on one click.
+  if (window.taskdQuickEdit) { return; }
+  window.taskdQuickEdit = true;
   var live = document.createElement("div");
   live.className = "inline-label";
   live.setAttribute("role", "status");
@@ -118,6 +123,7 @@
   var tpl = document.getElementById("quick-template");
   function openQuick(row) {
     var link = row && row.querySelector(".quick > a.quick-open");
+    tpl = document.getElementById("quick-template") || tpl; // the current one, after a live swap
     if (!tpl || !link) { return null; }
     var box = link.parentElement, open = box.querySelector("form.quick-edit");
     if (open) { return open; }

@@ -135,15 +135,7 @@ func TestTagPositionsKeepTheOldOrder(t *testing.T) {
 			t.Fatal(err)
 		}
 		db.Close()
-		driver, dsn := "sqlite", "file:"+filepath.Join(d.Dir, "taskd.db")
-		if d.URL != "" {
-			driver, dsn = "pgx", d.URL
-		}
-		raw, err := sql.Open(driver, dsn)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer raw.Close()
+		raw := openRaw(t, d)
 		// The database as it was before 0023, and the order it listed in.
 		for _, q := range []string{`ALTER TABLE tags DROP COLUMN position`, `ALTER TABLE tag_groups DROP COLUMN position`,
 			`DELETE FROM schema_migrations WHERE version = 23`} {

@@ -83,15 +83,7 @@ func TestTreeKeysFilledByTheMigration(t *testing.T) {
 		order()
 		db.Close()
 
-		driver, dsn := "sqlite", "file:"+filepath.Join(d.Dir, "taskd.db")
-		if d.URL != "" {
-			driver, dsn = "pgx", d.URL
-		}
-		raw, err := sql.Open(driver, dsn)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer raw.Close()
+		raw := openRaw(t, d)
 		keys := func() map[int64]string {
 			t.Helper()
 			rows, err := raw.Query(`SELECT id, COALESCE(top_id, -1), COALESCE(sub_id, -1) FROM tasks WHERE project_id = ` + fmt.Sprint(proj.ID))
@@ -128,4 +120,20 @@ func TestTreeKeysFilledByTheMigration(t *testing.T) {
 		}
 		order()
 	})
+}
+
+// openRaw opens the test's database directly, past the store, to take it
+// back to an older schema; closed when the test ends.
+func openRaw(t *testing.T, d testdb.DB) *sql.DB {
+	t.Helper()
+	driver, dsn := "sqlite", "file:"+filepath.Join(d.Dir, "taskd.db")
+	if d.URL != "" {
+		driver, dsn = "pgx", d.URL
+	}
+	raw, err := sql.Open(driver, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { raw.Close() })
+	return raw
 }

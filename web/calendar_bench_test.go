@@ -1,14 +1,12 @@
 package web_test
 
 import (
-	"context"
 	"io"
 	"net/http"
 	"regexp"
 	"strings"
 	"testing"
 
-	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/internal/testdb"
 	"github.com/taskd/taskd/internal/testsite"
 )
@@ -22,24 +20,7 @@ func BenchmarkCalendarPages(b *testing.B) {
 	for _, backend := range testdb.Backends() {
 		b.Run(backend, func(b *testing.B) {
 			s := testsite.On(b, testdb.New(b, backend))
-			ctx := context.Background()
-			_, by := s.Owner()
-			empty, err := s.Store.CreateProject(ctx, by, taskd.ProjectInput{Name: new("Empty")})
-			if err != nil {
-				b.Fatal(err)
-			}
-			big, err := s.Store.CreateProject(ctx, by, taskd.ProjectInput{Name: new("Big")})
-			if err != nil {
-				b.Fatal(err)
-			}
-			groups, err := s.Store.AddTagGroups(ctx, by, taskd.TagsOfTasks, "status", "public", []string{"Stage"})
-			if err != nil {
-				b.Fatal(err)
-			}
-			tags, err := s.Store.AddTags(ctx, by, taskd.TagsOfTasks, groups[0].Title, []string{"To do"})
-			if err != nil {
-				b.Fatal(err)
-			}
+			by, empty, big, tags := benchProjects(b, s, "To do")
 			fillProject(b, s, by, big.ID, tags)
 			u := s.SignedIn(testsite.OwnerEmail)
 			prof := u.Get(s.Base + "/profile")

@@ -22,24 +22,7 @@ func BenchmarkProjectPage(b *testing.B) {
 	for _, backend := range testdb.Backends() {
 		b.Run(backend, func(b *testing.B) {
 			s := testsite.On(b, testdb.New(b, backend))
-			ctx := context.Background()
-			_, by := s.Owner()
-			empty, err := s.Store.CreateProject(ctx, by, taskd.ProjectInput{Name: new("Empty")})
-			if err != nil {
-				b.Fatal(err)
-			}
-			big, err := s.Store.CreateProject(ctx, by, taskd.ProjectInput{Name: new("Big")})
-			if err != nil {
-				b.Fatal(err)
-			}
-			groups, err := s.Store.AddTagGroups(ctx, by, taskd.TagsOfTasks, "status", "public", []string{"Stage"})
-			if err != nil {
-				b.Fatal(err)
-			}
-			tags, err := s.Store.AddTags(ctx, by, taskd.TagsOfTasks, groups[0].Title, []string{"To do", "Doing", "Review"})
-			if err != nil {
-				b.Fatal(err)
-			}
+			by, empty, big, tags := benchProjects(b, s, "To do", "Doing", "Review")
 			fillProject(b, s, by, big.ID, tags)
 
 			u := s.SignedIn(testsite.OwnerEmail)
@@ -170,4 +153,28 @@ func BenchmarkTimeline(b *testing.B) {
 			}
 		})
 	}
+}
+
+// benchProjects makes the page benchmarks' two projects, "Empty" and
+// "Big", and a status group "Stage" with these tags, as the owner.
+func benchProjects(b *testing.B, s *testsite.Site, tagTitles ...string) (by taskd.Actor, empty, big taskd.Project, tags []taskd.Tag) {
+	b.Helper()
+	ctx := context.Background()
+	_, by = s.Owner()
+	empty, err := s.Store.CreateProject(ctx, by, taskd.ProjectInput{Name: new("Empty")})
+	if err != nil {
+		b.Fatal(err)
+	}
+	big, err = s.Store.CreateProject(ctx, by, taskd.ProjectInput{Name: new("Big")})
+	if err != nil {
+		b.Fatal(err)
+	}
+	groups, err := s.Store.AddTagGroups(ctx, by, taskd.TagsOfTasks, "status", "public", []string{"Stage"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if tags, err = s.Store.AddTags(ctx, by, taskd.TagsOfTasks, groups[0].Title, tagTitles); err != nil {
+		b.Fatal(err)
+	}
+	return by, empty, big, tags
 }

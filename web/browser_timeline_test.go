@@ -105,6 +105,60 @@ func testBrowserTimeline(t *testing.T, s *testsite.Site) {
 	if err != nil || focused != fmt.Sprint(ids["Outline"]) {
 		t.Errorf("after saving, the focus is on %q, want the bar of task %d", focused, ids["Outline"])
 	}
+
+	// A dependency drawn from the dot after "Write the copy" to the
+	// milestone "Launch day" makes the milestone wait: an arrow is drawn.
+	blockedBy := func(name string) []string {
+		from, _, err := s.Store.RelatedTasks(context.Background(), viewer, ids[name])
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, r := range from {
+			out = append(out, r.Task.Name)
+		}
+		return out
+	}
+	arrowShown := func(step, from, to string) {
+		t.Helper()
+		c.run(chromedp.WaitReady(chromedp.CSS(fmt.Sprintf(`.tl-arrows span[data-from="%d"][data-to="%d"]`, ids[from], ids[to]))))
+		c.waitFor(step, `document.querySelectorAll('#timeline svg.tl-svg path.tl-arrow').length > 0`)
+		c.see(step, to)
+	}
+	dot, err := chromedp.Run(c.ctx, chromedp.Evaluate[barBox](fmt.Sprintf(`(() => {
+		const r = document.querySelector('tr[data-task="%d"] .tl-dot').getBoundingClientRect();
+		return {left: (r.left + r.right) / 2, y: (r.top + r.bottom) / 2};
+	})()`, ids["Write the copy"])))
+	if err != nil {
+		t.Fatal(err)
+	}
+	target := box("Launch day")
+	c.run(chromedp.DragAndDropXY(dot.Left, dot.Y, (target.Left+target.Right)/2, target.Y))
+	arrowShown("drawn-dependency", "Write the copy", "Launch day")
+	if got := blockedBy("Launch day"); len(got) != 1 || got[0] != "Write the copy" {
+		t.Errorf("Launch day is blocked by %v after the drawing", got)
+	}
+
+	// With the keyboard: L on "Fix the logo", L on "Outline".
+	c.run(chromedp.Focus(chromedp.CSS(fmt.Sprintf(`tr[data-task="%d"] td.tl-cell > a`, ids["Fix the logo"]))), chromedp.KeyEvent("l"),
+		chromedp.Focus(chromedp.CSS(fmt.Sprintf(`tr[data-task="%d"] td.tl-cell > a`, ids["Outline"]))), chromedp.KeyEvent("l"))
+	arrowShown("keyboard-dependency", "Fix the logo", "Outline")
+	if got := blockedBy("Outline"); len(got) != 1 || got[0] != "Fix the logo" {
+		t.Errorf("Outline is blocked by %v after the keys", got)
+	}
+
+	// Moving "Write the copy" a day later offers to shift Launch day,
+	// and the offer's button does.
+	_, due := dates("Launch day")
+	start, end = dates("Write the copy")
+	c.run(chromedp.Focus(chromedp.CSS(fmt.Sprintf(`tr[data-task="%d"] td.tl-cell > a`, ids["Write the copy"]))),
+		chromedp.KeyEvent(kbRight), chromedp.KeyEvent("\r"), chromedp.WaitVisible(chromedp.CSS("#tl-shift button")))
+	c.see("shift-offer", "Write the copy moved 1 day later", "Shift 1 task")
+	c.run(chromedp.Click(chromedp.CSS("#tl-shift button")), chromedp.WaitNotPresent(chromedp.CSS("#tl-shift")))
+	waitFor("shifted", "Launch day", "", shift(due, 1))
+	if gs, ge := dates("Write the copy"); gs != shift(start, 1) || ge != shift(end, 1) {
+		t.Errorf("Write the copy is %s to %s after the move", gs, ge)
+	}
 }
 
 // kbRight is the right arrow key as chromedp types it.

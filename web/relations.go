@@ -18,6 +18,9 @@ type RelationReads interface {
 	RelatedTasks(ctx context.Context, v taskd.Viewer, taskID int64) (from, to []taskd.RelatedTask, err error)
 	// Dependents are the tasks that depend on a task, transitively.
 	Dependents(ctx context.Context, v taskd.Viewer, taskID int64) ([]taskd.Task, error)
+	// Relations are the relations of the tasks given, by task, each only
+	// when the viewer sees both of its tasks (a timeline's arrows).
+	Relations(ctx context.Context, v taskd.Viewer, taskIDs []int64) (map[int64]taskd.TaskRelations, error)
 }
 
 // relationChoices caps the tasks the add form's list offers; any other
@@ -66,21 +69,30 @@ func (s *Server) relationsOf(ctx context.Context, r *http.Request, v *view, t ta
 		}
 	}
 	if days, err := strconv.Atoi(r.URL.Query().Get("shift")); err == nil && days != 0 {
-		deps, err := s.cfg.Reads.Dependents(ctx, v.viewer(), t.ID)
-		if err != nil {
+		if rv.Shift, err = s.offerShift(ctx, v.viewer(), t.ID, days); err != nil {
 			return nil, err
-		}
-		n := 0
-		for _, d := range deps {
-			if d.DateStart != "" || d.DateEnd != "" {
-				n++
-			}
-		}
-		if n > 0 {
-			rv.Shift = &shiftOffer{Days: days, Count: n, Abs: max(days, -days), Earlier: days < 0}
 		}
 	}
 	return rv, nil
+}
+
+// offerShift is the offer to move a task's dependents by days, nil when
+// none of them (as the viewer sees them) has dates.
+func (s *Server) offerShift(ctx context.Context, v taskd.Viewer, taskID int64, days int) (*shiftOffer, error) {
+	deps, err := s.cfg.Reads.Dependents(ctx, v, taskID)
+	if err != nil {
+		return nil, err
+	}
+	n := 0
+	for _, d := range deps {
+		if d.DateStart != "" || d.DateEnd != "" {
+			n++
+		}
+	}
+	if n == 0 {
+		return nil, nil
+	}
+	return &shiftOffer{Days: days, Count: n, Abs: max(days, -days), Earlier: days < 0}, nil
 }
 
 // addRelation relates the page's task to another (by its number, else
@@ -139,18 +151,29 @@ func (s *Server) shiftDependents(r *http.Request, by taskd.Actor, t taskd.Task) 
 // moved (its due date when it has no start), when it has any; "" (the
 // page itself) otherwise.
 func (s *Server) shiftOfferPage(ctx context.Context, by taskd.Actor, before, after taskd.Task) string {
+	days := s.movedWithDependents(ctx, by, before, after)
+	if days == 0 {
+		return ""
+	}
+	return after.Page() + "?shift=" + strconv.Itoa(days) + "#shift"
+}
+
+// movedWithDependents is how many days an edit moved a task (its start,
+// else its due date) when the task has dependents the actor sees; 0 when
+// it did not move or has none, the cases where nothing is offered.
+func (s *Server) movedWithDependents(ctx context.Context, by taskd.Actor, before, after taskd.Task) int {
 	days := dayDelta(before.DateStart, after.DateStart)
 	if days == 0 {
 		days = dayDelta(before.DateEnd, after.DateEnd)
 	}
 	if days == 0 {
-		return ""
+		return 0
 	}
 	deps, err := s.cfg.Reads.Dependents(ctx, by.Viewer(), after.ID)
 	if err != nil || len(deps) == 0 {
-		return "" // the edit is made: no offer is no harm
+		return 0 // the edit is made: no offer is no harm
 	}
-	return after.Page() + "?shift=" + strconv.Itoa(days) + "#shift"
+	return days
 }
 
 // dayDelta is how many days a date moved; 0 when either is not set.

@@ -247,6 +247,9 @@ type timelineBar struct {
 	// Other is the assignee (rows by project) or the project (rows by
 	// assignee), shown under the name.
 	Other string
+	// Waits says the tasks on the chart this one depends on, in words
+	// ("after Design, starts with Copy"), shown under the name.
+	Waits string
 }
 
 // Class is the bar's classes.
@@ -296,15 +299,13 @@ type timelineChart struct {
 	// MoreUnscheduled counts the tasks without dates not listed.
 	MoreUnscheduled int
 	Before, After   int
-	// Arrows are the dependencies to draw between bars: none yet. The
-	// relations of tasks (issue 35, built apart) fill them from a list
-	// of {from task, to task, type} pairs; the template's "timeline
-	// arrows" place is where they are drawn.
+	// Arrows are the dependencies between the chart's rows
+	// (timelinedeps.go), which timeline.js draws over the bars.
 	Arrows []timelineArrow
 }
 
 // timelineArrow is a dependency between two tasks' bars: finish-to-start
-// ("fs") or start-to-start ("ss").
+// or start-to-start (taskd.RelationFinishToStart, RelationStartToStart).
 type timelineArrow struct {
 	From, To int64
 	Type     string

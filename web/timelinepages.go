@@ -40,10 +40,20 @@ type timelineView struct {
 	Chart    *timelineChart
 	Base     string // the account's path
 	CanWrite bool
-	// Error is a refused change of a task's dates.
-	Error *formError
+	// Error is a refused change.
+	Error *timelineRefusal
 	// Edit is the dates form of a task, nil when none is asked for.
 	Edit *timelineEdit
+	// Shift, after a task's dates moved (?offer=ID&shift=D), offers to
+	// move its dependents too.
+	Shift *timelineShiftOffer
+}
+
+// timelineShiftOffer is the offer to shift the dependents of the task
+// whose bar moved.
+type timelineShiftOffer struct {
+	Row taskRow
+	*shiftOffer
 }
 
 // timelineEdit is the dates form of one task (?edit=ID, or the task a
@@ -95,35 +105,127 @@ func (s *Server) timeline(kind string) accountHandler {
 	}
 }
 
-// reschedule is POST of a timeline's address: task, datestart and
-// dateend change the task's dates through the use case update_task uses
-// (its event, webhooks and digests), parsed as update_task parses them,
-// so it refuses what update_task refuses with the same messages. The
-// timeline answers: the same window after a change, or with the refusal
-// beside the task's row (422).
+// The changes a POST to a timeline's address makes, by its op field.
+const (
+	// timelineDates (task, datestart, dateend) changes a task's dates:
+	// the rows' form, and what timeline.js sends after a drag.
+	timelineDates = ""
+	// timelineRelate (from, to, type) adds the dependency drawn from one
+	// bar to another: to depends on from.
+	timelineRelate = "relate"
+	// timelineShift (task, days) moves the task's dependents: the offer
+	// made after its dates moved.
+	timelineShift = "shift"
+)
+
+// reschedule is POST of a timeline's address, one change by its op. A
+// task's dates change through the use case update_task uses (its event,
+// webhooks and digests), parsed as update_task parses them, so it refuses
+// what update_task refuses with the same messages; a dependency and a
+// shift go through add_task_relation's and shift_dependent_tasks' use
+// cases. The timeline answers: the same window after a change (with the
+// offer to shift a moved task's dependents), or with the refusal (422).
 func (s *Server) reschedule(kind string) accountHandler {
 	return func(w http.ResponseWriter, r *http.Request, v *view, me member) error {
 		sc, ok, err := s.timelineScopeOf(kind, w, r, v, me)
 		if !ok {
 			return err
 		}
-		id, err := taskd.ParseID(r.PostFormValue("task"), "task")
-		if err == nil {
-			var in taskd.TaskInput
-			if in, err = wire.ParseTaskInput(datesOnly(formParams(r))); err == nil {
-				_, err = s.cfg.Work.Tasks.Update(r.Context(), actor(me.Account, me.Member), id, in)
+		by := actor(me.Account, me.Member)
+		next := readTimelineWindow(r.URL.Query(), s.today(v), sc.Group).Here()
+		op, field, task := r.PostFormValue("op"), "dates", int64(0)
+		switch op {
+		case timelineRelate:
+			field, err = "relations", s.timelineRelate(r, by)
+		case timelineShift:
+			field = "days"
+			if task, err = taskd.ParseID(r.PostFormValue("task"), "task"); err == nil {
+				err = s.timelineShiftDependents(r, by, task)
 			}
+		default:
+			op = timelineDates
+			var offer string
+			if task, err = taskd.ParseID(r.PostFormValue("task"), "task"); err == nil {
+				offer, err = s.timelineDates(r, by, task)
+			}
+			next += offer
 		}
 		if err != nil {
-			fe, ok := asFormError("dates", err)
+			fe, ok := asFormError(field, err)
 			if !ok {
 				return err
 			}
-			return s.renderTimeline(w, r, v, me, sc, formStatus(w, err), fe, id)
+			return s.renderTimeline(w, r, v, me, sc, formStatus(w, err), &timelineRefusal{Op: op, formError: fe}, task)
 		}
-		win := readTimelineWindow(r.URL.Query(), s.today(v), sc.Group)
-		return see303(w, r, s.cfg.accountPath(me.Account)+sc.Path+win.Here())
+		return see303(w, r, s.cfg.accountPath(me.Account)+sc.Path+next)
 	}
+}
+
+// timelineDates changes the task's dates to the form's; the query that
+// offers to shift its dependents as far as it moved, when it has any.
+func (s *Server) timelineDates(r *http.Request, by taskd.Actor, id int64) (string, error) {
+	in, err := wire.ParseTaskInput(datesOnly(formParams(r)))
+	if err != nil {
+		return "", err
+	}
+	before, err := s.cfg.Reads.Task(r.Context(), by.Viewer(), id)
+	if err != nil {
+		return "", err
+	}
+	after, err := s.cfg.Work.Tasks.Update(r.Context(), by, id, in)
+	if err != nil {
+		return "", err
+	}
+	if days := s.movedWithDependents(r.Context(), by, before, after); days != 0 {
+		return "&offer=" + strconv.FormatInt(id, 10) + "&shift=" + strconv.Itoa(days) + "#tl-shift", nil
+	}
+	return "", nil
+}
+
+// timelineRelate adds the dependency drawn on the timeline: the task to
+// waits for the task from (finish to start unless type says otherwise).
+func (s *Server) timelineRelate(r *http.Request, by taskd.Actor) error {
+	from, ferr := taskd.ParseID(r.PostFormValue("from"), "task")
+	to, terr := taskd.ParseID(r.PostFormValue("to"), "task")
+	if ferr != nil || terr != nil {
+		return taskd.Invalid("task", "Draw a dependency from one task's bar to another's")
+	}
+	rel := taskd.Relation{From: from, To: to, Type: r.PostFormValue("type")}
+	if rel.Type == "" {
+		rel.Type = taskd.RelationFinishToStart
+	}
+	err := s.cfg.Work.Tasks.AddRelation(r.Context(), by, rel)
+	if taskd.IsNotFound(err) {
+		return taskd.Invalid("task", "One of the tasks is gone, or you cannot see it")
+	}
+	return err
+}
+
+// timelineShiftDependents moves the task's dependents by the form's days.
+func (s *Server) timelineShiftDependents(r *http.Request, by taskd.Actor, id int64) error {
+	days, err := strconv.Atoi(r.PostFormValue("days"))
+	if err != nil {
+		return taskd.Invalid("days", "Days must be a whole number")
+	}
+	_, err = s.cfg.Work.Tasks.ShiftDependents(r.Context(), by, id, days)
+	return err
+}
+
+// timelineRefusal is a change the timeline refused: which (op) and why.
+type timelineRefusal struct {
+	Op string
+	*formError
+}
+
+// What says what was not done.
+func (f *timelineRefusal) What() string {
+	switch f.Op {
+	case timelineRelate:
+		return "The dependency was not added"
+	case timelineShift:
+		return "The tasks were not shifted"
+	}
+	return "The dates were not changed"
 }
 
 // datesOnly keeps a form's start and due dates, so that a timeline's
@@ -138,8 +240,9 @@ func datesOnly(p wire.Params) wire.Params {
 }
 
 // renderTimeline shows the scope's timeline with the dates form of the
-// task edit (a refused change's, fe set) or, without one, of ?edit=ID.
-func (s *Server) renderTimeline(w http.ResponseWriter, r *http.Request, v *view, me member, sc timelineScope, status int, fe *formError, edit int64) error {
+// task edit (a refused change of dates, fe set) or, without one, of
+// ?edit=ID, and the offer to shift a moved task's dependents.
+func (s *Server) renderTimeline(w http.ResponseWriter, r *http.Request, v *view, me member, sc timelineScope, status int, fe *timelineRefusal, edit int64) error {
 	tasks, err := sc.tasks(r.Context())
 	if err != nil {
 		return err
@@ -151,13 +254,31 @@ func (s *Server) renderTimeline(w http.ResponseWriter, r *http.Request, v *view,
 	}
 	tv := &timelineView{Scope: sc, Window: win, Chart: chart, Base: s.cfg.accountPath(me.Account),
 		CanWrite: me.Member.Role.Can(taskd.PermWork), Error: fe}
+	if err := s.drawDependencies(r.Context(), v.viewer(), chart); err != nil {
+		return err
+	}
+	q := r.URL.Query()
 	if fe == nil {
-		edit, _ = strconv.ParseInt(r.URL.Query().Get("edit"), 10, 64)
+		edit, _ = strconv.ParseInt(q.Get("edit"), 10, 64)
+	} else if fe.Op != timelineDates {
+		edit = 0
 	}
 	if row, ok := chart.findRow(edit); ok && tv.CanWrite {
 		tv.Edit = &timelineEdit{Row: row, Start: row.DateStart, End: row.DateEnd}
 		if fe != nil {
 			tv.Edit.Start, tv.Edit.End, tv.Edit.Error = r.PostFormValue("datestart"), r.PostFormValue("dateend"), fe.Message
+		}
+	}
+	offer, _ := strconv.ParseInt(q.Get("offer"), 10, 64)
+	if days, _ := strconv.Atoi(q.Get("shift")); days != 0 && fe == nil && tv.CanWrite {
+		if row, ok := chart.findRow(offer); ok {
+			so, err := s.offerShift(r.Context(), v.viewer(), offer, days)
+			if err != nil {
+				return err
+			}
+			if so != nil {
+				tv.Shift = &timelineShiftOffer{Row: row, shiftOffer: so}
+			}
 		}
 	}
 	for i := range chart.Groups {

@@ -34,6 +34,9 @@ func (tv *timelineView) writeRows(g *timelineGroup) {
 		if b.Other != "" {
 			sb.WriteString(` <span class="muted">· ` + esc(b.Other) + `</span>`)
 		}
+		if b.Waits != "" {
+			sb.WriteString(` <span class="muted tl-waits">` + esc(b.Waits) + `</span>`)
+		}
 		if tv.CanWrite {
 			sb.WriteString(` <a class="tl-edit-link" href="` + edit + id + `#tl-edit">Dates<span class="inline-label"> of ` + esc(b.Name) + `</span></a>`)
 		}

@@ -111,6 +111,9 @@
   // child, so that only the part holding what is being typed waits. It
   // reports whether it replaced anything and whether something waited.
   function patch(now, next, out) {
+    // What a script draws (data-drawn: the timeline's arrows) is its own:
+    // the script, run again after a swap, draws it again.
+    if (now.hasAttribute("data-drawn") && next.hasAttribute("data-drawn")) { return; }
     if (now.outerHTML === next.outerHTML) { return; }
     if (!busy(now)) {
       now.replaceWith(document.importNode(next, true));

@@ -14,12 +14,15 @@ import (
 
 // TestBrowserCalendar: in Chromium, the week of My tasks moves a task to
 // another day with its form, and back by drag and drop; each is the
-// ordinary update of the task's due date.
+// ordinary update of the task's due date. On SQLite and PostgreSQL.
 func TestBrowserCalendar(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a browser")
 	}
-	s := testsite.New(t)
+	testsite.Each(t, testBrowserCalendar)
+}
+
+func testBrowserCalendar(t *testing.T, s *testsite.Site) {
 	cs := newCalSite(t, s)
 	id := strconv.FormatInt(cs.write, 10)
 	today := time.Now().UTC()

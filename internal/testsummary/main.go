@@ -1,8 +1,9 @@
 // Command testsummary reads "go test -json" on stdin and prints what a
 // person wants from a long run: one line per package as go test prints it,
 // the output of every failed test in full, any build error, and at the end
-// one line counting the tests run in each part of the tree, the skipped
-// ones, and above all the browser tests if any were skipped.
+// the slowest top-level tests (what to look at when the run is too long),
+// then one line counting the tests run in each part of the tree, the
+// skipped ones, and above all the browser tests if any were skipped.
 //
 //	go test -json ./... | go run ./internal/testsummary -o summary.txt
 //
@@ -27,6 +28,7 @@ func main() {
 	flag.Parse()
 	s := newSummary()
 	ok := s.read(os.Stdin, os.Stdout)
+	s.printSlowest(os.Stdout, slowestShown)
 	line := s.line()
 	fmt.Println(line)
 	if *out != "" {
@@ -62,7 +64,17 @@ type summary struct {
 	skipWhy  string
 	output   map[string][]string // by package and test, until the test ends
 	packages int
+	timed    []timedTest
 }
+
+// timedTest is a top-level test that ran, and how long it took.
+type timedTest struct {
+	name    string // package (within the module) and test
+	elapsed float64
+}
+
+// slowestShown is how many of the slowest tests a run lists.
+const slowestShown = 12
 
 func newSummary() *summary {
 	return &summary{module: "github.com/taskd/taskd", run: map[string]int{}, output: map[string][]string{}}
@@ -167,11 +179,40 @@ func (s *summary) testDone(w io.Writer, e event, key string) {
 	if browser {
 		s.browser.run++
 	}
+	s.timed = append(s.timed, timedTest{name: s.relative(e.Package) + "." + e.Test, elapsed: e.Elapsed})
 	part := s.part(e.Package)
 	if _, seen := s.run[part]; !seen {
 		s.order = append(s.order, part)
 	}
 	s.run[part]++
+}
+
+// printSlowest writes the n slowest top-level tests, slowest first.
+func (s *summary) printSlowest(w io.Writer, n int) {
+	slow := slices.SortedStableFunc(slices.Values(s.timed), func(a, b timedTest) int {
+		switch {
+		case a.elapsed > b.elapsed:
+			return -1
+		case a.elapsed < b.elapsed:
+			return 1
+		}
+		return 0
+	})
+	if len(slow) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "slowest tests:")
+	for _, t := range slow[:min(n, len(slow))] {
+		fmt.Fprintf(w, "%8.1fs  %s\n", t.elapsed, t.name)
+	}
+}
+
+// relative is a package's path within the module ("taskd" for the root).
+func (s *summary) relative(pkg string) string {
+	if rel := strings.TrimPrefix(strings.TrimPrefix(pkg, s.module), "/"); rel != "" {
+		return rel
+	}
+	return "taskd"
 }
 
 // part names a package's place in the tree: its first directory, or

@@ -12,13 +12,13 @@ const stream = `{"Action":"start","Package":"github.com/taskd/taskd/store"}
 {"Action":"output","Package":"github.com/taskd/taskd/store","Test":"TestA","Output":"=== RUN   TestA\n"}
 {"Action":"run","Package":"github.com/taskd/taskd/store","Test":"TestA/sqlite"}
 {"Action":"pass","Package":"github.com/taskd/taskd/store","Test":"TestA/sqlite"}
-{"Action":"pass","Package":"github.com/taskd/taskd/store","Test":"TestA"}
+{"Action":"pass","Package":"github.com/taskd/taskd/store","Test":"TestA","Elapsed":0.5}
 {"Action":"output","Package":"github.com/taskd/taskd/store","Test":"TestB","Output":"    b_test.go:9: the sum is 3, want 4\n"}
 {"Action":"fail","Package":"github.com/taskd/taskd/store","Test":"TestB"}
 {"Action":"fail","Package":"github.com/taskd/taskd/store","Elapsed":1.5}
 {"Action":"output","Package":"github.com/taskd/taskd/server","Test":"TestBrowserPages","Output":"    browser_test.go:41: chromium is not installed\n"}
 {"Action":"skip","Package":"github.com/taskd/taskd/server","Test":"TestBrowserPages"}
-{"Action":"pass","Package":"github.com/taskd/taskd/server","Test":"TestPages"}
+{"Action":"pass","Package":"github.com/taskd/taskd/server","Test":"TestPages","Elapsed":7.25}
 {"Action":"pass","Package":"github.com/taskd/taskd/server","Elapsed":2}
 {"Action":"build-output","ImportPath":"github.com/taskd/taskd/api","Output":"api/x.go:1:1: undefined: y\n"}
 {"Action":"fail","Package":"github.com/taskd/taskd/api","Elapsed":0}
@@ -49,5 +49,18 @@ func TestSummary(t *testing.T) {
 func TestSummaryOfNothingFails(t *testing.T) {
 	if newSummary().read(strings.NewReader("no tests here\n"), &strings.Builder{}) {
 		t.Fatal("input that is not test2json passed")
+	}
+}
+
+// TestSlowest lists the top-level tests that ran, slowest first, no more
+// than asked.
+func TestSlowest(t *testing.T) {
+	s := newSummary()
+	s.read(strings.NewReader(stream), &strings.Builder{})
+	var out strings.Builder
+	s.printSlowest(&out, 2)
+	want := "slowest tests:\n     7.2s  server.TestPages\n     0.5s  store.TestA\n"
+	if out.String() != want {
+		t.Errorf("slowest\n got %q\nwant %q", out.String(), want)
 	}
 }

@@ -171,6 +171,9 @@
   function swap(now, next) {
     var a = document.activeElement, focusID = a && a.id, y = window.scrollY;
     var focusPath = a && !focusID ? pathIn(now, a) : null, focusTag = a && a.tagName;
+    // A row a script made focusable (quick editing's j and k) is made so
+    // again, or focus() would not take.
+    var focusTab = a && a.getAttribute("tabindex");
     var out = { changed: false, waited: false };
     // A message shown once (the answer to the person's last form) stays.
     Array.prototype.forEach.call(now.children, function (c, i) {
@@ -193,7 +196,10 @@
         // The focused element was replaced: focus its counterpart, by id
         // or else by its place, when it is the same kind of element.
         var f = focusID ? document.getElementById(focusID) : atPath(now, focusPath);
-        if (f && f.tagName === focusTag) { f.focus({ preventScroll: true }); }
+        if (f && f.tagName === focusTag) {
+          if (focusTab !== null && !f.hasAttribute("tabindex")) { f.setAttribute("tabindex", focusTab); }
+          f.focus({ preventScroll: true });
+        }
       }
       window.scrollTo(window.scrollX, y);
       now.querySelectorAll("script[src]").forEach(function (s) { // bind what came in (board.js)

@@ -2,6 +2,7 @@ package taskd
 
 import (
 	"encoding/json"
+	"fmt"
 	"strconv"
 	"time"
 )
@@ -69,4 +70,32 @@ func (p ProjectRef) MarshalJSON() ([]byte, error) {
 		Name string `json:"name"`
 		Page string `json:"page"`
 	}{strconv.FormatInt(p.ID, 10), p.Name, ProjectPage(p.ID)})
+}
+
+// EventBody is what the pages read back of a stored event's JSON (an Event
+// as written): its name, object, who made it, the fields it changed and
+// its project. The live stream's messages and the activity feeds take
+// their words from it.
+type EventBody struct {
+	Name     string      `json:"event"`
+	Object   EventObject `json:"object"`
+	UserFrom struct {
+		ID   int64  `json:"id,string"`
+		Name string `json:"name"`
+	} `json:"user_from"`
+	New     map[string]any `json:"new"`
+	Old     map[string]any `json:"old"`
+	Project *struct {
+		ID   int64  `json:"id,string"`
+		Name string `json:"name"`
+	} `json:"project"`
+}
+
+// DecodeEventBody reads a stored event's JSON.
+func DecodeEventBody(data []byte) (EventBody, error) {
+	var b EventBody
+	if err := json.Unmarshal(data, &b); err != nil {
+		return EventBody{}, fmt.Errorf("reading an event: %w", err)
+	}
+	return b, nil
 }

@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"errors"
 	"time"
 
@@ -90,22 +89,6 @@ func (db *DB) liveRows(ctx context.Context, where string, args []any) ([]taskd.L
 	return evs, false, nil
 }
 
-// liveBody is what a live event takes from an event's body.
-type liveBody struct {
-	Object struct {
-		Page string `json:"page"`
-	} `json:"object"`
-	UserFrom struct {
-		ID   int64  `json:"id,string"`
-		Name string `json:"name"`
-	} `json:"user_from"`
-	New     map[string]any `json:"new"`
-	Old     map[string]any `json:"old"`
-	Project *struct {
-		Name string `json:"name"`
-	} `json:"project"`
-}
-
 // scanLive reads a row of liveColumns.
 func scanLive(s scanner) (liveRow, error) {
 	var r liveRow
@@ -114,8 +97,7 @@ func scanLive(s scanner) (liveRow, error) {
 	if err := s.Scan(&e.ID, &r.account, &e.ProjectID, &e.Name, &body, &e.TaskID, &task); err != nil {
 		return r, err
 	}
-	var b liveBody
-	_ = json.Unmarshal([]byte(body), &b) // written by emit; a body unread leaves the words out
+	b, _ := taskd.DecodeEventBody([]byte(body)) // written by emit; a body unread leaves the words out
 	e.Page, e.By, e.ByID, e.Title = b.Object.Page, b.UserFrom.Name, b.UserFrom.ID, task
 	if e.Title == "" {
 		for _, m := range []map[string]any{b.New, b.Old} {

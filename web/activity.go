@@ -2,7 +2,6 @@ package web
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
 	"slices"
 	"strconv"
@@ -40,25 +39,6 @@ type activityItem struct {
 	Object string // the task's or project's name
 	Link   string // "" when the object is gone
 	Rest   string // " to Fri 4 Dec", ": the priority to 7" …
-}
-
-// eventBody is what the words need of an event's JSON (taskd.Event).
-type eventBody struct {
-	Name   string `json:"event"`
-	Object struct {
-		Type string `json:"type"`
-		ID   string `json:"id"`
-		Page string `json:"page"`
-	} `json:"object"`
-	UserFrom struct {
-		ID   string `json:"id"`
-		Name string `json:"name"`
-	} `json:"user_from"`
-	New     map[string]any `json:"new"`
-	Old     map[string]any `json:"old"`
-	Project *struct {
-		Name string `json:"name"`
-	} `json:"project"`
 }
 
 // projectActivity is GET /a/{slug}/project/{pid}/activity[?before=id].
@@ -111,10 +91,10 @@ func (s *Server) renderActivity(w http.ResponseWriter, r *http.Request, v *view,
 		evs = evs[:activityPage]
 		av.Older = path + "?before=" + strconv.FormatInt(evs[len(evs)-1].ID, 10)
 	}
-	bodies := make([]eventBody, len(evs))
+	bodies := make([]taskd.EventBody, len(evs))
 	var ids []int64
 	for i, e := range evs {
-		if err := json.Unmarshal(e.Body, &bodies[i]); err != nil {
+		if bodies[i], err = taskd.DecodeEventBody(e.Body); err != nil {
 			return err
 		}
 		if id := eventTaskID(bodies[i]); id != 0 {
@@ -149,11 +129,10 @@ func (s *Server) taskNames(ctx context.Context, viewer taskd.Viewer, ids []int64
 
 // eventTaskID is the task an event is about (a comment's task); 0 for a
 // project's.
-func eventTaskID(b eventBody) int64 {
+func eventTaskID(b taskd.EventBody) int64 {
 	switch b.Object.Type {
 	case taskd.ObjectTask:
-		id, _ := strconv.ParseInt(b.Object.ID, 10, 64)
-		return id
+		return b.Object.ID
 	case taskd.ObjectComment: // the page is the task's, then "#com…"
 		page, _, _ := strings.Cut(b.Object.Page, "#")
 		parts := strings.Split(strings.Trim(page, "/"), "/")
@@ -164,7 +143,7 @@ func eventTaskID(b eventBody) int64 {
 }
 
 // describeEvent puts an event in words.
-func describeEvent(at time.Time, b eventBody, names map[int64]string, base string) activityItem {
+func describeEvent(at time.Time, b taskd.EventBody, names map[int64]string, base string) activityItem {
 	it := activityItem{When: at, Who: b.UserFrom.Name}
 	if it.Who == "" {
 		it.Who = "Someone"
@@ -212,7 +191,7 @@ func describeEvent(at time.Time, b eventBody, names map[int64]string, base strin
 
 // describeUpdate words a task's update: one field in full ("changed the
 // due date of" X " to Fri 4 Dec"), several listed after the name.
-func describeUpdate(b eventBody) (verb, rest string) {
+func describeUpdate(b taskd.EventBody) (verb, rest string) {
 	var parts []string
 	known := []string{"date_end", "date_start", "name", "user_to", "priority", "status", "text", "max_time", "max_money"}
 	for _, k := range known {

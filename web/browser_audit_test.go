@@ -249,6 +249,7 @@ func TestBrowserAudit(t *testing.T) {
 	c.auditPage("project-timeline-days", timeline+"?scale=day", axe)
 	c.auditPage("project-timeline-months-by-assignee", timeline+"?scale=month&group=assignee", axe)
 	c.auditPage("project-timeline-dates-form", timeline+"?edit="+ids["{bar}"]+"#tl-edit", axe)
+	c.auditPage("project-timeline-shift-offer", timeline+"?offer="+ids["{bar}"]+"&shift=2#tl-shift", axe)
 
 	// Quick editing's states (issue 35): a row's and a card's quick edit
 	// open (the shared form the script copies under the row), the task
@@ -335,6 +336,9 @@ func auditData(t *testing.T, s *testsite.Site) map[string]string {
 	q("action=add_task_relation&id_task_from=" + copyID + "&id_task_to=" + tid)
 	q("action=add_task_relation&id_task_from=" + tid + "&id_task_to=" + dueIDs[2] + "&type=start-to-start")
 	q("action=add_task_relation&id_task_from=" + tid + "&id_task_to=" + dueIDs[1])
+	// And the bar waits for nothing but makes the task due in a few days
+	// wait: an arrow on the timelines.
+	q("action=add_task_relation&id_task_from=" + bar + "&id_task_to=" + dueIDs[2])
 	cid := id(q("action=post_comment&id_task=" + tid + "&text=First+draft+is+in+the+shared+folder."))
 	costID := id(q("action=add_costs&id_task=" + tid + "&time=1:30&comment=Wireframes&email_user_from=" + url.QueryEscape(testsite.OwnerEmail)))
 	wid := id(q("action=add_webhook&url=" + url.QueryEscape(recv.URL+"/") + "&events=post_task"))

@@ -145,6 +145,17 @@ func testBrowserQuickEdit(t *testing.T, s *testsite.Site) {
 	c.run(chromedp.KeyEvent(kb.Escape))
 	c.waitFor("help-closed", `!document.getElementById('shortcuts').open && document.activeElement.matches('#task`+first+` .title a')`)
 
+	// After a live update swaps the page (someone else adds a task), the
+	// shortcuts' button still shows and opens the help.
+	swapped := eval[string](c, `document.documentElement.getAttribute('data-live-swapped') || ''`)
+	s.APIID("action=post_task&id_project=" + pid + "&title=Order+flowers")
+	c.waitFor("swapped", `document.documentElement.getAttribute('data-live-swapped') !== '`+swapped+`' && document.body.textContent.includes('Order flowers')`)
+	c.waitFor("button-after-swap", `!document.getElementById('shortcuts-open').parentElement.hidden`)
+	c.run(chromedp.Click(chromedp.CSS("#shortcuts-open")))
+	c.waitFor("help-after-swap", `document.getElementById('shortcuts').open`)
+	c.run(chromedp.KeyEvent(kb.Escape))
+	c.waitFor("help-closed-after-swap", `!document.getElementById('shortcuts').open`)
+
 	// The task page: the quick edit's priority, in place.
 	c.run(chromedp.Navigate(project+first+"/"), chromedp.WaitVisible(chromedp.CSS("#task"+first)))
 	c.run(chromedp.Click(chromedp.CSS("#task"+first+" details.quick > summary")), chromedp.WaitVisible(chromedp.CSS("#q"+first+"-priority")))

@@ -13,8 +13,9 @@
   // Once per page: live updates (live.js) run the scripts of a swapped
   // region again, and a second set of listeners would open and close
   // the same editor on one click.
-  if (window.taskdQuickEdit) { return; }
-  window.taskdQuickEdit = true;
+  // Run again after a live swap (live.js), it only shows the shortcuts'
+  // button that came in: its listeners are on the document.
+  if (window.taskdQuickEdit) { window.taskdQuickEdit(); return; }
   var live = document.createElement("div");
   live.className = "inline-label";
   live.setAttribute("role", "status");
@@ -202,22 +203,31 @@
   });
 
   // Keyboard shortcuts.
-  var help = document.getElementById("shortcuts"), opener = null;
-  var openButton = document.getElementById("shortcuts-open");
-  if (openButton) {
-    openButton.parentElement.hidden = false;
-    openButton.addEventListener("click", function () { showHelp(); });
+  // The dialog and its button are looked up when used, since a live swap
+  // may have put new ones in place.
+  var opener = null;
+  function helpDialog() { return document.getElementById("shortcuts"); }
+  function showShortcutsButton() {
+    var b = document.getElementById("shortcuts-open");
+    if (b) { b.parentElement.hidden = false; }
   }
+  window.taskdQuickEdit = showShortcutsButton;
+  showShortcutsButton();
+  document.addEventListener("click", function (e) {
+    if (e.target.closest && e.target.closest("#shortcuts-open")) { showHelp(); }
+  });
   function showHelp() {
+    var help = helpDialog();
     if (!help || help.open) { return; }
     opener = document.activeElement;
+    if (!help.taskdBound) {
+      help.taskdBound = true;
+      help.addEventListener("close", function () {
+        if (opener && document.contains(opener)) { opener.focus(); }
+        opener = null;
+      });
+    }
     help.showModal();
-  }
-  if (help) {
-    help.addEventListener("close", function () {
-      if (opener && document.contains(opener)) { opener.focus(); }
-      opener = null;
-    });
   }
   function rows() { return Array.prototype.slice.call(document.querySelectorAll("ul.tasks li.task, .board article.cardlet")); }
   function current(row) {
@@ -243,6 +253,7 @@
     return t && t.closest && (t.closest("input, textarea, select, [contenteditable]") || t.isContentEditable);
   }
   document.addEventListener("keydown", function (e) {
+    var help = helpDialog();
     if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey || typing(e.target) || (help && help.open)) {
       return;
     }

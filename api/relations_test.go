@@ -7,8 +7,10 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/api"
@@ -139,6 +141,48 @@ func TestRelationsHiddenFromToken(t *testing.T) {
 		readOnly := tokenFor(t, a.server, a, bob, taskd.RoleAdmin, "tasks_read")
 		if r := a.as(readOnly, "action", "add_task_relation", "id_task_from", open2, "id_task_to", open1); r.code() != int(api.CodeForbidden) {
 			t.Errorf("a token without tasks_write: %v, want 20", r)
+		}
+	})
+}
+
+// TestRelationShiftLimits: on both databases, shift_dependent_tasks moves
+// dates by up to 3650 days either way; 3651 either way is refused (11,
+// details days) and moves nothing.
+func TestRelationShiftLimits(t *testing.T) {
+	eachAccount(t, func(t *testing.T, a *account) {
+		pid := a.id("action", "post_project", "title", "P")
+		first := a.id("action", "post_task", "id_project", pid, "title", "first", "datestart", "02.03.2026", "dateend", "04.03.2026")
+		next := a.id("action", "post_task", "id_project", pid, "title", "next", "datestart", "05.03.2026", "dateend", "09.03.2026")
+		a.ok("action", "add_task_relation", "id_task_from", first, "id_task_to", next)
+		start := time.Date(2026, 3, 5, 0, 0, 0, 0, time.UTC)
+		end := time.Date(2026, 3, 9, 0, 0, 0, 0, time.UTC)
+		dates := func() (string, string) {
+			t.Helper()
+			task, _ := a.ok("action", "get_task", "id_task", next).Body["data"].(map[string]any)
+			s, _ := task["date_start"].(string)
+			e, _ := task["date_end"].(string)
+			return s, e
+		}
+		moved := 0
+		for _, c := range []struct {
+			days    int
+			refused bool
+		}{{3651, true}, {-3651, true}, {3650, false}, {-3650, false}, {-3650, false}, {3650, false}} {
+			r := a.call("action", "shift_dependent_tasks", "id_task", first, "days", strconv.Itoa(c.days))
+			if c.refused {
+				if r.code() != int(api.CodeInvalidValue) || r.Body["message_details"] != "days" {
+					t.Errorf("shifting by %d: %v, want 11 on days", c.days, r)
+				}
+			} else {
+				if data, _ := r.Body["data"].([]any); r.Body["status"] != "ok" || len(data) != 1 {
+					t.Errorf("shifting by %d: %v, want the one task moved", c.days, r)
+				}
+				moved += c.days
+			}
+			ws, we := start.AddDate(0, 0, moved).Format("2006-01-02"), end.AddDate(0, 0, moved).Format("2006-01-02")
+			if s, e := dates(); s != ws || e != we {
+				t.Errorf("after shifting by %d: %s..%s, want %s..%s", c.days, s, e, ws, we)
+			}
 		}
 	})
 }

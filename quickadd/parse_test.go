@@ -39,6 +39,12 @@ func TestParse(t *testing.T) {
 		// Lone signs, issue numbers and unknown priorities stay in the name.
 		{"Fix bug #12 @ ! #", Line{Name: "Fix bug #12 @ ! #"}},
 		{"Wow! !important !0 !11 !01", Line{Name: "Wow! !important !0 !11 !01"}},
+		// !0 is text however it is written: priorities run from !1.
+		{"Fix it !0", Line{Name: "Fix it !0"}},
+		{"Fix it !-0", Line{Name: "Fix it !-0"}},
+		{"Fix it !-00", Line{Name: "Fix it !-00"}},
+		// The limit is 2,000 bytes: 1,000 "é" are 2,000.
+		{strings.Repeat("é", MaxLine/2), Line{Name: strings.Repeat("é", MaxLine/2)}},
 		// A backslash keeps a shortcut in the name, without the backslash.
 		{`Tweet \@dana \#launch \!high \due today`, Line{Name: "Tweet @dana #launch !high due today"}},
 		{`Path C:\x \`, Line{Name: `Path C:\x \`}},
@@ -97,6 +103,7 @@ func TestParseRefuses(t *testing.T) {
 		{"A due fri due mon", "Only one due date"},
 		{"A start fri start mon", "Only one start date"},
 		{strings.Repeat("a", MaxLine+1), "too long"},
+		{strings.Repeat("é", MaxLine/2+1), "too long"}, // 1,001 characters, 2,002 bytes
 		{"A \xff", "not valid text"},
 	} {
 		_, err := Parse(c.line, thursday)

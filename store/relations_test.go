@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"strconv"
 	"strings"
@@ -123,6 +124,7 @@ func TestRelationRules(t *testing.T) {
 		if err := f.db.DeleteRelation(ctx, f.by, f.task["a"].ID, f.task["b"].ID); err != nil {
 			t.Fatal(err)
 		}
+		checkDeleteEvent(t, f, "a", "b", taskd.RelationFinishToStart)
 		err = f.db.DeleteRelation(ctx, f.by, f.task["a"].ID, f.task["b"].ID)
 		if te := (*taskd.Error)(nil); !errors.As(err, &te) || te.Kind != taskd.KindNotFound || te.Field != "relation" {
 			t.Errorf("deleting a relation twice: %v, want not found (relation)", err)
@@ -293,3 +295,34 @@ func TestShiftDependents(t *testing.T) {
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+// checkDeleteEvent: the last event is delete_task_relation's: update_task
+// of the dependent task with "new":{"relation_from":null} and the
+// relation in "old" (docs/api.md "Task relations (issue 35)").
+func checkDeleteEvent(t *testing.T, f *relFixture, from, to, typ string) {
+	t.Helper()
+	evs, err := f.db.Events(context.Background(), f.by.Viewer(), time.Time{}, f.project.ID)
+	if err != nil || len(evs) == 0 {
+		t.Fatalf("events: %d %v", len(evs), err)
+	}
+	last := evs[len(evs)-1]
+	var body struct {
+		Event  string                     `json:"event"`
+		Object struct{ ID string }        `json:"object"`
+		New    map[string]json.RawMessage `json:"new"`
+		Old    map[string]json.RawMessage `json:"old"`
+	}
+	if err := json.Unmarshal(last.Body, &body); err != nil {
+		t.Fatalf("the last event %s: %v", last.Body, err)
+	}
+	if body.Event != "update_task" || body.Object.ID != itoa(f.task[to].ID) {
+		t.Errorf("deleting %s → %s wrote %s of %s, want update_task of %s: %s", from, to, body.Event, body.Object.ID, to, last.Body)
+	}
+	if got, ok := body.New["relation_from"]; !ok || string(got) != "null" || len(body.New) != 1 {
+		t.Errorf("deleting %s → %s: new is %s, want {\"relation_from\":null}", from, to, last.Body)
+	}
+	var old struct{ Type, Task string }
+	if err := json.Unmarshal(body.Old["relation_from"], &old); err != nil || old.Type != typ || old.Task != itoa(f.task[from].ID) || len(body.Old) != 1 {
+		t.Errorf("deleting %s → %s: old is %s, want relation_from {type %s, task %d}", from, to, last.Body, typ, f.task[from].ID)
+	}
+}

@@ -47,7 +47,7 @@ var namedPriorities = map[string]int{"low": 0, "normal": 1, "high": 8, "urgent":
 func Parse(line string, today time.Time) (Line, error) {
 	var l Line
 	if len(line) > MaxLine {
-		return l, refuse("The line is too long: at most %d characters", MaxLine)
+		return l, refuse("The line is too long: at most %d bytes (as many letters without accents)", MaxLine)
 	}
 	if !utf8.ValidString(line) {
 		return l, refuse("The line is not valid text")

@@ -54,6 +54,9 @@
   function busy(el) {
     var a = document.activeElement;
     if (a && a !== document.body && el.contains(a) && /^(INPUT|TEXTAREA|SELECT)$/.test(a.tagName)) { return true; }
+    // A change made but not saved yet (a timeline bar moved with the keys,
+    // or being dragged) waits too.
+    if (el.matches("[data-unsaved]") || el.querySelector("[data-unsaved]")) { return true; }
     // An open editor (a fold-out, or quick editing's form opened in place)
     // is left as it is while open.
     var cs = Array.prototype.slice.call(el.querySelectorAll("input, textarea, select, details[open], .quick.open"));

@@ -35,6 +35,9 @@
   }
 
   function timeline() { return document.getElementById("timeline"); }
+  // same says whether two rows are the same task's (a live update may
+  // have put a new row in place of the one a change began on).
+  function same(a, b) { return a.dataset.task === b.dataset.task; }
   function rowOf(bar) { return bar.closest("tr[data-task]"); }
   function nameOf(row) { var n = row.querySelector(".tl-title"); return n ? n.textContent : ""; }
   function datesOf(row) { return {start: parse(row.dataset.start), end: parse(row.dataset.end)}; }
@@ -183,7 +186,9 @@
   function undo() {
     if (!pending) { return; }
     place(pending.row, datesOf(pending.row));
-    pending.row.querySelector("td.tl-cell > a").classList.remove("pending");
+    var bar = pending.row.querySelector("td.tl-cell > a");
+    bar.classList.remove("pending");
+    bar.removeAttribute("data-unsaved");
     pending = null;
   }
 
@@ -257,6 +262,7 @@
     if (n === drag.n) { return; }
     drag.n = n;
     drag.bar.classList.add("dragging");
+    drag.bar.setAttribute("data-unsaved", "");
     place(drag.row, change(drag.dates, drag.mode, n));
   });
 
@@ -274,6 +280,7 @@
     var d = drag;
     drag = null;
     d.bar.classList.remove("dragging");
+    d.bar.removeAttribute("data-unsaved");
     if (d.n === 0) { return; }
     swallowClick = true; // the click that ends a drag does not follow the link
     if (e.type === "pointercancel") { place(d.row, d.dates); return; }
@@ -294,14 +301,15 @@
     var row = rowOf(bar);
     if (e.key === "ArrowLeft" || e.key === "ArrowRight") {
       e.preventDefault();
-      if (pending && pending.row !== row) { undo(); }
+      if (pending && !same(pending.row, row)) { undo(); }
       var mode = e.shiftKey ? "end" : (e.ctrlKey || e.metaKey) ? "start" : "move";
       var from = pending ? pending.dates : datesOf(row);
       pending = {row: row, dates: change(from, mode, e.key === "ArrowLeft" ? -1 : 1)};
       bar.classList.add("pending");
+      bar.setAttribute("data-unsaved", ""); // a live update waits (live.js)
       place(row, pending.dates);
       say(nameOf(row) + ": " + describe(pending.dates) + ". Enter saves, Escape undoes.");
-    } else if (e.key === "Enter" && pending && pending.row === row) {
+    } else if (e.key === "Enter" && pending && same(pending.row, row)) {
       e.preventDefault();
       var p = pending;
       pending = null;
@@ -312,12 +320,12 @@
       say("Undone: " + nameOf(row) + " keeps " + describe(datesOf(row)) + ".");
     } else if ((e.key === "l" || e.key === "L") && !e.ctrlKey && !e.metaKey && !e.altKey) {
       e.preventDefault();
-      if (!linkFrom || linkFrom === row || !document.contains(linkFrom)) {
+      if (!linkFrom || same(linkFrom, row)) {
         linkFrom = row;
         say(nameOf(row) + ": focus the task that waits for it and press L; Escape cancels.");
         return;
       }
-      var from = linkFrom;
+      var from = document.querySelector('#timeline tr[data-task="' + linkFrom.dataset.task + '"]') || linkFrom;
       linkFrom = null;
       relate(from, row);
     } else if (e.key === "Escape" && linkFrom) {

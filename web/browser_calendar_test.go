@@ -41,9 +41,7 @@ func testBrowserCalendar(t *testing.T, s *testsite.Site) {
 	}
 
 	c := newChrome(t)
-	c.run(chromedp.Navigate(s.Base+"/login"), chromedp.WaitVisible(chromedp.CSS("#email")),
-		chromedp.SendKeys(chromedp.CSS("#email"), testsite.UserEmail), chromedp.SendKeys(chromedp.CSS("#password"), testsite.Password),
-		chromedp.Click(chromedp.CSS(`button[type=submit]`)), chromedp.WaitVisible(chromedp.CSS(`nav[aria-label="Main"]`)))
+	c.signIn(s.Base, testsite.UserEmail)
 	week := s.Base + "/a/" + s.Slug + "/my/calendar?view=week&date=" + cs.today
 	inDay := func(day string) string {
 		return fmt.Sprintf(`//td[@data-date="%s"]//li[@id="cal-task%s"]`, day, id)

@@ -36,9 +36,7 @@ func TestBrowserListsAndBoard(t *testing.T) {
 
 	c := newChrome(t)
 	acct := s.Base + "/a/" + s.Slug
-	c.run(chromedp.Navigate(s.Base+"/login"), chromedp.WaitVisible(chromedp.CSS("#email")),
-		chromedp.SendKeys(chromedp.CSS("#email"), testsite.OwnerEmail), chromedp.SendKeys(chromedp.CSS("#password"), testsite.Password),
-		chromedp.Click(chromedp.CSS(`button[type=submit]`)), chromedp.WaitVisible(chromedp.CSS(`nav[aria-label="Main"]`)))
+	c.signIn(s.Base, testsite.OwnerEmail)
 
 	if !t.Run("the project's 60 tasks show in two pages", func(t *testing.T) {
 		c := c.in(t)
@@ -178,9 +176,7 @@ func TestBrowserBoardAt1280(t *testing.T) {
 
 	c := newChrome(t)
 	acct := s.Base + "/a/" + s.Slug
-	c.run(chromedp.Navigate(s.Base+"/login"), chromedp.WaitVisible(chromedp.CSS("#email")),
-		chromedp.SendKeys(chromedp.CSS("#email"), testsite.OwnerEmail), chromedp.SendKeys(chromedp.CSS("#password"), testsite.Password),
-		chromedp.Click(chromedp.CSS(`button[type=submit]`)), chromedp.WaitVisible(chromedp.CSS(`nav[aria-label="Main"]`)))
+	c.signIn(s.Base, testsite.OwnerEmail)
 	type layout struct {
 		Cols  []float64
 		Forms []struct {

@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 
 	"github.com/taskd/taskd"
@@ -36,12 +35,8 @@ func TestBrowserViewsWithoutJavaScript(t *testing.T) {
 		return tk
 	}
 	c := newChrome(t)
-	if _, err := chromedp.Call(c.ctx, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: true}); err != nil {
-		t.Fatal(err)
-	}
-	c.run(chromedp.Navigate(s.Base+"/login"), chromedp.WaitVisible(chromedp.CSS("#email")),
-		chromedp.SendKeys(chromedp.CSS("#email"), testsite.OwnerEmail), chromedp.SendKeys(chromedp.CSS("#password"), testsite.Password),
-		chromedp.Click(chromedp.CSS(`button[type=submit]`)), chromedp.WaitVisible(chromedp.CSS(`nav[aria-label="Main"]`)))
+	c.noScript()
+	c.signIn(s.Base, testsite.OwnerEmail)
 	acct := s.Base + "/a/" + s.Slug
 	project := acct + "/project/" + strconv.FormatInt(cs.project, 10)
 

@@ -31,9 +31,7 @@ func TestBrowserInvitationAndReset(t *testing.T) {
 	acct := s.Base + "/a/" + s.Slug
 	const nia = "nia@acme.example"
 
-	c.run(chromedp.Navigate(s.Base+"/login"), chromedp.WaitVisible(chromedp.CSS("#email")),
-		chromedp.SendKeys(chromedp.CSS("#email"), testsite.OwnerEmail), chromedp.SendKeys(chromedp.CSS("#password"), testsite.Password),
-		chromedp.Click(chromedp.CSS(`button[type=submit]`)), chromedp.WaitVisible(chromedp.CSS(`nav[aria-label="Main"]`)))
+	c.signIn(s.Base, testsite.OwnerEmail)
 	c.run(chromedp.Navigate(acct+"/people"), chromedp.WaitVisible(chromedp.CSS("#person-email")))
 	c.see("people", "Invite a person", "Teams")
 	c.run(chromedp.SendKeys(chromedp.CSS("#person-email"), nia), chromedp.SendKeys(chromedp.CSS("#person-first"), "Nia"),

@@ -59,9 +59,7 @@ func testBrowserQuickEdit(t *testing.T, s *testsite.Site) {
 
 	c := newChrome(t)
 	acct := s.Base + "/a/" + s.Slug
-	c.run(chromedp.Navigate(s.Base+"/login"), chromedp.WaitVisible(chromedp.CSS("#email")),
-		chromedp.SendKeys(chromedp.CSS("#email"), testsite.OwnerEmail), chromedp.SendKeys(chromedp.CSS("#password"), testsite.Password),
-		chromedp.Click(chromedp.CSS(`button[type=submit]`)), chromedp.WaitVisible(chromedp.CSS(`nav[aria-label="Main"]`)))
+	c.signIn(s.Base, testsite.OwnerEmail)
 	project := acct + "/project/" + pid + "/"
 	c.run(chromedp.Navigate(project), chromedp.WaitVisible(chromedp.CSS("#quickadd-line")))
 	c.waitFor("script", `!document.getElementById('shortcuts-open').parentElement.hidden`)

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 	"github.com/taskd/taskd/internal/testsite"
 )
@@ -97,6 +98,24 @@ func newChromeWithin(t *testing.T, within time.Duration) *chrome {
 	}()
 	t.Cleanup(c.checkConsole)
 	return c
+}
+
+// signIn signs in on the site at base as the person with the e-mail
+// (the test sites' password), and waits for the signed-in page.
+func (c *chrome) signIn(base, email string) {
+	c.t.Helper()
+	c.run(chromedp.Navigate(base+"/login"), chromedp.WaitVisible(chromedp.CSS("#email")),
+		chromedp.SendKeys(chromedp.CSS("#email"), email), chromedp.SendKeys(chromedp.CSS("#password"), testsite.Password),
+		chromedp.Click(chromedp.CSS(`button[type=submit]`)), chromedp.WaitVisible(chromedp.CSS(`nav[aria-label="Main"]`)))
+}
+
+// noScript turns JavaScript off in the browser, for the pages' way
+// without it.
+func (c *chrome) noScript() {
+	c.t.Helper()
+	if _, err := chromedp.Call(c.ctx, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: true}); err != nil {
+		c.t.Fatal(err)
+	}
 }
 
 func (c *chrome) run(steps ...chromedp.Action[chromedp.Void]) {
@@ -268,9 +287,7 @@ func TestBrowser(t *testing.T) {
 
 	if !t.Run("the owner signs in and sees their accounts", func(t *testing.T) {
 		c := c.in(t)
-		c.run(chromedp.Navigate(s.Base+"/login"), chromedp.WaitVisible(chromedp.CSS("#email")),
-			chromedp.SendKeys(chromedp.CSS("#email"), testsite.OwnerEmail), chromedp.SendKeys(chromedp.CSS("#password"), testsite.Password),
-			chromedp.Click(chromedp.CSS(`button[type=submit]`)), chromedp.WaitVisible(chromedp.CSS(`nav[aria-label="Main"]`)))
+		c.signIn(s.Base, testsite.OwnerEmail)
 		c.see("signed-in", "Your accounts", "Acme", "Other")
 	}) {
 		return

@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
@@ -38,9 +37,7 @@ func TestBrowserTimeline(t *testing.T) {
 func testBrowserTimeline(t *testing.T, s *testsite.Site) {
 	s, pid, ids := timelineOn(t, s)
 	c := newChrome(t)
-	c.run(chromedp.Navigate(s.Base+"/login"), chromedp.WaitVisible(chromedp.CSS("#email")),
-		chromedp.SendKeys(chromedp.CSS("#email"), testsite.OwnerEmail), chromedp.SendKeys(chromedp.CSS("#password"), testsite.Password),
-		chromedp.Click(chromedp.CSS(`button[type=submit]`)), chromedp.WaitVisible(chromedp.CSS(`nav[aria-label="Main"]`)))
+	c.signIn(s.Base, testsite.OwnerEmail)
 	c.run(chromedp.Navigate(fmt.Sprintf("%s/project/%d/timeline?scale=day", s.AccountURL(), pid)), chromedp.WaitVisible(chromedp.CSS("table.tl")),
 		chromedp.WaitVisible(chromedp.CSS("#tl-keys")))
 	c.see("timeline", "Write the copy", "Unscheduled", "Drag a bar to move it")
@@ -173,12 +170,8 @@ func TestBrowserTimelineWithoutJavaScript(t *testing.T) {
 	}
 	s, pid, ids := timelineSite(t)
 	c := newChrome(t)
-	if _, err := chromedp.Call(c.ctx, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: true}); err != nil {
-		t.Fatal(err)
-	}
-	c.run(chromedp.Navigate(s.Base+"/login"), chromedp.WaitVisible(chromedp.CSS("#email")),
-		chromedp.SendKeys(chromedp.CSS("#email"), testsite.OwnerEmail), chromedp.SendKeys(chromedp.CSS("#password"), testsite.Password),
-		chromedp.Click(chromedp.CSS(`button[type=submit]`)), chromedp.WaitVisible(chromedp.CSS(`nav[aria-label="Main"]`)))
+	c.noScript()
+	c.signIn(s.Base, testsite.OwnerEmail)
 	c.run(chromedp.Navigate(fmt.Sprintf("%s/project/%d/timeline", s.AccountURL(), pid)), chromedp.WaitVisible(chromedp.CSS("table.tl")))
 	c.see("timeline-no-js", "Write the copy", "Launch day", "Someday", "Unscheduled")
 	hidden, err := chromedp.Run(c.ctx, chromedp.Evaluate[bool](`document.getElementById('tl-keys').hidden`))

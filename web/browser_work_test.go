@@ -27,9 +27,7 @@ func TestBrowserTimerAndTimesheet(t *testing.T) {
 
 	c := newChrome(t)
 	acct := s.Base + "/a/" + s.Slug
-	c.run(chromedp.Navigate(s.Base+"/login"), chromedp.WaitVisible(chromedp.CSS("#email")),
-		chromedp.SendKeys(chromedp.CSS("#email"), testsite.OwnerEmail), chromedp.SendKeys(chromedp.CSS("#password"), testsite.Password),
-		chromedp.Click(chromedp.CSS(`button[type=submit]`)), chromedp.WaitVisible(chromedp.CSS(`nav[aria-label="Main"]`)))
+	c.signIn(s.Base, testsite.OwnerEmail)
 
 	taskPage := acct + "/project/" + pid + "/" + tid + "/"
 	c.run(chromedp.Navigate(taskPage), chromedp.WaitVisible(`//button[text()="Start timer"]`))
@@ -120,9 +118,7 @@ func TestBrowserFiles(t *testing.T) {
 
 	c := newChrome(t)
 	acct := s.Base + "/a/" + s.Slug
-	c.run(chromedp.Navigate(s.Base+"/login"), chromedp.WaitVisible(chromedp.CSS("#email")),
-		chromedp.SendKeys(chromedp.CSS("#email"), testsite.OwnerEmail), chromedp.SendKeys(chromedp.CSS("#password"), testsite.Password),
-		chromedp.Click(chromedp.CSS(`button[type=submit]`)), chromedp.WaitVisible(chromedp.CSS(`nav[aria-label="Main"]`)))
+	c.signIn(s.Base, testsite.OwnerEmail)
 
 	c.run(chromedp.Navigate(acct+"/project/"+pid+"/"+tid+"/"), chromedp.WaitVisible(chromedp.CSS("#task-files")))
 	c.see("no-files", "No files attached to the task.")

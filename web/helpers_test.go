@@ -10,13 +10,21 @@ import (
 	"github.com/taskd/taskd/work"
 )
 
+// pagesConfig is the pages' configuration on the site's store, every part
+// of it the store's.
+func pagesConfig(s *testsite.Site) web.Config {
+	st := s.Store
+	return web.Config{Reads: st, Accounts: st, Directory: st, Invitations: st, Sessions: st, Apps: st,
+		Webhooks: st, Counts: st, Sealer: s.Sealer, Work: work.New(st, taskd.DefaultFileLimits), Calendar: st, Live: st}
+}
+
 // pagesOf builds the pages on the site's store, every one of them (the
 // webhook pages too), for the tests that walk their routes.
 func pagesOf(t *testing.T, s *testsite.Site) *web.Server {
 	t.Helper()
-	st := s.Store
-	pages, err := web.New(web.Config{Reads: st, Accounts: st, Directory: st, Invitations: st, Sessions: st, Apps: st,
-		Webhooks: st, Counts: st, Hooks: webhook.NewService(st, s.Sealer, nil, nil, nil), Work: work.New(st, taskd.DefaultFileLimits), Calendar: st})
+	cfg := pagesConfig(s)
+	cfg.Hooks = webhook.NewService(s.Store, s.Sealer, nil, nil, nil)
+	pages, err := web.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,15 +4,12 @@ import (
 	"bufio"
 	"context"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/internal/testsite"
 	"github.com/taskd/taskd/web"
-	"github.com/taskd/taskd/work"
 )
 
 // TestLiveStreamAnswers: a member's stream is Server-Sent Events with a
@@ -20,17 +17,8 @@ import (
 // finds no account, neither getting a stream.
 func TestLiveStreamAnswers(t *testing.T) {
 	s := testsite.New(t)
-	st := s.Store
-	pages, err := web.New(web.Config{Reads: st, Accounts: st, Directory: st, Invitations: st, Sessions: st, Apps: st,
-		Webhooks: st, Counts: st, Sealer: s.Sealer, Work: work.New(st, taskd.DefaultFileLimits), Live: st, LiveHeartbeat: 20 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	mux := http.NewServeMux()
-	pages.Mount(mux)
-	srv := httptest.NewServer(mux)
-	t.Cleanup(srv.Close)
-	live := srv.URL + "/a/" + s.Slug + "/live"
+	base := pagesWith(t, s, func(c *web.Config) { c.LiveHeartbeat = 20 * time.Millisecond })
+	live := base + "/a/" + s.Slug + "/live"
 
 	b := s.SignedIn(testsite.UserEmail) // its cookie holds for every port of the host
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -58,7 +46,7 @@ func TestLiveStreamAnswers(t *testing.T) {
 	if p := s.Browser().Get(live); p.Status != http.StatusSeeOther || !strings.HasPrefix(p.Header.Get("Location"), "/login") {
 		t.Errorf("a visitor's stream: %d %s", p.Status, p.Header.Get("Location"))
 	}
-	if p := b.Get(srv.URL + "/a/" + s.Other + "/live"); p.Status != http.StatusNotFound || strings.Contains(p.Header.Get("Content-Type"), "event-stream") {
+	if p := b.Get(base + "/a/" + s.Other + "/live"); p.Status != http.StatusNotFound || strings.Contains(p.Header.Get("Content-Type"), "event-stream") {
 		t.Errorf("another account's stream: %d %s", p.Status, p.Header.Get("Content-Type"))
 	}
 }

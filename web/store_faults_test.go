@@ -17,18 +17,17 @@ import (
 	"github.com/taskd/taskd/internal/testsite"
 	"github.com/taskd/taskd/secret"
 	"github.com/taskd/taskd/web"
-	"github.com/taskd/taskd/work"
 )
 
-// pagesWith serves the pages on the site's store, with the calendar and
-// account stores given and the log written to logs, on a server of its
-// own (the site's cookies hold for every port of the host).
-func pagesWith(t *testing.T, s *testsite.Site, cal web.CalendarStore, accounts web.AccountStore, logs *syncBuffer) string {
+// pagesWith serves the pages on the site's store, on a server of its own
+// (the site's cookies hold for every port of the host), with the
+// configuration changed by adjust: another store in a part, a log, a
+// heartbeat.
+func pagesWith(t *testing.T, s *testsite.Site, adjust func(*web.Config)) string {
 	t.Helper()
-	st := s.Store
-	log := slog.New(slog.NewTextHandler(logs, nil))
-	pages, err := web.New(web.Config{Reads: st, Accounts: accounts, Directory: st, Invitations: st, Sessions: st, Apps: st,
-		Webhooks: st, Counts: st, Sealer: s.Sealer, Log: log, Work: work.New(st, taskd.DefaultFileLimits), Calendar: cal})
+	cfg := pagesConfig(s)
+	adjust(&cfg)
+	pages, err := web.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,7 +108,7 @@ func TestActivityFeedsNamesAsViewer(t *testing.T) {
 			}
 		})
 	}}
-	base := pagesWith(t, s, race, s.Store, &syncBuffer{})
+	base := pagesWith(t, s, func(c *web.Config) { c.Calendar = race })
 	g := s.SignedIn(guestEmail)
 	page := g.In(t).Get(fmt.Sprintf("%s/a/%s/project/%d/activity", base, s.Slug, p.ID))
 	if page.Status != 200 || !strings.Contains(page.Body, "changed the due date of") {
@@ -139,7 +138,9 @@ func TestICalFeedErrorLogsNoSecret(t *testing.T) {
 	ctx := context.Background()
 	_, owner := s.Owner()
 	var logs syncBuffer
-	base := pagesWith(t, s, s.Store, failingMemberships{s.Store}, &logs)
+	base := pagesWith(t, s, func(c *web.Config) {
+		c.Accounts, c.Log = failingMemberships{s.Store}, slog.New(slog.NewTextHandler(&logs, nil))
+	})
 	token := secret.Token(32)
 	if _, err := s.Store.SetICalToken(ctx, owner.Person.ID, secret.HashToken(token)); err != nil {
 		t.Fatal(err)

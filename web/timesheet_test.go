@@ -466,9 +466,7 @@ func TestTimesheetInBrowser(t *testing.T) {
 	sh := newSheet(t, testsite.New(t))
 	s := sh.s
 	c := newChrome(t)
-	c.run(chromedp.Navigate(s.Base+"/login"), chromedp.WaitVisible(chromedp.CSS("#email")),
-		chromedp.SendKeys(chromedp.CSS("#email"), testsite.OwnerEmail), chromedp.SendKeys(chromedp.CSS("#password"), testsite.Password),
-		chromedp.Click(chromedp.CSS(`button[type=submit]`)), chromedp.WaitVisible(chromedp.CSS(`nav[aria-label="Main"]`)))
+	c.signIn(s.Base, testsite.OwnerEmail)
 	c.run(chromedp.Navigate(fmt.Sprintf("%s/a/%s/timesheet?from=%s&to=%s", s.Base, s.Slug, sh.day(60), sh.day(0))),
 		chromedp.WaitVisible(chromedp.CSS("main svg")))
 	c.see("timesheet", "Timesheet", "Hours per week", "By person", "tess@acme.example", "Download CSV", "page 1 of 2")

@@ -161,7 +161,7 @@ var uiComponents = []struct{ file, page, variant, selector string }{
 	{"task-rows-phone-dark", "project-1", "phone-dark", "ul.tasks"},
 	{"add-task", "project-1", "desktop", "form.add-task"},
 	{"task-actions", "project-1-1", "desktop", "#main > .card"},
-	{"empty-state", "my", "desktop", "p.card.empty"},
+	{"empty-state", "project-1-1-2", "desktop", "p.card.empty"},
 	{"delivery-log", "settings-webhooks-1", "desktop", ".card.scroll"},
 	{"settings-index", "settings", "phone-dark", "main"},
 	{"board-column", "project-1-board", "desktop", ".board .column"},
@@ -173,6 +173,12 @@ var uiComponents = []struct{ file, page, variant, selector string }{
 	{"activity-list", "project-1-activity", "phone-dark", "ol.activity"},
 	{"timeline", "project-1-timeline", "desktop", "#timeline"},
 	{"timeline-phone-dark", "project-1-timeline", "phone-dark", "#timeline"},
+	{"timeline-dependencies", "project-timeline-shift-offer", "desktop", "#timeline"},
+	{"quick-add", "project-1", "desktop", "form.quickadd"},
+	{"quick-edit", "project-quick-edit-open", "desktop", ".quick.open"},
+	{"quick-edit-phone-dark", "project-quick-edit-open", "phone-dark", ".quick.open"},
+	{"shortcuts-help", "my-shortcuts-help", "desktop", "#shortcuts"},
+	{"live-notice", "live-notice", "desktop", ".live-notice"},
 }
 
 // componentShots saves the components of uiComponents found on this page
@@ -184,6 +190,12 @@ func (c *chrome) componentShots(page, variant string) {
 	}
 	for _, u := range uiComponents {
 		if u.page != page || u.variant != variant {
+			continue
+		}
+		// A selector the page lacks would make Screenshot wait until the
+		// test's time runs out.
+		if there, err := chromedp.Run(c.ctx, chromedp.Evaluate[bool](fmt.Sprintf(`!!document.querySelector(%q)`, u.selector))); err != nil || !there {
+			c.t.Errorf("component %s: no %s on %s (%s) (%v)", u.file, u.selector, page, variant, err)
 			continue
 		}
 		buf, err := chromedp.Run(c.ctx, chromedp.Screenshot(chromedp.CSS(u.selector), chromedp.NodeVisible))
@@ -247,7 +259,8 @@ func TestBrowserAudit(t *testing.T) {
 	c.auditPage("project-timeline-days", timeline+"?scale=day", axe)
 	c.auditPage("project-timeline-months-by-assignee", timeline+"?scale=month&group=assignee", axe)
 	c.auditPage("project-timeline-dates-form", timeline+"?edit="+ids["{bar}"]+"#tl-edit", axe)
-	c.auditPage("project-timeline-shift-offer", timeline+"?offer="+ids["{bar}"]+"&shift=2#tl-shift", axe)
+	// With its arrows drawn (the script runs once the page has loaded).
+	c.auditState("project-timeline-shift-offer", timeline+"?offer="+ids["{bar}"]+"&shift=2#tl-shift", axe, "0")
 
 	// Quick editing's states (issue 35): a row's and a card's quick edit
 	// open (the shared form the script copies under the row), the task

@@ -16,13 +16,6 @@ import (
 // liveChanges is how many changes the two-browser test makes.
 const liveChanges = 50
 
-// signInChrome signs a Chromium in as email.
-func signInChrome(c *chrome, base, email string) {
-	c.run(chromedp.Navigate(base+"/login"), chromedp.WaitVisible(chromedp.CSS("#email")),
-		chromedp.SendKeys(chromedp.CSS("#email"), email), chromedp.SendKeys(chromedp.CSS("#password"), testsite.Password),
-		chromedp.Click(chromedp.CSS(`button[type=submit]`)), chromedp.WaitVisible(chromedp.CSS(`nav[aria-label="Main"]`)))
-}
-
 // watchTitles records, in the page, when each of the names first shows in
 // its main element (Date.now(), the clock both browsers share).
 const watchTitles = `window.liveSeen = {};
@@ -39,7 +32,8 @@ const watchTitles = `window.liveSeen = {};
 
 // TestLiveTwoBrowsers: person B's open project page shows each of person
 // A's changes, made in another browser, without a reload, with a quiet
-// notice; it measures change → shown over 50 changes.
+// notice; it measures change → shown over 50 changes. A task hidden from
+// B, added and changed after them, reaches neither B's stream nor page.
 func TestLiveTwoBrowsers(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts two browsers")
@@ -52,8 +46,8 @@ func TestLiveTwoBrowsers(t *testing.T) {
 		}
 		page := s.AccountURL() + p.Page()
 		a, b := newChrome(t), newChrome(t)
-		signInChrome(a, s.Base, testsite.OwnerEmail)
-		signInChrome(b, s.Base, testsite.UserEmail)
+		a.signIn(s.Base, testsite.OwnerEmail)
+		b.signIn(s.Base, testsite.UserEmail)
 		b.run(chromedp.Navigate(page), chromedp.WaitVisible(chromedp.CSS("#task-title")))
 		if _, err := chromedp.Run(b.ctx, chromedp.Poll[bool](`document.documentElement.getAttribute("data-live") === "open"`,
 			chromedp.WithPollingInterval(20*time.Millisecond))); err != nil {
@@ -109,6 +103,38 @@ func TestLiveTwoBrowsers(t *testing.T) {
 		b.checkControls("live-updated")
 		b.shot("live-updated")
 		t.Run("the notice passes the page audit", func(t *testing.T) { b.in(t).auditHere("live-notice", axeSource(t)) })
+
+		// A task hidden from B, added and changed, never reaches B's
+		// stream, page or notice; the visible task added after it does.
+		if _, err := chromedp.Run(b.ctx, chromedp.Evaluate[bool](`window.liveLog = [];
+			window.liveLogStream = new EventSource(document.querySelector("script[data-stream]").getAttribute("data-stream"));
+			window.liveLogStream.addEventListener("change", e => window.liveLog.push(e.data)); true`)); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := chromedp.Run(b.ctx, chromedp.Poll[bool](`window.liveLogStream.readyState === 1`, chromedp.WithPollingTimeout(10*time.Second))); err != nil {
+			t.Fatalf("B's second stream never opened: %v", err)
+		}
+		ctx := context.Background()
+		secret, err := s.Store.CreateTask(ctx, owner, p.ID, 0, taskd.TaskInput{Name: new("Secret-hidden"), Hidden: []string{testsite.OwnerEmail}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.Store.UpdateTask(ctx, owner, secret.ID, taskd.TaskInput{Name: new("Secret-hidden-renamed")}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.Store.CreateTask(ctx, owner, p.ID, 0, taskd.TaskInput{Name: new("Live-after-hidden")}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := chromedp.Run(b.ctx, chromedp.Poll[bool](`document.querySelector("main").textContent.includes("Live-after-hidden") && window.liveLog.some(d => d.includes("Live-after-hidden"))`,
+			chromedp.WithPollingTimeout(30*time.Second))); err != nil {
+			t.Fatalf("the visible task after the hidden one never showed on B's page: %v", err)
+		}
+		leak, err := chromedp.Run(b.ctx, chromedp.Evaluate[[]string](fmt.Sprintf(`window.liveLog.filter(d => d.includes("Secret") || JSON.parse(d).task === %d)
+			.concat(document.body.textContent.includes("Secret") ? ["the page: " + document.body.textContent.slice(0, 200)] : [])`, secret.ID)))
+		if err != nil || len(leak) > 0 {
+			t.Errorf("the hidden task reached B: %v (%v)", leak, err)
+		}
+		b.shot("live-hidden-task")
 		b.checkConsole()
 		a.checkConsole()
 	})
@@ -133,6 +159,7 @@ func (c *chrome) auditHere(name, axe string) {
 			c.t.Fatal(err)
 		}
 		c.shot(name + "-" + v.label)
+		c.componentShots(name, v.label)
 		where := name + " (" + v.label + ")"
 		problems, err := chromedp.Run(c.ctx, chromedp.Evaluate[[]string](layoutJS))
 		if err != nil {

@@ -1,0 +1,56 @@
+package source
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+)
+
+// ErrTooLarge is a file over the download bound (Options.MaxFileBytes).
+var ErrTooLarge = errors.New("the file is larger than the download bound")
+
+// Download streams the content of f to w through the API's download action
+// (id_file), on the source's own host only: the File's page, an address of
+// the answer, is never followed, and redirects to another host are refused.
+// It returns the size and the hex SHA-256 of what it wrote. A file over
+// Options.MaxFileBytes, or whose size differs from the one the source
+// listed, is an error. Failures before the first byte are retried as any
+// call's; once bytes were written to w, an error is returned as is (the
+// caller starts again with a fresh w).
+func (c *Client) Download(ctx context.Context, f File, w io.Writer) (size int64, sum string, err error) {
+	if _, err := id("id_file", flexString(f.ID)); err != nil {
+		return 0, "", &ActionError{Action: "download", Err: err}
+	}
+	if f.Size > c.maxF {
+		return 0, "", &ActionError{Action: "download", Err: fmt.Errorf("file %s: %w (%d > %d bytes)", f.ID, ErrTooLarge, f.Size, c.maxF)}
+	}
+	err = c.do(ctx, "download", []param{{"id_file", f.ID}}, nil, func(res *http.Response) error {
+		if res.ContentLength > c.maxF {
+			return fmt.Errorf("file %s: %w (%d > %d bytes)", f.ID, ErrTooLarge, res.ContentLength, c.maxF)
+		}
+		h := sha256.New()
+		n, err := io.Copy(io.MultiWriter(w, h), io.LimitReader(res.Body, c.maxF+1))
+		if err != nil {
+			return fmt.Errorf("file %s after %d bytes: %w", f.ID, n, clean(err))
+		}
+		if n > c.maxF {
+			return fmt.Errorf("file %s: %w (more than %d bytes)", f.ID, ErrTooLarge, c.maxF)
+		}
+		if res.ContentLength >= 0 && n != res.ContentLength {
+			return fmt.Errorf("file %s: %d bytes of the %d announced", f.ID, n, res.ContentLength)
+		}
+		if f.Size >= 0 && n != f.Size {
+			return fmt.Errorf("file %s: %d bytes, the source listed %d", f.ID, n, f.Size)
+		}
+		size, sum = n, hex.EncodeToString(h.Sum(nil))
+		return nil
+	})
+	if err != nil {
+		return 0, "", err
+	}
+	return size, sum, nil
+}

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"encoding/json"
 	"strconv"
 	"strings"
 
@@ -28,15 +29,34 @@ func renderTagGroup(g taskd.TagGroup) tagGroupOut {
 }
 
 // tagMap is an object's tags field: {"id": "title"}.
-func tagMap(tags []taskd.Tag) map[string]string {
+func tagMap(tags []taskd.Tag) tagObject {
 	if len(tags) == 0 {
 		return nil
 	}
-	m := make(map[string]string, len(tags))
-	for _, t := range tags {
-		m[strconv.FormatInt(t.ID, 10)] = t.Title
+	return tagObject(tags)
+}
+
+// tagObject is an object's tags as the API writes them, {"id": "title"},
+// in the tags' order (their groups' order, then each group's), which a
+// map would lose: JSON's objects keep the order they are written in for
+// every client that reads them in order (PHP's arrays among them).
+type tagObject []taskd.Tag
+
+// MarshalJSON writes the object in the tags' order.
+func (o tagObject) MarshalJSON() ([]byte, error) {
+	b := []byte{'{'}
+	for i, t := range o {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendQuote(b, strconv.FormatInt(t.ID, 10))
+		title, err := json.Marshal(t.Title)
+		if err != nil {
+			return nil, err
+		}
+		b = append(append(b, ':'), title...)
 	}
-	return m
+	return append(b, '}'), nil
 }
 
 // tagFilters reads type and access (empty: any).

@@ -25,7 +25,7 @@ type taskOut struct {
 	Text      *string           `json:"text,omitempty"`
 	Project   *taskd.ProjectRef `json:"project,omitempty"`
 	// Tags are the task's tags, {"id": "title"}, when it has any.
-	Tags map[string]string `json:"tags,omitempty"`
+	Tags tagObject `json:"tags,omitempty"`
 	// MaxTime (hours) and MaxMoney are the budget, bare numbers, when set.
 	MaxTime  json.Number `json:"max_time,omitempty"`
 	MaxMoney json.Number `json:"max_money,omitempty"`
@@ -147,7 +147,7 @@ type projectOut struct {
 	// Company is the project's folder.
 	Company string `json:"company,omitempty"`
 	// Tags are the project's tags, {"id": "title"}, when it has any.
-	Tags map[string]string `json:"tags,omitempty"`
+	Tags tagObject `json:"tags,omitempty"`
 	// MaxTime (hours) and MaxMoney are the budget, bare numbers, when set.
 	MaxTime  json.Number `json:"max_time,omitempty"`
 	MaxMoney json.Number `json:"max_money,omitempty"`

@@ -471,3 +471,48 @@ func TestTagOrderRenamesAndDeletions(t *testing.T) {
 		})
 	})
 }
+
+// TestTagsOfAnObjectInTheirOrder: a task's and a project's tags field,
+// {"id": "title"}, lists the tags in their order (the groups', then each
+// group's), not in the order of their ids' text, which sorting the
+// object's keys would give. On SQLite and PostgreSQL.
+func TestTagsOfAnObjectInTheirOrder(t *testing.T) {
+	eachAccount(t, func(t *testing.T, a *account) {
+		a.ok("action", "add_task_tag_groups", "type", "label", "access", "public", "title", "Topics")
+		// Ten tags, so that "10" comes before "2" as text; then sorted
+		// backwards.
+		var titles, ids []string
+		for i := range 10 {
+			titles = append(titles, fmt.Sprintf("T%02d", i))
+		}
+		for _, tag := range a.ok("action", "add_task_tags", "group", "Topics", "title", strings.Join(titles, ",")).list() {
+			ids = append(ids, fmt.Sprint(tag.(map[string]any)["id"]))
+		}
+		slices.Reverse(ids)
+		a.ok("action", "sort_task_tags", "group", "Topics", "order", strings.Join(ids, ","))
+		pid := a.id("action", "post_project", "title", "Order")
+		tid := a.id("action", "post_task", "id_project", pid, "title", "Tagged", "tags", strings.Join(ids, ","))
+		want := make([]string, len(ids))
+		for i, id := range ids {
+			want[i] = fmt.Sprintf("%q:%q", id, titles[len(titles)-1-i])
+		}
+		raw := a.ok("action", "get_task", "id_task", tid).Raw
+		if !strings.Contains(raw, `"tags":{`+strings.Join(want, ",")+`}`) {
+			t.Errorf("the task's tags are not in their order %v:\n%s", ids, raw)
+		}
+		a.ok("action", "add_project_tag_groups", "type", "label", "access", "public", "title", "Kinds")
+		var pids []string
+		for _, tag := range a.ok("action", "add_project_tags", "group", "Kinds", "title", "K0,K1,K2,K3,K4,K5,K6,K7,K8,K9,K10").list() {
+			pids = append(pids, fmt.Sprint(tag.(map[string]any)["id"]))
+		}
+		a.ok("action", "update_project_tags", "id_project", pid, "plus", strings.Join(pids, ","))
+		raw = a.ok("action", "get_project", "id_project", pid).Raw
+		var pwant []string
+		for i, id := range pids {
+			pwant = append(pwant, fmt.Sprintf("%q:%q", id, fmt.Sprintf("K%d", i)))
+		}
+		if !strings.Contains(raw, `"tags":{`+strings.Join(pwant, ",")+`}`) {
+			t.Errorf("the project's tags are not in their order:\n%s", raw)
+		}
+	})
+}

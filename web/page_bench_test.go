@@ -84,7 +84,8 @@ func fillProject(b *testing.B, s *testsite.Site, by taskd.Actor, projectID int64
 
 // BenchmarkTimeline serves a project's timeline of 500 tasks (400 tasks,
 // 100 subtasks, dates around today: bars, milestones, a tenth without
-// dates, every third task done) over HTTP on loopback to a signed-in
+// dates, every third task done; 133 finish-to-start dependencies between
+// top-level tasks) over HTTP on loopback to a signed-in
 // owner, at each scale and grouped by assignee. "list" is the same
 // project's list page, the baseline the timelines are read against; the
 // target is 100 ms a timeline (docs/performance.md).
@@ -126,6 +127,13 @@ func BenchmarkTimeline(b *testing.B) {
 					if _, err := s.Store.CompleteTask(ctx, by, t.ID); err != nil {
 						b.Fatal(err)
 					}
+				}
+			}
+			// 133 dependencies, every third top-level task (from the second)
+			// waiting for the one before it: arrows to draw.
+			for i := 1; i < len(parents) && i < 450; i += 3 {
+				if err := s.Store.AddRelation(ctx, by, taskd.Relation{From: parents[i-1], To: parents[i], Type: taskd.RelationFinishToStart}); err != nil {
+					b.Fatal(err)
 				}
 			}
 			u := s.SignedIn(testsite.OwnerEmail)

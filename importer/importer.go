@@ -159,6 +159,11 @@ func Run(ctx context.Context, src *source.Client, dst Dest, opts Options) (Summa
 		start := r.now()
 		skipped := len(r.sum.Skipped)
 		err := s.fn(ctx, &c)
+		if err == nil {
+			// A write refused because the run was stopped is not a skip:
+			// the run stops.
+			err = ctx.Err()
+		}
 		c.Skipped = len(r.sum.Skipped) - skipped
 		c.Seconds = r.now().Sub(start).Seconds()
 		r.sum.Families = append(r.sum.Families, c)
@@ -167,7 +172,10 @@ func Run(ctx context.Context, src *source.Client, dst Dest, opts Options) (Summa
 			return r.sum, fmt.Errorf("import: %s: %w", s.name, err)
 		}
 	}
-	if err := r.finish(ctx); err != nil {
+	if err := r.finish(ctx); err != nil || ctx.Err() != nil {
+		if err == nil {
+			err = ctx.Err()
+		}
 		return r.sum, fmt.Errorf("import: projects' status and options: %w", err)
 	}
 	for _, k := range slices.Sorted(maps.Keys(NotYet)) {

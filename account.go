@@ -187,6 +187,11 @@ type Actor struct {
 	// Key marks a change made with the administrative key, acting as
 	// Person: it sees the whole account (Viewer), whoever Person is.
 	Key bool
+	// Imported marks a change that brings over a source account's history
+	// (taskd import, issue 36): it writes no event, so fires no webhook
+	// and feeds no live view, and notifies nobody, so sends no digest.
+	// Nothing outside the importer sets it.
+	Imported bool
 }
 
 // MinPasswordLen is the shortest password accepted.

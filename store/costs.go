@@ -196,7 +196,10 @@ func (db *DB) AddCost(ctx context.Context, by taskd.Actor, taskID int64, in task
 		if err := taskd.CheckCostOptions(p, nil, c, today); err != nil {
 			return err
 		}
-		return db.insertCost(ctx, tx, &c)
+		if err := db.insertCost(ctx, tx, &c); err != nil {
+			return err
+		}
+		return db.writeImported(ctx, tx, by, importCost, c.ID)
 	})
 	return c, err
 }

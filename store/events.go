@@ -76,6 +76,10 @@ func (db *DB) emit(ctx context.Context, tx querier, ev taskd.Event, s subject) e
 // changed nothing writes none.
 func (db *DB) emitChange(ctx context.Context, tx querier, by taskd.Actor, action, objType string, id int64, page string,
 	project taskd.ProjectRef, s subject, before, after map[string]any) error {
+	if by.Imported {
+		// Imported history is no news: no event, no webhook (issue 36).
+		return nil
+	}
 	ev, ok := wire.ChangeEvent(by, db.now(), action, objType, id, page, project, before, after)
 	if !ok {
 		return nil

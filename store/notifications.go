@@ -21,6 +21,10 @@ var _ taskd.NotificationStore = (*DB)(nil)
 // A hidden task (HiddenStore) is told only to those who may see it, and a
 // hidden comment only to the people it is visible to (visibleTo).
 func (db *DB) notify(ctx context.Context, tx querier, by taskd.Actor, t taskd.Task, line string, visibleTo []string) error {
+	if by.Imported {
+		// Imported history tells nobody: no digest (issue 36).
+		return nil
+	}
 	only, args := "", []any{}
 	if len(visibleTo) > 0 {
 		only = ` AND p.email IN (?` + strings.Repeat(`, ?`, len(visibleTo)-1) + `)`

@@ -39,6 +39,7 @@ func commands() []command {
 		{"master-key reseal", "seal every stored secret again with the current master key", masterKeyReseal},
 		{"backup", "copy the SQLite database to a file while the server runs", backup},
 		{"restore", "put a backup in place of the SQLite database (server stopped)", restore},
+		{"import", "copy an account from Worksection or another taskd into this one", importAccount},
 		{"listen", "receive webhooks and print them (for trying webhooks)", listen},
 		{"version", "print the version, commit and Go version", version},
 		{"help", "print this help, or a command's: taskd help COMMAND", nil},

@@ -1,0 +1,132 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+
+	"github.com/taskd/taskd"
+	"github.com/taskd/taskd/importer"
+	"github.com/taskd/taskd/importer/source"
+	"github.com/taskd/taskd/mail"
+	"github.com/taskd/taskd/people"
+	"github.com/taskd/taskd/secret"
+	"github.com/taskd/taskd/store"
+	"github.com/taskd/taskd/work"
+)
+
+// importAccount is "taskd import": it copies a source account (Worksection,
+// or another taskd) into an account of this one (issue 36). The key is a
+// secret: it is never printed, and the source's errors never carry it.
+func importAccount(ctx context.Context, e env, args []string) error {
+	var sf storageFlags
+	fs := newFlags("import", "Copy a whole account from a server that speaks the Worksection API (Worksection, or another taskd) into an account of this taskd, through its administrative API: people (with their consent: someone new becomes a member without a password, someone taskd knows is invited), tags in their order, projects, tasks at every depth, comments and cost lines. Safe to run again: what was imported is found and only what changed in the source is brought over. Imported history fires no webhooks and sends no notifications. Prints a summary (JSON with --json) and a progress line per family on stderr.")
+	sf.register(fs, e.stderr, withKey)
+	fs.StringVar(&sf.publicURL, "public-url", "", "the server's public URL, for the links mailed with --invite (default http://127.0.0.1:8080)")
+	from := fs.String("from", "", "the source account's address: https://NAME.worksection.com, or a taskd's {public-url}/a/{slug} (required)")
+	key := fs.String("key", "", "the source account's administrative API key; a secret, never printed (required)")
+	slug := fs.String("account", "", "the slug of the account to write into; made when missing, with --owner-email as its owner (required)")
+	ownerEmail := fs.String("owner-email", "", "the owner of the account when the import makes it: an address new to this taskd, who sets a password through a link")
+	dryRun := fs.Bool("dry-run", false, "read everything and print what would be made, writing nothing")
+	only := fs.String("only", "", "the families to import, comma-separated: "+strings.Join(importer.Families, ",")+" (default: all)")
+	invite := fs.Bool("invite", false, "mail invitations and the links to set a password; without it invitations wait for people to sign in, and nothing is mailed")
+	mailFrom := fs.String("mail-from", "", "the sender of the mail of --invite (default taskd@ the host of --public-url)")
+	concurrency := fs.Int("concurrency", source.DefaultConcurrency, "the most requests in flight to the source")
+	asJSON := fs.Bool("json", false, "print the summary as JSON")
+	if err := parseFlags(fs, e, args, "from", "key", "account"); err != nil {
+		return helpOK(err)
+	}
+	if err := taskd.ValidateSlug(*slug); err != nil {
+		return cliError(err)
+	}
+	var families []string
+	for f := range strings.SplitSeq(*only, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			families = append(families, f)
+		}
+	}
+	src, err := source.New(*from, *key, source.Options{Concurrency: *concurrency})
+	if err != nil {
+		return fmt.Errorf("--from: %w", err)
+	}
+	db, sealer, err := sf.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	acct, err := db.AccountBySlug(ctx, *slug)
+	if taskd.IsNotFound(err) {
+		acct, err = importTarget(ctx, db, sealer, *slug, *ownerEmail, *dryRun)
+	}
+	if err != nil {
+		return err
+	}
+	dst := importer.Dest{Account: acct, Store: db, Work: work.New(db, taskd.DefaultFileLimits)}
+	if *invite {
+		base := sf.baseURL("127.0.0.1:8080")
+		sender := *mailFrom
+		if sender == "" {
+			u, _ := url.Parse(base)
+			sender = "taskd <taskd@" + u.Hostname() + ">"
+		}
+		folks := &people.Service{Store: db, Outbox: &mail.Outbox{Store: db, Sealer: sealer, From: sender}, PublicURL: base}
+		dst.Invite, dst.PasswordLink = folks.Invite, folks.RequestReset
+	}
+	sum, err := importer.Run(ctx, src, dst, importer.Options{Only: families, DryRun: *dryRun, Progress: e.stderr})
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		return printJSON(e.stdout, sum)
+	}
+	printSummary(e, sum)
+	return nil
+}
+
+// importTarget makes the account an import writes into, owned by someone
+// new to this taskd (they set a password through a reset link): someone
+// registered must make the account themselves, or be invited to it.
+func importTarget(ctx context.Context, db *store.DB, sealer *secret.Sealer, slug, ownerEmail string, dryRun bool) (taskd.Account, error) {
+	if ownerEmail == "" {
+		return taskd.Account{}, fmt.Errorf("no account %q: give --owner-email to make it", slug)
+	}
+	email, err := taskd.NormalizeEmail(ownerEmail)
+	if err != nil {
+		return taskd.Account{}, errors.New("--owner-email is not an e-mail address")
+	}
+	if _, err := db.PersonByEmail(ctx, email); err == nil {
+		return taskd.Account{}, fmt.Errorf("%s is registered already: make the account with \"taskd account create\" (their password) and import into it", email)
+	} else if !taskd.IsNotFound(err) {
+		return taskd.Account{}, err
+	}
+	if dryRun {
+		return taskd.Account{}, fmt.Errorf("no account %q yet: a dry run writes nothing, so it needs the account (make it with \"taskd account create\")", slug)
+	}
+	a, _, err := db.CreateAccount(ctx, taskd.NewAccount{Slug: slug, Name: slug, APIKey: sealer.SealAPIKey(slug, secret.APIKey()),
+		Owner: taskd.NewPerson{Email: email}})
+	return a, cliError(err)
+}
+
+// printSummary writes the summary for a terminal.
+func printSummary(e env, sum importer.Summary) {
+	verb := "created"
+	if sum.DryRun {
+		verb = "would create"
+	}
+	fmt.Fprintf(e.stdout, "imported %s into %s\n", sum.Source, sum.Account)
+	for _, c := range sum.Families {
+		fmt.Fprintf(e.stdout, "  %-9s %6d read  %6d %s  %6d updated  %6d unchanged  %6d skipped\n", c.Family, c.Read, c.Created, verb, c.Updated, c.Unchanged, c.Skipped)
+	}
+	if len(sum.Skipped) > 0 {
+		fmt.Fprintln(e.stdout, "skipped:")
+		for _, s := range sum.Skipped {
+			id := ""
+			if s.SourceID != "" {
+				id = " " + s.SourceID
+			}
+			fmt.Fprintf(e.stdout, "  %s%s: %s\n", s.Family, id, s.Reason)
+		}
+	}
+}

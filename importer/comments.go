@@ -1,0 +1,165 @@
+package importer
+
+import (
+	"context"
+	"time"
+
+	"github.com/taskd/taskd"
+	"github.com/taskd/taskd/importer/source"
+	"github.com/taskd/taskd/store"
+)
+
+// comments brings over every comment of the imported tasks, by their
+// authors where they are members (else by the owner, the author named in
+// the report), with their dates.
+func (r *run) comments(ctx context.Context, c *Count) error {
+	if err := r.trees(ctx); err != nil {
+		return err
+	}
+	if err := r.taskMap(ctx); err != nil {
+		return err
+	}
+	done, err := r.mappings(ctx, "comment")
+	if err != nil {
+		return err
+	}
+	for _, p := range r.sourceProjects {
+		var failed error
+		source.Walk(r.taskTrees[p.ID], func(t *source.Task) {
+			if failed != nil {
+				return
+			}
+			taskID, ok := r.tasks[t.ID]
+			if !ok {
+				return // reported by the tasks
+			}
+			list, err := r.src.Comments(ctx, t.ID)
+			if err != nil {
+				failed = err
+				return
+			}
+			for _, cm := range list {
+				if failed = r.comment(ctx, c, taskID, cm, done); failed != nil {
+					return
+				}
+			}
+		})
+		if failed != nil {
+			return failed
+		}
+	}
+	return nil
+}
+
+func (r *run) comment(ctx context.Context, c *Count, taskID int64, cm source.Comment, done map[string]store.ImportMapping) error {
+	c.Read++
+	by := r.actor(cm.Author)
+	if by.Person.ID == r.owner.Person.ID && r.email(cm.Author) == "" {
+		r.skip(FamilyComments, cm.ID, "the author %s is not a member (yet): written by the owner", cm.Author.Email)
+	}
+	if cm.HiddenKnown && len(cm.Hidden) > 0 {
+		r.skip(FamilyComments, cm.ID, "the hidden list of a comment is not imported yet")
+	}
+	if len(cm.Files) > 0 {
+		r.skip(FamilyComments, cm.ID, "%d files of a comment are not imported yet", len(cm.Files))
+	}
+	fp := fingerprint(struct{ Text, By string }{cm.Text, by.Person.Email})
+	m, mapped := done[cm.ID]
+	if !mapped {
+		_, err := r.created(c, func() (int64, error) {
+			made, err := r.dst.Work.Comments.Post(store.WithImportMapping(ctx, r.key("comment", cm.ID), fp, cm.Added), by, taskID,
+				taskd.CommentInput{Text: cm.Text})
+			return made.ID, err
+		})
+		if err != nil {
+			r.skip(FamilyComments, cm.ID, "comment: %v", err)
+		}
+		return nil
+	}
+	if m.Fingerprint == fp {
+		c.Unchanged++
+		return nil
+	}
+	c.Updated++
+	if r.opts.DryRun {
+		return nil
+	}
+	if _, err := r.dst.Work.Comments.Update(ctx, r.owner, m.LocalID, cm.Text); err != nil {
+		r.skip(FamilyComments, cm.ID, "comment: %v", err)
+		return nil
+	}
+	return r.dst.Store.SetImportMapping(ctx, r.key("comment", cm.ID), store.ImportMapping{LocalID: m.LocalID, Fingerprint: fp})
+}
+
+// costs brings over the cost lines of the imported projects, each logged
+// by its author where they are a member who may work (else the owner).
+func (r *run) costs(ctx context.Context, c *Count) error {
+	if err := r.trees(ctx); err != nil {
+		return err
+	}
+	if err := r.taskMap(ctx); err != nil {
+		return err
+	}
+	done, err := r.mappings(ctx, "cost")
+	if err != nil {
+		return err
+	}
+	for _, p := range r.sourceProjects {
+		if _, ok := r.projects[p.ID]; !ok {
+			continue
+		}
+		list, err := r.src.ProjectCosts(ctx, p.ID, r.taskTrees[p.ID])
+		if err != nil {
+			return err
+		}
+		for _, l := range list {
+			if err := r.cost(ctx, c, l, done); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func (r *run) cost(ctx context.Context, c *Count, l source.Cost, done map[string]store.ImportMapping) error {
+	c.Read++
+	taskID, ok := r.tasks[l.TaskID]
+	if !ok {
+		r.skip(FamilyCosts, l.ID, "a cost line of no imported task")
+		return nil
+	}
+	by := r.actor(l.Author)
+	if by.Person.ID == r.owner.Person.ID && r.email(l.Author) == "" {
+		r.skip(FamilyCosts, l.ID, "the author %s is not a member (yet): logged by the owner", l.Author.Email)
+	}
+	in := taskd.CostInput{Minutes: &l.Minutes, Cents: &l.Cents, Comment: &l.Comment, Date: &l.Date}
+	fp := fingerprint(struct {
+		Minutes, Cents int64
+		Comment, Date  string
+		By             string
+	}{l.Minutes, l.Cents, l.Comment, l.Date, by.Person.Email})
+	m, mapped := done[l.ID]
+	if !mapped {
+		_, err := r.created(c, func() (int64, error) {
+			made, err := r.dst.Work.Costs.Add(store.WithImportMapping(ctx, r.key("cost", l.ID), fp, time.Time{}), by, taskID, in)
+			return made.ID, err
+		})
+		if err != nil {
+			r.skip(FamilyCosts, l.ID, "cost line: %v", err)
+		}
+		return nil
+	}
+	if m.Fingerprint == fp {
+		c.Unchanged++
+		return nil
+	}
+	c.Updated++
+	if r.opts.DryRun {
+		return nil
+	}
+	if _, err := r.dst.Work.Costs.Update(ctx, r.owner, m.LocalID, in); err != nil {
+		r.skip(FamilyCosts, l.ID, "cost line: %v", err)
+		return nil
+	}
+	return r.dst.Store.SetImportMapping(ctx, r.key("cost", l.ID), store.ImportMapping{LocalID: m.LocalID, Fingerprint: fp})
+}

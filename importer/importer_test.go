@@ -1,0 +1,410 @@
+package importer_test
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/taskd/taskd"
+	"github.com/taskd/taskd/importer"
+	"github.com/taskd/taskd/importer/source"
+	"github.com/taskd/taskd/internal/testsite"
+	"github.com/taskd/taskd/work"
+)
+
+// q is a query string of pairs, in order.
+func q(pairs ...string) string {
+	var b strings.Builder
+	for i := 0; i+1 < len(pairs); i += 2 {
+		if i > 0 {
+			b.WriteByte('&')
+		}
+		b.WriteString(url.QueryEscape(pairs[i]) + "=" + url.QueryEscape(pairs[i+1]))
+	}
+	return b.String()
+}
+
+const nina = "nina@new.example"
+
+// fill makes a source account through its API: three people, tag groups
+// and tags in a chosen order, two projects (one archived), tasks three
+// deep with every field, comments and cost lines.
+func fill(t *testing.T, s *testsite.Site) (top, sub string) {
+	owner, uma := testsite.OwnerEmail, testsite.UserEmail
+	s.AddMember(s.Slug, nina, "Nina", "New", taskd.RoleUser)
+	s.APIOK(q("action", "add_task_tag_groups", "title", "Workflow", "type", "status"))
+	s.APIOK(q("action", "add_task_tag_groups", "title", "Topics", "access", "private"))
+	s.APIOK(q("action", "add_task_tags", "group", "Workflow", "title", "Doing,Review,Done"))
+	s.APIOK(q("action", "add_task_tags", "group", "Topics", "title", "Legal"))
+	s.APIOK(q("action", "sort_task_tags", "group", "Workflow", "order", "Review,Done,Doing"))
+	s.APIOK(q("action", "sort_task_tag_groups", "order", "Topics,Workflow"))
+	s.APIOK(q("action", "add_project_tag_groups", "title", "Kind"))
+	s.APIOK(q("action", "add_project_tags", "group", "Kind", "title", "Fixed price"))
+
+	pid := s.APIID(q("action", "post_project", "title", "Launch", "text", "The launch\nof it", "company", "Internal",
+		"members", uma+","+nina, "email_manager", nina, "datestart", "01.03.2026", "dateend", "30.06.2026", "max_time", "20",
+		"max_money", "50.5", "tags", "Fixed price", "options.time_require", "1"))
+	old := s.APIID(q("action", "post_project", "title", "Old site", "email_user_from", nina))
+	s.APIID(q("action", "post_task", "id_project", old, "title", "Archived work", "email_user_from", nina))
+
+	top = s.APIID(q("action", "post_task", "id_project", pid, "title", "Write copy", "text", "Draft it", "priority", "5",
+		"email_user_to", uma, "datestart", "02.03.2026", "dateend", "31.03.2026", "max_time", "1:30", "max_money", "25",
+		"tags", "Review,Legal", "subscribe", nina))
+	sub = s.APIID(q("action", "post_task", "id_project", pid, "id_parent", top, "title", "First draft", "email_user_from", nina,
+		"email_user_to", nina, "priority", "9"))
+	subsub := s.APIID(q("action", "post_task", "id_project", pid, "id_parent", sub, "title", "Outline", "priority", "0",
+		"email_user_from", nina, "tags", "Doing"))
+	s.APIOK(q("action", "add_costs", "id_task", subsub, "time", "1:30", "money", "25,5", "comment", "Copy", "date", "02.03.2026", "email_user_from", nina))
+	s.APIOK(q("action", "add_costs", "id_task", top, "time", "0:45", "comment", "Review", "date", "03.03.2026", "email_user_from", owner))
+	s.APIOK(q("action", "complete_task", "id_task", subsub))
+	s.APIID(q("action", "post_task", "id_project", pid, "title", "Plan B", "email_user_to", "ANY"))
+	s.APIOK(q("action", "post_comment", "id_task", top, "text", "Started", "email_user_from", nina))
+	s.APIOK(q("action", "post_comment", "id_task", subsub, "text", "Done, see the outline", "email_user_from", owner))
+	s.APIOK(q("action", "close_project", "id_project", old))
+	_ = uma
+	return top, sub
+}
+
+// account is what the API shows of an account, ids aside.
+type account struct {
+	People    []string
+	TaskTags  []string
+	ProjTags  []string
+	TagGroups []string
+	Projects  []project
+}
+
+type project struct {
+	Name, Text, Status, Author, Manager, Start, End, Folder, Added string
+	MaxMinutes, MaxCents                                           int64
+	Tags, Members                                                  []string
+	Options                                                        map[string]bool
+	Tasks                                                          []task
+	Costs                                                          []string
+}
+
+type task struct {
+	Name, Text, Status, Author, Assignee, Start, End, Added string
+	Priority, Level                                         int
+	MaxMinutes, MaxCents                                    int64
+	Tags, Subscribers, Comments                             []string
+	Children                                                []task
+}
+
+func emails(ps []source.Person) []string {
+	var out []string
+	for _, p := range ps {
+		out = append(out, p.Email)
+	}
+	slices.Sort(out)
+	return out
+}
+
+func titles(ts []source.TagRef) []string {
+	var out []string
+	for _, t := range ts {
+		out = append(out, t.Title)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// read reads an account through its API with the import's own client.
+func read(t *testing.T, accountURL, key string) account {
+	t.Helper()
+	ctx := context.Background()
+	c, err := source.New(accountURL, key, source.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var a account
+	users, err := c.Users(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, u := range users {
+		a.People = append(a.People, u.Email)
+	}
+	slices.Sort(a.People)
+	for _, kind := range []source.TagKind{source.TaskTags, source.ProjectTags} {
+		gs, err := c.TagGroups(ctx, kind)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, g := range gs {
+			a.TagGroups = append(a.TagGroups, string(kind)+"/"+g.Title+"/"+g.Type+"/"+g.Access)
+		}
+		tags, err := c.Tags(ctx, kind)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tg := range tags {
+			if kind == source.TaskTags {
+				a.TaskTags = append(a.TaskTags, tg.Group.Title+"/"+tg.Title)
+			} else {
+				a.ProjTags = append(a.ProjTags, tg.Group.Title+"/"+tg.Title)
+			}
+		}
+	}
+	projects, err := c.Projects(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range projects {
+		out := project{Name: p.Name, Text: p.Text, Status: p.Status, Author: p.Author.Email, Manager: p.Manager.Email, Start: p.Start, End: p.End,
+			Folder: p.Folder, Added: p.Added.Format(time.RFC3339), MaxMinutes: p.MaxMinutes, MaxCents: p.MaxCents, Tags: titles(p.Tags),
+			Members: emails(p.Members), Options: p.Options}
+		tasks, err := c.Tasks(ctx, p.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		names := map[string]string{}
+		source.Walk(tasks, func(x *source.Task) { names[x.ID] = x.Name })
+		out.Tasks = readTasks(t, c, tasks)
+		costs, err := c.ProjectCosts(ctx, p.ID, tasks)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range costs {
+			b, _ := json.Marshal([]any{names[l.TaskID], l.Minutes, l.Cents, l.Comment, l.Date, l.Author.Email})
+			out.Costs = append(out.Costs, string(b))
+		}
+		slices.Sort(out.Costs)
+		a.Projects = append(a.Projects, out)
+	}
+	slices.SortFunc(a.Projects, func(x, y project) int { return strings.Compare(x.Name, y.Name) })
+	return a
+}
+
+func readTasks(t *testing.T, c *source.Client, list []source.Task) []task {
+	var out []task
+	for _, x := range list {
+		comments, err := c.Comments(context.Background(), x.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var cs []string
+		for _, cm := range comments {
+			cs = append(cs, cm.Author.Email+": "+cm.Text+" @"+cm.Added.Format(time.RFC3339))
+		}
+		out = append(out, task{Name: x.Name, Text: x.Text, Status: x.Status, Author: x.Author.Email, Assignee: x.Assignee.Email,
+			Start: x.Start, End: x.End, Added: x.Added.Format(time.RFC3339), Priority: x.Priority, Level: x.Level,
+			MaxMinutes: x.MaxMinutes, MaxCents: x.MaxCents, Tags: titles(x.Tags), Subscribers: emails(x.Subscribers), Comments: cs,
+			Children: readTasks(t, c, x.Children)})
+	}
+	slices.SortFunc(out, func(a, b task) int { return strings.Compare(a.Name, b.Name) })
+	return out
+}
+
+// same fails the test where the two accounts differ.
+func same(t *testing.T, step string, got, want account) {
+	t.Helper()
+	g, _ := json.MarshalIndent(got, "", " ")
+	w, _ := json.MarshalIndent(want, "", " ")
+	if string(g) != string(w) {
+		gl, wl := strings.Split(string(g), "\n"), strings.Split(string(w), "\n")
+		for i := 0; i < len(gl) || i < len(wl); i++ {
+			var a, b string
+			if i < len(gl) {
+				a = gl[i]
+			}
+			if i < len(wl) {
+				b = wl[i]
+			}
+			if a != b {
+				t.Fatalf("%s: the accounts differ at line %d:\n imported %s\n source   %s\nimported:\n%s", step, i+1, a, b, g)
+			}
+		}
+	}
+}
+
+// receiver records the events delivered to it.
+type receiver struct {
+	mu     sync.Mutex
+	events []string
+}
+
+func (rc *receiver) serve(t *testing.T) *httptest.Server {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var body []map[string]any
+		var one map[string]any
+		var raw json.RawMessage
+		json.NewDecoder(r.Body).Decode(&raw)
+		if json.Unmarshal(raw, &body) != nil && json.Unmarshal(raw, &one) == nil {
+			body = []map[string]any{one}
+		}
+		rc.mu.Lock()
+		for _, e := range body {
+			name, _ := e["event"].(string)
+			rc.events = append(rc.events, name)
+		}
+		rc.mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte(`{"status":"OK"}`))
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+func (rc *receiver) seen() []string {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	return slices.Clone(rc.events)
+}
+
+// TestImportTaskd fills a taskd account through its API, imports it into
+// a new account of a second taskd (on each database), and compares the
+// two through the API; imports again (nothing new), changes the source
+// and imports again (the destination follows). No webhook of the
+// destination fires for imported history.
+func TestImportTaskd(t *testing.T) {
+	testsite.Each(t, func(t *testing.T, d *testsite.Site) {
+		src := testsite.New(t)
+		top, sub := fill(t, src)
+		ctx := context.Background()
+		key := d.CreateAccount("moved", "Moved", testsite.OwnerEmail, "Olga", "Owner")
+		movedURL := d.Base + "/a/moved"
+		var rc receiver
+		recv := rc.serve(t)
+		_, res := testsite.APICall(t, movedURL, key, q("action", "add_webhook", "url", recv.URL, "events", strings.Join(taskd.WebhookEvents, ",")))
+		if res["status"] != "ok" {
+			t.Fatalf("add_webhook: %v", res)
+		}
+		// A webhook starts paused; enabled now, it hears of every change
+		// as it happens.
+		if _, res := testsite.APICall(t, movedURL, key, q("action", "enable_webhook", "id", testsite.JSONNumber(res["id"]))); res["status"] != "ok" {
+			t.Fatalf("enable_webhook: %v", res)
+		}
+		acct, err := d.Store.AccountBySlug(ctx, "moved")
+		if err != nil {
+			t.Fatal(err)
+		}
+		client, err := source.New(src.AccountURL(), src.Key, source.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		dst := importer.Dest{Account: acct, Store: d.Store, Work: work.New(d.Store, taskd.DefaultFileLimits)}
+		run := func(step string) importer.Summary {
+			t.Helper()
+			var progress strings.Builder
+			sum, err := importer.Run(ctx, client, dst, importer.Options{Progress: &progress})
+			if err != nil {
+				t.Fatalf("%s: %v", step, err)
+			}
+			if strings.Count(progress.String(), "\n") != len(importer.Families) || strings.Contains(progress.String(), src.Key) {
+				t.Errorf("%s: progress %q", step, progress.String())
+			}
+			return sum
+		}
+		count := func(sum importer.Summary, what string) int {
+			n := 0
+			for _, c := range sum.Families {
+				switch what {
+				case "created":
+					n += c.Created
+				case "updated":
+					n += c.Updated
+				}
+			}
+			return n
+		}
+
+		// A dry run writes nothing.
+		dry, err := importer.Run(ctx, client, dst, importer.Options{DryRun: true})
+		if err != nil || count(dry, "created") == 0 {
+			t.Fatalf("dry run %+v %v", dry, err)
+		}
+		if n := len(read(t, movedURL, key).Projects); n != 0 {
+			t.Fatalf("a dry run made %d projects", n)
+		}
+
+		first := run("first import")
+		if count(first, "created") == 0 {
+			t.Fatalf("first %+v", first)
+		}
+		// Uma is registered in this taskd: invited, not a member; Nina is
+		// new: a member at once.
+		got := read(t, movedURL, key)
+		eq(t, "people before Uma accepts", got.People, []string{nina, testsite.OwnerEmail})
+		invs, err := d.Store.AccountInvitations(ctx, acct.ID)
+		if err != nil || len(invs) != 1 || invs[0].Person.Email != testsite.UserEmail {
+			t.Fatalf("invitations %+v %v", invs, err)
+		}
+		if p, err := d.Store.PersonByEmail(ctx, nina); err != nil || p.PasswordHash != "" {
+			t.Fatalf("nina %+v %v", p, err)
+		}
+		// Uma accepts; the next run gives her what waited for her.
+		uma, err := d.Store.PersonByEmail(ctx, testsite.UserEmail)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mine, err := d.Store.PersonInvitations(ctx, uma.ID)
+		if err != nil || len(mine) != 1 {
+			t.Fatalf("uma's invitations %+v %v", mine, err)
+		}
+		if _, err := d.Store.AcceptInvitation(ctx, uma.ID, mine[0].ID); err != nil {
+			t.Fatal(err)
+		}
+		run("after Uma accepted")
+		same(t, "after Uma accepted", read(t, movedURL, key), read(t, src.AccountURL(), src.Key))
+
+		// Again: nothing is made or changed.
+		again := run("again")
+		if c, u := count(again, "created"), count(again, "updated"); c != 0 || u != 0 {
+			t.Fatalf("a second run created %d and updated %d: %+v", c, u, again.Families)
+		}
+
+		// The source changes; the destination follows.
+		src.APIOK(q("action", "update_task", "id_task", top, "title", "Write the copy"))
+		src.APIOK(q("action", "add_costs", "id_task", sub, "time", "0:30", "date", "04.03.2026", "email_user_from", nina))
+		src.APIOK(q("action", "complete_task", "id_task", sub))
+		src.APIOK(q("action", "post_comment", "id_task", sub, "text", "Draft is in", "email_user_from", nina))
+		changed := run("after the source changed")
+		if c, u := count(changed, "created"), count(changed, "updated"); c != 2 || u != 2 {
+			t.Errorf("after the change: %d created, %d updated: %+v", c, u, changed.Families)
+		}
+		same(t, "after the source changed", read(t, movedURL, key), read(t, src.AccountURL(), src.Key))
+
+		// No webhook fired for the history: a change made now through the
+		// API is the first and only delivery.
+		pid := ""
+		for _, p := range read(t, movedURL, key).Projects {
+			_ = p
+		}
+		_, res = testsite.APICall(t, movedURL, key, q("action", "get_projects"))
+		for _, p := range res["data"].([]any) {
+			if p.(map[string]any)["name"] == "Launch" {
+				pid = p.(map[string]any)["id"].(string)
+			}
+		}
+		_, res = testsite.APICall(t, movedURL, key, q("action", "post_task", "id_project", pid, "title", "After the move"))
+		if res["status"] != "ok" {
+			t.Fatalf("post_task: %v", res)
+		}
+		deadline := time.Now().Add(15 * time.Second)
+		for len(rc.seen()) == 0 && time.Now().Before(deadline) {
+			time.Sleep(20 * time.Millisecond)
+		}
+		time.Sleep(200 * time.Millisecond)
+		if !slices.Equal(rc.seen(), []string{"post_task"}) {
+			_, hooks := testsite.APICall(t, movedURL, key, q("action", "get_webhooks"))
+			t.Errorf("webhook deliveries %v; webhooks %v", rc.seen(), hooks)
+		}
+	})
+}
+
+func eq[T any](t *testing.T, what string, got, want T) {
+	t.Helper()
+	g, _ := json.Marshal(got)
+	w, _ := json.Marshal(want)
+	if string(g) != string(w) {
+		t.Errorf("%s:\n got %s\nwant %s", what, g, w)
+	}
+}

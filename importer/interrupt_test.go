@@ -1,0 +1,117 @@
+package importer_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/taskd/taskd"
+	"github.com/taskd/taskd/importer"
+	"github.com/taskd/taskd/importer/source"
+	"github.com/taskd/taskd/internal/testsite"
+	"github.com/taskd/taskd/store"
+	"github.com/taskd/taskd/work"
+)
+
+// killer is the destination's store, stopping the run (its context
+// cancelled) at its at-th write: a run killed between any two writes.
+type killer struct {
+	*store.DB
+	n, at  int
+	cancel context.CancelFunc
+}
+
+func (k *killer) tick() {
+	if k.n++; k.n == k.at {
+		k.cancel()
+	}
+}
+
+func (k *killer) CreateProject(ctx context.Context, by taskd.Actor, in taskd.ProjectInput) (taskd.Project, error) {
+	k.tick()
+	return k.DB.CreateProject(ctx, by, in)
+}
+
+func (k *killer) UpdateProject(ctx context.Context, by taskd.Actor, id int64, in taskd.ProjectInput) (taskd.Project, error) {
+	k.tick()
+	return k.DB.UpdateProject(ctx, by, id, in)
+}
+
+func (k *killer) SetProjectStatus(ctx context.Context, by taskd.Actor, id int64, status string) (taskd.Project, error) {
+	k.tick()
+	return k.DB.SetProjectStatus(ctx, by, id, status)
+}
+
+func (k *killer) CreateTask(ctx context.Context, by taskd.Actor, projectID, parentID int64, in taskd.TaskInput) (taskd.Task, error) {
+	k.tick()
+	return k.DB.CreateTask(ctx, by, projectID, parentID, in)
+}
+
+func (k *killer) CompleteTask(ctx context.Context, by taskd.Actor, id int64) (taskd.Task, error) {
+	k.tick()
+	return k.DB.CompleteTask(ctx, by, id)
+}
+
+func (k *killer) PostComment(ctx context.Context, by taskd.Actor, taskID int64, in taskd.CommentInput) (taskd.Comment, error) {
+	k.tick()
+	return k.DB.PostComment(ctx, by, taskID, in)
+}
+
+func (k *killer) AddCost(ctx context.Context, by taskd.Actor, taskID int64, in taskd.CostInput) (taskd.Cost, error) {
+	k.tick()
+	return k.DB.AddCost(ctx, by, taskID, in)
+}
+
+// TestImportInterrupted stops an import at its 2nd, 3rd or 4th write, again and again,
+// each time starting from what the stopped runs left, until a run
+// finishes; then the account is the source's, with nothing made twice,
+// and one more run changes nothing.
+func TestImportInterrupted(t *testing.T) {
+	testsite.Each(t, func(t *testing.T, d *testsite.Site) {
+		src := testsite.New(t)
+		fill(t, src)
+		key := d.CreateAccount("moved", "Moved", testsite.OwnerEmail, "Olga", "Owner")
+		movedURL := d.Base + "/a/moved"
+		acct, err := d.Store.AccountBySlug(context.Background(), "moved")
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Uma is registered here: she joins first, so that one run can
+		// bring everything over.
+		d.AddMember("moved", testsite.UserEmail, "Uma", "User", taskd.RoleUser)
+		client, err := source.New(src.AccountURL(), src.Key, source.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		stops := 0
+		for {
+			ctx, cancel := context.WithCancel(context.Background())
+			k := &killer{DB: d.Store, at: 2 + stops%3, cancel: cancel}
+			_, err := importer.Run(ctx, client, importer.Dest{Account: acct, Store: d.Store, Work: work.New(k, taskd.DefaultFileLimits)}, importer.Options{})
+			cancel()
+			if err == nil {
+				break
+			}
+			if !errors.Is(err, context.Canceled) {
+				t.Fatalf("run %d: %v", stops+1, err)
+			}
+			if stops++; stops > 100 {
+				t.Fatal("the import never finishes")
+			}
+		}
+		t.Logf("stopped %d times", stops)
+		if stops < 5 {
+			t.Fatalf("stopped only %d times", stops)
+		}
+		same(t, "after the stops", read(t, movedURL, key), read(t, src.AccountURL(), src.Key))
+		sum, err := importer.Run(context.Background(), client, importer.Dest{Account: acct, Store: d.Store, Work: work.New(d.Store, taskd.DefaultFileLimits)}, importer.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range sum.Families {
+			if c.Created != 0 || c.Updated != 0 {
+				t.Errorf("one more run: %+v", c)
+			}
+		}
+	})
+}

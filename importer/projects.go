@@ -1,0 +1,161 @@
+package importer
+
+import (
+	"context"
+	"slices"
+
+	"github.com/taskd/taskd"
+	"github.com/taskd/taskd/importer/source"
+	"github.com/taskd/taskd/store"
+	"github.com/taskd/taskd/wire"
+)
+
+// projectWrite is what is written of a source project; its fingerprint
+// decides whether a later run changes the project.
+type projectWrite struct {
+	Name, Text, Manager, Start, End, Folder string
+	Members, Tags                           []string
+	MaxMinutes, MaxCents                    int64
+	Status                                  string
+	Options                                 taskd.ProjectOptions
+}
+
+// projectsStep makes or updates the source's projects (team, folder,
+// dates, budget, tags). A project is written open and without its rules
+// of logging time while its history is imported; its status and options
+// are set at the end of the run (finish), so archived projects and
+// projects with time rules take their tasks and lines like any other.
+func (r *run) projectsStep(ctx context.Context, c *Count) error {
+	list, err := r.src.Projects(ctx)
+	if err != nil {
+		return err
+	}
+	done, err := r.mappings(ctx, "project")
+	if err != nil {
+		return err
+	}
+	for _, p := range list {
+		c.Read++
+		w, in := r.projectInput(p)
+		fp := fingerprint(w)
+		m, mapped := done[p.ID]
+		if !mapped {
+			id, err := r.created(c, func() (int64, error) {
+				made, err := r.dst.Work.Projects.Create(store.WithImportMapping(ctx, r.key("project", p.ID), fp, p.Added), r.actor(p.Author), in)
+				return made.ID, err
+			})
+			if err != nil {
+				r.skip(FamilyProjects, p.ID, "project %q: %v", p.Name, err)
+				continue
+			}
+			r.projects[p.ID] = id
+			continue
+		}
+		r.projects[p.ID] = m.LocalID
+		if err := r.openProject(ctx, m.LocalID); err != nil {
+			return err
+		}
+		if m.Fingerprint == fp {
+			c.Unchanged++
+			continue
+		}
+		c.Updated++
+		if r.opts.DryRun {
+			continue
+		}
+		if _, err := r.dst.Work.Projects.Update(ctx, r.owner, m.LocalID, in); err != nil {
+			r.skip(FamilyProjects, p.ID, "project %q: %v", p.Name, err)
+			continue
+		}
+		if err := r.dst.Store.SetImportMapping(ctx, r.key("project", p.ID), store.ImportMapping{LocalID: m.LocalID, Fingerprint: fp}); err != nil {
+			return err
+		}
+	}
+	r.sourceProjects = list
+	return nil
+}
+
+// projectInput is what is written of p: everything but its status and
+// options, which finish sets.
+func (r *run) projectInput(p source.Project) (projectWrite, taskd.ProjectInput) {
+	w := projectWrite{Name: p.Name, Text: p.Text, Manager: r.email(p.Manager), Folder: p.Folder,
+		MaxMinutes: p.MaxMinutes, MaxCents: p.MaxCents, Status: p.Status}
+	w.Start, _ = wire.ParseDate("datestart", p.Start)
+	w.End, _ = wire.ParseDate("dateend", p.End)
+	for _, m := range p.Members {
+		if e := r.email(m); e != "" && !slices.Contains(w.Members, e) {
+			w.Members = append(w.Members, e)
+		} else if e == "" {
+			r.skip(FamilyProjects, p.ID, "%s is not a member (yet): left off the team of %q", m.Email, p.Name)
+		}
+	}
+	slices.Sort(w.Members)
+	w.Tags = r.localTags(FamilyProjects, p.ID, taskd.TagsOfProjects, p.Tags)
+	w.Options = taskd.ProjectOptions{TimeRequire: p.Options["time_require"], TimeToday: p.Options["time_today"], TimerOnly: p.Options["timer_only"]}
+	for o, on := range p.Options {
+		if on && o != "time_require" && o != "time_today" && o != "timer_only" {
+			r.skip(FamilyProjects, p.ID, "option %s of %q is not one taskd keeps", o, p.Name)
+		}
+	}
+	in := taskd.ProjectInput{Name: &w.Name, Text: &w.Text, DateStart: &w.Start, DateEnd: &w.End, Folder: &w.Folder,
+		Members: &w.Members, Tags: &w.Tags, MaxMinutes: &w.MaxMinutes, MaxCents: &w.MaxCents}
+	manager := "NOONE"
+	if w.Manager != "" {
+		manager = w.Manager
+	}
+	in.ManagerEmail = &manager
+	return w, in
+}
+
+// openProject makes a mapped project active and without rules of logging
+// time while the run writes its history (finish sets them back).
+func (r *run) openProject(ctx context.Context, id int64) error {
+	if r.opts.DryRun {
+		return nil
+	}
+	p, err := r.dst.Store.Project(ctx, r.owner.Viewer(), id)
+	if taskd.IsNotFound(err) {
+		return nil // deleted here: left as it is
+	}
+	if err != nil {
+		return err
+	}
+	if p.Status != taskd.ProjectActive {
+		if _, err := r.dst.Work.Projects.SetStatus(ctx, r.owner, id, taskd.ProjectActive); err != nil {
+			return err
+		}
+	}
+	if p.Options != (taskd.ProjectOptions{}) {
+		off := false
+		if _, err := r.dst.Work.Projects.Update(ctx, r.owner, id, taskd.ProjectInput{Options: taskd.OptionsInput{TimeRequire: &off, TimeToday: &off, TimerOnly: &off}}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// finish sets each project's status and options as the source has them.
+func (r *run) finish(ctx context.Context) error {
+	if r.opts.DryRun {
+		return nil
+	}
+	for _, p := range r.sourceProjects {
+		id, ok := r.projects[p.ID]
+		if !ok {
+			continue
+		}
+		o := taskd.ProjectOptions{TimeRequire: p.Options["time_require"], TimeToday: p.Options["time_today"], TimerOnly: p.Options["timer_only"]}
+		if o != (taskd.ProjectOptions{}) {
+			if _, err := r.dst.Work.Projects.Update(ctx, r.owner, id, taskd.ProjectInput{Options: taskd.OptionsInput{
+				TimeRequire: &o.TimeRequire, TimeToday: &o.TimeToday, TimerOnly: &o.TimerOnly}}); err != nil {
+				return err
+			}
+		}
+		if status := p.Status; status != "" && status != taskd.ProjectActive {
+			if _, err := r.dst.Work.Projects.SetStatus(ctx, r.owner, id, status); err != nil && !isConflict(err) {
+				r.skip(FamilyProjects, p.ID, "status %s of %q: %v", status, p.Name, err)
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,255 @@
+package importer
+
+import (
+	"context"
+	"slices"
+
+	"github.com/taskd/taskd"
+	"github.com/taskd/taskd/importer/source"
+	"github.com/taskd/taskd/store"
+	"github.com/taskd/taskd/wire"
+)
+
+// taskWrite is what is written of a source task; its fingerprint decides
+// whether a later run changes the task.
+type taskWrite struct {
+	Name, Text           string
+	Priority             int
+	Assignee             string // a member's e-mail, ANY or NOONE
+	Start, End           string
+	Tags, Subscribers    []string
+	MaxMinutes, MaxCents int64
+	Done                 bool
+}
+
+// ensureProjects reads the source's projects and the mapped ones when the
+// projects family did not run (--only), opening them for the run.
+func (r *run) ensureProjects(ctx context.Context) error {
+	if r.sourceProjects != nil {
+		return nil
+	}
+	list, err := r.src.Projects(ctx)
+	if err != nil {
+		return err
+	}
+	done, err := r.mappings(ctx, "project")
+	if err != nil {
+		return err
+	}
+	for _, p := range list {
+		if m, ok := done[p.ID]; ok {
+			r.projects[p.ID] = m.LocalID
+			if err := r.openProject(ctx, m.LocalID); err != nil {
+				return err
+			}
+		}
+	}
+	r.sourceProjects = list
+	return nil
+}
+
+// trees reads (once) the task trees of every imported project.
+func (r *run) trees(ctx context.Context) error {
+	if err := r.ensureProjects(ctx); err != nil {
+		return err
+	}
+	for _, p := range r.sourceProjects {
+		if _, ok := r.projects[p.ID]; !ok {
+			continue
+		}
+		if _, ok := r.taskTrees[p.ID]; ok {
+			continue
+		}
+		list, err := r.src.Tasks(ctx, p.ID)
+		if err != nil {
+			return err
+		}
+		r.taskTrees[p.ID] = list
+	}
+	return nil
+}
+
+// taskMap fills r.tasks from the mappings when the tasks family did not run.
+func (r *run) taskMap(ctx context.Context) error {
+	if len(r.tasks) > 0 {
+		return nil
+	}
+	done, err := r.mappings(ctx, "task")
+	if err != nil {
+		return err
+	}
+	for id, m := range done {
+		r.tasks[id] = m.LocalID
+	}
+	return nil
+}
+
+// tasksStep makes or updates every task of the imported projects, each
+// before its subtasks.
+func (r *run) tasksStep(ctx context.Context, c *Count) error {
+	if err := r.trees(ctx); err != nil {
+		return err
+	}
+	done, err := r.mappings(ctx, "task")
+	if err != nil {
+		return err
+	}
+	for _, p := range r.sourceProjects {
+		pid, ok := r.projects[p.ID]
+		if !ok {
+			r.skip(FamilyTasks, p.ID, "the tasks of project %q: the project was not imported", p.Name)
+			continue
+		}
+		var failed error
+		var order []*source.Task
+		source.Walk(r.taskTrees[p.ID], func(t *source.Task) {
+			order = append(order, t)
+			if failed == nil {
+				failed = r.task(ctx, c, pid, t, done)
+			}
+		})
+		if failed != nil {
+			return failed
+		}
+		if err := r.completions(ctx, order); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// completions completes the tasks done in the source, subtasks before
+// their parents (order is the walk's, each task before its subtasks).
+// A run killed before it finds them open and completes them next time.
+func (r *run) completions(ctx context.Context, order []*source.Task) error {
+	if r.opts.DryRun {
+		return nil
+	}
+	for i := len(order) - 1; i >= 0; i-- {
+		t := order[i]
+		id, ok := r.tasks[t.ID]
+		if !ok || t.Status != "done" {
+			continue
+		}
+		local, err := r.dst.Store.Task(ctx, r.owner.Viewer(), id)
+		if err != nil || local.Status == taskd.StatusDone {
+			continue
+		}
+		if _, err := r.dst.Work.Tasks.SetDone(ctx, r.actor(t.Author), id, true); err != nil && !isConflict(err) {
+			r.skip(FamilyTasks, t.ID, "completing %q: %v", t.Name, err)
+		}
+	}
+	return nil
+}
+
+func (r *run) task(ctx context.Context, c *Count, projectID int64, t *source.Task, done map[string]store.ImportMapping) error {
+	c.Read++
+	parent := int64(0)
+	if t.ParentID != "" {
+		id, ok := r.tasks[t.ParentID]
+		if !ok {
+			r.skip(FamilyTasks, t.ID, "task %q: its parent was not imported", t.Name)
+			return nil
+		}
+		parent = id
+	}
+	w, in := r.taskInput(t)
+	fp := fingerprint(w)
+	m, mapped := done[t.ID]
+	if !mapped {
+		id, err := r.created(c, func() (int64, error) {
+			in := in
+			in.Subscribe = w.Subscribers
+			if parent != 0 {
+				// A subtask is added under an open task only: a parent done
+				// here is reopened, and completed again at the end of the
+				// project (completions).
+				if pt, err := r.dst.Store.Task(ctx, r.owner.Viewer(), parent); err == nil && pt.Status == taskd.StatusDone {
+					if _, err := r.dst.Work.Tasks.SetDone(ctx, r.owner, parent, false); err != nil {
+						return 0, err
+					}
+				}
+			}
+			made, err := r.dst.Work.Tasks.Create(store.WithImportMapping(ctx, r.key("task", t.ID), fp, t.Added), r.actor(t.Author), projectID, parent, in)
+			return made.ID, err
+		})
+		if id != 0 {
+			r.tasks[t.ID] = id
+		}
+		if err != nil {
+			r.skip(FamilyTasks, t.ID, "task %q: %v", t.Name, err)
+		}
+		return nil
+	}
+	r.tasks[t.ID] = m.LocalID
+	if m.Fingerprint == fp {
+		local, err := r.dst.Store.Task(ctx, r.owner.Viewer(), m.LocalID)
+		if err == nil && (local.Status == taskd.StatusDone) == w.Done {
+			c.Unchanged++
+			return nil
+		}
+	}
+	c.Updated++
+	if r.opts.DryRun {
+		return nil
+	}
+	if err := r.updateTask(ctx, t, m.LocalID, w, in); err != nil {
+		r.skip(FamilyTasks, t.ID, "task %q: %v", t.Name, err)
+		return nil
+	}
+	return r.dst.Store.SetImportMapping(ctx, r.key("task", t.ID), store.ImportMapping{LocalID: m.LocalID, Fingerprint: fp})
+}
+
+// updateTask brings a mapped task to what the source has.
+func (r *run) updateTask(ctx context.Context, t *source.Task, id int64, w taskWrite, in taskd.TaskInput) error {
+	local, err := r.dst.Store.Task(ctx, r.owner.Viewer(), id)
+	if err != nil {
+		return err
+	}
+	if local.Status == taskd.StatusDone && !w.Done {
+		if _, err := r.dst.Work.Tasks.SetDone(ctx, r.owner, id, false); err != nil {
+			return err
+		}
+	}
+	if _, err := r.dst.Work.Tasks.Update(ctx, r.owner, id, in); err != nil {
+		return err
+	}
+	for _, e := range w.Subscribers {
+		if err := r.dst.Work.Tasks.Subscribe(ctx, r.owner, id, e, true); err != nil && !isConflict(err) {
+			return err
+		}
+	}
+	return nil
+}
+
+// taskInput is what is written of t.
+func (r *run) taskInput(t *source.Task) (taskWrite, taskd.TaskInput) {
+	w := taskWrite{Name: t.Name, Text: t.Text, Priority: t.Priority, MaxMinutes: t.MaxMinutes, MaxCents: t.MaxCents,
+		Done: t.Status == "done", Assignee: "NOONE"}
+	switch {
+	case t.Assignee.Anyone():
+		w.Assignee = "ANY"
+	case t.Assignee.Nobody():
+	default:
+		if e := r.email(t.Assignee); e != "" {
+			w.Assignee = e
+		} else {
+			r.skip(FamilyTasks, t.ID, "the assignee of %q, %s, is not a member (yet): left unassigned", t.Name, t.Assignee.Email)
+		}
+	}
+	w.Start, _ = wire.ParseDate("datestart", t.Start)
+	w.End, _ = wire.ParseDate("dateend", t.End)
+	for _, s := range t.Subscribers {
+		if e := r.email(s); e != "" && !slices.Contains(w.Subscribers, e) {
+			w.Subscribers = append(w.Subscribers, e)
+		}
+	}
+	slices.Sort(w.Subscribers)
+	w.Tags = r.localTags(FamilyTasks, t.ID, taskd.TagsOfTasks, t.Tags)
+	if t.HiddenKnown && len(t.Hidden) > 0 {
+		r.skip(FamilyTasks, t.ID, "the hidden list of %q is not imported yet", t.Name)
+	}
+	in := taskd.TaskInput{Name: &w.Name, Text: &w.Text, Priority: &w.Priority, AssigneeEmail: &w.Assignee,
+		DateStart: &w.Start, DateEnd: &w.End, Tags: &w.Tags, MaxMinutes: &w.MaxMinutes, MaxCents: &w.MaxCents}
+	return w, in
+}

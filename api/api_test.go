@@ -268,7 +268,9 @@ func TestTenantIsolation(t *testing.T) {
 	})
 }
 
-// TestConcurrentRequests sends parallel writes over HTTP; nothing is lost.
+// TestConcurrentRequests sends parallel writes and reads over HTTP;
+// nothing is lost. scripts/test.sh runs it under -race, the package's
+// test of its shared caches (the rest of api runs without).
 func TestConcurrentRequests(t *testing.T) {
 	eachAccount(t, func(t *testing.T, a *account) {
 		pid := a.id("action", "post_project", "title", "Busy")
@@ -288,6 +290,11 @@ func TestConcurrentRequests(t *testing.T) {
 					}
 					id := r.data()["id"].(string)
 					a.call("action", "post_comment", "id_task", id, "text", "c")
+					// Reads among the writes: the rendered lists' cache and
+					// the verified signatures' cache are shared by them all.
+					if l := a.call("action", "get_tasks", "id_project", pid); l.code() != -1 {
+						t.Errorf("get_tasks: %v", l)
+					}
 					mu.Lock()
 					ids[id] = true
 					mu.Unlock()

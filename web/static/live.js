@@ -218,11 +218,16 @@
   function refresh() {
     if (fetching) { again = true; return; }
     fetching = true;
-    fetch(location.href, { credentials: "same-origin", headers: { "Accept": "text/html" } }).then(function (r) {
+    // The page's own script may move it to another address while this
+    // fetch is out (the timeline, after a move, to its shift offer's): an
+    // answer for the old address is dropped and the new one fetched.
+    var asked = location.href;
+    fetch(asked, { credentials: "same-origin", headers: { "Accept": "text/html" } }).then(function (r) {
       if (r.status !== 200) { return null; } // gone, or a page answering a form: left as it is
       return r.text();
     }).then(function (html) {
       if (html === null) { return; }
+      if (location.href !== asked) { again = true; return; }
       var next = new DOMParser().parseFromString(html, "text/html").querySelector("main");
       var now = document.querySelector("main");
       if (next && now && !swap(now, next)) { waiting = true; }

@@ -57,6 +57,8 @@
     // A change made but not saved yet (a timeline bar moved with the keys,
     // or being dragged) waits too.
     if (el.matches("[data-unsaved]") || el.querySelector("[data-unsaved]")) { return true; }
+    // An open dialog (the shortcuts' help) is left open.
+    if (el.matches("dialog[open]") || el.querySelector("dialog[open]")) { return true; }
     // An open editor (a fold-out, or quick editing's form opened in place)
     // is left as it is while open.
     var cs = Array.prototype.slice.call(el.querySelectorAll("input, textarea, select, details[open], .quick.open"));

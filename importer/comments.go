@@ -2,7 +2,6 @@ package importer
 
 import (
 	"context"
-	"time"
 
 	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/importer/source"
@@ -63,32 +62,18 @@ func (r *run) comment(ctx context.Context, c *Count, taskID int64, cm source.Com
 	if len(cm.Files) > 0 {
 		r.skip(FamilyComments, cm.ID, "%d files of a comment are not imported yet", len(cm.Files))
 	}
-	fp := fingerprint(struct{ Text, By string }{cm.Text, by.Person.Email})
-	m, mapped := done[cm.ID]
-	if !mapped {
-		_, err := r.created(c, func() (int64, error) {
-			made, err := r.dst.Work.Comments.Post(store.WithImportMapping(ctx, r.key("comment", cm.ID), fp, cm.Added), by, taskID,
-				taskd.CommentInput{Text: cm.Text})
+	_, err := r.sync(ctx, c, done, object{family: FamilyComments, kind: "comment", id: cm.ID, what: "comment",
+		fingerprint: fingerprint(struct{ Text, By string }{cm.Text, by.Person.Email}), added: cm.Added,
+		create: func(ctx context.Context) (int64, error) {
+			made, err := r.dst.Work.Comments.Post(ctx, by, taskID, taskd.CommentInput{Text: cm.Text})
 			return made.ID, err
-		})
-		if err != nil {
-			r.skip(FamilyComments, cm.ID, "comment: %v", err)
-		}
-		return nil
-	}
-	if m.Fingerprint == fp {
-		c.Unchanged++
-		return nil
-	}
-	c.Updated++
-	if r.opts.DryRun {
-		return nil
-	}
-	if _, err := r.dst.Work.Comments.Update(ctx, r.owner, m.LocalID, cm.Text); err != nil {
-		r.skip(FamilyComments, cm.ID, "comment: %v", err)
-		return nil
-	}
-	return r.dst.Store.SetImportMapping(ctx, r.key("comment", cm.ID), store.ImportMapping{LocalID: m.LocalID, Fingerprint: fp})
+		},
+		update: func(ctx context.Context, local int64) error {
+			_, err := r.dst.Work.Comments.Update(ctx, r.owner, local, cm.Text)
+			return err
+		},
+	})
+	return err
 }
 
 // costs brings over the cost lines of the imported projects, each logged
@@ -133,33 +118,20 @@ func (r *run) cost(ctx context.Context, c *Count, l source.Cost, done map[string
 		r.skip(FamilyCosts, l.ID, "the author %s is not a member (yet): logged by the owner", l.Author.Email)
 	}
 	in := taskd.CostInput{Minutes: &l.Minutes, Cents: &l.Cents, Comment: &l.Comment, Date: &l.Date}
-	fp := fingerprint(struct {
-		Minutes, Cents int64
-		Comment, Date  string
-		By             string
-	}{l.Minutes, l.Cents, l.Comment, l.Date, by.Person.Email})
-	m, mapped := done[l.ID]
-	if !mapped {
-		_, err := r.created(c, func() (int64, error) {
-			made, err := r.dst.Work.Costs.Add(store.WithImportMapping(ctx, r.key("cost", l.ID), fp, time.Time{}), by, taskID, in)
+	_, err := r.sync(ctx, c, done, object{family: FamilyCosts, kind: "cost", id: l.ID, what: "cost line",
+		fingerprint: fingerprint(struct {
+			Minutes, Cents int64
+			Comment, Date  string
+			By             string
+		}{l.Minutes, l.Cents, l.Comment, l.Date, by.Person.Email}),
+		create: func(ctx context.Context) (int64, error) {
+			made, err := r.dst.Work.Costs.Add(ctx, by, taskID, in)
 			return made.ID, err
-		})
-		if err != nil {
-			r.skip(FamilyCosts, l.ID, "cost line: %v", err)
-		}
-		return nil
-	}
-	if m.Fingerprint == fp {
-		c.Unchanged++
-		return nil
-	}
-	c.Updated++
-	if r.opts.DryRun {
-		return nil
-	}
-	if _, err := r.dst.Work.Costs.Update(ctx, r.owner, m.LocalID, in); err != nil {
-		r.skip(FamilyCosts, l.ID, "cost line: %v", err)
-		return nil
-	}
-	return r.dst.Store.SetImportMapping(ctx, r.key("cost", l.ID), store.ImportMapping{LocalID: m.LocalID, Fingerprint: fp})
+		},
+		update: func(ctx context.Context, local int64) error {
+			_, err := r.dst.Work.Costs.Update(ctx, r.owner, local, in)
+			return err
+		},
+	})
+	return err
 }

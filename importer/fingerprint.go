@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"strconv"
 )
 
 // fingerprint is a digest of what is written of a source object: the
@@ -18,3 +19,6 @@ func fingerprint(v any) string {
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:16])
 }
+
+// quote is a name in the report: in quotes, as %q writes it.
+func quote(s string) string { return strconv.Quote(s) }

@@ -16,7 +16,6 @@ import (
 	"github.com/taskd/taskd/importer"
 	"github.com/taskd/taskd/importer/source"
 	"github.com/taskd/taskd/internal/testsite"
-	"github.com/taskd/taskd/work"
 )
 
 // q is a query string of pairs, in order.
@@ -266,11 +265,9 @@ func (rc *receiver) seen() []string {
 // destination fires for imported history.
 func TestImportTaskd(t *testing.T) {
 	testsite.Each(t, func(t *testing.T, d *testsite.Site) {
-		src := testsite.New(t)
-		top, sub := fill(t, src)
+		p := newPair(t, d)
+		src, top, sub, key, movedURL, acct, client := p.src, p.top, p.sub, p.key, p.movedURL, p.acct, p.client
 		ctx := context.Background()
-		key := d.CreateAccount("moved", "Moved", testsite.OwnerEmail, "Olga", "Owner")
-		movedURL := d.Base + "/a/moved"
 		var rc receiver
 		recv := rc.serve(t)
 		_, res := testsite.APICall(t, movedURL, key, q("action", "add_webhook", "url", recv.URL, "events", strings.Join(taskd.WebhookEvents, ",")))
@@ -282,15 +279,7 @@ func TestImportTaskd(t *testing.T) {
 		if _, res := testsite.APICall(t, movedURL, key, q("action", "enable_webhook", "id", testsite.JSONNumber(res["id"]))); res["status"] != "ok" {
 			t.Fatalf("enable_webhook: %v", res)
 		}
-		acct, err := d.Store.AccountBySlug(ctx, "moved")
-		if err != nil {
-			t.Fatal(err)
-		}
-		client, err := source.New(src.AccountURL(), src.Key, source.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		dst := importer.Dest{Account: acct, Store: d.Store, Work: work.New(d.Store, taskd.DefaultFileLimits)}
+		dst := p.dest(d, d.Store)
 		run := func(step string) importer.Summary {
 			t.Helper()
 			var progress strings.Builder

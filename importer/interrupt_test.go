@@ -7,10 +7,8 @@ import (
 
 	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/importer"
-	"github.com/taskd/taskd/importer/source"
 	"github.com/taskd/taskd/internal/testsite"
 	"github.com/taskd/taskd/store"
-	"github.com/taskd/taskd/work"
 )
 
 // killer is the destination's store, stopping the run (its context
@@ -68,26 +66,15 @@ func (k *killer) AddCost(ctx context.Context, by taskd.Actor, taskID int64, in t
 // and one more run changes nothing.
 func TestImportInterrupted(t *testing.T) {
 	testsite.Each(t, func(t *testing.T, d *testsite.Site) {
-		src := testsite.New(t)
-		fill(t, src)
-		key := d.CreateAccount("moved", "Moved", testsite.OwnerEmail, "Olga", "Owner")
-		movedURL := d.Base + "/a/moved"
-		acct, err := d.Store.AccountBySlug(context.Background(), "moved")
-		if err != nil {
-			t.Fatal(err)
-		}
+		p := newPair(t, d)
 		// Uma is registered here: she joins first, so that one run can
 		// bring everything over.
 		d.AddMember("moved", testsite.UserEmail, "Uma", "User", taskd.RoleUser)
-		client, err := source.New(src.AccountURL(), src.Key, source.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
 		stops := 0
 		for {
 			ctx, cancel := context.WithCancel(context.Background())
 			k := &killer{DB: d.Store, at: 2 + stops%3, cancel: cancel}
-			_, err := importer.Run(ctx, client, importer.Dest{Account: acct, Store: d.Store, Work: work.New(k, taskd.DefaultFileLimits)}, importer.Options{})
+			_, err := importer.Run(ctx, p.client, p.dest(d, k), importer.Options{})
 			cancel()
 			if err == nil {
 				break
@@ -103,8 +90,8 @@ func TestImportInterrupted(t *testing.T) {
 		if stops < 5 {
 			t.Fatalf("stopped only %d times", stops)
 		}
-		same(t, "after the stops", read(t, movedURL, key), read(t, src.AccountURL(), src.Key))
-		sum, err := importer.Run(context.Background(), client, importer.Dest{Account: acct, Store: d.Store, Work: work.New(d.Store, taskd.DefaultFileLimits)}, importer.Options{})
+		p.same(t, "after the stops")
+		sum, err := importer.Run(context.Background(), p.client, p.dest(d, d.Store), importer.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

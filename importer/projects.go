@@ -6,7 +6,6 @@ import (
 
 	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/importer/source"
-	"github.com/taskd/taskd/store"
 	"github.com/taskd/taskd/wire"
 )
 
@@ -37,38 +36,28 @@ func (r *run) projectsStep(ctx context.Context, c *Count) error {
 	for _, p := range list {
 		c.Read++
 		w, in := r.projectInput(p)
-		fp := fingerprint(w)
-		m, mapped := done[p.ID]
-		if !mapped {
-			id, err := r.created(c, func() (int64, error) {
-				made, err := r.dst.Work.Projects.Create(store.WithImportMapping(ctx, r.key("project", p.ID), fp, p.Added), r.actor(p.Author), in)
-				return made.ID, err
-			})
-			if err != nil {
-				r.skip(FamilyProjects, p.ID, "project %q: %v", p.Name, err)
-				continue
+		if m, ok := done[p.ID]; ok {
+			// Opened first: the update of an archived project is refused.
+			if err := r.openProject(ctx, m.LocalID); err != nil {
+				return err
 			}
+		}
+		id, err := r.sync(ctx, c, done, object{family: FamilyProjects, kind: "project", id: p.ID, what: "project " + quote(p.Name),
+			fingerprint: fingerprint(w), added: p.Added,
+			create: func(ctx context.Context) (int64, error) {
+				made, err := r.dst.Work.Projects.Create(ctx, r.actor(p.Author), in)
+				return made.ID, err
+			},
+			update: func(ctx context.Context, local int64) error {
+				_, err := r.dst.Work.Projects.Update(ctx, r.owner, local, in)
+				return err
+			},
+		})
+		if err != nil {
+			return err
+		}
+		if id != 0 {
 			r.projects[p.ID] = id
-			continue
-		}
-		r.projects[p.ID] = m.LocalID
-		if err := r.openProject(ctx, m.LocalID); err != nil {
-			return err
-		}
-		if m.Fingerprint == fp {
-			c.Unchanged++
-			continue
-		}
-		c.Updated++
-		if r.opts.DryRun {
-			continue
-		}
-		if _, err := r.dst.Work.Projects.Update(ctx, r.owner, m.LocalID, in); err != nil {
-			r.skip(FamilyProjects, p.ID, "project %q: %v", p.Name, err)
-			continue
-		}
-		if err := r.dst.Store.SetImportMapping(ctx, r.key("project", p.ID), store.ImportMapping{LocalID: m.LocalID, Fingerprint: fp}); err != nil {
-			return err
 		}
 	}
 	r.sourceProjects = list

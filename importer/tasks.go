@@ -154,10 +154,9 @@ func (r *run) task(ctx context.Context, c *Count, projectID int64, t *source.Tas
 		parent = id
 	}
 	w, in := r.taskInput(t)
-	fp := fingerprint(w)
-	m, mapped := done[t.ID]
-	if !mapped {
-		id, err := r.created(c, func() (int64, error) {
+	id, err := r.sync(ctx, c, done, object{family: FamilyTasks, kind: "task", id: t.ID, what: "task " + quote(t.Name),
+		fingerprint: fingerprint(w), added: t.Added,
+		create: func(ctx context.Context) (int64, error) {
 			in := in
 			in.Subscribe = w.Subscribers
 			if parent != 0 {
@@ -170,38 +169,25 @@ func (r *run) task(ctx context.Context, c *Count, projectID int64, t *source.Tas
 					}
 				}
 			}
-			made, err := r.dst.Work.Tasks.Create(store.WithImportMapping(ctx, r.key("task", t.ID), fp, t.Added), r.actor(t.Author), projectID, parent, in)
+			made, err := r.dst.Work.Tasks.Create(ctx, r.actor(t.Author), projectID, parent, in)
 			return made.ID, err
-		})
-		if id != 0 {
-			r.tasks[t.ID] = id
-		}
-		if err != nil {
-			r.skip(FamilyTasks, t.ID, "task %q: %v", t.Name, err)
-		}
-		return nil
+		},
+		update: func(ctx context.Context, local int64) error { return r.updateTask(ctx, local, w, in) },
+		// A task completed or reopened here is brought back to the
+		// source's state.
+		current: func(ctx context.Context, local int64) bool {
+			lt, err := r.dst.Store.Task(ctx, r.owner.Viewer(), local)
+			return err == nil && (lt.Status == taskd.StatusDone) == w.Done
+		},
+	})
+	if id != 0 {
+		r.tasks[t.ID] = id
 	}
-	r.tasks[t.ID] = m.LocalID
-	if m.Fingerprint == fp {
-		local, err := r.dst.Store.Task(ctx, r.owner.Viewer(), m.LocalID)
-		if err == nil && (local.Status == taskd.StatusDone) == w.Done {
-			c.Unchanged++
-			return nil
-		}
-	}
-	c.Updated++
-	if r.opts.DryRun {
-		return nil
-	}
-	if err := r.updateTask(ctx, t, m.LocalID, w, in); err != nil {
-		r.skip(FamilyTasks, t.ID, "task %q: %v", t.Name, err)
-		return nil
-	}
-	return r.dst.Store.SetImportMapping(ctx, r.key("task", t.ID), store.ImportMapping{LocalID: m.LocalID, Fingerprint: fp})
+	return err
 }
 
 // updateTask brings a mapped task to what the source has.
-func (r *run) updateTask(ctx context.Context, t *source.Task, id int64, w taskWrite, in taskd.TaskInput) error {
+func (r *run) updateTask(ctx context.Context, id int64, w taskWrite, in taskd.TaskInput) error {
 	local, err := r.dst.Store.Task(ctx, r.owner.Viewer(), id)
 	if err != nil {
 		return err

@@ -1,0 +1,50 @@
+package importer_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/taskd/taskd"
+	"github.com/taskd/taskd/importer"
+	"github.com/taskd/taskd/importer/source"
+	"github.com/taskd/taskd/internal/testsite"
+	"github.com/taskd/taskd/work"
+)
+
+// pair is a source taskd filled through its API (fill) and a new account
+// "moved" of the destination d to import it into.
+type pair struct {
+	src      *testsite.Site
+	client   *source.Client
+	acct     taskd.Account
+	movedURL string // the destination account's address
+	key      string // the destination account's administrative key
+	top, sub string // source ids of a task and its subtask
+}
+
+func newPair(t *testing.T, d *testsite.Site) *pair {
+	t.Helper()
+	p := &pair{src: testsite.New(t)}
+	p.top, p.sub = fill(t, p.src)
+	p.key = d.CreateAccount("moved", "Moved", testsite.OwnerEmail, "Olga", "Owner")
+	p.movedURL = d.Base + "/a/moved"
+	var err error
+	if p.acct, err = d.Store.AccountBySlug(context.Background(), "moved"); err != nil {
+		t.Fatal(err)
+	}
+	if p.client, err = source.New(p.src.AccountURL(), p.src.Key, source.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// dest is the destination account written through w's use cases.
+func (p *pair) dest(d *testsite.Site, w work.Store) importer.Dest {
+	return importer.Dest{Account: p.acct, Store: d.Store, Work: work.New(w, taskd.DefaultFileLimits)}
+}
+
+// same fails the test where the destination differs from the source.
+func (p *pair) same(t *testing.T, step string) {
+	t.Helper()
+	same(t, step, read(t, p.movedURL, p.key), read(t, p.src.AccountURL(), p.src.Key))
+}

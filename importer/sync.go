@@ -1,0 +1,61 @@
+package importer
+
+import (
+	"context"
+	"time"
+
+	"github.com/taskd/taskd/store"
+)
+
+// object is one source object to make or bring up to date by its mapping.
+type object struct {
+	family string // the report's family (FamilyTasks, …)
+	kind   string // the mapping's family ("task", …)
+	id     string // the source's id
+	what   string // how the report names it: `task "Write copy"`
+	// fingerprint is a digest of what is written (fingerprint()).
+	fingerprint string
+	// added is the source's creation date, kept as the object's own; zero
+	// when the source gives none.
+	added time.Time
+	// create makes the object; ctx carries its mapping, written in the
+	// object's own transaction (store.WithImportMapping).
+	create func(ctx context.Context) (int64, error)
+	// update brings the mapped object to what the source has.
+	update func(ctx context.Context, local int64) error
+	// current, when set, says whether the mapped object is still as the
+	// run wrote it beyond its fingerprint (a task's completion); false
+	// updates it although the fingerprint is the same.
+	current func(ctx context.Context, local int64) bool
+}
+
+// sync makes o when it is not mapped, or updates it when what the source
+// has changed since the last run, counting which into c. A refusal of the
+// destination is reported and skipped; only the mapping's store failing
+// stops the run. It returns the local id, 0 when o was not made.
+func (r *run) sync(ctx context.Context, c *Count, done map[string]store.ImportMapping, o object) (int64, error) {
+	m, mapped := done[o.id]
+	if !mapped {
+		id, err := r.created(c, func() (int64, error) {
+			return o.create(store.WithImportMapping(ctx, r.key(o.kind, o.id), o.fingerprint, o.added))
+		})
+		if err != nil {
+			r.skip(o.family, o.id, "%s: %v", o.what, err)
+			return 0, nil
+		}
+		return id, nil
+	}
+	if m.Fingerprint == o.fingerprint && (o.current == nil || o.current(ctx, m.LocalID)) {
+		c.Unchanged++
+		return m.LocalID, nil
+	}
+	c.Updated++
+	if r.opts.DryRun {
+		return m.LocalID, nil
+	}
+	if err := o.update(ctx, m.LocalID); err != nil {
+		r.skip(o.family, o.id, "%s: %v", o.what, err)
+		return m.LocalID, nil
+	}
+	return m.LocalID, r.dst.Store.SetImportMapping(ctx, r.key(o.kind, o.id), store.ImportMapping{LocalID: m.LocalID, Fingerprint: o.fingerprint})
+}

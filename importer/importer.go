@@ -91,8 +91,11 @@ type Options struct {
 	// DryRun reads everything and counts what would be made, writing
 	// nothing.
 	DryRun bool
-	// Progress receives a line per family; nil: none.
+	// Progress receives a line per family when it is done; nil: none.
 	Progress io.Writer
+	// ProgressEvery, when positive, also writes a line to Progress while
+	// a family runs, at most this often: counts so far and the rate.
+	ProgressEvery time.Duration
 	// Now is the clock of the progress lines; time.Now when nil.
 	Now func() time.Time
 }
@@ -157,7 +160,9 @@ func Run(ctx context.Context, src *source.Client, dst Dest, opts Options) (Summa
 		}
 		c := Count{Family: s.name}
 		start := r.now()
+		r.started, r.shown = start, start
 		skipped := len(r.sum.Skipped)
+		r.skippedBefore = skipped
 		err := s.fn(ctx, &c)
 		if err == nil {
 			// A write refused because the run was stopped is not a skip:
@@ -203,14 +208,40 @@ type run struct {
 	tasks     map[string]int64
 	taskTrees map[string][]source.Task
 	fake      int64 // dry run: ids of what would be made
+	// started and shown are when the family running began and when its
+	// last line of progress was written.
+	started, shown time.Time
+	skippedBefore  int // skips reported before the family running
 	// sourceProjects are the source's projects, read once.
 	sourceProjects []source.Project
 }
 
+// during writes a line of progress while a family runs, when
+// Options.ProgressEvery has passed since the last.
+func (r *run) during(c *Count) {
+	if r.opts.Progress == nil || r.opts.ProgressEvery <= 0 {
+		return
+	}
+	now := r.now()
+	if now.Sub(r.shown) < r.opts.ProgressEvery {
+		return
+	}
+	r.shown = now
+	so := *c
+	so.Seconds = now.Sub(r.started).Seconds()
+	so.Skipped = len(r.sum.Skipped) - r.skippedBefore
+	r.line(so, " …")
+}
+
+// progress writes the line of a family done.
 func (r *run) progress(c Count) {
 	if r.opts.Progress == nil {
 		return
 	}
+	r.line(c, "")
+}
+
+func (r *run) line(c Count, more string) {
 	rate := 0.0
 	if c.Seconds > 0 {
 		rate = float64(c.Read) / c.Seconds
@@ -219,8 +250,8 @@ func (r *run) progress(c Count) {
 	if r.opts.DryRun {
 		verb = "to create"
 	}
-	fmt.Fprintf(r.opts.Progress, "import: %-8s %d read, %d %s, %d updated, %d unchanged, %d skipped in %.1fs (%.0f/s)\n",
-		c.Family, c.Read, c.Created, verb, c.Updated, c.Unchanged, c.Skipped, c.Seconds, rate)
+	fmt.Fprintf(r.opts.Progress, "import: %-8s %d read, %d %s, %d updated, %d unchanged, %d skipped in %.1fs (%.0f/s)%s\n",
+		c.Family, c.Read, c.Created, verb, c.Updated, c.Unchanged, c.Skipped, c.Seconds, rate, more)
 }
 
 func (r *run) skip(family, id, format string, args ...any) {

@@ -306,9 +306,24 @@ func TestImportTaskd(t *testing.T) {
 		}
 
 		// A dry run writes nothing.
-		dry, err := importer.Run(ctx, client, dst, importer.Options{DryRun: true})
+		// Its progress, on a clock a second ahead at each look, has lines
+		// while a family runs as well as one when it is done.
+		var progress strings.Builder
+		clock := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
+		tick := func() time.Time { clock = clock.Add(time.Second); return clock }
+		dry, err := importer.Run(ctx, client, dst, importer.Options{DryRun: true, Progress: &progress, ProgressEvery: 3 * time.Second, Now: tick})
 		if err != nil || count(dry, "created") == 0 {
 			t.Fatalf("dry run %+v %v", dry, err)
+		}
+		lines := strings.Split(strings.TrimSpace(progress.String()), "\n")
+		during := 0
+		for _, l := range lines {
+			if strings.HasSuffix(l, " …") {
+				during++
+			}
+		}
+		if during == 0 || len(lines) != len(importer.Families)+during || !strings.Contains(progress.String(), "import: tasks    ") {
+			t.Errorf("dry run's progress:\n%s", progress.String())
 		}
 		if n := len(read(t, movedURL, key).Projects); n != 0 {
 			t.Fatalf("a dry run made %d projects", n)

@@ -34,6 +34,7 @@ type object struct {
 // destination is reported and skipped; only the mapping's store failing
 // stops the run. It returns the local id, 0 when o was not made.
 func (r *run) sync(ctx context.Context, c *Count, done map[string]store.ImportMapping, o object) (int64, error) {
+	defer r.during(c)
 	m, mapped := done[o.id]
 	if !mapped {
 		id, err := r.created(c, func() (int64, error) {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/importer"
@@ -74,7 +75,7 @@ func importAccount(ctx context.Context, e env, args []string) error {
 		folks := &people.Service{Store: db, Outbox: &mail.Outbox{Store: db, Sealer: sealer, From: sender}, PublicURL: base}
 		dst.Invite, dst.PasswordLink = folks.Invite, folks.RequestReset
 	}
-	sum, err := importer.Run(ctx, src, dst, importer.Options{Only: families, DryRun: *dryRun, Progress: e.stderr})
+	sum, err := importer.Run(ctx, src, dst, importer.Options{Only: families, DryRun: *dryRun, Progress: e.stderr, ProgressEvery: 2 * time.Second})
 	if err != nil {
 		return err
 	}

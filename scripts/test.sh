@@ -125,5 +125,7 @@ fuzz FuzzVerifyJWT ./oauth
 fuzz FuzzBlocked ./webhook
 fuzz FuzzCompose ./mail
 fuzz FuzzParse ./quickadd
+# The import's reader of a source's answers (issue 36).
+fuzz FuzzDecode ./importer/source
 
 echo "== passed: $(cat "$summary"); browser tests and api: $(cat "$summary.b"); fuzzing: $fuzzed targets, $FUZZTIME each"

@@ -6,79 +6,21 @@ import (
 	"encoding/hex"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/taskd/taskd/api"
+	"github.com/taskd/taskd/importer/source/sourcetest"
 )
 
-const testKey = "7776461cd931e7b1c8e9632ff8e979ce"
+const testKey = sourcetest.Key
 
-// recorded serves the answers in testdata/worksection as a Worksection
-// account would: it checks every request's hash (md5 of the query before
-// it, plus the key), picks the file by action and argument, and serves
-// downloads as files with Content-Disposition.
-type recorded struct {
-	mu      sync.Mutex
-	queries []string
-	files   map[string]string
-}
-
-func (r *recorded) ServeHTTP(w http.ResponseWriter, req *http.Request) {
-	raw := req.URL.RawQuery
-	signed, hash, ok := strings.Cut(raw, "&hash=")
-	if req.URL.Path != "/api/admin/v2" || !ok || api.Hash(signed, testKey) != hash || req.Method != http.MethodGet {
-		w.WriteHeader(http.StatusUnauthorized)
-		w.Write([]byte(`{"status":"error","status_code":2,"message":"Action hash is missed or invalid"}`))
-		return
-	}
-	r.mu.Lock()
-	r.queries = append(r.queries, signed)
-	r.mu.Unlock()
-	q := req.URL.Query()
-	action := q.Get("action")
-	if action == "download" {
-		content, ok := r.files[q.Get("id_file")]
-		if !ok {
-			w.Header().Set("Content-Type", "application/json")
-			w.Write([]byte(`{"status":"error","status_code":25,"message":"File is not found","message_details":"id_file"}`))
-			return
-		}
-		w.Header().Set("Content-Type", "application/octet-stream")
-		w.Header().Set("Content-Disposition", `attachment; filename="f"`)
-		w.Write([]byte(content))
-		return
-	}
-	name := action
-	switch action {
-	case "get_projects":
-		if q.Get("filter") != "" {
-			name += "_" + q.Get("filter")
-		}
-	case "get_tasks", "get_costs", "get_files":
-		name += "_" + q.Get("id_project")
-	case "get_comments":
-		name += "_" + q.Get("id_task")
-	}
-	b, err := os.ReadFile(filepath.Join("testdata", "worksection", name+".json"))
-	if err != nil {
-		b = []byte(`{"status":"ok","data":[]}`)
-	}
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	w.Write(b)
-}
-
-func recordedClient(t *testing.T) (*Client, *recorded) {
+func recordedClient(t *testing.T) (*Client, *sourcetest.Recorded) {
 	t.Helper()
-	rec := &recorded{files: map[string]string{"500": "%PDF-1.", "501": "hello world", "502": "12345"}}
-	srv := httptest.NewServer(rec)
-	t.Cleanup(srv.Close)
-	c, err := New(srv.URL+"/", testKey, Options{Sleep: func(context.Context, time.Duration) error { return nil }})
+	rec, u := sourcetest.Start(t, filepath.Join("testdata", "worksection"))
+	c, err := New(u, testKey, Options{Sleep: func(context.Context, time.Duration) error { return nil }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -208,8 +150,8 @@ func TestRecordedWorksection(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := sha256.Sum256([]byte(rec.files[f.ID]))
-		if size != int64(len(rec.files[f.ID])) || sum != hex.EncodeToString(want[:]) || b.String() != rec.files[f.ID] {
+		want := sha256.Sum256([]byte(rec.Files[f.ID]))
+		if size != int64(len(rec.Files[f.ID])) || sum != hex.EncodeToString(want[:]) || b.String() != rec.Files[f.ID] {
 			t.Errorf("download %s: %d %s %q", f.ID, size, sum, b.String())
 		}
 	}
@@ -231,11 +173,11 @@ func TestRecordedWorksection(t *testing.T) {
 		"action=get_comments&id_task=101&extra=files":                                            true,
 		"action=get_costs&id_project=26":                                                         true,
 	}
-	for _, q := range rec.queries {
+	for _, q := range rec.Queries() {
 		delete(want, q)
 	}
 	if len(want) > 0 {
-		t.Errorf("not asked: %v (asked %v)", want, rec.queries)
+		t.Errorf("not asked: %v (asked %v)", want, rec.Queries())
 	}
 }
 

@@ -232,6 +232,9 @@ func (r *run) taskInput(t *source.Task) (taskWrite, taskd.TaskInput) {
 	}
 	slices.Sort(w.Subscribers)
 	w.Tags = r.localTags(FamilyTasks, t.ID, taskd.TagsOfTasks, t.Tags)
+	if t.TimeEnd != "" {
+		r.skip(FamilyTasks, t.ID, "the due time %s of %q: taskd keeps a due date without a time", t.TimeEnd, t.Name)
+	}
 	if t.HiddenKnown && len(t.Hidden) > 0 {
 		r.skip(FamilyTasks, t.ID, "the hidden list of %q is not imported yet", t.Name)
 	}

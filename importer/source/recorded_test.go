@@ -122,6 +122,9 @@ func TestRecordedWorksection(t *testing.T) {
 	if !tasks[0].Children[0].Assignee.Anyone() {
 		t.Error("ANY is not anyone")
 	}
+	if a := tasks[0].Children[0].Children[0].Assignee; !a.Nobody() || a.Anyone() {
+		t.Error("\"Executive isn't assigned\" alone is not nobody")
+	}
 	var walked []string
 	Walk(tasks, func(t *Task) { walked = append(walked, t.ID) })
 	eq(t, "walk", walked, []string{"101", "103", "104", "102"})

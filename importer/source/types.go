@@ -14,13 +14,23 @@ type Person struct {
 	ID, Email, Name string
 }
 
-// Nobody is "Executive isn't assigned" (NOONE) or no person at all.
+// The display names Worksection gives the assignee keywords, which are
+// all a task of the OAuth example's shape carries of them (C1).
+const (
+	nobodyName = "Executive isn't assigned"
+	anyoneName = "Anyone"
+)
+
+// Nobody is "Executive isn't assigned" (NOONE, or that display name alone)
+// or no person at all.
 func (p Person) Nobody() bool {
-	return p.Email == "NOONE" || (p.ID == "" && p.Email == "" && p.Name == "")
+	return p.Email == "NOONE" || (p.ID == "" && p.Email == "" && (p.Name == "" || p.Name == nobodyName))
 }
 
-// Anyone is the assignee keyword ANY.
-func (p Person) Anyone() bool { return p.Email == "ANY" }
+// Anyone is the assignee keyword ANY, or its display name alone.
+func (p Person) Anyone() bool {
+	return p.Email == "ANY" || (p.ID == "" && p.Email == "" && p.Name == anyoneName)
+}
 
 // User is a member of the account (get_users).
 type User struct {

@@ -86,12 +86,14 @@ var recordedWant = []struct{ key, want string }{
 	{"task First draft/author", "bob@acme.example"},
 	{"task First draft/assignee", "ANY"},
 	{"task First draft/added", "2024-01-17 11:00"},
+	{"task First draft/subscribers", "bob@acme.example"}, // the author
 	{"task Outline/status", "done"},
 	{"task Outline/priority", "0"},
 	// A display name alone (C1) names nobody to write as: the owner.
 	{"task Outline/author", "owner@acme.example"},
 	{"task Outline/assignee", "NOONE"},
 	{"task Outline/added", "2024-01-17 11:05"},
+	{"task Outline/subscribers", "owner@acme.example"}, // the author
 	{"task Research/status", "done"},
 	{"task Research/priority", "1"},
 	{"task Research/author", "olga@acme.example"},
@@ -328,7 +330,7 @@ func taskFacts(t *testing.T, c *source.Client, f map[string]string, tasks []sour
 		if len(x.Tags) > 0 {
 			f[k+"tags"] = strings.Join(tagTitles(x.Tags), ", ")
 		}
-		if s := emails(x.Subscribers); len(s) > 0 && x.Level == 1 {
+		if s := emails(x.Subscribers); len(s) > 0 {
 			f[k+"subscribers"] = strings.Join(s, ", ")
 		}
 		comments, err := c.Comments(context.Background(), x.ID)

@@ -22,6 +22,11 @@ func (r *run) comments(ctx context.Context, c *Count) error {
 	if err != nil {
 		return err
 	}
+	hidden, err := r.mappings(ctx, "comment_hidden")
+	if err != nil {
+		return err
+	}
+	r.hiddenRead = true
 	for _, p := range r.sourceProjects {
 		var failed error
 		source.Walk(r.taskTrees[p.ID], func(t *source.Task) {
@@ -38,7 +43,7 @@ func (r *run) comments(ctx context.Context, c *Count) error {
 				return
 			}
 			for _, cm := range list {
-				if failed = r.comment(ctx, c, taskID, cm, done); failed != nil {
+				if failed = r.comment(ctx, c, taskID, cm, done, hidden); failed != nil {
 					return
 				}
 			}
@@ -50,22 +55,30 @@ func (r *run) comments(ctx context.Context, c *Count) error {
 	return nil
 }
 
-func (r *run) comment(ctx context.Context, c *Count, taskID int64, cm source.Comment, done map[string]store.ImportMapping) error {
+func (r *run) comment(ctx context.Context, c *Count, taskID int64, cm source.Comment, done, hidden map[string]store.ImportMapping) error {
 	c.Read++
 	by := r.actor(cm.Author)
 	if by.Person.ID == r.owner.Person.ID && r.email(cm.Author) == "" {
 		r.skip(FamilyComments, cm.ID, "the author %s is not a member (yet): written by the owner", cm.Author.Email)
 	}
-	if cm.HiddenKnown && len(cm.Hidden) > 0 {
-		r.skip(FamilyComments, cm.ID, "the hidden list of a comment is not imported yet")
+	var viewers []string
+	if cm.HiddenKnown {
+		r.hiddenShown = true
+		if len(cm.Hidden) > 0 {
+			list, faithful := r.hiddenList(FamilyComments, cm.ID, "a comment", cm.Hidden, cm.Author, by)
+			if _, mapped := done[cm.ID]; !faithful && !mapped {
+				return nil
+			}
+			viewers = list
+		}
 	}
 	if len(cm.Files) > 0 {
 		r.skip(FamilyComments, cm.ID, "%d files of a comment are not imported yet", len(cm.Files))
 	}
-	_, err := r.sync(ctx, c, done, object{family: FamilyComments, kind: "comment", id: cm.ID, what: "comment",
+	id, err := r.sync(ctx, c, done, object{family: FamilyComments, kind: "comment", id: cm.ID, what: "comment",
 		fingerprint: fingerprint(struct{ Text, By string }{cm.Text, by.Person.Email}), added: cm.Added,
 		create: func(ctx context.Context) (int64, error) {
-			made, err := r.dst.Work.Comments.Post(ctx, by, taskID, taskd.CommentInput{Text: cm.Text})
+			made, err := r.dst.Work.Comments.Post(ctx, by, taskID, taskd.CommentInput{Text: cm.Text, VisibleTo: viewers})
 			return made.ID, err
 		},
 		update: func(ctx context.Context, local int64) error {
@@ -73,7 +86,10 @@ func (r *run) comment(ctx context.Context, c *Count, taskID int64, cm source.Com
 			return err
 		},
 	})
-	return err
+	if id == 0 || err != nil || !cm.HiddenKnown {
+		return err
+	}
+	return r.hiddenKept(ctx, FamilyComments, "comment", cm.ID, "a comment", viewers, hidden)
 }
 
 // costs brings over the cost lines of the imported projects, each logged

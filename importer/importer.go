@@ -32,27 +32,31 @@ import (
 
 // The families, in the order they are imported.
 const (
-	FamilyPeople   = "people"
-	FamilyTags     = "tags"
-	FamilyProjects = "projects"
-	FamilyTasks    = "tasks"
-	FamilyComments = "comments"
-	FamilyCosts    = "costs"
+	FamilyPeople    = "people"
+	FamilyTeams     = "teams"
+	FamilyContacts  = "contacts"
+	FamilyFolders   = "folders"
+	FamilyTags      = "tags"
+	FamilyProjects  = "projects"
+	FamilyTasks     = "tasks"
+	FamilyRelations = "relations"
+	FamilyComments  = "comments"
+	FamilyCosts     = "costs"
 )
 
 // Families are every family Run imports, in order.
-var Families = []string{FamilyPeople, FamilyTags, FamilyProjects, FamilyTasks, FamilyComments, FamilyCosts}
+var Families = []string{FamilyPeople, FamilyTeams, FamilyContacts, FamilyFolders, FamilyTags, FamilyProjects, FamilyTasks,
+	FamilyRelations, FamilyComments, FamilyCosts}
 
 // NotYet are the families of issue 36 this importer does not bring over
 // yet; every run reports them as skipped.
 var NotYet = map[string]string{
-	"teams":           "teams are not imported yet",
-	"contacts":        "contacts and their folders are not imported yet",
-	"project folders": "project folders are not imported yet (a project's own folder is)",
-	"files":           "files of projects, tasks and comments are not imported yet",
-	"relations":       "dependencies between tasks are not imported yet",
-	"hidden":          "hidden lists are not imported yet (taskd's own API does not show them)",
+	"files": "files of projects, tasks and comments are not imported yet",
 }
+
+// noHiddenLists is reported (family "hidden") by a run whose source showed
+// no hidden list in any task or comment it read: taskd's own API does not.
+const noHiddenLists = "the source does not show hidden lists (taskd's own API does not): its tasks and comments are imported seen by all who see their project"
 
 // Store is what the importer reads and changes of the destination beyond
 // the work use cases: people, invitations and the import's mappings.
@@ -66,6 +70,13 @@ type Store interface {
 	SetImportMapping(ctx context.Context, k store.ImportKey, m store.ImportMapping) error
 	Project(ctx context.Context, v taskd.Viewer, id int64) (taskd.Project, error)
 	Task(ctx context.Context, v taskd.Viewer, id int64) (taskd.Task, error)
+	// The directory: teams, who is on them, contacts and folders.
+	AddTeam(ctx context.Context, by taskd.Actor, title string, client bool) (taskd.Team, error)
+	SetMemberTeam(ctx context.Context, by taskd.Actor, personID int64, team string) error
+	AddContactFolder(ctx context.Context, by taskd.Actor, title string) (taskd.Folder, error)
+	AddContact(ctx context.Context, by taskd.Actor, c taskd.Contact) (taskd.Contact, error)
+	UpdateContact(ctx context.Context, by taskd.Actor, c taskd.Contact) (taskd.Contact, error)
+	AddProjectFolder(ctx context.Context, by taskd.Actor, title string) (taskd.Folder, error)
 }
 
 // Dest is the account written to, with the ways to write it.
@@ -151,7 +162,8 @@ func Run(ctx context.Context, src *source.Client, dst Dest, opts Options) (Summa
 		name string
 		fn   func(context.Context, *Count) error
 	}{
-		{FamilyPeople, r.people}, {FamilyTags, r.tags}, {FamilyProjects, r.projectsStep}, {FamilyTasks, r.tasksStep},
+		{FamilyPeople, r.people}, {FamilyTeams, r.teams}, {FamilyContacts, r.contacts}, {FamilyFolders, r.folders},
+		{FamilyTags, r.tags}, {FamilyProjects, r.projectsStep}, {FamilyTasks, r.tasksStep}, {FamilyRelations, r.relations},
 		{FamilyComments, r.comments}, {FamilyCosts, r.costs},
 	}
 	for _, s := range steps {
@@ -182,6 +194,9 @@ func Run(ctx context.Context, src *source.Client, dst Dest, opts Options) (Summa
 			err = ctx.Err()
 		}
 		return r.sum, fmt.Errorf("import: projects' status and options: %w", err)
+	}
+	if r.hiddenRead && !r.hiddenShown {
+		r.skip("hidden", "", noHiddenLists)
 	}
 	for _, k := range slices.Sorted(maps.Keys(NotYet)) {
 		r.sum.Skipped = append(r.sum.Skipped, Skip{Family: k, Reason: NotYet[k]})
@@ -214,6 +229,11 @@ type run struct {
 	skippedBefore  int // skips reported before the family running
 	// sourceProjects are the source's projects, read once.
 	sourceProjects []source.Project
+	// users are the source's members, read once (people, teams).
+	users []source.User
+	// hiddenRead: tasks or comments were read; hiddenShown: one of their
+	// answers carried a hidden list (Worksection's do, taskd's do not).
+	hiddenRead, hiddenShown bool
 }
 
 // during writes a line of progress while a family runs, when

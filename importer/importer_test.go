@@ -3,6 +3,7 @@ package importer_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -32,12 +33,31 @@ func q(pairs ...string) string {
 
 const nina = "nina@new.example"
 
-// fill makes a source account through its API: three people, tag groups
+// fill makes a source account through its API: three people, teams
+// (two people on them), contacts in folders, project folders, tag groups
 // and tags in a chosen order, two projects (one archived), tasks three
-// deep with every field, comments and cost lines.
-func fill(t *testing.T, s *testsite.Site) (top, sub string) {
+// deep with every field, a dependency of each type, comments and cost
+// lines.
+func fill(t *testing.T, s *testsite.Site) (top, sub, planB string) {
 	owner, uma := testsite.OwnerEmail, testsite.UserEmail
 	s.AddMember(s.Slug, nina, "Nina", "New", taskd.RoleUser)
+	s.APIOK(q("action", "add_user_group", "title", "Designers"))
+	s.APIOK(q("action", "add_user_group", "title", "Clients team", "client", "1"))
+	acct, by := s.Owner()
+	for email, team := range map[string]string{nina: "Designers", owner: "Board"} {
+		m, err := s.Store.MemberByEmail(context.Background(), acct.ID, email)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Store.SetMemberTeam(context.Background(), by, m.ID, team); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.APIOK(q("action", "add_contact_group", "title", "Partners"))
+	s.APIOK(q("action", "add_contact", "email", "carl@vendor.example", "name", "Carl Contact", "group", "Vendors", "title", "Buyer",
+		"phone", "555-0100", "phone3", "555-0199", "address", "1 Quay"))
+	s.APIOK(q("action", "add_contact", "email", "dora@client.example", "name", "Dora"))
+	s.APIOK(q("action", "add_project_group", "title", "Later"))
 	s.APIOK(q("action", "add_task_tag_groups", "title", "Workflow", "type", "status"))
 	s.APIOK(q("action", "add_task_tag_groups", "title", "Topics", "access", "private"))
 	s.APIOK(q("action", "add_task_tags", "group", "Workflow", "title", "Doing,Review,Done"))
@@ -63,21 +83,28 @@ func fill(t *testing.T, s *testsite.Site) (top, sub string) {
 	s.APIOK(q("action", "add_costs", "id_task", subsub, "time", "1:30", "money", "25,5", "comment", "Copy", "date", "02.03.2026", "email_user_from", nina))
 	s.APIOK(q("action", "add_costs", "id_task", top, "time", "0:45", "comment", "Review", "date", "03.03.2026", "email_user_from", owner))
 	s.APIOK(q("action", "complete_task", "id_task", subsub))
-	s.APIID(q("action", "post_task", "id_project", pid, "title", "Plan B", "email_user_to", "ANY"))
+	planB = s.APIID(q("action", "post_task", "id_project", pid, "title", "Plan B", "email_user_to", "ANY"))
+	s.APIOK(q("action", "add_task_relation", "id_task_from", top, "id_task_to", planB))
+	s.APIOK(q("action", "add_task_relation", "id_task_from", subsub, "id_task_to", planB, "type", "start-to-start"))
 	s.APIOK(q("action", "post_comment", "id_task", top, "text", "Started", "email_user_from", nina))
 	s.APIOK(q("action", "post_comment", "id_task", subsub, "text", "Done, see the outline", "email_user_from", owner))
 	s.APIOK(q("action", "close_project", "id_project", old))
 	_ = uma
-	return top, sub
+	return top, sub, planB
 }
 
 // account is what the API shows of an account, ids aside.
 type account struct {
-	People    []string
-	TaskTags  []string
-	ProjTags  []string
-	TagGroups []string
-	Projects  []project
+	People         []string
+	Teams          []string // title/client
+	OnTeams        []string // e-mail: team
+	Contacts       []string
+	ContactFolders []string
+	ProjectFolders []string
+	TaskTags       []string
+	ProjTags       []string
+	TagGroups      []string
+	Projects       []project
 }
 
 type project struct {
@@ -94,6 +121,7 @@ type task struct {
 	Priority, Level                                         int
 	MaxMinutes, MaxCents                                    int64
 	Tags, Subscribers, Comments                             []string
+	DependsOn                                               []string // type: the other task's name
 	Children                                                []task
 }
 
@@ -130,8 +158,13 @@ func read(t *testing.T, accountURL, key string) account {
 	}
 	for _, u := range users {
 		a.People = append(a.People, u.Email)
+		if u.Group != "" {
+			a.OnTeams = append(a.OnTeams, u.Email+": "+u.Group)
+		}
 	}
 	slices.Sort(a.People)
+	slices.Sort(a.OnTeams)
+	readDirectory(t, c, &a)
 	for _, kind := range []source.TagKind{source.TaskTags, source.ProjectTags} {
 		gs, err := c.TagGroups(ctx, kind)
 		if err != nil {
@@ -166,7 +199,7 @@ func read(t *testing.T, accountURL, key string) account {
 		}
 		names := map[string]string{}
 		source.Walk(tasks, func(x *source.Task) { names[x.ID] = x.Name })
-		out.Tasks = readTasks(t, c, tasks)
+		out.Tasks = readTasks(t, c, names, tasks)
 		costs, err := c.ProjectCosts(ctx, p.ID, tasks)
 		if err != nil {
 			t.Fatal(err)
@@ -182,7 +215,41 @@ func read(t *testing.T, accountURL, key string) account {
 	return a
 }
 
-func readTasks(t *testing.T, c *source.Client, list []source.Task) []task {
+// readDirectory reads the teams, contacts and folders of an account.
+func readDirectory(t *testing.T, c *source.Client, a *account) {
+	t.Helper()
+	ctx := context.Background()
+	teams, err := c.Teams(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tm := range teams {
+		a.Teams = append(a.Teams, fmt.Sprintf("%s/%v", tm.Title, tm.Client))
+	}
+	contacts, err := c.Contacts(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ct := range contacts {
+		ct.ID, ct.Notes = "", nil
+		b, _ := json.Marshal(ct)
+		a.Contacts = append(a.Contacts, string(b))
+	}
+	for _, f := range []struct {
+		read func(context.Context) ([]source.Folder, error)
+		into *[]string
+	}{{c.ContactFolders, &a.ContactFolders}, {c.ProjectFolders, &a.ProjectFolders}} {
+		list, err := f.read(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, x := range list {
+			*f.into = append(*f.into, x.Title+"/"+x.Type)
+		}
+	}
+}
+
+func readTasks(t *testing.T, c *source.Client, names map[string]string, list []source.Task) []task {
 	var out []task
 	for _, x := range list {
 		comments, err := c.Comments(context.Background(), x.ID)
@@ -196,9 +263,19 @@ func readTasks(t *testing.T, c *source.Client, list []source.Task) []task {
 		out = append(out, task{Name: x.Name, Text: x.Text, Status: x.Status, Author: x.Author.Email, Assignee: x.Assignee.Email,
 			Start: x.Start, End: x.End, Added: x.Added.Format(time.RFC3339), Priority: x.Priority, Level: x.Level,
 			MaxMinutes: x.MaxMinutes, MaxCents: x.MaxCents, Tags: titles(x.Tags), Subscribers: emails(x.Subscribers), Comments: cs,
-			Children: readTasks(t, c, x.Children)})
+			DependsOn: dependsOn(names, x.From), Children: readTasks(t, c, names, x.Children)})
 	}
 	slices.SortFunc(out, func(a, b task) int { return strings.Compare(a.Name, b.Name) })
+	return out
+}
+
+// dependsOn names the tasks a task depends on, with the types.
+func dependsOn(names map[string]string, from []source.Relation) []string {
+	var out []string
+	for _, r := range from {
+		out = append(out, r.Type+": "+names[r.Task])
+	}
+	slices.Sort(out)
 	return out
 }
 
@@ -279,7 +356,7 @@ func TestImportTaskd(t *testing.T) {
 		if _, res := testsite.APICall(t, movedURL, key, q("action", "enable_webhook", "id", testsite.JSONNumber(res["id"]))); res["status"] != "ok" {
 			t.Fatalf("enable_webhook: %v", res)
 		}
-		dst := p.dest(d, d.Store)
+		dst := p.dest(d.Store)
 		run := func(step string) importer.Summary {
 			t.Helper()
 			var progress strings.Builder
@@ -333,6 +410,16 @@ func TestImportTaskd(t *testing.T) {
 		if count(first, "created") == 0 {
 			t.Fatalf("first %+v", first)
 		}
+		// taskd's API shows no hidden lists: said once.
+		var noHidden []importer.Skip
+		for _, sk := range first.Skipped {
+			if sk.Family == "hidden" {
+				noHidden = append(noHidden, sk)
+			}
+		}
+		if len(noHidden) != 1 || !strings.Contains(noHidden[0].Reason, "does not show hidden lists") {
+			t.Errorf("the report of hidden lists: %+v", noHidden)
+		}
 		// Uma is registered in this taskd: invited, not a member; Nina is
 		// new: a member at once.
 		got := read(t, movedURL, key)
@@ -370,8 +457,9 @@ func TestImportTaskd(t *testing.T) {
 		src.APIOK(q("action", "add_costs", "id_task", sub, "time", "0:30", "date", "04.03.2026", "email_user_from", nina))
 		src.APIOK(q("action", "complete_task", "id_task", sub))
 		src.APIOK(q("action", "post_comment", "id_task", sub, "text", "Draft is in", "email_user_from", nina))
+		src.APIOK(q("action", "delete_task_relation", "id_task_from", top, "id_task_to", p.planB))
 		changed := run("after the source changed")
-		if c, u := count(changed, "created"), count(changed, "updated"); c != 2 || u != 2 {
+		if c, u := count(changed, "created"), count(changed, "updated"); c != 2 || u != 3 {
 			t.Errorf("after the change: %d created, %d updated: %+v", c, u, changed.Families)
 		}
 		same(t, "after the source changed", read(t, movedURL, key), read(t, src.AccountURL(), src.Key))

@@ -20,12 +20,13 @@ type pair struct {
 	movedURL string // the destination account's address
 	key      string // the destination account's administrative key
 	top, sub string // source ids of a task and its subtask
+	planB    string // source id of a task that depends on top
 }
 
 func newPair(t *testing.T, d *testsite.Site) *pair {
 	t.Helper()
 	p := &pair{src: testsite.New(t)}
-	p.top, p.sub = fill(t, p.src)
+	p.top, p.sub, p.planB = fill(t, p.src)
 	p.key = d.CreateAccount("moved", "Moved", testsite.OwnerEmail, "Olga", "Owner")
 	p.movedURL = d.Base + "/a/moved"
 	var err error
@@ -38,9 +39,16 @@ func newPair(t *testing.T, d *testsite.Site) *pair {
 	return p
 }
 
-// dest is the destination account written through w's use cases.
-func (p *pair) dest(d *testsite.Site, w work.Store) importer.Dest {
-	return importer.Dest{Account: p.acct, Store: d.Store, Work: work.New(w, taskd.DefaultFileLimits)}
+// destStore is a destination's store: the importer's and the use cases'.
+type destStore interface {
+	importer.Store
+	work.Store
+}
+
+// dest is the destination account written through s, its directory and
+// its use cases.
+func (p *pair) dest(s destStore) importer.Dest {
+	return importer.Dest{Account: p.acct, Store: s, Work: work.New(s, taskd.DefaultFileLimits)}
 }
 
 // same fails the test where the destination differs from the source.

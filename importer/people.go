@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/taskd/taskd"
+	"github.com/taskd/taskd/importer/source"
 	"github.com/taskd/taskd/people"
 	"github.com/taskd/taskd/store"
 )
@@ -37,7 +38,7 @@ func roleOf(s string) taskd.Role {
 // theirs (assignments, authorship, teams of projects) waits for them: a
 // later run, after they accepted, applies it.
 func (r *run) people(ctx context.Context, c *Count) error {
-	users, err := r.src.Users(ctx)
+	users, err := r.sourceUsers(ctx)
 	if err != nil {
 		return err
 	}
@@ -136,3 +137,16 @@ func (r *run) invite(ctx context.Context, email, role string) error {
 }
 
 func isConflict(err error) bool { return err != nil && taskd.ErrorKind(err) == taskd.KindConflict }
+
+// sourceUsers reads (once) the source's members.
+func (r *run) sourceUsers(ctx context.Context) ([]source.User, error) {
+	if r.users != nil {
+		return r.users, nil
+	}
+	users, err := r.src.Users(ctx)
+	if err != nil {
+		return nil, err
+	}
+	r.users = users
+	return users, nil
+}

@@ -94,6 +94,11 @@ func (r *run) tasksStep(ctx context.Context, c *Count) error {
 	if err != nil {
 		return err
 	}
+	hidden, err := r.mappings(ctx, "task_hidden")
+	if err != nil {
+		return err
+	}
+	r.hiddenRead = true
 	for _, p := range r.sourceProjects {
 		pid, ok := r.projects[p.ID]
 		if !ok {
@@ -105,7 +110,7 @@ func (r *run) tasksStep(ctx context.Context, c *Count) error {
 		source.Walk(r.taskTrees[p.ID], func(t *source.Task) {
 			order = append(order, t)
 			if failed == nil {
-				failed = r.task(ctx, c, pid, t, done)
+				failed = r.task(ctx, c, pid, t, done, hidden)
 			}
 		})
 		if failed != nil {
@@ -142,7 +147,7 @@ func (r *run) completions(ctx context.Context, order []*source.Task) error {
 	return nil
 }
 
-func (r *run) task(ctx context.Context, c *Count, projectID int64, t *source.Task, done map[string]store.ImportMapping) error {
+func (r *run) task(ctx context.Context, c *Count, projectID int64, t *source.Task, done, hidden map[string]store.ImportMapping) error {
 	c.Read++
 	parent := int64(0)
 	if t.ParentID != "" {
@@ -154,11 +159,24 @@ func (r *run) task(ctx context.Context, c *Count, projectID int64, t *source.Tas
 		parent = id
 	}
 	w, in := r.taskInput(t)
-	id, err := r.sync(ctx, c, done, object{family: FamilyTasks, kind: "task", id: t.ID, what: "task " + quote(t.Name),
+	by := r.actor(t.Author)
+	what := "task " + quote(t.Name)
+	var viewers []string
+	if t.HiddenKnown {
+		r.hiddenShown = true
+		if len(t.Hidden) > 0 {
+			list, faithful := r.hiddenList(FamilyTasks, t.ID, what, t.Hidden, t.Author, by)
+			if _, mapped := done[t.ID]; !faithful && !mapped {
+				return nil
+			}
+			viewers = list
+		}
+	}
+	id, err := r.sync(ctx, c, done, object{family: FamilyTasks, kind: "task", id: t.ID, what: what,
 		fingerprint: fingerprint(w), added: t.Added,
 		create: func(ctx context.Context) (int64, error) {
 			in := in
-			in.Subscribe = w.Subscribers
+			in.Subscribe, in.Hidden = w.Subscribers, viewers
 			if parent != 0 {
 				// A subtask is added under an open task only: a parent done
 				// here is reopened, and completed again at the end of the
@@ -169,7 +187,7 @@ func (r *run) task(ctx context.Context, c *Count, projectID int64, t *source.Tas
 					}
 				}
 			}
-			made, err := r.dst.Work.Tasks.Create(ctx, r.actor(t.Author), projectID, parent, in)
+			made, err := r.dst.Work.Tasks.Create(ctx, by, projectID, parent, in)
 			return made.ID, err
 		},
 		update: func(ctx context.Context, local int64) error { return r.updateTask(ctx, local, w, in) },
@@ -180,10 +198,14 @@ func (r *run) task(ctx context.Context, c *Count, projectID int64, t *source.Tas
 			return err == nil && (lt.Status == taskd.StatusDone) == w.Done
 		},
 	})
-	if id != 0 {
-		r.tasks[t.ID] = id
+	if id == 0 || err != nil {
+		return err
 	}
-	return err
+	r.tasks[t.ID] = id
+	if t.HiddenKnown {
+		return r.hiddenKept(ctx, FamilyTasks, "task", t.ID, what, viewers, hidden)
+	}
+	return nil
 }
 
 // updateTask brings a mapped task to what the source has.
@@ -234,9 +256,6 @@ func (r *run) taskInput(t *source.Task) (taskWrite, taskd.TaskInput) {
 	w.Tags = r.localTags(FamilyTasks, t.ID, taskd.TagsOfTasks, t.Tags)
 	if t.TimeEnd != "" {
 		r.skip(FamilyTasks, t.ID, "the due time %s of %q: taskd keeps a due date without a time", t.TimeEnd, t.Name)
-	}
-	if t.HiddenKnown && len(t.Hidden) > 0 {
-		r.skip(FamilyTasks, t.ID, "the hidden list of %q is not imported yet", t.Name)
 	}
 	in := taskd.TaskInput{Name: &w.Name, Text: &w.Text, Priority: &w.Priority, AssigneeEmail: &w.Assignee,
 		DateStart: &w.Start, DateEnd: &w.End, Tags: &w.Tags, MaxMinutes: &w.MaxMinutes, MaxCents: &w.MaxCents}

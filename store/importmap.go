@@ -36,7 +36,7 @@ type importWrite struct {
 }
 
 // WithImportMapping makes the creation of an object (a project, a task, a
-// comment, a cost line) called with the context write the object's
+// comment, a cost line, a contact, a relation) called with the context write the object's
 // mapping under key in the object's own transaction, so that an import
 // killed at any point finds either both or neither. added, when not zero,
 // is the source's creation date, kept as the object's own. The mapping is
@@ -117,4 +117,7 @@ const (
 	importTask    = "task"
 	importComment = "comment"
 	importCost    = "cost"
+	importContact = "contact"
+	// importRelation's local id is the dependent task's (taskd.Relation.To).
+	importRelation = "relation"
 )

@@ -169,11 +169,14 @@ func (db *DB) AddContact(ctx context.Context, by taskd.Actor, c taskd.Contact) (
 		err := tx.QueryRowContext(ctx, db.d.q(`INSERT INTO contacts (account_id, email, first_name, last_name, title, folder_id,
 			phone, phone2, phone3, phone4, address, address2, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
 			by.AccountID, c.Email, c.FirstName, c.LastName, c.Title, folder, c.Phone, c.Phone2, c.Phone3, c.Phone4, c.Address, c.Address2,
-			ms(db.now())).Scan(&id)
+			ms(db.importedAdded(ctx, by, importContact))).Scan(&id)
 		if isUnique(err) {
 			return taskd.Conflict(taskd.ReasonNone, "email", "The account has a contact with this e-mail")
 		}
-		return err
+		if err != nil {
+			return err
+		}
+		return db.writeImported(ctx, tx, by, importContact, id)
 	})
 	if err != nil {
 		return c, err

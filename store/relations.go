@@ -140,6 +140,9 @@ func (db *DB) AddRelation(ctx context.Context, by taskd.Actor, r taskd.Relation)
 			VALUES (?, ?, ?, ?, ?)`), by.AccountID, r.From, r.To, r.Type, ms(db.now())); err != nil {
 			return err
 		}
+		if err := db.writeImported(ctx, tx, by, importRelation, r.To); err != nil {
+			return err
+		}
 		if err := db.notify(ctx, tx, by, to, taskd.NoticeRelation(by, true), nil); err != nil {
 			return err
 		}

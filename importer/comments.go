@@ -58,9 +58,6 @@ func (r *run) comments(ctx context.Context, c *Count) error {
 func (r *run) comment(ctx context.Context, c *Count, taskID int64, cm source.Comment, done, hidden map[string]store.ImportMapping) error {
 	c.Read++
 	by := r.actor(cm.Author)
-	if by.Person.ID == r.owner.Person.ID && r.email(cm.Author) == "" {
-		r.skip(FamilyComments, cm.ID, "the author %s is not a member (yet): written by the owner", cm.Author.Email)
-	}
 	var viewers []string
 	if cm.HiddenKnown {
 		r.hiddenShown = true
@@ -71,6 +68,9 @@ func (r *run) comment(ctx context.Context, c *Count, taskID int64, cm source.Com
 			}
 			viewers = list
 		}
+	}
+	if by.Person.ID == r.owner.Person.ID && r.email(cm.Author) == "" {
+		r.skip(FamilyComments, cm.ID, "the author %s is not a member (yet): written by the owner", cm.Author.Email)
 	}
 	if len(cm.Files) > 0 {
 		r.skip(FamilyComments, cm.ID, "%d files of a comment are not imported yet", len(cm.Files))

@@ -1,11 +1,13 @@
 // Package importer writes a source account, read by package
 // importer/source, into an account of this taskd (issue 36, DESIGN §12):
-// people with their consent, tag groups and tags in their order, projects,
-// tasks at every depth, comments and cost lines. Every object is made and
-// changed through the same use cases as the API (package work, and the
-// store's people and invitations), by an actor marked Imported, so every
-// rule holds and the imported history fires no webhook and sends no
-// digest.
+// people with their consent, teams and who is on them, contacts and their
+// folders, project folders, tag groups and tags in their order, projects,
+// tasks at every depth with their hidden lists where the source shows
+// them, dependencies between tasks, comments and cost lines. Every object
+// is made and changed through the same use cases as the API (package
+// work, and the store's people, invitations and directory), by an actor
+// marked Imported, so every rule holds and the imported history fires no
+// webhook and sends no digest.
 //
 // Each object made is mapped to its source id (store.ImportKey) in its own
 // transaction; a second run finds the mapping and changes only what

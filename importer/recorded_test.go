@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/importer"
 	"github.com/taskd/taskd/importer/source"
 	"github.com/taskd/taskd/importer/source/sourcetest"
@@ -30,6 +31,16 @@ var recordedWant = []struct{ key, want string }{
 	{"people", "bob@acme.example, olga@acme.example, owner@acme.example"},
 	{"person olga@acme.example", "Olga Owner, account admin, CEO"},
 	{"person bob@acme.example", "Bob Builder, user, "},
+
+	// get_user_groups, and who is on them: get_users' group.
+	{"teams", "Acme, Client team (client)"},
+	{"team of olga@acme.example", "Acme"},
+	{"team of bob@acme.example", "Acme"},
+	// get_contact_groups, get_contacts; get_project_groups (a folder
+	// "company" of Worksection is a folder; taskd's have no client mark).
+	{"contact folders", "Vendors"},
+	{"contact carl@vendor.example", "Carl Contact, Buyer, Vendors, 555-0100, 2021-05-06 07:08"},
+	{"project folders", "Clients, Internal"},
 
 	// get_{task,project}_tag_groups and _tags, in their order; the
 	// project tag's group comes as a title alone (C26).
@@ -81,6 +92,8 @@ var recordedWant = []struct{ key, want string }{
 	{"task Write copy/tags", "Review, Legal"},
 	// The author and the assignee are subscribed anyway.
 	{"task Write copy/subscribers", "bob@acme.example, olga@acme.example"},
+	// relations: from of 101, to of 102 (one relation).
+	{"task Write copy/depends on", "finish-to-start Research"},
 	{"task First draft/status", "done"},
 	{"task First draft/priority", "1"},
 	{"task First draft/author", "bob@acme.example"},
@@ -115,7 +128,8 @@ var recordedWant = []struct{ key, want string }{
 	// get_comments_*: the person as an object and without its id (C18).
 	{"comments of Write copy", "bob@acme.example 2024-01-16 10:05 Started | olga@acme.example 2024-01-16 10:06 Old style"},
 	{"comments of Outline", "bob@acme.example 2024-01-18 08:55 Outline is in the brief"},
-	// Its hidden list is not imported (skipped).
+	// Hidden: seen by Olga and its author Bob only (checked through
+	// viewers below); the key sees it.
 	{"comments of Move pages", "bob@acme.example 2022-03-20 14:30 Only for Olga"},
 
 	// get_costs_*: time as H:MM, money as decimals.
@@ -130,13 +144,7 @@ var recordedSkips = []struct{ family, id, reason string }{
 	{importer.FamilyProjects, "26", "option deny_task_delete"},
 	{importer.FamilyTasks, "101", "due time 17:30"},
 	{importer.FamilyComments, "601", "1 files"},
-	{importer.FamilyComments, "604", "hidden list"},
-	{"contacts", "", "not imported yet"},
 	{"files", "", "not imported yet"},
-	{"hidden", "", "not imported yet"},
-	{"project folders", "", "not imported yet"},
-	{"relations", "", "not imported yet"},
-	{"teams", "", "not imported yet"},
 }
 
 // TestImportRecordedWorksection imports the recorded Worksection account
@@ -159,7 +167,7 @@ func TestImportRecordedWorksection(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		dst := (&pair{acct: acct}).dest(d, d.Store)
+		dst := (&pair{acct: acct}).dest(d.Store)
 		run := func(step string) importer.Summary {
 			t.Helper()
 			sum, err := importer.Run(ctx, client, dst, importer.Options{})
@@ -211,6 +219,23 @@ func TestImportRecordedWorksection(t *testing.T) {
 			t.Errorf("%s = %q: not in recordedWant", k, got[k])
 		}
 
+		// The hidden comment: Olga (listed) and Bob (its author) see it,
+		// the owner does not.
+		tasks, err := d.Store.ImportMappings(ctx, acct.ID, client.URL(), "task")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for who, want := range map[string]int{"olga@acme.example": 1, "bob@acme.example": 1, testsite.OwnerEmail: 0} {
+			m, err := d.Store.MemberByEmail(ctx, acct.ID, who)
+			if err != nil {
+				t.Fatal(err)
+			}
+			v := taskd.Actor{AccountID: acct.ID, Person: m.Ref(), Role: m.Role}.Viewer()
+			if cs, err := d.Store.Comments(ctx, v, tasks["201"].LocalID); err != nil || len(cs) != want {
+				t.Errorf("%s sees %d comments of Move pages, want %d (%v)", who, len(cs), want, err)
+			}
+		}
+
 		skips := slices.Clone(sum.Skipped)
 		for _, w := range recordedSkips {
 			i := slices.IndexFunc(skips, func(s importer.Skip) bool {
@@ -255,6 +280,7 @@ func facts(t *testing.T, accountURL, key string) map[string]string {
 	delete(f, "person "+testsite.OwnerEmail)
 	slices.Sort(people)
 	f["people"] = join(people)
+	directoryFacts(t, c, f)
 	for _, kind := range []source.TagKind{source.TaskTags, source.ProjectTags} {
 		groups, err := c.TagGroups(ctx, kind)
 		must(err)
@@ -271,7 +297,7 @@ func facts(t *testing.T, accountURL, key string) map[string]string {
 	}
 	projects, err := c.Projects(ctx)
 	must(err)
-	var names []string
+	names, taskNames := []string{}, map[string]string{}
 	for _, p := range projects {
 		names = append(names, p.Name)
 		k := "project " + p.Name + "/"
@@ -293,7 +319,7 @@ func facts(t *testing.T, accountURL, key string) map[string]string {
 		costs, err := c.ProjectCosts(ctx, p.ID, tasks)
 		must(err)
 		byID := map[string]string{}
-		source.Walk(tasks, func(x *source.Task) { byID[x.ID] = x.Name })
+		source.Walk(tasks, func(x *source.Task) { byID[x.ID], taskNames[x.ID] = x.Name, x.Name })
 		var lines []string
 		for _, l := range costs {
 			lines = append(lines, fmt.Sprintf("%s %s %d min %d cents %s by %s", byID[l.TaskID], l.Date, l.Minutes, l.Cents, l.Comment, l.Author.Email))
@@ -305,7 +331,63 @@ func facts(t *testing.T, accountURL, key string) map[string]string {
 	}
 	slices.Sort(names)
 	f["projects"] = join(names)
+	// Dependencies name the other task by id (relationFacts): by name now.
+	for k, v := range f {
+		if strings.HasSuffix(k, "/depends on") {
+			for id, name := range taskNames {
+				v = strings.ReplaceAll(v, "#"+id+"#", name)
+			}
+			f[k] = v
+		}
+	}
 	return f
+}
+
+// directoryFacts adds the teams, who is on them, the contacts and the
+// folders to f.
+func directoryFacts(t *testing.T, c *source.Client, f map[string]string) {
+	t.Helper()
+	ctx := context.Background()
+	teams, err := c.Teams(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ts []string
+	for _, tm := range teams {
+		if tm.Client {
+			tm.Title += " (client)"
+		}
+		ts = append(ts, tm.Title)
+	}
+	f["teams"] = strings.Join(ts, ", ")
+	users, err := c.Users(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, u := range users {
+		if u.Group != "" {
+			f["team of "+u.Email] = u.Group
+		}
+	}
+	contacts, err := c.Contacts(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ct := range contacts {
+		f["contact "+ct.Email] = strings.Join([]string{ct.Name, ct.Title, ct.Group, ct.Phone, stamp(ct.Added)}, ", ")
+	}
+	for key, read := range map[string]func(context.Context) ([]source.Folder, error){
+		"contact folders": c.ContactFolders, "project folders": c.ProjectFolders} {
+		list, err := read(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var titles []string
+		for _, x := range list {
+			titles = append(titles, x.Title)
+		}
+		f[key] = strings.Join(titles, ", ")
+	}
 }
 
 // taskFacts adds the facts of tasks and their subtasks to f, and returns
@@ -332,6 +414,14 @@ func taskFacts(t *testing.T, c *source.Client, f map[string]string, tasks []sour
 		}
 		if s := emails(x.Subscribers); len(s) > 0 {
 			f[k+"subscribers"] = strings.Join(s, ", ")
+		}
+		var deps []string
+		for _, r := range x.From {
+			deps = append(deps, r.Type+" #"+r.Task+"#") // named at the end of facts
+		}
+		if len(deps) > 0 {
+			slices.Sort(deps)
+			f[k+"depends on"] = strings.Join(deps, ", ")
 		}
 		comments, err := c.Comments(context.Background(), x.ID)
 		if err != nil {

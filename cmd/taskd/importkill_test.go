@@ -130,11 +130,11 @@ func fillKillSource(t *testing.T, s *testsite.Site) {
 // new SQLite data directory, kills it with SIGKILL part way, and runs it
 // again to the end: each destination is then, through the API and ids
 // aside, the one a clean run makes, and one more run creates and updates
-// nothing. Of a run's 49 calls of the source (people 1, tags 4, projects
-// 2, task trees 3, comments 36, lines 3), it is killed at the 3rd (in the
-// tags, the people written), a moment after the 10th (in the writing of
-// the tasks), at the 25th (in the comments) and a moment after the 47th
-// (in the lines). A kill "a moment after" may come too late to land (it is
+// nothing. Of a run's 53 calls of the source (people 1, teams 1, contacts
+// 2, folders 1, tags 4, projects 2, task trees 3, comments 36, lines 3),
+// it is killed at the 7th (in the tags, the people and the directory
+// written), a moment after the 14th (in the writing of the tasks), at the
+// 29th (in the comments) and a moment after the 51st (in the lines). A kill "a moment after" may come too late to land (it is
 // logged); one at a call always lands.
 func TestImportKilled(t *testing.T) {
 	if testing.Short() {
@@ -199,7 +199,7 @@ func TestImportKilled(t *testing.T) {
 	for _, kill := range []struct {
 		at    int
 		delay time.Duration
-	}{{3, 0}, {10, 3 * time.Millisecond}, {25, 0}, {47, time.Millisecond}} {
+	}{{7, 0}, {14, 3 * time.Millisecond}, {29, 0}, {51, time.Millisecond}} {
 		t.Run(fmt.Sprintf("killed at call %d after %v", kill.at, kill.delay), func(t *testing.T) {
 			if kill.at >= total {
 				t.Fatalf("a run makes %d calls, fewer than %d", total, kill.at)

@@ -89,7 +89,7 @@ func (r *run) comment(ctx context.Context, c *Count, taskID int64, cm source.Com
 	if id == 0 || err != nil || !cm.HiddenKnown {
 		return err
 	}
-	return r.hiddenKept(ctx, FamilyComments, "comment", cm.ID, "a comment", viewers, hidden)
+	return r.hiddenKept(ctx, FamilyComments, "comment", cm.ID, "a comment", id, viewers, hidden)
 }
 
 // costs brings over the cost lines of the imported projects, each logged

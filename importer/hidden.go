@@ -43,25 +43,24 @@ func (r *run) hiddenList(family, id, what string, list []source.Person, author s
 
 // hiddenKept keeps, under the mapping kind+"_hidden" (its fingerprint the
 // e-mails), the hidden list an object was made with (list, "" for none),
-// and reports a mapped object whose list in the source is another now:
-// taskd does not change who sees a task or comment once it is made, so it
-// is left as it is and reported on every run until the source's list is
-// the same again. An object mapped without its list (made before lists
-// were kept, or by a run stopped before it kept it) keeps the current one.
-func (r *run) hiddenKept(ctx context.Context, family, kind, id, what string, list []string, done map[string]store.ImportMapping) error {
+// and follows a mapped object whose list in the source is another now:
+// who alone may see it here becomes the source's list (Store.SetViewers),
+// so what the source hides from someone is hidden from them here too. An
+// object mapped without its list (made before lists were kept, or by a run
+// stopped before it kept it) keeps the current one.
+func (r *run) hiddenKept(ctx context.Context, family, kind, id, what string, local int64, list []string, done map[string]store.ImportMapping) error {
 	fp := strings.Join(list, ",")
 	m, ok := done[id]
-	switch {
-	case !ok:
-		if r.opts.DryRun {
+	if (ok && m.Fingerprint == fp) || r.opts.DryRun {
+		return nil
+	}
+	if ok {
+		if err := r.dst.Store.SetViewers(ctx, r.owner, kind, local, list); err != nil {
+			r.skip(family, id, "%s is seen by %s in the source; here it is still seen by %s: %v", what, seenBy(fp), seenBy(m.Fingerprint), err)
 			return nil
 		}
-		return r.dst.Store.SetImportMapping(ctx, r.key(kind+"_hidden", id), store.ImportMapping{Fingerprint: fp})
-	case m.Fingerprint != fp:
-		r.skip(family, id, "%s was imported seen by %s; in the source it is now seen by %s: taskd does not change who sees it once made, left as it is",
-			what, seenBy(m.Fingerprint), seenBy(fp))
 	}
-	return nil
+	return r.dst.Store.SetImportMapping(ctx, r.key(kind+"_hidden", id), store.ImportMapping{Fingerprint: fp})
 }
 
 // seenBy names who sees an object by its hidden list ("" for none).

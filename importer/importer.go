@@ -72,6 +72,7 @@ type Store interface {
 	SetImportMapping(ctx context.Context, k store.ImportKey, m store.ImportMapping) error
 	Project(ctx context.Context, v taskd.Viewer, id int64) (taskd.Project, error)
 	Task(ctx context.Context, v taskd.Viewer, id int64) (taskd.Task, error)
+	SetViewers(ctx context.Context, by taskd.Actor, kind string, id int64, emails []string) error
 	// The directory: teams, who is on them, contacts and folders.
 	AddTeam(ctx context.Context, by taskd.Actor, title string, client bool) (taskd.Team, error)
 	SetMemberTeam(ctx context.Context, by taskd.Actor, personID int64, team string) error

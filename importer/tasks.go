@@ -203,7 +203,7 @@ func (r *run) task(ctx context.Context, c *Count, projectID int64, t *source.Tas
 	}
 	r.tasks[t.ID] = id
 	if t.HiddenKnown {
-		return r.hiddenKept(ctx, FamilyTasks, "task", t.ID, what, viewers, hidden)
+		return r.hiddenKept(ctx, FamilyTasks, "task", t.ID, what, id, viewers, hidden)
 	}
 	return nil
 }

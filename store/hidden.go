@@ -2,6 +2,8 @@ package store
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 
 	"github.com/taskd/taskd"
 )
@@ -30,4 +32,35 @@ func (db *DB) hide(ctx context.Context, tx querier, table, column string, id, ac
 		}
 	}
 	return nil
+}
+
+// SetViewers changes who alone may see a task or a comment (kind "task"
+// or "comment") to the members with the e-mails, in one transaction; none
+// makes it seen by everyone who sees its project. Only the import calls
+// it, to follow a source whose hidden list changed (issue 36): an object
+// hidden from someone in the source is hidden from them here too. Not
+// found for an object of no account of by's or an e-mail of no member.
+func (db *DB) SetViewers(ctx context.Context, by taskd.Actor, kind string, id int64, emails []string) error {
+	if err := taskd.Authorize(by, taskd.PermWork); err != nil {
+		return err
+	}
+	table, column, owner := "task_viewers", "task_id", `SELECT 1 FROM tasks WHERE id = ? AND account_id = ?`
+	if kind == "comment" {
+		table, column, owner = "comment_viewers", "comment_id", `SELECT 1 FROM comments WHERE id = ? AND account_id = ?`
+	} else if kind != "task" {
+		return taskd.Invalid("kind", "Unknown kind of hidden object")
+	}
+	return db.tx(ctx, "set viewers", func(tx querier) error {
+		var one int
+		if err := tx.QueryRowContext(ctx, db.d.q(owner), id, by.AccountID).Scan(&one); err != nil {
+			if errors.Is(err, sql.ErrNoRows) {
+				return taskd.NotFound(kind)
+			}
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, db.d.q(`DELETE FROM `+table+` WHERE `+column+` = ?`), id); err != nil {
+			return err
+		}
+		return db.hide(ctx, tx, table, column, id, by.AccountID, emails)
+	})
 }

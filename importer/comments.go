@@ -10,7 +10,8 @@ import (
 
 // comments brings over every comment of the imported tasks, by their
 // authors where they are members (else by the owner, the author named in
-// the report), with their dates.
+// the report; an invited author's comment is theirs when they accept),
+// with their dates.
 func (r *run) comments(ctx context.Context, c *Count) error {
 	if err := r.trees(ctx); err != nil {
 		return err
@@ -57,7 +58,7 @@ func (r *run) comments(ctx context.Context, c *Count) error {
 
 func (r *run) comment(ctx context.Context, c *Count, taskID int64, cm source.Comment, done, hidden map[string]store.ImportMapping) error {
 	c.Read++
-	by := r.actor(cm.Author)
+	by, writer, waits := r.author(cm.Author, store.WaitCommentAuthor)
 	var viewers []string
 	if cm.HiddenKnown {
 		r.hiddenShown = true
@@ -69,14 +70,17 @@ func (r *run) comment(ctx context.Context, c *Count, taskID int64, cm source.Com
 			viewers = list
 		}
 	}
-	if by.Person.ID == r.owner.Person.ID && r.email(cm.Author) == "" {
-		r.skip(FamilyComments, cm.ID, "the author %s is not a member (yet): written by the owner", cm.Author.Email)
+	switch {
+	case len(waits) > 0:
+		r.skip(FamilyComments, cm.ID, "the author %s is invited: written by the owner, theirs when they accept", writer)
+	case by.Person.ID == r.owner.Person.ID && r.email(cm.Author) == "":
+		r.skip(FamilyComments, cm.ID, "the author %s is not a member: written by the owner", cm.Author.Email)
 	}
 	if len(cm.Files) > 0 {
 		r.skip(FamilyComments, cm.ID, "%d files of a comment are not imported yet", len(cm.Files))
 	}
 	id, err := r.sync(ctx, c, done, object{family: FamilyComments, kind: "comment", id: cm.ID, what: "comment",
-		fingerprint: fingerprint(struct{ Text, By string }{cm.Text, by.Person.Email}), added: cm.Added,
+		fingerprint: fingerprint(struct{ Text, By string }{cm.Text, writer}), added: cm.Added, waits: waits,
 		create: func(ctx context.Context) (int64, error) {
 			made, err := r.dst.Work.Comments.Post(ctx, by, taskID, taskd.CommentInput{Text: cm.Text, VisibleTo: viewers})
 			return made.ID, err
@@ -93,7 +97,8 @@ func (r *run) comment(ctx context.Context, c *Count, taskID int64, cm source.Com
 }
 
 // costs brings over the cost lines of the imported projects, each logged
-// by its author where they are a member who may work (else the owner).
+// by its author where they are a member who may work (else the owner; an
+// invited author's line is theirs when they accept).
 func (r *run) costs(ctx context.Context, c *Count) error {
 	if err := r.trees(ctx); err != nil {
 		return err
@@ -129,9 +134,12 @@ func (r *run) cost(ctx context.Context, c *Count, l source.Cost, done map[string
 		r.skip(FamilyCosts, l.ID, "a cost line of no imported task")
 		return nil
 	}
-	by := r.actor(l.Author)
-	if by.Person.ID == r.owner.Person.ID && r.email(l.Author) == "" {
-		r.skip(FamilyCosts, l.ID, "the author %s is not a member (yet): logged by the owner", l.Author.Email)
+	by, writer, waits := r.author(l.Author, store.WaitCostAuthor)
+	switch {
+	case len(waits) > 0:
+		r.skip(FamilyCosts, l.ID, "the author %s is invited: logged by the owner, theirs when they accept", writer)
+	case by.Person.ID == r.owner.Person.ID && r.email(l.Author) == "":
+		r.skip(FamilyCosts, l.ID, "the author %s is not a member: logged by the owner", l.Author.Email)
 	}
 	in := taskd.CostInput{Minutes: &l.Minutes, Cents: &l.Cents, Comment: &l.Comment, Date: &l.Date}
 	_, err := r.sync(ctx, c, done, object{family: FamilyCosts, kind: "cost", id: l.ID, what: "cost line",
@@ -139,7 +147,7 @@ func (r *run) cost(ctx context.Context, c *Count, l source.Cost, done map[string
 			Minutes, Cents int64
 			Comment, Date  string
 			By             string
-		}{l.Minutes, l.Cents, l.Comment, l.Date, by.Person.Email}),
+		}{l.Minutes, l.Cents, l.Comment, l.Date, writer}), waits: waits,
 		create: func(ctx context.Context) (int64, error) {
 			made, err := r.dst.Work.Costs.Add(ctx, by, taskID, in)
 			return made.ID, err

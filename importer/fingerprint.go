@@ -9,8 +9,10 @@ import (
 
 // fingerprint is a digest of what is written of a source object: the
 // input after the source's people and tags are resolved to local ones.
-// A person who becomes a member later changes it, so the next run applies
-// what was kept for them.
+// An invited person is named in it as the member they will be: what is
+// written without them is kept for them and given to them when they
+// accept (store.Waiting), so the accepting changes no fingerprint and the
+// next run has nothing to do.
 func fingerprint(v any) string {
 	b, err := json.Marshal(v)
 	if err != nil {

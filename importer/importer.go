@@ -61,15 +61,18 @@ var NotYet = map[string]string{
 const noHiddenLists = "the source does not show hidden lists (taskd's own API does not): its tasks and comments are imported seen by all who see their project"
 
 // Store is what the importer reads and changes of the destination beyond
-// the work use cases: people, invitations and the import's mappings.
+// the work use cases: people, invitations, the import's mappings and what
+// waits for invited people.
 type Store interface {
 	Owner(ctx context.Context, accountID int64) (taskd.Member, error)
 	Members(ctx context.Context, accountID int64) ([]taskd.Member, error)
 	PersonByEmail(ctx context.Context, email string) (taskd.Person, error)
 	AddMember(ctx context.Context, accountID int64, np taskd.NewPerson, role taskd.Role) (taskd.Person, error)
 	Invite(ctx context.Context, in taskd.InviteInput) (taskd.Invitation, error)
+	AccountInvitations(ctx context.Context, accountID int64) ([]taskd.Invitation, error)
 	ImportMappings(ctx context.Context, accountID int64, source, family string) (map[string]store.ImportMapping, error)
 	SetImportMapping(ctx context.Context, k store.ImportKey, m store.ImportMapping) error
+	SetImportWaiting(ctx context.Context, accountID, objectID int64, waits []store.Waiting) error
 	Project(ctx context.Context, v taskd.Viewer, id int64) (taskd.Project, error)
 	Task(ctx context.Context, v taskd.Viewer, id int64) (taskd.Task, error)
 	SetViewers(ctx context.Context, by taskd.Actor, kind string, id int64, emails []string) error
@@ -161,6 +164,9 @@ func Run(ctx context.Context, src *source.Client, dst Dest, opts Options) (Summa
 	if err := r.loadMembers(ctx); err != nil {
 		return r.sum, err
 	}
+	if err := r.loadInvited(ctx); err != nil {
+		return r.sum, err
+	}
 	steps := []struct {
 		name string
 		fn   func(context.Context, *Count) error
@@ -215,8 +221,11 @@ type run struct {
 	now   func() time.Time
 	sum   Summary
 	owner taskd.Actor
-	// members are the destination's members by e-mail.
+	// members are the destination's members by e-mail; invited the
+	// people invited to it (not members yet), with the role they will
+	// have.
 	members map[string]taskd.Member
+	invited map[string]taskd.Role
 	// tagIDs are local tag ids (as text) by source tag id, of both kinds
 	// ("task:ID", "project:ID").
 	tagIDs map[string]string
@@ -303,6 +312,18 @@ func (r *run) loadMembers(ctx context.Context) error {
 	return nil
 }
 
+func (r *run) loadInvited(ctx context.Context) error {
+	invs, err := r.dst.Store.AccountInvitations(ctx, r.dst.Account.ID)
+	if err != nil {
+		return fmt.Errorf("import: invitations: %w", err)
+	}
+	r.invited = map[string]taskd.Role{}
+	for _, inv := range invs {
+		r.invited[inv.Person.Email] = inv.Role
+	}
+	return nil
+}
+
 // actorOf is a member acting in the import: with the key's sight and
 // marked Imported.
 func (r *run) actorOf(m taskd.Member) taskd.Actor {
@@ -328,13 +349,52 @@ func (r *run) email(p source.Person) string {
 	return ""
 }
 
+// due is a source person's address as what is written names them: a
+// member's, or an invited person's (waiting reports that), for whom it is
+// kept until they accept; "" for someone neither. Fingerprints hold it,
+// so that what an acceptance applies is what the next run would write.
+func (r *run) due(p source.Person) (email string, waiting bool) {
+	if e := r.email(p); e != "" {
+		return e, false
+	}
+	e, err := taskd.NormalizeEmail(p.Email)
+	if err != nil {
+		return "", false
+	}
+	if _, ok := r.invited[e]; ok {
+		return e, true
+	}
+	return "", false
+}
+
+// writes says whether someone of the role writes in their own name (else
+// the owner writes for them).
+func writes(role taskd.Role) bool {
+	return role == taskd.RoleOwner || role == taskd.RoleAdmin || role == taskd.RoleUser
+}
+
 // actor is who writes an object a source person made: that person when
 // they are a member who may work, else the owner.
 func (r *run) actor(p source.Person) taskd.Actor {
-	if m, ok := r.member(p); ok && (m.Role == taskd.RoleOwner || m.Role == taskd.RoleAdmin || m.Role == taskd.RoleUser) {
+	if m, ok := r.member(p); ok && writes(m.Role) {
 		return r.actorOf(m)
 	}
 	return r.owner
+}
+
+// author is who writes an object the source person made (actor), the
+// address of who it is for (the actor's, or an invited person's who will
+// write in their own name: the fingerprint holds it) and what waits for
+// that invited person (role on the object), if anything.
+func (r *run) author(p source.Person, role string) (taskd.Actor, string, []store.Waiting) {
+	by := r.actor(p)
+	if by.Person.ID != r.owner.Person.ID {
+		return by, by.Person.Email, nil
+	}
+	if e, waiting := r.due(p); waiting && writes(r.invited[e]) {
+		return by, e, []store.Waiting{{Email: e, Role: role}}
+	}
+	return by, by.Person.Email, nil
 }
 
 // created makes an object unless the run is dry; a dry run gives it a

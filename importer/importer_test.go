@@ -37,7 +37,9 @@ const nina = "nina@new.example"
 // (two people on them), contacts in folders, project folders, tag groups
 // and tags in a chosen order, two projects (one archived), tasks three
 // deep with every field, a dependency of each type, comments and cost
-// lines.
+// lines. Uma (registered in the destination too) is on a team, assigned
+// a task and writes a comment and a cost line: all of it waits for her
+// there until she accepts.
 func fill(t *testing.T, s *testsite.Site) (top, sub, planB string) {
 	owner, uma := testsite.OwnerEmail, testsite.UserEmail
 	s.AddMember(s.Slug, nina, "Nina", "New", taskd.RoleUser)
@@ -88,8 +90,9 @@ func fill(t *testing.T, s *testsite.Site) (top, sub, planB string) {
 	s.APIOK(q("action", "add_task_relation", "id_task_from", subsub, "id_task_to", planB, "type", "start-to-start"))
 	s.APIOK(q("action", "post_comment", "id_task", top, "text", "Started", "email_user_from", nina))
 	s.APIOK(q("action", "post_comment", "id_task", subsub, "text", "Done, see the outline", "email_user_from", owner))
+	s.APIOK(q("action", "post_comment", "id_task", top, "text", "On it", "email_user_from", uma))
+	s.APIOK(q("action", "add_costs", "id_task", top, "time", "0:15", "comment", "Notes", "date", "04.03.2026", "email_user_from", uma))
 	s.APIOK(q("action", "close_project", "id_project", old))
-	_ = uma
 	return top, sub, planB
 }
 
@@ -337,8 +340,9 @@ func (rc *receiver) seen() []string {
 
 // TestImportTaskd fills a taskd account through its API, imports it into
 // a new account of a second taskd (on each database), and compares the
-// two through the API; imports again (nothing new), changes the source
-// and imports again (the destination follows). No webhook of the
+// two through the API once the person invited accepts, with no run;
+// imports again (nothing new), changes the source and imports again (the
+// destination follows). No webhook of the
 // destination fires for imported history.
 func TestImportTaskd(t *testing.T) {
 	testsite.Each(t, func(t *testing.T, d *testsite.Site) {
@@ -431,7 +435,9 @@ func TestImportTaskd(t *testing.T) {
 		if p, err := d.Store.PersonByEmail(ctx, nina); err != nil || p.PasswordHash != "" {
 			t.Fatalf("nina %+v %v", p, err)
 		}
-		// Uma accepts; the next run gives her what waited for her.
+		// Uma accepts: what waited for her is hers at once (the task
+		// assigned to her, her subscription, her place on the team), with
+		// no run.
 		uma, err := d.Store.PersonByEmail(ctx, testsite.UserEmail)
 		if err != nil {
 			t.Fatal(err)
@@ -443,10 +449,9 @@ func TestImportTaskd(t *testing.T) {
 		if _, err := d.Store.AcceptInvitation(ctx, uma.ID, mine[0].ID); err != nil {
 			t.Fatal(err)
 		}
-		run("after Uma accepted")
 		same(t, "after Uma accepted", read(t, movedURL, key), read(t, src.AccountURL(), src.Key))
 
-		// Again: nothing is made or changed.
+		// A run now has nothing to do: accepting changed no fingerprint.
 		again := run("again")
 		if c, u := count(again, "created"), count(again, "updated"); c != 0 || u != 0 {
 			t.Fatalf("a second run created %d and updated %d: %+v", c, u, again.Families)

@@ -35,8 +35,9 @@ func roleOf(s string) taskd.Role {
 // new to taskd becomes a member without a password, who sets one through a
 // link (mailed only with Dest.PasswordLink); an address taskd knows gets an
 // invitation and joins when they accept. Nobody joins silently. What is
-// theirs (assignments, authorship, teams of projects) waits for them: a
-// later run, after they accepted, applies it.
+// theirs (assignments, authorship, subscriptions, teams of projects) is
+// written without them and kept for them (store.Waiting): accepting gives
+// it to them, with no run needed; declining drops it.
 func (r *run) people(ctx context.Context, c *Count) error {
 	users, err := r.sourceUsers(ctx)
 	if err != nil {
@@ -54,11 +55,17 @@ func (r *run) people(ctx context.Context, c *Count) error {
 			continue
 		}
 		if _, ok := r.members[email]; ok {
-			if done[u.ID].Fingerprint == personMember {
+			switch done[u.ID].Fingerprint {
+			case personMember:
 				c.Unchanged++
 				continue
+			case personInvited:
+				// They accepted, and took what waited for them then: the
+				// account is as it should be, only the mapping says so now.
+				c.Unchanged++
+			default:
+				c.Updated++ // a member already: mapped
 			}
-			c.Updated++ // a member now: mapped (an invitation accepted, or one already)
 			if err := r.mapPerson(ctx, u.ID, email); err != nil {
 				return err
 			}
@@ -66,7 +73,11 @@ func (r *run) people(ctx context.Context, c *Count) error {
 		}
 		if done[u.ID].Fingerprint == personInvited {
 			c.Unchanged++
-			r.skip(FamilyPeople, u.ID, "%s is invited and has not accepted: what is theirs waits for them (run the import again once they join)", email)
+			if _, ok := r.invited[email]; ok {
+				r.skip(FamilyPeople, u.ID, "%s is invited and has not accepted: what is theirs waits for them", email)
+			} else {
+				r.skip(FamilyPeople, u.ID, "%s declined the invitation, or it was cancelled: not invited again", email)
+			}
 			continue
 		}
 		_, err = r.dst.Store.PersonByEmail(ctx, email)
@@ -112,7 +123,8 @@ func (r *run) people(ctx context.Context, c *Count) error {
 			}
 		}
 	}
-	return nil
+	// The invitations made, with their roles, for what waits for them.
+	return r.loadInvited(ctx)
 }
 
 func (r *run) mapPerson(ctx context.Context, sourceID, email string) error {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/importer/source"
+	"github.com/taskd/taskd/store"
 	"github.com/taskd/taskd/wire"
 )
 
@@ -35,7 +36,8 @@ func (r *run) projectsStep(ctx context.Context, c *Count) error {
 	}
 	for _, p := range list {
 		c.Read++
-		w, in := r.projectInput(p)
+		w, in, waits := r.projectInput(p)
+		by, _, authorWaits := r.author(p.Author, store.WaitProjectAuthor)
 		if m, ok := done[p.ID]; ok {
 			// Opened first: the update of an archived project is refused.
 			if err := r.openProject(ctx, m.LocalID); err != nil {
@@ -43,9 +45,9 @@ func (r *run) projectsStep(ctx context.Context, c *Count) error {
 			}
 		}
 		id, err := r.sync(ctx, c, done, object{family: FamilyProjects, kind: "project", id: p.ID, what: "project " + quote(p.Name),
-			fingerprint: fingerprint(w), added: p.Added,
+			fingerprint: fingerprint(w), added: p.Added, waits: append(waits, authorWaits...),
 			create: func(ctx context.Context) (int64, error) {
-				made, err := r.dst.Work.Projects.Create(ctx, r.actor(p.Author), in)
+				made, err := r.dst.Work.Projects.Create(ctx, by, in)
 				return made.ID, err
 			},
 			update: func(ctx context.Context, local int64) error {
@@ -65,20 +67,37 @@ func (r *run) projectsStep(ctx context.Context, c *Count) error {
 }
 
 // projectInput is what is written of p: everything but its status and
-// options, which finish sets.
-func (r *run) projectInput(p source.Project) (projectWrite, taskd.ProjectInput) {
-	w := projectWrite{Name: p.Name, Text: p.Text, Manager: r.email(p.Manager), Folder: p.Folder,
-		MaxMinutes: p.MaxMinutes, MaxCents: p.MaxCents, Status: p.Status}
+// options, which finish sets. w, its fingerprint, names invited people as
+// members; in writes it now, without them; waits is what waits on it for
+// them.
+func (r *run) projectInput(p source.Project) (w projectWrite, in taskd.ProjectInput, waits []store.Waiting) {
+	w = projectWrite{Name: p.Name, Text: p.Text, Folder: p.Folder, MaxMinutes: p.MaxMinutes, MaxCents: p.MaxCents, Status: p.Status}
+	manager := "NOONE"
+	if e, waiting := r.due(p.Manager); waiting {
+		w.Manager = e
+		waits = append(waits, store.Waiting{Email: e, Role: store.WaitProjectManager})
+	} else if e != "" {
+		w.Manager, manager = e, e
+	}
 	w.Start, _ = wire.ParseDate("datestart", p.Start)
 	w.End, _ = wire.ParseDate("dateend", p.End)
+	var team []string
 	for _, m := range p.Members {
-		if e := r.email(m); e != "" && !slices.Contains(w.Members, e) {
+		e, waiting := r.due(m)
+		switch {
+		case e == "":
+			r.skip(FamilyProjects, p.ID, "%s is not a member: left off the team of %q", m.Email, p.Name)
+		case slices.Contains(w.Members, e):
+		case waiting:
 			w.Members = append(w.Members, e)
-		} else if e == "" {
-			r.skip(FamilyProjects, p.ID, "%s is not a member (yet): left off the team of %q", m.Email, p.Name)
+			waits = append(waits, store.Waiting{Email: e, Role: store.WaitProjectMember})
+			r.skip(FamilyProjects, p.ID, "%s is invited: on the team of %q when they accept", e, p.Name)
+		default:
+			w.Members, team = append(w.Members, e), append(team, e)
 		}
 	}
 	slices.Sort(w.Members)
+	slices.Sort(team)
 	w.Tags = r.localTags(FamilyProjects, p.ID, taskd.TagsOfProjects, p.Tags)
 	w.Options = taskd.ProjectOptions{TimeRequire: p.Options["time_require"], TimeToday: p.Options["time_today"], TimerOnly: p.Options["timer_only"]}
 	for o, on := range p.Options {
@@ -86,14 +105,9 @@ func (r *run) projectInput(p source.Project) (projectWrite, taskd.ProjectInput) 
 			r.skip(FamilyProjects, p.ID, "option %s of %q is not one taskd keeps", o, p.Name)
 		}
 	}
-	in := taskd.ProjectInput{Name: &w.Name, Text: &w.Text, DateStart: &w.Start, DateEnd: &w.End, Folder: &w.Folder,
-		Members: &w.Members, Tags: &w.Tags, MaxMinutes: &w.MaxMinutes, MaxCents: &w.MaxCents}
-	manager := "NOONE"
-	if w.Manager != "" {
-		manager = w.Manager
-	}
-	in.ManagerEmail = &manager
-	return w, in
+	in = taskd.ProjectInput{Name: &w.Name, Text: &w.Text, DateStart: &w.Start, DateEnd: &w.End, Folder: &w.Folder,
+		Members: &team, Tags: &w.Tags, MaxMinutes: &w.MaxMinutes, MaxCents: &w.MaxCents, ManagerEmail: &manager}
+	return w, in, waits
 }
 
 // openProject makes a mapped project active and without rules of logging

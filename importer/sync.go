@@ -23,6 +23,10 @@ type object struct {
 	create func(ctx context.Context) (int64, error)
 	// update brings the mapped object to what the source has.
 	update func(ctx context.Context, local int64) error
+	// waits are the roles on the object that wait for invited people:
+	// kept with its creation (store.WithImportWaiting), or after its
+	// update, and given to them when they accept.
+	waits []store.Waiting
 	// current, when set, says whether the mapped object is still as the
 	// run wrote it beyond its fingerprint (a task's completion); false
 	// updates it although the fingerprint is the same.
@@ -38,7 +42,8 @@ func (r *run) sync(ctx context.Context, c *Count, done map[string]store.ImportMa
 	m, mapped := done[o.id]
 	if !mapped {
 		id, err := r.created(c, func() (int64, error) {
-			return o.create(store.WithImportMapping(ctx, r.key(o.kind, o.id), o.fingerprint, o.added))
+			ctx := store.WithImportMapping(ctx, r.key(o.kind, o.id), o.fingerprint, o.added)
+			return o.create(store.WithImportWaiting(ctx, o.waits))
 		})
 		if err != nil {
 			r.skip(o.family, o.id, "%s: %v", o.what, err)
@@ -57,6 +62,14 @@ func (r *run) sync(ctx context.Context, c *Count, done map[string]store.ImportMa
 	if err := o.update(ctx, m.LocalID); err != nil {
 		r.skip(o.family, o.id, "%s: %v", o.what, err)
 		return m.LocalID, nil
+	}
+	// Before the fingerprint: a run stopped between them, or a refusal
+	// (an invitation being answered), updates again next time.
+	if len(o.waits) > 0 {
+		if err := r.dst.Store.SetImportWaiting(ctx, r.dst.Account.ID, m.LocalID, o.waits); err != nil {
+			r.skip(o.family, o.id, "%s: what waits for invited people: %v", o.what, err)
+			return m.LocalID, nil
+		}
 	}
 	return m.LocalID, r.dst.Store.SetImportMapping(ctx, r.key(o.kind, o.id), store.ImportMapping{LocalID: m.LocalID, Fingerprint: o.fingerprint})
 }

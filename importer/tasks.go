@@ -158,8 +158,8 @@ func (r *run) task(ctx context.Context, c *Count, projectID int64, t *source.Tas
 		}
 		parent = id
 	}
-	w, in := r.taskInput(t)
-	by := r.actor(t.Author)
+	w, in, subs, waits := r.taskInput(t)
+	by, _, authorWaits := r.author(t.Author, store.WaitTaskAuthor)
 	what := "task " + quote(t.Name)
 	var viewers []string
 	if t.HiddenKnown {
@@ -173,10 +173,10 @@ func (r *run) task(ctx context.Context, c *Count, projectID int64, t *source.Tas
 		}
 	}
 	id, err := r.sync(ctx, c, done, object{family: FamilyTasks, kind: "task", id: t.ID, what: what,
-		fingerprint: fingerprint(w), added: t.Added,
+		fingerprint: fingerprint(w), added: t.Added, waits: append(waits, authorWaits...),
 		create: func(ctx context.Context) (int64, error) {
 			in := in
-			in.Subscribe, in.Hidden = w.Subscribers, viewers
+			in.Subscribe, in.Hidden = subs, viewers
 			if parent != 0 {
 				// A subtask is added under an open task only: a parent done
 				// here is reopened, and completed again at the end of the
@@ -190,7 +190,7 @@ func (r *run) task(ctx context.Context, c *Count, projectID int64, t *source.Tas
 			made, err := r.dst.Work.Tasks.Create(ctx, by, projectID, parent, in)
 			return made.ID, err
 		},
-		update: func(ctx context.Context, local int64) error { return r.updateTask(ctx, local, w, in) },
+		update: func(ctx context.Context, local int64) error { return r.updateTask(ctx, local, w, in, subs) },
 		// A task completed or reopened here is brought back to the
 		// source's state.
 		current: func(ctx context.Context, local int64) bool {
@@ -208,8 +208,9 @@ func (r *run) task(ctx context.Context, c *Count, projectID int64, t *source.Tas
 	return nil
 }
 
-// updateTask brings a mapped task to what the source has.
-func (r *run) updateTask(ctx context.Context, id int64, w taskWrite, in taskd.TaskInput) error {
+// updateTask brings a mapped task to what the source has; subs are its
+// subscribers who are members.
+func (r *run) updateTask(ctx context.Context, id int64, w taskWrite, in taskd.TaskInput, subs []string) error {
 	local, err := r.dst.Store.Task(ctx, r.owner.Viewer(), id)
 	if err != nil {
 		return err
@@ -222,7 +223,7 @@ func (r *run) updateTask(ctx context.Context, id int64, w taskWrite, in taskd.Ta
 	if _, err := r.dst.Work.Tasks.Update(ctx, r.owner, id, in); err != nil {
 		return err
 	}
-	for _, e := range w.Subscribers {
+	for _, e := range subs {
 		if err := r.dst.Work.Tasks.Subscribe(ctx, r.owner, id, e, true); err != nil && !isConflict(err) {
 			return err
 		}
@@ -230,34 +231,50 @@ func (r *run) updateTask(ctx context.Context, id int64, w taskWrite, in taskd.Ta
 	return nil
 }
 
-// taskInput is what is written of t.
-func (r *run) taskInput(t *source.Task) (taskWrite, taskd.TaskInput) {
-	w := taskWrite{Name: t.Name, Text: t.Text, Priority: t.Priority, MaxMinutes: t.MaxMinutes, MaxCents: t.MaxCents,
+// taskInput is what is written of t (w, its fingerprint, names invited
+// people as members), the input that writes it now, its subscribers who
+// are members, and what waits on it for invited people.
+func (r *run) taskInput(t *source.Task) (w taskWrite, in taskd.TaskInput, subs []string, waits []store.Waiting) {
+	w = taskWrite{Name: t.Name, Text: t.Text, Priority: t.Priority, MaxMinutes: t.MaxMinutes, MaxCents: t.MaxCents,
 		Done: t.Status == "done", Assignee: "NOONE"}
+	assignee := "NOONE"
 	switch {
 	case t.Assignee.Anyone():
-		w.Assignee = "ANY"
+		w.Assignee, assignee = "ANY", "ANY"
 	case t.Assignee.Nobody():
 	default:
-		if e := r.email(t.Assignee); e != "" {
+		switch e, waiting := r.due(t.Assignee); {
+		case e == "":
+			r.skip(FamilyTasks, t.ID, "the assignee of %q, %s, is not a member: left unassigned", t.Name, t.Assignee.Email)
+		case waiting:
 			w.Assignee = e
-		} else {
-			r.skip(FamilyTasks, t.ID, "the assignee of %q, %s, is not a member (yet): left unassigned", t.Name, t.Assignee.Email)
+			waits = append(waits, store.Waiting{Email: e, Role: store.WaitTaskAssignee})
+			r.skip(FamilyTasks, t.ID, "the assignee of %q, %s, is invited: assigned when they accept", t.Name, e)
+		default:
+			w.Assignee, assignee = e, e
 		}
 	}
 	w.Start, _ = wire.ParseDate("datestart", t.Start)
 	w.End, _ = wire.ParseDate("dateend", t.End)
 	for _, s := range t.Subscribers {
-		if e := r.email(s); e != "" && !slices.Contains(w.Subscribers, e) {
-			w.Subscribers = append(w.Subscribers, e)
+		e, waiting := r.due(s)
+		if e == "" || slices.Contains(w.Subscribers, e) {
+			continue
+		}
+		w.Subscribers = append(w.Subscribers, e)
+		if waiting {
+			waits = append(waits, store.Waiting{Email: e, Role: store.WaitTaskSubscriber})
+		} else {
+			subs = append(subs, e)
 		}
 	}
 	slices.Sort(w.Subscribers)
+	slices.Sort(subs)
 	w.Tags = r.localTags(FamilyTasks, t.ID, taskd.TagsOfTasks, t.Tags)
 	if t.TimeEnd != "" {
 		r.skip(FamilyTasks, t.ID, "the due time %s of %q: taskd keeps a due date without a time", t.TimeEnd, t.Name)
 	}
-	in := taskd.TaskInput{Name: &w.Name, Text: &w.Text, Priority: &w.Priority, AssigneeEmail: &w.Assignee,
+	in = taskd.TaskInput{Name: &w.Name, Text: &w.Text, Priority: &w.Priority, AssigneeEmail: &assignee,
 		DateStart: &w.Start, DateEnd: &w.End, Tags: &w.Tags, MaxMinutes: &w.MaxMinutes, MaxCents: &w.MaxCents}
-	return w, in
+	return w, in, subs, waits
 }

@@ -45,9 +45,16 @@ func (db *DB) addMember(ctx context.Context, tx querier, accountID int64, np tas
 	if err != nil {
 		return p, err
 	}
-	// A membership answers any invitation to the account.
-	_, err = tx.ExecContext(ctx, db.d.q(`DELETE FROM invitations WHERE account_id = ? AND person_id = ?`), accountID, p.ID)
-	return p, err
+	// A membership answers any invitation to the account, and takes what
+	// an import kept for the person (issue 36).
+	if _, err = tx.ExecContext(ctx, db.d.q(`DELETE FROM invitations WHERE account_id = ? AND person_id = ?`), accountID, p.ID); err != nil {
+		return p, err
+	}
+	m, err := db.memberByEmail(ctx, tx, accountID, p.Email)
+	if err != nil {
+		return p, err
+	}
+	return p, db.applyWaiting(ctx, tx, accountID, m)
 }
 
 // createPerson registers a person new to taskd. A conflict when the e-mail

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"fmt"
 
 	"github.com/taskd/taskd"
 )
@@ -130,3 +131,24 @@ func (db *DB) MuteForTest() {
 // ReadsInUseForTest is how many of the read pool's connections are in use
 // (a cursor holds one until it is closed).
 func (db *DB) ReadsInUseForTest() int { return db.read.Stats().InUse }
+
+// WaitingForTest lists what an import keeps for invited people in the
+// account, as "email role object", in order.
+func (db *DB) WaitingForTest(ctx context.Context, accountID int64) ([]string, error) {
+	rows, err := db.read.QueryContext(ctx, db.d.q(`SELECT email, role, object_id FROM import_waiting
+		WHERE account_id = ? ORDER BY email, role, object_id`), accountID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []string{}
+	for rows.Next() {
+		var email, role string
+		var id int64
+		if err := rows.Scan(&email, &role, &id); err != nil {
+			return nil, err
+		}
+		out = append(out, fmt.Sprintf("%s %s %d", email, role, id))
+	}
+	return out, rows.Err()
+}

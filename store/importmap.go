@@ -64,13 +64,17 @@ func (db *DB) importedAdded(ctx context.Context, by taskd.Actor, family string) 
 	return db.now().UTC()
 }
 
-// writeImported writes the mapping of a created object in its transaction.
+// writeImported writes the mapping of a created object in its transaction,
+// and what waits on it for invited people (WithImportWaiting).
 func (db *DB) writeImported(ctx context.Context, tx querier, by taskd.Actor, family string, localID int64) error {
 	w, ok := importOf(ctx, by, family)
 	if !ok {
 		return nil
 	}
-	return db.putImportMapping(ctx, tx, w.key, ImportMapping{LocalID: localID, Fingerprint: w.fingerprint})
+	if err := db.putImportMapping(ctx, tx, w.key, ImportMapping{LocalID: localID, Fingerprint: w.fingerprint}); err != nil {
+		return err
+	}
+	return db.writeWaiting(ctx, tx, by.AccountID, family, localID)
 }
 
 const upsertImportMapping = `INSERT INTO import_map (account_id, source, family, source_id, local_id, fingerprint, updated_at)

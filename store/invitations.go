@@ -203,7 +203,9 @@ func (db *DB) AcceptInvitation(ctx context.Context, personID, id int64) (taskd.A
 }
 
 // acceptInvitation makes the person a member with the role of their
-// invitation and deletes it (and so its links).
+// invitation and deletes it (and so its links), and gives them what an
+// import kept for them (applyWaiting). JoinByLink and AcceptInvitation,
+// the two ways to accept, both come here.
 func (db *DB) acceptInvitation(ctx context.Context, tx querier, personID, id int64) (taskd.Account, error) {
 	inv, err := db.invitation(ctx, tx, id)
 	if err != nil {
@@ -228,22 +230,45 @@ func (db *DB) acceptInvitation(ctx context.Context, tx querier, personID, id int
 	if err != nil {
 		return inv.Account, err
 	}
-	_, err = tx.ExecContext(ctx, db.d.q(`DELETE FROM invitations WHERE id = ?`), id)
-	return inv.Account, err
+	if _, err = tx.ExecContext(ctx, db.d.q(`DELETE FROM invitations WHERE id = ?`), id); err != nil {
+		return inv.Account, err
+	}
+	// What an import kept for them is theirs now (issue 36).
+	m, err := db.memberByEmail(ctx, tx, inv.Account.ID, inv.Person.Email)
+	if err != nil {
+		return inv.Account, err
+	}
+	return inv.Account, db.applyWaiting(ctx, tx, inv.Account.ID, m)
 }
 
-// DeclineInvitation deletes the person's invitation.
+// DeclineInvitation deletes the person's invitation, and what an import
+// kept for them in its account.
 func (db *DB) DeclineInvitation(ctx context.Context, personID, id int64) error {
 	return db.tx(ctx, "decline invitation", func(tx querier) error {
+		var accountID int64
+		err := tx.QueryRowContext(ctx, db.d.q(`SELECT account_id FROM invitations WHERE id = ? AND person_id = ?`), id, personID).Scan(&accountID)
+		if errors.Is(err, sql.ErrNoRows) {
+			return taskd.NotFound("invitation")
+		}
+		if err != nil {
+			return err
+		}
 		res, err := tx.ExecContext(ctx, db.d.q(`DELETE FROM invitations WHERE id = ? AND person_id = ?`), id, personID)
-		return oneRow(res, err, "invitation")
+		if err := oneRow(res, err, "invitation"); err != nil {
+			return err
+		}
+		return db.dropWaiting(ctx, tx, accountID)
 	})
 }
 
-// CancelInvitation deletes the account's invitation.
+// CancelInvitation deletes the account's invitation, and what an import
+// kept for its person.
 func (db *DB) CancelInvitation(ctx context.Context, accountID, id int64) error {
 	return db.tx(ctx, "cancel invitation", func(tx querier) error {
 		res, err := tx.ExecContext(ctx, db.d.q(`DELETE FROM invitations WHERE id = ? AND account_id = ?`), id, accountID)
-		return oneRow(res, err, "invitation")
+		if err := oneRow(res, err, "invitation"); err != nil {
+			return err
+		}
+		return db.dropWaiting(ctx, tx, accountID)
 	})
 }

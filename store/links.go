@@ -155,6 +155,11 @@ func (db *DB) ConfirmEmail(ctx context.Context, hash string) (taskd.Person, erro
 		if err != nil {
 			return err
 		}
+		// What an import keeps for them waits under their address (issue 36).
+		if _, err := tx.ExecContext(ctx, db.d.q(`UPDATE import_waiting SET email = ?
+			WHERE email = (SELECT email FROM persons WHERE id = ?)`), l.newEmail, l.personID); err != nil {
+			return err
+		}
 		_, err = tx.ExecContext(ctx, db.d.q(`UPDATE persons SET email = ? WHERE id = ?`), l.newEmail, l.personID)
 		if isUnique(err) {
 			return taskd.Conflict(taskd.ReasonNone, "email", "Another person has this address now")

@@ -40,7 +40,8 @@ func (db *DB) trustChanged(ctx context.Context, tx querier, accountID, personID 
 }
 
 // endInvitations cancels the account's pending invitations that the
-// person sent of a role they may no longer grant, and returns how many.
+// person sent of a role they may no longer grant (and what an import kept
+// for their people), and returns how many.
 func (db *DB) endInvitations(ctx context.Context, tx querier, accountID, personID int64, role taskd.Role) (int, error) {
 	var beyond []any
 	for _, r := range []taskd.Role{taskd.RoleAdmin, taskd.RoleUser, taskd.RoleGuest, taskd.RoleReader} {
@@ -51,9 +52,13 @@ func (db *DB) endInvitations(ctx context.Context, tx querier, accountID, personI
 	if len(beyond) == 0 {
 		return 0, nil
 	}
-	res, err := tx.ExecContext(ctx, db.d.q(`DELETE FROM invitations WHERE account_id = ? AND invited_by = ? AND role IN (?`+
-		strings.Repeat(`, ?`, len(beyond)-1)+`)`), append([]any{accountID, personID}, beyond...)...)
-	return count(res, err)
+	n, err := count(tx.ExecContext(ctx, db.d.q(`DELETE FROM invitations WHERE account_id = ? AND invited_by = ? AND role IN (?`+
+		strings.Repeat(`, ?`, len(beyond)-1)+`)`), append([]any{accountID, personID}, beyond...)...))
+	if err != nil || n == 0 {
+		return n, err
+	}
+	// What an import kept for the people invited goes with the invitations.
+	return n, db.dropWaiting(ctx, tx, accountID)
 }
 
 // endAccountGrants revokes the person's authorizations of applications in

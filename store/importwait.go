@@ -172,10 +172,12 @@ var waitApply = map[string]string{
 // anything changed. An author is only someone who may work (a reader is
 // not). The author of a task or comment that lists its viewers sees it
 // whoever is listed: its authorship moves only when the author it has is
-// listed (and so still sees it). Lists are made with their object only,
-// so such a list is the import's, made from the source's, where the new
-// author saw it as its author; one that leaves the author off keeps its
-// author. Being assigned subscribes, as an assignment does.
+// listed (and so still sees it). Lists are written by their object's
+// creation and by the import (SetViewers) only, which always lists the
+// one who wrote the object: such a list is the import's, made from the
+// source's, where the new author saw it as its author. One that leaves
+// the author off keeps its author. Being assigned subscribes, as an
+// assignment does.
 func (db *DB) applyWait(ctx context.Context, tx querier, accountID int64, m taskd.Member, role string, objectID int64) (bool, error) {
 	switch role {
 	case WaitTaskAuthor, WaitCommentAuthor, WaitCostAuthor, WaitProjectAuthor:

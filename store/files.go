@@ -134,7 +134,12 @@ func (db *DB) dropFile(ctx context.Context, id int64) error {
 }
 
 // AttachFiles attaches by's unattached uploads to a project, task or
-// comment of the account.
+// comment of the account. Attaching one file with an import's mapping of
+// family "file" (WithImportMapping) writes the mapping, and keeps the
+// source's creation date as the file's, in the attach's transaction: an
+// upload is unseen until it is attached, so an import killed at any
+// point leaves either an attached, mapped file or an unseen upload the
+// sweep removes.
 func (db *DB) AttachFiles(ctx context.Context, by taskd.Actor, ids []int64, owner string, ownerID int64) error {
 	if err := taskd.Authorize(by, taskd.PermWork); err != nil {
 		return err
@@ -144,8 +149,31 @@ func (db *DB) AttachFiles(ctx context.Context, by taskd.Actor, ids []int64, owne
 		if err != nil {
 			return err
 		}
-		return db.attach(ctx, tx, by, ids, owner, ownerID, project, task)
+		if err := db.attach(ctx, tx, by, ids, owner, ownerID, project, task); err != nil {
+			return err
+		}
+		if len(ids) != 1 {
+			return nil
+		}
+		return db.attachImported(ctx, tx, by, ids[0])
 	})
+}
+
+// attachImported keeps, for a file an import attaches, the source's
+// creation date and the file's mapping. The date is set at the attach,
+// not the upload: an unattached upload dated long ago would be the
+// sweep's (DeleteUnattachedFiles) before the import attaches it.
+func (db *DB) attachImported(ctx context.Context, tx querier, by taskd.Actor, id int64) error {
+	w, ok := importOf(ctx, by, importFile)
+	if !ok {
+		return nil
+	}
+	if !w.added.IsZero() {
+		if _, err := tx.ExecContext(ctx, db.d.q(`UPDATE files SET created_at = ? WHERE id = ?`), ms(w.added.UTC()), id); err != nil {
+			return fmt.Errorf("the imported file's date: %w", err)
+		}
+	}
+	return db.writeImported(ctx, tx, by, importFile, id)
 }
 
 // attach attaches by's unattached uploads to an object of its project and

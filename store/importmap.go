@@ -36,9 +36,10 @@ type importWrite struct {
 }
 
 // WithImportMapping makes the creation of an object (a project, a task, a
-// comment, a cost line, a contact, a relation) called with the context write the object's
-// mapping under key in the object's own transaction, so that an import
-// killed at any point finds either both or neither. added, when not zero,
+// comment, a cost line, a contact, a relation; a file by its attach,
+// AttachFiles) called with the context write the object's mapping under
+// key in the object's own transaction, so that an import killed at any
+// point finds either both or neither. added, when not zero,
 // is the source's creation date, kept as the object's own. The mapping is
 // written only for an actor marked Imported, and only by the creation of
 // key's family.
@@ -124,4 +125,5 @@ const (
 	importContact = "contact"
 	// importRelation's local id is the dependent task's (taskd.Relation.To).
 	importRelation = "relation"
+	importFile     = "file" // written by the attach of an upload (AttachFiles)
 )

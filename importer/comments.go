@@ -8,11 +8,11 @@ import (
 	"github.com/taskd/taskd/store"
 )
 
-// comments brings over every comment of the imported tasks, by their
+// commentsStep brings over every comment of the imported tasks, by their
 // authors where they are members (else by the owner, the author named in
 // the report; an invited author's comment is theirs when they accept),
-// with their dates.
-func (r *run) comments(ctx context.Context, c *Count) error {
+// with their dates; it keeps their lists of files for the files family.
+func (r *run) commentsStep(ctx context.Context, c *Count) error {
 	if err := r.trees(ctx); err != nil {
 		return err
 	}
@@ -47,12 +47,16 @@ func (r *run) comments(ctx context.Context, c *Count) error {
 				if failed = r.comment(ctx, c, taskID, cm, done, hidden); failed != nil {
 					return
 				}
+				if len(cm.Files) > 0 {
+					r.commentFiles[t.ID] = append(r.commentFiles[t.ID], commentFiles{id: cm.ID, files: cm.Files})
+				}
 			}
 		})
 		if failed != nil {
 			return failed
 		}
 	}
+	r.commentsRead = true
 	return nil
 }
 
@@ -76,9 +80,6 @@ func (r *run) comment(ctx context.Context, c *Count, taskID int64, cm source.Com
 	case by.Person.ID == r.owner.Person.ID && r.email(cm.Author) == "":
 		r.skip(FamilyComments, cm.ID, "the author %s is not a member: written by the owner", cm.Author.Email)
 	}
-	if len(cm.Files) > 0 {
-		r.skip(FamilyComments, cm.ID, "%d files of a comment are not imported yet", len(cm.Files))
-	}
 	id, err := r.sync(ctx, c, done, object{family: FamilyComments, kind: "comment", id: cm.ID, what: "comment",
 		fingerprint: fingerprint(struct{ Text, By string }{cm.Text, writer}), added: cm.Added, waits: waits,
 		create: func(ctx context.Context) (int64, error) {
@@ -90,6 +91,9 @@ func (r *run) comment(ctx context.Context, c *Count, taskID int64, cm source.Com
 			return err
 		},
 	})
+	if id != 0 {
+		r.comments[cm.ID] = id
+	}
 	if id == 0 || err != nil || !cm.HiddenKnown {
 		return err
 	}

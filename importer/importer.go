@@ -3,7 +3,7 @@
 // people with their consent, teams and who is on them, contacts and their
 // folders, project folders, tag groups and tags in their order, projects,
 // tasks at every depth with their hidden lists where the source shows
-// them, dependencies between tasks, comments and cost lines. Every object
+// them, dependencies between tasks, comments, cost lines and files. Every object
 // is made and changed through the same use cases as the API (package
 // work, and the store's people, invitations and directory), by an actor
 // marked Imported, so every rule holds and the imported history fires no
@@ -44,17 +44,16 @@ const (
 	FamilyRelations = "relations"
 	FamilyComments  = "comments"
 	FamilyCosts     = "costs"
+	FamilyFiles     = "files"
 )
 
 // Families are every family Run imports, in order.
 var Families = []string{FamilyPeople, FamilyTeams, FamilyContacts, FamilyFolders, FamilyTags, FamilyProjects, FamilyTasks,
-	FamilyRelations, FamilyComments, FamilyCosts}
+	FamilyRelations, FamilyComments, FamilyCosts, FamilyFiles}
 
 // NotYet are the families of issue 36 this importer does not bring over
 // yet; every run reports them as skipped.
-var NotYet = map[string]string{
-	"files": "files of projects, tasks and comments are not imported yet",
-}
+var NotYet = map[string]string{}
 
 // noHiddenLists is reported (family "hidden") by a run whose source showed
 // no hidden list in any task or comment it read: taskd's own API does not.
@@ -152,7 +151,8 @@ func Run(ctx context.Context, src *source.Client, dst Dest, opts Options) (Summa
 		}
 	}
 	r := &run{src: src, dst: dst, opts: opts, now: opts.Now, sum: Summary{Source: src.URL(), Account: dst.Account.Slug, DryRun: opts.DryRun},
-		tagIDs: map[string]string{}, projects: map[string]int64{}, tasks: map[string]int64{}, taskTrees: map[string][]source.Task{}}
+		tagIDs: map[string]string{}, projects: map[string]int64{}, tasks: map[string]int64{}, taskTrees: map[string][]source.Task{},
+		comments: map[string]int64{}, commentFiles: map[string][]commentFiles{}}
 	if r.now == nil {
 		r.now = time.Now
 	}
@@ -173,7 +173,7 @@ func Run(ctx context.Context, src *source.Client, dst Dest, opts Options) (Summa
 	}{
 		{FamilyPeople, r.people}, {FamilyTeams, r.teams}, {FamilyContacts, r.contacts}, {FamilyFolders, r.folders},
 		{FamilyTags, r.tags}, {FamilyProjects, r.projectsStep}, {FamilyTasks, r.tasksStep}, {FamilyRelations, r.relations},
-		{FamilyComments, r.comments}, {FamilyCosts, r.costs},
+		{FamilyComments, r.commentsStep}, {FamilyCosts, r.costs}, {FamilyFiles, r.filesStep},
 	}
 	for _, s := range steps {
 		if len(opts.Only) > 0 && !slices.Contains(opts.Only, s.name) {
@@ -234,7 +234,13 @@ type run struct {
 	projects  map[string]int64
 	tasks     map[string]int64
 	taskTrees map[string][]source.Task
-	fake      int64 // dry run: ids of what would be made
+	// comments are local comment ids by source id, of the comments this
+	// run wrote or found mapped; commentFiles the files of the comments
+	// read, by source task id, once commentsRead (the comments family ran).
+	comments     map[string]int64
+	commentFiles map[string][]commentFiles
+	commentsRead bool
+	fake         int64 // dry run: ids of what would be made
 	// started and shown are when the family running began and when its
 	// last line of progress was written.
 	started, shown time.Time

@@ -37,7 +37,8 @@ const nina = "nina@new.example"
 // (two people on them), contacts in folders, project folders, tag groups
 // and tags in a chosen order, two projects (one archived), tasks three
 // deep with every field, a dependency of each type, comments and cost
-// lines. Uma (registered in the destination too) is on a team, assigned
+// lines, and files: 3 MiB on a project, one on a task three deep and two
+// on a comment. Uma (registered in the destination too) is on a team, assigned
 // a task and writes a comment and a cost line: all of it waits for her
 // there until she accepts.
 func fill(t *testing.T, s *testsite.Site) (top, sub, planB string) {
@@ -69,9 +70,9 @@ func fill(t *testing.T, s *testsite.Site) (top, sub, planB string) {
 	s.APIOK(q("action", "add_project_tag_groups", "title", "Kind"))
 	s.APIOK(q("action", "add_project_tags", "group", "Kind", "title", "Fixed price"))
 
-	pid := s.APIID(q("action", "post_project", "title", "Launch", "text", "The launch\nof it", "company", "Internal",
+	pid := withFiles(t, s, q("action", "post_project", "title", "Launch", "text", "The launch\nof it", "company", "Internal",
 		"members", uma+","+nina, "email_manager", nina, "datestart", "01.03.2026", "dateend", "30.06.2026", "max_time", "20",
-		"max_money", "50.5", "tags", "Fixed price", "options.time_require", "1"))
+		"max_money", "50.5", "tags", "Fixed price", "options.time_require", "1"), upload{"brief.bin", randomBytes(3 << 20)})
 	old := s.APIID(q("action", "post_project", "title", "Old site", "email_user_from", nina))
 	s.APIID(q("action", "post_task", "id_project", old, "title", "Archived work", "email_user_from", nina))
 
@@ -80,15 +81,16 @@ func fill(t *testing.T, s *testsite.Site) (top, sub, planB string) {
 		"tags", "Review,Legal", "subscribe", nina))
 	sub = s.APIID(q("action", "post_task", "id_project", pid, "id_parent", top, "title", "First draft", "email_user_from", nina,
 		"email_user_to", nina, "priority", "9"))
-	subsub := s.APIID(q("action", "post_task", "id_project", pid, "id_parent", sub, "title", "Outline", "priority", "0",
-		"email_user_from", nina, "tags", "Doing"))
+	subsub := withFiles(t, s, q("action", "post_task", "id_project", pid, "id_parent", sub, "title", "Outline", "priority", "0",
+		"email_user_from", nina, "tags", "Doing"), upload{"outline.txt", []byte("1. Why\n2. How\n")})
 	s.APIOK(q("action", "add_costs", "id_task", subsub, "time", "1:30", "money", "25,5", "comment", "Copy", "date", "02.03.2026", "email_user_from", nina))
 	s.APIOK(q("action", "add_costs", "id_task", top, "time", "0:45", "comment", "Review", "date", "03.03.2026", "email_user_from", owner))
 	s.APIOK(q("action", "complete_task", "id_task", subsub))
 	planB = s.APIID(q("action", "post_task", "id_project", pid, "title", "Plan B", "email_user_to", "ANY"))
 	s.APIOK(q("action", "add_task_relation", "id_task_from", top, "id_task_to", planB))
 	s.APIOK(q("action", "add_task_relation", "id_task_from", subsub, "id_task_to", planB, "type", "start-to-start"))
-	s.APIOK(q("action", "post_comment", "id_task", top, "text", "Started", "email_user_from", nina))
+	withFiles(t, s, q("action", "post_comment", "id_task", top, "text", "Started", "email_user_from", nina),
+		upload{"notes.md", []byte("# Notes\n")}, upload{"empty.txt", nil})
 	s.APIOK(q("action", "post_comment", "id_task", subsub, "text", "Done, see the outline", "email_user_from", owner))
 	s.APIOK(q("action", "post_comment", "id_task", top, "text", "On it", "email_user_from", uma))
 	s.APIOK(q("action", "add_costs", "id_task", top, "time", "0:15", "comment", "Notes", "date", "04.03.2026", "email_user_from", uma))
@@ -116,14 +118,14 @@ type project struct {
 	Tags, Members                                                  []string
 	Options                                                        map[string]bool
 	Tasks                                                          []task
-	Costs                                                          []string
+	Costs, Files                                                   []string
 }
 
 type task struct {
 	Name, Text, Status, Author, Assignee, Start, End, Added string
 	Priority, Level                                         int
 	MaxMinutes, MaxCents                                    int64
-	Tags, Subscribers, Comments                             []string
+	Tags, Subscribers, Comments, Files                      []string
 	DependsOn                                               []string // type: the other task's name
 	Children                                                []task
 }
@@ -202,7 +204,16 @@ func read(t *testing.T, accountURL, key string) account {
 		}
 		names := map[string]string{}
 		source.Walk(tasks, func(x *source.Task) { names[x.ID] = x.Name })
-		out.Tasks = readTasks(t, c, names, tasks)
+		all, err := c.Files(ctx, p.ID, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		fs := files{c: c, listed: map[string]source.File{}}
+		for _, f := range all {
+			fs.listed[f.ID] = f
+		}
+		out.Tasks = readTasks(t, &fs, names, tasks)
+		out.Files = fs.read(t, source.OwnFiles(all, fs.attached...))
 		costs, err := c.ProjectCosts(ctx, p.ID, tasks)
 		if err != nil {
 			t.Fatal(err)
@@ -252,21 +263,22 @@ func readDirectory(t *testing.T, c *source.Client, a *account) {
 	}
 }
 
-func readTasks(t *testing.T, c *source.Client, names map[string]string, list []source.Task) []task {
+// readTasks reads the tasks of list with their comments and files.
+func readTasks(t *testing.T, fs *files, names map[string]string, list []source.Task) []task {
 	var out []task
 	for _, x := range list {
-		comments, err := c.Comments(context.Background(), x.ID)
+		comments, err := fs.c.Comments(context.Background(), x.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
 		var cs []string
 		for _, cm := range comments {
-			cs = append(cs, cm.Author.Email+": "+cm.Text+" @"+cm.Added.Format(time.RFC3339))
+			cs = append(cs, cm.Author.Email+": "+cm.Text+" @"+cm.Added.Format(time.RFC3339)+" with "+strings.Join(fs.read(t, cm.Files), ", "))
 		}
 		out = append(out, task{Name: x.Name, Text: x.Text, Status: x.Status, Author: x.Author.Email, Assignee: x.Assignee.Email,
 			Start: x.Start, End: x.End, Added: x.Added.Format(time.RFC3339), Priority: x.Priority, Level: x.Level,
 			MaxMinutes: x.MaxMinutes, MaxCents: x.MaxCents, Tags: titles(x.Tags), Subscribers: emails(x.Subscribers), Comments: cs,
-			DependsOn: dependsOn(names, x.From), Children: readTasks(t, c, names, x.Children)})
+			DependsOn: dependsOn(names, x.From), Files: fs.read(t, x.Files), Children: readTasks(t, fs, names, x.Children)})
 	}
 	slices.SortFunc(out, func(a, b task) int { return strings.Compare(a.Name, b.Name) })
 	return out
@@ -409,10 +421,19 @@ func TestImportTaskd(t *testing.T) {
 		if n := len(read(t, movedURL, key).Projects); n != 0 {
 			t.Fatalf("a dry run made %d projects", n)
 		}
+		if n := p.downloads.count(); n != 0 {
+			t.Fatalf("a dry run downloaded %d files", n)
+		}
+		if c := family(dry, importer.FamilyFiles); c.Read != 4 || c.Created != 4 {
+			t.Fatalf("a dry run's files: %+v", c)
+		}
 
 		first := run("first import")
 		if count(first, "created") == 0 {
 			t.Fatalf("first %+v", first)
+		}
+		if c, n := family(first, importer.FamilyFiles), p.downloads.count(); c.Created != 4 || n != 4 {
+			t.Fatalf("the first run's files: %+v, %d downloads", c, n)
 		}
 		// taskd's API shows no hidden lists: said once.
 		var noHidden []importer.Skip
@@ -452,20 +473,28 @@ func TestImportTaskd(t *testing.T) {
 		same(t, "after Uma accepted", read(t, movedURL, key), read(t, src.AccountURL(), src.Key))
 
 		// A run now has nothing to do: accepting changed no fingerprint.
+		p.downloads.count()
 		again := run("again")
 		if c, u := count(again, "created"), count(again, "updated"); c != 0 || u != 0 {
 			t.Fatalf("a second run created %d and updated %d: %+v", c, u, again.Families)
+		}
+		if c, n := family(again, importer.FamilyFiles), p.downloads.count(); c.Unchanged != 4 || n != 0 {
+			t.Fatalf("a second run's files: %+v, %d downloads", c, n)
 		}
 
 		// The source changes; the destination follows.
 		src.APIOK(q("action", "update_task", "id_task", top, "title", "Write the copy"))
 		src.APIOK(q("action", "add_costs", "id_task", sub, "time", "0:30", "date", "04.03.2026", "email_user_from", nina))
 		src.APIOK(q("action", "complete_task", "id_task", sub))
-		src.APIOK(q("action", "post_comment", "id_task", sub, "text", "Draft is in", "email_user_from", nina))
+		withFiles(t, src, q("action", "post_comment", "id_task", sub, "text", "Draft is in", "email_user_from", nina),
+			upload{"draft.txt", []byte("The draft")})
 		src.APIOK(q("action", "delete_task_relation", "id_task_from", top, "id_task_to", p.planB))
 		changed := run("after the source changed")
-		if c, u := count(changed, "created"), count(changed, "updated"); c != 2 || u != 3 {
+		if c, u := count(changed, "created"), count(changed, "updated"); c != 3 || u != 3 {
 			t.Errorf("after the change: %d created, %d updated: %+v", c, u, changed.Families)
+		}
+		if n := p.downloads.count(); n != 1 {
+			t.Errorf("after the change: %d downloads, want the new file's", n)
 		}
 		same(t, "after the source changed", read(t, movedURL, key), read(t, src.AccountURL(), src.Key))
 
@@ -495,6 +524,16 @@ func TestImportTaskd(t *testing.T) {
 			t.Errorf("webhook deliveries %v; webhooks %v", rc.seen(), hooks)
 		}
 	})
+}
+
+// family is a summary's count of one family.
+func family(sum importer.Summary, name string) importer.Count {
+	for _, c := range sum.Families {
+		if c.Family == name {
+			return c
+		}
+	}
+	return importer.Count{}
 }
 
 func eq[T any](t *testing.T, what string, got, want T) {

@@ -3,7 +3,9 @@ package importer_test
 import (
 	"context"
 	"errors"
+	"io"
 	"testing"
+	"time"
 
 	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/importer"
@@ -17,83 +19,108 @@ type killer struct {
 	*store.DB
 	n, at  int
 	cancel context.CancelFunc
+	// stopped is the write the run was stopped at.
+	stopped string
 }
 
-func (k *killer) tick() {
+func (k *killer) tick(what string) {
 	if k.n++; k.n == k.at {
+		k.stopped = what
 		k.cancel()
 	}
 }
 
 func (k *killer) CreateProject(ctx context.Context, by taskd.Actor, in taskd.ProjectInput) (taskd.Project, error) {
-	k.tick()
+	k.tick("CreateProject")
 	return k.DB.CreateProject(ctx, by, in)
 }
 
 func (k *killer) UpdateProject(ctx context.Context, by taskd.Actor, id int64, in taskd.ProjectInput) (taskd.Project, error) {
-	k.tick()
+	k.tick("UpdateProject")
 	return k.DB.UpdateProject(ctx, by, id, in)
 }
 
 func (k *killer) SetProjectStatus(ctx context.Context, by taskd.Actor, id int64, status string) (taskd.Project, error) {
-	k.tick()
+	k.tick("SetProjectStatus")
 	return k.DB.SetProjectStatus(ctx, by, id, status)
 }
 
 func (k *killer) CreateTask(ctx context.Context, by taskd.Actor, projectID, parentID int64, in taskd.TaskInput) (taskd.Task, error) {
-	k.tick()
+	k.tick("CreateTask")
 	return k.DB.CreateTask(ctx, by, projectID, parentID, in)
 }
 
 func (k *killer) CompleteTask(ctx context.Context, by taskd.Actor, id int64) (taskd.Task, error) {
-	k.tick()
+	k.tick("CompleteTask")
 	return k.DB.CompleteTask(ctx, by, id)
 }
 
 func (k *killer) PostComment(ctx context.Context, by taskd.Actor, taskID int64, in taskd.CommentInput) (taskd.Comment, error) {
-	k.tick()
+	k.tick("PostComment")
 	return k.DB.PostComment(ctx, by, taskID, in)
 }
 
+func (k *killer) CreateFile(ctx context.Context, by taskd.Actor, name, contentType string, r io.Reader, limits taskd.FileLimits) (taskd.File, error) {
+	k.tick("CreateFile")
+	return k.DB.CreateFile(ctx, by, name, contentType, r, limits)
+}
+
+func (k *killer) AttachFiles(ctx context.Context, by taskd.Actor, ids []int64, owner string, ownerID int64) error {
+	k.tick("AttachFiles")
+	return k.DB.AttachFiles(ctx, by, ids, owner, ownerID)
+}
+
+// DeleteFile is refused once the run is stopped: a killed process cleans
+// nothing up, so a stopped run's uploads stay for the sweep.
+func (k *killer) DeleteFile(ctx context.Context, by taskd.Actor, id int64) error {
+	if k.stopped != "" {
+		return context.Canceled
+	}
+	k.tick("DeleteFile")
+	return k.DB.DeleteFile(ctx, by, id)
+}
+
 func (k *killer) AddCost(ctx context.Context, by taskd.Actor, taskID int64, in taskd.CostInput) (taskd.Cost, error) {
-	k.tick()
+	k.tick("AddCost")
 	return k.DB.AddCost(ctx, by, taskID, in)
 }
 
 func (k *killer) AddTeam(ctx context.Context, by taskd.Actor, title string, client bool) (taskd.Team, error) {
-	k.tick()
+	k.tick("AddTeam")
 	return k.DB.AddTeam(ctx, by, title, client)
 }
 
 func (k *killer) SetMemberTeam(ctx context.Context, by taskd.Actor, personID int64, team string) error {
-	k.tick()
+	k.tick("SetMemberTeam")
 	return k.DB.SetMemberTeam(ctx, by, personID, team)
 }
 
 func (k *killer) AddContactFolder(ctx context.Context, by taskd.Actor, title string) (taskd.Folder, error) {
-	k.tick()
+	k.tick("AddContactFolder")
 	return k.DB.AddContactFolder(ctx, by, title)
 }
 
 func (k *killer) AddContact(ctx context.Context, by taskd.Actor, c taskd.Contact) (taskd.Contact, error) {
-	k.tick()
+	k.tick("AddContact")
 	return k.DB.AddContact(ctx, by, c)
 }
 
 func (k *killer) AddProjectFolder(ctx context.Context, by taskd.Actor, title string) (taskd.Folder, error) {
-	k.tick()
+	k.tick("AddProjectFolder")
 	return k.DB.AddProjectFolder(ctx, by, title)
 }
 
 func (k *killer) AddRelation(ctx context.Context, by taskd.Actor, r taskd.Relation) error {
-	k.tick()
+	k.tick("AddRelation")
 	return k.DB.AddRelation(ctx, by, r)
 }
 
 // TestImportInterrupted stops an import at its 2nd, 3rd or 4th write, again and again,
 // each time starting from what the stopped runs left, until a run
-// finishes; then the account is the source's, with nothing made twice,
-// and one more run changes nothing.
+// finishes; then the account is the source's, with nothing made twice
+// (a file stopped between its upload and its attach is there once, its
+// first upload unseen until the sweep removes it), and one more run
+// changes nothing.
 func TestImportInterrupted(t *testing.T) {
 	testsite.Each(t, func(t *testing.T, d *testsite.Site) {
 		p := newPair(t, d)
@@ -101,6 +128,7 @@ func TestImportInterrupted(t *testing.T) {
 		// bring everything over.
 		d.AddMember("moved", testsite.UserEmail, "Uma", "User", taskd.RoleUser)
 		stops := 0
+		stoppedAt := map[string]int{}
 		for {
 			ctx, cancel := context.WithCancel(context.Background())
 			k := &killer{DB: d.Store, at: 2 + stops%3, cancel: cancel}
@@ -112,15 +140,25 @@ func TestImportInterrupted(t *testing.T) {
 			if !errors.Is(err, context.Canceled) {
 				t.Fatalf("run %d: %v", stops+1, err)
 			}
+			stoppedAt[k.stopped]++
 			if stops++; stops > 100 {
 				t.Fatal("the import never finishes")
 			}
 		}
-		t.Logf("stopped %d times", stops)
+		t.Logf("stopped %d times: %v", stops, stoppedAt)
 		if stops < 5 {
 			t.Fatalf("stopped only %d times", stops)
 		}
+		// A run stopped between a file's upload and its attach left an
+		// upload no one sees, the sweep's.
+		if stoppedAt["AttachFiles"] == 0 {
+			t.Fatalf("no run was stopped between an upload and its attach: %v", stoppedAt)
+		}
 		p.same(t, "after the stops")
+		if n, err := d.Store.DeleteUnattachedFiles(context.Background(), time.Now().Add(time.Hour)); err != nil || n == 0 {
+			t.Fatalf("the sweep deleted %d uploads left unattached (%v)", n, err)
+		}
+		p.same(t, "after the sweep")
 		sum, err := importer.Run(context.Background(), p.client, p.dest(d.Store), importer.Options{})
 		if err != nil {
 			t.Fatal(err)

@@ -2,7 +2,9 @@ package importer_test
 
 import (
 	"context"
+	"net/http"
 	"testing"
+	"time"
 
 	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/importer"
@@ -21,11 +23,16 @@ type pair struct {
 	key      string // the destination account's administrative key
 	top, sub string // source ids of a task and its subtask
 	planB    string // source id of a task that depends on top
+	// downloads counts the files client downloads.
+	downloads *downloads
 }
 
 func newPair(t *testing.T, d *testsite.Site) *pair {
 	t.Helper()
-	p := &pair{src: testsite.New(t)}
+	p := &pair{src: testsite.New(t), downloads: &downloads{}}
+	// The source's history is three days old: the dates kept differ
+	// from the import's own.
+	p.src.Clock.Advance(-72 * time.Hour)
 	p.top, p.sub, p.planB = fill(t, p.src)
 	p.key = d.CreateAccount("moved", "Moved", testsite.OwnerEmail, "Olga", "Owner")
 	p.movedURL = d.Base + "/a/moved"
@@ -33,7 +40,7 @@ func newPair(t *testing.T, d *testsite.Site) *pair {
 	if p.acct, err = d.Store.AccountBySlug(context.Background(), "moved"); err != nil {
 		t.Fatal(err)
 	}
-	if p.client, err = source.New(p.src.AccountURL(), p.src.Key, source.Options{}); err != nil {
+	if p.client, err = source.New(p.src.AccountURL(), p.src.Key, source.Options{HTTPClient: &http.Client{Transport: p.downloads}}); err != nil {
 		t.Fatal(err)
 	}
 	return p

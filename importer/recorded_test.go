@@ -3,6 +3,7 @@ package importer_test
 import (
 	"context"
 	"fmt"
+	"io"
 	"maps"
 	"path/filepath"
 	"slices"
@@ -132,6 +133,13 @@ var recordedWant = []struct{ key, want string }{
 	// viewers below); the key sees it.
 	{"comments of Move pages", "bob@acme.example 2022-03-20 14:30 Only for Olga"},
 
+	// get_files_26, with the files named by get_tasks_26 and
+	// get_comments_101, downloaded: each by its author, with its date; the
+	// comment's "../../etc/pass\"wd" cleaned as taskd cleans uploads.
+	{"files of Launch", "brief.txt on task Write copy, 11 bytes, SHA-256 b94d27b9934d…, by olga@acme.example 2024-01-16 10:00" +
+		" | passwd on a comment of Write copy, 5 bytes, SHA-256 5994471abb01…, by bob@acme.example 2024-01-16 10:05" +
+		" | plan.pdf on the project, 7 bytes, SHA-256 a1044a1b6491…, by olga@acme.example 2024-01-15 09:31"},
+
 	// get_costs_*: time as H:MM, money as decimals.
 	{"costs of Launch", "First draft 2024-01-16 90 min 2550 cents Copy by bob@acme.example | Write copy 2024-01-17 600 min 10000 cents  by olga@acme.example"},
 	{"costs of Old site", "Move pages 2022-03-15 45 min 0 cents Redirects by bob@acme.example"},
@@ -143,8 +151,6 @@ var recordedSkips = []struct{ family, id, reason string }{
 	{importer.FamilyProjects, "26", "option allow_close"},
 	{importer.FamilyProjects, "26", "option deny_task_delete"},
 	{importer.FamilyTasks, "101", "due time 17:30"},
-	{importer.FamilyComments, "601", "1 files"},
-	{"files", "", "not imported yet"},
 }
 
 // TestImportRecordedWorksection imports the recorded Worksection account
@@ -316,6 +322,9 @@ func facts(t *testing.T, accountURL, key string) map[string]string {
 		tasks, err := c.Tasks(ctx, p.ID)
 		must(err)
 		f["tasks of "+p.Name] = taskFacts(t, c, f, tasks)
+		if files := fileFacts(t, c, p.ID, tasks); files != "" {
+			f["files of "+p.Name] = files
+		}
 		costs, err := c.ProjectCosts(ctx, p.ID, tasks)
 		must(err)
 		byID := map[string]string{}
@@ -454,4 +463,44 @@ func tagTitles(ts []source.TagRef) []string {
 }
 
 // stamp is a source date-time as the spec writes it.
+// fileFacts are the files of a project, each with the object it is on,
+// its size and the SHA-256 of its content downloaded, author and date.
+func fileFacts(t *testing.T, c *source.Client, projectID string, tasks []source.Task) string {
+	t.Helper()
+	ctx := context.Background()
+	where := map[string]string{}
+	source.Walk(tasks, func(x *source.Task) {
+		for _, fl := range x.Files {
+			where[fl.ID] = "task " + x.Name
+		}
+		cs, err := c.Comments(ctx, x.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, cm := range cs {
+			for _, fl := range cm.Files {
+				where[fl.ID] = "a comment of " + x.Name
+			}
+		}
+	})
+	all, err := c.Files(ctx, projectID, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, fl := range all {
+		size, sum, err := c.Download(ctx, fl, io.Discard)
+		if err != nil {
+			t.Fatal(err)
+		}
+		on := where[fl.ID]
+		if on == "" {
+			on = "the project"
+		}
+		out = append(out, fmt.Sprintf("%s on %s, %d bytes, SHA-256 %s…, by %s %s", fl.Name, on, size, sum[:12], fl.Author.Email, stamp(fl.Added)))
+	}
+	slices.Sort(out)
+	return strings.Join(out, " | ")
+}
+
 func stamp(at time.Time) string { return at.UTC().Format("2006-01-02 15:04") }

@@ -31,6 +31,15 @@ type object struct {
 	// run wrote it beyond its fingerprint (a task's completion); false
 	// updates it although the fingerprint is the same.
 	current func(ctx context.Context, local int64) bool
+	// stored, when set, is the part of a mapping's fingerprint to compare
+	// with fingerprint: a file's mapping keeps its content's digest, known
+	// only once downloaded, beside what the source lists.
+	stored func(mapped string) string
+	// replace, when set in place of update, makes the object anew in
+	// place of the mapped one (a file: its content is not changed, but
+	// replaced); ctx carries the mapping, written with the new object as
+	// create writes it. It returns the new local id.
+	replace func(ctx context.Context, local int64) (int64, error)
 }
 
 // sync makes o when it is not mapped, or updates it when what the source
@@ -51,13 +60,25 @@ func (r *run) sync(ctx context.Context, c *Count, done map[string]store.ImportMa
 		}
 		return id, nil
 	}
-	if m.Fingerprint == o.fingerprint && (o.current == nil || o.current(ctx, m.LocalID)) {
+	was := m.Fingerprint
+	if o.stored != nil {
+		was = o.stored(was)
+	}
+	if was == o.fingerprint && (o.current == nil || o.current(ctx, m.LocalID)) {
 		c.Unchanged++
 		return m.LocalID, nil
 	}
 	c.Updated++
 	if r.opts.DryRun {
 		return m.LocalID, nil
+	}
+	if o.replace != nil {
+		id, err := o.replace(store.WithImportMapping(ctx, r.key(o.kind, o.id), o.fingerprint, o.added), m.LocalID)
+		if err != nil {
+			r.skip(o.family, o.id, "%s: %v", o.what, err)
+			return m.LocalID, nil
+		}
+		return id, nil
 	}
 	if err := o.update(ctx, m.LocalID); err != nil {
 		r.skip(o.family, o.id, "%s: %v", o.what, err)

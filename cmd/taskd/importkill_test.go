@@ -1,9 +1,12 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
+	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
@@ -16,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/taskd/taskd/api"
 	"github.com/taskd/taskd/importer"
 	"github.com/taskd/taskd/importer/source"
 	"github.com/taskd/taskd/internal/testdb"
@@ -100,7 +104,8 @@ func (p *killingProxy) seen() int {
 
 // fillKillSource makes a source account through its API: tags, three
 // projects (one archived) of four tasks three deep, a comment on every
-// task and a cost line on every top task.
+// task and a cost line on every top task, and a file of 1 MiB on the last
+// comment of each of the first two projects.
 func fillKillSource(t *testing.T, s *testsite.Site) {
 	s.APIOK("action=add_task_tag_groups&title=Workflow&type=status")
 	s.APIOK("action=add_task_tags&group=Workflow&title=Doing,Review")
@@ -112,7 +117,12 @@ func fillKillSource(t *testing.T, s *testsite.Site) {
 			sub := s.APIID(fmt.Sprintf("action=post_task&id_project=%s&id_parent=%s&title=Sub+%d.%d", pid, top, p, i))
 			subsub := s.APIID(fmt.Sprintf("action=post_task&id_project=%s&id_parent=%s&title=Subsub+%d.%d", pid, sub, p, i))
 			for _, id := range []string{top, sub, subsub} {
-				s.APIOK(fmt.Sprintf("action=post_comment&id_task=%s&text=On+%s&email_user_from=%s", id, id, url.QueryEscape(testsite.UserEmail)))
+				q := fmt.Sprintf("action=post_comment&id_task=%s&text=On+%s&email_user_from=%s", id, id, url.QueryEscape(testsite.UserEmail))
+				if id == subsub && i == 3 && p < 2 {
+					postWithFile(t, s, q, fmt.Sprintf("report-%d.bin", p), 1<<20)
+					continue
+				}
+				s.APIOK(q)
 			}
 			s.APIOK(fmt.Sprintf("action=add_costs&id_task=%s&time=0:%02d&comment=Line+%d&date=%s&email_user_from=%s", top, 10+i, i,
 				time.Now().Format("02.01.2006"), url.QueryEscape(testsite.OwnerEmail)))
@@ -126,16 +136,43 @@ func fillKillSource(t *testing.T, s *testsite.Site) {
 	}
 }
 
+// postWithFile calls the site's API, its query signed, with a file of
+// size bytes as the part of a multipart body, and fails the test unless
+// the answer is ok.
+func postWithFile(t *testing.T, s *testsite.Site, query, name string, size int) {
+	t.Helper()
+	var b bytes.Buffer
+	w := multipart.NewWriter(&b)
+	part, err := w.CreateFormFile("attach[0]", name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	part.Write(bytes.Repeat([]byte(name), size/len(name)+1)[:size])
+	w.Close()
+	req, err := http.NewRequest(http.MethodPost, s.AccountURL()+"/api/admin/v2/?"+query+"&hash="+api.Hash(query, s.Key), &b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", w.FormDataContentType())
+	if status, body, _ := testsite.DoJSON(t, req); status != http.StatusOK || body["status"] != "ok" {
+		t.Fatalf("%s with %s: %d %v", query, name, status, body)
+	}
+}
+
 // TestImportKilled runs the real "taskd import" in a child process into a
 // new SQLite data directory, kills it with SIGKILL part way, and runs it
 // again to the end: each destination is then, through the API and ids
 // aside, the one a clean run makes, and one more run creates and updates
-// nothing. Of a run's 53 calls of the source (people 1, teams 1, contacts
-// 2, folders 1, tags 4, projects 2, task trees 3, comments 36, lines 3),
-// it is killed at the 7th (in the tags, the people and the directory
-// written), a moment after the 14th (in the writing of the tasks), at the
-// 29th (in the comments) and a moment after the 51st (in the lines). A kill "a moment after" may come too late to land (it is
-// logged); one at a call always lands.
+// nothing. Of a run's 58 calls of the source (people 1, teams 1, contacts
+// 2, folders 1, tags 4, projects 2, task trees 3, comments 36, lines 3,
+// files 5: a list per project and two downloads), it is killed at the 7th
+// (in the tags, the people and the directory written), a moment after the
+// 14th (in the writing of the tasks), at the 29th (in the comments), a
+// moment after the 51st (in the lines), a moment after the 55th (the first
+// file's download answered: in its download, its upload or its attach)
+// and at the 57th (the second file's download: the first is attached). A
+// kill "a moment after" may come too late to land (it is logged); one at
+// a call always lands.
 func TestImportKilled(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts processes")
@@ -186,10 +223,10 @@ func TestImportKilled(t *testing.T) {
 		t.Fatal("the clean run was killed")
 	}
 	// What fillKillSource made: Olga and Uma (new here), 3 projects, 36
-	// tasks, 36 comments, 12 lines.
+	// tasks, 36 comments, 12 lines, 2 files.
 	for _, c := range sum.Families {
 		if want, ok := map[string]int{importer.FamilyPeople: 2, importer.FamilyProjects: 3, importer.FamilyTasks: 36,
-			importer.FamilyComments: 36, importer.FamilyCosts: 12}[c.Family]; ok && c.Created != want {
+			importer.FamilyComments: 36, importer.FamilyCosts: 12, importer.FamilyFiles: 2}[c.Family]; ok && c.Created != want {
 			t.Errorf("the clean run created %d %s, want %d", c.Created, c.Family, want)
 		}
 	}
@@ -199,7 +236,7 @@ func TestImportKilled(t *testing.T) {
 	for _, kill := range []struct {
 		at    int
 		delay time.Duration
-	}{{7, 0}, {14, 3 * time.Millisecond}, {29, 0}, {51, time.Millisecond}} {
+	}{{7, 0}, {14, 3 * time.Millisecond}, {29, 0}, {51, time.Millisecond}, {55, time.Millisecond}, {57, 0}} {
 		t.Run(fmt.Sprintf("killed at call %d after %v", kill.at, kill.delay), func(t *testing.T) {
 			if kill.at >= total {
 				t.Fatalf("a run makes %d calls, fewer than %d", total, kill.at)
@@ -253,6 +290,10 @@ func snapshot(t *testing.T, d testdb.DB) string {
 		tasks := add(c.Tasks(ctx, p.ID)).([]source.Task)
 		source.Walk(tasks, func(x *source.Task) { add(c.Comments(ctx, x.ID)) })
 		add(c.ProjectCosts(ctx, p.ID, tasks))
+		for _, f := range add(c.Files(ctx, p.ID, "")).([]source.File) {
+			_, sum, err := c.Download(ctx, f, io.Discard)
+			add(f.Name+" "+sum, err)
+		}
 	}
 	scrub(reflect.ValueOf(all))
 	b, err := json.MarshalIndent(all, "", " ")

@@ -196,19 +196,16 @@ func (r *run) commentFilesOf(ctx context.Context, taskID string) ([]commentFiles
 
 func (r *run) file(ctx context.Context, c *Count, dir string, f listedFile, done map[string]store.ImportMapping) error {
 	c.Read++
-	by := r.actor(f.Author)
-	if by.Person.ID == r.owner.Person.ID && f.Author.Email != "" && r.email(f.Author) == "" {
-		if e, waiting := r.due(f.Author); waiting {
-			// No role of import_waiting names a file's author (a new
-			// role needs a migration): the file stays the owner's.
-			r.skip(FamilyFiles, f.ID, "the author %s of %s is invited: attached by the owner, and stays the owner's when they accept", e, quote(f.Name))
-		} else {
-			r.skip(FamilyFiles, f.ID, "the author %s of %s is not a member: attached by the owner", f.Author.Email, quote(f.Name))
-		}
+	by, writer, waits := r.author(f.Author, store.WaitFileAuthor)
+	switch {
+	case len(waits) > 0:
+		r.skip(FamilyFiles, f.ID, "the author %s of %s is invited: attached by the owner, theirs when they accept", writer, quote(f.Name))
+	case by.Person.ID == r.owner.Person.ID && f.Author.Email != "" && r.email(f.Author) == "":
+		r.skip(FamilyFiles, f.ID, "the author %s of %s is not a member: attached by the owner", f.Author.Email, quote(f.Name))
 	}
 	listed := fingerprint(fileWrite{Name: f.Name, Size: f.Size, Owner: f.ownerID})
 	_, err := r.sync(ctx, c, done, object{family: FamilyFiles, kind: "file", id: f.ID, what: "file " + quote(f.Name),
-		fingerprint: listed, added: f.Added, stored: listedPart,
+		fingerprint: listed, added: f.Added, stored: listedPart, waits: waits,
 		create: func(ctx context.Context) (int64, error) { return r.bringFile(ctx, by, dir, f, listed, 0) },
 		// A file whose listing changed (its name, size or owner) is
 		// brought over again in place of the old copy.

@@ -92,7 +92,7 @@ func fill(t *testing.T, s *testsite.Site) (top, sub, planB string) {
 	withFiles(t, s, q("action", "post_comment", "id_task", top, "text", "Started", "email_user_from", nina),
 		upload{"notes.md", []byte("# Notes\n")}, upload{"empty.txt", nil})
 	s.APIOK(q("action", "post_comment", "id_task", subsub, "text", "Done, see the outline", "email_user_from", owner))
-	s.APIOK(q("action", "post_comment", "id_task", top, "text", "On it", "email_user_from", uma))
+	withFiles(t, s, q("action", "post_comment", "id_task", top, "text", "On it", "email_user_from", uma), upload{"plan.txt", []byte("Uma's plan")})
 	s.APIOK(q("action", "add_costs", "id_task", top, "time", "0:15", "comment", "Notes", "date", "04.03.2026", "email_user_from", uma))
 	s.APIOK(q("action", "close_project", "id_project", old))
 	return top, sub, planB
@@ -424,7 +424,7 @@ func TestImportTaskd(t *testing.T) {
 		if n := p.downloads.count(); n != 0 {
 			t.Fatalf("a dry run downloaded %d files", n)
 		}
-		if c := family(dry, importer.FamilyFiles); c.Read != 4 || c.Created != 4 {
+		if c := family(dry, importer.FamilyFiles); c.Read != 5 || c.Created != 5 {
 			t.Fatalf("a dry run's files: %+v", c)
 		}
 
@@ -432,7 +432,7 @@ func TestImportTaskd(t *testing.T) {
 		if count(first, "created") == 0 {
 			t.Fatalf("first %+v", first)
 		}
-		if c, n := family(first, importer.FamilyFiles), p.downloads.count(); c.Created != 4 || n != 4 {
+		if c, n := family(first, importer.FamilyFiles), p.downloads.count(); c.Created != 5 || n != 5 {
 			t.Fatalf("the first run's files: %+v, %d downloads", c, n)
 		}
 		// taskd's API shows no hidden lists: said once.
@@ -478,7 +478,7 @@ func TestImportTaskd(t *testing.T) {
 		if c, u := count(again, "created"), count(again, "updated"); c != 0 || u != 0 {
 			t.Fatalf("a second run created %d and updated %d: %+v", c, u, again.Families)
 		}
-		if c, n := family(again, importer.FamilyFiles), p.downloads.count(); c.Unchanged != 4 || n != 0 {
+		if c, n := family(again, importer.FamilyFiles), p.downloads.count(); c.Unchanged != 5 || n != 0 {
 			t.Fatalf("a second run's files: %+v, %d downloads", c, n)
 		}
 

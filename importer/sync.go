@@ -73,7 +73,8 @@ func (r *run) sync(ctx context.Context, c *Count, done map[string]store.ImportMa
 		return m.LocalID, nil
 	}
 	if o.replace != nil {
-		id, err := o.replace(store.WithImportMapping(ctx, r.key(o.kind, o.id), o.fingerprint, o.added), m.LocalID)
+		ctx := store.WithImportMapping(ctx, r.key(o.kind, o.id), o.fingerprint, o.added)
+		id, err := o.replace(store.WithImportWaiting(ctx, o.waits), m.LocalID)
 		if err != nil {
 			r.skip(o.family, o.id, "%s: %v", o.what, err)
 			return m.LocalID, nil

@@ -21,6 +21,7 @@ const (
 	WaitProjectAuthor  = "project_author"  // the project's author
 	WaitProjectManager = "project_manager" // the manager, if the project still has none
 	WaitProjectMember  = "project_member"  // on the project's team
+	WaitFileAuthor     = "file_author"     // the file's author
 )
 
 // waitFamily is the family of the object of each role (importTask, …).
@@ -28,6 +29,7 @@ var waitFamily = map[string]string{
 	WaitTaskAssignee: importTask, WaitTaskAuthor: importTask, WaitTaskSubscriber: importTask,
 	WaitCommentAuthor: importComment, WaitCostAuthor: importCost,
 	WaitProjectAuthor: importProject, WaitProjectManager: importProject, WaitProjectMember: importProject,
+	WaitFileAuthor: importFile,
 }
 
 // Waiting is a role that waits on an object for the invited person with
@@ -164,6 +166,7 @@ var waitApply = map[string]string{
 	WaitCostAuthor:     `UPDATE costs SET person_id = ? WHERE id = ? AND account_id = ?`,
 	WaitProjectAuthor:  `UPDATE projects SET author_id = ? WHERE id = ? AND account_id = ?`,
 	WaitProjectManager: `UPDATE projects SET manager_id = ? WHERE id = ? AND account_id = ? AND manager_id = 1`,
+	WaitFileAuthor:     `UPDATE files SET author_id = ? WHERE id = ? AND account_id = ?`,
 	WaitProjectMember: `INSERT INTO project_members (project_id, person_id) SELECT id, ? FROM projects
 		WHERE id = ? AND account_id = ? ON CONFLICT DO NOTHING`,
 }
@@ -180,7 +183,7 @@ var waitApply = map[string]string{
 // assignment does.
 func (db *DB) applyWait(ctx context.Context, tx querier, accountID int64, m taskd.Member, role string, objectID int64) (bool, error) {
 	switch role {
-	case WaitTaskAuthor, WaitCommentAuthor, WaitCostAuthor, WaitProjectAuthor:
+	case WaitTaskAuthor, WaitCommentAuthor, WaitCostAuthor, WaitProjectAuthor, WaitFileAuthor:
 		if !m.Role.Can(taskd.PermWork) {
 			return false, nil
 		}

@@ -32,6 +32,10 @@ const (
 	DefaultMaxRetryAfter  = 5 * time.Minute
 	DefaultMaxAnswerBytes = 64 << 20
 	DefaultTimeout        = 2 * time.Minute
+	// DefaultStall bounds a download's wait for its next bytes; a download
+	// as a whole has no time bound, so a large file on a slow link is
+	// brought, while one whose source stops sending is not waited on.
+	DefaultStall = 2 * time.Minute
 	// MaxDepth bounds the nesting of any JSON answer (objects and arrays).
 	MaxDepth = 32
 )
@@ -71,6 +75,10 @@ type Options struct {
 	// MaxFileBytes bounds a download; taskd.DefaultFileLimits.MaxFileBytes
 	// when 0.
 	MaxFileBytes int64
+	// Stall bounds how long a download waits for its next bytes (its
+	// answer's first, then each read); DefaultStall when zero. A whole
+	// download has no time bound.
+	Stall time.Duration
 }
 
 // Client reads one source account. It is safe for concurrent use.
@@ -85,6 +93,10 @@ type Client struct {
 	now    func() time.Time
 	max    int64
 	maxF   int64
+	// files makes downloads (http without its Timeout); stall bounds a
+	// download's wait for its next bytes.
+	files *http.Client
+	stall time.Duration
 }
 
 // New is a client of the account at accountURL (its address, as
@@ -109,6 +121,14 @@ func New(accountURL, adminKey string, opts Options) (*Client, error) {
 	cp := *hc
 	cp.CheckRedirect = c.sameHost
 	c.http = &cp
+	// Downloads: no bound on the whole, a bound on each wait (Stall).
+	files := cp
+	files.Timeout = 0
+	c.files = &files
+	c.stall = opts.Stall
+	if c.stall <= 0 {
+		c.stall = DefaultStall
+	}
 	n := opts.Concurrency
 	if n <= 0 {
 		n = DefaultConcurrency
@@ -345,7 +365,11 @@ func (c *Client) once(ctx context.Context, action string, params []param, onBody
 		return -1, errors.New("cannot make the request")
 	}
 	req.Header.Set("Accept", "application/json")
-	res, err := c.http.Do(req)
+	hc := c.http
+	if onRaw != nil {
+		hc = c.files
+	}
+	res, err := hc.Do(req)
 	if err != nil {
 		return -1, netError{clean(err)}
 	}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"time"
 )
 
 // ErrTooLarge is a file over the download bound (Options.MaxFileBytes).
@@ -28,7 +29,15 @@ func (c *Client) Download(ctx context.Context, f File, w io.Writer) (size int64,
 	if f.Size > c.maxF {
 		return 0, "", &ActionError{Action: "download", Err: fmt.Errorf("file %s: %w (%d > %d bytes)", f.ID, ErrTooLarge, f.Size, c.maxF)}
 	}
+	// A download that waits longer than c.stall for its next bytes is
+	// stopped; it has no bound on the whole.
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	stalled := fmt.Errorf("file %s: no bytes for %v", f.ID, c.stall)
+	timer := time.AfterFunc(c.stall, func() { cancel(stalled) })
+	defer timer.Stop()
 	err = c.do(ctx, "download", []param{{"id_file", f.ID}}, nil, func(res *http.Response) error {
+		res.Body = &progressReader{ReadCloser: res.Body, moved: func() { timer.Reset(c.stall) }}
 		if res.ContentLength > c.maxF {
 			return fmt.Errorf("file %s: %w (%d > %d bytes)", f.ID, ErrTooLarge, res.ContentLength, c.maxF)
 		}
@@ -50,7 +59,24 @@ func (c *Client) Download(ctx context.Context, f File, w io.Writer) (size int64,
 		return nil
 	})
 	if err != nil {
+		if context.Cause(ctx) == stalled {
+			return 0, "", &ActionError{Action: "download", Err: stalled}
+		}
 		return 0, "", err
 	}
 	return size, sum, nil
+}
+
+// progressReader calls moved after each read that brought bytes.
+type progressReader struct {
+	io.ReadCloser
+	moved func()
+}
+
+func (p *progressReader) Read(b []byte) (int, error) {
+	n, err := p.ReadCloser.Read(b)
+	if n > 0 {
+		p.moved()
+	}
+	return n, err
 }

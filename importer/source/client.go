@@ -174,7 +174,7 @@ func (c *Client) URL() string {
 // sameHost refuses redirects away from the source's scheme and host, and
 // more than five.
 func (c *Client) sameHost(req *http.Request, via []*http.Request) error {
-	if len(via) >= 5 {
+	if len(via) > 5 { // the n-th redirect finds the n requests made before it
 		return errors.New("more than 5 redirects")
 	}
 	if req.URL.Scheme != c.base.Scheme || req.URL.Host != c.base.Host {

@@ -42,8 +42,14 @@ func (c *Client) Download(ctx context.Context, f File, w io.Writer) (size int64,
 			return fmt.Errorf("file %s: %w (%d > %d bytes)", f.ID, ErrTooLarge, res.ContentLength, c.maxF)
 		}
 		h := sha256.New()
+		w := &writeErr{w: w} // tells the writer's failure from the body's
 		n, err := io.Copy(io.MultiWriter(w, h), io.LimitReader(res.Body, c.maxF+1))
 		if err != nil {
+			if n == 0 && w.err == nil {
+				// The body failed before its first byte: retried as any
+				// call's network error.
+				return netError{fmt.Errorf("file %s before its first byte: %w", f.ID, clean(err))}
+			}
 			return fmt.Errorf("file %s after %d bytes: %w", f.ID, n, clean(err))
 		}
 		if n > c.maxF {
@@ -77,6 +83,20 @@ func (p *progressReader) Read(b []byte) (int, error) {
 	n, err := p.ReadCloser.Read(b)
 	if n > 0 {
 		p.moved()
+	}
+	return n, err
+}
+
+// writeErr keeps the error of writing to w.
+type writeErr struct {
+	w   io.Writer
+	err error
+}
+
+func (w *writeErr) Write(p []byte) (int, error) {
+	n, err := w.w.Write(p)
+	if err != nil {
+		w.err = err
 	}
 	return n, err
 }

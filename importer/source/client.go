@@ -164,6 +164,10 @@ func New(accountURL, adminKey string, opts Options) (*Client, error) {
 	return c, nil
 }
 
+// Concurrency is how many requests the client makes at once, at most
+// (Options.Concurrency).
+func (c *Client) Concurrency() int { return cap(c.sem) }
+
 // URL is the account's address the client was made with, without the key.
 func (c *Client) URL() string {
 	u := *c.base

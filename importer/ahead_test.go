@@ -1,0 +1,82 @@
+package importer
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+)
+
+// TestAhead: results are used in the keys' order whatever order the
+// fetches end in, never more than n fetch at once, and the first error
+// stops the run.
+func TestAhead(t *testing.T) {
+	keys := make([]int, 40)
+	for i := range keys {
+		keys[i] = i
+	}
+	var mu sync.Mutex
+	inFlight, most := 0, 0
+	second := make(chan struct{})
+	fetch := func(ctx context.Context, k int) (int, error) {
+		// The first fetch ends only once the second began: fetches overlap.
+		switch k {
+		case 0:
+			select {
+			case <-second:
+			case <-time.After(10 * time.Second):
+				return 0, errors.New("the second fetch never began while the first ran")
+			}
+		case 1:
+			close(second)
+		}
+		mu.Lock()
+		inFlight++
+		most = max(most, inFlight)
+		mu.Unlock()
+		// Later keys end first, so order comes from ahead, not from luck.
+		time.Sleep(time.Duration(40-k%7) * 100 * time.Microsecond)
+		mu.Lock()
+		inFlight--
+		mu.Unlock()
+		return k * k, nil
+	}
+	var got []int
+	err := ahead(context.Background(), 3, keys, fetch, func(k, v int) error {
+		if v != k*k {
+			t.Errorf("key %d got %d", k, v)
+		}
+		got = append(got, k)
+		return nil
+	})
+	if err != nil || !slices.Equal(got, keys) {
+		t.Fatalf("used %v, %v", got, err)
+	}
+	if most > 3 {
+		t.Errorf("%d fetches at once, want at most 3", most)
+	}
+
+	boom := errors.New("boom")
+	used := 0
+	err = ahead(context.Background(), 3, keys, func(ctx context.Context, k int) (int, error) {
+		if k == 5 {
+			return 0, boom
+		}
+		return k, nil
+	}, func(int, int) error { used++; return nil })
+	if !errors.Is(err, boom) || used != 5 {
+		t.Fatalf("a fetch's error: %v after %d used", err, used)
+	}
+	second = make(chan struct{})
+	err = ahead(context.Background(), 3, keys, fetch, func(k, _ int) error {
+		if k == 7 {
+			return boom
+		}
+		return nil
+	})
+	if !errors.Is(err, boom) {
+		t.Fatalf("a use's error: %v", err)
+	}
+}

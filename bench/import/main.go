@@ -12,6 +12,10 @@
 //	go build -o /tmp/taskd ./cmd/taskd
 //	flock /tmp/bench.lock go run ./bench/import --taskd /tmp/taskd \
 //	    --tasks 10000 --comments 20000 --files 500 --file-bytes 262144 --fractions 0,0.1,1
+//
+// With --base, each source is imported with that binary first, then with
+// --taskd, and the ratios of their times and peaks are printed: the
+// comparison the noise of a shared machine allows.
 package main
 
 import (
@@ -37,6 +41,7 @@ type config struct {
 	postgres  string    // a server URL for the destinations; SQLite when empty
 	gctrace   bool      // run the imports with GODEBUG=gctrace=1 and report their largest live heap
 	again     bool      // run each import a second time, when nothing changed
+	base      string    // a binary to measure first on the same sources, for comparison
 }
 
 func main() {
@@ -50,6 +55,7 @@ func main() {
 	flag.IntVar(&c.size.members, "members", 5, "members besides the owner, who author the tasks and comments in turn")
 	fractions := flag.String("fractions", "0,0.1,1", "the sizes imported, as fractions of the full one, comma-separated")
 	flag.BoolVar(&c.gctrace, "gctrace", false, "run the imports with GODEBUG=gctrace=1 and print the largest live heap a collection left")
+	flag.StringVar(&c.base, "base", "", "a taskd binary to measure too, before --taskd, on the same source and in a destination of its own (a baseline)")
 	flag.BoolVar(&c.again, "again", false, "run each import a second time into the same account (nothing changed in the source) and measure it too")
 	pg := flag.Bool("postgres", false, "import into fresh PostgreSQL databases on the server of $TASKD_TEST_POSTGRES (dropped after)")
 	flag.Parse()
@@ -87,6 +93,7 @@ type result struct {
 	m        measured
 	sum      importer.Summary
 	requests string
+	bin      string // the taskd measured
 	// second is the run again, with --again.
 	second *result
 }
@@ -115,57 +122,84 @@ func run(ctx context.Context, c config, out io.Writer) error {
 		dbName = "PostgreSQL"
 	}
 	fmt.Fprintf(out, "destination %s; baseline: taskd version peak RSS %.1f MiB\n", dbName, mib(base.peakRSS))
+	bins := []string{bin}
+	if c.base != "" {
+		bins = []string{c.base, bin}
+	}
 	for i, f := range c.fractions {
-		r, err := one(ctx, c, bin, f, fmt.Sprintf("taskd_import_bench_%d_%d", os.Getpid(), i))
+		rs, err := one(ctx, c, bins, f, fmt.Sprintf("taskd_import_bench_%d_%d", os.Getpid(), i))
 		if err != nil {
 			return fmt.Errorf("fraction %g: %w", f, err)
 		}
-		r.print(out, base.peakRSS)
+		for _, r := range rs {
+			r.print(out, base.peakRSS, len(bins) > 1)
+		}
+		if len(rs) == 2 {
+			fmt.Fprintf(out, "  %s/%s: time %.2f×, peak RSS %.2f×\n", filepath.Base(rs[1].bin), filepath.Base(rs[0].bin),
+				rs[1].m.wall.Seconds()/rs[0].m.wall.Seconds(), float64(rs[1].m.peakRSS)/float64(rs[0].m.peakRSS))
+		}
 	}
 	return nil
 }
 
-// one fills a source of the fraction f of the full size and imports it.
-func one(ctx context.Context, c config, bin string, f float64, dbName string) (result, error) {
-	r := result{fraction: f, size: c.size.scaled(f)}
+// one fills a source of the fraction f of the full size and imports it
+// with each binary in turn, each into a fresh destination.
+func one(ctx context.Context, c config, bins []string, f float64, dbName string) ([]result, error) {
+	sz := c.size.scaled(f)
 	start := time.Now()
-	src, err := newSource(ctx, r.size)
+	src, err := newSource(ctx, sz)
 	if err != nil {
-		return r, err
+		return nil, err
 	}
 	defer src.close()
-	r.fill = time.Since(start)
+	fill := time.Since(start)
+	var out []result
+	for i, bin := range bins {
+		r := result{fraction: f, size: sz, fill: fill, bin: bin}
+		if err := r.measure(ctx, c, src, fmt.Sprintf("%s_%d", dbName, i)); err != nil {
+			return out, fmt.Errorf("%s: %w", bin, err)
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// measure imports src with r.bin into a fresh destination, and again with
+// --again.
+func (r *result) measure(ctx context.Context, c config, src *source, dbName string) error {
 	dst, err := newDestination(ctx, c.postgres, dbName)
 	if err != nil {
-		return r, err
+		return err
 	}
 	defer dst.drop()
-	r.m, r.sum, err = runImport(ctx, bin, src, dst, c.gctrace)
+	src.counts.reset()
+	r.m, r.sum, err = runImport(ctx, r.bin, src, dst, c.gctrace)
 	if err != nil {
-		return r, err
+		return err
 	}
 	r.requests = src.counts.String()
 	if n := r.created("tasks"); n != r.size.tasks {
-		return r, fmt.Errorf("%d tasks created of %d: %+v", n, r.size.tasks, r.sum)
+		return fmt.Errorf("%d tasks created of %d: %+v", n, r.size.tasks, r.sum)
 	}
 	if n := r.created("comments"); n != r.size.comments {
-		return r, fmt.Errorf("%d comments created of %d: %+v", n, r.size.comments, r.sum)
+		return fmt.Errorf("%d comments created of %d: %+v", n, r.size.comments, r.sum)
 	}
-	if c.again {
-		src.counts.reset()
-		again := result{fraction: f, size: r.size}
-		if again.m, again.sum, err = runImport(ctx, bin, src, dst, c.gctrace); err != nil {
-			return r, fmt.Errorf("again: %w", err)
-		}
-		again.requests = src.counts.String()
-		for _, fc := range again.sum.Families {
-			if fc.Created+fc.Updated > 0 {
-				return r, fmt.Errorf("again: %s: %d created, %d updated of an unchanged source", fc.Family, fc.Created, fc.Updated)
-			}
-		}
-		r.second = &again
+	if !c.again {
+		return nil
 	}
-	return r, nil
+	src.counts.reset()
+	again := result{fraction: r.fraction, size: r.size, bin: r.bin}
+	if again.m, again.sum, err = runImport(ctx, r.bin, src, dst, c.gctrace); err != nil {
+		return fmt.Errorf("again: %w", err)
+	}
+	again.requests = src.counts.String()
+	for _, fc := range again.sum.Families {
+		if fc.Created+fc.Updated > 0 {
+			return fmt.Errorf("again: %s: %d created, %d updated of an unchanged source", fc.Family, fc.Created, fc.Updated)
+		}
+	}
+	r.second = &again
+	return nil
 }
 
 // created is what the import made of a family; -1 when it has no such
@@ -179,9 +213,13 @@ func (r result) created(family string) int {
 	return -1
 }
 
-func (r result) print(out io.Writer, baseRSS int64) {
-	fmt.Fprintf(out, "fraction %g: tasks %d comments %d files %d (%.1f MiB), filled in %.1fs\n",
-		r.fraction, r.size.tasks, r.size.comments, r.size.files, mib(int64(r.size.files)*r.size.fileBytes), r.fill.Seconds())
+func (r result) print(out io.Writer, baseRSS int64, named bool) {
+	by := ""
+	if named {
+		by = " with " + r.bin
+	}
+	fmt.Fprintf(out, "fraction %g: tasks %d comments %d files %d (%.1f MiB), filled in %.1fs%s\n",
+		r.fraction, r.size.tasks, r.size.comments, r.size.files, mib(int64(r.size.files)*r.size.fileBytes), r.fill.Seconds(), by)
 	r.printRun(out, baseRSS, "import")
 	if r.second != nil {
 		r.second.printRun(out, baseRSS, "again")

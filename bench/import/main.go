@@ -184,6 +184,10 @@ func (r *result) measure(ctx context.Context, c config, src *source, dbName stri
 	if n := r.created("comments"); n != r.size.comments {
 		return fmt.Errorf("%d comments created of %d: %+v", n, r.size.comments, r.sum)
 	}
+	// A taskd whose import has no files family yet reads none.
+	if n := r.created("files"); n >= 0 && n != r.size.files {
+		return fmt.Errorf("%d files created of %d: %+v", n, r.size.files, r.sum)
+	}
 	if !c.again {
 		return nil
 	}
@@ -236,8 +240,8 @@ func (r result) printRun(out io.Writer, baseRSS int64, name string) {
 		fams = append(fams, fmt.Sprintf("%s=%d", c.Family, c.Created))
 	}
 	files := "files not imported (no files family)"
-	if n := r.created("files"); n >= 0 {
-		files = fmt.Sprintf("files imported: %d", n)
+	if r.created("files") >= 0 {
+		files = "files imported"
 	}
 	fmt.Fprintf(out, "  %s %.2fs, %d objects read (%.0f/s), created %s; %s; %d skipped\n",
 		name, r.m.wall.Seconds(), read, float64(read)/r.m.wall.Seconds(), strings.Join(fams, " "), files, len(r.sum.Skipped))

@@ -54,7 +54,8 @@ func newSource(ctx context.Context, sz size) (*source, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &source{dir: dir, counts: &counter{byAction: map[string]int{}}}
+	s := &source{dir: dir, counts: &counter{}}
+	s.counts.reset()
 	if s.db, err = store.Open(ctx, store.Options{DataDir: dir}); err != nil {
 		s.close()
 		return nil, fmt.Errorf("source store: %w", err)
@@ -106,11 +107,13 @@ func (s *source) close() {
 	os.RemoveAll(s.dir)
 }
 
-// counter counts the requests a handler answers, by API action.
+// counter counts the requests a handler answers, by API action, and the
+// time it took to answer them.
 type counter struct {
 	mu       sync.Mutex
 	total    int
 	byAction map[string]int
+	took     map[string]time.Duration
 }
 
 func (c *counter) wrap(h http.Handler) http.Handler {
@@ -119,21 +122,24 @@ func (c *counter) wrap(h http.Handler) http.Handler {
 		if action == "" {
 			action = "other"
 		}
+		start := time.Now()
+		h.ServeHTTP(w, r)
 		c.mu.Lock()
 		c.total++
 		c.byAction[action]++
+		c.took[action] += time.Since(start)
 		c.mu.Unlock()
-		h.ServeHTTP(w, r)
 	})
 }
 
 func (c *counter) reset() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.total, c.byAction = 0, map[string]int{}
+	c.total, c.byAction, c.took = 0, map[string]int{}, map[string]time.Duration{}
 }
 
-// String is the total and the count of each action, most first.
+// String is the total and the count of each action, most first, with the
+// time the source took to answer them where it is 0.1 s or more.
 func (c *counter) String() string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -148,8 +154,11 @@ func (c *counter) String() string {
 	parts := make([]string, len(names))
 	for i, n := range names {
 		parts[i] = fmt.Sprintf("%s=%d", n, c.byAction[n])
+		if t := c.took[n]; t >= 100*time.Millisecond {
+			parts[i] += fmt.Sprintf(" in %.1fs", t.Seconds())
+		}
 	}
-	return fmt.Sprintf("%d (%s)", c.total, strings.Join(parts, " "))
+	return fmt.Sprintf("%d (%s)", c.total, strings.Join(parts, ", "))
 }
 
 // fill writes sz into the account through the store, as the API would:

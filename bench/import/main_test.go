@@ -18,8 +18,9 @@ func TestSmall(t *testing.T) {
 		t.Fatalf("%v\n%s", err, out.String())
 	}
 	got := out.String()
-	// 9 tasks in 3 projects: a get_tasks per project, a get_comments per
-	// task, a download per file.
+	// 9 tasks in 3 projects: a get_tasks per project (once: the later
+	// families walk what the tasks family kept), a get_comments per task,
+	// a download per file.
 	for _, want := range []string{"tasks=9 ", "comments=12 ", "files=2;", "get_comments=9", "get_tasks=3,", "download=2", "  again "} {
 		if !strings.Contains(got, want) {
 			t.Errorf("no %q in:\n%s", want, got)

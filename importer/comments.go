@@ -13,9 +13,6 @@ import (
 // the report; an invited author's comment is theirs when they accept),
 // with their dates; it keeps their lists of files for the files family.
 func (r *run) commentsStep(ctx context.Context, c *Count) error {
-	if err := r.trees(ctx); err != nil {
-		return err
-	}
 	if err := r.taskMap(ctx); err != nil {
 		return err
 	}
@@ -28,9 +25,9 @@ func (r *run) commentsStep(ctx context.Context, c *Count) error {
 		return err
 	}
 	r.hiddenRead = true
-	for _, p := range r.sourceProjects {
+	err = r.eachTree(ctx, func(_ source.Project, tree []source.Task) error {
 		var failed error
-		source.Walk(r.taskTrees[p.ID], func(t *source.Task) {
+		source.Walk(tree, func(t *source.Task) {
 			if failed != nil {
 				return
 			}
@@ -52,9 +49,10 @@ func (r *run) commentsStep(ctx context.Context, c *Count) error {
 				}
 			}
 		})
-		if failed != nil {
-			return failed
-		}
+		return failed
+	})
+	if err != nil {
+		return err
 	}
 	r.commentsRead = true
 	return nil
@@ -104,7 +102,7 @@ func (r *run) comment(ctx context.Context, c *Count, taskID int64, cm source.Com
 // by its author where they are a member who may work (else the owner; an
 // invited author's line is theirs when they accept).
 func (r *run) costs(ctx context.Context, c *Count) error {
-	if err := r.trees(ctx); err != nil {
+	if err := r.ensureProjects(ctx); err != nil {
 		return err
 	}
 	if err := r.taskMap(ctx); err != nil {
@@ -118,7 +116,7 @@ func (r *run) costs(ctx context.Context, c *Count) error {
 		if _, ok := r.projects[p.ID]; !ok {
 			continue
 		}
-		list, err := r.src.ProjectCosts(ctx, p.ID, r.taskTrees[p.ID])
+		list, err := r.src.ProjectCosts(ctx, p.ID, nil)
 		if err != nil {
 			return err
 		}

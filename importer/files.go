@@ -52,9 +52,6 @@ type listedFile struct {
 // the mapping written with the attach. A mapped file whose listing is
 // unchanged is not downloaded again.
 func (r *run) filesStep(ctx context.Context, c *Count) error {
-	if err := r.trees(ctx); err != nil {
-		return err
-	}
 	if err := r.taskMap(ctx); err != nil {
 		return err
 	}
@@ -79,12 +76,8 @@ func (r *run) filesStep(ctx context.Context, c *Count) error {
 		defer os.RemoveAll(dir)
 	}
 	seen := map[string]bool{}
-	for _, p := range r.sourceProjects {
-		pid, ok := r.projects[p.ID]
-		if !ok {
-			continue
-		}
-		list, err := r.projectFiles(ctx, p, pid)
+	return r.eachTree(ctx, func(p source.Project, tree []source.Task) error {
+		list, err := r.projectFiles(ctx, p, r.projects[p.ID], tree)
 		if err != nil {
 			return err
 		}
@@ -99,8 +92,8 @@ func (r *run) filesStep(ctx context.Context, c *Count) error {
 				return err
 			}
 		}
-	}
-	return nil
+		return nil
+	})
 }
 
 // projectFiles lists the files of a project with what each attaches to:
@@ -108,7 +101,7 @@ func (r *run) filesStep(ctx context.Context, c *Count) error {
 // and their comments'), then its tasks' and comments', each task before
 // its subtasks. Tasks and comments name their files with an id, a name
 // and a size only: their author and date are the project's list's.
-func (r *run) projectFiles(ctx context.Context, p source.Project, pid int64) ([]listedFile, error) {
+func (r *run) projectFiles(ctx context.Context, p source.Project, pid int64, tree []source.Task) ([]listedFile, error) {
 	all, err := r.src.Files(ctx, p.ID, "")
 	if err != nil {
 		return nil, err
@@ -126,7 +119,7 @@ func (r *run) projectFiles(ctx context.Context, p source.Project, pid int64) ([]
 	var out []listedFile
 	var others [][]source.File
 	var failed error
-	source.Walk(r.taskTrees[p.ID], func(t *source.Task) {
+	source.Walk(tree, func(t *source.Task) {
 		if failed != nil {
 			return
 		}

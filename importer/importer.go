@@ -151,7 +151,7 @@ func Run(ctx context.Context, src *source.Client, dst Dest, opts Options) (Summa
 		}
 	}
 	r := &run{src: src, dst: dst, opts: opts, now: opts.Now, sum: Summary{Source: src.URL(), Account: dst.Account.Slug, DryRun: opts.DryRun},
-		tagIDs: map[string]string{}, projects: map[string]int64{}, tasks: map[string]int64{}, taskTrees: map[string][]source.Task{},
+		tagIDs: map[string]string{}, projects: map[string]int64{}, tasks: map[string]int64{},
 		comments: map[string]int64{}, commentFiles: map[string][]commentFiles{}}
 	if r.now == nil {
 		r.now = time.Now
@@ -229,11 +229,12 @@ type run struct {
 	// tagIDs are local tag ids (as text) by source tag id, of both kinds
 	// ("task:ID", "project:ID").
 	tagIDs map[string]string
-	// projects and tasks are local ids by source id; taskTrees the source
-	// tasks read, by source project id.
-	projects  map[string]int64
-	tasks     map[string]int64
-	taskTrees map[string][]source.Task
+	// projects and tasks are local ids by source id; walked what the
+	// families after the tasks need of each project's source tasks
+	// (eachTree), not the tasks themselves.
+	projects map[string]int64
+	tasks    map[string]int64
+	walked   map[string][]taskRef
 	// comments are local comment ids by source id, of the comments this
 	// run wrote or found mapped; commentFiles the files of the comments
 	// read, by source task id, once commentsRead (the comments family ran).

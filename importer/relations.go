@@ -22,9 +22,6 @@ type sourceRelation struct{ from, to, typ string }
 // in the source is written again (the relation removed and added); a
 // relation the source no longer has is removed here.
 func (r *run) relations(ctx context.Context, c *Count) error {
-	if err := r.trees(ctx); err != nil {
-		return err
-	}
 	if err := r.taskMap(ctx); err != nil {
 		return err
 	}
@@ -43,8 +40,8 @@ func (r *run) relations(ctx context.Context, c *Count) error {
 			order = append(order, k)
 		}
 	}
-	for _, p := range r.sourceProjects {
-		source.Walk(r.taskTrees[p.ID], func(t *source.Task) {
+	err = r.eachTree(ctx, func(_ source.Project, tree []source.Task) error {
+		source.Walk(tree, func(t *source.Task) {
 			for _, x := range t.From {
 				add(sourceRelation{from: x.Task, to: t.ID, typ: x.Type})
 			}
@@ -52,6 +49,10 @@ func (r *run) relations(ctx context.Context, c *Count) error {
 				add(sourceRelation{from: t.ID, to: x.Task, typ: x.Type})
 			}
 		})
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	for _, k := range order {
 		if err := r.relation(ctx, c, k, seen[k], done); err != nil {

@@ -48,27 +48,6 @@ func (r *run) ensureProjects(ctx context.Context) error {
 	return nil
 }
 
-// trees reads (once) the task trees of every imported project.
-func (r *run) trees(ctx context.Context) error {
-	if err := r.ensureProjects(ctx); err != nil {
-		return err
-	}
-	for _, p := range r.sourceProjects {
-		if _, ok := r.projects[p.ID]; !ok {
-			continue
-		}
-		if _, ok := r.taskTrees[p.ID]; ok {
-			continue
-		}
-		list, err := r.src.Tasks(ctx, p.ID)
-		if err != nil {
-			return err
-		}
-		r.taskTrees[p.ID] = list
-	}
-	return nil
-}
-
 // taskMap fills r.tasks from the mappings when the tasks family did not run.
 func (r *run) taskMap(ctx context.Context) error {
 	if len(r.tasks) > 0 {
@@ -87,7 +66,7 @@ func (r *run) taskMap(ctx context.Context) error {
 // tasksStep makes or updates every task of the imported projects, each
 // before its subtasks.
 func (r *run) tasksStep(ctx context.Context, c *Count) error {
-	if err := r.trees(ctx); err != nil {
+	if err := r.ensureProjects(ctx); err != nil {
 		return err
 	}
 	done, err := r.mappings(ctx, "task")
@@ -105,9 +84,13 @@ func (r *run) tasksStep(ctx context.Context, c *Count) error {
 			r.skip(FamilyTasks, p.ID, "the tasks of project %q: the project was not imported", p.Name)
 			continue
 		}
+		tree, err := r.src.Tasks(ctx, p.ID)
+		if err != nil {
+			return err
+		}
 		var failed error
 		var order []*source.Task
-		source.Walk(r.taskTrees[p.ID], func(t *source.Task) {
+		source.Walk(tree, func(t *source.Task) {
 			order = append(order, t)
 			if failed == nil {
 				failed = r.task(ctx, c, pid, t, done, hidden)
@@ -119,6 +102,7 @@ func (r *run) tasksStep(ctx context.Context, c *Count) error {
 		if err := r.completions(ctx, order); err != nil {
 			return err
 		}
+		r.keep(p.ID, order)
 	}
 	return nil
 }

@@ -774,12 +774,18 @@ func (c *Client) Costs(ctx context.Context, q CostQuery) ([]Cost, error) {
 
 // ProjectCosts reads a project's cost lines; when the source refuses that
 // many at once (code 11), it reads them per top-level task of tasks (each
-// with its subtasks' lines).
+// with its subtasks' lines), the project's tasks read then when tasks is
+// nil.
 func (c *Client) ProjectCosts(ctx context.Context, projectID string, tasks []Task) ([]Cost, error) {
 	out, err := c.Costs(ctx, CostQuery{ProjectID: projectID})
 	var ae *APIError
 	if err == nil || !errors.As(err, &ae) || ae.Code != 11 {
 		return out, err
+	}
+	if tasks == nil {
+		if tasks, err = c.Tasks(ctx, projectID); err != nil {
+			return nil, err
+		}
 	}
 	out = nil
 	for _, t := range tasks {

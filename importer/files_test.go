@@ -155,8 +155,8 @@ func TestImportFiles(t *testing.T) {
 		bad := listed[0]
 		p.downloads.corrupt.Store(bad.ID)
 		sum := run("a file corrupted", importer.FamilyFiles)
-		if c := family(sum, importer.FamilyFiles); c.Read != 4 || c.Created != 4 || c.Skipped != 1 {
-			t.Fatalf("a corrupted file: %+v", c)
+		if c := family(sum, importer.FamilyFiles); c.Read != 5 || c.Created != 4 || c.Skipped != 1 {
+			t.Fatalf("a corrupted file: %+v %+v", c, sum.Skipped)
 		}
 		i := slices.IndexFunc(sum.Skipped, func(s importer.Skip) bool { return s.Family == importer.FamilyFiles })
 		if s := sum.Skipped[i]; s.SourceID != bad.ID || !strings.Contains(s.Reason, "listed") || !strings.Contains(s.Reason, quoteName(bad.Name)) {
@@ -164,7 +164,7 @@ func TestImportFiles(t *testing.T) {
 		}
 		p.downloads.corrupt.Store("")
 		sum = run("the file as listed", importer.FamilyFiles)
-		if c := family(sum, importer.FamilyFiles); c.Created != 1 || c.Unchanged != 3 || c.Skipped != 0 {
+		if c := family(sum, importer.FamilyFiles); c.Created != 1 || c.Unchanged != 4 || c.Skipped != 0 {
 			t.Fatalf("the file brought over: %+v", c)
 		}
 		p.same(t, "files alone")
@@ -173,7 +173,7 @@ func TestImportFiles(t *testing.T) {
 		// copy deleted.
 		key := store.ImportKey{AccountID: p.acct.ID, Source: p.client.URL(), Family: "file", SourceID: bad.ID}
 		maps, err := d.Store.ImportMappings(ctx, p.acct.ID, p.client.URL(), "file")
-		if err != nil || len(maps) != 4 {
+		if err != nil || len(maps) != 5 {
 			t.Fatalf("the file mappings %v %v", maps, err)
 		}
 		old := maps[bad.ID]
@@ -182,7 +182,7 @@ func TestImportFiles(t *testing.T) {
 		}
 		p.downloads.count()
 		sum = run("a listing changed", importer.FamilyFiles)
-		if c, n := family(sum, importer.FamilyFiles), p.downloads.count(); c.Updated != 1 || c.Unchanged != 3 || n != 1 {
+		if c, n := family(sum, importer.FamilyFiles), p.downloads.count(); c.Updated != 1 || c.Unchanged != 4 || n != 1 {
 			t.Fatalf("a changed listing: %+v, %d downloads", c, n)
 		}
 		maps, err = d.Store.ImportMappings(ctx, p.acct.ID, p.client.URL(), "file")

@@ -55,6 +55,7 @@ func (r *run) sync(ctx context.Context, c *Count, done map[string]store.ImportMa
 			return o.create(store.WithImportWaiting(ctx, o.waits))
 		})
 		if err != nil {
+			c.Created-- // counted as made by created: it was not
 			r.skip(o.family, o.id, "%s: %v", o.what, err)
 			return 0, nil
 		}

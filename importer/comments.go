@@ -26,30 +26,25 @@ func (r *run) commentsStep(ctx context.Context, c *Count) error {
 	}
 	r.hiddenRead = true
 	err = r.eachTree(ctx, func(_ source.Project, tree []source.Task) error {
-		var failed error
+		// The comments of a project's tasks are read ahead, as many at
+		// once as the source client allows, and written in order.
+		var ids []string
 		source.Walk(tree, func(t *source.Task) {
-			if failed != nil {
-				return
-			}
-			taskID, ok := r.tasks[t.ID]
-			if !ok {
-				return // reported by the tasks
-			}
-			list, err := r.src.Comments(ctx, t.ID)
-			if err != nil {
-				failed = err
-				return
-			}
-			for _, cm := range list {
-				if failed = r.comment(ctx, c, taskID, cm, done, hidden); failed != nil {
-					return
-				}
-				if len(cm.Files) > 0 {
-					r.commentFiles[t.ID] = append(r.commentFiles[t.ID], commentFiles{id: cm.ID, files: cm.Files})
-				}
+			if _, ok := r.tasks[t.ID]; ok { // else reported by the tasks
+				ids = append(ids, t.ID)
 			}
 		})
-		return failed
+		return ahead(ctx, r.src.Concurrency(), ids, r.src.Comments, func(id string, list []source.Comment) error {
+			for _, cm := range list {
+				if err := r.comment(ctx, c, r.tasks[id], cm, done, hidden); err != nil {
+					return err
+				}
+				if len(cm.Files) > 0 {
+					r.commentFiles[id] = append(r.commentFiles[id], commentFiles{id: cm.ID, files: cm.Files})
+				}
+			}
+			return nil
+		})
 	})
 	if err != nil {
 		return err

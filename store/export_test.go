@@ -152,3 +152,16 @@ func (db *DB) WaitingForTest(ctx context.Context, accountID int64) ([]string, er
 	}
 	return out, rows.Err()
 }
+
+// SyncForTest is how a write connection commits: PostgreSQL's
+// synchronous_commit ("on", "off"), or SQLite's PRAGMA synchronous ("1"
+// for NORMAL).
+func (db *DB) SyncForTest(ctx context.Context) (string, error) {
+	query := `SELECT current_setting('synchronous_commit')`
+	if db.d.name == "sqlite" {
+		query = `PRAGMA synchronous`
+	}
+	var v string
+	err := db.write.QueryRowContext(ctx, query).Scan(&v)
+	return v, err
+}

@@ -67,6 +67,14 @@ type Options struct {
 	// after the database dropped its connection (op names it; "read" for
 	// reads): a counter for /metrics.
 	Retried func(op string)
+	// AsyncCommit, on PostgreSQL, commits without waiting for the commit
+	// to reach the disk (synchronous_commit off, for this process's
+	// connections only). A crash of the database server (not of taskd)
+	// may lose the last transactions committed, each whole, never part of
+	// one. Only a writer that redoes what was lost may use it: taskd
+	// import, whose every object commits with its mapping (issue 36).
+	// SQLite's WAL with synchronous NORMAL commits so already.
+	AsyncCommit bool
 }
 
 // Open connects to the database and applies pending migrations.
@@ -84,6 +92,9 @@ func Open(ctx context.Context, o Options) (*DB, error) {
 		cfg, err := pgx.ParseConfig(o.URL)
 		if err != nil {
 			return nil, fmt.Errorf("store: open postgres: %w", err)
+		}
+		if o.AsyncCommit {
+			cfg.RuntimeParams["synchronous_commit"] = "off"
 		}
 		// No "-- ping" before reusing a connection idle over a second (the
 		// driver's default): it was a statement on most page loads, and a

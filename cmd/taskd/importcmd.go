@@ -52,7 +52,9 @@ func importAccount(ctx context.Context, e env, args []string) error {
 	if err != nil {
 		return fmt.Errorf("--from: %w", err)
 	}
-	db, sealer, err := sf.open(ctx)
+	// Each object commits with its mapping, so a commit lost to a crash
+	// of the database is made again by the next run: no wait for the disk.
+	db, sealer, err := sf.openWith(ctx, store.Options{AsyncCommit: true})
 	if err != nil {
 		return err
 	}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
 	"slices"
 	"strings"
 	"sync"
@@ -20,16 +19,7 @@ import (
 )
 
 // q is a query string of pairs, in order.
-func q(pairs ...string) string {
-	var b strings.Builder
-	for i := 0; i+1 < len(pairs); i += 2 {
-		if i > 0 {
-			b.WriteByte('&')
-		}
-		b.WriteString(url.QueryEscape(pairs[i]) + "=" + url.QueryEscape(pairs[i+1]))
-	}
-	return b.String()
-}
+func q(pairs ...string) string { return testsite.Query(pairs...) }
 
 const nina = "nina@new.example"
 
@@ -459,17 +449,7 @@ func TestImportTaskd(t *testing.T) {
 		// Uma accepts: what waited for her is hers at once (the task
 		// assigned to her, her subscription, her place on the team), with
 		// no run.
-		uma, err := d.Store.PersonByEmail(ctx, testsite.UserEmail)
-		if err != nil {
-			t.Fatal(err)
-		}
-		mine, err := d.Store.PersonInvitations(ctx, uma.ID)
-		if err != nil || len(mine) != 1 {
-			t.Fatalf("uma's invitations %+v %v", mine, err)
-		}
-		if _, err := d.Store.AcceptInvitation(ctx, uma.ID, mine[0].ID); err != nil {
-			t.Fatal(err)
-		}
+		accept(t, d, testsite.UserEmail)
 		same(t, "after Uma accepted", read(t, movedURL, key), read(t, src.AccountURL(), src.Key))
 
 		// A run now has nothing to do: accepting changed no fingerprint.

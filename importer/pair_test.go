@@ -63,3 +63,20 @@ func (p *pair) same(t *testing.T, step string) {
 	t.Helper()
 	same(t, step, read(t, p.movedURL, p.key), read(t, p.src.AccountURL(), p.src.Key))
 }
+
+// accept has the person with the e-mail accept their one invitation.
+func accept(t *testing.T, d *testsite.Site, email string) {
+	t.Helper()
+	ctx := context.Background()
+	p, err := d.Store.PersonByEmail(ctx, email)
+	if err != nil {
+		t.Fatal(err)
+	}
+	invs, err := d.Store.PersonInvitations(ctx, p.ID)
+	if err != nil || len(invs) != 1 {
+		t.Fatalf("the invitations of %s: %+v %v", email, invs, err)
+	}
+	if _, err := d.Store.AcceptInvitation(ctx, p.ID, invs[0].ID); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -157,17 +157,7 @@ func TestImportPeopleRules(t *testing.T) {
 
 		// Ivan accepts: the task is assigned to him, he follows it and is
 		// on the project's team.
-		p, err := d.Store.PersonByEmail(ctx, ivan)
-		if err != nil {
-			t.Fatal(err)
-		}
-		mine, err := d.Store.PersonInvitations(ctx, p.ID)
-		if err != nil || len(mine) != 1 {
-			t.Fatalf("Ivan's invitations %+v %v", mine, err)
-		}
-		if _, err := d.Store.AcceptInvitation(ctx, p.ID, mine[0].ID); err != nil {
-			t.Fatal(err)
-		}
+		accept(t, d, ivan)
 		got := look()
 		eq(t, "Ivan's task once he accepted", got["By Gina"], "by "+testsite.OwnerEmail+", assigned to "+ivan+", followed by ["+gina+" "+ivan+" "+testsite.OwnerEmail+"]")
 		eq(t, "the team once Ivan accepted", got["project Roles's members"], "["+gina+" "+gus+" "+ivan+" "+rita+"]")

@@ -193,17 +193,7 @@ func TestImportRecordedWorksection(t *testing.T) {
 		if olga, err := d.Store.PersonByEmail(ctx, "olga@acme.example"); err != nil || olga.PasswordHash != "" {
 			t.Errorf("Olga, new here, has a password or none: %v", err)
 		}
-		bob, err := d.Store.PersonByEmail(ctx, "bob@acme.example")
-		if err != nil {
-			t.Fatal(err)
-		}
-		invs, err := d.Store.PersonInvitations(ctx, bob.ID)
-		if err != nil || len(invs) != 1 {
-			t.Fatalf("Bob's invitations: %+v %v", invs, err)
-		}
-		if _, err := d.Store.AcceptInvitation(ctx, bob.ID, invs[0].ID); err != nil {
-			t.Fatal(err)
-		}
+		accept(t, d, "bob@acme.example")
 		run("everything")
 		sum := run("once more")
 		for _, c := range sum.Families {

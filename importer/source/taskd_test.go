@@ -7,7 +7,6 @@ import (
 	"encoding/hex"
 	"mime/multipart"
 	"net/http"
-	"net/url"
 	"slices"
 	"strings"
 	"testing"
@@ -17,16 +16,7 @@ import (
 )
 
 // q is a query string of pairs, in order.
-func q(pairs ...string) string {
-	var b strings.Builder
-	for i := 0; i+1 < len(pairs); i += 2 {
-		if i > 0 {
-			b.WriteByte('&')
-		}
-		b.WriteString(url.QueryEscape(pairs[i]) + "=" + url.QueryEscape(pairs[i+1]))
-	}
-	return b.String()
-}
+func q(pairs ...string) string { return testsite.Query(pairs...) }
 
 // attach makes the object of query with a file, as the PHP SDK's docs
 // send them: a multipart POST with attach[0], the signed query in the URL.

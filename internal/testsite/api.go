@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/taskd/taskd/api"
@@ -77,4 +79,18 @@ func (s *Site) APIID(query string) string {
 		s.t.Fatalf("%s: the answer has no id", query)
 	}
 	return id
+}
+
+// Query is a query string of pairs (name, value, name, value, …), each
+// escaped, in the order given: an API call's parameters in the order the
+// hash signs them.
+func Query(pairs ...string) string {
+	var b strings.Builder
+	for i := 0; i+1 < len(pairs); i += 2 {
+		if i > 0 {
+			b.WriteByte('&')
+		}
+		b.WriteString(url.QueryEscape(pairs[i]) + "=" + url.QueryEscape(pairs[i+1]))
+	}
+	return b.String()
 }

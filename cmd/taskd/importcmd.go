@@ -31,7 +31,7 @@ func importAccount(ctx context.Context, e env, args []string) error {
 	slug := fs.String("account", "", "the slug of the account to write into; made when missing, with --owner-email as its owner (required)")
 	ownerEmail := fs.String("owner-email", "", "the owner of the account when the import makes it: an address new to this taskd, who sets a password through a link")
 	dryRun := fs.Bool("dry-run", false, "read everything and print what would be made, writing nothing")
-	only := fs.String("only", "", "the families to import, comma-separated: "+strings.Join(importer.Families, ",")+" (default: all)")
+	only := fs.String("only", "", "the families to import, comma-separated: "+strings.Join(importer.Families, ", ")+" (default: all)")
 	invite := fs.Bool("invite", false, "mail invitations and the links to set a password; without it invitations wait for people to sign in, and nothing is mailed")
 	mailFrom := fs.String("mail-from", "", "the sender of the mail of --invite (default taskd@ the host of --public-url)")
 	concurrency := fs.Int("concurrency", source.DefaultConcurrency, "the most requests in flight to the source")

@@ -23,8 +23,15 @@ func getComments(c *call) (any, error) {
 		}
 		files = filesOf(all, taskd.OwnerComment)
 	}
+	hidden, err := c.commentsHidden(list)
+	if err != nil {
+		return nil, err
+	}
 	for i, cm := range list {
 		out[i] = renderComment(cm)
+		if hidden != nil {
+			out[i].Hidden = listOf(hidden, cm.ID)
+		}
 		if files != nil {
 			out[i].Files = files[cm.ID]
 			if out[i].Files == nil {

@@ -29,7 +29,7 @@ func getTasks(c *call) (any, error) {
 	}
 	// Not cached: none of these (a field's name, a relation with a task
 	// of another project) changes the project's version.
-	if c.extra("subscribers") || c.extra("files") || c.extra("custom_fields") || c.extra("relations") {
+	if c.extra("subscribers") || c.extra("files") || c.extra("custom_fields") || c.extra("relations") || c.extra("hidden") {
 		tasks, err := c.store.Tasks(c.ctx, taskd.TaskQuery{Viewer: c.viewer(), ProjectID: pid, Status: status})
 		if err != nil {
 			return nil, err
@@ -50,6 +50,9 @@ func getTasks(c *call) (any, error) {
 			return nil, err
 		}
 		if err := c.withRelations(&v, tasks); err != nil {
+			return nil, err
+		}
+		if err := c.withHidden(&v, tasks); err != nil {
 			return nil, err
 		}
 		return ok(v.renderAll(taskd.BuildTree(tasks))), nil
@@ -96,6 +99,9 @@ func getAllTasks(c *call) (any, error) {
 				return err
 			}
 			if err := c.withRelations(&v, flatten(tops)); err != nil {
+				return err
+			}
+			if err := c.withHidden(&v, flatten(tops)); err != nil {
 				return err
 			}
 			for _, t := range tops {
@@ -225,6 +231,9 @@ func (c *call) renderOne(t taskd.Task, values bool) (any, error) {
 		return nil, err
 	}
 	if err := c.withRelations(&v, flatten([]taskd.Task{t})); err != nil {
+		return nil, err
+	}
+	if err := c.withHidden(&v, flatten([]taskd.Task{t})); err != nil {
 		return nil, err
 	}
 	return ok(v.render(t)), nil

@@ -31,6 +31,9 @@ type taskOut struct {
 	MaxMoney json.Number `json:"max_money,omitempty"`
 	// Subscribers are with extra=subscribers.
 	Subscribers []taskd.PersonRef `json:"subscribers,omitzero"`
+	// Hidden are who alone may see the task with its author, with
+	// extra=hidden: its own list, empty when it lists nobody.
+	Hidden []taskd.PersonRef `json:"hidden,omitzero"`
 	// Files are the task's own files, with extra=files.
 	Files []fileRef `json:"files,omitzero"`
 	// Relations are the task's dependencies, with extra=relations.
@@ -56,6 +59,8 @@ type taskView struct {
 	values map[int64][]taskd.FieldValue
 	// relations, when set, are the tasks' relations (extra=relations).
 	relations map[int64]taskd.TaskRelations
+	// hidden, when set, are the tasks' hidden lists (extra=hidden).
+	hidden map[int64][]taskd.PersonRef
 }
 
 func flag(b bool) int {
@@ -94,6 +99,9 @@ func (v taskView) render(t taskd.Task) taskOut {
 		if out.Subscribers == nil {
 			out.Subscribers = []taskd.PersonRef{}
 		}
+	}
+	if v.hidden != nil {
+		out.Hidden = listOf(v.hidden, t.ID)
 	}
 	switch {
 	case t.ParentID == 0:
@@ -209,6 +217,9 @@ type commentOut struct {
 	UserFrom  taskd.PersonRef `json:"user_from"`
 	// Files are the comment's files, with extra=files.
 	Files []fileRef `json:"files,omitzero"`
+	// Hidden are who alone may see the comment with its author, with
+	// extra=hidden.
+	Hidden []taskd.PersonRef `json:"hidden,omitzero"`
 }
 
 func renderComment(c taskd.Comment) commentOut {

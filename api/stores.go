@@ -41,6 +41,9 @@ type Store interface {
 	Comments(ctx context.Context, v taskd.Viewer, taskID int64) ([]taskd.Comment, error)
 	// Relations are the tasks' relations whose both tasks v sees.
 	Relations(ctx context.Context, v taskd.Viewer, taskIDs []int64) (map[int64]taskd.TaskRelations, error)
+	// HiddenLists are who alone may see each task or comment (kind) of
+	// the ids that v sees, each object's own list (extra=hidden).
+	HiddenLists(ctx context.Context, v taskd.Viewer, kind string, ids []int64) (map[int64][]taskd.PersonRef, error)
 
 	// Costs, timers, files, tags, custom fields and events.
 	Costs(ctx context.Context, q taskd.CostQuery) ([]taskd.Cost, error)

@@ -16,6 +16,7 @@ import (
 	"github.com/taskd/taskd/importer"
 	"github.com/taskd/taskd/importer/source"
 	"github.com/taskd/taskd/internal/testsite"
+	"github.com/taskd/taskd/store"
 )
 
 // q is a query string of pairs, in order.
@@ -30,7 +31,8 @@ const nina = "nina@new.example"
 // lines, and files: 3 MiB on a project, one on a task three deep and two
 // on a comment. Uma (registered in the destination too) is on a team, assigned
 // a task and writes a comment and a cost line: all of it waits for her
-// there until she accepts.
+// there until she accepts. The owner writes a task (with a subtask) and a
+// comment hidden for Nina: Uma never sees them, here or there.
 func fill(t *testing.T, s *testsite.Site) (top, sub, planB string) {
 	owner, uma := testsite.OwnerEmail, testsite.UserEmail
 	s.AddMember(s.Slug, nina, "Nina", "New", taskd.RoleUser)
@@ -84,6 +86,9 @@ func fill(t *testing.T, s *testsite.Site) (top, sub, planB string) {
 	s.APIOK(q("action", "post_comment", "id_task", subsub, "text", "Done, see the outline", "email_user_from", owner))
 	withFiles(t, s, q("action", "post_comment", "id_task", top, "text", "On it", "email_user_from", uma), upload{"plan.txt", []byte("Uma's plan")})
 	s.APIOK(q("action", "add_costs", "id_task", top, "time", "0:15", "comment", "Notes", "date", "04.03.2026", "email_user_from", uma))
+	boardOnly := s.APIID(q("action", "post_task", "id_project", pid, "title", "Board only", "email_user_from", owner, "hidden", nina))
+	s.APIID(q("action", "post_task", "id_project", pid, "id_parent", boardOnly, "title", "Board detail", "email_user_from", owner))
+	s.APIOK(q("action", "post_comment", "id_task", top, "text", "Between Nina and me", "email_user_from", owner, "hidden", nina))
 	s.APIOK(q("action", "close_project", "id_project", old))
 	return top, sub, planB
 }
@@ -116,6 +121,7 @@ type task struct {
 	Priority, Level                                         int
 	MaxMinutes, MaxCents                                    int64
 	Tags, Subscribers, Comments, Files                      []string
+	Hidden                                                  []string // who alone may see it (seenBy)
 	DependsOn                                               []string // type: the other task's name
 	Children                                                []task
 }
@@ -126,6 +132,21 @@ func emails(ps []source.Person) []string {
 		out = append(out, p.Email)
 	}
 	slices.Sort(out)
+	return out
+}
+
+// seenBy is who alone may see an object with the hidden list, e-mails in
+// order: the list and the author (the import writes the author on the
+// list, the source need not), or none for an object that lists nobody.
+func seenBy(author source.Person, list []source.Person) []string {
+	if len(list) == 0 {
+		return nil
+	}
+	out := emails(list)
+	if !slices.Contains(out, author.Email) {
+		out = append(out, author.Email)
+		slices.Sort(out)
+	}
 	return out
 }
 
@@ -263,11 +284,12 @@ func readTasks(t *testing.T, fs *files, names map[string]string, list []source.T
 		}
 		var cs []string
 		for _, cm := range comments {
-			cs = append(cs, cm.Author.Email+": "+cm.Text+" @"+cm.Added.Format(time.RFC3339)+" with "+strings.Join(fs.read(t, cm.Files), ", "))
+			cs = append(cs, cm.Author.Email+": "+cm.Text+" @"+cm.Added.Format(time.RFC3339)+" with "+strings.Join(fs.read(t, cm.Files), ", ")+
+				" hidden for "+strings.Join(seenBy(cm.Author, cm.Hidden), ", "))
 		}
 		out = append(out, task{Name: x.Name, Text: x.Text, Status: x.Status, Author: x.Author.Email, Assignee: x.Assignee.Email,
 			Start: x.Start, End: x.End, Added: x.Added.Format(time.RFC3339), Priority: x.Priority, Level: x.Level,
-			MaxMinutes: x.MaxMinutes, MaxCents: x.MaxCents, Tags: titles(x.Tags), Subscribers: emails(x.Subscribers), Comments: cs,
+			MaxMinutes: x.MaxMinutes, MaxCents: x.MaxCents, Tags: titles(x.Tags), Subscribers: emails(x.Subscribers), Comments: cs, Hidden: seenBy(x.Author, x.Hidden),
 			DependsOn: dependsOn(names, x.From), Files: fs.read(t, x.Files), Children: readTasks(t, fs, names, x.Children)})
 	}
 	slices.SortFunc(out, func(a, b task) int { return strings.Compare(a.Name, b.Name) })
@@ -425,15 +447,12 @@ func TestImportTaskd(t *testing.T) {
 		if c, n := family(first, importer.FamilyFiles), p.downloads.count(); c.Created != 5 || n != 5 {
 			t.Fatalf("the first run's files: %+v, %d downloads", c, n)
 		}
-		// taskd's API shows no hidden lists: said once.
-		var noHidden []importer.Skip
+		// taskd's API shows hidden lists (extra=hidden): nothing is said of
+		// them.
 		for _, sk := range first.Skipped {
 			if sk.Family == "hidden" {
-				noHidden = append(noHidden, sk)
+				t.Errorf("the report of hidden lists: %+v", sk)
 			}
-		}
-		if len(noHidden) != 1 || !strings.Contains(noHidden[0].Reason, "does not show hidden lists") {
-			t.Errorf("the report of hidden lists: %+v", noHidden)
 		}
 		// Uma is registered in this taskd: invited, not a member; Nina is
 		// new: a member at once.
@@ -451,6 +470,9 @@ func TestImportTaskd(t *testing.T) {
 		// no run.
 		accept(t, d, testsite.UserEmail)
 		same(t, "after Uma accepted", read(t, movedURL, key), read(t, src.AccountURL(), src.Key))
+		// What the owner hid for Nina, Nina sees there and Uma does not:
+		// the task, its subtask and the comment.
+		seesHidden(t, d.Store, acct.ID, map[string]bool{nina: true, testsite.UserEmail: false})
 
 		// A run now has nothing to do: accepting changed no fingerprint.
 		p.downloads.count()
@@ -522,5 +544,47 @@ func eq[T any](t *testing.T, what string, got, want T) {
 	w, _ := json.Marshal(want)
 	if string(g) != string(w) {
 		t.Errorf("%s:\n got %s\nwant %s", what, g, w)
+	}
+}
+
+// seesHidden checks who of the destination's members sees the task "Board
+// only", its subtask "Board detail" and the comment "Between Nina and me",
+// through the store as each of them (fill hides them for Nina).
+func seesHidden(t *testing.T, db *store.DB, accountID int64, want map[string]bool) {
+	t.Helper()
+	ctx := context.Background()
+	for email, sees := range want {
+		m, err := db.MemberByEmail(ctx, accountID, email)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v := taskd.Actor{AccountID: accountID, Person: m.Ref(), Role: m.Role}.Viewer()
+		tasks, err := db.Tasks(ctx, taskd.TaskQuery{Viewer: v})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]bool{}
+		var writeCopy int64
+		for _, x := range tasks {
+			got[x.Name] = true
+			if x.Name == "Write copy" {
+				writeCopy = x.ID
+			}
+		}
+		if writeCopy == 0 {
+			t.Fatalf("%s sees no task Write copy", email)
+		}
+		cs, err := db.Comments(ctx, v, writeCopy)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range cs {
+			got[c.Text] = true
+		}
+		for _, what := range []string{"Board only", "Board detail", "Between Nina and me"} {
+			if got[what] != sees {
+				t.Errorf("%s sees %q: %v, want %v", email, what, got[what], sees)
+			}
+		}
 	}
 }

@@ -48,7 +48,7 @@ func TestProjectCostsPerTask(t *testing.T) {
 		t.Errorf("costs %+v", costs)
 	}
 	// The recording's project 26 has two top-level tasks, 101 and 102.
-	eq(t, "queries", rec.Queries(), []string{"action=get_tasks&id_project=26&extra=text%2Cfiles%2Csubscribers%2Crelations%2Csubtasks"})
+	eq(t, "queries", rec.Queries(), []string{"action=get_tasks&id_project=26&extra=text%2Cfiles%2Csubscribers%2Crelations%2Csubtasks%2Chidden"})
 	mu.Lock()
 	defer mu.Unlock()
 	eq(t, "lines asked for", asked, []string{"", "101", "102"})

@@ -596,11 +596,13 @@ func convTasks(raw json.RawMessage, projectID, parentID string, level int) ([]Ta
 }
 
 // taskExtra is what the task reads ask for: plain text, files, subscribers,
-// relations and (Worksection needs the word; taskd always nests) subtasks.
-const taskExtra = "text,files,subscribers,relations,subtasks"
+// relations, (Worksection needs the word; taskd always nests) subtasks,
+// and hidden lists (taskd's extension, issue 36; Worksection ignores an
+// extra it does not know).
+const taskExtra = "text,files,subscribers,relations,subtasks,hidden"
 
 // Tasks reads a project's tasks as trees (get_tasks, extra=text,files,
-// subscribers,relations,subtasks), open and done.
+// subscribers,relations,subtasks,hidden), open and done.
 func (c *Client) Tasks(ctx context.Context, projectID string) ([]Task, error) {
 	var out []Task
 	err := c.call(ctx, "get_tasks", []param{{"id_project", projectID}, {"extra", taskExtra}}, func(raw json.RawMessage) (err error) {
@@ -668,11 +670,11 @@ func convComment(w wireComment) (Comment, error) {
 	return cm, nil
 }
 
-// Comments reads a task's comments, oldest first, with their files
-// (get_comments, extra=files).
+// Comments reads a task's comments, oldest first, with their files and,
+// from a taskd, their hidden lists (get_comments, extra=files,hidden).
 func (c *Client) Comments(ctx context.Context, taskID string) ([]Comment, error) {
 	var out []Comment
-	err := c.call(ctx, "get_comments", []param{{"id_task", taskID}, {"extra", "files"}}, func(raw json.RawMessage) (err error) {
+	err := c.call(ctx, "get_comments", []param{{"id_task", taskID}, {"extra", "files,hidden"}}, func(raw json.RawMessage) (err error) {
 		out, err = list(raw, "comments", convComment)
 		for i := range out {
 			out[i].TaskID = taskID

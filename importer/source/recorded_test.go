@@ -170,11 +170,11 @@ func TestRecordedWorksection(t *testing.T) {
 	// The requests were signed as the PHP SDK signs them, action first,
 	// and asked for the extras.
 	want := map[string]bool{
-		"action=get_projects&extra=text%2Coptions%2Cusers":                                       true,
-		"action=get_projects&filter=archive&extra=text%2Coptions%2Cusers":                        true,
-		"action=get_tasks&id_project=26&extra=text%2Cfiles%2Csubscribers%2Crelations%2Csubtasks": true,
-		"action=get_comments&id_task=101&extra=files":                                            true,
-		"action=get_costs&id_project=26":                                                         true,
+		"action=get_projects&extra=text%2Coptions%2Cusers":                                                true,
+		"action=get_projects&filter=archive&extra=text%2Coptions%2Cusers":                                 true,
+		"action=get_tasks&id_project=26&extra=text%2Cfiles%2Csubscribers%2Crelations%2Csubtasks%2Chidden": true,
+		"action=get_comments&id_task=101&extra=files%2Chidden":                                            true,
+		"action=get_costs&id_project=26":                                                                  true,
 	}
 	for _, q := range rec.Queries() {
 		delete(want, q)

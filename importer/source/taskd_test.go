@@ -176,6 +176,14 @@ func TestReadTaskd(t *testing.T) {
 		if hidden.ID != secret || hidden.Name != "Secret" {
 			t.Errorf("the hidden task %+v", hidden)
 		}
+		// taskd shows hidden lists with extra=hidden: the task's, and an
+		// empty one for a task that lists nobody (issue 36).
+		if !hidden.HiddenKnown || len(hidden.Hidden) != 1 || hidden.Hidden[0].Email != owner {
+			t.Errorf("the hidden task's list: %v %+v", hidden.HiddenKnown, hidden.Hidden)
+		}
+		if !w.HiddenKnown || len(w.Hidden) != 0 {
+			t.Errorf("an open task's list: %v %+v", w.HiddenKnown, w.Hidden)
+		}
 
 		comments := must[[]Comment](t)(c.Comments(ctx, top))
 		if len(comments) != 1 || comments[0].ID != cid || comments[0].Text != "Started" || comments[0].Author != uma ||

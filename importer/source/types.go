@@ -136,7 +136,7 @@ type Task struct {
 	Tags           []TagRef
 	Files          []File
 	Subscribers    []Person
-	Hidden         []Person // who alone may see it, where the source says (taskd's API does not)
+	Hidden         []Person // who alone may see it, where the source says (taskd with extra=hidden)
 	HiddenKnown    bool     // the answer carried a hidden list
 	From, To       []Relation
 	Children       []Task

@@ -21,8 +21,8 @@ import (
 // added to a project archived in the source is added here too (the
 // project is opened for the run, and archived again at its end). The
 // first run writes a done task with a done subtask, both done here, and
-// says once that the source shows no hidden lists; a run limited to one
-// family (Options.Only) runs that family alone.
+// does not say the source shows no hidden lists (taskd shows them); a
+// run limited to one family (Options.Only) runs that family alone.
 func TestImportFollowsTheSource(t *testing.T) {
 	for _, backend := range testdb.Backends() {
 		t.Run(backend, func(t *testing.T) {

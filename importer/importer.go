@@ -57,7 +57,7 @@ var NotYet = map[string]string{}
 
 // noHiddenLists is reported (family "hidden") by a run whose source showed
 // no hidden list in any task or comment it read: taskd's own API does not.
-const noHiddenLists = "the source does not show hidden lists (taskd's own API does not): its tasks and comments are imported seen by all who see their project"
+const noHiddenLists = "the source does not show hidden lists: its tasks and comments are imported seen by all who see their project"
 
 // Store is what the importer reads and changes of the destination beyond
 // the work use cases: people, invitations, the import's mappings and what

@@ -83,5 +83,12 @@ func TestHiddenLists(t *testing.T) {
 		if _, err := db.HiddenLists(ctx, mia.Viewer(), "project", tasks); err == nil {
 			t.Error("an unknown kind was read")
 		}
+		// Lists are read in batches: the task after 600 ids of nothing
+		// still has its list.
+		many := make([]int64, 0, 601)
+		for i := range int64(600) {
+			many = append(many, 1<<40+i)
+		}
+		check("the key, past a batch", taskd.AccountViewer(acct.ID), "task", append(many, task.ID), map[int64]string{task.ID: mia.Person.Email})
 	})
 }

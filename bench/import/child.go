@@ -71,14 +71,17 @@ func measure(ctx context.Context, bin string, env []string, args ...string) (mea
 	start := time.Now()
 	err := cmd.Run()
 	m := measured{wall: time.Since(start), stdout: stdout.Bytes(), liveHeap: maxLive(stderr.Bytes())}
+	if cmd.ProcessState != nil {
+		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+			m.peakRSS = ru.Maxrss << 10 // kilobytes on Linux
+		}
+	}
 	if err != nil {
 		return m, fmt.Errorf("%s %s: %w\n%s", filepath.Base(bin), args[0], err, stderr.Bytes())
 	}
-	ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage)
-	if !ok {
+	if m.peakRSS == 0 {
 		return m, errors.New("no rusage on this system")
 	}
-	m.peakRSS = ru.Maxrss << 10 // kilobytes on Linux
 	return m, nil
 }
 
@@ -124,15 +127,18 @@ func newDestination(ctx context.Context, adminURL, name string) (*destination, e
 	return d, nil
 }
 
-// runImport runs "taskd import" of src into a new account of dst and
-// returns the measurement and the summary it printed.
-func runImport(ctx context.Context, bin string, src *source, dst *destination, gctrace bool) (measured, importer.Summary, error) {
-	args := []string{"import", "--from", src.accountURL, "--account", "moved", "--owner-email", "owner@moved.example",
+// runImport runs "taskd import" of the account at accountURL (its key
+// key) into a new account of dst, with extra arguments, and returns the
+// measurement and the summary it printed. A failed import is measured
+// too: its error comes with what was measured.
+func runImport(ctx context.Context, bin, accountURL, key string, dst *destination, gctrace bool, extra ...string) (measured, importer.Summary, error) {
+	args := []string{"import", "--from", accountURL, "--account", "moved", "--owner-email", "owner@moved.example",
 		"--data", dst.data, "--json"}
 	if dst.db != "" {
 		args = append(args, "--db", dst.db)
 	}
-	env := []string{"TASKD_KEY=" + src.key}
+	args = append(args, extra...)
+	env := []string{"TASKD_KEY=" + key}
 	if gctrace {
 		env = append(env, "GODEBUG=gctrace=1")
 	}

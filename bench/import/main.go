@@ -16,6 +16,16 @@
 // With --base, each source is imported with that binary first, then with
 // --taskd, and the ratios of their times and peaks are printed: the
 // comparison the noise of a shared machine allows.
+//
+// With --hostile, after the fractions (an ordinary run, the baseline of
+// the same sitting), it imports from a hostile source (issue 46, item 6):
+// a loopback server whose get_tasks, get_all_tasks and get_comments
+// answers are each --hostile-mib MiB of valid JSON, once per
+// --concurrency, and prints the peak resident set of each import, or the
+// error it stopped with:
+//
+//	flock /tmp/bench.lock go run ./bench/import --taskd /tmp/taskd \
+//	    --fractions 0.1 --hostile --concurrency 1,8
 package main
 
 import (
@@ -42,6 +52,11 @@ type config struct {
 	gctrace   bool      // run the imports with GODEBUG=gctrace=1 and report their largest live heap
 	again     bool      // run each import a second time, when nothing changed
 	base      string    // a binary to measure first on the same sources, for comparison
+	// hostile, when set, imports from a hostile source too (hostile.go),
+	// once per concurrency, with --max-answer maxAnswer when positive.
+	hostile     *hostileSize
+	concurrency []int
+	maxAnswer   int
 }
 
 func main() {
@@ -58,8 +73,27 @@ func main() {
 	flag.StringVar(&c.base, "base", "", "a taskd binary to measure too, before --taskd, on the same source and in a destination of its own (a baseline)")
 	flag.BoolVar(&c.again, "again", false, "run each import a second time into the same account (nothing changed in the source) and measure it too")
 	pg := flag.Bool("postgres", false, "import into fresh PostgreSQL databases on the server of $TASKD_TEST_POSTGRES (dropped after)")
+	hostile := flag.Bool("hostile", false, "after the fractions, import from a hostile source whose get_tasks, get_all_tasks and get_comments answers are --hostile-mib MiB each, once per --concurrency")
+	var hs hostileSize
+	hostileMiB := flag.Int64("hostile-mib", 60, "MiB of each large answer of the hostile source")
+	flag.IntVar(&hs.tasks, "hostile-tasks", 16, "tasks of the hostile source's project, each with its large get_comments answer")
+	commentKiB := flag.Int64("hostile-comment-kib", 1024, "KiB of text of each comment of the hostile source")
+	concurrency := flag.String("concurrency", "1,8", "with --hostile: the values of taskd import --concurrency, comma-separated, one import each")
+	flag.IntVar(&c.maxAnswer, "max-answer", 0, "with --hostile: pass --max-answer MiB to taskd import (0: its default)")
 	flag.Parse()
+	if *hostile {
+		hs.answerBytes, hs.commentBytes = *hostileMiB<<20, *commentKiB<<10
+		c.hostile = &hs
+		var err error
+		if c.concurrency, err = parseInts(*concurrency); err != nil || len(c.concurrency) == 0 || hs.answerBytes <= 0 || hs.commentBytes <= 0 || hs.tasks < 1 {
+			fmt.Fprintf(os.Stderr, "import: --concurrency, --hostile-mib, --hostile-tasks and --hostile-comment-kib must be positive (%v)\n", err)
+			os.Exit(2)
+		}
+	}
 	for f := range strings.SplitSeq(*fractions, ",") {
+		if strings.TrimSpace(f) == "" {
+			continue
+		}
 		v, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
 		if err != nil || v < 0 {
 			fmt.Fprintf(os.Stderr, "import: --fractions: %q is not a fraction\n", f)
@@ -126,6 +160,7 @@ func run(ctx context.Context, c config, out io.Writer) error {
 	if c.base != "" {
 		bins = []string{c.base, bin}
 	}
+	var ordinary int64 // the peak of the largest ordinary import, for the hostile runs
 	for i, f := range c.fractions {
 		rs, err := one(ctx, c, bins, f, fmt.Sprintf("taskd_import_bench_%d_%d", os.Getpid(), i))
 		if err != nil {
@@ -133,13 +168,80 @@ func run(ctx context.Context, c config, out io.Writer) error {
 		}
 		for _, r := range rs {
 			r.print(out, base.peakRSS, len(bins) > 1)
+			ordinary = r.m.peakRSS
 		}
 		if len(rs) == 2 {
 			fmt.Fprintf(out, "  %s/%s: time %.2f×, peak RSS %.2f×\n", filepath.Base(rs[1].bin), filepath.Base(rs[0].bin),
 				rs[1].m.wall.Seconds()/rs[0].m.wall.Seconds(), float64(rs[1].m.peakRSS)/float64(rs[0].m.peakRSS))
 		}
 	}
+	if c.hostile != nil {
+		return hostileRuns(ctx, c, bins, base.peakRSS, ordinary, out)
+	}
 	return nil
+}
+
+// hostileRuns imports the hostile source with each binary, once per
+// concurrency, each into a fresh destination, and prints each run's peak
+// resident set against taskd version's and the ordinary import's (when
+// one ran), or the error the import stopped with.
+func hostileRuns(ctx context.Context, c config, bins []string, baseRSS, ordinary int64, out io.Writer) error {
+	h, err := newHostile(*c.hostile)
+	if err != nil {
+		return err
+	}
+	defer h.close()
+	fmt.Fprintf(out, "hostile source: %d tasks, get_tasks and each get_comments %.0f MiB (comments of %d KiB)\n",
+		c.hostile.tasks, mib(c.hostile.answerBytes), c.hostile.commentBytes>>10)
+	for i, n := range c.concurrency {
+		for j, bin := range bins {
+			dst, err := newDestination(ctx, c.postgres, fmt.Sprintf("taskd_import_bench_%d_h%d_%d", os.Getpid(), i, j))
+			if err != nil {
+				return err
+			}
+			args := []string{"--concurrency", strconv.Itoa(n)}
+			if c.maxAnswer > 0 {
+				args = append(args, "--max-answer", strconv.Itoa(c.maxAnswer))
+			}
+			h.counts.reset()
+			m, sum, err := runImport(ctx, bin, h.accountURL, h.key, dst, c.gctrace, args...)
+			dst.drop()
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			what := fmt.Sprintf("tasks=%d comments=%d", r(sum, "tasks"), r(sum, "comments"))
+			if err != nil {
+				what = "stopped: " + lastLine(err.Error())
+			}
+			vs := ""
+			if ordinary > 0 {
+				vs = fmt.Sprintf(", %.2f× the ordinary import", float64(m.peakRSS)/float64(ordinary))
+			}
+			live := ""
+			if m.liveHeap > 0 {
+				live = fmt.Sprintf(", largest live heap %d MiB", m.liveHeap>>20)
+			}
+			fmt.Fprintf(out, "  --concurrency %d with %s: %.2fs, %s\n    requests %s\n    peak RSS %.1f MiB (%.2f× taskd version%s)%s\n",
+				n, filepath.Base(bin), m.wall.Seconds(), what, h.counts.String(), mib(m.peakRSS), float64(m.peakRSS)/float64(baseRSS), vs, live)
+		}
+	}
+	return nil
+}
+
+// r is what an import created of a family.
+func r(sum importer.Summary, family string) int {
+	for _, c := range sum.Families {
+		if c.Family == family {
+			return c.Created
+		}
+	}
+	return 0
+}
+
+// lastLine is the last non-empty line of s: the error a command printed.
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	return lines[len(lines)-1]
 }
 
 // one fills a source of the fraction f of the full size and imports it
@@ -173,7 +275,7 @@ func (r *result) measure(ctx context.Context, c config, src *source, dbName stri
 	}
 	defer dst.drop()
 	src.counts.reset()
-	r.m, r.sum, err = runImport(ctx, r.bin, src, dst, c.gctrace)
+	r.m, r.sum, err = runImport(ctx, r.bin, src.accountURL, src.key, dst, c.gctrace)
 	if err != nil {
 		return err
 	}
@@ -193,7 +295,7 @@ func (r *result) measure(ctx context.Context, c config, src *source, dbName stri
 	}
 	src.counts.reset()
 	again := result{fraction: r.fraction, size: r.size, bin: r.bin}
-	if again.m, again.sum, err = runImport(ctx, r.bin, src, dst, c.gctrace); err != nil {
+	if again.m, again.sum, err = runImport(ctx, r.bin, src.accountURL, src.key, dst, c.gctrace); err != nil {
 		return fmt.Errorf("again: %w", err)
 	}
 	again.requests = src.counts.String()

@@ -33,3 +33,25 @@ func TestSmall(t *testing.T) {
 		t.Errorf("%d peak RSS figures, want 3 (version, import, again):\n%s", n, got)
 	}
 }
+
+// TestHostileSmall imports a small hostile source at two concurrencies:
+// every task and comment it answers is made, and each run prints its peak
+// RSS.
+func TestHostileSmall(t *testing.T) {
+	var out strings.Builder
+	c := config{hostile: &hostileSize{tasks: 2, answerBytes: 256 << 10, commentBytes: 16 << 10}, concurrency: []int{1, 2}}
+	if err := run(context.Background(), c, &out); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	got := out.String()
+	// 256 KiB of comments of 16 KiB: 16 a task.
+	for _, want := range []string{`--concurrency 1 with taskd: .*tasks=2 comments=32\n`, `--concurrency 2 with taskd: .*tasks=2 comments=32\n`,
+		`get_comments=2\b`, `get_tasks=1\b`} {
+		if !regexp.MustCompile(want).MatchString(got) {
+			t.Errorf("no %q in:\n%s", want, got)
+		}
+	}
+	if n := len(regexp.MustCompile(`peak RSS [1-9][0-9.]* MiB`).FindAllString(got, -1)); n != 3 {
+		t.Errorf("%d peak RSS figures, want 3 (version, two imports):\n%s", n, got)
+	}
+}

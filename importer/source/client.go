@@ -8,15 +8,14 @@ package source
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"math/rand/v2"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/taskd/taskd"
@@ -31,7 +30,12 @@ const (
 	DefaultMaxDelay       = 30 * time.Second
 	DefaultMaxRetryAfter  = 5 * time.Minute
 	DefaultMaxAnswerBytes = 64 << 20
-	DefaultTimeout        = 2 * time.Minute
+	// DefaultAheadBytes is what the reads beyond the oldest may hold
+	// together, on top of the bound of one answer (Options.MaxHeldBytes):
+	// the comments read ahead of those being written, kilobytes each in
+	// a real account.
+	DefaultAheadBytes = 4 << 20
+	DefaultTimeout    = 2 * time.Minute
 	// DefaultStall bounds a download's wait for its next bytes; a download
 	// as a whole has no time bound, so a large file on a slow link is
 	// brought, while one whose source stops sending is not waited on.
@@ -60,6 +64,8 @@ type Options struct {
 	// nil. The Client uses a copy whose redirects stay on the source's
 	// host.
 	HTTPClient *http.Client
+	// (Its Timeout bounds each call's answer, DefaultTimeout when nil,
+	// without the time a read waits for room in MaxHeldBytes.)
 	// Concurrency bounds the requests in flight; DefaultConcurrency when 0.
 	Concurrency int
 	Retry       RetryPolicy
@@ -70,8 +76,18 @@ type Options struct {
 	Jitter func() float64
 	// Now is the clock for Retry-After dates; time.Now when nil.
 	Now func() time.Time
-	// MaxAnswerBytes bounds a JSON answer; DefaultMaxAnswerBytes when 0.
+	// MaxAnswerBytes bounds one JSON answer: the bytes received, and the
+	// values decoded from it and kept (weighed as the memory they take);
+	// DefaultMaxAnswerBytes when 0. An answer over it fails its call with
+	// a *TooLargeError (ErrAnswerTooLarge), not retried.
 	MaxAnswerBytes int64
+	// MaxHeldBytes bounds what all the reads of the client hold at once,
+	// however many run together: the bytes received and not yet decoded,
+	// and the values decoded and kept until their call returns (or its
+	// Lease is released). MaxAnswerBytes + DefaultAheadBytes when 0, and
+	// never less than MaxAnswerBytes: the oldest read may always hold
+	// that much (see Lease), the others share the rest.
+	MaxHeldBytes int64
 	// MaxFileBytes bounds a download; taskd.DefaultFileLimits.MaxFileBytes
 	// when 0.
 	MaxFileBytes int64
@@ -93,6 +109,10 @@ type Client struct {
 	now    func() time.Time
 	max    int64
 	maxF   int64
+	// budget is what the reads hold (Options.MaxHeldBytes); timeout
+	// bounds a call's answer, the waits for the budget left out.
+	budget  *budget
+	timeout time.Duration
 	// files makes downloads (http without its Timeout); stall bounds a
 	// download's wait for its next bytes.
 	files *http.Client
@@ -120,6 +140,9 @@ func New(accountURL, adminKey string, opts Options) (*Client, error) {
 	}
 	cp := *hc
 	cp.CheckRedirect = c.sameHost
+	// The client's Timeout is the call's own clock (callClock), which
+	// stops while a read waits for the budget.
+	c.timeout, cp.Timeout = cp.Timeout, 0
 	c.http = &cp
 	// Downloads: no bound on the whole, a bound on each wait (Stall).
 	files := cp
@@ -158,6 +181,12 @@ func New(accountURL, adminKey string, opts Options) (*Client, error) {
 	if c.max <= 0 {
 		c.max = DefaultMaxAnswerBytes
 	}
+	held := opts.MaxHeldBytes
+	if held <= 0 {
+		held = c.max + DefaultAheadBytes
+	}
+	// The oldest read may hold an answer and the chunk being read.
+	c.budget = newBudget(max(held, c.max)+readChunk, c.max+readChunk)
 	if c.maxF <= 0 {
 		c.maxF = taskd.DefaultFileLimits.MaxFileBytes
 	}
@@ -279,22 +308,30 @@ func stripURL(err error) error {
 	return err
 }
 
-// envelope is the API's answer around data.
+// envelope is the API's answer around data; HasData says whether the
+// answer had data.
 type envelope struct {
-	Status     string          `json:"status"`
-	StatusCode flexString      `json:"status_code"`
-	Message    flexString      `json:"message"`
-	Details    flexString      `json:"message_details"`
-	Data       json.RawMessage `json:"data"`
+	Status     string
+	StatusCode flexString
+	Message    flexString
+	Details    flexString
+	HasData    bool
 }
 
-// do sends one signed GET, with retries. A JSON answer with status ok goes
-// to onBody (its data); with onRaw set, a 200 answer that is not JSON goes to
-// onRaw instead (a download). It returns the last error otherwise.
-func (c *Client) do(ctx context.Context, action string, params []param, onBody func(json.RawMessage) error, onRaw func(*http.Response) error) error {
+// do sends one signed GET, with retries. The data of a JSON answer with
+// status ok is decoded by onData as it is read; with onRaw set, a 200
+// answer that is not JSON goes to onRaw instead (a download). It returns
+// the last error otherwise. What onData keeps is held against the
+// client's budget until do returns, or, with a Lease in ctx, until it is
+// released.
+func (c *Client) do(ctx context.Context, action string, params []param, onData dataFunc, onRaw func(*http.Response) error) error {
+	h, own := c.holdFor(ctx)
+	if own {
+		defer h.release()
+	}
 	var last error
 	for attempt := 1; ; attempt++ {
-		retryAfter, err := c.once(ctx, action, params, onBody, onRaw)
+		retryAfter, err := c.once(ctx, h, action, params, onData, onRaw)
 		if err == nil {
 			return nil
 		}
@@ -355,15 +392,23 @@ func retryable(err error) bool {
 	return errors.As(err, &ne)
 }
 
-// once makes one attempt. retryAfter is the answer's Retry-After, -1 when
-// absent.
-func (c *Client) once(ctx context.Context, action string, params []param, onBody func(json.RawMessage) error, onRaw func(*http.Response) error) (retryAfter time.Duration, err error) {
+// once makes one attempt, whose JSON answer is read and held with h.
+// retryAfter is the answer's Retry-After, -1 when absent.
+func (c *Client) once(ctx context.Context, h *hold, action string, params []param, onData dataFunc, onRaw func(*http.Response) error) (retryAfter time.Duration, err error) {
 	select {
 	case c.sem <- struct{}{}:
 	case <-ctx.Done():
 		return -1, ctx.Err()
 	}
 	defer func() { <-c.sem }()
+	var clock *callClock
+	if onRaw == nil && c.timeout > 0 {
+		var cancel context.CancelCauseFunc
+		ctx, cancel = context.WithCancelCause(ctx)
+		defer cancel(nil)
+		clock = startClock(c.timeout, cancel)
+		defer clock.stop()
+	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.signed(action, params), nil)
 	if err != nil {
 		return -1, errors.New("cannot make the request")
@@ -382,25 +427,92 @@ func (c *Client) once(ctx context.Context, action string, params []param, onBody
 	if onRaw != nil && res.StatusCode == http.StatusOK && !isJSON(res.Header.Get("Content-Type")) {
 		return retryAfter, onRaw(res)
 	}
-	body, err := c.readAll(res.Body)
-	if err != nil {
-		if res.StatusCode >= 500 || res.StatusCode == http.StatusTooManyRequests {
-			return retryAfter, &APIError{Action: action, HTTPStatus: res.StatusCode, Code: -1}
-		}
-		return retryAfter, err
+	r := newReading(ctx, res.Body, h, c.max, about(params))
+	if clock != nil {
+		r.pause = clock.pause
 	}
-	env, derr := decodeEnvelope(body)
+	ok := false
+	defer func() {
+		if !ok { // what this attempt took goes back: its values are dropped
+			r.give(r.taken)
+		}
+	}()
+	env, derr := readAnswer(r, res.StatusCode == http.StatusOK && onRaw == nil, onData)
+	var de dataError
+	switch {
+	case errors.As(derr, &de):
+		return retryAfter, &ActionError{Action: action, Err: de.err}
+	case derr != nil && (res.StatusCode >= 500 || res.StatusCode == http.StatusTooManyRequests):
+		// A failure's answer that cannot be read: retried as the failure.
+		return retryAfter, &APIError{Action: action, HTTPStatus: res.StatusCode, Code: -1}
+	case errors.Is(derr, ErrAnswerTooLarge), errors.As(derr, new(netError)), errors.Is(derr, errReleased):
+		return retryAfter, derr
+	}
 	if derr != nil || env.Status != "ok" || res.StatusCode != http.StatusOK {
 		return retryAfter, apiError(action, res.StatusCode, env, derr)
 	}
 	if onRaw != nil {
 		return retryAfter, errors.New("the answer is JSON, not a file")
 	}
-	if err := onBody(env.Data); err != nil {
-		return retryAfter, &ActionError{Action: action, Err: err}
+	if !env.HasData {
+		// No data: decoded as null (an empty list; no object).
+		if err := onData(noData(r)); err != nil {
+			return retryAfter, &ActionError{Action: action, Err: err}
+		}
 	}
+	r.settle()
+	ok = true
 	return retryAfter, nil
 }
+
+// about is the call's first id argument, for the errors of its answer:
+// "id_task=101", or "".
+func about(params []param) string {
+	for _, p := range params {
+		if strings.HasPrefix(p.k, "id_") {
+			return p.k + "=" + oneLine(p.v, 70)
+		}
+	}
+	return ""
+}
+
+// callClock bounds the time of a call's answer; pause stops it while the
+// read waits for room in the memory budget, so that a read held back by
+// the others is not taken for a slow source.
+type callClock struct {
+	mu    sync.Mutex
+	t     *time.Timer
+	left  time.Duration
+	since time.Time
+}
+
+// timedOut is the cause of a call stopped by its clock; the transport
+// returns it, and its Timeout makes it a timeout (clean).
+type timedOut struct{ d time.Duration }
+
+func (e timedOut) Error() string { return fmt.Sprintf("no whole answer in %v", e.d) }
+func (e timedOut) Timeout() bool { return true }
+
+func startClock(d time.Duration, cancel context.CancelCauseFunc) *callClock {
+	c := &callClock{left: d, since: time.Now()}
+	c.t = time.AfterFunc(d, func() { cancel(timedOut{d}) })
+	return c
+}
+
+func (c *callClock) pause(waiting bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if waiting {
+		if c.t.Stop() {
+			c.left -= time.Since(c.since)
+		}
+		return
+	}
+	c.since = time.Now()
+	c.t.Reset(max(c.left, 0))
+}
+
+func (c *callClock) stop() { c.t.Stop() }
 
 func apiError(action string, status int, env envelope, derr error) error {
 	if derr != nil {
@@ -446,19 +558,7 @@ func (c *Client) parseRetryAfter(v string) time.Duration {
 	return -1
 }
 
-// readAll reads a body of at most c.max bytes.
-func (c *Client) readAll(r io.Reader) ([]byte, error) {
-	b, err := io.ReadAll(io.LimitReader(r, c.max+1))
-	if err != nil {
-		return nil, netError{clean(err)}
-	}
-	if int64(len(b)) > c.max {
-		return nil, fmt.Errorf("the answer is larger than %d bytes (Options.MaxAnswerBytes)", c.max)
-	}
-	return b, nil
-}
-
-// call runs action and decodes its data with decode.
-func (c *Client) call(ctx context.Context, action string, params []param, decode func(json.RawMessage) error) error {
+// call runs action and decodes its data with decode, as it is read.
+func (c *Client) call(ctx context.Context, action string, params []param, decode dataFunc) error {
 	return c.do(ctx, action, params, decode, nil)
 }

@@ -24,6 +24,11 @@ const (
 	maxIDLen    = 64
 	maxEmailLen = 254
 	maxNotes    = 20
+	// maxItems bounds a list inside an object (a task's files, people,
+	// tags or relations, a project's team): more is refused. Its values
+	// are weighed and kept with the object's, once the object is read, so
+	// the list is bounded before: a real one holds tens, a team hundreds.
+	maxItems = 10000
 )
 
 // flexString is a JSON string, number or boolean read as text; null is "".
@@ -50,10 +55,100 @@ func (f *flexString) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// checkDepth refuses JSON nested deeper than MaxDepth.
-func checkDepth(b []byte) error {
-	depth, inStr, esc := 0, false, false
+// errTooDeep is JSON nested deeper than MaxDepth.
+var errTooDeep = fmt.Errorf("the answer nests deeper than %d levels", MaxDepth)
+
+// MaxString bounds a JSON string of an answer, in the bytes it is
+// written with: the rest of a longer one is dropped as it is read, before
+// it takes memory. A text is kept to taskd.MaxTextLen (100,000) bytes,
+// which a MiB holds even written all in \u escapes (six bytes for one or
+// two); the longest other strings are a lists of e-mails, maxItems at
+// most.
+const MaxString = 1 << 20
+
+// jsonScan follows JSON as its bytes pass: it refuses nesting deeper
+// than MaxDepth and drops the bytes of a string past its first max
+// (MaxString), at the start of a character, so that what passes is JSON
+// still (the string cut, closed by its own quote).
+type jsonScan struct {
+	max        int64 // MaxString when 0
+	depth      int
+	inStr, esc bool
+	hex        int   // hex digits left of a \u escape
+	strLen     int64 // bytes of the string passed
+	dropping   bool  // the rest of the string is dropped
+	cut        int   // strings cut
+}
+
+// filter reads b, keeping in place what passes; it returns how many
+// bytes of b passed.
+func (s *jsonScan) filter(b []byte) (int, error) {
+	depth, inStr, esc := s.depth, s.inStr, s.esc
+	defer func() { s.depth, s.inStr, s.esc = depth, inStr, esc }()
+	limit := s.max
+	if limit <= 0 {
+		limit = MaxString
+	}
+	w := 0
 	for _, c := range b {
+		switch {
+		case s.dropping:
+			// Dropped to the string's closing quote, escapes followed.
+			switch {
+			case esc:
+				esc = false
+			case c == '\\':
+				esc = true
+			case c == '"':
+				s.dropping, inStr = false, false
+				b[w] = c
+				w++
+			}
+			continue
+		case inStr:
+			start := !esc && s.hex == 0 && c != '"' && c&0xC0 != 0x80 // a character begins
+			if start && s.strLen >= limit {
+				s.dropping, s.cut = true, s.cut+1
+				esc = c == '\\'
+				continue
+			}
+			switch {
+			case esc:
+				esc = false
+				if c == 'u' {
+					s.hex = 4
+				}
+			case s.hex > 0:
+				s.hex--
+			case c == '\\':
+				esc = true
+			case c == '"':
+				inStr = false
+			}
+			if inStr {
+				s.strLen++
+			}
+		case c == '"':
+			inStr, s.strLen = true, 0
+		case c == '{' || c == '[':
+			depth++
+			if depth > MaxDepth {
+				return w, errTooDeep
+			}
+		case c == '}' || c == ']':
+			depth--
+		}
+		b[w] = c
+		w++
+	}
+	return w, nil
+}
+
+// countItems is how many elements a JSON list, or members an object, has
+// at its top level (0 for another value), counted without decoding.
+func countItems(raw []byte) int {
+	n, depth, inStr, esc, empty := 0, 0, false, false, true
+	for _, c := range raw {
 		switch {
 		case inStr:
 			if esc {
@@ -63,29 +158,37 @@ func checkDepth(b []byte) error {
 			} else if c == '"' {
 				inStr = false
 			}
+			continue
 		case c == '"':
 			inStr = true
 		case c == '{' || c == '[':
 			depth++
-			if depth > MaxDepth {
-				return fmt.Errorf("the answer nests deeper than %d levels", MaxDepth)
+			if depth == 1 {
+				continue
 			}
 		case c == '}' || c == ']':
 			depth--
+		case c == ',' && depth == 1:
+			n++
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			continue
+		}
+		if depth >= 1 {
+			empty = false
 		}
 	}
-	return nil
+	if empty {
+		return 0
+	}
+	return n + 1
 }
 
-func decodeEnvelope(b []byte) (envelope, error) {
-	var env envelope
-	if err := checkDepth(b); err != nil {
-		return env, err
+// bounded refuses a list inside an object of more than maxItems.
+func bounded(field string, raw []byte) error {
+	if countItems(raw) > maxItems {
+		return fmt.Errorf("%s: more than %d items", field, maxItems)
 	}
-	if err := json.Unmarshal(b, &env); err != nil {
-		return env, errors.New("the answer is not the API's JSON")
-	}
-	return env, nil
+	return nil
 }
 
 // notes collects what cleaning changed, for an object's Notes.
@@ -97,7 +200,8 @@ func (n *notes) add(format string, args ...any) {
 	}
 }
 
-// cut shortens s to at most max bytes at a character's boundary.
+// cut shortens s to at most max bytes at a character's boundary. A
+// string cut is a copy: a part would keep the whole in memory.
 func cut(s string, max int) string {
 	if len(s) <= max {
 		return s
@@ -106,12 +210,22 @@ func cut(s string, max int) string {
 	for len(s) > 0 && !utf8.ValidString(s) {
 		s = s[:len(s)-1]
 	}
-	return s
+	return strings.Clone(s)
+}
+
+// own is part, a part of whole, as a string of its own when it is
+// shorter: a part would keep the whole in memory.
+func own(part, whole string) string {
+	if len(part) < len(whole) {
+		return strings.Clone(part)
+	}
+	return part
 }
 
 // oneLine is s as valid UTF-8 on one line (control characters as spaces),
 // trimmed and cut to max bytes.
 func oneLine(s string, max int) string {
+	in := s
 	s = strings.ToValidUTF8(s, "\uFFFD")
 	s = strings.Map(func(r rune) rune {
 		if unicode.IsControl(r) {
@@ -119,7 +233,7 @@ func oneLine(s string, max int) string {
 		}
 		return r
 	}, s)
-	return strings.TrimSpace(cut(strings.TrimSpace(s), max))
+	return own(strings.TrimSpace(cut(strings.TrimSpace(s), max)), in)
 }
 
 // line cleans a one-line field and notes a cut.
@@ -161,7 +275,7 @@ func id(field string, v flexString) (string, error) {
 			return "", fmt.Errorf("%s: %q is not an id", field, cut(s, 20))
 		}
 	}
-	return s, nil
+	return own(s, string(v)), nil
 }
 
 // optID is an id or "" when absent ("0" counts as absent).
@@ -296,10 +410,16 @@ func (n *notes) people(field string, raw json.RawMessage) ([]Person, bool, error
 	if len(raw) == 0 || string(raw) == "null" {
 		return nil, false, nil
 	}
+	if err := bounded(field, raw); err != nil {
+		return nil, false, err
+	}
 	if raw[0] == '"' {
 		var s string
 		if err := json.Unmarshal(raw, &s); err != nil {
 			return nil, false, err
+		}
+		if strings.Count(s, ",") >= maxItems {
+			return nil, false, fmt.Errorf("%s: more than %d items", field, maxItems)
 		}
 		var out []Person
 		for _, e := range strings.Split(s, ",") {
@@ -330,6 +450,9 @@ func (n *notes) tags(raw json.RawMessage) ([]TagRef, error) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || string(raw) == "null" || string(raw) == `""` || string(raw) == "false" {
 		return nil, nil
+	}
+	if err := bounded("tags", raw); err != nil {
+		return nil, err
 	}
 	var out []TagRef
 	switch raw[0] {
@@ -391,6 +514,9 @@ func options(raw json.RawMessage) (map[string]bool, error) {
 	if len(raw) == 0 || string(raw) == "null" {
 		return nil, nil
 	}
+	if err := bounded("options", raw); err != nil {
+		return nil, err
+	}
 	out := map[string]bool{}
 	if raw[0] == '[' {
 		var names []flexString
@@ -432,7 +558,7 @@ func (n *notes) file(w wireFile) (File, error) {
 	if f.ID, err = id("file id", w.ID); err != nil {
 		return f, err
 	}
-	f.Name = taskd.CleanFileName(string(w.Name))
+	f.Name = strings.Clone(taskd.CleanFileName(string(w.Name)))
 	f.Page = oneLine(string(w.Page), 300)
 	f.Size = -1
 	if s := strings.TrimSpace(string(w.Size)); s != "" && s != "FILE_SIZE" {
@@ -454,6 +580,9 @@ func (n *notes) files(raw json.RawMessage) ([]File, error) {
 	if len(raw) == 0 || string(raw) == "null" {
 		return nil, nil
 	}
+	if err := bounded("files", raw); err != nil {
+		return nil, err
+	}
 	var ws []wireFile
 	if err := json.Unmarshal(raw, &ws); err != nil {
 		return nil, errors.New("files: not a list of files")
@@ -469,42 +598,83 @@ func (n *notes) files(raw json.RawMessage) ([]File, error) {
 	return out, nil
 }
 
-// list decodes a JSON list (null is empty) element by element.
-func list[W any, T any](raw json.RawMessage, what string, conv func(W) (T, error)) ([]T, error) {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || string(raw) == "null" {
-		return nil, nil
+// each calls fn for each element of the JSON list dec is at (none for
+// null), fn decoding it with dec; i counts from 1.
+func each(dec *json.Decoder, what string, fn func(i int) error) error {
+	tok, err := dec.Token()
+	if err != nil {
+		return err
 	}
-	if raw[0] != '[' {
-		return nil, fmt.Errorf("%s: data is not a list", what)
+	if tok == nil {
+		return nil
 	}
-	var ws []W
-	if err := json.Unmarshal(raw, &ws); err != nil {
-		return nil, fmt.Errorf("%s: %v", what, trimJSONError(err))
+	if tok != json.Delim('[') {
+		return fmt.Errorf("%s: data is not a list", what)
 	}
-	out := make([]T, 0, len(ws))
-	for i, w := range ws {
-		v, err := conv(w)
-		if err != nil {
-			return nil, fmt.Errorf("%s, element %d: %w", what, i+1, err)
+	for i := 1; dec.More(); i++ {
+		if err := fn(i); err != nil {
+			return err
 		}
-		out = append(out, v)
 	}
-	return out, nil
+	_, err = dec.Token() // ]
+	return err
 }
 
-// one decodes a JSON object.
-func one[W any, T any](raw json.RawMessage, what string, conv func(W) (T, error)) (T, error) {
+// decodeErr is the error of decoding a value of what: as is for the
+// syntax or the read (the caller's to name), else short, with what.
+func decodeErr(what string, err error) error {
+	if isSyntax(err) || errors.As(err, new(netError)) || errors.Is(err, ErrAnswerTooLarge) || errors.Is(err, errTooDeep) {
+		return err
+	}
+	return fmt.Errorf("%s: %v", what, trimJSONError(err))
+}
+
+// list decodes the data list as it is read (null is empty), element by
+// element, each converted with conv and kept (weighed) before the next is
+// read.
+func list[W any, T any](r *reading, what string, conv func(W) (T, error)) ([]T, error) {
+	var out []T
+	err := each(r.dec, what, func(i int) error {
+		var w W
+		if err := r.dec.Decode(&w); err != nil {
+			return decodeErr(what, err)
+		}
+		v, err := conv(w)
+		if err != nil {
+			return fmt.Errorf("%s, element %d: %w", what, i, err)
+		}
+		if err := r.keep(weigh(v)); err != nil {
+			return err
+		}
+		out = append(out, v)
+		return nil
+	})
+	return out, err
+}
+
+// object is a JSON object decoded into W; anything else is refused.
+type object[W any] struct{ v W }
+
+var errNotObject = errors.New("data is not an object")
+
+func (o *object[W]) UnmarshalJSON(b []byte) error {
+	if b = bytes.TrimSpace(b); len(b) == 0 || b[0] != '{' {
+		return errNotObject
+	}
+	return json.Unmarshal(b, &o.v)
+}
+
+// one decodes the data object and converts it; the caller keeps it.
+func one[W any, T any](r *reading, what string, conv func(W) (T, error)) (T, error) {
 	var zero T
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || raw[0] != '{' {
-		return zero, fmt.Errorf("%s: data is not an object", what)
+	var o object[W]
+	if err := r.dec.Decode(&o); err != nil {
+		if errors.Is(err, errNotObject) {
+			return zero, fmt.Errorf("%s: %w", what, err)
+		}
+		return zero, decodeErr(what, err)
 	}
-	var w W
-	if err := json.Unmarshal(raw, &w); err != nil {
-		return zero, fmt.Errorf("%s: %v", what, trimJSONError(err))
-	}
-	return conv(w)
+	return conv(o.v)
 }
 
 // trimJSONError keeps a decoding error short (it may quote input).

@@ -171,8 +171,8 @@ func convTag(w wireTag) (Tag, error) {
 // Users reads the account's members (get_users).
 func (c *Client) Users(ctx context.Context) ([]User, error) {
 	var out []User
-	err := c.call(ctx, "get_users", nil, func(raw json.RawMessage) (err error) {
-		out, err = list(raw, "users", convUser)
+	err := c.call(ctx, "get_users", nil, func(r *reading) (err error) {
+		out, err = list(r, "users", convUser)
 		return err
 	})
 	return out, err
@@ -181,8 +181,8 @@ func (c *Client) Users(ctx context.Context) ([]User, error) {
 // Teams reads the teams of people (get_user_groups).
 func (c *Client) Teams(ctx context.Context) ([]Team, error) {
 	var out []Team
-	err := c.call(ctx, "get_user_groups", nil, func(raw json.RawMessage) (err error) {
-		out, err = list(raw, "teams", convTeam)
+	err := c.call(ctx, "get_user_groups", nil, func(r *reading) (err error) {
+		out, err = list(r, "teams", convTeam)
 		return err
 	})
 	return out, err
@@ -191,8 +191,8 @@ func (c *Client) Teams(ctx context.Context) ([]Team, error) {
 // Contacts reads the contacts (get_contacts).
 func (c *Client) Contacts(ctx context.Context) ([]Contact, error) {
 	var out []Contact
-	err := c.call(ctx, "get_contacts", nil, func(raw json.RawMessage) (err error) {
-		out, err = list(raw, "contacts", convContact)
+	err := c.call(ctx, "get_contacts", nil, func(r *reading) (err error) {
+		out, err = list(r, "contacts", convContact)
 		return err
 	})
 	return out, err
@@ -210,8 +210,8 @@ func (c *Client) ProjectFolders(ctx context.Context) ([]Folder, error) {
 
 func (c *Client) folders(ctx context.Context, action string) ([]Folder, error) {
 	var out []Folder
-	err := c.call(ctx, action, nil, func(raw json.RawMessage) (err error) {
-		out, err = list(raw, "folders", convFolder)
+	err := c.call(ctx, action, nil, func(r *reading) (err error) {
+		out, err = list(r, "folders", convFolder)
 		return err
 	})
 	return out, err
@@ -231,8 +231,8 @@ func (c *Client) TagGroups(ctx context.Context, kind TagKind) ([]TagGroup, error
 		return nil, err
 	}
 	var out []TagGroup
-	err := c.call(ctx, "get_"+string(kind)+"_tag_groups", nil, func(raw json.RawMessage) (err error) {
-		out, err = list(raw, "tag groups", convTagGroup)
+	err := c.call(ctx, "get_"+string(kind)+"_tag_groups", nil, func(r *reading) (err error) {
+		out, err = list(r, "tag groups", convTagGroup)
 		return err
 	})
 	return out, err
@@ -245,8 +245,8 @@ func (c *Client) Tags(ctx context.Context, kind TagKind) ([]Tag, error) {
 		return nil, err
 	}
 	var out []Tag
-	err := c.call(ctx, "get_"+string(kind)+"_tags", nil, func(raw json.RawMessage) (err error) {
-		out, err = list(raw, "tags", convTag)
+	err := c.call(ctx, "get_"+string(kind)+"_tags", nil, func(r *reading) (err error) {
+		out, err = list(r, "tags", convTag)
 		return err
 	})
 	return out, err
@@ -343,9 +343,9 @@ const projectExtra = "text,options,users"
 // with filter=archive is merged in by id.
 func (c *Client) Projects(ctx context.Context) ([]Project, error) {
 	var all, archived []Project
-	read := func(dst *[]Project) func(json.RawMessage) error {
-		return func(raw json.RawMessage) (err error) {
-			*dst, err = list(raw, "projects", convProject)
+	read := func(dst *[]Project) dataFunc {
+		return func(r *reading) (err error) {
+			*dst, err = list(r, "projects", convProject)
 			return err
 		}
 	}
@@ -371,9 +371,11 @@ func (c *Client) Projects(ctx context.Context) ([]Project, error) {
 // Project reads one project (get_project).
 func (c *Client) Project(ctx context.Context, projectID string) (Project, error) {
 	var out Project
-	err := c.call(ctx, "get_project", []param{{"id_project", projectID}, {"extra", projectExtra}}, func(raw json.RawMessage) (err error) {
-		out, err = one(raw, "project", convProject)
-		return err
+	err := c.call(ctx, "get_project", []param{{"id_project", projectID}, {"extra", projectExtra}}, func(r *reading) (err error) {
+		if out, err = one(r, "project", convProject); err != nil {
+			return err
+		}
+		return r.keep(weigh(out))
 	})
 	return out, err
 }
@@ -477,9 +479,10 @@ func relations(raw json.RawMessage) (from, to []Relation, err error) {
 	return from, to, nil
 }
 
-// convTask converts a task and, below it, its subtasks; level is 1 for a
-// top-level task. Deeper than taskd.MaxLevels is refused.
-func convTask(w wireTask, projectID, parentID string, level int) (Task, error) {
+// convTask converts a task and, below it, its subtasks, each kept against
+// r's bounds as it is converted; level is 1 for a top-level task. Deeper
+// than taskd.MaxLevels is refused.
+func convTask(w wireTask, projectID, parentID string, level int, r *reading) (Task, error) {
 	var n notes
 	t := Task{Name: n.line("name", w.Name, taskd.MaxNameLen), Page: oneLine(string(w.Page), 300), Level: level,
 		Status: strings.ToLower(oneLine(string(w.Status), 16)), Text: n.text("text", w.Text, taskd.MaxTextLen)}
@@ -569,30 +572,34 @@ func convTask(w wireTask, projectID, parentID string, level int) (Task, error) {
 		n.add("name was empty")
 	}
 	t.Notes = n
-	if t.Children, err = convTasks(w.Child, t.ProjectID, t.ID, level+1); err != nil {
+	if err := r.keep(weigh(t)); err != nil { // its subtasks, each as it comes
 		return t, err
+	}
+	if c := bytes.TrimSpace(w.Child); len(c) > 0 {
+		if t.Children, err = convTasks(r, json.NewDecoder(bytes.NewReader(c)), t.ProjectID, t.ID, level+1); err != nil {
+			return t, err
+		}
 	}
 	return t, nil
 }
 
-func convTasks(raw json.RawMessage, projectID, parentID string, level int) ([]Task, error) {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || string(raw) == "null" {
-		return nil, nil
-	}
-	var ws []wireTask
-	if err := json.Unmarshal(raw, &ws); err != nil {
-		return nil, fmt.Errorf("tasks: %v", trimJSONError(err))
-	}
-	out := make([]Task, 0, len(ws))
-	for _, w := range ws {
-		t, err := convTask(w, projectID, parentID, level)
+// convTasks converts the list of tasks dec is at (null is none), each as
+// it is read, with its subtasks (convTask).
+func convTasks(r *reading, dec *json.Decoder, projectID, parentID string, level int) ([]Task, error) {
+	var out []Task
+	err := each(dec, "tasks", func(int) error {
+		var w wireTask
+		if err := dec.Decode(&w); err != nil {
+			return decodeErr("tasks", err)
+		}
+		t, err := convTask(w, projectID, parentID, level, r)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		out = append(out, t)
-	}
-	return out, nil
+		return nil
+	})
+	return out, err
 }
 
 // taskExtra is what the task reads ask for: plain text, files, subscribers,
@@ -605,11 +612,8 @@ const taskExtra = "text,files,subscribers,relations,subtasks,hidden"
 // subscribers,relations,subtasks,hidden), open and done.
 func (c *Client) Tasks(ctx context.Context, projectID string) ([]Task, error) {
 	var out []Task
-	err := c.call(ctx, "get_tasks", []param{{"id_project", projectID}, {"extra", taskExtra}}, func(raw json.RawMessage) (err error) {
-		if b := bytes.TrimSpace(raw); len(b) > 0 && b[0] != '[' && string(b) != "null" {
-			return errors.New("tasks: data is not a list")
-		}
-		out, err = convTasks(raw, projectID, "", 1)
+	err := c.call(ctx, "get_tasks", []param{{"id_project", projectID}, {"extra", taskExtra}}, func(r *reading) (err error) {
+		out, err = convTasks(r, r.dec, projectID, "", 1)
 		return err
 	})
 	return out, err
@@ -619,8 +623,8 @@ func (c *Client) Tasks(ctx context.Context, projectID string) ([]Task, error) {
 // 1 and its ParentID the source's parent, where the answer names it.
 func (c *Client) Task(ctx context.Context, taskID string) (Task, error) {
 	var out Task
-	err := c.call(ctx, "get_task", []param{{"id_task", taskID}, {"extra", taskExtra}}, func(raw json.RawMessage) (err error) {
-		out, err = one(raw, "task", func(w wireTask) (Task, error) { return convTask(w, "", "", 1) })
+	err := c.call(ctx, "get_task", []param{{"id_task", taskID}, {"extra", taskExtra}}, func(r *reading) (err error) {
+		out, err = one(r, "task", func(w wireTask) (Task, error) { return convTask(w, "", "", 1, r) })
 		return err
 	})
 	return out, err
@@ -674,8 +678,8 @@ func convComment(w wireComment) (Comment, error) {
 // from a taskd, their hidden lists (get_comments, extra=files,hidden).
 func (c *Client) Comments(ctx context.Context, taskID string) ([]Comment, error) {
 	var out []Comment
-	err := c.call(ctx, "get_comments", []param{{"id_task", taskID}, {"extra", "files,hidden"}}, func(raw json.RawMessage) (err error) {
-		out, err = list(raw, "comments", convComment)
+	err := c.call(ctx, "get_comments", []param{{"id_task", taskID}, {"extra", "files,hidden"}}, func(r *reading) (err error) {
+		out, err = list(r, "comments", convComment)
 		for i := range out {
 			out[i].TaskID = taskID
 		}
@@ -757,8 +761,8 @@ func (c *Client) Costs(ctx context.Context, q CostQuery) ([]Cost, error) {
 		}
 	}
 	var out []Cost
-	err := c.call(ctx, "get_costs", ps, func(raw json.RawMessage) (err error) {
-		out, err = list(raw, "costs", convCost)
+	err := c.call(ctx, "get_costs", ps, func(r *reading) (err error) {
+		out, err = list(r, "costs", convCost)
 		return err
 	})
 	if err == nil {
@@ -814,9 +818,9 @@ func (c *Client) Files(ctx context.Context, projectID, taskID string) ([]File, e
 		ps = append(ps, param{"id_task", taskID})
 	}
 	var out []File
-	err := c.call(ctx, "get_files", ps, func(raw json.RawMessage) (err error) {
+	err := c.call(ctx, "get_files", ps, func(r *reading) (err error) {
 		var n notes
-		out, err = list(raw, "files", n.file)
+		out, err = list(r, "files", n.file)
 		return err
 	})
 	return out, err

@@ -239,7 +239,7 @@ func TestHostileAnswers(t *testing.T) {
 		}
 	})
 	t.Run("a large answer", func(t *testing.T) {
-		c := serve(t, body(`{"status":"ok","data":[`+strings.Repeat(`{"id":"1","title":"x"},`, 100)+`{"id":"1","title":"x"}]}`), Options{MaxAnswerBytes: 1000})
+		c := serve(t, body(`{"status":"ok","data":[{"id":"1","title":"`+strings.Repeat("x", 2000)+`"}]}`), Options{MaxAnswerBytes: 1000})
 		if _, err := c.Teams(ctx); err == nil || !strings.Contains(err.Error(), "larger than 1000 bytes") {
 			t.Errorf("got %v", err)
 		}

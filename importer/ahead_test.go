@@ -3,6 +3,7 @@ package importer
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"sync"
 	"testing"
@@ -50,7 +51,7 @@ func TestAhead(t *testing.T) {
 		}
 		got = append(got, k)
 		return nil
-	})
+	}, nil)
 	if err != nil || !slices.Equal(got, keys) {
 		t.Fatalf("used %v, %v", got, err)
 	}
@@ -65,7 +66,7 @@ func TestAhead(t *testing.T) {
 			return 0, boom
 		}
 		return k, nil
-	}, func(int, int) error { used++; return nil })
+	}, func(int, int) error { used++; return nil }, nil)
 	if !errors.Is(err, boom) || used != 5 {
 		t.Fatalf("a fetch's error: %v after %d used", err, used)
 	}
@@ -75,8 +76,72 @@ func TestAhead(t *testing.T) {
 			return boom
 		}
 		return nil
-	})
+	}, nil)
 	if !errors.Is(err, boom) {
 		t.Fatalf("a use's error: %v", err)
+	}
+}
+
+// TestAheadLeases: each key's lease is made in the keys' order before its
+// fetch, the fetch runs with its context, and every lease is released
+// once, after its result was used, or when ahead stops on an error.
+func TestAheadLeases(t *testing.T) {
+	type leaseKey struct{}
+	keys := make([]int, 30)
+	for i := range keys {
+		keys[i] = i
+	}
+	for _, failAt := range []int{-1, 0, 11} {
+		var mu sync.Mutex
+		var made []int
+		released := map[int]int{}
+		used := map[int]bool{}
+		next := 0
+		lease := func(ctx context.Context) (context.Context, func()) {
+			mu.Lock()
+			defer mu.Unlock()
+			k := next
+			next++
+			made = append(made, k)
+			return context.WithValue(ctx, leaseKey{}, k), func() {
+				mu.Lock()
+				defer mu.Unlock()
+				if k != failAt && k < len(keys) && !used[k] && (failAt < 0 || k < failAt) {
+					t.Errorf("lease %d released before its use", k)
+				}
+				released[k]++
+			}
+		}
+		boom := errors.New("boom")
+		err := ahead(context.Background(), 4, keys, func(ctx context.Context, k int) (int, error) {
+			if got := ctx.Value(leaseKey{}); got != k {
+				return 0, fmt.Errorf("key %d fetched with lease %v", k, got)
+			}
+			if k == failAt {
+				return 0, boom
+			}
+			return k, nil
+		}, func(k, _ int) error {
+			mu.Lock()
+			used[k] = true
+			mu.Unlock()
+			return nil
+		}, lease)
+		if failAt < 0 && err != nil || failAt >= 0 && !errors.Is(err, boom) {
+			t.Fatalf("fail at %d: %v", failAt, err)
+		}
+		mu.Lock()
+		if !slices.IsSorted(made) {
+			t.Errorf("leases made in the order %v", made)
+		}
+		for _, k := range made {
+			if released[k] != 1 {
+				t.Errorf("fail at %d: lease %d released %d times", failAt, k, released[k])
+			}
+		}
+		if failAt < 0 && len(made) != len(keys) {
+			t.Errorf("%d leases for %d keys", len(made), len(keys))
+		}
+		mu.Unlock()
 	}
 }

@@ -44,7 +44,7 @@ func (r *run) commentsStep(ctx context.Context, c *Count) error {
 				}
 			}
 			return nil
-		})
+		}, r.src.Lease) // what is read ahead holds the source's memory budget until written
 	})
 	if err != nil {
 		return err

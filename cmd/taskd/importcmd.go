@@ -35,6 +35,8 @@ func importAccount(ctx context.Context, e env, args []string) error {
 	invite := fs.Bool("invite", false, "mail invitations and the links to set a password; without it invitations wait for people to sign in, and nothing is mailed")
 	mailFrom := fs.String("mail-from", "", "the sender of the mail of --invite (default taskd@ the host of --public-url)")
 	concurrency := fs.Int("concurrency", source.DefaultConcurrency, "the most requests in flight to the source")
+	maxAnswer := fs.Int("max-answer", source.DefaultMaxAnswerBytes>>20, "the bound of one answer of the source, in MiB: its bytes, and the memory of what is kept of it; a larger answer stops the import with an error that names it. The reads hold at most this, and "+
+		source.Size(source.DefaultAheadBytes)+" more for what is read ahead, whatever --concurrency")
 	asJSON := fs.Bool("json", false, "print the summary as JSON")
 	if err := parseFlags(fs, e, args, "from", "key", "account"); err != nil {
 		return helpOK(err)
@@ -48,7 +50,12 @@ func importAccount(ctx context.Context, e env, args []string) error {
 			families = append(families, f)
 		}
 	}
-	src, err := source.New(*from, *key, source.Options{Concurrency: *concurrency})
+	if *maxAnswer < 1 || *maxAnswer > maxAnswerMiB {
+		return fmt.Errorf("--max-answer must be 1 to %d (MiB)", maxAnswerMiB)
+	}
+	opts := source.Options{Concurrency: *concurrency}
+	opts.MaxAnswerBytes = int64(*maxAnswer) << 20
+	src, err := source.New(*from, *key, opts)
 	if err != nil {
 		return fmt.Errorf("--from: %w", err)
 	}
@@ -78,6 +85,9 @@ func importAccount(ctx context.Context, e env, args []string) error {
 		dst.Invite, dst.PasswordLink = folks.Invite, folks.RequestReset
 	}
 	sum, err := importer.Run(ctx, src, dst, importer.Options{Only: families, DryRun: *dryRun, Progress: e.stderr, ProgressEvery: 2 * time.Second})
+	if errors.Is(err, source.ErrAnswerTooLarge) {
+		return fmt.Errorf("%w (give --max-answer MiB to raise the bound, now %d MiB; what was imported is kept, and a run again goes on from there)", err, *maxAnswer)
+	}
 	if err != nil {
 		return err
 	}
@@ -87,6 +97,9 @@ func importAccount(ctx context.Context, e env, args []string) error {
 	printSummary(e, sum)
 	return nil
 }
+
+// maxAnswerMiB is the most --max-answer takes: 4 GiB.
+const maxAnswerMiB = 4096
 
 // importTarget makes the account an import writes into, owned by someone
 // new to this taskd (they set a password through a reset link): someone

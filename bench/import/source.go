@@ -107,13 +107,33 @@ func (s *source) close() {
 	os.RemoveAll(s.dir)
 }
 
-// counter counts the requests a handler answers, by API action, and the
-// time it took to answer them.
+// counter counts the requests a handler answers, by API action, the
+// time it took to answer them and the largest answer's bytes.
 type counter struct {
 	mu       sync.Mutex
 	total    int
 	byAction map[string]int
 	took     map[string]time.Duration
+	largest  map[string]int64
+}
+
+// countingWriter counts the bytes of an answer.
+type countingWriter struct {
+	http.ResponseWriter
+	n int64
+}
+
+func (w *countingWriter) Write(b []byte) (int, error) {
+	n, err := w.ResponseWriter.Write(b)
+	w.n += int64(n)
+	return n, err
+}
+
+// Flush lets a streamed answer be flushed through the count.
+func (w *countingWriter) Flush() {
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
 }
 
 func (c *counter) wrap(h http.Handler) http.Handler {
@@ -123,11 +143,13 @@ func (c *counter) wrap(h http.Handler) http.Handler {
 			action = "other"
 		}
 		start := time.Now()
-		h.ServeHTTP(w, r)
+		cw := &countingWriter{ResponseWriter: w}
+		h.ServeHTTP(cw, r)
 		c.mu.Lock()
 		c.total++
 		c.byAction[action]++
 		c.took[action] += time.Since(start)
+		c.largest[action] = max(c.largest[action], cw.n)
 		c.mu.Unlock()
 	})
 }
@@ -135,11 +157,12 @@ func (c *counter) wrap(h http.Handler) http.Handler {
 func (c *counter) reset() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.total, c.byAction, c.took = 0, map[string]int{}, map[string]time.Duration{}
+	c.total, c.byAction, c.took, c.largest = 0, map[string]int{}, map[string]time.Duration{}, map[string]int64{}
 }
 
 // String is the total and the count of each action, most first, with the
-// time the source took to answer them where it is 0.1 s or more.
+// time the source took to answer them where it is 0.1 s or more, and the
+// largest answer where it is 64 KiB or more.
 func (c *counter) String() string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -156,6 +179,9 @@ func (c *counter) String() string {
 		parts[i] = fmt.Sprintf("%s=%d", n, c.byAction[n])
 		if t := c.took[n]; t >= 100*time.Millisecond {
 			parts[i] += fmt.Sprintf(" in %.1fs", t.Seconds())
+		}
+		if b := c.largest[n]; b >= 64<<10 {
+			parts[i] += fmt.Sprintf(" (largest %.1f MiB)", float64(b)/(1<<20))
 		}
 	}
 	return fmt.Sprintf("%d (%s)", c.total, strings.Join(parts, ", "))

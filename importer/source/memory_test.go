@@ -174,3 +174,30 @@ func TestLeaseHoldsUntilReleased(t *testing.T) {
 		t.Errorf("%d bytes held once every lease was released", h.Now)
 	}
 }
+
+// TestFailedAttemptGivesBack (issue 46): what an attempt that failed
+// midway had read and kept goes back to the budget before the next one,
+// under a Lease too: the lease holds the values of the answer returned
+// only.
+func TestFailedAttemptGivesBack(t *testing.T) {
+	body := comments(20, 4000) // about 82 KiB kept
+	var asked atomic.Int32
+	c, _ := retryClient(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		if asked.Add(1) == 1 { // two thirds of the answer, then the connection ends
+			w.Header().Set("Content-Length", fmt.Sprint(len(body)))
+			w.Write([]byte(body[:2*len(body)/3]))
+			return
+		}
+		w.Write([]byte(body))
+	}, Options{})
+	ctx, release := c.Lease(context.Background())
+	defer release()
+	list, err := c.Comments(ctx, "7")
+	if err != nil || len(list) != 20 || asked.Load() != 2 {
+		t.Fatalf("%d comments in %d attempts, %v", len(list), asked.Load(), err)
+	}
+	if h := c.Held(); h.Now < 80<<10 || h.Now > 90<<10 {
+		t.Errorf("the lease holds %d bytes for the values of one answer, about 82 KiB", h.Now)
+	}
+}

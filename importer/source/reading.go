@@ -72,8 +72,7 @@ type reading struct {
 	dec      *json.Decoder
 	scan     jsonScan
 	received int64 // bytes received
-	passed   int64 // of them, passed to the decoder (scan cuts long strings)
-	consumed int64 // of those, decoded (as of the last keep)
+	consumed int64 // of those passed to the decoder, decoded (as of the last keep)
 	kept     int64 // estimated bytes of the values kept
 	taken    int64 // what this reading holds of h
 	objects  int   // values kept
@@ -91,6 +90,11 @@ func newReading(ctx context.Context, body io.Reader, h *hold, max int64, about s
 func (r *reading) tooLarge(values bool) error {
 	return &TooLargeError{About: r.about, Limit: r.max, Values: values, Objects: r.objects}
 }
+
+// fits says whether the read may hold n bytes more: what it holds stays
+// within the bound of one answer and the chunk being read, the budget's
+// reserve, so that the oldest read never waits.
+func (r *reading) fits(n int64) bool { return r.taken+n <= r.max+readChunk }
 
 func (r *reading) take(n int64) error {
 	if r.h != nil {
@@ -125,7 +129,7 @@ func (r *reading) Read(p []byte) (int, error) {
 			return 0, r.err
 		}
 		k := int64(min(len(p), readChunk))
-		if r.taken+k > r.max+readChunk {
+		if !r.fits(k) {
 			// What is kept, with what waits to be decoded, is over the bound.
 			r.err = r.tooLarge(true)
 			return 0, r.err
@@ -141,8 +145,7 @@ func (r *reading) Read(p []byte) (int, error) {
 			r.err = r.tooLarge(false)
 			return 0, r.err
 		}
-		w, serr := r.scan.filter(p[:n])
-		r.passed += int64(w)
+		w, serr := r.scan.filter(p[:n]) // long strings cut
 		r.give(k - int64(w))
 		switch {
 		case serr != nil:
@@ -166,7 +169,7 @@ func (r *reading) keep(weight int64) error {
 		r.give(off - r.consumed)
 		r.consumed = off
 	}
-	if (r.passed-r.consumed)+r.kept+weight > r.max {
+	if !r.fits(weight) {
 		r.err = r.tooLarge(true)
 		return r.err
 	}

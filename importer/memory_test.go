@@ -7,12 +7,14 @@ import (
 	"net/http/httptest"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/importer"
 	"github.com/taskd/taskd/importer/source"
 	"github.com/taskd/taskd/internal/testsite"
+	"github.com/taskd/taskd/store"
 	"github.com/taskd/taskd/work"
 )
 
@@ -118,4 +120,74 @@ func commentsOf(t *testing.T, accountURL, key string) map[string][]string {
 		}
 	}
 	return out
+}
+
+// watcher is the destination's store, noting what the source's client
+// holds of its memory budget as each comment is written, by the first
+// six bytes of the comment's text.
+type watcher struct {
+	*store.DB
+	client *source.Client
+	mu     sync.Mutex
+	held   map[string][]int64
+}
+
+func (w *watcher) PostComment(ctx context.Context, by taskd.Actor, taskID int64, in taskd.CommentInput) (taskd.Comment, error) {
+	w.mu.Lock()
+	w.held[in.Text[:6]] = append(w.held[in.Text[:6]], w.client.Held().Now)
+	w.mu.Unlock()
+	return w.DB.PostComment(ctx, by, taskID, in)
+}
+
+// TestImportHoldsWhatItWrites (issue 46, on each database): the comments
+// read ahead are held against the source's budget until they are
+// written: while the two large comments of the first task are written,
+// what they keep (200 KB) is held, though the reads of the seven tasks
+// after it, eight at once, may hold no more than 16 KiB beside it.
+func TestImportHoldsWhatItWrites(t *testing.T) {
+	testsite.Each(t, func(t *testing.T, d *testsite.Site) {
+		ctx := context.Background()
+		owner := testsite.OwnerEmail
+		ws := &worksection{answers: map[string]string{}}
+		ws.set("get_users", `[{"id":"1","first_name":"Olga","email":"`+owner+`","role":"owner"}]`)
+		ws.set("get_projects", `[{"id":"26","name":"Launch","status":"active","user_from":`+person(owner)+`,"users":`+people(owner)+`}]`)
+		var tasks []string
+		for i := range 8 {
+			id := fmt.Sprint(101 + i)
+			tasks = append(tasks, wsTask(id, fmt.Sprintf("Task %d", i+1), owner, nil, ""))
+			n, size := 1, 100
+			if i == 0 {
+				n, size = 2, 100000
+			}
+			var list []string
+			for j := range n {
+				list = append(list, wsComment(fmt.Sprintf("%s-%d", id, j+1), fmt.Sprintf("Task %d comment %d ", i+1, j+1)+strings.Repeat("w", size), owner))
+			}
+			ws.set("get_comments_"+id, "["+strings.Join(list, ",")+"]")
+		}
+		ws.set("get_tasks_26", "["+strings.Join(tasks, ",")+"]")
+		srv := httptest.NewServer(ws)
+		t.Cleanup(srv.Close)
+		d.CreateAccount("moved", "Moved", owner, "Olga", "Owner")
+		acct, err := d.Store.AccountBySlug(ctx, "moved")
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := source.New(srv.URL, "7776461cd931e7b1c8e9632ff8e979ce",
+			source.Options{Concurrency: 8, MaxAnswerBytes: 1 << 20, MaxHeldBytes: 1<<20 + 16<<10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := &watcher{DB: d.Store, client: c, held: map[string][]int64{}}
+		dst := importer.Dest{Account: acct, Store: w, Work: work.New(w, taskd.DefaultFileLimits)}
+		if _, err := importer.Run(ctx, c, dst, importer.Options{}); err != nil {
+			t.Fatal(err)
+		}
+		if got := w.held["Task 1"]; len(got) != 2 || got[0] < 200000 || got[1] < 200000 {
+			t.Errorf("held %v bytes while the first task's two comments were written, want 200 KB and more", got)
+		}
+		if h := c.Held(); h.Now != 0 || h.Peak > h.Limit {
+			t.Errorf("held %d bytes at the end, %d at most of %d", h.Now, h.Peak, h.Limit)
+		}
+	})
 }

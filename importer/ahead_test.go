@@ -84,7 +84,8 @@ func TestAhead(t *testing.T) {
 
 // TestAheadLeases: each key's lease is made in the keys' order before its
 // fetch, the fetch runs with its context, and every lease is released
-// once, after its result was used, or when ahead stops on an error.
+// once: after its result was used and before the next key's is, or when
+// ahead stops on an error.
 func TestAheadLeases(t *testing.T) {
 	type leaseKey struct{}
 	keys := make([]int, 30)
@@ -123,8 +124,11 @@ func TestAheadLeases(t *testing.T) {
 			return k, nil
 		}, func(k, _ int) error {
 			mu.Lock()
+			defer mu.Unlock()
 			used[k] = true
-			mu.Unlock()
+			if k > 0 && released[k-1] != 1 {
+				t.Errorf("key %d used while the lease of key %d is held (released %d times)", k, k-1, released[k-1])
+			}
 			return nil
 		}, lease)
 		if failAt < 0 && err != nil || failAt >= 0 && !errors.Is(err, boom) {

@@ -62,10 +62,9 @@ type RetryPolicy struct {
 type Options struct {
 	// HTTPClient makes the requests; a client with DefaultTimeout when
 	// nil. The Client uses a copy whose redirects stay on the source's
-	// host.
+	// host. Its Timeout bounds each call's answer, without the time a read
+	// waits for room in MaxHeldBytes.
 	HTTPClient *http.Client
-	// (Its Timeout bounds each call's answer, DefaultTimeout when nil,
-	// without the time a read waits for room in MaxHeldBytes.)
 	// Concurrency bounds the requests in flight; DefaultConcurrency when 0.
 	Concurrency int
 	Retry       RetryPolicy

@@ -19,9 +19,9 @@ const readChunk = 32 << 10
 var ErrAnswerTooLarge = errors.New("the answer is over the bound of one answer")
 
 // TooLargeError is an answer refused by the bound of one answer: Limit is
-// the bound, About the call's first argument ("id_task=101", "" when it
-// has none), Objects how many values were decoded before the bound was
-// met (for an answer whose values, not its bytes, are over it).
+// the bound, About the call's first id argument ("id_task=101", "" when
+// it has none), Values whether what the answer keeps once decoded, not
+// its bytes, is over it, and Objects how many values were kept before.
 type TooLargeError struct {
 	About   string
 	Limit   int64
@@ -56,11 +56,12 @@ func Size(n int64) string {
 }
 
 // reading is the read of one answer's body. It counts the bytes received
-// against the bound of one answer, follows the JSON's nesting as they
-// pass, and holds them against the client's budget until the decoder has
-// consumed them; then it holds, instead, the values decoded from them
-// and kept (keep). Only one element of a list is ever waiting to be
-// decoded, so what a read holds is what it keeps, plus one element.
+// against the bound of one answer, scans them as they pass (nesting, and
+// strings past MaxString cut), and holds them against the client's budget
+// until the decoder has consumed them; then it holds, instead, the values
+// decoded from them and kept (keep). Only one element of a list is ever
+// waiting to be decoded, so what a read holds is what it keeps, plus one
+// element; it never holds more than the bound and a chunk (fits).
 type reading struct {
 	ctx   context.Context
 	body  io.Reader

@@ -191,8 +191,8 @@ func (db *DB) changeTeam(ctx context.Context, tx querier, accountID, projectID i
 	}
 	if how != teamLeave {
 		for _, id := range ids {
-			if _, err := tx.ExecContext(ctx, db.d.q(`INSERT INTO project_members (project_id, person_id) VALUES (?, ?) ON CONFLICT DO NOTHING`),
-				projectID, id); err != nil {
+			if _, err := tx.ExecContext(ctx, db.d.q(`INSERT INTO project_members (project_id, person_id, added_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING`),
+				projectID, id, ms(db.now())); err != nil {
 				return ended, err
 			}
 		}

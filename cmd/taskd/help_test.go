@@ -20,7 +20,7 @@ func runCLI(args ...string) (stdout, stderr string, err error) {
 // other.
 var commandFlags = map[string][]string{
 	"serve": {"addr", "api-rate-limit", "api-rate-limit-address", "data", "db", "debug-addr", "demo", "demo-webhook-url", "dev",
-		"log-format", "log-level", "mail-address-changes-per-day", "mail-from", "mail-invitations-per-day",
+		"live-streams", "live-streams-per-person", "log-format", "log-level", "mail-address-changes-per-day", "mail-from", "mail-invitations-per-day",
 		"mail-invitations-per-hour", "mail-per-recipient-per-day", "master-key", "max-account-files-mb", "max-file-mb",
 		"old-master-keys", "public-url", "shutdown-timeout", "smtp-url", "strict-oauth", "tls-cert", "tls-key",
 		"token-rate-limit", "token-rate-limit-address", "trust-proxy", "uploads-per-account", "uploads-per-person",

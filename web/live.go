@@ -62,7 +62,7 @@ func (s *Server) live(w http.ResponseWriter, r *http.Request, _ *view, me member
 		// between the page and its stream is lost.
 		since = time.UnixMilli(ms).Add(-liveSinceSlack)
 	}
-	release, refused := s.cfg.LiveStreams.Enter(me.Account.ID, me.Member.ID)
+	release, refused := s.cfg.LiveStreams.EnterWithin(ctx, liveAdmitWait, me.Account.ID, me.Member.ID)
 	if refused != admit.None {
 		return s.liveRefused(w, r, refused)
 	}
@@ -121,6 +121,11 @@ func (s *Server) live(w http.ResponseWriter, r *http.Request, _ *view, me member
 	}
 }
 
+// liveAdmitWait is how long a stream beyond a bound waits for a place
+// before it is refused: a page's stream often starts before the server
+// sees the previous page's end.
+const liveAdmitWait = 2 * time.Second
+
 // liveRetry is when a page refused a stream tries again (Retry-After).
 const liveRetry = time.Minute
 
@@ -129,10 +134,12 @@ const liveRetry = time.Minute
 func (s *Server) liveRefused(w http.ResponseWriter, r *http.Request, b admit.Bound) error {
 	l := s.cfg.LiveStreams.Limits()
 	msg := fmt.Sprintf("You have %d pages with live updates open, the most at once. Close one, and this page will update again within a minute.", l.PerPerson)
-	switch b {
-	case admit.Account:
+	switch {
+	case b == admit.Person && l.PerPerson == 1:
+		msg = "You have another page with live updates open, the most at once. Close it, and this page will update again within a minute."
+	case b == admit.Account:
 		msg = "Your account has as many pages with live updates open as this server allows. This page will try again within a minute."
-	case admit.Total:
+	case b == admit.Total:
 		msg = "This server has as many pages with live updates open as it allows. This page will try again within a minute."
 	}
 	w.Header().Set("Retry-After", strconv.Itoa(int(liveRetry/time.Second)))

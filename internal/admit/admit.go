@@ -8,7 +8,11 @@
 // them).
 package admit
 
-import "sync"
+import (
+	"context"
+	"sync"
+	"time"
+)
 
 // Limits are the most held at once; 0 is no bound.
 type Limits struct {
@@ -33,11 +37,12 @@ type Gate struct {
 	people map[int64]int // held by person
 	accts  map[int64]int // held by account
 	total  int
+	freed  chan struct{} // closed, and made anew, when a place is freed
 }
 
 // New returns a gate.
 func New(l Limits) *Gate {
-	return &Gate{limits: l, people: map[int64]int{}, accts: map[int64]int{}}
+	return &Gate{limits: l, people: map[int64]int{}, accts: map[int64]int{}, freed: make(chan struct{})}
 }
 
 // Limits are the gate's limits (zero for a nil Gate).
@@ -58,6 +63,37 @@ func (g *Gate) Enter(accountID, personID int64) (release func(), refused Bound) 
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	return g.enterLocked(accountID, personID)
+}
+
+// EnterWithin is Enter that, refused, waits up to d for a place to be
+// freed (a page's stream replaced by the next page's: the old one's end
+// may reach the server after the new one's start), or until ctx ends.
+func (g *Gate) EnterWithin(ctx context.Context, d time.Duration, accountID, personID int64) (release func(), refused Bound) {
+	if g == nil {
+		return func() {}, None
+	}
+	deadline := time.NewTimer(d)
+	defer deadline.Stop()
+	for {
+		g.mu.Lock()
+		release, refused = g.enterLocked(accountID, personID)
+		freed := g.freed
+		g.mu.Unlock()
+		if refused == None {
+			return release, None
+		}
+		select {
+		case <-freed:
+		case <-deadline.C:
+			return nil, refused
+		case <-ctx.Done():
+			return nil, refused
+		}
+	}
+}
+
+func (g *Gate) enterLocked(accountID, personID int64) (release func(), refused Bound) {
 	switch l := g.limits; {
 	case l.PerPerson > 0 && g.people[personID] >= l.PerPerson:
 		return nil, Person
@@ -81,6 +117,8 @@ func (g *Gate) Enter(accountID, personID int64) (release func(), refused Bound) 
 				delete(g.accts, accountID)
 			}
 			g.total--
+			close(g.freed)
+			g.freed = make(chan struct{})
 		})
 	}, None
 }

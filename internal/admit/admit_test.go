@@ -1,9 +1,11 @@
 package admit_test
 
 import (
+	"context"
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/taskd/taskd/internal/admit"
 )
@@ -77,5 +79,35 @@ func TestGateUnderConcurrency(t *testing.T) {
 	}
 	if n := g.Held(); n != 0 {
 		t.Fatalf("%d held after every release", n)
+	}
+}
+
+// TestEnterWithinWaitsForAPlace: a holder beyond a bound is admitted when
+// a place is freed while it waits, and refused when none is within its
+// time or its context ends.
+func TestEnterWithinWaitsForAPlace(t *testing.T) {
+	g := admit.New(admit.Limits{PerPerson: 1})
+	held, _ := g.Enter(1, 1)
+	got := make(chan admit.Bound)
+	go func() {
+		release, b := g.EnterWithin(context.Background(), time.Hour, 1, 1)
+		if release != nil {
+			defer release()
+		}
+		got <- b
+	}()
+	held() // frees the place the waiter takes
+	if b := <-got; b != admit.None {
+		t.Fatalf("a waiter was refused after the place was freed: %v", b)
+	}
+	held, _ = g.Enter(1, 1)
+	defer held()
+	if _, b := g.EnterWithin(context.Background(), time.Millisecond, 1, 1); b != admit.Person {
+		t.Fatalf("a waiter with no place freed: %v", b)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, b := g.EnterWithin(ctx, time.Hour, 1, 1); b != admit.Person {
+		t.Fatalf("a waiter whose context ended: %v", b)
 	}
 }

@@ -267,7 +267,9 @@
     source.addEventListener("open", function () { root.setAttribute("data-live", "open"); });
     source.addEventListener("error", function () {
       root.setAttribute("data-live", "closed");
-      if (source.readyState === EventSource.CLOSED) { ask(); }
+      // Asked a moment later: a page being left closes its stream too,
+      // and is gone by then.
+      if (source.readyState === EventSource.CLOSED) { setTimeout(ask, 1000); }
     });
     source.addEventListener("change", function (e) {
       var d;

@@ -242,6 +242,8 @@ func serveFlagRows(t *testing.T) []flagRow {
 			cliJSON(t, s.st, "user", "add", "--account", s.slug, "--email", other, "--password", password)
 			checkUploadRefused(t, s, s.project(t), "email_user_from", other)
 		}},
+		{flag: "live-streams-per-person", set: value("1"), check: checkLiveStreamsLimited("You have another page with live updates open")},
+		{flag: "live-streams", set: value("4"), check: checkLiveStreamsLimited("Your account has as many pages with live updates open")},
 		{flag: "max-file-mb", set: value("1"), check: func(t *testing.T, s *flagServer) {
 			pid := s.project(t)
 			wantOK(t, "a file of 1 MB")(s.upload(t, pid, 1<<20))

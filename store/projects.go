@@ -100,11 +100,11 @@ func (db *DB) applyProject(ctx context.Context, tx querier, p *taskd.Project, in
 	if in.Text != nil {
 		p.Text = *in.Text
 	}
-	if in.DateStart != nil {
-		p.DateStart = *in.DateStart
+	if err := taskd.SetDate("datestart", &p.DateStart, in.DateStart); err != nil {
+		return err
 	}
-	if in.DateEnd != nil {
-		p.DateEnd = *in.DateEnd
+	if err := taskd.SetDate("dateend", &p.DateEnd, in.DateEnd); err != nil {
+		return err
 	}
 	if in.ManagerEmail != nil {
 		m, err := db.resolvePerson(ctx, tx, p.AccountID, *in.ManagerEmail, false)

@@ -165,3 +165,7 @@ func (db *DB) SyncForTest(ctx context.Context) (string, error) {
 	err := db.write.QueryRowContext(ctx, query).Scan(&v)
 	return v, err
 }
+
+// RecheckLiveForTest checks every live stream's trust with ctx, as the
+// hub does on a change of trust.
+func (db *DB) RecheckLiveForTest(ctx context.Context) { db.live.recheck(ctx) }

@@ -122,7 +122,40 @@ func TestLiveStreamsEndWithTheirTrust(t *testing.T) {
 		if n := db.LiveStreams(); n != 1 {
 			t.Errorf("%d streams left, want the owner's", n)
 		}
+
+		// Signed out here: the signal ends the stream, with nothing to
+		// deliver.
+		if err := db.CreateSession(ctx, "owner-1"+acct.Slug, owner.Person.ID, expires); err != nil {
+			t.Fatal(err)
+		}
+		signedIn := open(owner, "owner-1"+acct.Slug)
+		if err := db.DeleteSession(ctx, "owner-1"+acct.Slug); err != nil {
+			t.Fatal(err)
+		}
+		if got := drain(t, "a stream signed out here", signedIn); got != "" {
+			t.Errorf("a stream signed out here was handed %q", got)
+		}
 	})
+}
+
+// TestLiveStreamsEndWhenTrustCannotBeRead: a check of trust that fails
+// (here, its context ended) ends the streams it checked, which resume
+// from Last-Event-ID and are checked then, rather than keep them
+// unchecked.
+func TestLiveStreamsEndWhenTrustCannotBeRead(t *testing.T) {
+	db := testdb.New(t, "sqlite").Open(t)
+	acct := testaccount.New(t, db, testaccount.Options{})
+	s, err := db.LiveEvents(context.Background(), taskd.LiveRequest{Viewer: acct.Actor().Viewer()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	db.RecheckLiveForTest(ctx)
+	if got := drain(t, "a stream whose trust could not be read", s); got != "" {
+		t.Errorf("handed %q", got)
+	}
 }
 
 // TestLiveReplayStartsWithSight: a stream resuming from before its

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/taskd/taskd"
+	"github.com/taskd/taskd/importer/source"
 )
 
 // How a person came in (Person.How).
@@ -27,6 +28,14 @@ type Person struct {
 	// Demoted is set for an owner or admin of the source brought in as a
 	// user because Options.Admins did not name them.
 	Demoted bool `json:"demoted,omitempty"`
+}
+
+// CheckAdmins refuses admins (Options.Admins) unless each is an owner or
+// admin of the source, as Run does before it writes anything; a command
+// calls it before it makes the account to import into.
+func CheckAdmins(ctx context.Context, src *source.Client, admins []string) error {
+	r := &run{src: src, opts: Options{Admins: admins}}
+	return r.checkAdmins(ctx)
 }
 
 // checkAdmins reads Options.Admins: each must be an owner or admin of the

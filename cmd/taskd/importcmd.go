@@ -27,10 +27,12 @@ func importAccount(ctx context.Context, e env, args []string) error {
 	sf.register(fs, e.stderr, withKey)
 	fs.StringVar(&sf.publicURL, "public-url", "", "the server's public URL, for the links mailed with --invite (default http://127.0.0.1:8080)")
 	from := fs.String("from", "", "the source account's address: https://NAME.worksection.com, or a taskd's {public-url}/a/{slug} (required)")
-	key := fs.String("key", "", "the source account's administrative API key; a secret, never printed (required)")
+	key := fs.String("key", "", "the source account's administrative API `KEY`, a secret, never printed. "+
+		"Given here, every local user sees it (ps): give it "+keyWays+". One way is required")
+	keyFile := fs.String("key-file", "", "the `PATH` of a file holding the source account's administrative API key, one line, in place of --key")
 	slug := fs.String("account", "", "the slug of the account to write into; made when missing, with --owner-email as its owner (required)")
 	ownerEmail := fs.String("owner-email", "", "the owner of the account when the import makes it: an address new to this taskd, who sets a password through a link")
-	admins := fs.String("admins", "", "the e-mail addresses, comma-separated, of the source's owners and admins who arrive as admins; "+
+	admins := fs.String("admins", "", "the e-mail addresses (`EMAILS`, comma-separated) of the source's owners and admins who arrive as admins; "+
 		"every other owner or admin arrives as a user (the summary says who). Each must be an owner or admin of the source")
 	dryRun := fs.Bool("dry-run", false, "read everything and print what would be made, and who would arrive as what, writing nothing")
 	only := fs.String("only", "", "the families to import, comma-separated: "+strings.Join(importer.Families, ", ")+" (default: all)")
@@ -38,8 +40,14 @@ func importAccount(ctx context.Context, e env, args []string) error {
 	mailFrom := fs.String("mail-from", "", "the sender of the mail of --invite (default taskd@ the host of --public-url)")
 	concurrency := fs.Int("concurrency", source.DefaultConcurrency, "the most requests in flight to the source")
 	asJSON := fs.Bool("json", false, "print the summary as JSON")
-	if err := parseFlags(fs, e, args, "from", "key", "account"); err != nil {
+	if err := parseFlags(fs, e, args, "from", "account"); err != nil {
 		return helpOK(err)
+	}
+	sf.secret("key", "with --key-file PATH, or --key - to read it from standard input")
+	sf.warnExposed() // before the source is read: the key is in ps for the whole run
+	srcKey, err := sourceKey(e, *key, *keyFile, sf.warn)
+	if err != nil {
+		return err
 	}
 	if err := taskd.ValidateSlug(*slug); err != nil {
 		return cliError(err)
@@ -54,7 +62,7 @@ func importAccount(ctx context.Context, e env, args []string) error {
 	if err != nil {
 		return err
 	}
-	src, err := source.New(*from, *key, source.Options{Concurrency: *concurrency})
+	src, err := source.New(*from, srcKey, source.Options{Concurrency: *concurrency})
 	if err != nil {
 		return fmt.Errorf("--from: %w", err)
 	}

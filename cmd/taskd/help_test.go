@@ -35,7 +35,7 @@ var commandFlags = map[string][]string{
 	"master-key reseal":  {"data", "db", "master-key", "old-master-keys"},
 	"backup":             {"data", "db", "to"},
 	"restore":            {"data", "db", "from"},
-	"import":             {"account", "concurrency", "data", "db", "dry-run", "from", "invite", "json", "key", "mail-from", "master-key", "only", "owner-email", "public-url"},
+	"import":             {"account", "admins", "concurrency", "data", "db", "dry-run", "from", "invite", "json", "key", "key-file", "mail-from", "master-key", "only", "owner-email", "public-url"},
 	"listen":             {"addr", "secret"},
 	"version":            {"json"},
 }

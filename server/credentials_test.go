@@ -571,7 +571,7 @@ var trustChanges = map[string]func(v *victim){
 		v.first.SubmitAsOffered(s.Base, v.first.Get(s.Base+"/profile"), "/profile/password",
 			url.Values{"password": {testsite.Password}, "new_password": {"a new password"}}).Location(v.t)
 		if p := v.first.Get(s.Base + "/profile"); p.Status != http.StatusOK {
-			v.t.Errorf("the browser that changed the password was signed out: HTTP %d", p.Status)
+			v.t.Errorf("Password changed × Sessions (cookies): the browser that changed it was signed out (its profile answers HTTP %d), want its session to stay (all but the one that changed it end)", p.Status)
 		}
 	},
 	"E-mail changed (on confirmation)": func(v *victim) { // asked in the first browser, the form as offered

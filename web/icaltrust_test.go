@@ -28,7 +28,7 @@ func TestPasswordChangeOffersToEndTheFeed(t *testing.T) {
 	if strings.Contains(box(), `name="end_feed"`) {
 		t.Fatal("the password form offers to end a feed the person does not have")
 	}
-	feed := feedURL(t, s, b)
+	feed := s.FeedAddress(b)
 	if f := box(); !strings.Contains(f, `name="end_feed" value="1" aria-describedby="password-feed-hint" checked>`) {
 		t.Fatalf("the password form has no ticked box to end the feed:\n%s", f)
 	}
@@ -57,7 +57,7 @@ func TestPasswordChangeOffersToEndTheFeed(t *testing.T) {
 	}
 
 	// A reset ends the new one too.
-	feed = feedURL(t, s, b)
+	feed = s.FeedAddress(b)
 	r := s.Browser()
 	r.Submit(s.Base, r.Get(s.Base+"/reset"), "/reset", url.Values{"email": {testsite.UserEmail}})
 	link := s.LinkIn(t, s.MailTo(t, testsite.UserEmail))

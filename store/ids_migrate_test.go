@@ -33,7 +33,7 @@ const beforeIDs = 35
 // created_at).
 func TestIDsMigrationRepairsReusedIDs(t *testing.T) {
 	ctx := context.Background()
-	d := testdb.New(t, "sqlite")
+	d := testdb.Blank(t, "sqlite")
 	var clock atomic.Int64
 	t0 := time.Now().UTC().Truncate(time.Second)
 	clock.Store(t0.UnixMilli())

@@ -2,7 +2,9 @@ package store
 
 import (
 	"context"
+	"crypto/sha256"
 	"embed"
+	"encoding/hex"
 	"fmt"
 	"io/fs"
 	"sort"
@@ -102,4 +104,21 @@ func newestMigration(d dialect) int {
 		}
 	}
 	return newest
+}
+
+// MigrationsDigest names the migrations this binary carries, for both
+// databases: a hash of their names and text. Two binaries with the same
+// digest make the same schema (tests keep one migrated database per
+// digest to copy, internal/testdb).
+func MigrationsDigest() string {
+	h := sha256.New()
+	for _, dialect := range []string{"sqlite", "postgres"} {
+		entries, _ := fs.ReadDir(migrations, "migrations/"+dialect)
+		for _, e := range entries {
+			body, _ := migrations.ReadFile("migrations/" + dialect + "/" + e.Name())
+			fmt.Fprintf(h, "%s/%s %d\n", dialect, e.Name(), len(body))
+			h.Write(body)
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil))[:16]
 }

@@ -52,7 +52,7 @@ func TestServeFlagsReachWhatTheyConfigure(t *testing.T) {
 		}
 		for _, how := range hows {
 			t.Run(row.flag+"/"+how, func(t *testing.T) {
-				st := storage{data: t.TempDir(), masterKey: testdb.MasterKeyBase64()}
+				st := storage{data: testdb.New(t, "sqlite").Dir, masterKey: testdb.MasterKeyBase64()} // migrated already
 				if row.flag == "db" {
 					st.db = testdb.New(t, "postgres").URL
 				}

@@ -12,8 +12,9 @@
 //     outbox, and the events of changes (event.go) with the notifications
 //     followers are told (notification.go);
 //   - the rules that hold whatever the front end: an input's bounds
-//     (CleanName, CheckDateRange, a cost line's bounds), the rules of
-//     state (CanComplete, CanReopen, CanLogCost …) and of ids (id.go);
+//     (CleanName, CheckDate and CheckDateRange in date.go, a cost line's
+//     bounds), the rules of state (CanComplete, CanReopen, CanLogCost …)
+//     and of ids (id.go);
 //   - permissions: who may do what (authz.go), who sees what — the Viewer
 //     every read takes (viewer.go) — and what a change of trust ends
 //     (trust.go);

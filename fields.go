@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 )
 
 // The types of custom fields: what a field's values are.
@@ -158,7 +157,7 @@ func CheckFieldValue(f CustomField, v string) error {
 			return Invalid(param, "%s is a number of at most %d digits, %d of them after the point", f.Name, MaxNumberDigits, MaxNumberDecimals)
 		}
 	case CustomDate:
-		if t, err := time.Parse(DateLayout, v); err != nil || t.Year() < 1900 || t.Year() > 2999 {
+		if CheckDate(param, v) != nil {
 			return Invalid(param, "%s is a date", f.Name)
 		}
 	case CustomList:

@@ -1,5 +1,7 @@
 package taskd
 
+import "time"
+
 // LiveEvent is a change as a page's live stream tells of it (DESIGN §11):
 // an event of the outbox the viewer sees, in a few words.
 type LiveEvent struct {
@@ -26,4 +28,20 @@ type LiveStream struct {
 	Events <-chan LiveEvent
 	// Close ends the stream; it may be called more than once.
 	Close func()
+}
+
+// LiveRequest is what a page's live stream is opened with.
+type LiveRequest struct {
+	// Viewer is who the stream is for, as the page read them: the stream
+	// ends when they are no longer that (removed, another role).
+	Viewer Viewer
+	// Session is the hash of the sign-in session the stream was opened
+	// with: the stream ends when it does (sign-out, a password changed or
+	// reset, expiry). Empty: the membership alone is checked.
+	Session string
+	// Last is the event the stream resumes after (Last-Event-ID), 0 for
+	// none; Since, when Last is 0 and it is not zero, is when the page
+	// was made (its first stream).
+	Last  int64
+	Since time.Time
 }

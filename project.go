@@ -170,16 +170,3 @@ func CheckText(field, s string) error {
 	}
 	return nil
 }
-
-// DateLayout is the form of a day in the domain and in storage: a task's
-// or a project's DateStart and DateEnd, a cost line's Date (YYYY-MM-DD).
-// Package wire reads the API's other forms into it.
-const DateLayout = "2006-01-02"
-
-// CheckDateRange returns an invalid error when both dates are set and end precedes start.
-func CheckDateRange(start, end string) error {
-	if start != "" && end != "" && end < start {
-		return Invalid("dateend", "End date is before start date")
-	}
-	return nil
-}

@@ -45,13 +45,13 @@ func (s Schedule) Minutes(day string) int64 {
 	return s.Week[d.Weekday()]
 }
 
-// CheckDay refuses a date that is not a day in DateLayout; the error
-// names the date.
+// CheckDay refuses a date that is not a day in DateLayout, or one that
+// CheckDate refuses; the error names the date.
 func CheckDay(day string) error {
 	if d, err := time.Parse(DateLayout, day); err != nil || d.Format(DateLayout) != day {
 		return Invalid(day, "A date is a day, as 2026-03-02")
 	}
-	return nil
+	return CheckDate(day, day)
 }
 
 // Dates lists the days from from to to (DateLayout, both inclusive), in

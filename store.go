@@ -127,15 +127,32 @@ type MemberStore interface {
 	RemoveMember(ctx context.Context, by Actor, personID int64) (TrustEnded, error)
 }
 
+// PasswordChange is a new password and what its change ends beside the
+// person's sessions and links (each offered, ticked, on the profile).
+type PasswordChange struct {
+	Hash string // the new password's hash (secret.HashPassword)
+	// EndGrants ends every authorization of an application the person
+	// gave, in every account.
+	EndGrants bool
+	// EndFeed ends the secret of their calendar feed: its address stops
+	// working.
+	EndFeed bool
+}
+
+// PasswordEnded is what a password change ended beside sessions and links.
+type PasswordEnded struct {
+	Grants int  // authorizations of applications
+	Feed   bool // the calendar feed's secret
+}
+
 // PersonStore keeps people: who they are, their password and profile.
 type PersonStore interface {
 	PersonByEmail(ctx context.Context, email string) (Person, error)
 	PersonByID(ctx context.Context, id int64) (Person, error)
 	// SetPassword changes a person's password hash, and ends every
-	// session and every reset or e-mail link of theirs; with endGrants,
-	// also every authorization of an application they gave, in every
-	// account. It returns how many authorizations ended.
-	SetPassword(ctx context.Context, personID int64, hash string, endGrants bool) (int, error)
+	// session and every reset or e-mail link of theirs, and what the
+	// change asks to end beside them; it says what ended.
+	SetPassword(ctx context.Context, personID int64, c PasswordChange) (PasswordEnded, error)
 	// SetProfile changes a person's names and profile.
 	SetProfile(ctx context.Context, personID int64, first, last string, p Profile) (Person, error)
 }

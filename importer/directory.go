@@ -9,9 +9,11 @@ import (
 )
 
 // teams brings over the source's teams by title, then who is on them: a
-// member's team is the one their user record names (get_users' group,
-// which Worksection and taskd both send). Someone not a member (yet)
-// gets theirs on the run after they join.
+// member the import brought in (made, or invited and joined) is put on
+// the team their user record names (get_users' group, which Worksection
+// and taskd both send). Someone not a member (yet) gets theirs on the run
+// after they join. A member the import met here (the owner too) stays on
+// their team: an import changes nothing of theirs (DESIGN §13).
 func (r *run) teams(ctx context.Context, c *Count) error {
 	list, err := r.src.Teams(ctx)
 	if err != nil {
@@ -42,10 +44,18 @@ func (r *run) teams(ctx context.Context, c *Count) error {
 	if err != nil {
 		return err
 	}
+	people, err := r.mappings(ctx, "person")
+	if err != nil {
+		return err
+	}
 	for _, u := range users {
 		m, ok := r.member(source.Person{Email: u.Email})
 		if u.Group == "" || !ok || m.Team == u.Group {
 			continue // no team, not a member (reported by people), or on it
+		}
+		if !broughtIn(people[u.ID].Fingerprint) {
+			r.skip(FamilyTeams, u.ID, "%s was a member here before the import: kept %s, not put on the team %q", m.Email, teamOf(m), u.Group)
+			continue
 		}
 		c.Updated++
 		if r.opts.DryRun {
@@ -56,6 +66,21 @@ func (r *run) teams(ctx context.Context, c *Count) error {
 		}
 	}
 	return nil
+}
+
+// broughtIn says whether a member mapped with the fingerprint fp is one
+// because of the import (made, or invited and joined; a dry run has not
+// rewritten "making" or "invited" yet), not one it met.
+func broughtIn(fp string) bool {
+	return fp == personMaking || fp == personMade || fp == personInvited || fp == personJoined
+}
+
+// teamOf names a member's team in the report.
+func teamOf(m taskd.Member) string {
+	if m.Team == "" {
+		return "on no team"
+	}
+	return "on the team " + quote(m.Team)
 }
 
 // contacts brings over the contact folders, then the contacts (each in

@@ -114,6 +114,12 @@ type Options struct {
 	ProgressEvery time.Duration
 	// Now is the clock of the progress lines; time.Now when nil.
 	Now func() time.Time
+	// Admins are the addresses (the command's --admins) of the source's
+	// owners and admins who arrive as admins; every other owner or admin
+	// of the source arrives as a user (DESIGN §13). Run refuses an
+	// address that is not an owner or admin of the source. A member here
+	// already keeps their role: an import changes no member's role.
+	Admins []string
 }
 
 // Count is what a run did with one family.
@@ -140,7 +146,10 @@ type Summary struct {
 	Account  string  `json:"account"`
 	DryRun   bool    `json:"dry_run"`
 	Families []Count `json:"families"`
-	Skipped  []Skip  `json:"skipped"`
+	// People are everyone the run made a member or invited (a dry run:
+	// would have), in the source's order, with their roles.
+	People  []Person `json:"people"`
+	Skipped []Skip   `json:"skipped"`
 }
 
 // Run imports the source account into dst.Account.
@@ -165,6 +174,9 @@ func Run(ctx context.Context, src *source.Client, dst Dest, opts Options) (Summa
 		return r.sum, err
 	}
 	if err := r.loadInvited(ctx); err != nil {
+		return r.sum, err
+	}
+	if err := r.checkAdmins(ctx); err != nil {
 		return r.sum, err
 	}
 	steps := []struct {
@@ -226,6 +238,8 @@ type run struct {
 	// have.
 	members map[string]taskd.Member
 	invited map[string]taskd.Role
+	// admins are Options.Admins, normalized (checkAdmins).
+	admins map[string]bool
 	// tagIDs are local tag ids (as text) by source tag id, of both kinds
 	// ("task:ID", "project:ID").
 	tagIDs map[string]string

@@ -366,7 +366,8 @@ func (rc *receiver) seen() []string {
 // a new account of a second taskd (on each database), and compares the
 // two through the API once the person invited accepts, with no run;
 // imports again (nothing new), changes the source and imports again (the
-// destination follows). No webhook of the
+// destination follows). The destination's owner, on the source's team
+// "Board" there, stays on no team here (asImported). No webhook of the
 // destination fires for imported history.
 func TestImportTaskd(t *testing.T) {
 	testsite.Each(t, func(t *testing.T, d *testsite.Site) {
@@ -469,7 +470,7 @@ func TestImportTaskd(t *testing.T) {
 		// assigned to her, her subscription, her place on the team), with
 		// no run.
 		accept(t, d, testsite.UserEmail)
-		same(t, "after Uma accepted", read(t, movedURL, key), read(t, src.AccountURL(), src.Key))
+		same(t, "after Uma accepted", read(t, movedURL, key), asImported(read(t, src.AccountURL(), src.Key), testsite.OwnerEmail))
 		// What the owner hid for Nina, Nina sees there and Uma does not:
 		// the task, its subtask and the comment.
 		seesHidden(t, d.Store, acct.ID, map[string]bool{nina: true, testsite.UserEmail: false})
@@ -498,7 +499,7 @@ func TestImportTaskd(t *testing.T) {
 		if n := p.downloads.count(); n != 1 {
 			t.Errorf("after the change: %d downloads, want the new file's", n)
 		}
-		same(t, "after the source changed", read(t, movedURL, key), read(t, src.AccountURL(), src.Key))
+		same(t, "after the source changed", read(t, movedURL, key), asImported(read(t, src.AccountURL(), src.Key), testsite.OwnerEmail))
 
 		// No webhook fired for the history: a change made now through the
 		// API is the first and only delivery.

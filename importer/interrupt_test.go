@@ -170,3 +170,44 @@ func TestImportInterrupted(t *testing.T) {
 		}
 	})
 }
+
+// afterMember is the destination's store with the run stopped right after
+// the first member it makes is written: a kill between the member's
+// commit and the mapping that says the import made them.
+type afterMember struct {
+	*store.DB
+	cancel context.CancelFunc
+}
+
+func (a *afterMember) AddMember(ctx context.Context, accountID int64, np taskd.NewPerson, role taskd.Role) (taskd.Person, error) {
+	p, err := a.DB.AddMember(ctx, accountID, np, role)
+	a.cancel()
+	if err == nil {
+		err = context.Canceled
+	}
+	return p, err
+}
+
+// TestImportStoppedAfterMakingAMember: a run stopped right after it made
+// Nina a member, before it mapped her, leaves her the import's: the next
+// run puts her on her team (it puts no member it did not bring in on one),
+// and the account is the source's.
+func TestImportStoppedAfterMakingAMember(t *testing.T) {
+	testsite.Each(t, func(t *testing.T, d *testsite.Site) {
+		p := newPair(t, d)
+		d.AddMember("moved", testsite.UserEmail, "Uma", "User", taskd.RoleUser)
+		ctx, cancel := context.WithCancel(context.Background())
+		_, err := importer.Run(ctx, p.client, p.dest(&afterMember{DB: d.Store, cancel: cancel}), importer.Options{})
+		cancel()
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("the stopped run: %v", err)
+		}
+		if _, err := d.Store.MemberByEmail(context.Background(), p.acct.ID, nina); err != nil {
+			t.Fatalf("Nina was not made before the stop: %v", err)
+		}
+		if _, err := importer.Run(context.Background(), p.client, p.dest(d.Store), importer.Options{}); err != nil {
+			t.Fatal(err)
+		}
+		p.same(t, "after the run that followed")
+	})
+}

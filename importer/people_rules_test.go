@@ -60,10 +60,10 @@ func rolesSource(t *testing.T) *source.Client {
 // TestImportPeopleRules imports rolesSource into an account whose owner
 // is someone else, where Gina is a guest and Rita a reader, and where Ivan
 // is registered (in another account). A dry run adds and invites nobody.
-// The run makes the source's owner an admin (the account keeps its one
-// owner), the others members with their roles, and invites Ivan; a guest's
-// or reader's task and comments are written by the owner, an admin's in
-// her name; what names Ivan is written without him until he accepts, then
+// The run makes the source's owner and its admin users (nobody named them
+// admins, issue 46), the others members with their roles, and invites
+// Ivan; a guest's or reader's task and comments are written by the owner,
+// a user's in their name; what names Ivan is written without him until he accepts, then
 // it is his; every object keeps the source's creation date; the imported
 // history leaves no notification for a digest. The same source imported
 // into a second account is made there in full: mappings are the
@@ -124,7 +124,7 @@ func TestImportPeopleRules(t *testing.T) {
 			t.Fatal(err)
 		}
 		want := maps.Clone(before)
-		want[sofia], want[adam], want[gus] = taskd.RoleAdmin, taskd.RoleAdmin, taskd.RoleGuest
+		want[sofia], want[adam], want[gus] = taskd.RoleUser, taskd.RoleUser, taskd.RoleGuest
 		eq(t, "members after the run", roles(), want)
 		eq(t, "invitations after the run", invited(), map[string]taskd.Role{ivan: taskd.RoleUser})
 

@@ -98,6 +98,29 @@ func (l *liveStream) until(t *testing.T, what string, done func(liveMsg) bool) [
 	}
 }
 
+// carries reads messages until one satisfies done (true) or the stream
+// ends (false: the server closed it without such a message), and returns
+// what it read; it fails when neither happens within 20 s.
+func (l *liveStream) carries(t *testing.T, what string, done func(liveMsg) bool) (bool, []liveMsg) {
+	t.Helper()
+	var got []liveMsg
+	deadline := time.After(20 * time.Second)
+	for {
+		select {
+		case m, ok := <-l.msgs:
+			if !ok {
+				return false, got
+			}
+			if got = append(got, m); done(m) {
+				return true, got
+			}
+		case <-deadline:
+			t.Fatalf("the stream neither carried %s nor ended within 20 s; got %s", what, titles(got))
+			return false, got
+		}
+	}
+}
+
 // rest reads what arrives within d.
 func (l *liveStream) rest(d time.Duration) []liveMsg {
 	var got []liveMsg

@@ -7,6 +7,7 @@ import (
 
 	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/api"
+	"github.com/taskd/taskd/internal/admit"
 	"github.com/taskd/taskd/internal/buildinfo"
 	"github.com/taskd/taskd/internal/upload"
 	"github.com/taskd/taskd/oauth"
@@ -53,7 +54,8 @@ func routes(ctx context.Context, c Config, batch *ratelimit.Batch) (http.Handler
 	pageCfg := web.Config{Reads: c.Store, Accounts: c.Store, Directory: c.Store, Invitations: c.Store, Sessions: c.Store,
 		Apps: c.Store, Webhooks: c.Store, Counts: c.Store, OAuth: auth, Sealer: c.Sealer, Log: c.Log, Now: c.Now,
 		AccountURL: acctURL, Secure: c.secure(), TrustProxy: c.TrustProxy, People: folks, ShowMail: c.ShowMail, Outbox: c.Mail,
-		FileLimits: limits, Uploads: uploads, Work: changes, Calendar: c.Store, Live: c.Store}
+		FileLimits: limits, Uploads: uploads, Work: changes, Calendar: c.Store, Live: c.Store,
+		LiveStreams: admit.New(c.Limits.Live)}
 	if c.Hooks != nil { // a nil *webhook.Service would make a non-nil interface
 		pageCfg.Hooks = c.Hooks
 	}

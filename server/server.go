@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/taskd/taskd"
+	"github.com/taskd/taskd/internal/admit"
 	"github.com/taskd/taskd/internal/upload"
 	"github.com/taskd/taskd/mail"
 	"github.com/taskd/taskd/metrics"
@@ -76,6 +77,9 @@ type Limits struct {
 	// Uploads bounds the uploads in flight on this process and paces
 	// them; zero: no bound in flight, the default pace.
 	Uploads upload.Limits
+	// Live bounds the pages' live streams this process serves at once;
+	// zero: no bound.
+	Live admit.Limits
 	// Flush is how long the rate-limit counts of a request wait in memory
 	// before they reach the database with the others' (a second when
 	// zero); Serve flushes them when it stops.

@@ -65,8 +65,7 @@ func TestRemovalEndsWhatTheMembershipGave(t *testing.T) {
 		// The owner removes her.
 		owner := s.SignedIn(testsite.OwnerEmail)
 		people = owner.Get(s.Base + acct + "/people")
-		removeAt := strings.Replace(testsite.RoleForm(t, people, adaEmail), "/role", "/remove", 1)
-		owner.Submit(s.Base, people, removeAt, nil).Location(t)
+		owner.Submit(s.Base, people, testsite.RemoveForm(t, people, adaEmail), nil).Location(t)
 		msg := notice(owner.Get(s.Base + acct + "/people"))
 		for _, want := range []string{"Ada Admin was removed", "1 invitation they sent was cancelled", "1 authorization they gave an application was revoked",
 			"1 webhook they made was disabled", "The API key they were shown was revoked"} {

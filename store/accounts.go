@@ -250,7 +250,7 @@ func (db *DB) SetRole(ctx context.Context, by taskd.Actor, personID int64, role 
 		return ended, taskd.Forbidden("role", "Your role (%s) may not make someone %s", by.Role, role)
 	}
 	accountID := by.AccountID
-	err := db.tx(ctx, "set role", func(tx querier) error {
+	err := db.trustTx(ctx, "set role", func(tx querier) error {
 		var current string
 		err := tx.QueryRowContext(ctx, db.d.q(`SELECT role FROM members WHERE account_id = ? AND person_id = ?`), accountID, personID).Scan(&current)
 		if errors.Is(err, sql.ErrNoRows) {
@@ -262,9 +262,12 @@ func (db *DB) SetRole(ctx context.Context, by taskd.Actor, personID int64, role 
 		if taskd.Role(current) == taskd.RoleOwner {
 			return taskd.Forbidden("role", "The owner's role cannot be changed")
 		}
-		_, err = tx.ExecContext(ctx, db.d.q(`UPDATE members SET role = ? WHERE account_id = ? AND person_id = ?`), string(role), accountID, personID)
-		if err != nil {
-			return err
+		if taskd.Role(current) != role { // a new sight begins (sightBegan)
+			_, err = tx.ExecContext(ctx, db.d.q(`UPDATE members SET role = ?, role_since = ? WHERE account_id = ? AND person_id = ?`),
+				string(role), ms(db.now()), accountID, personID)
+			if err != nil {
+				return err
+			}
 		}
 		ended, err = db.trustChanged(ctx, tx, accountID, personID, role)
 		return err

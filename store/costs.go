@@ -243,8 +243,8 @@ func (db *DB) applyCost(ctx context.Context, tx querier, c *taskd.Cost, in taskd
 	if in.Comment != nil {
 		c.Comment = *in.Comment
 	}
-	if in.Date != nil {
-		c.Date = *in.Date
+	if err := taskd.SetDate("date", &c.Date, in.Date); err != nil {
+		return err
 	}
 	if in.ByRate && in.Minutes != nil {
 		var rate sql.NullInt64

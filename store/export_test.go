@@ -165,3 +165,33 @@ func (db *DB) SyncForTest(ctx context.Context) (string, error) {
 	err := db.write.QueryRowContext(ctx, query).Scan(&v)
 	return v, err
 }
+
+// RecheckLiveForTest checks every live stream's trust with ctx, as the
+// hub does on a change of trust.
+func (db *DB) RecheckLiveForTest(ctx context.Context) { db.live.recheck(ctx) }
+
+// OpenAtSchemaForTest opens the database as Open does, applying the
+// migrations up to the version only: a database as an older taskd left
+// it, for the test of a newer migration.
+func OpenAtSchemaForTest(ctx context.Context, o Options, version int) (*DB, error) {
+	o.schema = version
+	return Open(ctx, o)
+}
+
+// ApplyWithoutForeignKeysForTest applies body as a SQLite migration of the
+// version marked with foreignKeysOff is applied.
+func (db *DB) ApplyWithoutForeignKeysForTest(ctx context.Context, version int, body string) error {
+	return db.applyWithoutForeignKeys(ctx, "test", version, body)
+}
+
+// ForeignKeysForTest is PRAGMA foreign_keys on the write connection.
+func (db *DB) ForeignKeysForTest(ctx context.Context) (int, error) {
+	var on int
+	err := db.write.QueryRowContext(ctx, `PRAGMA foreign_keys`).Scan(&on)
+	return on, err
+}
+
+// QueryRowForTest reads one row of a query on the write connection.
+func (db *DB) QueryRowForTest(ctx context.Context, query string, dest ...any) error {
+	return db.write.QueryRowContext(ctx, db.d.q(query)).Scan(dest...)
+}

@@ -28,6 +28,13 @@ func (db *DB) SetICalToken(ctx context.Context, personID int64, hash string) (ti
 	return now, err
 }
 
+// endFeed ends the person's feed secret, if they have one, and reports
+// whether they had.
+func (db *DB) endFeed(ctx context.Context, tx querier, personID int64) (bool, error) {
+	n, err := count(tx.ExecContext(ctx, db.d.q(`DELETE FROM ical_tokens WHERE person_id = ?`), personID))
+	return n > 0, err
+}
+
 // ICalTokenSet returns when the person's feed secret was set; not found
 // ("feed") when they have none.
 func (db *DB) ICalTokenSet(ctx context.Context, personID int64) (time.Time, error) {

@@ -106,11 +106,12 @@ func (db *DB) RequestReset(ctx context.Context, email string, l taskd.Link, mail
 
 // ResetPassword sets the password of the link's person and signs them out
 // everywhere; every reset link of theirs stops working, and every
-// authorization of an application they gave ends: a reset is for an
-// account whose password may be known to someone else.
+// authorization of an application they gave ends, and their calendar
+// feed's secret: a reset is for an account whose password may be known
+// to someone else.
 func (db *DB) ResetPassword(ctx context.Context, hash, passwordHash string) (taskd.Person, error) {
 	var p taskd.Person
-	err := db.tx(ctx, "reset password", func(tx querier) error {
+	err := db.trustTx(ctx, "reset password", func(tx querier) error {
 		l, err := db.takeLink(ctx, tx, hash, "reset")
 		if err != nil {
 			return err
@@ -122,6 +123,9 @@ func (db *DB) ResetPassword(ctx context.Context, hash, passwordHash string) (tas
 			return err
 		}
 		if _, err := db.endPersonGrants(ctx, tx, l.personID); err != nil {
+			return err
+		}
+		if _, err := db.endFeed(ctx, tx, l.personID); err != nil {
 			return err
 		}
 		p, err = db.personByID(ctx, tx, l.personID)

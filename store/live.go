@@ -31,6 +31,10 @@ const (
 	liveGapRetry = 50 * time.Millisecond
 	// livePoll is the fallback read, for signals lost.
 	livePoll = 2 * time.Second
+	// liveTrustPoll is how often every stream's trust is checked, for a
+	// change of trust whose signal was lost (each delivery checks it
+	// anyway).
+	liveTrustPoll = time.Minute
 	// LiveWindow is how old an event a stream resumes from may be, and
 	// LiveReplay how many events it may have missed; beyond either the
 	// page reloads.
@@ -55,31 +59,37 @@ type liveHub struct {
 
 // liveSub is one stream.
 type liveSub struct {
-	v     taskd.Viewer
-	after int64 // hand out only events after this id
-	c     chan taskd.LiveEvent
-	ended bool
+	v       taskd.Viewer
+	session string // the hash of its sign-in session; "": none checked
+	after   int64  // hand out only events after this id
+	c       chan taskd.LiveEvent
+	ended   bool
 }
 
 func newLiveHub(db *DB) *liveHub {
 	return &liveHub{db: db, streams: map[int64]map[*liveSub]struct{}{}}
 }
 
-// LiveEvents opens a live stream of the events the viewer sees, resuming
-// after the event last when it is not 0, or else from the time since
-// when it is not zero (a page's first stream, from when the page was
-// made): the missed events come in Replay, or Reload is set when they
-// go back further than LiveWindow, are more than LiveReplay, or last is
-// not the account's.
-func (db *DB) LiveEvents(ctx context.Context, v taskd.Viewer, last int64, since time.Time) (taskd.LiveStream, error) {
+// LiveEvents opens a live stream of the events r.Viewer sees, resuming
+// after the event r.Last when it is not 0, or else from r.Since when it
+// is not zero (a page's first stream, from when the page was made): the
+// missed events come in Replay, or Reload is set when they go back
+// further than LiveWindow, are more than LiveReplay, or Last is not the
+// account's. A replay leaves out what was written before the viewer's
+// sight of it began (liveSight). The stream ends when its trust does
+// (liveTrusted): its session ended, its person removed or given another
+// role.
+func (db *DB) LiveEvents(ctx context.Context, r taskd.LiveRequest) (taskd.LiveStream, error) {
 	h := db.live
 	h.start.Do(func() {
 		wake := db.sig.subscribe(kindEvents)
-		db.sig.wg.Go(func() { h.run(db.sig.ctx, wake) })
+		trust := db.sig.subscribe(kindTrust)
+		db.sig.wg.Go(func() { h.run(db.sig.ctx, wake, trust) })
 	})
 	if err := h.readCursor(ctx); err != nil {
 		return taskd.LiveStream{}, err
 	}
+	v, last := r.Viewer, r.Last
 	h.mu.Lock()
 	if h.db.sig.ctx.Err() != nil {
 		h.mu.Unlock()
@@ -88,7 +98,7 @@ func (db *DB) LiveEvents(ctx context.Context, v taskd.Viewer, last int64, since 
 	// The hub hands this stream what comes after cursor; the store has
 	// the rest.
 	cursor := h.cursor
-	sub := &liveSub{v: v, after: max(last, cursor), c: make(chan taskd.LiveEvent, liveBuffer)}
+	sub := &liveSub{v: v, session: r.Session, after: max(last, cursor), c: make(chan taskd.LiveEvent, liveBuffer)}
 	if h.streams[v.AccountID] == nil {
 		h.streams[v.AccountID] = map[*liveSub]struct{}{}
 	}
@@ -101,8 +111,8 @@ func (db *DB) LiveEvents(ctx context.Context, v taskd.Viewer, last int64, since 
 	switch {
 	case last != 0:
 		replay, reload, err = db.liveReplay(ctx, v, last, cursor)
-	case !since.IsZero():
-		replay, reload, err = db.liveSince(ctx, v, since, cursor)
+	case !r.Since.IsZero():
+		replay, reload, err = db.liveSince(ctx, v, r.Since, cursor)
 	default:
 		return s, nil
 	}
@@ -175,15 +185,25 @@ func (h *liveHub) endLocked(sub *liveSub) {
 }
 
 // run hands out new events on every wake, a fallback poll, and while a
-// gap holds events back, until ctx ends; then it ends every stream.
-func (h *liveHub) run(ctx context.Context, wake <-chan struct{}) {
+// gap holds events back, and ends the streams whose trust ended when a
+// change of trust commits (and every liveTrustPoll, for a signal lost),
+// until ctx ends; then it ends every stream.
+func (h *liveHub) run(ctx context.Context, wake, trust <-chan struct{}) {
 	defer h.db.EndLiveStreams()
 	poll := time.NewTimer(livePoll)
 	defer poll.Stop()
+	trustPoll := time.NewTicker(liveTrustPoll)
+	defer trustPoll.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return
+		case <-trust:
+			h.recheck(ctx)
+			continue
+		case <-trustPoll.C:
+			h.recheck(ctx)
+			continue
 		case <-wake:
 		case <-poll.C:
 		}
@@ -263,6 +283,9 @@ func (h *liveHub) hand(ctx context.Context, evs []liveRow, next int64) {
 	}
 	h.mu.Unlock()
 	for acct, rows := range byAccount {
+		// Nothing is handed to a stream whose trust ended, whether or not
+		// its change of trust was signalled yet.
+		h.dropUntrusted(ctx, acct, viewers[acct])
 		ids := make([]int64, len(rows))
 		for i, e := range rows {
 			ids[i] = e.event.ID

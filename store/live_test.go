@@ -25,11 +25,11 @@ func TestLiveDropsSlowStreams(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		slow, err := db.LiveEvents(ctx, owner.Viewer(), 0, time.Time{})
+		slow, err := db.LiveEvents(ctx, taskd.LiveRequest{Viewer: owner.Viewer()})
 		if err != nil {
 			t.Fatal(err)
 		}
-		fast, err := db.LiveEvents(ctx, owner.Viewer(), 0, time.Time{})
+		fast, err := db.LiveEvents(ctx, taskd.LiveRequest{Viewer: owner.Viewer()})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -55,21 +55,56 @@ func (db *DB) liveReplay(ctx context.Context, v taskd.Viewer, last, upto int64) 
 	if fromMS(at).Before(db.now().Add(-LiveWindow)) {
 		return nil, true, nil
 	}
+	if began, err := db.sightBegan(ctx, v); err != nil || began > at {
+		return nil, err == nil, err
+	}
 	seen := eventsSeen(v)
 	args := append([]any{v.AccountID, last, upto}, seen.args...)
 	return db.liveRows(ctx, `e.account_id = ? AND e.id > ? AND e.id <= ?`+seen.where(), append(args, LiveReplay+1))
 }
 
 // liveSince reads the events written since t up to upto that the viewer
-// sees, for a page's first stream; reload when t is older than
-// LiveWindow or more than LiveReplay events are missed.
+// sees, for a page's first stream, leaving out those written before the
+// viewer's sight began (sightBegan: the page was made with it, or around
+// when it began); reload when t is older than LiveWindow or more than
+// LiveReplay events are missed.
 func (db *DB) liveSince(ctx context.Context, v taskd.Viewer, t time.Time, upto int64) (evs []taskd.LiveEvent, reload bool, err error) {
 	if t.Before(db.now().Add(-LiveWindow)) {
 		return nil, true, nil
 	}
+	began, err := db.sightBegan(ctx, v)
+	if err != nil {
+		return nil, false, err
+	}
 	seen := eventsSeen(v)
-	args := append([]any{v.AccountID, ms(t), upto}, seen.args...)
+	args := append([]any{v.AccountID, max(ms(t), began), upto}, seen.args...)
 	return db.liveRows(ctx, `e.account_id = ? AND e.created_at >= ? AND e.id <= ?`+seen.where(), append(args, LiveReplay+1))
+}
+
+// sightBegan is when the viewer's sight of the account as it is now
+// began (Unix milliseconds): when they joined or were given their role,
+// and for a role limited to its teams' projects, when they last joined a
+// project's team. A joiner is not told of what was written before they
+// could see it (a task deleted before they joined a team, say): a stream
+// resuming from an event before it reloads instead of replaying (its page
+// was made for another sight), and a page's first stream replays only
+// what came after it. 0 for the administrative key.
+func (db *DB) sightBegan(ctx context.Context, v taskd.Viewer) (int64, error) {
+	if v.Key {
+		return 0, nil
+	}
+	q := `SELECT COALESCE(m.role_since, m.created_at) AS x FROM members m WHERE m.account_id = ? AND m.person_id = ?`
+	args := []any{v.AccountID, v.PersonID}
+	if v.Role.Limited() {
+		q += ` UNION ALL SELECT COALESCE(pm.added_at, 0) FROM project_members pm JOIN projects p ON p.id = pm.project_id
+			WHERE p.account_id = ? AND pm.person_id = ?`
+		args = append(args, v.AccountID, v.PersonID)
+	}
+	var began sql.NullInt64
+	if err := db.reader.QueryRowContext(ctx, db.d.q(`SELECT MAX(x) FROM (`+q+`) s`), args...).Scan(&began); err != nil {
+		return 0, taskd.Internal("live sight", err)
+	}
+	return began.Int64, nil
 }
 
 // liveRows reads the events of a replay, at most LiveReplay (reload when

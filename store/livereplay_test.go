@@ -34,7 +34,7 @@ func liveClock(t *testing.T, d testdb.DB) (*store.DB, *atomic.Int64, time.Time) 
 // and whether it reloads.
 func resume(t *testing.T, db *store.DB, v taskd.Viewer, last int64, since time.Time) ([]taskd.LiveEvent, bool) {
 	t.Helper()
-	s, err := db.LiveEvents(context.Background(), v, last, since)
+	s, err := db.LiveEvents(context.Background(), taskd.LiveRequest{Viewer: v, Last: last, Since: since})
 	if err != nil {
 		t.Fatal(err)
 	}

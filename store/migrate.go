@@ -2,7 +2,9 @@ package store
 
 import (
 	"context"
+	"crypto/sha256"
 	"embed"
+	"encoding/hex"
 	"fmt"
 	"io/fs"
 	"sort"
@@ -41,34 +43,54 @@ func (db *DB) migrate(ctx context.Context) error {
 		if err != nil {
 			return fmt.Errorf("store: migration %s: name must start with a number", e.Name())
 		}
+		if db.schema != 0 && version > db.schema {
+			break
+		}
 		body, err := migrations.ReadFile(dir + "/" + e.Name())
 		if err != nil {
 			return fmt.Errorf("store: read migration %s: %w", e.Name(), err)
 		}
-		err = db.tx(ctx, "migrate", func(tx querier) error {
-			if db.d.name == "postgres" {
-				if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(7210001)`); err != nil {
-					return err
-				}
-			}
-			var n int
-			if err := tx.QueryRowContext(ctx, db.d.q(`SELECT COUNT(*) FROM schema_migrations WHERE version = ?`), version).Scan(&n); err != nil {
-				return err
-			}
-			if n > 0 {
-				return nil
-			}
-			if _, err := tx.ExecContext(ctx, string(body)); err != nil {
-				return fmt.Errorf("apply %s: %w", e.Name(), err)
-			}
-			_, err := tx.ExecContext(ctx, db.d.q(`INSERT INTO schema_migrations (version) VALUES (?)`), version)
-			return err
-		})
-		if err != nil {
+		apply := db.applyMigration
+		if db.d.name == "sqlite" && strings.HasPrefix(string(body), foreignKeysOff+"\n") {
+			apply = db.applyWithoutForeignKeys
+		}
+		if err := apply(ctx, e.Name(), version, string(body)); err != nil {
 			return fmt.Errorf("store: %w", taskd.AsError(err).Err)
 		}
 	}
 	return nil
+}
+
+// applyMigration applies one migration in a transaction of its own,
+// unless another process has applied it meanwhile.
+func (db *DB) applyMigration(ctx context.Context, name string, version int, body string) error {
+	return db.tx(ctx, "migrate", func(tx querier) error {
+		if db.d.name == "postgres" {
+			if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(7210001)`); err != nil {
+				return err
+			}
+		}
+		if done, err := db.migrated(ctx, tx, version); done || err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, body); err != nil {
+			return fmt.Errorf("apply %s: %w", name, err)
+		}
+		return db.recordMigration(ctx, tx, version)
+	})
+}
+
+// migrated reports whether the migration of the version is recorded.
+func (db *DB) migrated(ctx context.Context, q querier, version int) (bool, error) {
+	var n int
+	err := q.QueryRowContext(ctx, db.d.q(`SELECT COUNT(*) FROM schema_migrations WHERE version = ?`), version).Scan(&n)
+	return n > 0, err
+}
+
+// recordMigration records the migration of the version as applied.
+func (db *DB) recordMigration(ctx context.Context, q querier, version int) error {
+	_, err := q.ExecContext(ctx, db.d.q(`INSERT INTO schema_migrations (version) VALUES (?)`), version)
+	return err
 }
 
 // newestMigration is the highest migration version the binary carries
@@ -82,4 +104,21 @@ func newestMigration(d dialect) int {
 		}
 	}
 	return newest
+}
+
+// MigrationsDigest names the migrations this binary carries, for both
+// databases: a hash of their names and text. Two binaries with the same
+// digest make the same schema (tests keep one migrated database per
+// digest to copy, internal/testdb).
+func MigrationsDigest() string {
+	h := sha256.New()
+	for _, dialect := range []string{"sqlite", "postgres"} {
+		entries, _ := fs.ReadDir(migrations, "migrations/"+dialect)
+		for _, e := range entries {
+			body, _ := migrations.ReadFile("migrations/" + dialect + "/" + e.Name())
+			fmt.Fprintf(h, "%s/%s %d\n", dialect, e.Name(), len(body))
+			h.Write(body)
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil))[:16]
 }

@@ -279,18 +279,24 @@ func (db *DB) subscribe(ctx context.Context, tx querier, taskID, personID int64,
 }
 
 // SetPassword changes a person's password hash, and ends every session
-// and every reset or e-mail link of theirs, and with endGrants every
-// authorization of an application they gave.
-func (db *DB) SetPassword(ctx context.Context, personID int64, hash string, endGrants bool) (int, error) {
-	ended := 0
-	err := db.tx(ctx, "set password", func(tx querier) error {
-		ended = 0
-		res, err := tx.ExecContext(ctx, db.d.q(`UPDATE persons SET password_hash = ? WHERE id = ?`), hash, personID)
+// and every reset or e-mail link of theirs, and what c asks to end beside
+// them: every authorization of an application they gave, their calendar
+// feed's secret.
+func (db *DB) SetPassword(ctx context.Context, personID int64, c taskd.PasswordChange) (taskd.PasswordEnded, error) {
+	var ended taskd.PasswordEnded
+	err := db.trustTx(ctx, "set password", func(tx querier) error {
+		ended = taskd.PasswordEnded{}
+		res, err := tx.ExecContext(ctx, db.d.q(`UPDATE persons SET password_hash = ? WHERE id = ?`), c.Hash, personID)
 		if err := oneRow(res, err, "person"); err != nil {
 			return err
 		}
-		if endGrants {
-			if ended, err = db.endPersonGrants(ctx, tx, personID); err != nil {
+		if c.EndGrants {
+			if ended.Grants, err = db.endPersonGrants(ctx, tx, personID); err != nil {
+				return err
+			}
+		}
+		if c.EndFeed {
+			if ended.Feed, err = db.endFeed(ctx, tx, personID); err != nil {
 				return err
 			}
 		}
@@ -327,7 +333,7 @@ func (db *DB) RemoveMember(ctx context.Context, by taskd.Actor, personID int64) 
 	if err := taskd.Authorize(by, taskd.PermManagePeople); err != nil {
 		return ended, err
 	}
-	err := db.tx(ctx, "remove member", func(tx querier) error {
+	err := db.trustTx(ctx, "remove member", func(tx querier) error {
 		var role string
 		err := tx.QueryRowContext(ctx, db.d.q(`SELECT role FROM members WHERE account_id = ? AND person_id = ?`), by.AccountID, personID).Scan(&role)
 		if errors.Is(err, sql.ErrNoRows) {

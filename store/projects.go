@@ -100,11 +100,11 @@ func (db *DB) applyProject(ctx context.Context, tx querier, p *taskd.Project, in
 	if in.Text != nil {
 		p.Text = *in.Text
 	}
-	if in.DateStart != nil {
-		p.DateStart = *in.DateStart
+	if err := taskd.SetDate("datestart", &p.DateStart, in.DateStart); err != nil {
+		return err
 	}
-	if in.DateEnd != nil {
-		p.DateEnd = *in.DateEnd
+	if err := taskd.SetDate("dateend", &p.DateEnd, in.DateEnd); err != nil {
+		return err
 	}
 	if in.ManagerEmail != nil {
 		m, err := db.resolvePerson(ctx, tx, p.AccountID, *in.ManagerEmail, false)
@@ -191,8 +191,8 @@ func (db *DB) changeTeam(ctx context.Context, tx querier, accountID, projectID i
 	}
 	if how != teamLeave {
 		for _, id := range ids {
-			if _, err := tx.ExecContext(ctx, db.d.q(`INSERT INTO project_members (project_id, person_id) VALUES (?, ?) ON CONFLICT DO NOTHING`),
-				projectID, id); err != nil {
+			if _, err := tx.ExecContext(ctx, db.d.q(`INSERT INTO project_members (project_id, person_id, added_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING`),
+				projectID, id, ms(db.now())); err != nil {
 				return ended, err
 			}
 		}

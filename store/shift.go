@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"strings"
-	"time"
 
 	"github.com/taskd/taskd"
 )
@@ -69,7 +68,9 @@ func (db *DB) tasksByID(ctx context.Context, q querier, v taskd.Viewer, ids []in
 // ShiftDependents moves the start and due dates of the tasks that depend
 // on a task (Dependents, as by sees them) by days, in one transaction,
 // each an ordinary update_task; a task without dates is left as it is.
-// It returns the tasks it moved.
+// It returns the tasks it moved. Every date lands where update_task would
+// take it (taskd.ShiftTaskDates): when any would not, the shift is refused
+// as a whole, invalid on "days" naming that task, before anything moved.
 func (db *DB) ShiftDependents(ctx context.Context, by taskd.Actor, taskID int64, days int) ([]taskd.Task, error) {
 	var moved []taskd.Task
 	err := db.change(ctx, by, "shift dependents", func(tx querier) error {
@@ -84,16 +85,12 @@ func (db *DB) ShiftDependents(ctx context.Context, by taskd.Actor, taskID int64,
 		if err != nil {
 			return err
 		}
-		for _, id := range ids {
-			t, err := db.task(ctx, tx, by.Viewer(), id, false)
-			if err != nil {
-				return err
-			}
-			if t.DateStart == "" && t.DateEnd == "" {
-				continue
-			}
-			start, end := shiftDate(t.DateStart, days), shiftDate(t.DateEnd, days)
-			t, err = db.updateTask(ctx, tx, by, id, taskd.TaskInput{DateStart: &start, DateEnd: &end})
+		shifts, err := db.shifts(ctx, tx, by.Viewer(), ids, days)
+		if err != nil {
+			return err
+		}
+		for _, sh := range shifts {
+			t, err := db.updateTask(ctx, tx, by, sh.id, taskd.TaskInput{DateStart: &sh.start, DateEnd: &sh.end})
 			if err != nil {
 				return err
 			}
@@ -104,11 +101,30 @@ func (db *DB) ShiftDependents(ctx context.Context, by taskd.Actor, taskID int64,
 	return moved, err
 }
 
-// shiftDate moves a stored date (YYYY-MM-DD) by days; "" stays "".
-func shiftDate(d string, days int) string {
-	t, err := time.Parse(time.DateOnly, d)
-	if err != nil {
-		return d
+// shift is where one dependent's dates go.
+type shift struct {
+	id         int64
+	start, end string
+}
+
+// shifts reads the tasks with the ids and places each one's dates days
+// later, skipping those without dates; the first that would leave the
+// dates update_task takes refuses them all.
+func (db *DB) shifts(ctx context.Context, tx querier, v taskd.Viewer, ids []int64, days int) ([]shift, error) {
+	var out []shift
+	for _, id := range ids {
+		t, err := db.task(ctx, tx, v, id, false)
+		if err != nil {
+			return nil, err
+		}
+		if t.DateStart == "" && t.DateEnd == "" {
+			continue
+		}
+		start, end, err := taskd.ShiftTaskDates(t, days)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, shift{id: id, start: start, end: end})
 	}
-	return t.AddDate(0, 0, days).Format(time.DateOnly)
+	return out, nil
 }

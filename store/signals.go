@@ -24,10 +24,13 @@ const eventsChannel = "taskd_events"
 const notifySpacing = 5 * time.Millisecond
 
 // The kinds of signal: a change committed (it wrote an event, and maybe
-// notifications), or mail was queued.
+// notifications), mail was queued, or a change of trust committed (a
+// session ended, a member removed or given another role: the live
+// streams it opened end).
 const (
 	kindEvents uint32 = 1 << iota
 	kindMail
+	kindTrust
 )
 
 // signals wakes the background workers of every process when work is
@@ -89,6 +92,9 @@ func (s *signals) committed() { s.local(kindEvents) }
 
 // mailQueued records that mail was queued (and committed) in this process.
 func (s *signals) mailQueued() { s.local(kindMail) }
+
+// trustChanged records that a change of trust committed in this process.
+func (s *signals) trustChanged() { s.local(kindTrust) }
 
 func (s *signals) local(kind uint32) {
 	s.wakeAll(kind)
@@ -155,7 +161,7 @@ func parsePayload(p string) (from string, kinds uint32) {
 	}
 	n, err := strconv.ParseUint(k, 10, 32)
 	if err != nil || n == 0 {
-		return from, kindEvents | kindMail
+		return from, kindEvents | kindMail | kindTrust
 	}
 	return from, uint32(n)
 }
@@ -203,7 +209,7 @@ func (s *signals) listenOnce() bool {
 	if _, err := conn.Exec(s.ctx, "LISTEN "+eventsChannel); err != nil {
 		return false
 	}
-	s.wakeAll(kindEvents | kindMail) // notifications may have been missed while not listening
+	s.wakeAll(kindEvents | kindMail | kindTrust) // notifications may have been missed while not listening
 	for {
 		n, err := conn.WaitForNotification(s.ctx)
 		if err != nil {

@@ -44,6 +44,9 @@ type DB struct {
 	retry retrier
 	// batches queues the changes that will share a transaction (group.go).
 	batches groupCommit
+	// schema, when not 0, is the newest migration Open applies (tests of
+	// a migration, export_test.go); 0: every one.
+	schema int
 }
 
 var (
@@ -75,11 +78,13 @@ type Options struct {
 	// import, whose every object commits with its mapping (issue 36).
 	// SQLite's WAL with synchronous NORMAL commits so already.
 	AsyncCommit bool
+	// schema is DB.schema.
+	schema int
 }
 
 // Open connects to the database and applies pending migrations.
 func Open(ctx context.Context, o Options) (*DB, error) {
-	db := &DB{now: o.Now, sig: newSignals(o.URL), retry: retrier{max: 4*runtime.GOMAXPROCS(0) + 2, retried: o.Retried}}
+	db := &DB{now: o.Now, schema: o.schema, sig: newSignals(o.URL), retry: retrier{max: 4*runtime.GOMAXPROCS(0) + 2, retried: o.Retried}}
 	db.live = newLiveHub(db)
 	if db.now == nil {
 		db.now = time.Now

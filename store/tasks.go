@@ -284,11 +284,11 @@ func (db *DB) applyTask(ctx context.Context, tx querier, t *taskd.Task, in taskd
 	if in.Priority != nil {
 		t.Priority = *in.Priority
 	}
-	if in.DateStart != nil {
-		t.DateStart = *in.DateStart
+	if err := taskd.SetDate("datestart", &t.DateStart, in.DateStart); err != nil {
+		return err
 	}
-	if in.DateEnd != nil {
-		t.DateEnd = *in.DateEnd
+	if err := taskd.SetDate("dateend", &t.DateEnd, in.DateEnd); err != nil {
+		return err
 	}
 	if in.AssigneeEmail != nil {
 		p, err := db.resolvePerson(ctx, tx, t.AccountID, *in.AssigneeEmail, true)

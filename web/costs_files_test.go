@@ -325,7 +325,7 @@ func TestFilePages(t *testing.T) {
 		t.Run("a guest off the project gets \"not found\" for its files", func(t *testing.T) {
 			s := s.In(t)
 			s.AddMember(s.Slug, "guest@acme.example", "Gus", "Guest", taskd.RoleGuest)
-			if _, err := s.Store.SetPassword(ctx, mustPerson(t, s, "guest@acme.example"), mustPasswordHash(t, s), false); err != nil {
+			if _, err := s.Store.SetPassword(ctx, mustPerson(t, s, "guest@acme.example"), taskd.PasswordChange{Hash: mustPasswordHash(t, s)}); err != nil {
 				t.Fatal(err)
 			}
 			g := s.SignedIn("guest@acme.example")

@@ -62,22 +62,6 @@ func parseICal(t *testing.T, body string) []icalEvent {
 	return out
 }
 
-// feedURL makes (or rotates) a person's feed on their profile page and
-// returns the address shown once.
-func feedURL(t *testing.T, s *testsite.Site, b *testsite.Browser) string {
-	t.Helper()
-	prof := b.Get(s.Base + "/profile")
-	p := b.Submit(s.Base, prof, "/profile/calendar-feed", nil)
-	m := regexp.MustCompile(`id="shown-secret">([^<]+)<`).FindStringSubmatch(p.Body)
-	if p.Status != 200 || m == nil {
-		t.Fatalf("no feed address shown: %d\n%s", p.Status, p.Body)
-	}
-	if again := b.Get(s.Base + "/profile"); strings.Contains(again.Body, m[1]) || !strings.Contains(again.Body, ">Rotate<") {
-		t.Fatal("the profile shows the feed's address again, or has no Rotate button")
-	}
-	return m[1]
-}
-
 // getFeed reads a feed without cookies, as a calendar application does.
 func getFeed(t *testing.T, u string) (int, string, http.Header) {
 	t.Helper()
@@ -106,7 +90,7 @@ func TestICalFeed(t *testing.T) {
 	s := testsite.New(t)
 	c := newCalSite(t, s)
 	u, o := s.SignedIn(testsite.UserEmail), s.SignedIn(testsite.OwnerEmail)
-	userFeed, ownerFeed := feedURL(t, s, u), feedURL(t, s, o)
+	userFeed, ownerFeed := s.FeedAddress(u), s.FeedAddress(o)
 
 	status, body, h := getFeed(t, userFeed)
 	if status != 200 || !strings.HasPrefix(h.Get("Content-Type"), "text/calendar") {
@@ -135,7 +119,7 @@ func TestICalFeed(t *testing.T) {
 	}
 
 	t.Run("rotating ends the old address", func(t *testing.T) {
-		fresh := feedURL(t, s, u)
+		fresh := s.In(t).FeedAddress(u.In(t))
 		if st, _, _ := getFeed(t, userFeed); st != http.StatusNotFound {
 			t.Errorf("the rotated address answers %d", st)
 		}

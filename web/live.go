@@ -9,12 +9,14 @@ import (
 	"time"
 
 	"github.com/taskd/taskd"
+	"github.com/taskd/taskd/internal/admit"
+	"github.com/taskd/taskd/secret"
 )
 
 // LiveStore opens the live streams of the pages (DESIGN §11): the events
 // a viewer sees, from the outbox, as they commit.
 type LiveStore interface {
-	LiveEvents(ctx context.Context, v taskd.Viewer, last int64, since time.Time) (taskd.LiveStream, error)
+	LiveEvents(ctx context.Context, r taskd.LiveRequest) (taskd.LiveStream, error)
 }
 
 // Bounds of a live stream.
@@ -60,7 +62,12 @@ func (s *Server) live(w http.ResponseWriter, r *http.Request, _ *view, me member
 		// between the page and its stream is lost.
 		since = time.UnixMilli(ms).Add(-liveSinceSlack)
 	}
-	st, err := s.cfg.Live.LiveEvents(ctx, me.viewer(), last, since)
+	release, refused := s.cfg.LiveStreams.EnterWithin(ctx, liveAdmitWait, me.Account.ID, me.Member.ID)
+	if refused != admit.None {
+		return s.liveRefused(w, r, refused)
+	}
+	defer release()
+	st, err := s.cfg.Live.LiveEvents(ctx, taskd.LiveRequest{Viewer: me.viewer(), Session: secret.HashToken(s.cookie(r, "session")), Last: last, Since: since})
 	if err != nil {
 		return err
 	}
@@ -112,6 +119,32 @@ func (s *Server) live(w http.ResponseWriter, r *http.Request, _ *view, me member
 			}
 		}
 	}
+}
+
+// liveAdmitWait is how long a stream beyond a bound waits for a place
+// before it is refused: a page's stream often starts before the server
+// sees the previous page's end.
+const liveAdmitWait = 2 * time.Second
+
+// liveRetry is when a page refused a stream tries again (Retry-After).
+const liveRetry = time.Minute
+
+// liveRefused answers a stream beyond a bound of Config.LiveStreams: 429
+// with Retry-After, which live.js reads to tell the person and try again.
+func (s *Server) liveRefused(w http.ResponseWriter, r *http.Request, b admit.Bound) error {
+	l := s.cfg.LiveStreams.Limits()
+	msg := fmt.Sprintf("You have %d pages with live updates open, the most at once. Close one, and this page will update again within a minute.", l.PerPerson)
+	switch {
+	case b == admit.Person && l.PerPerson == 1:
+		msg = "You have another page with live updates open, the most at once. Close it, and this page will update again within a minute."
+	case b == admit.Account:
+		msg = "Your account has as many pages with live updates open as this server allows. This page will try again within a minute."
+	case b == admit.Total:
+		msg = "This server has as many pages with live updates open as it allows. This page will try again within a minute."
+	}
+	w.Header().Set("Retry-After", strconv.Itoa(int(liveRetry/time.Second)))
+	s.fail(w, r, http.StatusTooManyRequests, msg)
+	return nil
 }
 
 // liveHeartbeat is Config.LiveHeartbeat or liveHeartbeat.

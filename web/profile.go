@@ -23,6 +23,9 @@ type profileView struct {
 	// end_grants box unticked, to show it so again; the box is ticked
 	// otherwise.
 	Unticked string
+	// FeedUnticked: the password form came back with its end_feed box
+	// unticked, to show it so again.
+	FeedUnticked bool
 	// Feed is the person's iCalendar feed (icalfeed.go); nil without one.
 	Feed *feedView
 }
@@ -44,6 +47,7 @@ func (s *Server) renderProfile(w http.ResponseWriter, r *http.Request, v *view, 
 	if fe != nil && r.PostFormValue("end_grants") != "1" {
 		pv.Unticked = fe.Form
 	}
+	pv.FeedUnticked = fe != nil && r.PostFormValue("end_feed") != "1"
 	var err error
 	if pv.Feed, err = s.feedOf(r.Context(), v.Person.ID); err != nil {
 		return err
@@ -133,12 +137,12 @@ func (s *Server) changePassword(w http.ResponseWriter, r *http.Request, v *view)
 	if err == nil && len(next) < taskd.MinPasswordLen {
 		err = taskd.Invalid("new_password", "The password must be at least %d characters", taskd.MinPasswordLen)
 	}
-	ended := 0
+	var ended taskd.PasswordEnded
 	if err == nil {
-		var hash string
-		if hash, err = secret.HashPassword(next); err == nil {
+		c := taskd.PasswordChange{EndGrants: r.PostFormValue("end_grants") == "1", EndFeed: r.PostFormValue("end_feed") == "1"}
+		if c.Hash, err = secret.HashPassword(next); err == nil {
 			// Every session ends with the old password; this one starts anew.
-			if ended, err = s.cfg.Accounts.SetPassword(r.Context(), v.Person.ID, hash, r.PostFormValue("end_grants") == "1"); err == nil {
+			if ended, err = s.cfg.Accounts.SetPassword(r.Context(), v.Person.ID, c); err == nil {
 				err = s.signIn(r.Context(), w, *v.Person)
 			}
 		}
@@ -147,8 +151,11 @@ func (s *Server) changePassword(w http.ResponseWriter, r *http.Request, v *view)
 		return s.profileFailed(w, r, v, "password", err)
 	}
 	msg := "Your password was changed; you were signed out everywhere else."
-	if ended > 0 {
-		msg += " " + counted(ended, "application lost", "applications lost") + " the access you had given: authorize again the ones you use."
+	if ended.Grants > 0 {
+		msg += " " + counted(ended.Grants, "application lost", "applications lost") + " the access you had given: authorize again the ones you use."
+	}
+	if ended.Feed {
+		msg += " Your calendar feed's address stopped working: make a new one below and subscribe to it again."
 	}
 	s.setFlash(w, flash{Message: msg})
 	return see303(w, r, "/profile")

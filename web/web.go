@@ -22,6 +22,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/taskd/taskd"
+	"github.com/taskd/taskd/internal/admit"
 	"github.com/taskd/taskd/internal/upload"
 	"github.com/taskd/taskd/mail"
 	"github.com/taskd/taskd/ratelimit"
@@ -83,6 +84,9 @@ type Config struct {
 	// idle stream sends a comment (25 s when zero).
 	Live          LiveStore
 	LiveHeartbeat time.Duration
+	// LiveStreams bounds the live streams this process serves at once,
+	// per person, per account and in all; nil: no bound.
+	LiveStreams *admit.Gate
 }
 
 // accountPath is an account's pages' path on this server.

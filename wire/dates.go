@@ -15,6 +15,8 @@ const (
 
 // ParseDate reads an input date in DD.MM.YYYY (compat) or YYYY-MM-DD form and
 // returns it in storage form YYYY-MM-DD. An empty string clears the date.
+// A day outside taskd.FirstDate..taskd.LastDate is refused by
+// taskd.CheckDate, the rule the store applies to every date it writes.
 // Errors are invalid, naming the field.
 func ParseDate(field, s string) (string, error) {
 	if s == "" {
@@ -25,10 +27,11 @@ func ParseDate(field, s string) (string, error) {
 			continue
 		}
 		if t, err := time.Parse(layout, s); err == nil {
-			if t.Year() < 1900 || t.Year() > 2999 {
-				return "", taskd.Invalid(field, "A date's year is 1900 to 2999")
+			d := t.Format(taskd.DateLayout)
+			if err := taskd.CheckDate(field, d); err != nil {
+				return "", err // the one rule of a kept date
 			}
-			return t.Format(taskd.DateLayout), nil
+			return d, nil
 		}
 		if y, m, d, ok := dateParts(layout, s); ok {
 			return "", impossibleDate(field, s, y, m, d)

@@ -31,7 +31,7 @@ type backupOut struct {
 // every task whose post was answered before the backup began, and nothing
 // that was never posted.
 func TestBackupUnderWriteLoadRestores(t *testing.T) {
-	st := storage{data: t.TempDir(), masterKey: testdb.MasterKeyBase64()}
+	st := storage{data: testdb.New(t, "sqlite").Dir, masterKey: testdb.MasterKeyBase64()}
 	p := startProcess(t, st)
 	slug := testaccount.UniqueSlug("backup")
 	acct := cliJSON(t, st, "account", "create", "--slug", slug, "--owner-email", slug+"@example.com", "--owner-password", password)
@@ -144,7 +144,7 @@ func TestBackupUnderWriteLoadRestores(t *testing.T) {
 // TestRestoreRefusesWhatIsNotABackup: restore checks the file before it
 // touches the database, and keeps the database it replaces.
 func TestRestoreRefusesWhatIsNotABackup(t *testing.T) {
-	st := storage{data: t.TempDir(), masterKey: testdb.MasterKeyBase64()}
+	st := storage{data: testdb.New(t, "sqlite").Dir, masterKey: testdb.MasterKeyBase64()}
 	cliJSON(t, st, "migrate")
 	junk := filepath.Join(t.TempDir(), "junk.db")
 	os.WriteFile(junk, []byte("not a database, only some text that is long enough to look like one"), 0o600)

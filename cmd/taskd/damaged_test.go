@@ -22,7 +22,7 @@ import (
 // byte for byte as it was, no backup appears, and the database a restore
 // would have replaced is untouched, with nothing left beside it.
 func TestDamagedPageIsRefused(t *testing.T) {
-	st := storage{data: t.TempDir(), masterKey: testdb.MasterKeyBase64()}
+	st := storage{data: testdb.New(t, "sqlite").Dir, masterKey: testdb.MasterKeyBase64()}
 	fillTasks(t, st, 600)
 	good := filepath.Join(t.TempDir(), "good.db")
 	cliPrinted[backupOut](t, st, "backup", "--to", good)
@@ -52,7 +52,7 @@ func TestDamagedPageIsRefused(t *testing.T) {
 		os.WriteFile(bad, read(t, good), 0o600)
 		damage(t, bad)
 		backupBefore := read(t, bad)
-		target := storage{data: t.TempDir(), masterKey: st.masterKey}
+		target := storage{data: testdb.New(t, "sqlite").Dir, masterKey: st.masterKey}
 		cliJSON(t, target, "migrate")
 		db := filepath.Join(target.data, "taskd.db")
 		quiet(t, db)

@@ -20,7 +20,7 @@ func runCLI(args ...string) (stdout, stderr string, err error) {
 // other.
 var commandFlags = map[string][]string{
 	"serve": {"addr", "api-rate-limit", "api-rate-limit-address", "data", "db", "debug-addr", "demo", "demo-webhook-url", "dev",
-		"log-format", "log-level", "mail-address-changes-per-day", "mail-from", "mail-invitations-per-day",
+		"live-streams", "live-streams-per-person", "log-format", "log-level", "mail-address-changes-per-day", "mail-from", "mail-invitations-per-day",
 		"mail-invitations-per-hour", "mail-per-recipient-per-day", "master-key", "max-account-files-mb", "max-file-mb",
 		"old-master-keys", "public-url", "shutdown-timeout", "smtp-url", "strict-oauth", "tls-cert", "tls-key",
 		"token-rate-limit", "token-rate-limit-address", "trust-proxy", "uploads-per-account", "uploads-per-person",
@@ -35,7 +35,7 @@ var commandFlags = map[string][]string{
 	"master-key reseal":  {"data", "db", "master-key", "old-master-keys"},
 	"backup":             {"data", "db", "to"},
 	"restore":            {"data", "db", "from"},
-	"import":             {"account", "concurrency", "data", "db", "dry-run", "from", "invite", "json", "key", "mail-from", "master-key", "max-answer", "only", "owner-email", "public-url"},
+	"import":             {"account", "admins", "concurrency", "data", "db", "dry-run", "from", "invite", "json", "key", "key-file", "mail-from", "master-key", "max-answer", "only", "owner-email", "public-url"},
 	"listen":             {"addr", "secret"},
 	"version":            {"json"},
 }

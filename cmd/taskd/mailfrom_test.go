@@ -29,7 +29,7 @@ func TestServeMailFromFlag(t *testing.T) {
 			if err := os.WriteFile(roots, mail.CertPEM(), 0o600); err != nil {
 				t.Fatal(err)
 			}
-			st := storage{data: t.TempDir(), masterKey: testdb.MasterKeyBase64()}
+			st := storage{data: testdb.New(t, "sqlite").Dir, masterKey: testdb.MasterKeyBase64()}
 			slug := testaccount.UniqueSlug("mailfrom")
 			acct := cliJSON(t, st, "account", "create", "--slug", slug, "--owner-email", slug+"@example.com", "--owner-password", password)
 			env := []string{"SSL_CERT_FILE=" + roots, "TASKD_SMTP_URL=" + mail.URL()}

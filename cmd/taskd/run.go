@@ -13,6 +13,7 @@ import (
 // env reads the process environment; tests pass their own.
 type env struct {
 	getenv func(string) string
+	stdin  io.Reader // taskd import --key - reads the key from it
 	stdout io.Writer
 	stderr io.Writer
 }
@@ -57,9 +58,15 @@ func usage() string {
 	return b.String()
 }
 
-// run is the whole program: it parses args, runs one command and returns its error.
+// run is the whole program with nothing on standard input: it parses
+// args, runs one command and returns its error.
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	e := env{getenv: getenv, stdout: stdout, stderr: stderr}
+	return runWith(ctx, args, getenv, strings.NewReader(""), stdout, stderr)
+}
+
+// runWith is run reading standard input from stdin (main's os.Stdin).
+func runWith(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) error {
+	e := env{getenv: getenv, stdin: stdin, stdout: stdout, stderr: stderr}
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage())
 		return errors.New("a command is required")

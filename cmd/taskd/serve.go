@@ -74,6 +74,8 @@ func serve(ctx context.Context, e env, args []string) error {
 	fs.IntVar(&f.limits.Mail.PersonDay, "mail-address-changes-per-day", ml.PersonDay, "address changes one person may ask for in any 24 hours (0: no limit)")
 	fs.IntVar(&f.limits.Uploads.PerPerson, "uploads-per-person", 4, "requests uploading files at once per person, on each replica (0: no limit)")
 	fs.IntVar(&f.limits.Uploads.PerAccount, "uploads-per-account", 16, "requests uploading files at once per account, on each replica (0: no limit)")
+	fs.IntVar(&f.limits.Live.PerPerson, "live-streams-per-person", 10, "pages with live updates one person may hold open at once, on each replica (0: no limit)")
+	fs.IntVar(&f.limits.Live.Total, "live-streams", 5000, "pages with live updates open at once on each replica, of which one account may hold a quarter (0: no limit)")
 	fs.StringVar(&f.debugAddr, "debug-addr", "", "loopback address to serve Go's profiles on (/debug/pprof/); off when empty")
 	fs.StringVar(&f.smtpURL, "smtp-url", "", "mail server: smtp://user:pass@host:587 (STARTTLS required) or smtps://user:pass@host:465; without it mail is kept unsent (shown at /dev/mail with --dev)")
 	fs.StringVar(&f.mailFrom, "mail-from", "", `the sender of every e-mail, e.g. "Acme tasks <tasks@acme.example>" (default taskd@ the public URL's host)`)
@@ -82,6 +84,9 @@ func serve(ctx context.Context, e env, args []string) error {
 	fs.BoolVar(&f.strictOAuth, "strict-oauth", false, "refuse token requests sent as GET with query parameters (accepted by default for the official SDKs)")
 	if err := parseFlags(fs, e, args); err != nil {
 		return helpOK(err)
+	}
+	if f.limits.Live.Total > 0 { // no account holds more than a share of a replica
+		f.limits.Live.PerAccount = max(1, f.limits.Live.Total/4)
 	}
 	log, err := newLogger(e.stderr, f.logFormat, f.logLevel, f.dev)
 	if err != nil {

@@ -241,9 +241,10 @@ func formToken(t *testing.T, page string) string {
 	return html.UnescapeString(m[1])
 }
 
-// checkAddressChangesLimited: the owner, signed in, asks for a new address
-// twice; with a budget of 1 a day the second is refused with 429.
-func checkAddressChangesLimited(t *testing.T, s *flagServer) {
+// signedIn signs the account's owner in and returns their client, and a
+// function that fetches a page or posts a form with it.
+func (s *flagServer) signedIn(t *testing.T) (*http.Client, func(method, path string, form url.Values) (int, string)) {
+	t.Helper()
 	jar, _ := cookiejar.New(nil)
 	c := &http.Client{Jar: jar}
 	page := func(method, path string, form url.Values) (int, string) {
@@ -267,6 +268,13 @@ func checkAddressChangesLimited(t *testing.T, s *flagServer) {
 		"password": {password}}); status != 200 || !strings.Contains(body, "Your accounts") {
 		t.Fatalf("signing in: %d\n%s", status, body)
 	}
+	return c, page
+}
+
+// checkAddressChangesLimited: the owner, signed in, asks for a new address
+// twice; with a budget of 1 a day the second is refused with 429.
+func checkAddressChangesLimited(t *testing.T, s *flagServer) {
+	_, page := s.signedIn(t)
 	ask := func() int {
 		_, profile := page(http.MethodGet, "/profile", nil)
 		status, _ := page(http.MethodPost, "/profile/email", url.Values{"csrf": {formToken(t, profile)},
@@ -278,6 +286,29 @@ func checkAddressChangesLimited(t *testing.T, s *flagServer) {
 	}
 	if status := ask(); status != http.StatusTooManyRequests {
 		t.Fatalf("a second address change in a day with a budget of 1: %d", status)
+	}
+}
+
+// checkLiveStreamsLimited: the owner, signed in, opens a page's live
+// stream; with a bound of one (theirs, or their account's) a second is
+// refused with 429 and a sentence containing want.
+func checkLiveStreamsLimited(want string) func(t *testing.T, s *flagServer) {
+	return func(t *testing.T, s *flagServer) {
+		c, _ := s.signedIn(t)
+		first, err := c.Get(s.account() + "/live")
+		if err != nil || first.StatusCode != http.StatusOK {
+			t.Fatalf("the first stream: %v %v", first, err)
+		}
+		defer first.Body.Close()
+		second, err := c.Get(s.account() + "/live")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer second.Body.Close()
+		body, _ := io.ReadAll(second.Body)
+		if second.StatusCode != http.StatusTooManyRequests || !strings.Contains(string(body), want) {
+			t.Fatalf("a second stream: %d\n%s", second.StatusCode, body)
+		}
 	}
 }
 

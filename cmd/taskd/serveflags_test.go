@@ -52,7 +52,7 @@ func TestServeFlagsReachWhatTheyConfigure(t *testing.T) {
 		}
 		for _, how := range hows {
 			t.Run(row.flag+"/"+how, func(t *testing.T) {
-				st := storage{data: t.TempDir(), masterKey: testdb.MasterKeyBase64()}
+				st := storage{data: testdb.New(t, "sqlite").Dir, masterKey: testdb.MasterKeyBase64()} // migrated already
 				if row.flag == "db" {
 					st.db = testdb.New(t, "postgres").URL
 				}
@@ -242,6 +242,8 @@ func serveFlagRows(t *testing.T) []flagRow {
 			cliJSON(t, s.st, "user", "add", "--account", s.slug, "--email", other, "--password", password)
 			checkUploadRefused(t, s, s.project(t), "email_user_from", other)
 		}},
+		{flag: "live-streams-per-person", set: value("1"), check: checkLiveStreamsLimited("You have another page with live updates open")},
+		{flag: "live-streams", set: value("4"), check: checkLiveStreamsLimited("Your account has as many pages with live updates open")},
 		{flag: "max-file-mb", set: value("1"), check: func(t *testing.T, s *flagServer) {
 			pid := s.project(t)
 			wantOK(t, "a file of 1 MB")(s.upload(t, pid, 1<<20))

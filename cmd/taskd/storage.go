@@ -26,9 +26,14 @@ type storageFlags struct {
 	oldKeys   string // --old-master-keys, during a rotation
 	publicURL string // --public-url, where the command defines it
 	fs        *flag.FlagSet
+	// secrets are the flags that carry a secret, each with the other ways
+	// to give it beside its environment variable (exposures).
+	secrets map[string]string
 	// warn tells the operator what the flags leave open to other local
 	// users (exposures); serve logs it.
 	warn func(msg string)
+	// warned: the exposures were told (warnExposed tells them once).
+	warned bool
 }
 
 // The storage flags a command takes besides --data and --db.
@@ -40,13 +45,17 @@ const (
 func (s *storageFlags) register(fs *flag.FlagSet, stderr io.Writer, with int) {
 	s.fs = fs
 	s.warn = func(msg string) { fmt.Fprintln(stderr, "taskd: warning:", msg) }
+	s.secrets = map[string]string{}
+	const keyFile = "keep the key in the data directory's master.key (docs/operations.md)"
 	fs.StringVar(&s.data, "data", "./taskd-data", "directory of the SQLite database and of the master key file (master.key)")
 	fs.StringVar(&s.db, "db", "", "PostgreSQL URL (postgres://…); SQLite in --data when empty")
 	if with&withKey != 0 {
+		s.secret("master-key", keyFile)
 		fs.StringVar(&s.masterKey, "master-key", "", "base64 32-byte key that seals the stored API keys, signing keys, webhook secrets and queued e-mail; "+
 			"default: the file master.key in --data, made only while the database holds nothing sealed")
 	}
 	if with&withOldKeys != 0 {
+		s.secret("old-master-keys", keyFile)
 		fs.StringVar(&s.oldKeys, "old-master-keys", "", "during a master-key rotation: the keys being replaced, base64, comma-separated; what they sealed still opens (docs/operations.md)")
 	}
 }
@@ -155,22 +164,40 @@ func (s *storageFlags) openStoreWith(ctx context.Context, o store.Options) (*sto
 	if err != nil {
 		return nil, err
 	}
-	for _, msg := range s.exposures() {
-		s.warn(msg)
-	}
+	s.warnExposed()
 	return db, nil
 }
 
+// secret marks the flag name, defined on the command's flag set, as one
+// that carries a secret: given on the command line, it is warned of, with
+// the other ways to give it (otherWays) beside its environment variable.
+func (s *storageFlags) secret(name, otherWays string) { s.secrets[name] = otherWays }
+
+// warnExposed warns, once, of what the flags leave open to other local
+// users (exposures); opening the store does, and a command that reads a
+// secret of its own may do so earlier.
+func (s *storageFlags) warnExposed() {
+	if s.warned {
+		return
+	}
+	s.warned = true
+	for _, msg := range s.exposures() {
+		s.warn(msg)
+	}
+}
+
 // exposures lists what the flags leave readable by other local users: a
-// master key given on the command line (any user sees a process's
-// arguments), and a data directory that others may list or read.
+// secret (the master key, the source's key of taskd import) given on the
+// command line (any user sees a process's arguments; "-", standard
+// input, is no secret), and a data directory that others may list or
+// read.
 func (s *storageFlags) exposures() []string {
 	var out []string
 	if s.fs != nil {
 		s.fs.Visit(func(f *flag.Flag) { // the flags given as arguments, not from the environment
-			if f.Name == "master-key" || f.Name == "old-master-keys" {
+			if other, ok := s.secrets[f.Name]; ok && f.Value.String() != "-" {
 				out = append(out, fmt.Sprintf("--%s on the command line is visible to every local user (ps, /proc); "+
-					"give it as %s, or keep the key in the data directory's master.key (docs/operations.md)", f.Name, envName(f.Name)))
+					"give it as %s, or %s", f.Name, envName(f.Name), other))
 			}
 		})
 	}

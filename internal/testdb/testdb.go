@@ -92,14 +92,32 @@ func (d DB) OpenWith(t testing.TB, o store.Options) *store.DB {
 	return db
 }
 
-// New returns a fresh database on the backend, removed when the test ends.
+// New returns a fresh database on the backend, migrated, removed when the
+// test ends. It is a copy of a template migrated once (template.go):
+// migrating anew took most of a test's time under the race detector.
 func New(t testing.TB, backend string) DB {
+	t.Helper()
+	d := Blank(t, backend)
+	switch backend {
+	case "sqlite":
+		if err := copySQLiteTemplate(d.Dir); err != nil {
+			t.Fatalf("testdb: %v", err)
+		}
+	case "postgres":
+		d.URL = newPostgres(t, true)
+	}
+	return d
+}
+
+// Blank is New without the schema: an empty database, for the tests of
+// migrations themselves.
+func Blank(t testing.TB, backend string) DB {
 	t.Helper()
 	d := DB{Backend: backend, Dir: t.TempDir()}
 	switch backend {
 	case "sqlite":
 	case "postgres":
-		d.URL = newPostgres(t)
+		d.URL = newPostgres(t, false)
 	default:
 		t.Fatalf("testdb: unknown backend %q", backend)
 	}
@@ -126,9 +144,10 @@ const staleAfter = 6 * time.Hour
 
 var sweepOnce sync.Once
 
-// newPostgres creates a database on the server of TASKD_TEST_POSTGRES and
-// returns its URL; the test's cleanup drops it.
-func newPostgres(t testing.TB) string {
+// newPostgres creates a database on the server of TASKD_TEST_POSTGRES,
+// migrated (a copy of the template) or empty, and returns its URL; the
+// test's cleanup drops it.
+func newPostgres(t testing.TB, migrated bool) string {
 	t.Helper()
 	base := os.Getenv(EnvPostgres)
 	if base == "" {
@@ -150,7 +169,15 @@ func newPostgres(t testing.TB) string {
 	var suffix [6]byte
 	rand.Read(suffix[:])
 	name := namePrefix + strconv.FormatInt(time.Now().Unix(), 10) + "_" + hex.EncodeToString(suffix[:])
-	if _, err := admin.ExecContext(ctx, "CREATE DATABASE "+name); err != nil {
+	create := "CREATE DATABASE " + name
+	if migrated {
+		tmpl, err := postgresTemplate(ctx, admin, u)
+		if err != nil {
+			t.Fatalf("testdb: %v", err)
+		}
+		create += " TEMPLATE " + tmpl
+	}
+	if _, err := admin.ExecContext(ctx, create); err != nil {
 		t.Fatalf("testdb: create database: %v", err)
 	}
 	t.Cleanup(func() { drop(base, name) })

@@ -31,6 +31,29 @@ func RoleForm(t *testing.T, people Page, email string) string {
 
 var roleActionRE = regexp.MustCompile(`action="([^"]*/people/\d+/role)"`)
 
+// RemoveForm returns the action of the form that removes the member with
+// email from the account, on the people page.
+func RemoveForm(t *testing.T, people Page, email string) string {
+	t.Helper()
+	return strings.Replace(RoleForm(t, people, email), "/role", "/remove", 1)
+}
+
+// FeedAddress makes (or rotates) the calendar feed of b's person on their
+// profile page and returns its address, shown once; the test fails when
+// the profile shows it again or offers no Rotate button.
+func (s *Site) FeedAddress(b *Browser) string {
+	s.t.Helper()
+	p := b.Submit(s.Base, b.Get(s.Base+"/profile"), "/profile/calendar-feed", nil)
+	m := SecretRE.FindStringSubmatch(p.Body)
+	if p.Status != http.StatusOK || m == nil {
+		s.t.Fatalf("no feed address shown: %d\n%s", p.Status, p.Body)
+	}
+	if again := b.Get(s.Base + "/profile"); strings.Contains(again.Body, m[1]) || !strings.Contains(again.Body, ">Rotate<") {
+		s.t.Fatal("the profile shows the feed's address again, or has no Rotate button")
+	}
+	return m[1]
+}
+
 // AddWebhookOnPage adds a webhook for post_task on the settings page, as
 // b, and returns the address of its page.
 func (s *Site) AddWebhookOnPage(b *Browser, url string) string {
@@ -105,6 +128,18 @@ func (b *Browser) Submit(base string, p Page, action string, set url.Values) Pag
 	}
 	b.t.Fatalf("no form posting to %s in:\n%s", action, p.Body)
 	return Page{}
+}
+
+// SubmitAsOffered posts the form of page p with the action as a browser
+// sends it untouched (see Page.AsOffered), with the fields of set put in
+// (what a person types), and returns the answer.
+func (b *Browser) SubmitAsOffered(base string, p Page, action string, set url.Values) Page {
+	b.t.Helper()
+	f := p.AsOffered(b.t, action)
+	for k, v := range set {
+		f[k] = v
+	}
+	return b.Post(base+action, f)
 }
 
 // Browser is a cookie-keeping client that does not follow redirects.
@@ -183,6 +218,96 @@ func (p Page) Forms() []PageForm {
 		out = append(out, PageForm{html.UnescapeString(m[1]), f})
 	}
 	return out
+}
+
+var (
+	fieldRE  = regexp.MustCompile(`(?s)<input\b([^>]*)>|<textarea\b([^>]*)>(.*?)</textarea>|<select\b([^>]*)>(.*?)</select>`)
+	attrRE   = regexp.MustCompile(`([a-zA-Z_:][-a-zA-Z0-9_:.]*)(?:="([^"]*)")?`)
+	optionRE = regexp.MustCompile(`<option\b([^>]*)>`)
+)
+
+// attrs reads a tag's attributes; one without a value (checked) is "".
+func attrs(tag string) map[string]string {
+	out := map[string]string{}
+	for _, m := range attrRE.FindAllStringSubmatch(tag, -1) {
+		out[strings.ToLower(m[1])] = html.UnescapeString(m[2])
+	}
+	return out
+}
+
+// has reports whether a tag has the attribute.
+func has(a map[string]string, name string) bool {
+	_, ok := a[name]
+	return ok
+}
+
+// AsOffered returns the fields that the first form of the page with the
+// action sends as the page offers it, as a browser would: every named
+// input with its value (hidden or typed), each box ticked and each radio
+// chosen by default, each text area's text and each list's chosen option;
+// nothing disabled, and no button.
+func (p Page) AsOffered(t testing.TB, action string) url.Values {
+	t.Helper()
+	for _, m := range formRE.FindAllStringSubmatch(p.Body, -1) {
+		if html.UnescapeString(m[1]) == action {
+			return offered(m[2])
+		}
+	}
+	t.Fatalf("no form posting to %s in page (HTTP %d):\n%s", action, p.Status, p.Body)
+	return nil
+}
+
+// FormValues is AsOffered of the first form posting to action that has a
+// field named field (a page may have several forms with one action).
+func (p Page) FormValues(t testing.TB, action, field string) url.Values {
+	t.Helper()
+	for _, m := range formRE.FindAllStringSubmatch(p.Body, -1) {
+		if html.UnescapeString(m[1]) != action {
+			continue
+		}
+		if f := offered(m[2]); f.Has(field) {
+			return f
+		}
+	}
+	t.Fatalf("no form posting to %s with %s in page (HTTP %d):\n%s", action, field, p.Status, p.Body)
+	return nil
+}
+
+// offered is what a form (its inner HTML) sends as offered (AsOffered).
+func offered(form string) url.Values {
+	f := url.Values{}
+	for _, field := range fieldRE.FindAllStringSubmatch(form, -1) {
+		switch input, area, list := attrs(field[1]), attrs(field[2]), attrs(field[4]); {
+		case area["name"] != "" && !has(area, "disabled"):
+			f.Add(area["name"], html.UnescapeString(field[3]))
+		case list["name"] != "" && !has(list, "disabled"):
+			options := optionRE.FindAllStringSubmatch(field[5], -1)
+			if len(options) == 0 {
+				continue
+			}
+			chosen := attrs(options[0][1])
+			for _, o := range options {
+				if oa := attrs(o[1]); has(oa, "selected") {
+					chosen = oa
+					break
+				}
+			}
+			f.Add(list["name"], chosen["value"])
+		case input["name"] == "" || has(input, "disabled"):
+		case input["type"] == "checkbox" || input["type"] == "radio":
+			if has(input, "checked") {
+				v, ok := input["value"]
+				if !ok {
+					v = "on"
+				}
+				f.Add(input["name"], v)
+			}
+		case input["type"] == "submit" || input["type"] == "button" || input["type"] == "image" || input["type"] == "reset" || input["type"] == "file":
+		default:
+			f.Add(input["name"], input["value"])
+		}
+	}
+	return f
 }
 
 // Form returns the hidden fields of the first form whose fields include

@@ -44,21 +44,39 @@ func (s *Site) MailTo(t *testing.T, to string) smtptest.Parsed {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for {
-		seen := 0
-		for _, m := range s.Mail.Messages() {
-			if m.To != to {
-				continue
-			}
-			if seen++; seen > s.mailsRead[to] {
-				s.mailsRead[to]++
-				return smtptest.Parse(t, m.Data)
-			}
+		if m, ok := s.mailsRead.next(s.Mail.Messages(), to); ok {
+			return smtptest.Parse(t, m.Data)
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("no new mail to %s (%d read before)", to, s.mailsRead[to])
+			t.Fatalf("no new mail to %s (%d read before)", to, s.mailsRead.of(to))
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
+}
+
+// next is the first message of ms to the address that was not returned
+// before, counted as returned now.
+func (r *mailsRead) next(ms []smtptest.Received, to string) (smtptest.Received, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	seen := 0
+	for _, m := range ms {
+		if m.To != to {
+			continue
+		}
+		if seen++; seen > r.n[to] {
+			r.n[to]++
+			return m, true
+		}
+	}
+	return smtptest.Received{}, false
+}
+
+// of is how many messages to the address were returned.
+func (r *mailsRead) of(to string) int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.n[to]
 }
 
 // LinkRE finds a one-time link (…?t=TOKEN) in a message.

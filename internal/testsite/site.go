@@ -18,6 +18,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/cookiejar"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -60,8 +61,16 @@ type Site struct {
 	Key    string // acme's administrative key
 	Client map[string]string
 	Mail   *smtptest.Server // where replicas send mail, unless Options.KeepMail
-	// mailsRead counts the messages mailTo returned, per address.
-	mailsRead map[string]int
+	// mailsRead counts the messages MailTo returned, per address; the
+	// copies of In and OnNewAccount share it.
+	mailsRead *mailsRead
+}
+
+// mailsRead counts the messages MailTo returned, per address, for the
+// steps of a test that may run in parallel.
+type mailsRead struct {
+	mu sync.Mutex
+	n  map[string]int
 }
 
 // Options configure every replica of a site; the zero value is a site as
@@ -118,7 +127,7 @@ func Open(t testing.TB, d testdb.DB, o Options) *Site {
 // Start serves a site on d with no account in it.
 func Start(t testing.TB, d testdb.DB, o Options) *Site {
 	t.Helper()
-	s := &Site{t: t, opts: o, DB: d, Store: d.Open(t), Sealer: testdb.Sealer(t), Clock: &Clock{}, mailsRead: map[string]int{}}
+	s := &Site{t: t, opts: o, DB: d, Store: d.Open(t), Sealer: testdb.Sealer(t), Clock: &Clock{}, mailsRead: &mailsRead{n: map[string]int{}}}
 	s.Mail = smtptest.Start(t, smtptest.StartTLS)
 	s.Base = s.Replica()
 	return s
@@ -223,6 +232,20 @@ func (s *Site) In(t testing.TB) *Site {
 	c := *s
 	c.t = t
 	return &c
+}
+
+// OnNewAccount is the site as a step sees it (In), on an account of its
+// own: a new account of the site's owner, with its own administrative key
+// and registered application. Steps that run in parallel on one site
+// each take one, so that what one does to its account (a new key, a
+// member removed) leaves the others' as they were.
+func (s *Site) OnNewAccount(t testing.TB, name string) *Site {
+	t.Helper()
+	c := s.In(t)
+	c.Slug = testaccount.UniqueSlug(name)
+	c.Key = c.CreateAccount(c.Slug, name, OwnerEmail, "Olga", "Owner")
+	c.Client = c.CreateClient(c.Slug, "My app", RedirectURI)
+	return c
 }
 
 // AccountURL is the address of the site's account "acme".

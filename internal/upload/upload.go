@@ -14,11 +14,10 @@ import (
 	"mime"
 	"mime/multipart"
 	"net/http"
-	"strconv"
-	"sync"
 	"time"
 
 	"github.com/taskd/taskd"
+	"github.com/taskd/taskd/internal/admit"
 )
 
 // Defaults of Limits.
@@ -47,8 +46,7 @@ type Limits struct {
 // Gate admits uploads within Limits.
 type Gate struct {
 	limits Limits
-	mu     sync.Mutex
-	busy   map[string]int // uploading requests by "a{account}" and "p{person}"
+	held   *admit.Gate
 }
 
 // New returns a gate.
@@ -62,7 +60,7 @@ func New(l Limits) *Gate {
 	if l.Idle <= 0 {
 		l.Idle = DefaultIdle
 	}
-	return &Gate{limits: l, busy: map[string]int{}}
+	return &Gate{limits: l, held: admit.New(admit.Limits{PerPerson: l.PerPerson, PerAccount: l.PerAccount})}
 }
 
 // Enter admits one uploading request of the person in the account and
@@ -73,29 +71,14 @@ func (g *Gate) Enter(accountID, personID int64) (release func(), err error) {
 	if g == nil {
 		return func() {}, nil
 	}
-	a, p := "a"+strconv.FormatInt(accountID, 10), "p"+strconv.FormatInt(personID, 10)
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	switch {
-	case g.limits.PerPerson > 0 && g.busy[p] >= g.limits.PerPerson:
+	release, refused := g.held.Enter(accountID, personID)
+	switch refused {
+	case admit.Person:
 		return nil, busy("You have %d uploads in progress, the most at once; wait for one to finish", g.limits.PerPerson)
-	case g.limits.PerAccount > 0 && g.busy[a] >= g.limits.PerAccount:
+	case admit.Account:
 		return nil, busy("The account has %d uploads in progress, the most at once; wait for one to finish", g.limits.PerAccount)
 	}
-	g.busy[a]++
-	g.busy[p]++
-	var once sync.Once
-	return func() {
-		once.Do(func() {
-			g.mu.Lock()
-			defer g.mu.Unlock()
-			for _, k := range []string{a, p} {
-				if g.busy[k]--; g.busy[k] <= 0 {
-					delete(g.busy, k)
-				}
-			}
-		})
-	}, nil
+	return release, nil
 }
 
 func busy(format string, n int) error {

@@ -189,7 +189,7 @@ func testLinks(t *testing.T, f *Fixture) {
 		func(p taskd.Person) taskd.QueuedMail {
 			return taskd.QueuedMail{To: p.Email, Subject: "Reset", Body: []byte("x")}
 		}))
-	noErr(t, second(db.SetPassword(ctx, p.ID, "argon-4", false)))
+	noErr(t, second(db.SetPassword(ctx, p.ID, taskd.PasswordChange{Hash: "argon-4"})))
 	_, err = db.ConfirmEmail(ctx, "h-e3")
 	want(t, err, taskd.KindNotFound, "link")
 	_, err = db.ResetPassword(ctx, "h-r4", "x")

@@ -337,8 +337,9 @@ func testTrustChanges(t *testing.T, f *Fixture) {
 }
 
 // testCredentialChanges: a password reset ends every authorization of an
-// application the person gave; a password change and an e-mail change
-// end them when asked, and only then.
+// application the person gave, and their calendar feed's secret; a
+// password change ends each when asked, and only then; an e-mail change
+// ends grants when asked, and never the feed.
 func testCredentialChanges(t *testing.T, f *Fixture) {
 	ctx, s := t.Context(), f.Store
 	c := newClient(t, f, "creds")
@@ -360,12 +361,35 @@ func testCredentialChanges(t *testing.T, f *Fixture) {
 	}
 	mail := taskd.QueuedMail{To: "x@example.com", Subject: "s", Body: []byte("b")}
 
-	g := grant()
-	if ended := must(s.SetPassword(ctx, me.ID, "argon-1", false))(t); ended != 0 || !live(t, s, g) {
-		t.Fatalf("a password change without ending grants ended %d", ended)
+	// The calendar feed's secret, where the store keeps feeds.
+	feeds, _ := f.Store.(calendarStore)
+	feed := func(hash string) bool {
+		t.Helper()
+		if feeds == nil {
+			return false
+		}
+		if hash != "" {
+			must(feeds.SetICalToken(ctx, me.ID, hash))(t)
+		}
+		_, err := feeds.ICalTokenSet(ctx, me.ID)
+		if err != nil && !taskd.IsNotFound(err) {
+			t.Fatal(err)
+		}
+		return err == nil
 	}
-	if ended := must(s.SetPassword(ctx, me.ID, "argon-2", true))(t); ended != 1 || live(t, s, g) {
-		t.Fatalf("a password change that ends grants ended %d", ended)
+	hasFeeds := feeds != nil
+
+	g := grant()
+	feed("feed-1")
+	if ended := must(s.SetPassword(ctx, me.ID, taskd.PasswordChange{Hash: "argon-1"}))(t); ended != (taskd.PasswordEnded{}) || !live(t, s, g) || feed("") != hasFeeds {
+		t.Fatalf("a password change without ending grants or the feed ended %+v", ended)
+	}
+	if ended := must(s.SetPassword(ctx, me.ID, taskd.PasswordChange{Hash: "argon-2", EndGrants: true}))(t); ended.Grants != 1 || ended.Feed ||
+		live(t, s, g) || feed("") != hasFeeds {
+		t.Fatalf("a password change that ends grants ended %+v", ended)
+	}
+	if ended := must(s.SetPassword(ctx, me.ID, taskd.PasswordChange{Hash: "argon-2", EndFeed: true}))(t); ended.Grants != 0 || ended.Feed != hasFeeds || feed("") {
+		t.Fatalf("a password change that ends the feed ended %+v", ended)
 	}
 
 	g = grant()
@@ -389,10 +413,17 @@ func testCredentialChanges(t *testing.T, f *Fixture) {
 	}
 
 	g = grant()
+	feed("feed-2")
+	if !live(t, s, g) || feed("") != hasFeeds {
+		t.Fatal("an e-mail change ended the feed")
+	}
 	noErr(t, s.RequestReset(ctx, "ended-"+me.Email, link("r-1", false), func(taskd.Person) taskd.QueuedMail { return mail }))
 	must(s.ResetPassword(ctx, "r-1", "argon-3"))(t)
 	if live(t, s, g) {
 		t.Fatal("a password reset left a grant in force")
+	}
+	if feed("") {
+		t.Fatal("a password reset left the calendar feed's secret in force")
 	}
 	// Its access token is still found, revoked: the OAuth server refuses it.
 	if got := must(s.GrantByAccess(ctx, "jti-"+f.Account.Slug+"-d"))(t); got.ID != g.ID || !got.Revoked {

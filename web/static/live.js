@@ -33,8 +33,9 @@
     post_project: "added the project", update_project: "changed the project"
   };
   var notice;
-  function tell(d) {
-    if (d.self) { return; }
+  // say shows text in the page's notice: for a few seconds, or until
+  // said otherwise when lasting.
+  function say(text, lasting) {
     if (!notice) {
       notice = document.createElement("div");
       notice.className = "live-notice";
@@ -42,11 +43,17 @@
       notice.setAttribute("aria-live", "polite");
       document.body.appendChild(notice);
     }
-    var verb = verbs[d.event] || "changed";
-    notice.textContent = (d.by || "Someone") + " " + verb + (d.title ? " " + d.title : "");
+    notice.textContent = text;
     notice.classList.add("shown");
-    clearTimeout(tell.timer);
-    tell.timer = setTimeout(function () { notice.classList.remove("shown"); }, 6000);
+    clearTimeout(say.timer);
+    if (!lasting) {
+      say.timer = setTimeout(function () { notice.classList.remove("shown"); }, 6000);
+    }
+  }
+  function tell(d) {
+    if (d.self) { return; }
+    var verb = verbs[d.event] || "changed";
+    say((d.by || "Someone") + " " + verb + (d.title ? " " + d.title : ""), false);
   }
 
   // busy says whether el holds a control being typed in or changed and
@@ -253,11 +260,17 @@
   }
   var source;
   // The first stream starts from when the page was made; a reconnect
-  // resumes from the last event (Last-Event-ID); after a reload, afresh.
-  function open(from) {
-    source = new EventSource(from ? stream + "?since=" + encodeURIComponent(from) : stream);
+  // resumes from the last event (Last-Event-ID, or ?last= when the page
+  // opens the stream again itself); after a reload, afresh.
+  function open(query) {
+    source = new EventSource(stream + query);
     source.addEventListener("open", function () { root.setAttribute("data-live", "open"); });
-    source.addEventListener("error", function () { root.setAttribute("data-live", "closed"); });
+    source.addEventListener("error", function () {
+      root.setAttribute("data-live", "closed");
+      // Asked a moment later: a page being left closes its stream too,
+      // and is gone by then.
+      if (source.readyState === EventSource.CLOSED) { setTimeout(ask, 1000); }
+    });
     source.addEventListener("change", function (e) {
       var d;
       try { d = JSON.parse(e.data); } catch (err) { return; }
@@ -274,5 +287,36 @@
       open("");
     });
   }
-  open(since);
+  // resume opens the stream again after the last event this page had.
+  function resume() {
+    var last = root.getAttribute("data-live-last");
+    open(last ? "?last=" + encodeURIComponent(last) : since ? "?since=" + encodeURIComponent(since) : "");
+  }
+  // ask learns why the browser gave the stream up (it does so on any
+  // answer that is not a stream): too many pages open (429) is said, and
+  // tried again when the answer's Retry-After says; a stream that opens
+  // now was a passing failure; anything else (signed out, no longer a
+  // member) leaves the page as it is, without live updates.
+  function ask() {
+    var ctl = window.AbortController ? new AbortController() : null;
+    fetch(stream, { credentials: "same-origin", signal: ctl ? ctl.signal : undefined }).then(function (r) {
+      if (r.status === 429) {
+        var wait = Number(r.headers.get("Retry-After")) || 60;
+        root.setAttribute("data-live", "refused");
+        return r.text().then(function (html) {
+          var p = new DOMParser().parseFromString(html, "text/html").querySelector("[role=alert] p");
+          if (p) { say(p.textContent, true); }
+          setTimeout(function () {
+            if (notice) { notice.classList.remove("shown"); }
+            resume();
+          }, wait * 1000);
+        });
+      }
+      if (ctl) { ctl.abort(); }
+      if (r.status === 200 && (r.headers.get("Content-Type") || "").indexOf("text/event-stream") === 0) {
+        setTimeout(resume, 2000);
+      }
+    }).catch(function () { setTimeout(ask, 60000); }); // the server out of reach: asked again later
+  }
+  open(since ? "?since=" + encodeURIComponent(since) : "");
 })();

@@ -1,0 +1,5 @@
+-- No id is given twice (issue 46): nothing to do on PostgreSQL. Every
+-- table's own id is an identity column, whose sequence never gives a
+-- number twice, even of a row deleted; no table has a plain integer id
+-- without one. SQLite's tables are rebuilt with AUTOINCREMENT by the
+-- migration of the same number.

@@ -78,12 +78,23 @@ type Limits struct {
 	// them; zero: no bound in flight, the default pace.
 	Uploads upload.Limits
 	// Live bounds the pages' live streams this process serves at once;
-	// zero: no bound.
+	// zero: no bound. With a Total and no PerAccount, an account may hold
+	// a quarter of the Total (liveStreams).
 	Live admit.Limits
 	// Flush is how long the rate-limit counts of a request wait in memory
 	// before they reach the database with the others' (a second when
 	// zero); Serve flushes them when it stops.
 	Flush time.Duration
+}
+
+// liveStreams are the bounds of live streams: Live, with no account
+// holding more than a quarter of the replica's when no other share is set.
+func (l Limits) liveStreams() admit.Limits {
+	live := l.Live
+	if live.Total > 0 && live.PerAccount == 0 {
+		live.PerAccount = max(1, live.Total/4)
+	}
+	return live
 }
 
 // Server is a configured taskd HTTP server.

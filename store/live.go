@@ -33,7 +33,7 @@ const (
 	livePoll = 2 * time.Second
 	// liveTrustPoll is how often every stream's trust is checked, for a
 	// change of trust whose signal was lost (each delivery checks it
-	// anyway).
+	// anyway), by the store's clock, at a wake or a poll.
 	liveTrustPoll = time.Minute
 	// LiveWindow is how old an event a stream resumes from may be, and
 	// LiveReplay how many events it may have missed; beyond either the
@@ -192,20 +192,21 @@ func (h *liveHub) run(ctx context.Context, wake, trust <-chan struct{}) {
 	defer h.db.EndLiveStreams()
 	poll := time.NewTimer(livePoll)
 	defer poll.Stop()
-	trustPoll := time.NewTicker(liveTrustPoll)
-	defer trustPoll.Stop()
+	checked := h.db.now()
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-trust:
-			h.recheck(ctx)
-			continue
-		case <-trustPoll.C:
+			checked = h.db.now()
 			h.recheck(ctx)
 			continue
 		case <-wake:
 		case <-poll.C:
+		}
+		if now := h.db.now(); now.Sub(checked) >= liveTrustPoll {
+			checked = now
+			h.recheck(ctx)
 		}
 		held := h.round(ctx)
 		next := livePoll

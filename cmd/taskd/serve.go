@@ -85,9 +85,6 @@ func serve(ctx context.Context, e env, args []string) error {
 	if err := parseFlags(fs, e, args); err != nil {
 		return helpOK(err)
 	}
-	if f.limits.Live.Total > 0 { // no account holds more than a share of a replica
-		f.limits.Live.PerAccount = max(1, f.limits.Live.Total/4)
-	}
 	log, err := newLogger(e.stderr, f.logFormat, f.logLevel, f.dev)
 	if err != nil {
 		return err

@@ -38,6 +38,8 @@ type Gate struct {
 	accts  map[int64]int // held by account
 	total  int
 	freed  chan struct{} // closed, and made anew, when a place is freed
+	// waiting is how many EnterWithin calls wait for a place now.
+	waiting int
 }
 
 // New returns a gate.
@@ -83,14 +85,30 @@ func (g *Gate) EnterWithin(ctx context.Context, d time.Duration, accountID, pers
 		if refused == None {
 			return release, None
 		}
-		select {
-		case <-freed:
-		case <-deadline.C:
-			return nil, refused
-		case <-ctx.Done():
+		if !g.wait(ctx, freed, deadline.C) {
 			return nil, refused
 		}
 	}
+}
+
+// wait waits for a place to be freed (true), the deadline or ctx's end,
+// counted among the waiters meanwhile.
+func (g *Gate) wait(ctx context.Context, freed <-chan struct{}, deadline <-chan time.Time) bool {
+	g.mu.Lock()
+	g.waiting++
+	g.mu.Unlock()
+	defer func() {
+		g.mu.Lock()
+		g.waiting--
+		g.mu.Unlock()
+	}()
+	select {
+	case <-freed:
+		return true
+	case <-deadline:
+	case <-ctx.Done():
+	}
+	return false
 }
 
 func (g *Gate) enterLocked(accountID, personID int64) (release func(), refused Bound) {

@@ -2,6 +2,7 @@ package admit_test
 
 import (
 	"context"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -96,6 +97,9 @@ func TestEnterWithinWaitsForAPlace(t *testing.T) {
 		}
 		got <- b
 	}()
+	for g.Waiting() == 0 { // the waiter waits: only the release can admit it
+		runtime.Gosched()
+	}
 	held() // frees the place the waiter takes
 	if b := <-got; b != admit.None {
 		t.Fatalf("a waiter was refused after the place was freed: %v", b)

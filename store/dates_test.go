@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"context"
+	"maps"
 	"testing"
 
 	"github.com/taskd/taskd"
@@ -10,10 +11,12 @@ import (
 
 // TestEveryDateWriteKeepsTheRule (issue 46): on both databases, the store
 // applies taskd.CheckDate to every date it writes, whoever calls it: a
-// task's and a project's start and due dates on creation and update, and
-// a cost line's date. The first and last days are taken; a day beyond
-// either, a year such as -0009 and no day at all are refused (invalid,
-// naming the field), and nothing is written.
+// task's and a project's start and due dates on creation and update, a
+// cost line's date, a schedule's day, and the value of a custom field of
+// type date of a task or a project, on creation and update. The first and
+// last days are taken; a day beyond either, a year such as -0009 and no
+// day at all are refused (invalid, naming the field: a schedule's day
+// names itself, a custom field its parameter), and nothing is written.
 func TestEveryDateWriteKeepsTheRule(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, d testdb.DB) {
 		ctx := context.Background()
@@ -24,6 +27,25 @@ func TestEveryDateWriteKeepsTheRule(t *testing.T) {
 				t.Errorf("UpdateTask to %s: %v", day, err)
 			}
 		}
+		taskDue := must(f.db.AddCustomField(ctx, f.by, taskd.CustomField{Of: taskd.ObjectTask, Name: "Review", Type: taskd.CustomDate}))(t)
+		projectDue := must(f.db.AddCustomField(ctx, f.by, taskd.CustomField{Of: taskd.ObjectProject, Name: "Audit", Type: taskd.CustomDate}))(t)
+		for _, day := range []string{"1900-01-01", "2999-12-31"} {
+			if _, err := f.db.UpdateTask(ctx, f.by, task.ID, taskd.TaskInput{Fields: map[int64]string{taskDue.ID: day}}); err != nil {
+				t.Errorf("UpdateTask's date field to %s: %v", day, err)
+			}
+			if _, err := f.db.UpdateProject(ctx, f.by, f.project.ID, taskd.ProjectInput{Fields: map[int64]string{projectDue.ID: day}}); err != nil {
+				t.Errorf("UpdateProject's date field to %s: %v", day, err)
+			}
+			if err := f.db.SetSchedules(ctx, f.by, []taskd.ScheduleChange{{Email: f.by.Person.Email, Days: map[string]*int64{day: new(int64(60))}}}); err != nil {
+				t.Errorf("SetSchedules of %s: %v", day, err)
+			}
+		}
+		schedule := func() map[string]int64 {
+			t.Helper()
+			all := must(f.db.Schedules(ctx, f.by.AccountID, "", "~"))(t)
+			return all[f.by.Person.ID].Days
+		}
+		days := schedule()
 		writes := []struct {
 			name, field string
 			write       func(day string) error
@@ -56,13 +78,37 @@ func TestEveryDateWriteKeepsTheRule(t *testing.T) {
 				_, err := f.db.AddCost(ctx, f.by, task.ID, taskd.CostInput{Minutes: new(int64(30)), Date: &day})
 				return err
 			}},
+			{"SetSchedules day", "", func(day string) error {
+				return f.db.SetSchedules(ctx, f.by, []taskd.ScheduleChange{{Email: f.by.Person.Email, Days: map[string]*int64{day: new(int64(60))}}})
+			}},
+			{"CreateTask date field", taskd.FieldParam(taskDue.ID), func(day string) error {
+				_, err := f.db.CreateTask(ctx, f.by, f.project.ID, 0, taskd.TaskInput{Name: new("x"), Fields: map[int64]string{taskDue.ID: day}})
+				return err
+			}},
+			{"UpdateTask date field", taskd.FieldParam(taskDue.ID), func(day string) error {
+				_, err := f.db.UpdateTask(ctx, f.by, task.ID, taskd.TaskInput{Fields: map[int64]string{taskDue.ID: day}})
+				return err
+			}},
+			{"CreateProject date field", taskd.FieldParam(projectDue.ID), func(day string) error {
+				_, err := f.db.CreateProject(ctx, f.by, taskd.ProjectInput{Name: new("x"), Fields: map[int64]string{projectDue.ID: day}})
+				return err
+			}},
+			{"UpdateProject date field", taskd.FieldParam(projectDue.ID), func(day string) error {
+				_, err := f.db.UpdateProject(ctx, f.by, f.project.ID, taskd.ProjectInput{Fields: map[int64]string{projectDue.ID: day}})
+				return err
+			}},
 		}
+		projects := must(f.db.Projects(ctx, f.by.Viewer(), ""))(t)
 		tasks, _ := f.db.Tasks(ctx, taskd.TaskQuery{Viewer: f.by.Viewer(), ProjectID: f.project.ID})
 		for _, w := range writes {
 			for _, day := range []string{"3000-01-01", "1899-12-31", "3009-06-28", "-0009-03-02", "2026-02-30", "26-02-03"} {
+				field := w.field
+				if field == "" {
+					field = day
+				}
 				err := w.write(day)
-				if e := taskd.AsError(err); err == nil || e.Kind != taskd.KindInvalid || e.Field != w.field {
-					t.Errorf("%s of %q: %v, want invalid on %s", w.name, day, err, w.field)
+				if e := taskd.AsError(err); err == nil || e.Kind != taskd.KindInvalid || e.Field != field {
+					t.Errorf("%s of %q: %v, want invalid on %s", w.name, day, err, field)
 				}
 			}
 		}
@@ -71,6 +117,21 @@ func TestEveryDateWriteKeepsTheRule(t *testing.T) {
 		}
 		if got, _ := f.db.Task(ctx, f.by.Viewer(), task.ID); got.DateStart != "2999-12-31" || got.DateEnd != "2999-12-31" {
 			t.Errorf("the task's dates after the refusals: %s..%s", got.DateStart, got.DateEnd)
+		}
+		if got := must(f.db.Projects(ctx, f.by.Viewer(), ""))(t); len(got) != len(projects) {
+			t.Errorf("%d projects after the refusals, want %d", len(got), len(projects))
+		}
+		if got := schedule(); !maps.Equal(got, days) {
+			t.Errorf("the schedule's days after the refusals: %v, want %v", got, days)
+		}
+		for of, v := range map[string]struct {
+			id    int64
+			field taskd.CustomField
+		}{taskd.ObjectTask: {task.ID, taskDue}, taskd.ObjectProject: {f.project.ID, projectDue}} {
+			values := must(f.db.FieldValues(ctx, f.by.Viewer(), of, []int64{v.id}))(t)[v.id]
+			if len(values) != 1 || values[0].Field.ID != v.field.ID || values[0].Value != "2999-12-31" {
+				t.Errorf("the %s's date field after the refusals: %+v, want 2999-12-31", of, values)
+			}
 		}
 	})
 }

@@ -5,8 +5,10 @@ import (
 	"crypto/sha256"
 	"database/sql"
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -25,21 +27,34 @@ type tableRows struct {
 var repairedColumns = map[string]bool{"task_id": true, "related_task_id": true, "comment_id": true, "project_id": true}
 
 // snapshot reads every table of the SQLite database but sqlite_sequence
-// and schema_migrations: its rows and a hash of them (of events, of the
-// columns the repair leaves).
-func snapshot(t *testing.T, raw *sql.DB) map[string]tableRows {
+// and schema_migrations: its rows and a hash of them; of the events in
+// repairable (those the repair may point at no object), only the columns
+// the repair leaves, and of every other event, every column: an event
+// the repair must leave, such as one written in the same millisecond as
+// its task, is as it was.
+func snapshot(t *testing.T, raw *sql.DB, repairable map[int64]bool) map[string]tableRows {
 	t.Helper()
 	out := map[string]tableRows{}
+	row := func(cols []string) string {
+		q := make([]string, len(cols))
+		for i, c := range cols {
+			q[i] = `quote("` + c + `")`
+		}
+		return strings.Join(q, ` || ',' || `)
+	}
 	for _, table := range column(t, raw, `SELECT name FROM sqlite_master WHERE type = 'table'
 		AND name NOT IN ('sqlite_sequence', 'schema_migrations') AND sql NOT LIKE 'CREATE VIRTUAL TABLE%'`) {
 		cols := column(t, raw, `SELECT name FROM pragma_table_info('`+table+`')`)
-		if table == "events" {
-			cols = slices.DeleteFunc(cols, func(c string) bool { return repairedColumns[c] })
+		expr := row(cols)
+		if table == "events" && len(repairable) > 0 {
+			var ids []string
+			for _, id := range slices.Sorted(maps.Keys(repairable)) {
+				ids = append(ids, strconv.FormatInt(id, 10))
+			}
+			kept := slices.DeleteFunc(slices.Clone(cols), func(c string) bool { return repairedColumns[c] })
+			expr = `CASE WHEN id IN (` + strings.Join(ids, ", ") + `) THEN ` + row(kept) + ` ELSE ` + expr + ` END`
 		}
-		for i, c := range cols {
-			cols[i] = `quote("` + c + `")`
-		}
-		rows := column(t, raw, `SELECT `+strings.Join(cols, ` || ',' || `)+` FROM "`+table+`"`)
+		rows := column(t, raw, `SELECT `+expr+` FROM "`+table+`"`)
 		slices.Sort(rows)
 		out[table] = tableRows{len(rows), fmt.Sprintf("%x", sha256.Sum256([]byte(strings.Join(rows, "\n"))))}
 	}

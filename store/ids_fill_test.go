@@ -67,7 +67,7 @@ func fillEveryTable(t *testing.T, db *store.DB, d testdb.DB, f reused) {
 			t.Fatalf("%s: %v", r.Replace(q), err)
 		}
 	}
-	for table, rows := range snapshot(t, openRaw(t, d)) {
+	for table, rows := range snapshot(t, openRaw(t, d), nil) {
 		if rows.n == 0 {
 			t.Errorf("table %s is empty: give it a row here", table)
 		}

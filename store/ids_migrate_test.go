@@ -4,6 +4,7 @@ import (
 	"context"
 	"maps"
 	"slices"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -22,7 +23,9 @@ const beforeIDs = 35
 // member and a guest read the events of the deleted ones by the objects
 // now holding their ids, is migrated: then they read none of them, and
 // nothing else changes for them; every row of every table is as it was
-// (but the ids the repair clears in events), the schema is the same but
+// (but the ids the repair clears in the deleted objects' events: an event
+// written in the same millisecond as its task, as its post_task is, still
+// names it, all of its columns as they were), the schema is the same but
 // for AUTOINCREMENT, the foreign keys hold, and new objects get ids above
 // every id handed out before, deleted or not. Each way a reused id is
 // found has a case only it finds: a task deleted by DeleteTask (its
@@ -51,7 +54,13 @@ func TestIDsMigrationRepairsReusedIDs(t *testing.T) {
 	}
 	old.Close()
 	raw := openRaw(t, d)
-	rowsBefore, schemaBefore := snapshot(t, raw), schemaOf(t, raw)
+	repairable := union(f.secret, f.oldProject)
+	rowsBefore, schemaBefore := snapshot(t, raw, repairable), schemaOf(t, raw)
+	sameMs := column(t, raw, `SELECT e.id FROM events e JOIN tasks t ON t.id = e.task_id
+		WHERE e.name = 'post_task' AND e.task_id = `+itoa(f.open)+` AND e.created_at = t.created_at`)
+	if len(sameMs) != 1 {
+		t.Fatalf("task %d has %d post_task events written in the millisecond it was made, want 1: the test shows nothing", f.open, len(sameMs))
+	}
 
 	db := d.OpenWith(t, opts)
 	if got := seenIDs(t, db, f.uma); !slices.Equal(got, without(umaBefore, f.secret)) {
@@ -80,7 +89,10 @@ func TestIDsMigrationRepairsReusedIDs(t *testing.T) {
 			}
 		}
 	}
-	checkRows(t, rowsBefore, snapshot(t, raw))
+	if got := column(t, raw, `SELECT COALESCE(task_id, 'NULL') FROM events WHERE id = `+sameMs[0]); !slices.Equal(got, []string{itoa(f.open)}) {
+		t.Errorf("event %s, written in the millisecond task %d was made, names task %v after the migration: it is that task's", sameMs[0], f.open, got)
+	}
+	checkRows(t, rowsBefore, snapshot(t, raw, repairable))
 	checkSchema(t, schemaBefore, schemaOf(t, raw))
 	checkAutoincrement(t, raw)
 	checkForeignKeys(t, raw)
@@ -242,4 +254,86 @@ func union(sets ...map[int64]bool) map[int64]bool {
 		maps.Copy(out, s)
 	}
 	return out
+}
+
+// TestIDsMigrationStartsPastDeletedIDs (issue 46): on a SQLite database
+// of schema 35, the ids that only a column of another table still names,
+// their objects gone, are not handed out again once migrated: a comment
+// made on a task and deleted, the only comment (comments is empty, so
+// SQLite has no sequence of comments to raise, and the migration makes
+// one), named by its events; a task deleted with its project by hand,
+// named only by the related task of the relation event of a task of
+// another project (events.related_task_id); a webhook's delivery pruned
+// after its last attempt, named only by that attempt (attempts.delivery_id),
+// while an older delivery stays. After the migration a new comment, task
+// and delivery each get an id above the one named.
+func TestIDsMigrationStartsPastDeletedIDs(t *testing.T) {
+	ctx := context.Background()
+	d := testdb.Blank(t, "sqlite")
+	old, err := store.OpenAtSchemaForTest(ctx, d.Options(), beforeIDs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	acct := testaccount.New(t, old, testaccount.Options{})
+	owner := acct.Actor()
+	plans := must(old.CreateProject(ctx, owner, taskd.ProjectInput{Name: new("Plans")}))(t).ID
+	open := must(old.CreateTask(ctx, owner, plans, 0, taskd.TaskInput{Name: new("open")}))(t).ID
+	comment := must(old.CreateComment(ctx, owner, open, "gone"))(t).ID
+	must(0, old.DeleteComment(ctx, owner, comment))(t)
+	other := must(old.CreateProject(ctx, owner, taskd.ProjectInput{Name: new("Other")}))(t).ID
+	related := must(old.CreateTask(ctx, owner, other, 0, taskd.TaskInput{Name: new("related")}))(t).ID
+	must(0, old.AddRelation(ctx, owner, taskd.Relation{From: related, To: open, Type: "finish-to-start"}))(t)
+	r := strings.NewReplacer("ACCT", itoa(acct.ID), "PLANS", itoa(plans))
+	for _, q := range []string{
+		`INSERT INTO webhooks (account_id, url, events, secret, created_at) VALUES (ACCT, 'https://hook.example', 'update_task', x'01', 1)`,
+		`INSERT INTO deliveries (webhook_id, event_id, state, created_at)
+			SELECT (SELECT MAX(id) FROM webhooks), id, 'delivered', 1 FROM events WHERE project_id = PLANS ORDER BY id`,
+		`INSERT INTO attempts (webhook_id, delivery_id, event_id, at, ok)
+			SELECT webhook_id, id, event_id, 2, 1 FROM deliveries WHERE id = (SELECT MAX(id) FROM deliveries)`,
+		`DELETE FROM deliveries WHERE id = (SELECT MAX(id) FROM deliveries)`,
+	} {
+		if err := old.ExecForTest(ctx, r.Replace(q)); err != nil {
+			t.Fatalf("%s: %v", r.Replace(q), err)
+		}
+	}
+	old.Close()
+	deleteProject(t, d, other)
+
+	raw := openRaw(t, d)
+	named := func(query string) int64 {
+		t.Helper()
+		var n int64
+		if err := raw.QueryRow(query).Scan(&n); err != nil {
+			t.Fatalf("%s: %v", query, err)
+		}
+		return n
+	}
+	if n := named(`SELECT COUNT(*) FROM comments`); n != 0 {
+		t.Fatalf("%d comments before the migration, want none: the test shows nothing", n)
+	}
+	if n := named(`SELECT COUNT(*) FROM events WHERE task_id = ` + itoa(related)); n != 0 {
+		t.Fatalf("%d events name task %d as theirs: the test shows nothing", n, related)
+	}
+	if n := named(`SELECT COUNT(*) FROM events WHERE related_task_id = ` + itoa(related)); n != 1 {
+		t.Fatalf("%d events name task %d as the related task, want its relation's", n, related)
+	}
+	delivery := named(`SELECT MAX(delivery_id) FROM attempts`)
+	if kept := named(`SELECT MAX(id) FROM deliveries`); kept == 0 || kept >= delivery {
+		t.Fatalf("before the migration the newest delivery is %d, the attempt names %d: the test shows nothing", kept, delivery)
+	}
+
+	db := d.Open(t)
+	if got := must(db.CreateComment(ctx, owner, open, "after"))(t).ID; got <= comment {
+		t.Errorf("a new comment got id %d; comment %d, deleted before the migration, is named by its events", got, comment)
+	}
+	if got := must(db.CreateTask(ctx, owner, plans, 0, taskd.TaskInput{Name: new("after")}))(t).ID; got <= related {
+		t.Errorf("a new task got id %d; task %d, deleted before the migration, is named by a relation's event", got, related)
+	}
+	if err := db.ExecForTest(ctx, r.Replace(`INSERT INTO deliveries (webhook_id, event_id, state, created_at)
+		SELECT (SELECT MAX(id) FROM webhooks), MAX(id), 'pending', 3 FROM events WHERE project_id = PLANS`)); err != nil {
+		t.Fatal(err)
+	}
+	if got := named(`SELECT MAX(id) FROM deliveries`); got <= delivery {
+		t.Errorf("a new delivery got id %d; delivery %d, pruned before the migration, is named by an attempt", got, delivery)
+	}
 }

@@ -73,8 +73,10 @@ func (r *run) comment(ctx context.Context, c *Count, taskID int64, cm source.Com
 	case by.Person.ID == r.owner.Person.ID && r.email(cm.Author) == "":
 		r.skip(FamilyComments, cm.ID, "the author %s is not a member: written by the owner", cm.Author.Email)
 	}
+	_, mapped := done[cm.ID]
+	added := r.added(dated{family: FamilyComments, id: cm.ID, what: "a comment", mapped: mapped}, cm.Added)
 	id, err := r.sync(ctx, c, done, object{family: FamilyComments, kind: "comment", id: cm.ID, what: "comment",
-		fingerprint: fingerprint(struct{ Text, By string }{cm.Text, writer}), added: cm.Added, waits: waits,
+		fingerprint: fingerprint(struct{ Text, By string }{cm.Text, writer}), added: added, waits: waits,
 		create: func(ctx context.Context) (int64, error) {
 			made, err := r.dst.Work.Comments.Post(ctx, by, taskID, taskd.CommentInput{Text: cm.Text, VisibleTo: viewers})
 			return made.ID, err
@@ -138,13 +140,15 @@ func (r *run) cost(ctx context.Context, c *Count, l source.Cost, done map[string
 	case by.Person.ID == r.owner.Person.ID && r.email(l.Author) == "":
 		r.skip(FamilyCosts, l.ID, "the author %s is not a member: logged by the owner", l.Author.Email)
 	}
-	in := taskd.CostInput{Minutes: &l.Minutes, Cents: &l.Cents, Comment: &l.Comment, Date: &l.Date}
+	_, mapped := done[l.ID]
+	date, write := r.date(dated{family: FamilyCosts, id: l.ID, what: "a cost line", mapped: mapped}, "date", l.Date)
+	in := taskd.CostInput{Minutes: &l.Minutes, Cents: &l.Cents, Comment: &l.Comment, Date: write}
 	_, err := r.sync(ctx, c, done, object{family: FamilyCosts, kind: "cost", id: l.ID, what: "cost line",
 		fingerprint: fingerprint(struct {
 			Minutes, Cents int64
 			Comment, Date  string
 			By             string
-		}{l.Minutes, l.Cents, l.Comment, l.Date, writer}), waits: waits,
+		}{l.Minutes, l.Cents, l.Comment, date, writer}), waits: waits,
 		create: func(ctx context.Context) (int64, error) {
 			made, err := r.dst.Work.Costs.Add(ctx, by, taskID, in)
 			return made.ID, err

@@ -125,8 +125,11 @@ func (r *run) contacts(ctx context.Context, c *Count) error {
 		if in.FirstName == "" && in.LastName == "" {
 			in.FirstName = ct.Name
 		}
-		_, err = r.sync(ctx, c, done, object{family: FamilyContacts, kind: "contact", id: ct.ID, what: "contact " + quote(email),
-			fingerprint: fingerprint(in), added: ct.Added,
+		what := "contact " + quote(email)
+		_, mapped := done[ct.ID]
+		added := r.added(dated{family: FamilyContacts, id: ct.ID, what: what, mapped: mapped}, ct.Added)
+		_, err = r.sync(ctx, c, done, object{family: FamilyContacts, kind: "contact", id: ct.ID, what: what,
+			fingerprint: fingerprint(in), added: added,
 			create: func(ctx context.Context) (int64, error) {
 				made, err := r.dst.Store.AddContact(ctx, r.owner, in)
 				return made.ID, err

@@ -197,6 +197,11 @@ func (r *run) file(ctx context.Context, c *Count, dir string, f listedFile, done
 		r.skip(FamilyFiles, f.ID, "the author %s of %s is not a member: attached by the owner", f.Author.Email, quote(f.Name))
 	}
 	listed := fingerprint(fileWrite{Name: f.Name, Size: f.Size, Owner: f.ownerID})
+	// A file is made anew, with its creation date, when new or listed
+	// otherwise than it was (replace).
+	m, mapped := done[f.ID]
+	kept := mapped && listedPart(m.Fingerprint) == listed
+	f.Added = r.added(dated{family: FamilyFiles, id: f.ID, what: "file " + quote(f.Name), mapped: kept}, f.Added)
 	_, err := r.sync(ctx, c, done, object{family: FamilyFiles, kind: "file", id: f.ID, what: "file " + quote(f.Name),
 		fingerprint: listed, added: f.Added, stored: listedPart, waits: waits,
 		create: func(ctx context.Context) (int64, error) { return r.bringFile(ctx, by, dir, f, listed, 0) },

@@ -133,10 +133,14 @@ type Count struct {
 	Seconds   float64 `json:"seconds"`
 }
 
-// Skip is something not imported, and why.
+// Skip is something not imported, and why. A date of the source that
+// taskd does not keep (run.date) names its field and the source's value
+// too.
 type Skip struct {
 	Family   string `json:"family"`
 	SourceID string `json:"source_id,omitempty"`
+	Field    string `json:"field,omitempty"`
+	Value    string `json:"value,omitempty"`
 	Reason   string `json:"reason"`
 }
 

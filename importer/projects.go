@@ -7,7 +7,6 @@ import (
 	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/importer/source"
 	"github.com/taskd/taskd/store"
-	"github.com/taskd/taskd/wire"
 )
 
 // projectWrite is what is written of a source project; its fingerprint
@@ -36,16 +35,19 @@ func (r *run) projectsStep(ctx context.Context, c *Count) error {
 	}
 	for _, p := range list {
 		c.Read++
-		w, in, waits := r.projectInput(p)
+		what := "project " + quote(p.Name)
+		m, mapped := done[p.ID]
+		o := dated{family: FamilyProjects, id: p.ID, what: what, mapped: mapped}
+		w, in, waits := r.projectInput(p, o)
 		by, _, authorWaits := r.author(p.Author, store.WaitProjectAuthor)
-		if m, ok := done[p.ID]; ok {
+		if mapped {
 			// Opened first: the update of an archived project is refused.
 			if err := r.openProject(ctx, m.LocalID); err != nil {
 				return err
 			}
 		}
-		id, err := r.sync(ctx, c, done, object{family: FamilyProjects, kind: "project", id: p.ID, what: "project " + quote(p.Name),
-			fingerprint: fingerprint(w), added: p.Added, waits: append(waits, authorWaits...),
+		id, err := r.sync(ctx, c, done, object{family: FamilyProjects, kind: "project", id: p.ID, what: what,
+			fingerprint: fingerprint(w), added: r.added(o, p.Added), waits: append(waits, authorWaits...),
 			create: func(ctx context.Context) (int64, error) {
 				made, err := r.dst.Work.Projects.Create(ctx, by, in)
 				return made.ID, err
@@ -69,8 +71,8 @@ func (r *run) projectsStep(ctx context.Context, c *Count) error {
 // projectInput is what is written of p: everything but its status and
 // options, which finish sets. w, its fingerprint, names invited people as
 // members; in writes it now, without them; waits is what waits on it for
-// them.
-func (r *run) projectInput(p source.Project) (w projectWrite, in taskd.ProjectInput, waits []store.Waiting) {
+// them. o names p for the rule of its dates (run.date).
+func (r *run) projectInput(p source.Project, o dated) (w projectWrite, in taskd.ProjectInput, waits []store.Waiting) {
 	w = projectWrite{Name: p.Name, Text: p.Text, Folder: p.Folder, MaxMinutes: p.MaxMinutes, MaxCents: p.MaxCents, Status: p.Status}
 	manager := "NOONE"
 	if e, waiting := r.due(p.Manager); waiting {
@@ -79,8 +81,9 @@ func (r *run) projectInput(p source.Project) (w projectWrite, in taskd.ProjectIn
 	} else if e != "" {
 		w.Manager, manager = e, e
 	}
-	w.Start, _ = wire.ParseDate("datestart", p.Start)
-	w.End, _ = wire.ParseDate("dateend", p.End)
+	var start, end *string
+	w.Start, start = r.date(o, "date_start", p.Start)
+	w.End, end = r.date(o, "date_end", p.End)
 	var team []string
 	for _, m := range p.Members {
 		e, waiting := r.due(m)
@@ -105,7 +108,7 @@ func (r *run) projectInput(p source.Project) (w projectWrite, in taskd.ProjectIn
 			r.skip(FamilyProjects, p.ID, "option %s of %q is not one taskd keeps", o, p.Name)
 		}
 	}
-	in = taskd.ProjectInput{Name: &w.Name, Text: &w.Text, DateStart: &w.Start, DateEnd: &w.End, Folder: &w.Folder,
+	in = taskd.ProjectInput{Name: &w.Name, Text: &w.Text, DateStart: start, DateEnd: end, Folder: &w.Folder,
 		Members: &team, Tags: &w.Tags, MaxMinutes: &w.MaxMinutes, MaxCents: &w.MaxCents, ManagerEmail: &manager}
 	return w, in, waits
 }

@@ -7,7 +7,6 @@ import (
 	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/importer/source"
 	"github.com/taskd/taskd/store"
-	"github.com/taskd/taskd/wire"
 )
 
 // taskWrite is what is written of a source task; its fingerprint decides
@@ -142,22 +141,24 @@ func (r *run) task(ctx context.Context, c *Count, projectID int64, t *source.Tas
 		}
 		parent = id
 	}
-	w, in, subs, waits := r.taskInput(t)
-	by, _, authorWaits := r.author(t.Author, store.WaitTaskAuthor)
 	what := "task " + quote(t.Name)
+	_, mapped := done[t.ID]
+	o := dated{family: FamilyTasks, id: t.ID, what: what, mapped: mapped}
+	w, in, subs, waits := r.taskInput(t, o)
+	by, _, authorWaits := r.author(t.Author, store.WaitTaskAuthor)
 	var viewers []string
 	if t.HiddenKnown {
 		r.hiddenShown = true
 		if len(t.Hidden) > 0 {
 			list, faithful := r.hiddenList(FamilyTasks, t.ID, what, t.Hidden, t.Author, by)
-			if _, mapped := done[t.ID]; !faithful && !mapped {
+			if !faithful && !mapped {
 				return nil
 			}
 			viewers = list
 		}
 	}
 	id, err := r.sync(ctx, c, done, object{family: FamilyTasks, kind: "task", id: t.ID, what: what,
-		fingerprint: fingerprint(w), added: t.Added, waits: append(waits, authorWaits...),
+		fingerprint: fingerprint(w), added: r.added(o, t.Added), waits: append(waits, authorWaits...),
 		create: func(ctx context.Context) (int64, error) {
 			in := in
 			in.Subscribe, in.Hidden = subs, viewers
@@ -217,8 +218,9 @@ func (r *run) updateTask(ctx context.Context, id int64, w taskWrite, in taskd.Ta
 
 // taskInput is what is written of t (w, its fingerprint, names invited
 // people as members), the input that writes it now, its subscribers who
-// are members, and what waits on it for invited people.
-func (r *run) taskInput(t *source.Task) (w taskWrite, in taskd.TaskInput, subs []string, waits []store.Waiting) {
+// are members, and what waits on it for invited people. o names t for
+// the rule of its dates (run.date).
+func (r *run) taskInput(t *source.Task, o dated) (w taskWrite, in taskd.TaskInput, subs []string, waits []store.Waiting) {
 	w = taskWrite{Name: t.Name, Text: t.Text, Priority: t.Priority, MaxMinutes: t.MaxMinutes, MaxCents: t.MaxCents,
 		Done: t.Status == "done", Assignee: "NOONE"}
 	assignee := "NOONE"
@@ -238,8 +240,9 @@ func (r *run) taskInput(t *source.Task) (w taskWrite, in taskd.TaskInput, subs [
 			w.Assignee, assignee = e, e
 		}
 	}
-	w.Start, _ = wire.ParseDate("datestart", t.Start)
-	w.End, _ = wire.ParseDate("dateend", t.End)
+	var start, end *string
+	w.Start, start = r.date(o, "date_start", t.Start)
+	w.End, end = r.date(o, "date_end", t.End)
 	for _, s := range t.Subscribers {
 		e, waiting := r.due(s)
 		if e == "" || slices.Contains(w.Subscribers, e) {
@@ -259,6 +262,6 @@ func (r *run) taskInput(t *source.Task) (w taskWrite, in taskd.TaskInput, subs [
 		r.skip(FamilyTasks, t.ID, "the due time %s of %q: taskd keeps a due date without a time", t.TimeEnd, t.Name)
 	}
 	in = taskd.TaskInput{Name: &w.Name, Text: &w.Text, Priority: &w.Priority, AssigneeEmail: &assignee,
-		DateStart: &w.Start, DateEnd: &w.End, Tags: &w.Tags, MaxMinutes: &w.MaxMinutes, MaxCents: &w.MaxCents}
+		DateStart: start, DateEnd: end, Tags: &w.Tags, MaxMinutes: &w.MaxMinutes, MaxCents: &w.MaxCents}
 	return w, in, subs, waits
 }

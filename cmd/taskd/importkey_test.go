@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -158,5 +159,33 @@ func TestImportKeyOnStandardInput(t *testing.T) {
 	}
 	if strings.Contains(errOut.String(), "warning") || strings.Contains(out.String()+errOut.String(), src.Key) {
 		t.Errorf("stderr:\n%s", errOut.String())
+	}
+}
+
+// TestImportKeyFileModes: a key file that anyone but its owner may read
+// is warned of, by its group (0640) as by others (0604); one only its
+// owner reads (0600) is not. The warning names the file and its mode,
+// never the key. The run stops at a refused --from, after the key is read.
+func TestImportKeyFileModes(t *testing.T) {
+	st := storage{data: filepath.Join(t.TempDir(), "data")}
+	const secret = "00112233445566778899aabbccddeeff"
+	for _, tc := range []struct {
+		mode os.FileMode
+		warn bool
+	}{{0o640, true}, {0o604, true}, {0o600, false}} {
+		t.Run(fmt.Sprintf("%04o", tc.mode), func(t *testing.T) {
+			path := keyFile(t, secret+"\n", tc.mode)
+			out, errOut, err := importWith(st, nil, "", "--from", "ftp://example.com/a/acme", "--account", "moved", "--key-file", path)
+			if err == nil || !strings.Contains(err.Error(), "--from") {
+				t.Fatalf("%v, want the --from refused", err)
+			}
+			want := fmt.Sprintf("taskd: warning: the key file %s may be read by other users (mode %04o)", path, tc.mode)
+			if warned := strings.Contains(errOut, "warning"); warned != tc.warn || tc.warn && !strings.Contains(errOut, want) {
+				t.Errorf("a key file of mode %04o: stderr %q, want warned %v (%q)", tc.mode, errOut, tc.warn, want)
+			}
+			if strings.Contains(err.Error()+out+errOut, secret) {
+				t.Errorf("the key is printed: %v\n%s%s", err, out, errOut)
+			}
+		})
 	}
 }

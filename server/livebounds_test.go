@@ -46,6 +46,7 @@ func TestLiveStreamsAreBounded(t *testing.T) {
 	openLive(t, uma, acme, "")
 	refusedLive(t, uma, acme, "You have 2 pages with live updates open, the most at once.")
 	first.close()
+	var umas []*liveStream
 	// Its place is freed once the server sees the stream gone.
 	for i := 0; ; i++ {
 		if l, ok := tryLive(t, uma, acme); ok {
@@ -57,7 +58,7 @@ func TestLiveStreamsAreBounded(t *testing.T) {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	openLive(t, uma, acme, "")
+	umas = append(umas, openLive(t, uma, acme, ""))
 
 	owner := s.SignedIn(testsite.OwnerEmail)
 	openLive(t, owner, acme, "") // the account's third
@@ -67,6 +68,39 @@ func TestLiveStreamsAreBounded(t *testing.T) {
 	openLive(t, owner, other, "") // the replica's fourth
 	s.AddMember(s.Other, "otto@other.example", "Otto", "Other", taskd.RoleUser)
 	refusedLive(t, s.SignedIn("otto@other.example"), other, "This server has as many pages with live updates open as it allows.")
+
+	// A stream beyond a bound waits a moment for a place: a page's stream
+	// often starts before the server sees the previous page's end.
+	third := make(chan int)
+	go func() {
+		l, ok := tryLive(t, uma, acme)
+		if ok {
+			l.close()
+			third <- http.StatusOK
+			return
+		}
+		third <- http.StatusTooManyRequests
+	}()
+	time.Sleep(500 * time.Millisecond) // the third waits at the gate (2 s)
+	first.close()
+	for _, l := range umas {
+		l.close()
+	}
+	if got := <-third; got != http.StatusOK {
+		t.Errorf("a stream waiting while a place was freed: HTTP %d", got)
+	}
+}
+
+// TestLiveStreamsShareOfAnAccount: with only a bound in all, one account
+// holds at most a quarter of it.
+func TestLiveStreamsShareOfAnAccount(t *testing.T) {
+	t.Parallel()
+	s := testsite.Limited(t, testdb.New(t, "sqlite"), server.Limits{Live: admit.Limits{Total: 8}})
+	acme := s.AccountURL() + "/live"
+	uma, owner := s.SignedIn(testsite.UserEmail), s.SignedIn(testsite.OwnerEmail)
+	openLive(t, uma, acme, "")
+	openLive(t, owner, acme, "")
+	refusedLive(t, uma, acme, "Your account has as many pages with live updates open as this server allows.")
 }
 
 // tryLive opens a live stream, reporting false when it is refused.

@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -9,6 +10,7 @@ import (
 	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/internal/testaccount"
 	"github.com/taskd/taskd/internal/testdb"
+	"github.com/taskd/taskd/store"
 )
 
 // drain reads a stream until it is closed, or fails after a while; it
@@ -224,6 +226,269 @@ func TestLiveReplayStartsWithSight(t *testing.T) {
 		got, reload = resume(t, db, owner.Viewer(), last, time.Time{})
 		if reload || len(got) != 4 || got[len(got)-1].ID != after {
 			t.Errorf("the owner: reload %v, replay %s, want every change since", reload, replayed(got))
+		}
+	})
+}
+
+// quietEnds opens a stream for the member on a session of theirs, makes
+// the change of trust, and checks that the stream ends with nothing
+// handed to it and no change to deliver: the signal of the change, in
+// this process or (PostgreSQL) from another.
+func quietEnds(t *testing.T, db *store.DB, who taskd.Actor, session, what string, change func() error) {
+	t.Helper()
+	ctx := context.Background()
+	if err := db.CreateSession(ctx, session, who.Person.ID, time.Now().Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	s, err := db.LiveEvents(ctx, taskd.LiveRequest{Viewer: who.Viewer(), Session: session})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if err := change(); err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+	if got := drain(t, "a quiet stream after "+what, s); got != "" {
+		t.Errorf("a quiet stream after %s was handed %q", what, got)
+	}
+}
+
+// TestLiveQuietStreamsEndOnEveryChangeOfTrust: every change of trust
+// ends the streams it concerns at once, with no change to deliver: sign-
+// out, a password changed or reset, a new role, removal. On PostgreSQL
+// the change is also made through another replica, whose NOTIFY must
+// carry it.
+func TestLiveQuietStreamsEndOnEveryChangeOfTrust(t *testing.T) {
+	testdb.Each(t, func(t *testing.T, d testdb.DB) {
+		ctx := context.Background()
+		db := d.Open(t)
+		changers := map[string]*store.DB{"this replica": db}
+		if d.Backend == "postgres" {
+			changers["another replica"] = d.Open(t)
+		}
+		acct := testaccount.New(t, db, testaccount.Options{})
+		owner := acct.Actor()
+		for where, by := range changers {
+			n := 0
+			person := func() taskd.Actor {
+				n++
+				return testaccount.Member(t, db, acct.ID, testaccount.Person{Email: fmt.Sprintf("p%d-%s-%s@example.com", n, strings.Fields(where)[0], acct.Slug)}, taskd.RoleUser)
+			}
+			session := func() string { n++; return fmt.Sprintf("s%d-%s-%s", n, strings.Fields(where)[0], acct.Slug) }
+			p := person()
+			h := session()
+			quietEnds(t, db, p, h, "a sign-out "+where, func() error { return by.DeleteSession(ctx, h) })
+			p = person()
+			quietEnds(t, db, p, session(), "a password change "+where, func() error {
+				_, err := by.SetPassword(ctx, p.Person.ID, taskd.PasswordChange{Hash: "argon-x"})
+				return err
+			})
+			p = person()
+			quietEnds(t, db, p, session(), "a password reset "+where, func() error {
+				l := taskd.Link{Hash: session(), Expires: time.Now().Add(time.Hour)}
+				mail := func(taskd.Person) taskd.QueuedMail { return taskd.QueuedMail{To: "x@example.com", Subject: "s", Body: []byte("b")} }
+				if err := by.RequestReset(ctx, p.Person.Email, l, mail); err != nil {
+					return err
+				}
+				_, err := by.ResetPassword(ctx, l.Hash, "argon-y")
+				return err
+			})
+			p = person()
+			quietEnds(t, db, p, session(), "a new role "+where, func() error {
+				_, err := by.SetRole(ctx, owner, p.Person.ID, taskd.RoleReader)
+				return err
+			})
+			p = person()
+			quietEnds(t, db, p, session(), "a removal "+where, func() error {
+				_, err := by.RemoveMember(ctx, owner, p.Person.ID)
+				return err
+			})
+		}
+	})
+}
+
+// TestLiveTrustIsOfTheStreamsAccount: a person removed from one account
+// loses their stream there, though they hold the same role in another.
+func TestLiveTrustIsOfTheStreamsAccount(t *testing.T) {
+	testdb.Each(t, func(t *testing.T, d testdb.DB) {
+		ctx := context.Background()
+		db := d.Open(t)
+		a := testaccount.New(t, db, testaccount.Options{})
+		b := testaccount.New(t, db, testaccount.Options{})
+		email := "both-" + a.Slug + "@example.com"
+		inA := testaccount.Member(t, db, a.ID, testaccount.Person{Email: email}, taskd.RoleUser)
+		person, err := db.PersonByEmail(ctx, email)
+		if err != nil {
+			t.Fatal(err)
+		}
+		testaccount.Member(t, db, b.ID, testaccount.Person{Email: email, Hash: person.PasswordHash}, taskd.RoleUser)
+		other := d.Open(t) // no signal on SQLite: the check at delivery decides
+		quietlyRemoved, err := db.LiveEvents(ctx, taskd.LiveRequest{Viewer: inA.Viewer()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer quietlyRemoved.Close()
+		if _, err := other.RemoveMember(ctx, a.Actor(), inA.Person.ID); err != nil {
+			t.Fatal(err)
+		}
+		p, err := db.CreateProject(ctx, a.Actor(), taskd.ProjectInput{Name: new("After the removal")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		liveTask(t, db, a.Actor(), p.ID, "after the removal")
+		if got := drain(t, "the stream of the account they left", quietlyRemoved); got != "" {
+			t.Errorf("the stream of the account they left was handed %q", got)
+		}
+	})
+}
+
+// TestLiveTrustOfManyStreams: every stream of an account is checked,
+// however many: a signed-out session's 201 streams (more than one check's
+// batch of 200) all end, handed nothing.
+func TestLiveTrustOfManyStreams(t *testing.T) {
+	db := testdb.New(t, "sqlite").Open(t)
+	acct := testaccount.New(t, db, testaccount.Options{})
+	owner := acct.Actor()
+	ctx := context.Background()
+	uma := testaccount.Member(t, db, acct.ID, testaccount.Person{Email: "uma-" + acct.Slug + "@example.com"}, taskd.RoleUser)
+	if err := db.CreateSession(ctx, "many", uma.Person.ID, time.Now().Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	var streams []taskd.LiveStream
+	for range 201 {
+		s, err := db.LiveEvents(ctx, taskd.LiveRequest{Viewer: uma.Viewer(), Session: "many"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		streams = append(streams, s)
+	}
+	p, err := db.CreateProject(ctx, owner, taskd.ProjectInput{Name: new("Many")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range streams { // the project's event reached them all
+		if got := drainUntil(t, s, "Many"); got != "" {
+			t.Fatalf("a stream ended before its first event: %s", got)
+		}
+	}
+	if err := db.ExecForTest(ctx, `DELETE FROM sessions WHERE hash = ?`, "many"); err != nil { // no signal
+		t.Fatal(err)
+	}
+	liveTask(t, db, owner, p.ID, "after the sign-out")
+	for i, s := range streams {
+		if got := drain(t, "a signed-out stream", s); got != "" {
+			t.Fatalf("stream %d of 201 was handed %q after its session ended", i, got)
+		}
+	}
+}
+
+// drainUntil reads a stream until an event with the title; it returns
+// what it read when the stream ended first.
+func drainUntil(t *testing.T, s taskd.LiveStream, title string) string {
+	t.Helper()
+	var got []string
+	deadline := time.After(20 * time.Second)
+	for {
+		select {
+		case e, ok := <-s.Events:
+			if !ok {
+				return "ended after " + strings.Join(got, "|")
+			}
+			if e.Title == title {
+				return ""
+			}
+			got = append(got, e.Title)
+		case <-deadline:
+			t.Fatalf("no %q on the stream", title)
+		}
+	}
+}
+
+// TestLiveTrustByTheClock: a session that expires ends its stream at
+// the next delivery; and a change of trust whose signal never comes
+// (another process on SQLite) ends a quiet stream within a minute of the
+// store's clock.
+func TestLiveTrustByTheClock(t *testing.T) {
+	ctx := context.Background()
+	d := testdb.New(t, "sqlite")
+	db, clock, t0 := liveClock(t, d)
+	other := d.Open(t)
+	acct := testaccount.New(t, db, testaccount.Options{})
+	owner := acct.Actor()
+	uma := testaccount.Member(t, db, acct.ID, testaccount.Person{Email: "uma-" + acct.Slug + "@example.com"}, taskd.RoleUser)
+	p, err := db.CreateProject(ctx, owner, taskd.ProjectInput{Name: new("Clock")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	open := func(session string, expires time.Time) taskd.LiveStream {
+		t.Helper()
+		if err := db.CreateSession(ctx, session, uma.Person.ID, expires); err != nil {
+			t.Fatal(err)
+		}
+		s, err := db.LiveEvents(ctx, taskd.LiveRequest{Viewer: uma.Viewer(), Session: session})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(s.Close)
+		return s
+	}
+	expiring := open("expiring", t0.Add(time.Hour))
+	clock.Store(t0.Add(2 * time.Hour).UnixMilli())
+	liveTask(t, db, owner, p.ID, "after the expiry")
+	if got := drain(t, "an expired session's stream", expiring); got != "" {
+		t.Errorf("an expired session's stream was handed %q", got)
+	}
+
+	quiet := open("quiet", t0.Add(24*time.Hour))
+	if err := other.DeleteSession(ctx, "quiet"); err != nil { // no signal reaches db
+		t.Fatal(err)
+	}
+	clock.Add(int64(61 * time.Second / time.Millisecond))
+	if got := drain(t, "a stream whose sign-out was not signalled, a minute later", quiet); got != "" {
+		t.Errorf("handed %q", got)
+	}
+}
+
+// TestLiveReplayStartsWhenTheyJoined: a member who joined after an
+// event, whether added or by accepting an invitation made before it, and
+// who resumes from it (a guessed Last-Event-ID) is told to reload, not
+// replayed what came before they joined.
+func TestLiveReplayStartsWhenTheyJoined(t *testing.T) {
+	testdb.Each(t, func(t *testing.T, d testdb.DB) {
+		ctx := context.Background()
+		db, clock, _ := liveClock(t, d)
+		tick := func() { clock.Add(int64(time.Second / time.Millisecond)) }
+		acct := testaccount.New(t, db, testaccount.Options{})
+		owner := acct.Actor()
+		p, err := db.CreateProject(ctx, owner, taskd.ProjectInput{Name: new("Before them")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		invitedEmail := "invited-" + acct.Slug + "@example.com"
+		inv, err := db.Invite(ctx, taskd.InviteInput{AccountID: acct.ID, Person: taskd.NewPerson{Email: invitedEmail, PasswordHash: "h"},
+			Role: taskd.RoleUser, By: owner.Person.ID})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tick()
+		liveTask(t, db, owner, p.ID, "written before they joined")
+		guessed := newestID(t, db, acct.ID)
+		tick()
+		added := testaccount.Member(t, db, acct.ID, testaccount.Person{Email: "added-" + acct.Slug + "@example.com"}, taskd.RoleUser)
+		invited, err := db.PersonByEmail(ctx, invitedEmail)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.AcceptInvitation(ctx, invited.ID, inv.ID); err != nil {
+			t.Fatal(err)
+		}
+		tick()
+		liveTask(t, db, owner, p.ID, "written after")
+		for name, v := range map[string]taskd.Viewer{"added": added.Viewer(), "invited": taskd.PersonViewer(acct.ID, invited.ID, taskd.RoleUser)} {
+			if got, reload := resume(t, db, v, guessed, time.Time{}); !reload || len(got) != 0 {
+				t.Errorf("the %s member resuming from before they joined: reload %v, replay %s", name, reload, replayed(got))
+			}
 		}
 	})
 }

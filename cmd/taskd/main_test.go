@@ -427,6 +427,19 @@ func TestRateLimitFlags(t *testing.T) {
 	}
 }
 
+// TestLiveStreamDefaults: a replica serves at most 5,000 pages' streams
+// and a person 10, unless told otherwise (docs/operations.md).
+func TestLiveStreamDefaults(t *testing.T) {
+	out, _ := cli(t, storage{data: t.TempDir()}, "serve", "-help")
+	for flag, want := range map[string]string{"--live-streams": "(default 5000)", "--live-streams-per-person": "(default 10)"} {
+		_, after, _ := strings.Cut(out, "  "+flag+" int\n")
+		text, _, _ := strings.Cut(after, "\n  --")
+		if !strings.HasSuffix(strings.TrimSpace(text), want) {
+			t.Errorf("serve -help on %s: %q, want it to end %q", flag, text, want)
+		}
+	}
+}
+
 // password signs every test person in.
 const password = "correct horse battery"
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"crypto/rand"
 	"database/sql"
 	"encoding/base64"
@@ -300,7 +301,11 @@ func checkLiveStreamsLimited(want string) func(t *testing.T, s *flagServer) {
 			t.Fatalf("the first stream: %v %v", first, err)
 		}
 		defer first.Body.Close()
-		second, err := c.Get(s.account() + "/live")
+		// Bounded: a second stream let in would never end.
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, s.account()+"/live", nil)
+		second, err := c.Do(req)
 		if err != nil {
 			t.Fatal(err)
 		}

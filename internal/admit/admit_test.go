@@ -91,7 +91,7 @@ func TestEnterWithinWaitsForAPlace(t *testing.T) {
 	held, _ := g.Enter(1, 1)
 	got := make(chan admit.Bound)
 	go func() {
-		release, b := g.EnterWithin(context.Background(), time.Hour, 1, 1)
+		release, b := g.EnterWithin(context.Background(), 20*time.Second, 1, 1) // a bound, so that a lost wake fails rather than hangs
 		if release != nil {
 			defer release()
 		}

@@ -286,7 +286,9 @@ func TestLiveQuietStreamsEndOnEveryChangeOfTrust(t *testing.T) {
 			p = person()
 			quietEnds(t, db, p, session(), "a password reset "+where, func() error {
 				l := taskd.Link{Hash: session(), Expires: time.Now().Add(time.Hour)}
-				mail := func(taskd.Person) taskd.QueuedMail { return taskd.QueuedMail{To: "x@example.com", Subject: "s", Body: []byte("b")} }
+				mail := func(taskd.Person) taskd.QueuedMail {
+					return taskd.QueuedMail{To: "x@example.com", Subject: "s", Body: []byte("b")}
+				}
 				if err := by.RequestReset(ctx, p.Person.Email, l, mail); err != nil {
 					return err
 				}

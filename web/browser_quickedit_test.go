@@ -140,6 +140,11 @@ func testBrowserQuickEdit(t *testing.T, s *testsite.Site) {
 	c.run(chromedp.KeyEvent("?"))
 	c.waitFor("help", `document.getElementById('shortcuts').open && document.getElementById('shortcuts').contains(document.activeElement)`)
 	c.see("help-open", "Keyboard shortcuts")
+	// A live swap while the help is open replaces the link that opened
+	// it: closing the help focuses its counterpart.
+	before := eval[string](c, `document.documentElement.getAttribute('data-live-swapped') || ''`)
+	s.APIID("action=post_task&id_project=" + pid + "&title=Call+caterer")
+	c.waitFor("swapped-under-help", `document.documentElement.getAttribute('data-live-swapped') !== '`+before+`' && document.body.textContent.includes('Call caterer')`)
 	c.run(chromedp.KeyEvent(kb.Escape))
 	c.waitFor("help-closed", `!document.getElementById('shortcuts').open && document.activeElement.matches('#task`+first+` .title a')`)
 

@@ -205,8 +205,23 @@
   // Keyboard shortcuts.
   // The dialog and its button are looked up when used, since a live swap
   // may have put new ones in place.
-  var opener = null;
+  var opener = null, openerAt = null;
   function helpDialog() { return document.getElementById("shortcuts"); }
+  // placeOf is where el is: the id of its nearest ancestor with one and
+  // the child indexes from there, so that its counterpart can be found
+  // after a live swap replaced it (placed finds it).
+  function placeOf(el) {
+    var a = el && el.closest && el.closest("[id]");
+    if (!a) { return null; }
+    var path = [];
+    for (var e = el; e !== a; e = e.parentElement) { path.unshift(Array.prototype.indexOf.call(e.parentElement.children, e)); }
+    return { id: a.id, path: path, tag: el.tagName };
+  }
+  function placed(at) {
+    var e = at && document.getElementById(at.id);
+    for (var i = 0; e && i < at.path.length; i++) { e = e.children[at.path[i]]; }
+    return e && e.tagName === at.tag ? e : null;
+  }
   function showShortcutsButton() {
     var b = document.getElementById("shortcuts-open");
     if (b) { b.parentElement.hidden = false; }
@@ -220,11 +235,18 @@
     var help = helpDialog();
     if (!help || help.open) { return; }
     opener = document.activeElement;
+    openerAt = placeOf(opener);
     if (!help.taskdBound) {
       help.taskdBound = true;
       help.addEventListener("close", function () {
-        if (opener && document.contains(opener)) { opener.focus(); }
-        opener = null;
+        // Back to what opened the help, or, when a live swap replaced it
+        // meanwhile, to its counterpart.
+        var back = opener && document.contains(opener) ? opener : placed(openerAt);
+        if (back) {
+          if (!back.matches("a, button, input, select, textarea, [tabindex]")) { back.setAttribute("tabindex", "-1"); }
+          back.focus();
+        }
+        opener = openerAt = null;
       });
     }
     help.showModal();

@@ -49,6 +49,18 @@ func CheckRelation(r Relation) error {
 	return nil
 }
 
+// MaxShiftDays bounds how far a shift of dependents moves dates, either
+// way.
+const MaxShiftDays = 3650
+
+// CheckShiftDays refuses a shift of dependents beyond MaxShiftDays.
+func CheckShiftDays(days int) error {
+	if days > MaxShiftDays || days < -MaxShiftDays {
+		return Invalid("days", "Shift by at most %d days", MaxShiftDays)
+	}
+	return nil
+}
+
 // ErrRelationCycle is the error of a relation that would close a cycle.
 func ErrRelationCycle(r Relation) *Error {
 	return Invalid("id_task_to", "Task %d already depends on task %d, directly or through others: the relation would make a cycle", r.From, r.To)

@@ -18,7 +18,6 @@ import (
 	"github.com/taskd/taskd/oauth"
 	"github.com/taskd/taskd/secret"
 	"github.com/taskd/taskd/store"
-	"github.com/taskd/taskd/work"
 )
 
 // eachAccount runs fn as a parallel subtest per database, each with a
@@ -222,5 +221,5 @@ func (s *server) config(limits taskd.FileLimits) api.Config {
 	if limits == (taskd.FileLimits{}) {
 		limits = taskd.DefaultFileLimits
 	}
-	return api.Config{Store: s.DB, Directory: s.DB, Sealer: s.Sealer, FileLimits: limits, Work: work.New(s.DB, limits)}
+	return api.Config{Store: s.DB, Directory: s.DB, Sealer: s.Sealer, FileLimits: limits}
 }

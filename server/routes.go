@@ -63,7 +63,7 @@ func routes(ctx context.Context, c Config, batch *ratelimit.Batch) (http.Handler
 	if err != nil {
 		return nil, err
 	}
-	accounts := api.Config{Store: c.Store, Directory: c.Store, Sealer: c.Sealer, Log: c.Log, Now: c.Now, Tokens: auth, People: folks, FileLimits: limits, Work: changes, Limits: api.Limits{
+	accounts := api.Config{Store: c.Store, Directory: c.Store, Sealer: c.Sealer, Log: c.Log, Now: c.Now, Tokens: auth, People: folks, FileLimits: limits, Limits: api.Limits{
 		PerAddress: c.limiter("api-address:", c.Limits.APIAddress, batch),
 		PerAccount: c.limiter("api-account:", c.Limits.APIAccount, batch), TrustProxy: c.TrustProxy, Uploads: uploads}}
 	if c.Hooks != nil { // a nil *webhook.Service would make a non-nil interface

@@ -146,6 +146,7 @@ func Run(t *testing.T, open func(t *testing.T, now func() time.Time) Store) {
 		{"Budgets", testBudgets},
 		{"CostTotalsExact", testCostTotalsExact},
 		{"Files", testFiles},
+		{"ObjectsAndTheirFilesAreOne", testObjectsAndTheirFilesAreOne},
 		{"CustomFields", testCustomFields},
 		{"FieldValues", testFieldValues},
 		{"FieldFilters", testFieldFilters},

@@ -18,6 +18,7 @@ import (
 	"github.com/taskd/taskd/oauth"
 	"github.com/taskd/taskd/secret"
 	"github.com/taskd/taskd/store"
+	"github.com/taskd/taskd/wire"
 )
 
 // eachAccount runs fn as a parallel subtest per database, each with a
@@ -144,7 +145,7 @@ func query(pairs ...string) string {
 func (a *account) call(pairs ...string) response {
 	a.t.Helper()
 	q := query(pairs...)
-	return a.do(http.MethodGet, a.endpoint()+"?"+q+"&hash="+api.Hash(q, a.Key), "", "", nil)
+	return a.do(http.MethodGet, a.endpoint()+"?"+q+"&hash="+wire.Hash(q, a.Key), "", "", nil)
 }
 
 // ok calls and fails the test unless the answer is a success.
@@ -195,7 +196,7 @@ func (a *account) do(method, target, contentType, body string, header http.Heade
 	return r
 }
 
-func hashWith(q, key string) string { return api.Hash(q, key) }
+func hashWith(q, key string) string { return wire.Hash(q, key) }
 
 // as calls an action of the token path with an access token.
 func (a *account) as(token string, pairs ...string) response {

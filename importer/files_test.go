@@ -15,11 +15,11 @@ import (
 	"time"
 
 	"github.com/taskd/taskd"
-	"github.com/taskd/taskd/api"
 	"github.com/taskd/taskd/importer"
 	"github.com/taskd/taskd/importer/source"
 	"github.com/taskd/taskd/internal/testsite"
 	"github.com/taskd/taskd/store"
+	"github.com/taskd/taskd/wire"
 )
 
 // upload is a file fill sends.
@@ -53,7 +53,7 @@ func withFiles(t *testing.T, s *testsite.Site, query string, files ...upload) st
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
-	req, err := http.NewRequest(http.MethodPost, s.AccountURL()+"/api/admin/v2/?"+query+"&hash="+api.Hash(query, s.Key), &b)
+	req, err := http.NewRequest(http.MethodPost, s.AccountURL()+"/api/admin/v2/?"+query+"&hash="+wire.Hash(query, s.Key), &b)
 	if err != nil {
 		t.Fatal(err)
 	}

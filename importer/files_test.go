@@ -18,7 +18,6 @@ import (
 	"github.com/taskd/taskd/importer"
 	"github.com/taskd/taskd/importer/source"
 	"github.com/taskd/taskd/internal/testsite"
-	"github.com/taskd/taskd/store"
 	"github.com/taskd/taskd/wire"
 )
 
@@ -171,13 +170,13 @@ func TestImportFiles(t *testing.T) {
 
 		// A listing that changed since: the file is brought again, its old
 		// copy deleted.
-		key := store.ImportKey{AccountID: p.acct.ID, Source: p.client.URL(), Family: "file", SourceID: bad.ID}
+		key := taskd.ImportKey{AccountID: p.acct.ID, Source: p.client.URL(), Family: "file", SourceID: bad.ID}
 		maps, err := d.Store.ImportMappings(ctx, p.acct.ID, p.client.URL(), "file")
 		if err != nil || len(maps) != 5 {
 			t.Fatalf("the file mappings %v %v", maps, err)
 		}
 		old := maps[bad.ID]
-		if err := d.Store.SetImportMapping(ctx, key, store.ImportMapping{LocalID: old.LocalID, Fingerprint: "stale:" + old.Fingerprint}); err != nil {
+		if err := d.Store.SetImportMapping(ctx, key, taskd.ImportMapping{LocalID: old.LocalID, Fingerprint: "stale:" + old.Fingerprint}); err != nil {
 			t.Fatal(err)
 		}
 		p.downloads.count()

@@ -9,7 +9,7 @@
 // marked Imported, so every rule holds and the imported history fires no
 // webhook and sends no digest.
 //
-// Each object made is mapped to its source id (store.ImportKey) in its own
+// Each object made is mapped to its source id (taskd.ImportKey) in its own
 // transaction; a second run finds the mapping and changes only what
 // changed in the source (a fingerprint of what was written is kept with
 // the mapping), so runs repeat, and a run killed at any point finishes
@@ -28,7 +28,6 @@ import (
 	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/importer/source"
 	"github.com/taskd/taskd/people"
-	"github.com/taskd/taskd/store"
 	"github.com/taskd/taskd/work"
 )
 
@@ -61,17 +60,15 @@ const noHiddenLists = "the source does not show hidden lists: its tasks and comm
 
 // Store is what the importer reads and changes of the destination beyond
 // the work use cases: people, invitations, the import's mappings and what
-// waits for invited people.
+// waits for invited people (taskd.ImportStore).
 type Store interface {
+	taskd.ImportStore
 	Owner(ctx context.Context, accountID int64) (taskd.Member, error)
 	Members(ctx context.Context, accountID int64) ([]taskd.Member, error)
 	PersonByEmail(ctx context.Context, email string) (taskd.Person, error)
 	AddMember(ctx context.Context, accountID int64, np taskd.NewPerson, role taskd.Role) (taskd.Person, error)
 	Invite(ctx context.Context, in taskd.InviteInput) (taskd.Invitation, error)
 	AccountInvitations(ctx context.Context, accountID int64) ([]taskd.Invitation, error)
-	ImportMappings(ctx context.Context, accountID int64, source, family string) (map[string]store.ImportMapping, error)
-	SetImportMapping(ctx context.Context, k store.ImportKey, m store.ImportMapping) error
-	SetImportWaiting(ctx context.Context, accountID, objectID int64, waits []store.Waiting) error
 	Project(ctx context.Context, v taskd.Viewer, id int64) (taskd.Project, error)
 	Task(ctx context.Context, v taskd.Viewer, id int64) (taskd.Task, error)
 	SetViewers(ctx context.Context, by taskd.Actor, kind string, id int64, emails []string) error
@@ -79,7 +76,6 @@ type Store interface {
 	AddTeam(ctx context.Context, by taskd.Actor, title string, client bool) (taskd.Team, error)
 	SetMemberTeam(ctx context.Context, by taskd.Actor, personID int64, team string) error
 	AddContactFolder(ctx context.Context, by taskd.Actor, title string) (taskd.Folder, error)
-	AddContact(ctx context.Context, by taskd.Actor, c taskd.Contact) (taskd.Contact, error)
 	UpdateContact(ctx context.Context, by taskd.Actor, c taskd.Contact) (taskd.Contact, error)
 	AddProjectFolder(ctx context.Context, by taskd.Actor, title string) (taskd.Folder, error)
 }
@@ -316,12 +312,12 @@ func (r *run) skip(family, id, format string, args ...any) {
 }
 
 // key is the mapping key of a source object.
-func (r *run) key(family, id string) store.ImportKey {
-	return store.ImportKey{AccountID: r.dst.Account.ID, Source: r.src.URL(), Family: family, SourceID: id}
+func (r *run) key(family, id string) taskd.ImportKey {
+	return taskd.ImportKey{AccountID: r.dst.Account.ID, Source: r.src.URL(), Family: family, SourceID: id}
 }
 
 // mappings reads a family's mappings.
-func (r *run) mappings(ctx context.Context, family string) (map[string]store.ImportMapping, error) {
+func (r *run) mappings(ctx context.Context, family string) (map[string]taskd.ImportMapping, error) {
 	return r.dst.Store.ImportMappings(ctx, r.dst.Account.ID, r.src.URL(), family)
 }
 
@@ -411,13 +407,13 @@ func (r *run) actor(p source.Person) taskd.Actor {
 // address of who it is for (the actor's, or an invited person's who will
 // write in their own name: the fingerprint holds it) and what waits for
 // that invited person (role on the object), if anything.
-func (r *run) author(p source.Person, role string) (taskd.Actor, string, []store.Waiting) {
+func (r *run) author(p source.Person, role string) (taskd.Actor, string, []taskd.WaitingRole) {
 	by := r.actor(p)
 	if by.Person.ID != r.owner.Person.ID {
 		return by, by.Person.Email, nil
 	}
 	if e, waiting := r.due(p); waiting && writes(r.invited[e]) {
-		return by, e, []store.Waiting{{Email: e, Role: role}}
+		return by, e, []taskd.WaitingRole{{Email: e, Role: role}}
 	}
 	return by, by.Person.Email, nil
 }

@@ -6,7 +6,6 @@ import (
 
 	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/importer/source"
-	"github.com/taskd/taskd/store"
 )
 
 // projectWrite is what is written of a source project; its fingerprint
@@ -39,7 +38,7 @@ func (r *run) projectsStep(ctx context.Context, c *Count) error {
 		m, mapped := done[p.ID]
 		o := dated{family: FamilyProjects, id: p.ID, what: what, mapped: mapped}
 		w, in, waits := r.projectInput(p, o)
-		by, _, authorWaits := r.author(p.Author, store.WaitProjectAuthor)
+		by, _, authorWaits := r.author(p.Author, taskd.WaitProjectAuthor)
 		if mapped {
 			// Opened first: the update of an archived project is refused.
 			if err := r.openProject(ctx, m.LocalID); err != nil {
@@ -48,7 +47,9 @@ func (r *run) projectsStep(ctx context.Context, c *Count) error {
 		}
 		id, err := r.sync(ctx, c, done, object{family: FamilyProjects, kind: "project", id: p.ID, what: what,
 			fingerprint: fingerprint(w), added: r.added(o, p.Added), waits: append(waits, authorWaits...),
-			create: func(ctx context.Context) (int64, error) {
+			create: func(ctx context.Context, rec *taskd.ImportRecord) (int64, error) {
+				in := in
+				in.Import = rec
 				made, err := r.dst.Work.Projects.Create(ctx, by, in)
 				return made.ID, err
 			},
@@ -72,12 +73,12 @@ func (r *run) projectsStep(ctx context.Context, c *Count) error {
 // options, which finish sets. w, its fingerprint, names invited people as
 // members; in writes it now, without them; waits is what waits on it for
 // them. o names p for the rule of its dates (run.date).
-func (r *run) projectInput(p source.Project, o dated) (w projectWrite, in taskd.ProjectInput, waits []store.Waiting) {
+func (r *run) projectInput(p source.Project, o dated) (w projectWrite, in taskd.ProjectInput, waits []taskd.WaitingRole) {
 	w = projectWrite{Name: p.Name, Text: p.Text, Folder: p.Folder, MaxMinutes: p.MaxMinutes, MaxCents: p.MaxCents, Status: p.Status}
 	manager := "NOONE"
 	if e, waiting := r.due(p.Manager); waiting {
 		w.Manager = e
-		waits = append(waits, store.Waiting{Email: e, Role: store.WaitProjectManager})
+		waits = append(waits, taskd.WaitingRole{Email: e, Role: taskd.WaitProjectManager})
 	} else if e != "" {
 		w.Manager, manager = e, e
 	}
@@ -93,7 +94,7 @@ func (r *run) projectInput(p source.Project, o dated) (w projectWrite, in taskd.
 		case slices.Contains(w.Members, e):
 		case waiting:
 			w.Members = append(w.Members, e)
-			waits = append(waits, store.Waiting{Email: e, Role: store.WaitProjectMember})
+			waits = append(waits, taskd.WaitingRole{Email: e, Role: taskd.WaitProjectMember})
 			r.skip(FamilyProjects, p.ID, "%s is invited: on the team of %q when they accept", e, p.Name)
 		default:
 			w.Members, team = append(w.Members, e), append(team, e)

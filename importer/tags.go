@@ -4,8 +4,8 @@ import (
 	"context"
 	"strconv"
 
+	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/importer/source"
-	"github.com/taskd/taskd/store"
 )
 
 // tags brings over the tag groups and tags of tasks and of projects, in
@@ -93,7 +93,7 @@ func (r *run) tagsOf(ctx context.Context, c *Count, kind source.TagKind) error {
 		} else {
 			c.Created++
 		}
-		if err := r.dst.Store.SetImportMapping(ctx, r.key(k+"_tag", t.ID), store.ImportMapping{LocalID: made[0].ID, Fingerprint: t.Title}); err != nil {
+		if err := r.dst.Store.SetImportMapping(ctx, r.key(k+"_tag", t.ID), taskd.ImportMapping{LocalID: made[0].ID, Fingerprint: t.Title}); err != nil {
 			return err
 		}
 		if _, ok := byGroup[t.Group.Title]; !ok {
@@ -117,7 +117,7 @@ func (r *run) tagsOf(ctx context.Context, c *Count, kind source.TagKind) error {
 			r.skip(FamilyTags, "", "the order of the tags of %q: %v", g, err)
 		}
 	}
-	return r.dst.Store.SetImportMapping(ctx, r.key(k+"_tag", "*"), store.ImportMapping{Fingerprint: fp})
+	return r.dst.Store.SetImportMapping(ctx, r.key(k+"_tag", "*"), taskd.ImportMapping{Fingerprint: fp})
 }
 
 // localTags are the local ids of an object's source tags of a kind; a tag

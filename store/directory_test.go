@@ -7,7 +7,6 @@ import (
 
 	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/internal/testdb"
-	"github.com/taskd/taskd/store"
 	"github.com/taskd/taskd/store/storetest"
 )
 
@@ -86,13 +85,14 @@ func TestDirectoryChanges(t *testing.T) {
 		imp.Imported, imp.Key = true, true
 		src := "https://source.example/a/x"
 		added := time.Date(2024, 1, 16, 10, 0, 0, 0, time.UTC)
-		key := store.ImportKey{AccountID: acct.ID, Source: src, Family: "contact", SourceID: "7"}
-		c, err := db.AddContact(store.WithImportMapping(ctx, key, "fp", added), imp, taskd.Contact{Email: "cy@client.example"})
+		key := taskd.ImportKey{AccountID: acct.ID, Source: src, Family: "contact", SourceID: "7"}
+		c, err := db.AddImportedContact(ctx, imp, taskd.Contact{Email: "cy@client.example"},
+			taskd.ImportRecord{Key: key, Fingerprint: "fp", Added: added})
 		if err != nil {
 			t.Fatal(err)
 		}
 		ms, err := db.ImportMappings(ctx, acct.ID, src, "contact")
-		if err != nil || ms["7"] != (store.ImportMapping{LocalID: c.ID, Fingerprint: "fp"}) || !c.Added.Equal(added) {
+		if err != nil || ms["7"] != (taskd.ImportMapping{LocalID: c.ID, Fingerprint: "fp"}) || !c.Added.Equal(added) {
 			t.Fatalf("contact mapping %+v %v, added %v", ms, err, c.Added)
 		}
 		p, err := db.CreateProject(ctx, by, taskd.ProjectInput{Name: new("P")})
@@ -107,13 +107,13 @@ func TestDirectoryChanges(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		key = store.ImportKey{AccountID: acct.ID, Source: src, Family: "relation", SourceID: "1>2"}
-		if err := db.AddRelation(store.WithImportMapping(ctx, key, taskd.RelationStartToStart, time.Time{}), imp,
-			taskd.Relation{From: a.ID, To: b.ID, Type: taskd.RelationStartToStart}); err != nil {
+		key = taskd.ImportKey{AccountID: acct.ID, Source: src, Family: "relation", SourceID: "1>2"}
+		if err := db.AddImportedRelation(ctx, imp, taskd.Relation{From: a.ID, To: b.ID, Type: taskd.RelationStartToStart},
+			taskd.ImportRecord{Key: key, Fingerprint: taskd.RelationStartToStart}); err != nil {
 			t.Fatal(err)
 		}
 		ms, err = db.ImportMappings(ctx, acct.ID, src, "relation")
-		if err != nil || ms["1>2"] != (store.ImportMapping{LocalID: b.ID, Fingerprint: taskd.RelationStartToStart}) {
+		if err != nil || ms["1>2"] != (taskd.ImportMapping{LocalID: b.ID, Fingerprint: taskd.RelationStartToStart}) {
 			t.Fatalf("relation mapping %+v %v", ms, err)
 		}
 	})

@@ -77,11 +77,11 @@ func (r *run) comment(ctx context.Context, c *Count, taskID int64, cm source.Com
 	id, err := r.sync(ctx, c, done, object{family: FamilyComments, kind: "comment", id: cm.ID, what: "comment",
 		fingerprint: fingerprint(struct{ Text, By string }{cm.Text, writer}), added: added, waits: waits,
 		create: func(ctx context.Context, rec *taskd.ImportRecord) (int64, error) {
-			made, err := r.dst.Work.Comments.Post(ctx, by, taskID, taskd.CommentInput{Text: cm.Text, VisibleTo: viewers, Import: rec})
+			made, err := r.dst.Store.PostComment(ctx, by, taskID, taskd.CommentInput{Text: cm.Text, VisibleTo: viewers, Import: rec})
 			return made.ID, err
 		},
 		update: func(ctx context.Context, local int64) error {
-			_, err := r.dst.Work.Comments.Update(ctx, r.owner, local, cm.Text)
+			_, err := r.dst.Store.UpdateComment(ctx, r.owner, local, cm.Text)
 			return err
 		},
 	})
@@ -151,11 +151,11 @@ func (r *run) cost(ctx context.Context, c *Count, l source.Cost, done map[string
 		create: func(ctx context.Context, rec *taskd.ImportRecord) (int64, error) {
 			in := in
 			in.Import = rec
-			made, err := r.dst.Work.Costs.Add(ctx, by, taskID, in)
+			made, err := r.dst.Store.AddCost(ctx, by, taskID, in)
 			return made.ID, err
 		},
 		update: func(ctx context.Context, local int64) error {
-			_, err := r.dst.Work.Costs.Update(ctx, r.owner, local, in)
+			_, err := r.dst.Store.UpdateCost(ctx, r.owner, local, in)
 			return err
 		},
 	})

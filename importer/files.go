@@ -236,17 +236,17 @@ func (r *run) bringFile(ctx context.Context, by taskd.Actor, dir string, f liste
 	if _, err := tmp.Seek(0, io.SeekStart); err != nil {
 		return 0, fmt.Errorf("reading the download back: %w", err)
 	}
-	made, err := r.dst.Work.Files.Upload(ctx, by, f.Name, contentType(f.Name), tmp)
+	made, err := r.dst.Store.CreateFile(ctx, by, f.Name, contentType(f.Name), tmp, r.fileLimits())
 	if err != nil {
 		return 0, fmt.Errorf("storing: %w", err)
 	}
-	drop := func() { _ = r.dst.Work.Files.Delete(context.WithoutCancel(ctx), by, made.ID) } // else swept, unseen
+	drop := func() { _ = r.dst.Store.DeleteFile(context.WithoutCancel(ctx), by, made.ID) } // else swept, unseen
 	if made.Size != size || made.SHA256 != sum {
 		drop()
 		return 0, fmt.Errorf("stored %d bytes of SHA-256 %s, downloaded %d bytes of %s", made.Size, made.SHA256, size, sum)
 	}
 	if old != 0 {
-		if err := r.dst.Work.Files.Delete(ctx, r.owner, old); err != nil && !taskd.IsNotFound(err) {
+		if err := r.dst.Store.DeleteFile(ctx, r.owner, old); err != nil && !taskd.IsNotFound(err) {
 			drop()
 			return 0, fmt.Errorf("deleting the copy it replaces: %w", err)
 		}

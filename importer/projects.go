@@ -50,11 +50,11 @@ func (r *run) projectsStep(ctx context.Context, c *Count) error {
 			create: func(ctx context.Context, rec *taskd.ImportRecord) (int64, error) {
 				in := in
 				in.Import = rec
-				made, err := r.dst.Work.Projects.Create(ctx, by, in)
+				made, err := r.dst.Store.CreateProject(ctx, by, in)
 				return made.ID, err
 			},
 			update: func(ctx context.Context, local int64) error {
-				_, err := r.dst.Work.Projects.Update(ctx, r.owner, local, in)
+				_, err := r.dst.Store.UpdateProject(ctx, r.owner, local, in)
 				return err
 			},
 		})
@@ -128,13 +128,13 @@ func (r *run) openProject(ctx context.Context, id int64) error {
 		return err
 	}
 	if p.Status != taskd.ProjectActive {
-		if _, err := r.dst.Work.Projects.SetStatus(ctx, r.owner, id, taskd.ProjectActive); err != nil {
+		if _, err := r.dst.Store.SetProjectStatus(ctx, r.owner, id, taskd.ProjectActive); err != nil {
 			return err
 		}
 	}
 	if p.Options != (taskd.ProjectOptions{}) {
 		off := false
-		if _, err := r.dst.Work.Projects.Update(ctx, r.owner, id, taskd.ProjectInput{Options: taskd.OptionsInput{TimeRequire: &off, TimeToday: &off, TimerOnly: &off}}); err != nil {
+		if _, err := r.dst.Store.UpdateProject(ctx, r.owner, id, taskd.ProjectInput{Options: taskd.OptionsInput{TimeRequire: &off, TimeToday: &off, TimerOnly: &off}}); err != nil {
 			return err
 		}
 	}
@@ -153,13 +153,13 @@ func (r *run) finish(ctx context.Context) error {
 		}
 		o := taskd.ProjectOptions{TimeRequire: p.Options["time_require"], TimeToday: p.Options["time_today"], TimerOnly: p.Options["timer_only"]}
 		if o != (taskd.ProjectOptions{}) {
-			if _, err := r.dst.Work.Projects.Update(ctx, r.owner, id, taskd.ProjectInput{Options: taskd.OptionsInput{
+			if _, err := r.dst.Store.UpdateProject(ctx, r.owner, id, taskd.ProjectInput{Options: taskd.OptionsInput{
 				TimeRequire: &o.TimeRequire, TimeToday: &o.TimeToday, TimerOnly: &o.TimerOnly}}); err != nil {
 				return err
 			}
 		}
 		if status := p.Status; status != "" && status != taskd.ProjectActive {
-			if _, err := r.dst.Work.Projects.SetStatus(ctx, r.owner, id, status); err != nil && !isConflict(err) {
+			if _, err := r.dst.Store.SetProjectStatus(ctx, r.owner, id, status); err != nil && !isConflict(err) {
 				r.skip(FamilyProjects, p.ID, "status %s of %q: %v", status, p.Name, err)
 			}
 		}

@@ -84,10 +84,10 @@ func (r *run) relation(ctx context.Context, c *Count, k string, x sourceRelation
 			return to, r.dst.Store.AddImportedRelation(ctx, r.owner, rel, *rec)
 		},
 		update: func(ctx context.Context, _ int64) error {
-			if err := r.dst.Work.Tasks.DeleteRelation(ctx, r.owner, from, to); err != nil && !taskd.IsNotFound(err) {
+			if err := r.dst.Store.DeleteRelation(ctx, r.owner, from, to); err != nil && !taskd.IsNotFound(err) {
 				return err
 			}
-			return r.dst.Work.Tasks.AddRelation(ctx, r.owner, rel)
+			return r.dst.Store.AddRelation(ctx, r.owner, rel)
 		},
 	})
 	return err
@@ -106,7 +106,7 @@ func (r *run) unrelate(ctx context.Context, c *Count, k string, m taskd.ImportMa
 	if r.opts.DryRun {
 		return nil
 	}
-	if err := r.dst.Work.Tasks.DeleteRelation(ctx, r.owner, from, to); err != nil && !taskd.IsNotFound(err) {
+	if err := r.dst.Store.DeleteRelation(ctx, r.owner, from, to); err != nil && !taskd.IsNotFound(err) {
 		r.skip(FamilyRelations, k, "removing the dependency of task %s on task %s: %v", toID, fromID, err)
 		return nil
 	}

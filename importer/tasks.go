@@ -122,7 +122,7 @@ func (r *run) completions(ctx context.Context, order []*source.Task) error {
 		if err != nil || local.Status == taskd.StatusDone {
 			continue
 		}
-		if _, err := r.dst.Work.Tasks.SetDone(ctx, r.actor(t.Author), id, true); err != nil && !isConflict(err) {
+		if _, err := r.dst.Store.CompleteTask(ctx, r.actor(t.Author), id); err != nil && !isConflict(err) {
 			r.skip(FamilyTasks, t.ID, "completing %q: %v", t.Name, err)
 		}
 	}
@@ -166,12 +166,12 @@ func (r *run) task(ctx context.Context, c *Count, projectID int64, t *source.Tas
 				// here is reopened, and completed again at the end of the
 				// project (completions).
 				if pt, err := r.dst.Store.Task(ctx, r.owner.Viewer(), parent); err == nil && pt.Status == taskd.StatusDone {
-					if _, err := r.dst.Work.Tasks.SetDone(ctx, r.owner, parent, false); err != nil {
+					if _, err := r.dst.Store.ReopenTask(ctx, r.owner, parent); err != nil {
 						return 0, err
 					}
 				}
 			}
-			made, err := r.dst.Work.Tasks.Create(ctx, by, projectID, parent, in)
+			made, err := r.dst.Store.CreateTask(ctx, by, projectID, parent, in)
 			return made.ID, err
 		},
 		update: func(ctx context.Context, local int64) error { return r.updateTask(ctx, local, w, in, subs) },
@@ -200,15 +200,15 @@ func (r *run) updateTask(ctx context.Context, id int64, w taskWrite, in taskd.Ta
 		return err
 	}
 	if local.Status == taskd.StatusDone && !w.Done {
-		if _, err := r.dst.Work.Tasks.SetDone(ctx, r.owner, id, false); err != nil {
+		if _, err := r.dst.Store.ReopenTask(ctx, r.owner, id); err != nil {
 			return err
 		}
 	}
-	if _, err := r.dst.Work.Tasks.Update(ctx, r.owner, id, in); err != nil {
+	if _, err := r.dst.Store.UpdateTask(ctx, r.owner, id, in); err != nil {
 		return err
 	}
 	for _, e := range subs {
-		if err := r.dst.Work.Tasks.Subscribe(ctx, r.owner, id, e, true); err != nil && !isConflict(err) {
+		if err := r.dst.Store.Subscribe(ctx, r.owner, id, e, true); err != nil && !isConflict(err) {
 			return err
 		}
 	}

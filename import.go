@@ -70,7 +70,8 @@ const (
 // ImportRecord is what the creation of an object by an import records
 // with it, in its own transaction: the object's mapping under Key with
 // Fingerprint, the source's creation date (Added, when not zero) as the
-// object's own, and the roles on it that wait for invited people (those
+// object's own (a cost line keeps the date of its work instead), and the
+// roles on it that wait for invited people (those
 // of its family). It is kept only by the creation of Key's family, for an
 // actor marked Imported of Key's account; any other creation ignores it
 // and makes the object as it makes any.

@@ -99,7 +99,7 @@ func (s *Server) inAccount(perm taskd.Permission, h accountHandler) handler {
 		if r.Method == http.MethodGet {
 			v.Nav.Here = localPath(r.URL.RequestURI())
 		}
-		switch tm, err := s.cfg.Reads.TimerOf(ctx, acct.ID, m.ID); {
+		switch tm, err := s.cfg.Costs.TimerOf(ctx, acct.ID, m.ID); {
 		case err == nil:
 			v.Nav.Timer = &tm
 		case !taskd.IsNotFound(err):

@@ -120,7 +120,7 @@ func (s *Server) taskNames(ctx context.Context, viewer taskd.Viewer, ids []int64
 	if len(ids) == 0 {
 		return out, nil
 	}
-	tasks, err := s.cfg.Reads.Tasks(ctx, taskd.TaskQuery{Viewer: viewer, Filter: taskd.QueryCond{Field: taskd.FieldID, Op: "in", Ints: ids}})
+	tasks, err := s.cfg.Tasks.Tasks(ctx, taskd.TaskQuery{Viewer: viewer, Filter: taskd.QueryCond{Field: taskd.FieldID, Op: "in", Ints: ids}})
 	for _, t := range tasks {
 		out[t.ID] = t.Name
 	}

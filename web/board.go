@@ -41,7 +41,7 @@ func (s *Server) board(w http.ResponseWriter, r *http.Request, v *view, me membe
 	if !ok {
 		return err
 	}
-	groups, err := s.cfg.Reads.TagGroups(ctx, acct.ID, taskd.TagsOfTasks, "status", "")
+	groups, err := s.cfg.Tags.TagGroups(ctx, acct.ID, taskd.TagsOfTasks, "status", "")
 	if err != nil {
 		return err
 	}
@@ -62,7 +62,7 @@ func (s *Server) board(w http.ResponseWriter, r *http.Request, v *view, me membe
 			bv.Group = groups[i]
 		}
 	}
-	tags, err := s.cfg.Reads.Tags(ctx, acct.ID, taskd.TagsOfTasks, strconv.FormatInt(bv.Group.ID, 10), "status", "")
+	tags, err := s.cfg.Tags.Tags(ctx, acct.ID, taskd.TagsOfTasks, strconv.FormatInt(bv.Group.ID, 10), "status", "")
 	if err != nil {
 		return err
 	}

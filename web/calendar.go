@@ -138,7 +138,7 @@ func (s *Server) renderCalendar(w http.ResponseWriter, r *http.Request, v *view,
 		taskd.QueryCond{Field: taskd.FieldDateEnd, Op: "<=", Date: g.last.Format(taskd.DateLayout)},
 	}}
 	q.Sort, q.Limit = taskd.SortDue, calendarTasks+1
-	tasks, err := s.cfg.Reads.Tasks(ctx, q)
+	tasks, err := s.cfg.Tasks.Tasks(ctx, q)
 	if err != nil {
 		return err
 	}
@@ -163,7 +163,7 @@ func (s *Server) renderCalendar(w http.ResponseWriter, r *http.Request, v *view,
 	}
 	cq := taskd.CostQuery{Viewer: v.viewer(), PersonID: me.Member.ID, ProjectID: q.ProjectID,
 		From: g.first.Format(taskd.DateLayout), To: g.last.Format(taskd.DateLayout)}
-	sums, err := s.cfg.Reads.CostSums(ctx, cq, taskd.CostByDay)
+	sums, err := s.cfg.Costs.CostSums(ctx, cq, taskd.CostByDay)
 	if err != nil {
 		return err
 	}
@@ -199,7 +199,7 @@ func (s *Server) moveDue(r *http.Request, by taskd.Actor, t taskd.Task) (string,
 		return "", taskd.Invalid("dateend", "Choose the new due date")
 	}
 	in := taskd.TaskInput{DateEnd: &day}
-	if _, err := s.cfg.Work.Tasks.Update(r.Context(), by, t.ID, in); err != nil {
+	if _, err := s.cfg.Tasks.UpdateTask(r.Context(), by, t.ID, in); err != nil {
 		return "", err
 	}
 	return calendarReturn(r.PostFormValue("back")), nil

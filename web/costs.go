@@ -85,7 +85,7 @@ func percent(part, whole int64) int64 {
 func (s *Server) taskCosts(ctx context.Context, v *view, t taskd.Task, p taskd.Project) (*costsView, error) {
 	m := v.Nav.Member
 	q := taskd.CostQuery{Viewer: v.viewer(), TaskID: t.ID, Newest: true}
-	lines, err := s.cfg.Reads.Costs(ctx, q)
+	lines, err := s.cfg.Costs.Costs(ctx, q)
 	if err != nil {
 		return nil, err
 	}
@@ -106,7 +106,7 @@ func (s *Server) projectBudget(ctx context.Context, v *view, p taskd.Project) (*
 	if p.MaxMinutes == 0 && p.MaxCents == 0 {
 		return nil, nil
 	}
-	sums, err := s.cfg.Reads.CostSums(ctx, taskd.CostQuery{Viewer: v.viewer(), ProjectID: p.ID}, taskd.CostByTotal)
+	sums, err := s.cfg.Costs.CostSums(ctx, taskd.CostQuery{Viewer: v.viewer(), ProjectID: p.ID}, taskd.CostByTotal)
 	if err != nil {
 		return nil, err
 	}
@@ -124,7 +124,7 @@ func (s *Server) addCost(r *http.Request, by taskd.Actor, t taskd.Task) (string,
 	if err != nil {
 		return "", err
 	}
-	_, err = s.cfg.Work.Costs.Add(r.Context(), by, t.ID, in)
+	_, err = s.cfg.Costs.AddCost(r.Context(), by, t.ID, in)
 	return t.Page() + "#costs", err
 }
 
@@ -136,7 +136,7 @@ func (s *Server) costChange(del bool) accountHandler {
 		id, err := taskd.ParseID(r.PathValue("costid"), "cost")
 		var c taskd.Cost
 		if err == nil {
-			c, err = s.cfg.Reads.Cost(r.Context(), v.viewer(), id)
+			c, err = s.cfg.Costs.Cost(r.Context(), v.viewer(), id)
 		}
 		if err == nil {
 			err = taskd.CanChangeCost(by, c)
@@ -145,11 +145,11 @@ func (s *Server) costChange(del bool) accountHandler {
 			return s.failWith(w, r, err)
 		}
 		if del {
-			err = s.cfg.Work.Costs.Delete(r.Context(), by, c.ID)
+			err = s.cfg.Costs.DeleteCost(r.Context(), by, c.ID)
 		} else {
 			var in taskd.CostInput
 			if in, err = wire.ParseCostInput(formParams(r)); err == nil {
-				_, err = s.cfg.Work.Costs.Update(r.Context(), by, c.ID, in)
+				_, err = s.cfg.Costs.UpdateCost(r.Context(), by, c.ID, in)
 			}
 		}
 		if err != nil {
@@ -173,7 +173,7 @@ func (s *Server) startTimer(w http.ResponseWriter, r *http.Request, v *view, me 
 	if !ok {
 		return err
 	}
-	if _, _, err := s.cfg.Work.Costs.StartTimer(r.Context(), actor(me.Account, me.Member), t.ID, zone(me)); err != nil {
+	if _, _, err := s.cfg.Costs.StartTimer(r.Context(), actor(me.Account, me.Member), t.ID, zone(me)); err != nil {
 		return s.timerFailed(w, r, v, me, t.ID, err)
 	}
 	return see303(w, r, s.cfg.accountPath(me.Account)+t.Page()+"#costs")
@@ -185,14 +185,14 @@ func (s *Server) startTimer(w http.ResponseWriter, r *http.Request, v *view, me 
 func (s *Server) stopTimer(discard bool) accountHandler {
 	return func(w http.ResponseWriter, r *http.Request, v *view, me member) error {
 		by := actor(me.Account, me.Member)
-		tm, err := s.cfg.Reads.TimerOf(r.Context(), me.Account.ID, me.Member.ID)
+		tm, err := s.cfg.Costs.TimerOf(r.Context(), me.Account.ID, me.Member.ID)
 		if err == nil {
 			if discard {
-				err = s.cfg.Work.Costs.DiscardTimer(r.Context(), by)
+				err = s.cfg.Costs.DeleteTimer(r.Context(), by)
 			} else {
 				var comment string
 				if comment, err = taskd.CleanCostComment(r.PostFormValue("comment")); err == nil {
-					_, err = s.cfg.Work.Costs.StopTimer(r.Context(), by, 0, comment, zone(me))
+					_, err = s.cfg.Costs.StopTimer(r.Context(), by, 0, comment, zone(me))
 				}
 			}
 		}
@@ -241,7 +241,7 @@ func (s *Server) setRate(w http.ResponseWriter, r *http.Request, v *view, me mem
 	var who taskd.Member
 	if err == nil {
 		if who, err = s.cfg.Accounts.Member(r.Context(), me.Account.ID, id); err == nil {
-			err = s.cfg.Work.Costs.SetRate(r.Context(), actor(me.Account, me.Member), id, rate)
+			err = s.cfg.Costs.SetRate(r.Context(), actor(me.Account, me.Member), id, rate)
 		}
 	}
 	if err != nil {
@@ -277,7 +277,7 @@ func (s *Server) setBudget(w http.ResponseWriter, r *http.Request, v *view, me m
 	in, err := wire.ParseProjectInput(formParams(r))
 	if err == nil {
 		in = taskd.ProjectInput{MaxMinutes: in.MaxMinutes, MaxCents: in.MaxCents}
-		_, err = s.cfg.Work.Projects.Update(r.Context(), actor(me.Account, me.Member), p.ID, in)
+		_, err = s.cfg.Projects.UpdateProject(r.Context(), actor(me.Account, me.Member), p.ID, in)
 	}
 	if err != nil {
 		fe, ok := asFormError("budget", err)

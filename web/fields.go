@@ -37,7 +37,7 @@ func (s *Server) renderFields(w http.ResponseWriter, r *http.Request, v *view, a
 	fv := &fieldsView{Types: taskd.CustomTypes, Error: fe, Values: r.PostForm, Base: s.cfg.accountPath(acct)}
 	for _, k := range []fieldKind{{Of: taskd.ObjectTask, Title: "Fields of tasks"}, {Of: taskd.ObjectProject, Title: "Fields of projects"}} {
 		var err error
-		if k.Fields, err = s.cfg.Reads.CustomFields(r.Context(), acct.ID, k.Of); err != nil {
+		if k.Fields, err = s.cfg.Fields.CustomFields(r.Context(), acct.ID, k.Of); err != nil {
 			return err
 		}
 		fv.Kinds = append(fv.Kinds, k)
@@ -55,7 +55,7 @@ func fieldForm(r *http.Request) taskd.CustomField {
 
 // addField is POST /a/{slug}/settings/fields.
 func (s *Server) addField(w http.ResponseWriter, r *http.Request, v *view, me member) error {
-	_, err := s.cfg.Work.Fields.Add(r.Context(), actor(me.Account, me.Member), fieldForm(r))
+	_, err := s.cfg.Fields.AddCustomField(r.Context(), actor(me.Account, me.Member), fieldForm(r))
 	return s.fieldsChanged(w, r, v, me, "field", err)
 }
 
@@ -70,11 +70,11 @@ func (s *Server) changeField(del bool) accountHandler {
 		}
 		by := actor(me.Account, me.Member)
 		if del {
-			err = s.cfg.Work.Fields.Delete(r.Context(), by, id)
+			err = s.cfg.Fields.DeleteCustomField(r.Context(), by, id)
 		} else {
 			f := fieldForm(r)
 			f.ID = id
-			_, err = s.cfg.Work.Fields.Update(r.Context(), by, f)
+			_, err = s.cfg.Fields.UpdateCustomField(r.Context(), by, f)
 		}
 		if taskd.IsNotFound(err) {
 			return s.failWith(w, r, err)
@@ -128,11 +128,11 @@ func fieldInputs(prefix string, fields []taskd.CustomField, values []taskd.Field
 
 // objectValues reads the fields of a kind and an object's values of them.
 func (s *Server) objectValues(ctx context.Context, v *view, of string, id int64) ([]taskd.CustomField, []taskd.FieldValue, error) {
-	fields, err := s.cfg.Reads.CustomFields(ctx, v.Nav.Account.ID, of)
+	fields, err := s.cfg.Fields.CustomFields(ctx, v.Nav.Account.ID, of)
 	if err != nil || len(fields) == 0 {
 		return fields, nil, err
 	}
-	values, err := s.cfg.Reads.FieldValues(ctx, v.viewer(), of, []int64{id})
+	values, err := s.cfg.Fields.FieldValues(ctx, v.viewer(), of, []int64{id})
 	return fields, values[id], err
 }
 

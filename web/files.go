@@ -109,7 +109,7 @@ func (s *Server) receiveFiles(r *http.Request, by taskd.Actor) ([]int64, error) 
 		if len(ids) == maxPageFiles {
 			return fail(taskd.Invalid("file", "Attach at most %d files at once", maxPageFiles))
 		}
-		f, err := s.cfg.Work.Files.Upload(r.Context(), by, p.FileName(), p.Header.Get("Content-Type"), p)
+		f, err := s.cfg.Files.CreateFile(r.Context(), by, p.FileName(), p.Header.Get("Content-Type"), p, s.cfg.FileLimits)
 		if err != nil {
 			return fail(err)
 		}
@@ -131,7 +131,7 @@ func (s *Server) attachFiles(r *http.Request, by taskd.Actor, owner string, id i
 	if err != nil || len(ids) == 0 {
 		return err
 	}
-	if err := s.cfg.Work.Files.Attach(r.Context(), by, ids, owner, id); err != nil {
+	if err := s.cfg.Files.AttachFiles(r.Context(), by, ids, owner, id); err != nil {
 		s.dropFiles(r, by, ids)
 		return err
 	}
@@ -150,7 +150,7 @@ func (s *Server) downloadFile(w http.ResponseWriter, r *http.Request, v *view, m
 	id, err := taskd.ParseID(r.PathValue("fileid"), "file")
 	var f taskd.File
 	if err == nil {
-		f, err = s.cfg.Reads.File(r.Context(), me.viewer(), id)
+		f, err = s.cfg.Files.File(r.Context(), me.viewer(), id)
 	}
 	if err == nil && f.Owner == taskd.OwnerNone && f.Author.ID != me.Member.ID {
 		err = taskd.NotFound("file")
@@ -158,7 +158,7 @@ func (s *Server) downloadFile(w http.ResponseWriter, r *http.Request, v *view, m
 	if err != nil {
 		return s.failWith(w, r, err)
 	}
-	body := s.cfg.Reads.OpenFile(r.Context(), f)
+	body := s.cfg.Files.OpenFile(r.Context(), f)
 	defer body.Close()
 	if err := httpfile.Write(w, f, body); err != nil {
 		s.cfg.Log.Warn("download cut short", "file", f.ID, "err", err)
@@ -171,17 +171,17 @@ func (s *Server) deleteFile(w http.ResponseWriter, r *http.Request, v *view, me 
 	id, err := taskd.ParseID(r.PathValue("fileid"), "file")
 	var f taskd.File
 	if err == nil {
-		f, err = s.cfg.Reads.File(r.Context(), me.viewer(), id)
+		f, err = s.cfg.Files.File(r.Context(), me.viewer(), id)
 	}
 	if err == nil {
-		err = s.cfg.Work.Files.Delete(r.Context(), actor(me.Account, me.Member), f.ID)
+		err = s.cfg.Files.DeleteFile(r.Context(), actor(me.Account, me.Member), f.ID)
 	}
 	if err != nil {
 		return s.failWith(w, r, err)
 	}
 	to := s.cfg.accountPath(me.Account) + taskd.ProjectPage(f.ProjectID)
 	if f.TaskID != 0 {
-		t, err := s.cfg.Reads.Task(r.Context(), me.viewer(), f.TaskID)
+		t, err := s.cfg.Tasks.Task(r.Context(), me.viewer(), f.TaskID)
 		if err != nil {
 			return err
 		}
@@ -250,6 +250,6 @@ func newFileList(v *view, files []taskd.File, me taskd.Actor, base string) fileL
 // even when the client has gone; what fails to go is swept later.
 func (s *Server) dropFiles(r *http.Request, by taskd.Actor, ids []int64) {
 	for _, id := range ids {
-		_ = s.cfg.Work.Files.Delete(context.WithoutCancel(r.Context()), by, id)
+		_ = s.cfg.Files.DeleteFile(context.WithoutCancel(r.Context()), by, id)
 	}
 }

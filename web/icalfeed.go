@@ -154,7 +154,7 @@ func (s *Server) icalOf(ctx context.Context, p taskd.Person, public string) ([]b
 	host := strings.TrimPrefix(strings.TrimPrefix(public, "https://"), "http://")
 	for _, mb := range ms {
 		v := taskd.PersonViewer(mb.Account.ID, p.ID, mb.Role)
-		tasks, err := s.cfg.Reads.Tasks(ctx, taskd.TaskQuery{Viewer: v, Filter: window, ActiveProjects: true, Sort: taskd.SortDue, Limit: feedTasks})
+		tasks, err := s.cfg.Tasks.Tasks(ctx, taskd.TaskQuery{Viewer: v, Filter: window, ActiveProjects: true, Sort: taskd.SortDue, Limit: feedTasks})
 		if err != nil {
 			return nil, err
 		}

@@ -52,11 +52,11 @@ func (s *Server) renderMyTasks(w http.ResponseWriter, r *http.Request, v *view, 
 	if list.People, err = s.cfg.Accounts.Members(ctx, acct.ID); err != nil {
 		return err
 	}
-	if list.Tags, err = s.cfg.Reads.Tags(ctx, acct.ID, taskd.TagsOfTasks, "", "", ""); err != nil {
+	if list.Tags, err = s.cfg.Tags.Tags(ctx, acct.ID, taskd.TagsOfTasks, "", "", ""); err != nil {
 		return err
 	}
 	if m.Role.Can(taskd.PermWork) {
-		projects, err := s.cfg.Reads.Projects(ctx, v.viewer(), "")
+		projects, err := s.cfg.Projects.Projects(ctx, v.viewer(), "")
 		if err != nil {
 			return err
 		}

@@ -46,7 +46,7 @@ func (s *Server) projects(w http.ResponseWriter, r *http.Request, v *view, me me
 
 func (s *Server) renderProjects(w http.ResponseWriter, r *http.Request, v *view, acct taskd.Account, status int, fe *formError) error {
 	ctx := r.Context()
-	all, err := s.cfg.Reads.Projects(ctx, v.viewer(), "")
+	all, err := s.cfg.Projects.Projects(ctx, v.viewer(), "")
 	if err != nil {
 		return err
 	}
@@ -54,7 +54,7 @@ func (s *Server) renderProjects(w http.ResponseWriter, r *http.Request, v *view,
 	if err != nil {
 		return err
 	}
-	progress, err := s.cfg.Reads.ProjectProgress(ctx, v.viewer())
+	progress, err := s.cfg.Projects.ProjectProgress(ctx, v.viewer())
 	if err != nil {
 		return err
 	}
@@ -83,7 +83,7 @@ func (s *Server) createProject(w http.ResponseWriter, r *http.Request, v *view, 
 	}
 	var p taskd.Project
 	if err == nil {
-		p, err = s.cfg.Work.Projects.Create(r.Context(), actor(acct, m), in)
+		p, err = s.cfg.Projects.CreateProject(r.Context(), actor(acct, m), in)
 	}
 	if err != nil {
 		fe, ok := asFormError("project", err)
@@ -101,7 +101,7 @@ func (s *Server) setProjectStatus(status string) accountHandler {
 		acct, m := me.Account, me.Member
 		id, err := taskd.ParseID(r.PathValue("pid"), "project")
 		if err == nil {
-			_, err = s.cfg.Work.Projects.SetStatus(r.Context(), actor(acct, m), id, status)
+			_, err = s.cfg.Projects.SetProjectStatus(r.Context(), actor(acct, m), id, status)
 		}
 		if err == nil || taskd.AsError(err).Reason == taskd.ReasonAlreadyInState {
 			return see303(w, r, s.cfg.accountPath(acct)+"/")
@@ -131,7 +131,7 @@ func (s *Server) updateProject(w http.ResponseWriter, r *http.Request, v *view, 
 	}
 	if err == nil {
 		in = taskd.ProjectInput{Name: in.Name, Text: in.Text, Options: in.Options, Fields: values}
-		_, err = s.cfg.Work.Projects.Update(r.Context(), actor(me.Account, me.Member), p.ID, in)
+		_, err = s.cfg.Projects.UpdateProject(r.Context(), actor(me.Account, me.Member), p.ID, in)
 	}
 	if err != nil {
 		fe, ok := asFormError("project", err)
@@ -191,7 +191,7 @@ func (s *Server) pathProject(w http.ResponseWriter, r *http.Request, v *view) (t
 	id, err := taskd.ParseID(r.PathValue("pid"), "project")
 	var p taskd.Project
 	if err == nil {
-		p, err = s.cfg.Reads.Project(r.Context(), v.viewer(), id)
+		p, err = s.cfg.Projects.Project(r.Context(), v.viewer(), id)
 	}
 	if taskd.IsNotFound(err) {
 		return p, false, s.failWith(w, r, err)
@@ -205,7 +205,7 @@ func (s *Server) renderProject(w http.ResponseWriter, r *http.Request, v *view, 
 	if err != nil {
 		return err
 	}
-	team, err := s.cfg.Reads.ProjectMembers(ctx, acct.ID, p.ID)
+	team, err := s.cfg.Teams.ProjectMembers(ctx, acct.ID, p.ID)
 	if err != nil {
 		return err
 	}
@@ -219,7 +219,7 @@ func (s *Server) renderProject(w http.ResponseWriter, r *http.Request, v *view, 
 	if v.Nav.Member.Role.Can(taskd.PermWork) && p.Status != taskd.ProjectArchive {
 		list.QuickAdd = newQuickAdd(v, base, p.ID, nil, "project", list.Query(), fe, r)
 	}
-	if list.Tags, err = s.cfg.Reads.Tags(ctx, acct.ID, taskd.TagsOfTasks, "", "", ""); err != nil {
+	if list.Tags, err = s.cfg.Tags.Tags(ctx, acct.ID, taskd.TagsOfTasks, "", "", ""); err != nil {
 		return err
 	}
 	pv := &projectView{Project: p, List: list, People: people, Team: team, Error: fe, Values: r.PostForm,
@@ -230,7 +230,7 @@ func (s *Server) renderProject(w http.ResponseWriter, r *http.Request, v *view, 
 	if pv.Budget, err = s.projectBudget(ctx, v, p); err != nil {
 		return err
 	}
-	files, err := s.cfg.Reads.Files(ctx, taskd.FileQuery{Viewer: v.viewer(), ProjectID: p.ID})
+	files, err := s.cfg.Files.Files(ctx, taskd.FileQuery{Viewer: v.viewer(), ProjectID: p.ID})
 	if err != nil {
 		return err
 	}
@@ -278,7 +278,7 @@ func (s *Server) createTask(w http.ResponseWriter, r *http.Request, v *view, me 
 		// sees, or there is no such task.
 		var pt taskd.Task
 		if parent, err = taskd.ParseID(pv, "parent"); err == nil {
-			pt, err = s.cfg.Reads.Task(r.Context(), v.viewer(), parent)
+			pt, err = s.cfg.Tasks.Task(r.Context(), v.viewer(), parent)
 		}
 		if err == nil && pt.ProjectID != p.ID {
 			err = taskd.NotFound("task")
@@ -302,7 +302,7 @@ func (s *Server) createTask(w http.ResponseWriter, r *http.Request, v *view, me 
 	}
 	if err == nil {
 		in.Files = files
-		t, err = s.cfg.Work.Tasks.Create(r.Context(), actor(acct, m), p.ID, parent, in)
+		t, err = s.cfg.Tasks.CreateTask(r.Context(), actor(acct, m), p.ID, parent, in)
 	}
 	if err != nil {
 		s.dropFiles(r, actor(acct, m), files)

@@ -57,7 +57,7 @@ func (s *Server) quickAdd(w http.ResponseWriter, r *http.Request, v *view, me me
 	id, err := taskd.ParseID(r.PostFormValue("project"), "project")
 	var p taskd.Project
 	if err == nil {
-		p, err = s.cfg.Reads.Project(ctx, v.viewer(), id)
+		p, err = s.cfg.Projects.Project(ctx, v.viewer(), id)
 	}
 	fromMy := r.PostFormValue("return") == "my"
 	if err != nil && !fromMy { // a project's page names its own project
@@ -67,7 +67,7 @@ func (s *Server) quickAdd(w http.ResponseWriter, r *http.Request, v *view, me me
 	if err == nil {
 		var in taskd.TaskInput
 		if in, err = s.quickInput(r, acct, r.PostFormValue("line"), s.today(v)); err == nil {
-			t, err = s.cfg.Work.Tasks.Create(ctx, by, p.ID, 0, in)
+			t, err = s.cfg.Tasks.CreateTask(ctx, by, p.ID, 0, in)
 		}
 	}
 	if err != nil {
@@ -117,7 +117,7 @@ func (s *Server) quickInput(r *http.Request, acct taskd.Account, line string, to
 		in.AssigneeEmail = &who.Email
 	}
 	if len(l.Tags) > 0 {
-		tags, err := s.cfg.Reads.Tags(r.Context(), acct.ID, taskd.TagsOfTasks, "", "", "")
+		tags, err := s.cfg.Tags.Tags(r.Context(), acct.ID, taskd.TagsOfTasks, "", "", "")
 		if err != nil {
 			return in, err
 		}

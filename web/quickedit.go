@@ -37,7 +37,7 @@ func (s *Server) quickEdit(w http.ResponseWriter, r *http.Request, v *view, me m
 		return err
 	}
 	qv := &quickView{}
-	if qv.Project, err = s.cfg.Reads.Project(ctx, v.viewer(), t.ProjectID); err != nil {
+	if qv.Project, err = s.cfg.Projects.Project(ctx, v.viewer(), t.ProjectID); err != nil {
 		return err
 	}
 	people, err := s.cfg.Accounts.Members(ctx, me.Account.ID)

@@ -10,9 +10,9 @@ import (
 	"github.com/taskd/taskd"
 )
 
-// RelationReads are what a task page reads of task relations (issue 35):
-// both only as far as the viewer sees each end.
-type RelationReads interface {
+// RelationStore keeps task relations (issue 35): reads only as far as
+// the viewer sees each end, changes as the actor sees both.
+type RelationStore interface {
 	// RelatedTasks are the tasks a task depends on (from) and those that
 	// depend on it (to).
 	RelatedTasks(ctx context.Context, v taskd.Viewer, taskID int64) (from, to []taskd.RelatedTask, err error)
@@ -21,6 +21,15 @@ type RelationReads interface {
 	// Relations are the relations of the tasks given, by task, each only
 	// when the viewer sees both of its tasks (a timeline's arrows).
 	Relations(ctx context.Context, v taskd.Viewer, taskIDs []int64) (map[int64]taskd.TaskRelations, error)
+	// AddRelation makes r.To depend on r.From: refused when it would
+	// close a cycle, relate a task to itself or a second time.
+	AddRelation(ctx context.Context, by taskd.Actor, r taskd.Relation) error
+	// DeleteRelation removes the relation from one task to another.
+	DeleteRelation(ctx context.Context, by taskd.Actor, fromID, toID int64) error
+	// ShiftDependents moves the dates of the tasks that depend on a task,
+	// transitively, by days (at most taskd.MaxShiftDays either way), each
+	// an update_task, and returns them.
+	ShiftDependents(ctx context.Context, by taskd.Actor, taskID int64, days int) ([]taskd.Task, error)
 }
 
 // relationChoices caps the tasks the add form's list offers; any other
@@ -53,13 +62,13 @@ type shiftOffer struct {
 func (s *Server) relationsOf(ctx context.Context, r *http.Request, v *view, t taskd.Task) (*relationsView, error) {
 	rv := &relationsView{Types: taskd.RelationTypes}
 	var err error
-	if rv.BlockedBy, rv.Blocks, err = s.cfg.Reads.RelatedTasks(ctx, v.viewer(), t.ID); err != nil {
+	if rv.BlockedBy, rv.Blocks, err = s.cfg.Relations.RelatedTasks(ctx, v.viewer(), t.ID); err != nil {
 		return nil, err
 	}
 	if !v.Nav.Member.Role.Can(taskd.PermWork) {
 		return rv, nil
 	}
-	tasks, err := s.cfg.Reads.Tasks(ctx, taskd.TaskQuery{Viewer: v.viewer(), ProjectID: t.ProjectID, Sort: taskd.SortTree, Limit: relationChoices + 1})
+	tasks, err := s.cfg.Tasks.Tasks(ctx, taskd.TaskQuery{Viewer: v.viewer(), ProjectID: t.ProjectID, Sort: taskd.SortTree, Limit: relationChoices + 1})
 	if err != nil {
 		return nil, err
 	}
@@ -79,7 +88,7 @@ func (s *Server) relationsOf(ctx context.Context, r *http.Request, v *view, t ta
 // offerShift is the offer to move a task's dependents by days, nil when
 // none of them (as the viewer sees them) has dates.
 func (s *Server) offerShift(ctx context.Context, v taskd.Viewer, taskID int64, days int) (*shiftOffer, error) {
-	deps, err := s.cfg.Reads.Dependents(ctx, v, taskID)
+	deps, err := s.cfg.Relations.Dependents(ctx, v, taskID)
 	if err != nil {
 		return nil, err
 	}
@@ -113,7 +122,7 @@ func (s *Server) addRelation(r *http.Request, by taskd.Actor, t taskd.Task) (str
 	if r.PostFormValue("side") == "blocks" {
 		rel.From, rel.To = t.ID, other
 	}
-	err = s.cfg.Work.Tasks.AddRelation(r.Context(), by, rel)
+	err = s.cfg.Relations.AddRelation(r.Context(), by, rel)
 	if taskd.IsNotFound(err) {
 		return "", taskd.Invalid("task", "There is no task %d that you can see", other)
 	}
@@ -128,7 +137,7 @@ func (s *Server) deleteRelation(r *http.Request, by taskd.Actor, t taskd.Task) (
 	if ferr != nil || terr != nil || (from != t.ID && to != t.ID) {
 		return "", taskd.Invalid("task", "That is not a relation of this task")
 	}
-	err := s.cfg.Work.Tasks.DeleteRelation(r.Context(), by, from, to)
+	err := s.cfg.Relations.DeleteRelation(r.Context(), by, from, to)
 	if taskd.IsNotFound(err) {
 		return "", taskd.Invalid("task", "That relation is gone already")
 	}
@@ -142,7 +151,7 @@ func (s *Server) shiftDependents(r *http.Request, by taskd.Actor, t taskd.Task) 
 	if err != nil {
 		return "", taskd.Invalid("days", "Days must be a whole number")
 	}
-	_, err = s.cfg.Work.Tasks.ShiftDependents(r.Context(), by, t.ID, days)
+	_, err = s.cfg.Relations.ShiftDependents(r.Context(), by, t.ID, days)
 	return t.Page() + "#relations", err
 }
 
@@ -169,7 +178,7 @@ func (s *Server) movedWithDependents(ctx context.Context, by taskd.Actor, before
 	if days == 0 {
 		return 0
 	}
-	deps, err := s.cfg.Reads.Dependents(ctx, by.Viewer(), after.ID)
+	deps, err := s.cfg.Relations.Dependents(ctx, by.Viewer(), after.ID)
 	if err != nil || len(deps) == 0 {
 		return 0 // the edit is made: no offer is no harm
 	}

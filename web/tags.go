@@ -46,11 +46,11 @@ func tagChoices(all []taskd.Tag, current []taskd.Tag) []tagChoice {
 // what is new and removes what was left out, through the same store
 // method as update_task_tags.
 func (s *Server) setTagsFromForm(ctx context.Context, r *http.Request, by taskd.Actor, kind string, id int64) error {
-	all, err := s.cfg.Reads.Tags(ctx, by.AccountID, kind, "", "", "")
+	all, err := s.cfg.Tags.Tags(ctx, by.AccountID, kind, "", "", "")
 	if err != nil {
 		return err
 	}
-	current, err := s.cfg.Reads.ObjectTags(ctx, by.Viewer(), kind, []int64{id})
+	current, err := s.cfg.Tags.ObjectTags(ctx, by.Viewer(), kind, []int64{id})
 	if err != nil {
 		return err
 	}
@@ -82,7 +82,7 @@ func (s *Server) setTagsFromForm(ctx context.Context, r *http.Request, by taskd.
 		return nil
 	}
 	slices.Sort(plus) // a stable order: the last status of a group wins
-	return s.cfg.Work.Tags.Set(ctx, by, kind, id, plus, minus)
+	return s.cfg.Tags.SetTags(ctx, by, kind, id, plus, minus)
 }
 
 // setTaskTags is the task page's tag form.
@@ -98,7 +98,7 @@ func (s *Server) moveTask(r *http.Request, by taskd.Actor, t taskd.Task) (string
 	if err != nil {
 		return "", err
 	}
-	tags, err := s.cfg.Reads.Tags(ctx, by.AccountID, taskd.TagsOfTasks, strconv.FormatInt(group, 10), "status", "")
+	tags, err := s.cfg.Tags.Tags(ctx, by.AccountID, taskd.TagsOfTasks, strconv.FormatInt(group, 10), "status", "")
 	if err != nil {
 		return "", err
 	}
@@ -113,7 +113,7 @@ func (s *Server) moveTask(r *http.Request, by taskd.Actor, t taskd.Task) (string
 			minus = append(minus, strconv.FormatInt(t.ID, 10))
 		}
 	}
-	if err := s.cfg.Work.Tags.Set(ctx, by, taskd.TagsOfTasks, t.ID, plus, minus); err != nil {
+	if err := s.cfg.Tags.SetTags(ctx, by, taskd.TagsOfTasks, t.ID, plus, minus); err != nil {
 		return "", err
 	}
 	return boardPage(t.ProjectID, group) + "#task" + strconv.FormatInt(t.ID, 10), nil
@@ -150,14 +150,14 @@ type tagForm struct {
 // its tag form; the form is nil when the account has no tags of the kind.
 func (s *Server) objectTags(ctx context.Context, v *view, kind string, id int64, action string, fe *formError, form string) ([]taskd.Tag, *tagForm, error) {
 	accountID := v.Nav.Account.ID
-	current, err := s.cfg.Reads.ObjectTags(ctx, v.viewer(), kind, []int64{id})
+	current, err := s.cfg.Tags.ObjectTags(ctx, v.viewer(), kind, []int64{id})
 	if err != nil {
 		return nil, nil, err
 	}
 	if !v.Nav.Member.Role.Can(taskd.PermWork) {
 		return current[id], nil, nil
 	}
-	all, err := s.cfg.Reads.Tags(ctx, accountID, kind, "", "", "")
+	all, err := s.cfg.Tags.Tags(ctx, accountID, kind, "", "", "")
 	if err != nil || len(all) == 0 {
 		return current[id], nil, err
 	}

@@ -99,15 +99,15 @@ func (s *Server) renderTags(w http.ResponseWriter, r *http.Request, v *view, me 
 	tv := &tagsView{Error: fe, Values: r.PostForm, Base: s.cfg.accountPath(acct), CanWrite: by.Role.Can(taskd.PermWork),
 		CanChange: taskd.CanChangeTags(by) == nil}
 	for _, k := range []tagKind{{Kind: taskd.TagsOfTasks, Title: "Task tags"}, {Kind: taskd.TagsOfProjects, Title: "Project tags"}} {
-		groups, err := s.cfg.Reads.TagGroups(ctx, acct.ID, k.Kind, "", "")
+		groups, err := s.cfg.Tags.TagGroups(ctx, acct.ID, k.Kind, "", "")
 		if err != nil {
 			return err
 		}
-		tags, err := s.cfg.Reads.Tags(ctx, acct.ID, k.Kind, "", "", "")
+		tags, err := s.cfg.Tags.Tags(ctx, acct.ID, k.Kind, "", "", "")
 		if err != nil {
 			return err
 		}
-		use, err := s.cfg.Reads.TagUse(ctx, v.viewer(), k.Kind)
+		use, err := s.cfg.Tags.TagUse(ctx, v.viewer(), k.Kind)
 		if err != nil {
 			return err
 		}
@@ -165,7 +165,7 @@ func (s *Server) addTagGroup(w http.ResponseWriter, r *http.Request, v *view, me
 		err = taskd.CheckTagGroup(typ, access)
 	}
 	if err == nil {
-		_, err = s.cfg.Work.Tags.AddGroups(r.Context(), actor(me.Account, me.Member), kind, typ, access, titles)
+		_, err = s.cfg.Tags.AddTagGroups(r.Context(), actor(me.Account, me.Member), kind, typ, access, titles)
 	}
 	return s.tagsChanged(w, r, v, me, "group", err)
 }
@@ -183,7 +183,7 @@ func (s *Server) addTag(w http.ResponseWriter, r *http.Request, v *view, me memb
 		kind, err = formKind(r)
 	}
 	if err == nil {
-		_, err = s.cfg.Work.Tags.Add(r.Context(), actor(me.Account, me.Member), kind, strconv.FormatInt(group, 10), titles)
+		_, err = s.cfg.Tags.AddTags(r.Context(), actor(me.Account, me.Member), kind, strconv.FormatInt(group, 10), titles)
 	}
 	return s.tagsChanged(w, r, v, me, "tag"+r.PostFormValue("group"), err)
 }
@@ -203,9 +203,9 @@ func (s *Server) sortTags(w http.ResponseWriter, r *http.Request, v *view, me me
 	if err == nil {
 		if group := r.PostFormValue("group"); group != "" {
 			form = "tag" + group
-			_, err = s.cfg.Work.Tags.Sort(r.Context(), by, kind, group, order)
+			_, err = s.cfg.Tags.SortTags(r.Context(), by, kind, group, order)
 		} else {
-			_, err = s.cfg.Work.Tags.SortGroups(r.Context(), by, kind, order)
+			_, err = s.cfg.Tags.SortTagGroups(r.Context(), by, kind, order)
 		}
 	}
 	return s.tagsChanged(w, r, v, me, form, err)
@@ -219,7 +219,7 @@ func (s *Server) accountTag(r *http.Request, accountID int64) (taskd.Tag, error)
 		return taskd.Tag{}, err
 	}
 	for _, kind := range []string{taskd.TagsOfTasks, taskd.TagsOfProjects} {
-		tags, err := s.cfg.Reads.Tags(r.Context(), accountID, kind, "", "", "")
+		tags, err := s.cfg.Tags.Tags(r.Context(), accountID, kind, "", "", "")
 		if err != nil {
 			return taskd.Tag{}, err
 		}
@@ -239,7 +239,7 @@ func (s *Server) accountTagGroup(r *http.Request, accountID int64) (taskd.TagGro
 		return taskd.TagGroup{}, err
 	}
 	for _, kind := range []string{taskd.TagsOfTasks, taskd.TagsOfProjects} {
-		groups, err := s.cfg.Reads.TagGroups(r.Context(), accountID, kind, "", "")
+		groups, err := s.cfg.Tags.TagGroups(r.Context(), accountID, kind, "", "")
 		if err != nil {
 			return taskd.TagGroup{}, err
 		}
@@ -263,9 +263,9 @@ func (s *Server) changeTag(del bool) func(http.ResponseWriter, *http.Request, *v
 		}
 		by, kind, id := actor(me.Account, me.Member), t.Group.Kind, strconv.FormatInt(t.ID, 10)
 		if del {
-			err = s.cfg.Work.Tags.Delete(r.Context(), by, kind, id, wire.ParseTagDeletion(formParams(r)))
+			err = s.cfg.Tags.DeleteTag(r.Context(), by, kind, id, wire.ParseTagDeletion(formParams(r)))
 		} else {
-			_, err = s.cfg.Work.Tags.Rename(r.Context(), by, kind, id, r.PostFormValue("title"))
+			_, err = s.cfg.Tags.RenameTag(r.Context(), by, kind, id, r.PostFormValue("title"))
 		}
 		return s.tagsChanged(w, r, v, me, "tag-edit"+id, err)
 	}
@@ -281,9 +281,9 @@ func (s *Server) changeTagGroup(del bool) func(http.ResponseWriter, *http.Reques
 		}
 		by, id := actor(me.Account, me.Member), strconv.FormatInt(g.ID, 10)
 		if del {
-			err = s.cfg.Work.Tags.DeleteGroup(r.Context(), by, g.Kind, id)
+			err = s.cfg.Tags.DeleteTagGroup(r.Context(), by, g.Kind, id)
 		} else {
-			_, err = s.cfg.Work.Tags.RenameGroup(r.Context(), by, g.Kind, id, r.PostFormValue("title"))
+			_, err = s.cfg.Tags.RenameTagGroup(r.Context(), by, g.Kind, id, r.PostFormValue("title"))
 		}
 		return s.tagsChanged(w, r, v, me, "group-edit"+id, err)
 	}

@@ -227,11 +227,11 @@ type taskList struct {
 // page.
 func (s *Server) listTasks(ctx context.Context, q taskd.TaskQuery, f listFilter, today time.Time, path string) (*taskList, error) {
 	f.apply(&q, today)
-	tasks, err := s.cfg.Reads.Tasks(ctx, q)
+	tasks, err := s.cfg.Tasks.Tasks(ctx, q)
 	if err != nil {
 		return nil, err
 	}
-	counts, err := s.cfg.Reads.CountTasks(ctx, q)
+	counts, err := s.cfg.Tasks.CountTasks(ctx, q)
 	if err != nil {
 		return nil, err
 	}
@@ -247,11 +247,11 @@ func (s *Server) listTasks(ctx context.Context, q taskd.TaskQuery, f listFilter,
 	for i, t := range tasks {
 		ids[i] = t.ID
 	}
-	tags, err := s.cfg.Reads.ObjectTags(ctx, q.Viewer, taskd.TagsOfTasks, ids)
+	tags, err := s.cfg.Tags.ObjectTags(ctx, q.Viewer, taskd.TagsOfTasks, ids)
 	if err != nil {
 		return nil, err
 	}
-	values, err := s.cfg.Reads.FieldValues(ctx, q.Viewer, taskd.ObjectTask, ids)
+	values, err := s.cfg.Fields.FieldValues(ctx, q.Viewer, taskd.ObjectTask, ids)
 	if err != nil {
 		return nil, err
 	}
@@ -276,7 +276,7 @@ func (s *Server) nameParents(ctx context.Context, viewer taskd.Viewer, rows []ta
 	if len(ids) == 0 {
 		return nil
 	}
-	parents, err := s.cfg.Reads.Tasks(ctx, taskd.TaskQuery{Viewer: viewer,
+	parents, err := s.cfg.Tasks.Tasks(ctx, taskd.TaskQuery{Viewer: viewer,
 		Filter: taskd.QueryCond{Field: taskd.FieldID, Op: "in", Ints: ids}})
 	if err != nil {
 		return err

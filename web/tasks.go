@@ -74,7 +74,7 @@ func (s *Server) pathTask(w http.ResponseWriter, r *http.Request, v *view, raw s
 	id, err := taskd.ParseID(raw, "task")
 	var t taskd.Task
 	if err == nil {
-		t, err = s.cfg.Reads.Task(r.Context(), v.viewer(), id)
+		t, err = s.cfg.Tasks.Task(r.Context(), v.viewer(), id)
 	}
 	if taskd.IsNotFound(err) {
 		return t, false, s.failWith(w, r, err)
@@ -83,7 +83,7 @@ func (s *Server) pathTask(w http.ResponseWriter, r *http.Request, v *view, raw s
 }
 
 func (s *Server) renderTaskByID(w http.ResponseWriter, r *http.Request, v *view, acct taskd.Account, id int64, status int, fe *formError) error {
-	t, err := s.cfg.Reads.Task(r.Context(), v.viewer(), id)
+	t, err := s.cfg.Tasks.Task(r.Context(), v.viewer(), id)
 	if err != nil {
 		return err
 	}
@@ -95,7 +95,7 @@ func (s *Server) renderTask(w http.ResponseWriter, r *http.Request, v *view, acc
 	tv := &taskView{Task: t, Error: fe, Values: r.PostForm, Base: s.cfg.accountPath(acct), Me: actor(acct, v.Nav.Member)}
 	var err error
 	if t.CanHaveSubtasks() {
-		subtree, err := s.cfg.Reads.Tasks(ctx, taskd.TaskQuery{Viewer: v.viewer(), TaskID: t.ID})
+		subtree, err := s.cfg.Tasks.Tasks(ctx, taskd.TaskQuery{Viewer: v.viewer(), TaskID: t.ID})
 		if err != nil {
 			return err
 		}
@@ -112,19 +112,19 @@ func (s *Server) renderTask(w http.ResponseWriter, r *http.Request, v *view, acc
 		if up.id == 0 {
 			continue
 		}
-		above, err := s.cfg.Reads.Task(ctx, v.viewer(), up.id)
+		above, err := s.cfg.Tasks.Task(ctx, v.viewer(), up.id)
 		if err != nil {
 			return err
 		}
 		*up.dst = &above
 	}
-	if tv.Project, err = s.cfg.Reads.Project(ctx, v.viewer(), t.ProjectID); err != nil {
+	if tv.Project, err = s.cfg.Projects.Project(ctx, v.viewer(), t.ProjectID); err != nil {
 		return err
 	}
 	if tv.Costs, err = s.taskCosts(ctx, v, t, tv.Project); err != nil {
 		return err
 	}
-	files, err := s.cfg.Reads.Files(ctx, taskd.FileQuery{Viewer: v.viewer(), TaskID: t.ID})
+	files, err := s.cfg.Files.Files(ctx, taskd.FileQuery{Viewer: v.viewer(), TaskID: t.ID})
 	if err != nil {
 		return err
 	}
@@ -136,13 +136,13 @@ func (s *Server) renderTask(w http.ResponseWriter, r *http.Request, v *view, acc
 			tv.Files = append(tv.Files, f)
 		}
 	}
-	if tv.Comments, err = s.cfg.Reads.Comments(ctx, v.viewer(), t.ID); err != nil {
+	if tv.Comments, err = s.cfg.Comments.Comments(ctx, v.viewer(), t.ID); err != nil {
 		return err
 	}
 	if tv.People, err = s.cfg.Accounts.Members(ctx, acct.ID); err != nil {
 		return err
 	}
-	if tv.Subscribers, err = s.cfg.Reads.Subscribers(ctx, acct.ID, t.ID); err != nil {
+	if tv.Subscribers, err = s.cfg.Teams.Subscribers(ctx, acct.ID, t.ID); err != nil {
 		return err
 	}
 	if tv.Tags, tv.TagForm, err = s.objectTags(ctx, v, taskd.TagsOfTasks, t.ID, tv.Base+"/tasks/"+strconv.FormatInt(t.ID, 10)+"/tags", fe, "tags"); err != nil {
@@ -196,7 +196,7 @@ func (s *Server) taskChange(form string, change func(r *http.Request, by taskd.A
 			status := formStatus(w, err)
 			if fromProject {
 				fe.Form = "tree"
-				p, err := s.cfg.Reads.Project(r.Context(), v.viewer(), t.ProjectID)
+				p, err := s.cfg.Projects.Project(r.Context(), v.viewer(), t.ProjectID)
 				if err != nil {
 					return err
 				}
@@ -236,7 +236,7 @@ func (s *Server) updateTask(r *http.Request, by taskd.Actor, t taskd.Task) (stri
 	if in.Fields, err = formFieldValues(r); err != nil {
 		return "", err
 	}
-	u, err := s.cfg.Work.Tasks.Update(r.Context(), by, t.ID, in)
+	u, err := s.cfg.Tasks.UpdateTask(r.Context(), by, t.ID, in)
 	if err != nil {
 		return "", err
 	}
@@ -244,12 +244,12 @@ func (s *Server) updateTask(r *http.Request, by taskd.Actor, t taskd.Task) (stri
 }
 
 func (s *Server) completeTask(r *http.Request, by taskd.Actor, t taskd.Task) (string, error) {
-	_, err := s.cfg.Work.Tasks.SetDone(r.Context(), by, t.ID, true)
+	_, err := s.cfg.Tasks.CompleteTask(r.Context(), by, t.ID)
 	return "", err
 }
 
 func (s *Server) reopenTask(r *http.Request, by taskd.Actor, t taskd.Task) (string, error) {
-	_, err := s.cfg.Work.Tasks.SetDone(r.Context(), by, t.ID, false)
+	_, err := s.cfg.Tasks.ReopenTask(r.Context(), by, t.ID)
 	return "", err
 }
 
@@ -258,7 +258,7 @@ func (s *Server) deleteTask(r *http.Request, by taskd.Actor, t taskd.Task) (stri
 	if t.ParentID != 0 {
 		to = t.ParentPage()
 	}
-	return to, s.cfg.Work.Tasks.Delete(r.Context(), by, t.ID)
+	return to, s.cfg.Tasks.DeleteTask(r.Context(), by, t.ID)
 }
 
 func (s *Server) addComment(r *http.Request, by taskd.Actor, t taskd.Task) (string, error) {
@@ -271,7 +271,7 @@ func (s *Server) addComment(r *http.Request, by taskd.Actor, t taskd.Task) (stri
 	if err != nil {
 		return "", err
 	}
-	c, err := s.cfg.Work.Comments.Post(r.Context(), by, t.ID, taskd.CommentInput{Text: text, Files: ids})
+	c, err := s.cfg.Comments.PostComment(r.Context(), by, t.ID, taskd.CommentInput{Text: text, Files: ids})
 	if err != nil {
 		s.dropFiles(r, by, ids)
 	}
@@ -286,7 +286,7 @@ func (s *Server) commentChange(del bool) accountHandler {
 		id, err := taskd.ParseID(r.PathValue("cid"), "comment")
 		var c taskd.Comment
 		if err == nil {
-			c, err = s.cfg.Reads.Comment(r.Context(), v.viewer(), id)
+			c, err = s.cfg.Comments.Comment(r.Context(), v.viewer(), id)
 		}
 		by := actor(acct, m)
 		if err == nil {
@@ -296,11 +296,11 @@ func (s *Server) commentChange(del bool) accountHandler {
 			return s.failWith(w, r, err)
 		}
 		if del {
-			err = s.cfg.Work.Comments.Delete(r.Context(), by, c.ID)
+			err = s.cfg.Comments.DeleteComment(r.Context(), by, c.ID)
 		} else {
 			var text string
 			if text, err = wire.ParseCommentText(formParams(r)); err == nil {
-				c, err = s.cfg.Work.Comments.Update(r.Context(), by, c.ID, text)
+				c, err = s.cfg.Comments.UpdateComment(r.Context(), by, c.ID, text)
 			}
 		}
 		if err != nil {

@@ -58,7 +58,7 @@ func (s *Server) setProjectTeam(add bool) accountHandler {
 		email, err := taskd.NormalizeEmail(r.PostFormValue("email"))
 		var ended taskd.TrustEnded
 		if err == nil {
-			ended, err = s.cfg.Work.Projects.SetTeam(r.Context(), actor(acct, me.Member), p.ID, []string{email}, add)
+			ended, err = s.cfg.Teams.SetProjectMembers(r.Context(), actor(acct, me.Member), p.ID, []string{email}, add)
 		}
 		if err != nil {
 			fe, ok := asFormError("team", err)
@@ -87,7 +87,7 @@ func (s *Server) subscribe(w http.ResponseWriter, r *http.Request, v *view, me m
 		email = me.Member.Email
 	}
 	if email, err = taskd.NormalizeEmail(email); err == nil {
-		err = s.cfg.Work.Tasks.Subscribe(r.Context(), actor(acct, me.Member), t.ID, email, r.PostFormValue("on") == "1")
+		err = s.cfg.Teams.Subscribe(r.Context(), actor(acct, me.Member), t.ID, email, r.PostFormValue("on") == "1")
 	}
 	if err != nil {
 		fe, ok := asFormError("subscribers", err)

@@ -168,11 +168,11 @@ func (s *Server) timelineDates(r *http.Request, by taskd.Actor, id int64) (strin
 	if err != nil {
 		return "", err
 	}
-	before, err := s.cfg.Reads.Task(r.Context(), by.Viewer(), id)
+	before, err := s.cfg.Tasks.Task(r.Context(), by.Viewer(), id)
 	if err != nil {
 		return "", err
 	}
-	after, err := s.cfg.Work.Tasks.Update(r.Context(), by, id, in)
+	after, err := s.cfg.Tasks.UpdateTask(r.Context(), by, id, in)
 	if err != nil {
 		return "", err
 	}
@@ -194,7 +194,7 @@ func (s *Server) timelineRelate(r *http.Request, by taskd.Actor) error {
 	if rel.Type == "" {
 		rel.Type = taskd.RelationFinishToStart
 	}
-	err := s.cfg.Work.Tasks.AddRelation(r.Context(), by, rel)
+	err := s.cfg.Relations.AddRelation(r.Context(), by, rel)
 	if taskd.IsNotFound(err) {
 		return taskd.Invalid("task", "One of the tasks is gone, or you cannot see it")
 	}
@@ -207,7 +207,7 @@ func (s *Server) timelineShiftDependents(r *http.Request, by taskd.Actor, id int
 	if err != nil {
 		return taskd.Invalid("days", "Days must be a whole number")
 	}
-	_, err = s.cfg.Work.Tasks.ShiftDependents(r.Context(), by, id, days)
+	_, err = s.cfg.Relations.ShiftDependents(r.Context(), by, id, days)
 	return err
 }
 
@@ -302,14 +302,14 @@ func (s *Server) timelineScopeOf(kind string, w http.ResponseWriter, r *http.Req
 		return timelineScope{Title: p.Name + ": timeline", Path: p.Page() + "timeline", Group: groupProject,
 			Crumbs: []timelineLink{{Label: p.Name, Query: base + p.Page()}},
 			tasks: func(ctx context.Context) ([]taskd.Task, error) {
-				return s.cfg.Reads.Tasks(ctx, taskd.TaskQuery{Viewer: viewer, ProjectID: p.ID, Sort: taskd.SortTree})
+				return s.cfg.Tasks.Tasks(ctx, taskd.TaskQuery{Viewer: viewer, ProjectID: p.ID, Sort: taskd.SortTree})
 			}}, true, nil
 	case timelineOfMine:
 		email := me.Member.Email
 		return timelineScope{Title: "My tasks: timeline", Path: "/my/timeline", Group: groupProject,
 			Crumbs: []timelineLink{{Label: "My tasks", Query: base + "/my"}},
 			tasks: func(ctx context.Context) ([]taskd.Task, error) {
-				return s.cfg.Reads.Tasks(ctx, taskd.TaskQuery{Viewer: viewer, ActiveProjects: true, AssigneeEmail: email, Sort: taskd.SortTree})
+				return s.cfg.Tasks.Tasks(ctx, taskd.TaskQuery{Viewer: viewer, ActiveProjects: true, AssigneeEmail: email, Sort: taskd.SortTree})
 			}}, true, nil
 	}
 	team, ok, err := s.pathTeam(w, r, me)
@@ -330,7 +330,7 @@ func (s *Server) timelineScopeOf(kind string, w http.ResponseWriter, r *http.Req
 				if m.Team != team.Title {
 					continue
 				}
-				tasks, err := s.cfg.Reads.Tasks(ctx, taskd.TaskQuery{Viewer: viewer, ActiveProjects: true, AssigneeEmail: m.Email, Sort: taskd.SortTree})
+				tasks, err := s.cfg.Tasks.Tasks(ctx, taskd.TaskQuery{Viewer: viewer, ActiveProjects: true, AssigneeEmail: m.Email, Sort: taskd.SortTree})
 				if err != nil {
 					return nil, err
 				}

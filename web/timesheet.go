@@ -108,7 +108,7 @@ func (s *Server) readTimesheet(ctx context.Context, r *http.Request, v *view, me
 	if sc.People, err = s.cfg.Accounts.Members(ctx, acct.ID); err != nil {
 		return sc, f, err
 	}
-	if sc.Projects, err = s.cfg.Reads.Projects(ctx, v.viewer(), ""); err != nil {
+	if sc.Projects, err = s.cfg.Projects.Projects(ctx, v.viewer(), ""); err != nil {
 		return sc, f, err
 	}
 	if !slices.ContainsFunc(sc.People, func(p taskd.Member) bool { return p.ID == f.Person }) {
@@ -163,7 +163,7 @@ func (s *Server) timesheet(w http.ResponseWriter, r *http.Request, v *view, me m
 	f.Page = min(f.Page, tv.Pages)
 	q := sc.query
 	q.Limit, q.Offset, q.Newest = timesheetPage, (f.Page-1)*timesheetPage, true
-	lines, err := s.cfg.Reads.Costs(ctx, q)
+	lines, err := s.cfg.Costs.Costs(ctx, q)
 	if err != nil {
 		return err
 	}
@@ -190,7 +190,7 @@ func (s *Server) timesheet(w http.ResponseWriter, r *http.Request, v *view, me m
 func (s *Server) timesheetTotals(ctx context.Context, tv *timesheetView, f timesheetFilter) error {
 	sums := map[string][]taskd.CostGroup{}
 	for _, group := range []string{taskd.CostByTotal, taskd.CostByPerson, taskd.CostByProject, taskd.CostByDay} {
-		g, err := s.cfg.Reads.CostSums(ctx, tv.query, group)
+		g, err := s.cfg.Costs.CostSums(ctx, tv.query, group)
 		if err != nil {
 			return err
 		}
@@ -223,7 +223,7 @@ func (s *Server) timesheetCSV(w http.ResponseWriter, r *http.Request, v *view, m
 	if err != nil {
 		return err
 	}
-	total, err := s.cfg.Reads.CostSums(ctx, sc.query, taskd.CostByTotal)
+	total, err := s.cfg.Costs.CostSums(ctx, sc.query, taskd.CostByTotal)
 	if err != nil {
 		return err
 	}
@@ -233,7 +233,7 @@ func (s *Server) timesheetCSV(w http.ResponseWriter, r *http.Request, v *view, m
 	}
 	q := sc.query
 	q.Limit = taskd.MaxCostLines
-	lines, err := s.cfg.Reads.Costs(ctx, q)
+	lines, err := s.cfg.Costs.Costs(ctx, q)
 	if err != nil {
 		return err
 	}

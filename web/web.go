@@ -29,7 +29,6 @@ import (
 	"github.com/taskd/taskd/secret"
 	"github.com/taskd/taskd/webhook"
 	"github.com/taskd/taskd/wire"
-	"github.com/taskd/taskd/work"
 )
 
 //go:embed templates/*.html
@@ -40,8 +39,20 @@ var staticFS embed.FS
 
 // Config configures the pages.
 type Config struct {
-	// The stores, by topic (stores.go).
-	Reads       ReadStore
+	// The work of an account, by family: each reads as a viewer and
+	// changes as an actor (taskd.Actor), checking who may do what, with
+	// an object's files, events and notifications in one transaction.
+	Projects  taskd.ProjectStore
+	Tasks     taskd.TaskStore
+	Comments  taskd.CommentStore
+	Costs     taskd.CostStore // cost lines, rates and timers
+	Tags      taskd.TagStore
+	Fields    taskd.CustomFieldStore
+	Files     taskd.FileStore // uploads within FileLimits
+	Teams     taskd.ProjectTeamStore
+	Relations RelationStore
+
+	// The other stores, by topic (stores.go).
 	Accounts    AccountStore
 	Directory   taskd.DirectoryStore
 	Invitations taskd.InvitationStore
@@ -67,12 +78,8 @@ type Config struct {
 	ShowMail bool
 	Outbox   *mail.Outbox
 	// FileLimits bound the files an account stores; zero:
-	// taskd.DefaultFileLimits. They are Work's when it is given.
+	// taskd.DefaultFileLimits.
 	FileLimits taskd.FileLimits
-	// Work makes every change to projects, tasks, comments, costs,
-	// timers, tags, subscriptions and files: the use cases the account
-	// API shares. Required.
-	Work *work.Services
 	// Uploads admits and paces the files of forms; nil: no bound in
 	// flight, the default pace.
 	Uploads *upload.Gate
@@ -110,9 +117,6 @@ func New(cfg Config) (*Server, error) {
 	}
 	if cfg.FileLimits == (taskd.FileLimits{}) {
 		cfg.FileLimits = taskd.DefaultFileLimits
-	}
-	if cfg.Work == nil {
-		return nil, errors.New("web: Config.Work is required")
 	}
 	if cfg.ShowMail && cfg.Outbox == nil {
 		return nil, errors.New("web: Config.ShowMail needs Config.Outbox")

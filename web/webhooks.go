@@ -40,7 +40,7 @@ func (s *Server) renderWebhooks(w http.ResponseWriter, r *http.Request, v *view,
 	if wv.Webhooks, err = s.cfg.Hooks.List(r.Context(), wv.Account.ID); err != nil {
 		return err
 	}
-	if wv.Projects, err = s.cfg.Reads.Projects(r.Context(), v.viewer(), taskd.ProjectActive); err != nil {
+	if wv.Projects, err = s.cfg.Projects.Projects(r.Context(), v.viewer(), taskd.ProjectActive); err != nil {
 		return err
 	}
 	wv.Events = taskd.SubscribableEvents

@@ -339,7 +339,15 @@ func (s *Server) Patterns() []string {
 // address no other package serves. Every page carries the security
 // headers; POSTs are checked against cross-origin requests (Sec-Fetch-Site
 // / Origin) and carry a form token.
-func (s *Server) Mount(mux *http.ServeMux) {
+func (s *Server) Mount(mux *http.ServeMux) { s.mount(mux) }
+
+// handlerMux is where mount registers the pages: an *http.ServeMux, or a
+// test's list of patterns.
+type handlerMux interface {
+	Handle(pattern string, h http.Handler)
+}
+
+func (s *Server) mount(mux handlerMux) {
 	cop := http.NewCrossOriginProtection()
 	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, http.StatusForbidden, "This form was sent from another site and was refused.")

@@ -8,6 +8,13 @@ import (
 	"github.com/taskd/taskd"
 )
 
+// boardRoutes are the addresses of a project's board.
+func (s *Server) boardRoutes() []route {
+	return []route{
+		{"GET /a/{slug}/project/{pid}/board", s.page(s.inAccount(taskd.PermRead, s.board))},
+	}
+}
+
 // boardView is a project's board: its active tasks in columns by the tags
 // of one status group, and a column for the tasks without one.
 type boardView struct {

@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"html/template"
 	"net/http"
 	"strconv"
 	"strings"
@@ -10,6 +11,37 @@ import (
 	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/wire"
 )
+
+// costRoutes are the addresses of cost lines, timers, members' rates and a
+// project's budget.
+func (s *Server) costRoutes() []route {
+	return []route{
+		{"POST /a/{slug}/tasks/{tid}/costs", s.form(s.inAccount(taskd.PermWork, s.taskChange("costs", s.addCost)))},
+		{"POST /a/{slug}/costs/{costid}/update", s.form(s.inAccount(taskd.PermWork, s.costChange(false)))},
+		{"POST /a/{slug}/costs/{costid}/delete", s.form(s.inAccount(taskd.PermWork, s.costChange(true)))},
+		{"POST /a/{slug}/tasks/{tid}/timer", s.form(s.inAccount(taskd.PermWork, s.startTimer))},
+		{"POST /a/{slug}/timer/stop", s.form(s.inAccount(taskd.PermWork, s.stopTimer(false)))},
+		{"POST /a/{slug}/timer/discard", s.form(s.inAccount(taskd.PermWork, s.stopTimer(true)))},
+		{"POST /a/{slug}/people/{person}/rate", s.form(s.inAccount(taskd.PermManagePeople, s.setRate))},
+		{"POST /a/{slug}/project/{pid}/budget", s.form(s.inAccount(taskd.PermWork, s.setBudget))},
+	}
+}
+
+// costFuncs are the template functions of cost lines, timers, rates and
+// budgets: amounts and times as the wire writes them.
+func costFuncs() template.FuncMap {
+	return template.FuncMap{
+		"canChange":   func(by taskd.Actor, c taskd.Cost) bool { return taskd.CanChangeCost(by, c) == nil },
+		"hm":          wire.FormatCostTime,
+		"hours":       wire.FormatHours,
+		"optionsText": optionsText,
+		"money":       wire.FormatMoney,
+		"amount":      func(cents int64, currency string) string { return wire.FormatMoney(cents) + " " + currency },
+		"clock":       clockOf,
+		"rate":        rateText,
+		"minus":       func(a, b int64) int64 { return a - b },
+	}
+}
 
 // costsView is the time and money part of a task's page: its lines (with
 // its subtasks'), their total, the budget, and the viewer's timer.

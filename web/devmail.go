@@ -10,6 +10,25 @@ import (
 	"github.com/taskd/taskd/mail"
 )
 
+// devMailRoutes are the addresses of the outbox's page (--dev); none unless
+// Config.ShowMail.
+func (s *Server) devMailRoutes() []route {
+	if !s.cfg.ShowMail {
+		return nil
+	}
+	return []route{
+		{"GET /dev/mail", s.page(s.devMail)},
+		{"GET /dev/mail/{id}", s.page(s.devMailMessage)},
+	}
+}
+
+// devMailFuncs are the template functions of the outbox's page.
+func devMailFuncs() template.FuncMap {
+	return template.FuncMap{
+		"linked": linked,
+	}
+}
+
 // mailEntry is one message of the outbox on the developer's page.
 type mailEntry struct {
 	taskd.QueuedMail

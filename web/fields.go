@@ -12,6 +12,16 @@ import (
 	"github.com/taskd/taskd/wire"
 )
 
+// fieldRoutes are the addresses of an account's custom fields.
+func (s *Server) fieldRoutes() []route {
+	return []route{
+		{"GET /a/{slug}/settings/fields", s.page(s.inAccount(taskd.PermSettings, s.fieldsPage))},
+		{"POST /a/{slug}/settings/fields", s.form(s.inAccount(taskd.PermSettings, s.addField))},
+		{"POST /a/{slug}/settings/fields/{fid}/update", s.form(s.inAccount(taskd.PermSettings, s.changeField(false)))},
+		{"POST /a/{slug}/settings/fields/{fid}/delete", s.form(s.inAccount(taskd.PermSettings, s.changeField(true)))},
+	}
+}
+
 // fieldsView is the account's custom fields page: the fields of tasks
 // and of projects, each with its forms, and the form that adds one.
 type fieldsView struct {

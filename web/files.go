@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"errors"
+	"html/template"
 	"io"
 	"mime"
 	"mime/multipart"
@@ -15,6 +16,27 @@ import (
 	"github.com/taskd/taskd/internal/httpfile"
 	"github.com/taskd/taskd/internal/upload"
 )
+
+// fileRoutes are the addresses of files: uploads to a task or project, a
+// download, a deletion.
+func (s *Server) fileRoutes() []route {
+	return []route{
+		{"POST /a/{slug}/tasks/{tid}/files", s.upload(s.inAccount(taskd.PermWork, s.taskChange("files", s.addTaskFiles)))},
+		{"POST /a/{slug}/project/{pid}/files", s.upload(s.inAccount(taskd.PermWork, s.addProjectFiles))},
+		{"POST /a/{slug}/files/{fileid}/delete", s.form(s.inAccount(taskd.PermWork, s.deleteFile))},
+		{"GET /a/{slug}/download/{fileid}", s.page(s.inAccount(taskd.PermRead, s.downloadFile))},
+	}
+}
+
+// fileFuncs are the template functions of files.
+func fileFuncs() template.FuncMap {
+	return template.FuncMap{
+		"size":      sizeText,
+		"files":     newFileList,
+		"kind":      fileKind,
+		"canDelete": func(by taskd.Actor, f taskd.File) bool { return taskd.CanChangeFile(by, f) == nil },
+	}
+}
 
 // maxPageFiles bounds the files of one form.
 const maxPageFiles = 20

@@ -7,6 +7,17 @@ import (
 	"github.com/taskd/taskd"
 )
 
+// invitationRoutes are the addresses of invitations: a person's, and an
+// account's to cancel.
+func (s *Server) invitationRoutes() []route {
+	return []route{
+		{"GET /invitations", s.page(s.invitations)},
+		{"POST /invitations/{id}/accept", s.form(s.answerInvitation(true))},
+		{"POST /invitations/{id}/decline", s.form(s.answerInvitation(false))},
+		{"POST /a/{slug}/invitations/{id}/cancel", s.form(s.inAccount(taskd.PermManagePeople, s.cancelInvitation))},
+	}
+}
+
 // invitationsView is the list of invitations waiting for the signed-in
 // person.
 type invitationsView struct {

@@ -6,6 +6,13 @@ import (
 	"github.com/taskd/taskd"
 )
 
+// myTaskRoutes are the addresses of the member's own tasks.
+func (s *Server) myTaskRoutes() []route {
+	return []route{
+		{"GET /a/{slug}/my", s.page(s.inAccount(taskd.PermRead, s.myTasks))},
+	}
+}
+
 // myTasksView is the "My tasks" page: the signed-in member's tasks in the
 // account, a page at a time under the list's filters.
 type myTasksView struct {

@@ -1,14 +1,30 @@
 package web
 
 import (
+	"html/template"
 	"net/http"
 	"strconv"
 	"strings"
 
 	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/people"
-	"github.com/taskd/taskd/secret"
 )
+
+// peopleRoutes are the addresses of an account's people and their roles.
+func (s *Server) peopleRoutes() []route {
+	return []route{
+		{"GET /a/{slug}/people", s.page(s.inAccount(taskd.PermRead, s.people))},
+		{"POST /a/{slug}/people", s.form(s.inAccount(taskd.PermManagePeople, s.addPerson))},
+		{"POST /a/{slug}/people/{person}/role", s.form(s.inAccount(taskd.PermManagePeople, s.setRole))},
+	}
+}
+
+// peopleFuncs are the template functions of the people pages.
+func peopleFuncs() template.FuncMap {
+	return template.FuncMap{
+		"isOwner": func(m taskd.Member) bool { return m.Role == taskd.RoleOwner },
+	}
+}
 
 // peopleView is the people page.
 type peopleView struct {
@@ -101,30 +117,6 @@ func (s *Server) setRole(w http.ResponseWriter, r *http.Request, v *view, me mem
 	}
 	s.setFlash(w, flash{Message: who.DisplayName() + " is now " + string(role) + "." + endedText(ended)})
 	return see303(w, r, s.cfg.accountPath(acct)+"/people")
-}
-
-// apiKeyView is the administrative-key page.
-type apiKeyView struct {
-	Shown *flash
-	// None: the account has no key, revoked with the trust of the person
-	// it was shown to (taskd.TrustEnded).
-	None bool
-}
-
-// apiKey is the administrative-key page: rotate, and see the new key once.
-func (s *Server) apiKey(w http.ResponseWriter, r *http.Request, v *view, me member) error {
-	v.Title, v.Data = "Administrative API key", apiKeyView{Shown: s.takeFlash(w, r), None: len(me.Account.APIKey) == 0}
-	return s.render(w, r, "apikey.html", v)
-}
-
-func (s *Server) rotateAPIKey(w http.ResponseWriter, r *http.Request, v *view, me member) error {
-	acct := me.Account
-	key := secret.APIKey()
-	if err := s.cfg.Accounts.SetAPIKey(r.Context(), acct.ID, s.cfg.Sealer.SealAPIKey(acct.Slug, key), me.Member.ID); err != nil {
-		return err
-	}
-	s.setFlash(w, flash{Secret: key, Message: "A new key was made; the old one stopped working."})
-	return see303(w, r, s.cfg.accountPath(acct)+"/settings/apikey")
 }
 
 // endedText tells whoever changed a member's standing what it ended

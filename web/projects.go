@@ -1,6 +1,7 @@
 package web
 
 import (
+	"html/template"
 	"net/http"
 	"slices"
 	"strconv"
@@ -10,6 +11,32 @@ import (
 	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/wire"
 )
+
+// projectRoutes are the addresses of an account's projects: the list, a
+// project's page and its changes, and a new task.
+func (s *Server) projectRoutes() []route {
+	return []route{
+		{"GET /a/{slug}/{$}", s.page(s.inAccount(taskd.PermRead, s.projects))},
+		{"POST /a/{slug}/projects", s.form(s.inAccount(taskd.PermWork, s.createProject))},
+		{"POST /a/{slug}/project/{pid}/archive", s.form(s.inAccount(taskd.PermWork, s.setProjectStatus(taskd.ProjectArchive)))},
+		{"POST /a/{slug}/project/{pid}/activate", s.form(s.inAccount(taskd.PermWork, s.setProjectStatus(taskd.ProjectActive)))},
+		{"GET /a/{slug}/project/{pid}/{$}", s.page(s.inAccount(taskd.PermRead, s.projectPage))},
+		{"POST /a/{slug}/project/{pid}/update", s.form(s.inAccount(taskd.PermWork, s.updateProject))},
+		{"POST /a/{slug}/project/{pid}/tasks", s.upload(s.inAccount(taskd.PermWork, s.createTask))},
+	}
+}
+
+// projectFuncs are the template functions of the projects page.
+func projectFuncs() template.FuncMap {
+	return template.FuncMap{
+		"managerName": func(p taskd.PersonRef) string {
+			if p.ID == 0 || p.ID == taskd.NobodyID || p.ID == taskd.AnyoneID {
+				return ""
+			}
+			return p.Name
+		},
+	}
+}
 
 // projectsView is an account's start page: its projects.
 type projectsView struct {

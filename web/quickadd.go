@@ -12,6 +12,13 @@ import (
 	"github.com/taskd/taskd/quickadd"
 )
 
+// quickAddRoutes are the addresses of the header's quick add.
+func (s *Server) quickAddRoutes() []route {
+	return []route{
+		{"POST /a/{slug}/quickadd", s.form(s.inAccount(taskd.PermWork, s.quickAdd))},
+	}
+}
+
 // quickAddForm is the one-line add field above a task list (issue 35):
 // a line such as "Write copy @dana !high due fri #design", read by
 // package quickadd.

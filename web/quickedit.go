@@ -7,6 +7,13 @@ import (
 	"github.com/taskd/taskd"
 )
 
+// quickEditRoutes are the addresses of a task's quick edit (issue 35).
+func (s *Server) quickEditRoutes() []route {
+	return []route{
+		{"GET /a/{slug}/tasks/{tid}/quick", s.page(s.inAccount(taskd.PermWork, s.quickEdit))},
+	}
+}
+
 // withPeople is the row context with the assignees its rows' quick edit
 // offers (issue 35; templates/quickedit.html).
 func withPeople(c rowContext, people []taskd.Member) rowContext {

@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"html/template"
 	"net/http"
 	"strconv"
 	"strings"
@@ -9,6 +10,24 @@ import (
 
 	"github.com/taskd/taskd"
 )
+
+// relationRoutes are the addresses of a task's relations (issue 35).
+func (s *Server) relationRoutes() []route {
+	return []route{
+		{"POST /a/{slug}/tasks/{tid}/relations", s.form(s.inAccount(taskd.PermWork, s.taskChange("relations", s.addRelation)))},
+		{"POST /a/{slug}/tasks/{tid}/relations/delete", s.form(s.inAccount(taskd.PermWork, s.taskChange("relations", s.deleteRelation)))},
+		{"POST /a/{slug}/tasks/{tid}/shift", s.form(s.inAccount(taskd.PermWork, s.taskChange("relations", s.shiftDependents)))},
+	}
+}
+
+// relationFuncs are the template functions of a task's relations (issue
+// 35).
+func relationFuncs() template.FuncMap {
+	return template.FuncMap{
+		"relationList":     newRelationList,
+		"relationTypeName": relationTypeName,
+	}
+}
 
 // RelationStore keeps task relations (issue 35): reads only as far as
 // the viewer sees each end, changes as the actor sees both.

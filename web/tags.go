@@ -9,6 +9,16 @@ import (
 	"github.com/taskd/taskd"
 )
 
+// taggingRoutes are the addresses that put tags on a task or project, or
+// move a task on a board.
+func (s *Server) taggingRoutes() []route {
+	return []route{
+		{"POST /a/{slug}/tasks/{tid}/tags", s.form(s.inAccount(taskd.PermWork, s.taskChange("tags", s.setTaskTags)))},
+		{"POST /a/{slug}/tasks/{tid}/move", s.form(s.inAccount(taskd.PermWork, s.taskChange("tags", s.moveTask)))},
+		{"POST /a/{slug}/project/{pid}/tags", s.form(s.inAccount(taskd.PermWork, s.setProjectTags))},
+	}
+}
+
 // tagChoice is a group's tags as a form offers them, with those the object
 // carries marked.
 type tagChoice struct {

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"html/template"
 	"net/http"
 	"strconv"
 	"strings"
@@ -8,6 +9,29 @@ import (
 	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/wire"
 )
+
+// tagRoutes are the addresses of the tags page: tag groups and tags.
+func (s *Server) tagRoutes() []route {
+	return []route{
+		{"GET /a/{slug}/tags", s.page(s.inAccount(taskd.PermRead, s.tagsPage))},
+		{"POST /a/{slug}/tags", s.form(s.inAccount(taskd.PermWork, s.addTag))},
+		{"POST /a/{slug}/tags/groups", s.form(s.inAccount(taskd.PermWork, s.addTagGroup))},
+		{"POST /a/{slug}/tags/sort", s.form(s.inAccount(taskd.PermWork, s.sortTags))},
+		{"POST /a/{slug}/tags/{tagid}/update", s.form(s.inAccount(taskd.PermWork, s.changeTag(false)))},
+		{"POST /a/{slug}/tags/{tagid}/delete", s.form(s.inAccount(taskd.PermWork, s.changeTag(true)))},
+		{"POST /a/{slug}/tags/groups/{groupid}/update", s.form(s.inAccount(taskd.PermWork, s.changeTagGroup(false)))},
+		{"POST /a/{slug}/tags/groups/{groupid}/delete", s.form(s.inAccount(taskd.PermWork, s.changeTagGroup(true)))},
+	}
+}
+
+// tagFuncs are the template functions of the tags page.
+func tagFuncs() template.FuncMap {
+	return template.FuncMap{
+		"tagMoves": func(base, csrf, kind, group, up, down, name string) tagMoves {
+			return tagMoves{Base: base, CSRF: csrf, Kind: kind, Group: group, Up: up, Down: down, Name: name}
+		},
+	}
+}
 
 // tagsView is the account's tags page: the groups of task and project
 // tags with their tags, in the account's order, and the forms that add,

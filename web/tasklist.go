@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"html/template"
 	"net/url"
 	"strconv"
 	"strings"
@@ -10,6 +11,19 @@ import (
 
 	"github.com/taskd/taskd"
 )
+
+// taskListFuncs are the template functions of the rows of task lists,
+// boards and task pages.
+func taskListFuncs() template.FuncMap {
+	return template.FuncMap{
+		"rowContext": func(base string, v *view, canWrite bool, ret, back string, showDone, showProject bool) rowContext {
+			return rowContext{Base: base, CSRF: v.CSRF, CanWrite: canWrite, Return: ret, Back: back, ShowDone: showDone, ShowProject: showProject, Today: v.Today()}
+		},
+		"taskRow":   newTaskRowView,
+		"rowPeople": withPeople,
+		"asRow":     func(t taskd.Task) taskRow { return taskRow{Task: t} },
+	}
+}
 
 // listPage is how many tasks a task list shows at a time.
 const listPage = 50

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"html/template"
 	"net/http"
 	"net/url"
 	"slices"
@@ -10,6 +11,31 @@ import (
 	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/wire"
 )
+
+// taskRoutes are the addresses of a task's page and its changes, and of its
+// comments.
+func (s *Server) taskRoutes() []route {
+	return []route{
+		{"GET /a/{slug}/project/{pid}/{tid}/{$}", s.page(s.inAccount(taskd.PermRead, s.taskPage))},
+		{"GET /a/{slug}/project/{pid}/{parent}/{tid}/{$}", s.page(s.inAccount(taskd.PermRead, s.taskPage))},
+		{"POST /a/{slug}/tasks/{tid}/update", s.form(s.inAccount(taskd.PermWork, s.taskChange("edit", s.updateTask)))},
+		{"POST /a/{slug}/tasks/{tid}/complete", s.form(s.inAccount(taskd.PermWork, s.taskChange("status", s.completeTask)))},
+		{"POST /a/{slug}/tasks/{tid}/reopen", s.form(s.inAccount(taskd.PermWork, s.taskChange("status", s.reopenTask)))},
+		{"POST /a/{slug}/tasks/{tid}/delete", s.form(s.inAccount(taskd.PermWork, s.taskChange("status", s.deleteTask)))},
+		{"POST /a/{slug}/tasks/{tid}/comments", s.upload(s.inAccount(taskd.PermWork, s.taskChange("comment", s.addComment)))},
+		{"POST /a/{slug}/comments/{cid}/update", s.form(s.inAccount(taskd.PermWork, s.commentChange(false)))},
+		{"POST /a/{slug}/comments/{cid}/delete", s.form(s.inAccount(taskd.PermWork, s.commentChange(true)))},
+	}
+}
+
+// taskFuncs are the template functions of a task's page and the task form.
+func taskFuncs() template.FuncMap {
+	return template.FuncMap{
+		"fields":     newTaskFields,
+		"priorities": func() []int { return []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10} },
+		"canEdit":    func(by taskd.Actor, c taskd.Comment) bool { return taskd.CanChangeComment(by, c) == nil },
+	}
+}
 
 // taskView is a task's page: the task, its subtasks (with theirs) and its
 // comments.
@@ -326,4 +352,28 @@ func listQuery(back string) string {
 		return ""
 	}
 	return "?" + q.Encode()
+}
+
+// taskFields fills the task form's shared fields.
+type taskFields struct {
+	ID                   string
+	People               []taskd.Member
+	Priority             int
+	Assignee, Start, End string
+}
+
+func newTaskFields(id string, people []taskd.Member, priority any, assignee, start, end string) taskFields {
+	f := taskFields{ID: id, People: people, Priority: 1, Assignee: assignee, Start: start, End: end}
+	switch p := priority.(type) {
+	case int:
+		f.Priority = p
+	case string:
+		if n, err := wire.ParsePriority(p); err == nil {
+			f.Priority = n
+		}
+	}
+	if f.Assignee == "" {
+		f.Assignee = "NOONE"
+	}
+	return f
 }

@@ -8,6 +8,20 @@ import (
 	"github.com/taskd/taskd"
 )
 
+// teamRoutes are the addresses of teams: a project's team, a task's
+// followers, the account's teams and contacts, and taking a member out.
+func (s *Server) teamRoutes() []route {
+	return []route{
+		{"POST /a/{slug}/project/{pid}/members", s.form(s.inAccount(taskd.PermWork, s.setProjectTeam(true)))},
+		{"POST /a/{slug}/project/{pid}/members/remove", s.form(s.inAccount(taskd.PermWork, s.setProjectTeam(false)))},
+		{"POST /a/{slug}/tasks/{tid}/subscribers", s.form(s.inAccount(taskd.PermWork, s.subscribe))},
+		{"POST /a/{slug}/teams", s.form(s.inAccount(taskd.PermManagePeople, s.addTeam))},
+		{"POST /a/{slug}/people/{person}/remove", s.form(s.inAccount(taskd.PermManagePeople, s.removeMember))},
+		{"GET /a/{slug}/contacts", s.page(s.inAccount(taskd.PermRead, s.contacts))},
+		{"POST /a/{slug}/contacts", s.form(s.inAccount(taskd.PermWork, s.addContact))},
+	}
+}
+
 // teams is POST /a/{slug}/teams: a team made unless one has the title.
 func (s *Server) addTeam(w http.ResponseWriter, r *http.Request, v *view, me member) error {
 	acct := me.Account

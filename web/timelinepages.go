@@ -9,6 +9,19 @@ import (
 	"github.com/taskd/taskd/wire"
 )
 
+// timelineRoutes are the addresses of the timelines: a project's, the
+// member's own and a team's.
+func (s *Server) timelineRoutes() []route {
+	return []route{
+		{"GET /a/{slug}/project/{pid}/timeline", s.page(s.inAccount(taskd.PermRead, s.timeline(timelineOfProject)))},
+		{"POST /a/{slug}/project/{pid}/timeline", s.form(s.inAccount(taskd.PermWork, s.reschedule(timelineOfProject)))},
+		{"GET /a/{slug}/my/timeline", s.page(s.inAccount(taskd.PermRead, s.timeline(timelineOfMine)))},
+		{"POST /a/{slug}/my/timeline", s.form(s.inAccount(taskd.PermWork, s.reschedule(timelineOfMine)))},
+		{"GET /a/{slug}/people/teams/{team}/timeline", s.page(s.inAccount(taskd.PermRead, s.timeline(timelineOfTeam)))},
+		{"POST /a/{slug}/people/teams/{team}/timeline", s.form(s.inAccount(taskd.PermWork, s.reschedule(timelineOfTeam)))},
+	}
+}
+
 // The timelines: a project's (/project/{pid}/timeline), the signed-in
 // member's tasks' (/my/timeline) and a team's, the tasks of its members
 // (/people/teams/{team}/timeline). Each GET shows the timeline

@@ -15,6 +15,14 @@ import (
 	"github.com/taskd/taskd/wire"
 )
 
+// timesheetRoutes are the addresses of the timesheet and its CSV.
+func (s *Server) timesheetRoutes() []route {
+	return []route{
+		{"GET /a/{slug}/timesheet", s.page(s.inAccount(taskd.PermRead, s.timesheet))},
+		{"GET /a/{slug}/timesheet.csv", s.page(s.inAccount(taskd.PermRead, s.timesheetCSV))},
+	}
+}
+
 // The timesheet's bounds.
 const (
 	timesheetPage    = 100 // lines to a page

@@ -3,6 +3,7 @@ package web
 import (
 	"errors"
 	"fmt"
+	"html/template"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -12,6 +13,34 @@ import (
 	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/webhook"
 )
+
+// webhookRoutes are the addresses of an account's webhooks; none without
+// Config.Hooks.
+func (s *Server) webhookRoutes() []route {
+	if s.cfg.Hooks == nil {
+		return nil
+	}
+	return []route{
+		{"GET /a/{slug}/settings/webhooks", s.page(s.inAccount(taskd.PermSettings, s.webhooks))},
+		{"POST /a/{slug}/settings/webhooks", s.form(s.inAccount(taskd.PermSettings, s.createWebhook))},
+		{"GET /a/{slug}/settings/webhooks/{id}", s.page(s.inAccount(taskd.PermSettings, s.webhookPage))},
+		{"POST /a/{slug}/settings/webhooks/{id}/enable", s.form(s.inAccount(taskd.PermSettings, s.webhookOp(s.enableWebhook)))},
+		{"POST /a/{slug}/settings/webhooks/{id}/disable", s.form(s.inAccount(taskd.PermSettings, s.webhookOp(s.disableWebhook)))},
+		{"POST /a/{slug}/settings/webhooks/{id}/test", s.form(s.inAccount(taskd.PermSettings, s.webhookOp(s.testWebhook)))},
+		{"POST /a/{slug}/settings/webhooks/{id}/rotate", s.form(s.inAccount(taskd.PermSettings, s.webhookOp(s.rotateWebhook)))},
+		{"POST /a/{slug}/settings/webhooks/{id}/redeliver", s.form(s.inAccount(taskd.PermSettings, s.webhookOp(s.redeliver)))},
+		{"POST /a/{slug}/settings/webhooks/{id}/delete", s.form(s.inAccount(taskd.PermSettings, s.deleteWebhook))},
+	}
+}
+
+// webhookFuncs are the template functions of the webhook pages.
+func webhookFuncs() template.FuncMap {
+	return template.FuncMap{
+		"ms":      func(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d.Microseconds())/1000) },
+		"joinIDs": taskd.JoinIDs,
+		"reason":  webhook.Explain,
+	}
+}
 
 // webhooksView is the webhooks list with the create form.
 type webhooksView struct {

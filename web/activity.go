@@ -41,7 +41,7 @@ type activityItem struct {
 	Rest   string // " to Fri 4 Dec", ": the priority to 7" …
 }
 
-// projectActivity is GET /a/{slug}/project/{pid}/activity[?before=id].
+// projectActivity is GET /a/{slug}/project/{project}/activity[?before=id].
 func (s *Server) projectActivity(w http.ResponseWriter, r *http.Request, v *view, me member) error {
 	p, ok, err := s.pathProject(w, r, v)
 	if !ok {

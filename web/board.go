@@ -11,7 +11,7 @@ import (
 // boardRoutes are the addresses of a project's board.
 func (s *Server) boardRoutes() []route {
 	return []route{
-		{"GET /a/{slug}/project/{pid}/board", s.page(s.inAccount(taskd.PermRead, s.board))},
+		{"GET /a/{slug}/project/{project}/board", s.page(s.inAccount(taskd.PermRead, s.board))},
 	}
 }
 
@@ -40,7 +40,7 @@ func boardPage(projectID, group int64) string {
 	return taskd.ProjectPage(projectID) + "board?group=" + strconv.FormatInt(group, 10)
 }
 
-// board is GET /a/{slug}/project/{pid}/board?group=ID.
+// board is GET /a/{slug}/project/{project}/board?group=ID.
 func (s *Server) board(w http.ResponseWriter, r *http.Request, v *view, me member) error {
 	ctx := r.Context()
 	acct := me.Account

@@ -107,7 +107,7 @@ func (s *Server) myCalendar(w http.ResponseWriter, r *http.Request, v *view, me 
 	return s.renderCalendar(w, r, v, me, q, nil, s.cfg.accountPath(me.Account)+"/my/calendar")
 }
 
-// projectCalendar is GET /a/{slug}/project/{pid}/calendar: the project's
+// projectCalendar is GET /a/{slug}/project/{project}/calendar: the project's
 // tasks the viewer sees.
 func (s *Server) projectCalendar(w http.ResponseWriter, r *http.Request, v *view, me member) error {
 	p, ok, err := s.pathProject(w, r, v)
@@ -185,7 +185,7 @@ func (s *Server) renderCalendar(w http.ResponseWriter, r *http.Request, v *view,
 	return s.render(w, r, "calendar.html", v)
 }
 
-// moveDue is POST /a/{slug}/tasks/{tid}/due: the task's due date becomes
+// moveDue is POST /a/{slug}/tasks/{task}/due: the task's due date becomes
 // the form's dateend, by the ordinary update of a task (its event, webhooks
 // and digests), and the browser goes back to the calendar it came from
 // (back, a calendar of this account) or else to the task. A refused date
@@ -223,11 +223,11 @@ func calendarReturn(back string) string {
 func (s *Server) calendarRoutes() []route {
 	return []route{
 		{"GET /a/{slug}/my/calendar", s.page(s.inAccount(taskd.PermRead, s.myCalendar))},
-		{"GET /a/{slug}/project/{pid}/calendar", s.page(s.inAccount(taskd.PermRead, s.projectCalendar))},
-		{"POST /a/{slug}/tasks/{tid}/due", s.form(s.inAccount(taskd.PermWork, s.taskChange("edit", s.moveDue)))},
-		{"GET /a/{slug}/project/{pid}/activity", s.page(s.inAccount(taskd.PermRead, s.projectActivity))},
+		{"GET /a/{slug}/project/{project}/calendar", s.page(s.inAccount(taskd.PermRead, s.projectCalendar))},
+		{"POST /a/{slug}/tasks/{task}/due", s.form(s.inAccount(taskd.PermWork, s.taskChange("edit", s.moveDue)))},
+		{"GET /a/{slug}/project/{project}/activity", s.page(s.inAccount(taskd.PermRead, s.projectActivity))},
 		{"GET /a/{slug}/people/{person}/activity", s.page(s.inAccount(taskd.PermRead, s.personActivity))},
 		{"POST /profile/calendar-feed", s.form(s.rotateFeed)},
-		{"GET /ical/{file}", s.icalFeed},
+		{"GET /ical/{feed}", s.icalFeed},
 	}
 }

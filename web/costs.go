@@ -16,14 +16,14 @@ import (
 // project's budget.
 func (s *Server) costRoutes() []route {
 	return []route{
-		{"POST /a/{slug}/tasks/{tid}/costs", s.form(s.inAccount(taskd.PermWork, s.taskChange("costs", s.addCost)))},
-		{"POST /a/{slug}/costs/{costid}/update", s.form(s.inAccount(taskd.PermWork, s.costChange(false)))},
-		{"POST /a/{slug}/costs/{costid}/delete", s.form(s.inAccount(taskd.PermWork, s.costChange(true)))},
-		{"POST /a/{slug}/tasks/{tid}/timer", s.form(s.inAccount(taskd.PermWork, s.startTimer))},
+		{"POST /a/{slug}/tasks/{task}/costs", s.form(s.inAccount(taskd.PermWork, s.taskChange("costs", s.addCost)))},
+		{"POST /a/{slug}/costs/{cost}/update", s.form(s.inAccount(taskd.PermWork, s.costChange(false)))},
+		{"POST /a/{slug}/costs/{cost}/delete", s.form(s.inAccount(taskd.PermWork, s.costChange(true)))},
+		{"POST /a/{slug}/tasks/{task}/timer", s.form(s.inAccount(taskd.PermWork, s.startTimer))},
 		{"POST /a/{slug}/timer/stop", s.form(s.inAccount(taskd.PermWork, s.stopTimer(false)))},
 		{"POST /a/{slug}/timer/discard", s.form(s.inAccount(taskd.PermWork, s.stopTimer(true)))},
 		{"POST /a/{slug}/people/{person}/rate", s.form(s.inAccount(taskd.PermManagePeople, s.setRate))},
-		{"POST /a/{slug}/project/{pid}/budget", s.form(s.inAccount(taskd.PermWork, s.setBudget))},
+		{"POST /a/{slug}/project/{project}/budget", s.form(s.inAccount(taskd.PermWork, s.setBudget))},
 	}
 }
 
@@ -149,7 +149,7 @@ func (s *Server) projectBudget(ctx context.Context, v *view, p taskd.Project) (*
 	return newBudget(spent, p.MaxMinutes, p.MaxCents, v.Nav.Account.Currency), nil
 }
 
-// addCost is POST /a/{slug}/tasks/{tid}/costs: time, money, is_rate,
+// addCost is POST /a/{slug}/tasks/{task}/costs: time, money, is_rate,
 // comment and date, logged as the viewer.
 func (s *Server) addCost(r *http.Request, by taskd.Actor, t taskd.Task) (string, error) {
 	in, err := wire.ParseCostInput(formParams(r))
@@ -165,7 +165,7 @@ func (s *Server) addCost(r *http.Request, by taskd.Actor, t taskd.Task) (string,
 func (s *Server) costChange(del bool) accountHandler {
 	return func(w http.ResponseWriter, r *http.Request, v *view, me member) error {
 		acct, by := me.Account, actor(me.Account, me.Member)
-		id, err := taskd.ParseID(r.PathValue("costid"), "cost")
+		id, err := taskd.ParseID(r.PathValue("cost"), "cost")
 		var c taskd.Cost
 		if err == nil {
 			c, err = s.cfg.Costs.Cost(r.Context(), v.viewer(), id)
@@ -198,10 +198,10 @@ func (s *Server) costChange(del bool) accountHandler {
 // zone is where the member's days begin.
 func zone(me member) *time.Location { return taskd.Zone(me.Member.TimeZone, me.Account.TimeZone) }
 
-// startTimer is POST /a/{slug}/tasks/{tid}/timer: the viewer's timer on
+// startTimer is POST /a/{slug}/tasks/{task}/timer: the viewer's timer on
 // the task; one running elsewhere is stopped and its time logged.
 func (s *Server) startTimer(w http.ResponseWriter, r *http.Request, v *view, me member) error {
-	t, ok, err := s.pathTask(w, r, v, r.PathValue("tid"))
+	t, ok, err := s.pathTask(w, r, v, r.PathValue("task"))
 	if !ok {
 		return err
 	}
@@ -299,7 +299,7 @@ func rateText(rate *int64) string {
 	return wire.FormatMoney(*rate)
 }
 
-// setBudget is POST /a/{slug}/project/{pid}/budget: max_time and
+// setBudget is POST /a/{slug}/project/{project}/budget: max_time and
 // max_money ("" clears one).
 func (s *Server) setBudget(w http.ResponseWriter, r *http.Request, v *view, me member) error {
 	p, ok, err := s.pathProject(w, r, v)

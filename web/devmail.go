@@ -18,7 +18,7 @@ func (s *Server) devMailRoutes() []route {
 	}
 	return []route{
 		{"GET /dev/mail", s.page(s.devMail)},
-		{"GET /dev/mail/{id}", s.page(s.devMailMessage)},
+		{"GET /dev/mail/{message}", s.page(s.devMailMessage)},
 	}
 }
 
@@ -60,9 +60,9 @@ func (s *Server) devMail(w http.ResponseWriter, r *http.Request, v *view) error 
 	return s.render(w, r, "devmail.html", v)
 }
 
-// devMailMessage is GET /dev/mail/{id}: one message, text and HTML.
+// devMailMessage is GET /dev/mail/{message}: one message, text and HTML.
 func (s *Server) devMailMessage(w http.ResponseWriter, r *http.Request, v *view) error {
-	id, err := taskd.ParseID(r.PathValue("id"), "mail")
+	id, err := taskd.ParseID(r.PathValue("message"), "mail")
 	if err != nil {
 		s.Error(w, r, http.StatusNotFound)
 		return nil

@@ -17,8 +17,8 @@ func (s *Server) fieldRoutes() []route {
 	return []route{
 		{"GET /a/{slug}/settings/fields", s.page(s.inAccount(taskd.PermSettings, s.fieldsPage))},
 		{"POST /a/{slug}/settings/fields", s.form(s.inAccount(taskd.PermSettings, s.addField))},
-		{"POST /a/{slug}/settings/fields/{fid}/update", s.form(s.inAccount(taskd.PermSettings, s.changeField(false)))},
-		{"POST /a/{slug}/settings/fields/{fid}/delete", s.form(s.inAccount(taskd.PermSettings, s.changeField(true)))},
+		{"POST /a/{slug}/settings/fields/{field}/update", s.form(s.inAccount(taskd.PermSettings, s.changeField(false)))},
+		{"POST /a/{slug}/settings/fields/{field}/delete", s.form(s.inAccount(taskd.PermSettings, s.changeField(true)))},
 	}
 }
 
@@ -69,12 +69,12 @@ func (s *Server) addField(w http.ResponseWriter, r *http.Request, v *view, me me
 	return s.fieldsChanged(w, r, v, me, "field", err)
 }
 
-// changeField is POST /a/{slug}/settings/fields/{fid}/update and
+// changeField is POST /a/{slug}/settings/fields/{field}/update and
 // …/delete: renames a field or changes its description and options, or
 // deletes it with its values.
 func (s *Server) changeField(del bool) accountHandler {
 	return func(w http.ResponseWriter, r *http.Request, v *view, me member) error {
-		id, err := taskd.ParseID(r.PathValue("fid"), "custom field")
+		id, err := taskd.ParseID(r.PathValue("field"), "custom field")
 		if err != nil {
 			return s.failWith(w, r, err)
 		}

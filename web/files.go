@@ -21,10 +21,10 @@ import (
 // download, a deletion.
 func (s *Server) fileRoutes() []route {
 	return []route{
-		{"POST /a/{slug}/tasks/{tid}/files", s.upload(s.inAccount(taskd.PermWork, s.taskChange("files", s.addTaskFiles)))},
-		{"POST /a/{slug}/project/{pid}/files", s.upload(s.inAccount(taskd.PermWork, s.addProjectFiles))},
-		{"POST /a/{slug}/files/{fileid}/delete", s.form(s.inAccount(taskd.PermWork, s.deleteFile))},
-		{"GET /a/{slug}/download/{fileid}", s.page(s.inAccount(taskd.PermRead, s.downloadFile))},
+		{"POST /a/{slug}/tasks/{task}/files", s.upload(s.inAccount(taskd.PermWork, s.taskChange("files", s.addTaskFiles)))},
+		{"POST /a/{slug}/project/{project}/files", s.upload(s.inAccount(taskd.PermWork, s.addProjectFiles))},
+		{"POST /a/{slug}/files/{file}/delete", s.form(s.inAccount(taskd.PermWork, s.deleteFile))},
+		{"GET /a/{slug}/download/{file}", s.page(s.inAccount(taskd.PermRead, s.downloadFile))},
 	}
 }
 
@@ -160,16 +160,16 @@ func (s *Server) attachFiles(r *http.Request, by taskd.Actor, owner string, id i
 	return nil
 }
 
-// addTaskFiles is POST /a/{slug}/tasks/{tid}/files (multipart).
+// addTaskFiles is POST /a/{slug}/tasks/{task}/files (multipart).
 func (s *Server) addTaskFiles(r *http.Request, by taskd.Actor, t taskd.Task) (string, error) {
 	return t.Page() + "#files", s.attachFiles(r, by, taskd.OwnerTask, t.ID)
 }
 
-// downloadFile is GET /a/{slug}/download/{fileid}, the page of a file
+// downloadFile is GET /a/{slug}/download/{file}, the page of a file
 // (spec §2.5): served as the API serves it, to whoever may see what it is
 // attached to (seesPath), and an upload not attached to its uploader only.
 func (s *Server) downloadFile(w http.ResponseWriter, r *http.Request, v *view, me member) error {
-	id, err := taskd.ParseID(r.PathValue("fileid"), "file")
+	id, err := taskd.ParseID(r.PathValue("file"), "file")
 	var f taskd.File
 	if err == nil {
 		f, err = s.cfg.Files.File(r.Context(), me.viewer(), id)
@@ -188,9 +188,9 @@ func (s *Server) downloadFile(w http.ResponseWriter, r *http.Request, v *view, m
 	return nil
 }
 
-// deleteFile is POST /a/{slug}/files/{fileid}/delete.
+// deleteFile is POST /a/{slug}/files/{file}/delete.
 func (s *Server) deleteFile(w http.ResponseWriter, r *http.Request, v *view, me member) error {
-	id, err := taskd.ParseID(r.PathValue("fileid"), "file")
+	id, err := taskd.ParseID(r.PathValue("file"), "file")
 	var f taskd.File
 	if err == nil {
 		f, err = s.cfg.Files.File(r.Context(), me.viewer(), id)
@@ -240,7 +240,7 @@ func fileKind(name string) string {
 	return strings.ToUpper(name[i+1:])
 }
 
-// addProjectFiles is POST /a/{slug}/project/{pid}/files (multipart).
+// addProjectFiles is POST /a/{slug}/project/{project}/files (multipart).
 func (s *Server) addProjectFiles(w http.ResponseWriter, r *http.Request, v *view, me member) error {
 	p, ok, err := s.pathProject(w, r, v)
 	if !ok {

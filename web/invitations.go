@@ -12,9 +12,9 @@ import (
 func (s *Server) invitationRoutes() []route {
 	return []route{
 		{"GET /invitations", s.page(s.invitations)},
-		{"POST /invitations/{id}/accept", s.form(s.answerInvitation(true))},
-		{"POST /invitations/{id}/decline", s.form(s.answerInvitation(false))},
-		{"POST /a/{slug}/invitations/{id}/cancel", s.form(s.inAccount(taskd.PermManagePeople, s.cancelInvitation))},
+		{"POST /invitations/{invitation}/accept", s.form(s.answerInvitation(true))},
+		{"POST /invitations/{invitation}/decline", s.form(s.answerInvitation(false))},
+		{"POST /a/{slug}/invitations/{invitation}/cancel", s.form(s.inAccount(taskd.PermManagePeople, s.cancelInvitation))},
 	}
 }
 
@@ -39,7 +39,7 @@ func (s *Server) invitations(w http.ResponseWriter, r *http.Request, v *view) er
 	return s.render(w, r, "invitations.html", v)
 }
 
-// answerInvitation is POST /invitations/{id}/accept or /decline. Accepting
+// answerInvitation is POST /invitations/{invitation}/accept or /decline. Accepting
 // leads to the account; declining back to the list, or to next once none
 // is left.
 func (s *Server) answerInvitation(accept bool) handler {
@@ -49,7 +49,7 @@ func (s *Server) answerInvitation(accept bool) handler {
 		}
 		ctx := r.Context()
 		next := localPath(r.PostFormValue("next"))
-		id, err := taskd.ParseID(r.PathValue("id"), "invitation")
+		id, err := taskd.ParseID(r.PathValue("invitation"), "invitation")
 		if err != nil {
 			return s.failWith(w, r, err)
 		}
@@ -74,11 +74,11 @@ func (s *Server) answerInvitation(accept bool) handler {
 	}
 }
 
-// cancelInvitation is POST /a/{slug}/invitations/{id}/cancel (owners and
+// cancelInvitation is POST /a/{slug}/invitations/{invitation}/cancel (owners and
 // admins).
 func (s *Server) cancelInvitation(w http.ResponseWriter, r *http.Request, v *view, me member) error {
 	acct := me.Account
-	id, err := taskd.ParseID(r.PathValue("id"), "invitation")
+	id, err := taskd.ParseID(r.PathValue("invitation"), "invitation")
 	if err == nil {
 		err = s.cfg.Invitations.CancelInvitation(r.Context(), acct.ID, id)
 	}

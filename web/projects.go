@@ -18,11 +18,11 @@ func (s *Server) projectRoutes() []route {
 	return []route{
 		{"GET /a/{slug}/{$}", s.page(s.inAccount(taskd.PermRead, s.projects))},
 		{"POST /a/{slug}/projects", s.form(s.inAccount(taskd.PermWork, s.createProject))},
-		{"POST /a/{slug}/project/{pid}/archive", s.form(s.inAccount(taskd.PermWork, s.setProjectStatus(taskd.ProjectArchive)))},
-		{"POST /a/{slug}/project/{pid}/activate", s.form(s.inAccount(taskd.PermWork, s.setProjectStatus(taskd.ProjectActive)))},
-		{"GET /a/{slug}/project/{pid}/{$}", s.page(s.inAccount(taskd.PermRead, s.projectPage))},
-		{"POST /a/{slug}/project/{pid}/update", s.form(s.inAccount(taskd.PermWork, s.updateProject))},
-		{"POST /a/{slug}/project/{pid}/tasks", s.upload(s.inAccount(taskd.PermWork, s.createTask))},
+		{"POST /a/{slug}/project/{project}/archive", s.form(s.inAccount(taskd.PermWork, s.setProjectStatus(taskd.ProjectArchive)))},
+		{"POST /a/{slug}/project/{project}/activate", s.form(s.inAccount(taskd.PermWork, s.setProjectStatus(taskd.ProjectActive)))},
+		{"GET /a/{slug}/project/{project}/{$}", s.page(s.inAccount(taskd.PermRead, s.projectPage))},
+		{"POST /a/{slug}/project/{project}/update", s.form(s.inAccount(taskd.PermWork, s.updateProject))},
+		{"POST /a/{slug}/project/{project}/tasks", s.upload(s.inAccount(taskd.PermWork, s.createTask))},
 	}
 }
 
@@ -126,7 +126,7 @@ func (s *Server) createProject(w http.ResponseWriter, r *http.Request, v *view, 
 func (s *Server) setProjectStatus(status string) accountHandler {
 	return func(w http.ResponseWriter, r *http.Request, v *view, me member) error {
 		acct, m := me.Account, me.Member
-		id, err := taskd.ParseID(r.PathValue("pid"), "project")
+		id, err := taskd.ParseID(r.PathValue("project"), "project")
 		if err == nil {
 			_, err = s.cfg.Projects.SetProjectStatus(r.Context(), actor(acct, m), id, status)
 		}
@@ -137,7 +137,7 @@ func (s *Server) setProjectStatus(status string) accountHandler {
 	}
 }
 
-// updateProject is POST /a/{slug}/project/{pid}/update: the project's name,
+// updateProject is POST /a/{slug}/project/{project}/update: the project's name,
 // text, options of logging time and custom fields, parsed and changed as
 // the API's update_project does (the same parsers, store method,
 // permission and update_project event). The options are checkboxes, sent
@@ -215,7 +215,7 @@ func (s *Server) projectPage(w http.ResponseWriter, r *http.Request, v *view, me
 // pathProject reads the path's project, if the viewer sees it; ok false
 // when it answered.
 func (s *Server) pathProject(w http.ResponseWriter, r *http.Request, v *view) (taskd.Project, bool, error) {
-	id, err := taskd.ParseID(r.PathValue("pid"), "project")
+	id, err := taskd.ParseID(r.PathValue("project"), "project")
 	var p taskd.Project
 	if err == nil {
 		p, err = s.cfg.Projects.Project(r.Context(), v.viewer(), id)

@@ -10,7 +10,7 @@ import (
 // quickEditRoutes are the addresses of a task's quick edit (issue 35).
 func (s *Server) quickEditRoutes() []route {
 	return []route{
-		{"GET /a/{slug}/tasks/{tid}/quick", s.page(s.inAccount(taskd.PermWork, s.quickEdit))},
+		{"GET /a/{slug}/tasks/{task}/quick", s.page(s.inAccount(taskd.PermWork, s.quickEdit))},
 	}
 }
 
@@ -35,11 +35,11 @@ type quickView struct {
 	Project taskd.Project
 }
 
-// quickEdit is GET /a/{slug}/tasks/{tid}/quick?return=…&back=…: one
+// quickEdit is GET /a/{slug}/tasks/{task}/quick?return=…&back=…: one
 // task's quick edit form, which returns where the row's list does.
 func (s *Server) quickEdit(w http.ResponseWriter, r *http.Request, v *view, me member) error {
 	ctx := r.Context()
-	t, ok, err := s.pathTask(w, r, v, r.PathValue("tid"))
+	t, ok, err := s.pathTask(w, r, v, r.PathValue("task"))
 	if !ok {
 		return err
 	}

@@ -14,9 +14,9 @@ import (
 // relationRoutes are the addresses of a task's relations (issue 35).
 func (s *Server) relationRoutes() []route {
 	return []route{
-		{"POST /a/{slug}/tasks/{tid}/relations", s.form(s.inAccount(taskd.PermWork, s.taskChange("relations", s.addRelation)))},
-		{"POST /a/{slug}/tasks/{tid}/relations/delete", s.form(s.inAccount(taskd.PermWork, s.taskChange("relations", s.deleteRelation)))},
-		{"POST /a/{slug}/tasks/{tid}/shift", s.form(s.inAccount(taskd.PermWork, s.taskChange("relations", s.shiftDependents)))},
+		{"POST /a/{slug}/tasks/{task}/relations", s.form(s.inAccount(taskd.PermWork, s.taskChange("relations", s.addRelation)))},
+		{"POST /a/{slug}/tasks/{task}/relations/delete", s.form(s.inAccount(taskd.PermWork, s.taskChange("relations", s.deleteRelation)))},
+		{"POST /a/{slug}/tasks/{task}/shift", s.form(s.inAccount(taskd.PermWork, s.taskChange("relations", s.shiftDependents)))},
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"flag"
 	"net/http"
 	"os"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -12,6 +13,13 @@ import (
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/routes.golden")
+
+// A path value is named for the object it picks, one lowercase word
+// without "id": {slug} (the account), {project}, {task}, {comment} ….
+var (
+	pathValueRE = regexp.MustCompile(`\{([^}]*)\}`)
+	nounRE      = regexp.MustCompile(`^[a-z]+$`)
+)
 
 // patternList is a mux that only lists the patterns registered on it.
 type patternList []string
@@ -40,6 +48,13 @@ func TestRoutesGolden(t *testing.T) {
 	slices.Sort(got)
 	if dup := slices.Compact(slices.Clone(got)); len(dup) != len(got) {
 		t.Errorf("a pattern is registered twice: %d patterns, %d distinct", len(got), len(dup))
+	}
+	for _, p := range got {
+		for _, m := range pathValueRE.FindAllStringSubmatch(p, -1) {
+			if name := m[1]; name != "$" && (strings.HasSuffix(name, "id") || !nounRE.MatchString(name)) {
+				t.Errorf("%s: the path value {%s} is not named for what it picks ({project}, {task} …)", p, name)
+			}
+		}
 	}
 	text := strings.Join(got, "\n") + "\n"
 	const golden = "testdata/routes.golden"

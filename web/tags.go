@@ -13,9 +13,9 @@ import (
 // move a task on a board.
 func (s *Server) taggingRoutes() []route {
 	return []route{
-		{"POST /a/{slug}/tasks/{tid}/tags", s.form(s.inAccount(taskd.PermWork, s.taskChange("tags", s.setTaskTags)))},
-		{"POST /a/{slug}/tasks/{tid}/move", s.form(s.inAccount(taskd.PermWork, s.taskChange("tags", s.moveTask)))},
-		{"POST /a/{slug}/project/{pid}/tags", s.form(s.inAccount(taskd.PermWork, s.setProjectTags))},
+		{"POST /a/{slug}/tasks/{task}/tags", s.form(s.inAccount(taskd.PermWork, s.taskChange("tags", s.setTaskTags)))},
+		{"POST /a/{slug}/tasks/{task}/move", s.form(s.inAccount(taskd.PermWork, s.taskChange("tags", s.moveTask)))},
+		{"POST /a/{slug}/project/{project}/tags", s.form(s.inAccount(taskd.PermWork, s.setProjectTags))},
 	}
 }
 

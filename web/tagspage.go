@@ -17,10 +17,10 @@ func (s *Server) tagRoutes() []route {
 		{"POST /a/{slug}/tags", s.form(s.inAccount(taskd.PermWork, s.addTag))},
 		{"POST /a/{slug}/tags/groups", s.form(s.inAccount(taskd.PermWork, s.addTagGroup))},
 		{"POST /a/{slug}/tags/sort", s.form(s.inAccount(taskd.PermWork, s.sortTags))},
-		{"POST /a/{slug}/tags/{tagid}/update", s.form(s.inAccount(taskd.PermWork, s.changeTag(false)))},
-		{"POST /a/{slug}/tags/{tagid}/delete", s.form(s.inAccount(taskd.PermWork, s.changeTag(true)))},
-		{"POST /a/{slug}/tags/groups/{groupid}/update", s.form(s.inAccount(taskd.PermWork, s.changeTagGroup(false)))},
-		{"POST /a/{slug}/tags/groups/{groupid}/delete", s.form(s.inAccount(taskd.PermWork, s.changeTagGroup(true)))},
+		{"POST /a/{slug}/tags/{tag}/update", s.form(s.inAccount(taskd.PermWork, s.changeTag(false)))},
+		{"POST /a/{slug}/tags/{tag}/delete", s.form(s.inAccount(taskd.PermWork, s.changeTag(true)))},
+		{"POST /a/{slug}/tags/groups/{group}/update", s.form(s.inAccount(taskd.PermWork, s.changeTagGroup(false)))},
+		{"POST /a/{slug}/tags/groups/{group}/delete", s.form(s.inAccount(taskd.PermWork, s.changeTagGroup(true)))},
 	}
 }
 
@@ -238,7 +238,7 @@ func (s *Server) sortTags(w http.ResponseWriter, r *http.Request, v *view, me me
 // accountTag finds the account's tag with the path's id, of either kind;
 // not found ("tag") otherwise, as an id of another account is.
 func (s *Server) accountTag(r *http.Request, accountID int64) (taskd.Tag, error) {
-	id, err := taskd.ParseID(r.PathValue("tagid"), "tag")
+	id, err := taskd.ParseID(r.PathValue("tag"), "tag")
 	if err != nil {
 		return taskd.Tag{}, err
 	}
@@ -258,7 +258,7 @@ func (s *Server) accountTag(r *http.Request, accountID int64) (taskd.Tag, error)
 
 // accountTagGroup is accountTag for the path's group.
 func (s *Server) accountTagGroup(r *http.Request, accountID int64) (taskd.TagGroup, error) {
-	id, err := taskd.ParseID(r.PathValue("groupid"), "group")
+	id, err := taskd.ParseID(r.PathValue("group"), "group")
 	if err != nil {
 		return taskd.TagGroup{}, err
 	}
@@ -276,7 +276,7 @@ func (s *Server) accountTagGroup(r *http.Request, accountID int64) (taskd.TagGro
 	return taskd.TagGroup{}, taskd.NotFound("group")
 }
 
-// changeTag is POST /a/{slug}/tags/{tagid}/update (title) and /delete
+// changeTag is POST /a/{slug}/tags/{tag}/update (title) and /delete
 // (move_to: another tag of its group, or none, as delete_task_tag reads
 // it).
 func (s *Server) changeTag(del bool) func(http.ResponseWriter, *http.Request, *view, member) error {
@@ -295,7 +295,7 @@ func (s *Server) changeTag(del bool) func(http.ResponseWriter, *http.Request, *v
 	}
 }
 
-// changeTagGroup is POST /a/{slug}/tags/groups/{groupid}/update (title)
+// changeTagGroup is POST /a/{slug}/tags/groups/{group}/update (title)
 // and /delete: a group's deletion takes its tags off what carries them.
 func (s *Server) changeTagGroup(del bool) func(http.ResponseWriter, *http.Request, *view, member) error {
 	return func(w http.ResponseWriter, r *http.Request, v *view, me member) error {

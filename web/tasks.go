@@ -16,15 +16,15 @@ import (
 // comments.
 func (s *Server) taskRoutes() []route {
 	return []route{
-		{"GET /a/{slug}/project/{pid}/{tid}/{$}", s.page(s.inAccount(taskd.PermRead, s.taskPage))},
-		{"GET /a/{slug}/project/{pid}/{parent}/{tid}/{$}", s.page(s.inAccount(taskd.PermRead, s.taskPage))},
-		{"POST /a/{slug}/tasks/{tid}/update", s.form(s.inAccount(taskd.PermWork, s.taskChange("edit", s.updateTask)))},
-		{"POST /a/{slug}/tasks/{tid}/complete", s.form(s.inAccount(taskd.PermWork, s.taskChange("status", s.completeTask)))},
-		{"POST /a/{slug}/tasks/{tid}/reopen", s.form(s.inAccount(taskd.PermWork, s.taskChange("status", s.reopenTask)))},
-		{"POST /a/{slug}/tasks/{tid}/delete", s.form(s.inAccount(taskd.PermWork, s.taskChange("status", s.deleteTask)))},
-		{"POST /a/{slug}/tasks/{tid}/comments", s.upload(s.inAccount(taskd.PermWork, s.taskChange("comment", s.addComment)))},
-		{"POST /a/{slug}/comments/{cid}/update", s.form(s.inAccount(taskd.PermWork, s.commentChange(false)))},
-		{"POST /a/{slug}/comments/{cid}/delete", s.form(s.inAccount(taskd.PermWork, s.commentChange(true)))},
+		{"GET /a/{slug}/project/{project}/{task}/{$}", s.page(s.inAccount(taskd.PermRead, s.taskPage))},
+		{"GET /a/{slug}/project/{project}/{parent}/{task}/{$}", s.page(s.inAccount(taskd.PermRead, s.taskPage))},
+		{"POST /a/{slug}/tasks/{task}/update", s.form(s.inAccount(taskd.PermWork, s.taskChange("edit", s.updateTask)))},
+		{"POST /a/{slug}/tasks/{task}/complete", s.form(s.inAccount(taskd.PermWork, s.taskChange("status", s.completeTask)))},
+		{"POST /a/{slug}/tasks/{task}/reopen", s.form(s.inAccount(taskd.PermWork, s.taskChange("status", s.reopenTask)))},
+		{"POST /a/{slug}/tasks/{task}/delete", s.form(s.inAccount(taskd.PermWork, s.taskChange("status", s.deleteTask)))},
+		{"POST /a/{slug}/tasks/{task}/comments", s.upload(s.inAccount(taskd.PermWork, s.taskChange("comment", s.addComment)))},
+		{"POST /a/{slug}/comments/{comment}/update", s.form(s.inAccount(taskd.PermWork, s.commentChange(false)))},
+		{"POST /a/{slug}/comments/{comment}/delete", s.form(s.inAccount(taskd.PermWork, s.commentChange(true)))},
 	}
 }
 
@@ -74,15 +74,15 @@ type taskView struct {
 	Relations *relationsView
 }
 
-// taskPage serves /project/{pid}/{tid}/ and /project/{pid}/{parent}/{tid}/:
+// taskPage serves /project/{project}/{task}/ and /project/{project}/{parent}/{task}/:
 // the task must be of that project (and parent), or the page is not found.
 func (s *Server) taskPage(w http.ResponseWriter, r *http.Request, v *view, me member) error {
 	acct := me.Account
-	t, ok, err := s.pathTask(w, r, v, r.PathValue("tid"))
+	t, ok, err := s.pathTask(w, r, v, r.PathValue("task"))
 	if !ok {
 		return err
 	}
-	if strconv.FormatInt(t.ProjectID, 10) != r.PathValue("pid") || parentOf(r) != t.ParentID {
+	if strconv.FormatInt(t.ProjectID, 10) != r.PathValue("project") || parentOf(r) != t.ParentID {
 		s.fail(w, r, http.StatusNotFound, "There is no such task.")
 		return nil
 	}
@@ -207,7 +207,7 @@ func subtaskRows(children []taskd.Task) []taskRow {
 func (s *Server) taskChange(form string, change func(r *http.Request, by taskd.Actor, t taskd.Task) (string, error)) accountHandler {
 	return func(w http.ResponseWriter, r *http.Request, v *view, me member) error {
 		acct, m := me.Account, me.Member
-		t, ok, err := s.pathTask(w, r, v, r.PathValue("tid"))
+		t, ok, err := s.pathTask(w, r, v, r.PathValue("task"))
 		if !ok {
 			return err
 		}
@@ -309,7 +309,7 @@ func (s *Server) addComment(r *http.Request, by taskd.Actor, t taskd.Task) (stri
 func (s *Server) commentChange(del bool) accountHandler {
 	return func(w http.ResponseWriter, r *http.Request, v *view, me member) error {
 		acct, m := me.Account, me.Member
-		id, err := taskd.ParseID(r.PathValue("cid"), "comment")
+		id, err := taskd.ParseID(r.PathValue("comment"), "comment")
 		var c taskd.Comment
 		if err == nil {
 			c, err = s.cfg.Comments.Comment(r.Context(), v.viewer(), id)

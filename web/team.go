@@ -12,9 +12,9 @@ import (
 // followers, the account's teams and contacts, and taking a member out.
 func (s *Server) teamRoutes() []route {
 	return []route{
-		{"POST /a/{slug}/project/{pid}/members", s.form(s.inAccount(taskd.PermWork, s.setProjectTeam(true)))},
-		{"POST /a/{slug}/project/{pid}/members/remove", s.form(s.inAccount(taskd.PermWork, s.setProjectTeam(false)))},
-		{"POST /a/{slug}/tasks/{tid}/subscribers", s.form(s.inAccount(taskd.PermWork, s.subscribe))},
+		{"POST /a/{slug}/project/{project}/members", s.form(s.inAccount(taskd.PermWork, s.setProjectTeam(true)))},
+		{"POST /a/{slug}/project/{project}/members/remove", s.form(s.inAccount(taskd.PermWork, s.setProjectTeam(false)))},
+		{"POST /a/{slug}/tasks/{task}/subscribers", s.form(s.inAccount(taskd.PermWork, s.subscribe))},
 		{"POST /a/{slug}/teams", s.form(s.inAccount(taskd.PermManagePeople, s.addTeam))},
 		{"POST /a/{slug}/people/{person}/remove", s.form(s.inAccount(taskd.PermManagePeople, s.removeMember))},
 		{"GET /a/{slug}/contacts", s.page(s.inAccount(taskd.PermRead, s.contacts))},
@@ -60,7 +60,7 @@ func (s *Server) removeMember(w http.ResponseWriter, r *http.Request, v *view, m
 	return see303(w, r, s.cfg.accountPath(acct)+"/people")
 }
 
-// setProjectTeam is POST /a/{slug}/project/{pid}/members and
+// setProjectTeam is POST /a/{slug}/project/{project}/members and
 // /members/remove: a member joins or leaves the project's team.
 func (s *Server) setProjectTeam(add bool) accountHandler {
 	return func(w http.ResponseWriter, r *http.Request, v *view, me member) error {
@@ -88,11 +88,11 @@ func (s *Server) setProjectTeam(add bool) accountHandler {
 	}
 }
 
-// subscribe is POST /a/{slug}/tasks/{tid}/subscribers: email (the
+// subscribe is POST /a/{slug}/tasks/{task}/subscribers: email (the
 // signed-in person's when absent) is subscribed (on=1) or unsubscribed.
 func (s *Server) subscribe(w http.ResponseWriter, r *http.Request, v *view, me member) error {
 	acct := me.Account
-	t, ok, err := s.pathTask(w, r, v, r.PathValue("tid"))
+	t, ok, err := s.pathTask(w, r, v, r.PathValue("task"))
 	if !ok {
 		return err
 	}

@@ -13,8 +13,8 @@ import (
 // member's own and a team's.
 func (s *Server) timelineRoutes() []route {
 	return []route{
-		{"GET /a/{slug}/project/{pid}/timeline", s.page(s.inAccount(taskd.PermRead, s.timeline(timelineOfProject)))},
-		{"POST /a/{slug}/project/{pid}/timeline", s.form(s.inAccount(taskd.PermWork, s.reschedule(timelineOfProject)))},
+		{"GET /a/{slug}/project/{project}/timeline", s.page(s.inAccount(taskd.PermRead, s.timeline(timelineOfProject)))},
+		{"POST /a/{slug}/project/{project}/timeline", s.form(s.inAccount(taskd.PermWork, s.reschedule(timelineOfProject)))},
 		{"GET /a/{slug}/my/timeline", s.page(s.inAccount(taskd.PermRead, s.timeline(timelineOfMine)))},
 		{"POST /a/{slug}/my/timeline", s.form(s.inAccount(taskd.PermWork, s.reschedule(timelineOfMine)))},
 		{"GET /a/{slug}/people/teams/{team}/timeline", s.page(s.inAccount(taskd.PermRead, s.timeline(timelineOfTeam)))},
@@ -22,7 +22,7 @@ func (s *Server) timelineRoutes() []route {
 	}
 }
 
-// The timelines: a project's (/project/{pid}/timeline), the signed-in
+// The timelines: a project's (/project/{project}/timeline), the signed-in
 // member's tasks' (/my/timeline) and a team's, the tasks of its members
 // (/people/teams/{team}/timeline). Each GET shows the timeline
 // (timeline.go); each POST to the same address changes one task's dates

@@ -23,13 +23,13 @@ func (s *Server) webhookRoutes() []route {
 	return []route{
 		{"GET /a/{slug}/settings/webhooks", s.page(s.inAccount(taskd.PermSettings, s.webhooks))},
 		{"POST /a/{slug}/settings/webhooks", s.form(s.inAccount(taskd.PermSettings, s.createWebhook))},
-		{"GET /a/{slug}/settings/webhooks/{id}", s.page(s.inAccount(taskd.PermSettings, s.webhookPage))},
-		{"POST /a/{slug}/settings/webhooks/{id}/enable", s.form(s.inAccount(taskd.PermSettings, s.webhookOp(s.enableWebhook)))},
-		{"POST /a/{slug}/settings/webhooks/{id}/disable", s.form(s.inAccount(taskd.PermSettings, s.webhookOp(s.disableWebhook)))},
-		{"POST /a/{slug}/settings/webhooks/{id}/test", s.form(s.inAccount(taskd.PermSettings, s.webhookOp(s.testWebhook)))},
-		{"POST /a/{slug}/settings/webhooks/{id}/rotate", s.form(s.inAccount(taskd.PermSettings, s.webhookOp(s.rotateWebhook)))},
-		{"POST /a/{slug}/settings/webhooks/{id}/redeliver", s.form(s.inAccount(taskd.PermSettings, s.webhookOp(s.redeliver)))},
-		{"POST /a/{slug}/settings/webhooks/{id}/delete", s.form(s.inAccount(taskd.PermSettings, s.deleteWebhook))},
+		{"GET /a/{slug}/settings/webhooks/{webhook}", s.page(s.inAccount(taskd.PermSettings, s.webhookPage))},
+		{"POST /a/{slug}/settings/webhooks/{webhook}/enable", s.form(s.inAccount(taskd.PermSettings, s.webhookOp(s.enableWebhook)))},
+		{"POST /a/{slug}/settings/webhooks/{webhook}/disable", s.form(s.inAccount(taskd.PermSettings, s.webhookOp(s.disableWebhook)))},
+		{"POST /a/{slug}/settings/webhooks/{webhook}/test", s.form(s.inAccount(taskd.PermSettings, s.webhookOp(s.testWebhook)))},
+		{"POST /a/{slug}/settings/webhooks/{webhook}/rotate", s.form(s.inAccount(taskd.PermSettings, s.webhookOp(s.rotateWebhook)))},
+		{"POST /a/{slug}/settings/webhooks/{webhook}/redeliver", s.form(s.inAccount(taskd.PermSettings, s.webhookOp(s.redeliver)))},
+		{"POST /a/{slug}/settings/webhooks/{webhook}/delete", s.form(s.inAccount(taskd.PermSettings, s.deleteWebhook))},
 	}
 }
 
@@ -118,7 +118,7 @@ type webhookView struct {
 
 // hook reads the path's webhook of the account; ok false when it answered.
 func (s *Server) hook(w http.ResponseWriter, r *http.Request, acct taskd.Account) (taskd.Account, taskd.Webhook, bool, error) {
-	id, err := taskd.ParseID(r.PathValue("id"), "webhook")
+	id, err := taskd.ParseID(r.PathValue("webhook"), "webhook")
 	var hook taskd.Webhook
 	if err == nil {
 		hook, err = s.cfg.Webhooks.Webhook(r.Context(), acct.ID, id)

@@ -44,7 +44,7 @@ func boardPage(projectID, group int64) string {
 func (s *Server) board(w http.ResponseWriter, r *http.Request, v *view, me member) error {
 	ctx := r.Context()
 	acct := me.Account
-	p, ok, err := s.pathProject(w, r, v)
+	p, ok, err := s.pathProject(w, r, me)
 	if !ok {
 		return err
 	}
@@ -53,7 +53,7 @@ func (s *Server) board(w http.ResponseWriter, r *http.Request, v *view, me membe
 		return err
 	}
 	base := s.cfg.accountPath(acct)
-	bv := &boardView{Project: p, Groups: groups, Base: base, CanWrite: v.Nav.Member.Role.Can(taskd.PermWork)}
+	bv := &boardView{Project: p, Groups: groups, Base: base, CanWrite: me.Member.Role.Can(taskd.PermWork)}
 	v.Title, v.Data = p.Name+": board", bv
 	if bv.CanWrite {
 		if bv.People, err = s.cfg.Accounts.Members(ctx, acct.ID); err != nil {
@@ -75,7 +75,7 @@ func (s *Server) board(w http.ResponseWriter, r *http.Request, v *view, me membe
 	}
 	columns := append([]taskd.Tag{{Title: "No status", Group: bv.Group}}, tags...)
 	for _, tag := range columns {
-		q := taskd.TaskQuery{Viewer: v.viewer(), ProjectID: p.ID, TagID: tag.ID}
+		q := taskd.TaskQuery{Viewer: me.viewer(), ProjectID: p.ID, TagID: tag.ID}
 		if tag.ID == 0 {
 			q.UntaggedIn = bv.Group.ID
 		}

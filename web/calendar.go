@@ -103,18 +103,18 @@ func calendarLink(path, mode string, day time.Time) string {
 
 // myCalendar is GET /a/{slug}/my/calendar: the viewer's assigned tasks.
 func (s *Server) myCalendar(w http.ResponseWriter, r *http.Request, v *view, me member) error {
-	q := taskd.TaskQuery{Viewer: v.viewer(), AssigneeEmail: me.Member.Email, ActiveProjects: true}
+	q := taskd.TaskQuery{Viewer: me.viewer(), AssigneeEmail: me.Member.Email, ActiveProjects: true}
 	return s.renderCalendar(w, r, v, me, q, nil, s.cfg.accountPath(me.Account)+"/my/calendar")
 }
 
 // projectCalendar is GET /a/{slug}/project/{project}/calendar: the project's
 // tasks the viewer sees.
 func (s *Server) projectCalendar(w http.ResponseWriter, r *http.Request, v *view, me member) error {
-	p, ok, err := s.pathProject(w, r, v)
+	p, ok, err := s.pathProject(w, r, me)
 	if !ok {
 		return err
 	}
-	q := taskd.TaskQuery{Viewer: v.viewer(), ProjectID: p.ID}
+	q := taskd.TaskQuery{Viewer: me.viewer(), ProjectID: p.ID}
 	return s.renderCalendar(w, r, v, me, q, &p, s.cfg.accountPath(me.Account)+p.Page()+"calendar")
 }
 
@@ -161,7 +161,7 @@ func (s *Server) renderCalendar(w http.ResponseWriter, r *http.Request, v *view,
 		byDay[t.DateEnd] = append(byDay[t.DateEnd], calendarTask{ID: t.ID, Name: t.Name, Link: cv.Base + t.Page(), Project: t.Project.Name, Date: t.DateEnd,
 			Done: done, Overdue: !done && t.DateEnd < today.Format(taskd.DateLayout)})
 	}
-	cq := taskd.CostQuery{Viewer: v.viewer(), PersonID: me.Member.ID, ProjectID: q.ProjectID,
+	cq := taskd.CostQuery{Viewer: me.viewer(), PersonID: me.Member.ID, ProjectID: q.ProjectID,
 		From: g.first.Format(taskd.DateLayout), To: g.last.Format(taskd.DateLayout)}
 	sums, err := s.cfg.Costs.CostSums(ctx, cq, taskd.CostByDay)
 	if err != nil {
@@ -190,7 +190,8 @@ func (s *Server) renderCalendar(w http.ResponseWriter, r *http.Request, v *view,
 // and digests), and the browser goes back to the calendar it came from
 // (back, a calendar of this account) or else to the task. A refused date
 // shows on the task's page beside its form.
-func (s *Server) moveDue(r *http.Request, by taskd.Actor, t taskd.Task) (string, error) {
+func (s *Server) moveDue(r *http.Request, me member, t taskd.Task) (string, error) {
+	by := me.actor()
 	day, err := wire.ParseDate("dateend", r.PostFormValue("dateend"))
 	if err != nil {
 		return "", err

@@ -114,9 +114,9 @@ func percent(part, whole int64) int64 {
 }
 
 // taskCosts reads the time and money part of a task's page.
-func (s *Server) taskCosts(ctx context.Context, v *view, t taskd.Task, p taskd.Project) (*costsView, error) {
-	m := v.Nav.Member
-	q := taskd.CostQuery{Viewer: v.viewer(), TaskID: t.ID, Newest: true}
+func (s *Server) taskCosts(ctx context.Context, v *view, me member, t taskd.Task, p taskd.Project) (*costsView, error) {
+	m := me.Member
+	q := taskd.CostQuery{Viewer: me.viewer(), TaskID: t.ID, Newest: true}
 	lines, err := s.cfg.Costs.Costs(ctx, q)
 	if err != nil {
 		return nil, err
@@ -126,7 +126,7 @@ func (s *Server) taskCosts(ctx context.Context, v *view, t taskd.Task, p taskd.P
 	for _, l := range lines {
 		cv.Total.Add(taskd.CostSum{Minutes: l.Minutes, Cents: l.Cents, Lines: 1})
 	}
-	cv.Budget = newBudget(cv.Total, t.MaxMinutes, t.MaxCents, v.Nav.Account.Currency)
+	cv.Budget = newBudget(cv.Total, t.MaxMinutes, t.MaxCents, me.Account.Currency)
 	cv.CanLog = m.Role.Can(taskd.PermWork) && taskd.CanLogCost(p) == nil
 	cv.CanTime = m.Role.Can(taskd.PermWork) && taskd.CanStartTimer(p, t) == nil
 	return cv, nil
@@ -134,11 +134,11 @@ func (s *Server) taskCosts(ctx context.Context, v *view, t taskd.Task, p taskd.P
 
 // projectBudget is a project's spending against its budget, of the lines
 // the viewer sees; nil without one.
-func (s *Server) projectBudget(ctx context.Context, v *view, p taskd.Project) (*budgetView, error) {
+func (s *Server) projectBudget(ctx context.Context, me member, p taskd.Project) (*budgetView, error) {
 	if p.MaxMinutes == 0 && p.MaxCents == 0 {
 		return nil, nil
 	}
-	sums, err := s.cfg.Costs.CostSums(ctx, taskd.CostQuery{Viewer: v.viewer(), ProjectID: p.ID}, taskd.CostByTotal)
+	sums, err := s.cfg.Costs.CostSums(ctx, taskd.CostQuery{Viewer: me.viewer(), ProjectID: p.ID}, taskd.CostByTotal)
 	if err != nil {
 		return nil, err
 	}
@@ -146,12 +146,13 @@ func (s *Server) projectBudget(ctx context.Context, v *view, p taskd.Project) (*
 	if len(sums) == 1 {
 		spent = sums[0].CostSum
 	}
-	return newBudget(spent, p.MaxMinutes, p.MaxCents, v.Nav.Account.Currency), nil
+	return newBudget(spent, p.MaxMinutes, p.MaxCents, me.Account.Currency), nil
 }
 
 // addCost is POST /a/{slug}/tasks/{task}/costs: time, money, is_rate,
 // comment and date, logged as the viewer.
-func (s *Server) addCost(r *http.Request, by taskd.Actor, t taskd.Task) (string, error) {
+func (s *Server) addCost(r *http.Request, me member, t taskd.Task) (string, error) {
+	by := me.actor()
 	in, err := wire.ParseCostInput(formParams(r))
 	if err != nil {
 		return "", err
@@ -164,11 +165,11 @@ func (s *Server) addCost(r *http.Request, by taskd.Actor, t taskd.Task) (string,
 // allows (the store checks it again in its transaction).
 func (s *Server) costChange(del bool) accountHandler {
 	return func(w http.ResponseWriter, r *http.Request, v *view, me member) error {
-		acct, by := me.Account, actor(me.Account, me.Member)
+		acct, by := me.Account, me.actor()
 		id, err := taskd.ParseID(r.PathValue("cost"), "cost")
 		var c taskd.Cost
 		if err == nil {
-			c, err = s.cfg.Costs.Cost(r.Context(), v.viewer(), id)
+			c, err = s.cfg.Costs.Cost(r.Context(), me.viewer(), id)
 		}
 		if err == nil {
 			err = taskd.CanChangeCost(by, c)
@@ -189,7 +190,7 @@ func (s *Server) costChange(del bool) accountHandler {
 			if !ok {
 				return err
 			}
-			return s.renderTaskByID(w, r, v, acct, c.TaskID, http.StatusUnprocessableEntity, fe)
+			return s.renderTaskByID(w, r, v, me, c.TaskID, http.StatusUnprocessableEntity, fe)
 		}
 		return see303(w, r, s.cfg.accountPath(acct)+c.Task.Page()+"#costs")
 	}
@@ -201,11 +202,11 @@ func zone(me member) *time.Location { return taskd.Zone(me.Member.TimeZone, me.A
 // startTimer is POST /a/{slug}/tasks/{task}/timer: the viewer's timer on
 // the task; one running elsewhere is stopped and its time logged.
 func (s *Server) startTimer(w http.ResponseWriter, r *http.Request, v *view, me member) error {
-	t, ok, err := s.pathTask(w, r, v, r.PathValue("task"))
+	t, ok, err := s.pathTask(w, r, me, r.PathValue("task"))
 	if !ok {
 		return err
 	}
-	if _, _, err := s.cfg.Costs.StartTimer(r.Context(), actor(me.Account, me.Member), t.ID, zone(me)); err != nil {
+	if _, _, err := s.cfg.Costs.StartTimer(r.Context(), me.actor(), t.ID, zone(me)); err != nil {
 		return s.timerFailed(w, r, v, me, t.ID, err)
 	}
 	return see303(w, r, s.cfg.accountPath(me.Account)+t.Page()+"#costs")
@@ -216,7 +217,7 @@ func (s *Server) startTimer(w http.ResponseWriter, r *http.Request, v *view, me 
 // form's "next" names to return to.
 func (s *Server) stopTimer(discard bool) accountHandler {
 	return func(w http.ResponseWriter, r *http.Request, v *view, me member) error {
-		by := actor(me.Account, me.Member)
+		by := me.actor()
 		tm, err := s.cfg.Costs.TimerOf(r.Context(), me.Account.ID, me.Member.ID)
 		if err == nil {
 			if discard {
@@ -244,7 +245,7 @@ func (s *Server) timerFailed(w http.ResponseWriter, r *http.Request, v *view, me
 	if !ok || taskID == 0 {
 		return err
 	}
-	return s.renderTaskByID(w, r, v, me.Account, taskID, http.StatusUnprocessableEntity, fe)
+	return s.renderTaskByID(w, r, v, me, taskID, http.StatusUnprocessableEntity, fe)
 }
 
 // clockOf is a timer's running time at now as H:MM:SS.
@@ -273,7 +274,7 @@ func (s *Server) setRate(w http.ResponseWriter, r *http.Request, v *view, me mem
 	var who taskd.Member
 	if err == nil {
 		if who, err = s.cfg.Accounts.Member(r.Context(), me.Account.ID, id); err == nil {
-			err = s.cfg.Costs.SetRate(r.Context(), actor(me.Account, me.Member), id, rate)
+			err = s.cfg.Costs.SetRate(r.Context(), me.actor(), id, rate)
 		}
 	}
 	if err != nil {
@@ -281,7 +282,7 @@ func (s *Server) setRate(w http.ResponseWriter, r *http.Request, v *view, me mem
 		if !ok {
 			return err
 		}
-		return s.renderPeople(w, r, v, me.Account, http.StatusUnprocessableEntity, fe)
+		return s.renderPeople(w, r, v, me, http.StatusUnprocessableEntity, fe)
 	}
 	msg := who.DisplayName() + " has no hourly rate now."
 	if rate != nil {
@@ -302,21 +303,21 @@ func rateText(rate *int64) string {
 // setBudget is POST /a/{slug}/project/{project}/budget: max_time and
 // max_money ("" clears one).
 func (s *Server) setBudget(w http.ResponseWriter, r *http.Request, v *view, me member) error {
-	p, ok, err := s.pathProject(w, r, v)
+	p, ok, err := s.pathProject(w, r, me)
 	if !ok {
 		return err
 	}
 	in, err := wire.ParseProjectInput(formParams(r))
 	if err == nil {
 		in = taskd.ProjectInput{MaxMinutes: in.MaxMinutes, MaxCents: in.MaxCents}
-		_, err = s.cfg.Projects.UpdateProject(r.Context(), actor(me.Account, me.Member), p.ID, in)
+		_, err = s.cfg.Projects.UpdateProject(r.Context(), me.actor(), p.ID, in)
 	}
 	if err != nil {
 		fe, ok := asFormError("budget", err)
 		if !ok {
 			return err
 		}
-		return s.renderProject(w, r, v, me.Account, p, http.StatusUnprocessableEntity, fe)
+		return s.renderProject(w, r, v, me, p, http.StatusUnprocessableEntity, fe)
 	}
 	return see303(w, r, s.cfg.accountPath(me.Account)+p.Page()+"#budget")
 }

@@ -40,10 +40,11 @@ type fieldKind struct {
 
 // fieldsPage is GET /a/{slug}/settings/fields.
 func (s *Server) fieldsPage(w http.ResponseWriter, r *http.Request, v *view, me member) error {
-	return s.renderFields(w, r, v, me.Account, http.StatusOK, nil)
+	return s.renderFields(w, r, v, me, http.StatusOK, nil)
 }
 
-func (s *Server) renderFields(w http.ResponseWriter, r *http.Request, v *view, acct taskd.Account, status int, fe *formError) error {
+func (s *Server) renderFields(w http.ResponseWriter, r *http.Request, v *view, me member, status int, fe *formError) error {
+	acct := me.Account
 	fv := &fieldsView{Types: taskd.CustomTypes, Error: fe, Values: r.PostForm, Base: s.cfg.accountPath(acct)}
 	for _, k := range []fieldKind{{Of: taskd.ObjectTask, Title: "Fields of tasks"}, {Of: taskd.ObjectProject, Title: "Fields of projects"}} {
 		var err error
@@ -65,7 +66,7 @@ func fieldForm(r *http.Request) taskd.CustomField {
 
 // addField is POST /a/{slug}/settings/fields.
 func (s *Server) addField(w http.ResponseWriter, r *http.Request, v *view, me member) error {
-	_, err := s.cfg.Fields.AddCustomField(r.Context(), actor(me.Account, me.Member), fieldForm(r))
+	_, err := s.cfg.Fields.AddCustomField(r.Context(), me.actor(), fieldForm(r))
 	return s.fieldsChanged(w, r, v, me, "field", err)
 }
 
@@ -78,7 +79,7 @@ func (s *Server) changeField(del bool) accountHandler {
 		if err != nil {
 			return s.failWith(w, r, err)
 		}
-		by := actor(me.Account, me.Member)
+		by := me.actor()
 		if del {
 			err = s.cfg.Fields.DeleteCustomField(r.Context(), by, id)
 		} else {
@@ -104,7 +105,7 @@ func (s *Server) fieldsChanged(w http.ResponseWriter, r *http.Request, v *view, 
 		if e := taskd.AsError(err); e.Value != "" && !strings.Contains(fe.Message, e.Value) {
 			fe.Message += ": " + e.Value
 		}
-		return s.renderFields(w, r, v, me.Account, formStatus(w, err), fe)
+		return s.renderFields(w, r, v, me, formStatus(w, err), fe)
 	}
 	return see303(w, r, s.cfg.accountPath(me.Account)+"/settings/fields")
 }
@@ -137,12 +138,12 @@ func fieldInputs(prefix string, fields []taskd.CustomField, values []taskd.Field
 }
 
 // objectValues reads the fields of a kind and an object's values of them.
-func (s *Server) objectValues(ctx context.Context, v *view, of string, id int64) ([]taskd.CustomField, []taskd.FieldValue, error) {
-	fields, err := s.cfg.Fields.CustomFields(ctx, v.Nav.Account.ID, of)
+func (s *Server) objectValues(ctx context.Context, me member, of string, id int64) ([]taskd.CustomField, []taskd.FieldValue, error) {
+	fields, err := s.cfg.Fields.CustomFields(ctx, me.Account.ID, of)
 	if err != nil || len(fields) == 0 {
 		return fields, nil, err
 	}
-	values, err := s.cfg.Fields.FieldValues(ctx, v.viewer(), of, []int64{id})
+	values, err := s.cfg.Fields.FieldValues(ctx, me.viewer(), of, []int64{id})
 	return fields, values[id], err
 }
 

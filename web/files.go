@@ -161,7 +161,8 @@ func (s *Server) attachFiles(r *http.Request, by taskd.Actor, owner string, id i
 }
 
 // addTaskFiles is POST /a/{slug}/tasks/{task}/files (multipart).
-func (s *Server) addTaskFiles(r *http.Request, by taskd.Actor, t taskd.Task) (string, error) {
+func (s *Server) addTaskFiles(r *http.Request, me member, t taskd.Task) (string, error) {
+	by := me.actor()
 	return t.Page() + "#files", s.attachFiles(r, by, taskd.OwnerTask, t.ID)
 }
 
@@ -196,7 +197,7 @@ func (s *Server) deleteFile(w http.ResponseWriter, r *http.Request, v *view, me 
 		f, err = s.cfg.Files.File(r.Context(), me.viewer(), id)
 	}
 	if err == nil {
-		err = s.cfg.Files.DeleteFile(r.Context(), actor(me.Account, me.Member), f.ID)
+		err = s.cfg.Files.DeleteFile(r.Context(), me.actor(), f.ID)
 	}
 	if err != nil {
 		return s.failWith(w, r, err)
@@ -242,16 +243,16 @@ func fileKind(name string) string {
 
 // addProjectFiles is POST /a/{slug}/project/{project}/files (multipart).
 func (s *Server) addProjectFiles(w http.ResponseWriter, r *http.Request, v *view, me member) error {
-	p, ok, err := s.pathProject(w, r, v)
+	p, ok, err := s.pathProject(w, r, me)
 	if !ok {
 		return err
 	}
-	if err := s.attachFiles(r, actor(me.Account, me.Member), taskd.OwnerProject, p.ID); err != nil {
+	if err := s.attachFiles(r, me.actor(), taskd.OwnerProject, p.ID); err != nil {
 		fe, ok := asFormError("files", err)
 		if !ok {
 			return err
 		}
-		return s.renderProject(w, r, v, me.Account, p, http.StatusUnprocessableEntity, fe)
+		return s.renderProject(w, r, v, me, p, http.StatusUnprocessableEntity, fe)
 	}
 	return see303(w, r, s.cfg.accountPath(me.Account)+p.Page()+"#files")
 }

@@ -39,7 +39,7 @@ func (s *Server) renderMyTasks(w http.ResponseWriter, r *http.Request, v *view, 
 	acct, m := me.Account, me.Member
 	f := readListFilter(r.URL.Query(), taskd.SortNewest)
 	f.Show = r.URL.Query().Get("show")
-	query := taskd.TaskQuery{Viewer: v.viewer(), ActiveProjects: true}
+	query := taskd.TaskQuery{Viewer: me.viewer(), ActiveProjects: true}
 	switch f.Show {
 	case "created":
 		query.AuthorEmail = m.Email
@@ -63,7 +63,7 @@ func (s *Server) renderMyTasks(w http.ResponseWriter, r *http.Request, v *view, 
 		return err
 	}
 	if m.Role.Can(taskd.PermWork) {
-		projects, err := s.cfg.Projects.Projects(ctx, v.viewer(), "")
+		projects, err := s.cfg.Projects.Projects(ctx, me.viewer(), "")
 		if err != nil {
 			return err
 		}

@@ -38,11 +38,11 @@ type peopleView struct {
 }
 
 func (s *Server) people(w http.ResponseWriter, r *http.Request, v *view, me member) error {
-	acct := me.Account
-	return s.renderPeople(w, r, v, acct, http.StatusOK, nil)
+	return s.renderPeople(w, r, v, me, http.StatusOK, nil)
 }
 
-func (s *Server) renderPeople(w http.ResponseWriter, r *http.Request, v *view, acct taskd.Account, status int, fe *formError) error {
+func (s *Server) renderPeople(w http.ResponseWriter, r *http.Request, v *view, me member, status int, fe *formError) error {
+	acct := me.Account
 	members, err := s.cfg.Accounts.Members(r.Context(), acct.ID)
 	if err != nil {
 		return err
@@ -75,7 +75,7 @@ func (s *Server) addPerson(w http.ResponseWriter, r *http.Request, v *view, me m
 	role, err := taskd.ParseRole(r.PostFormValue("role"))
 	var inv taskd.Invitation
 	if err == nil {
-		inv, err = s.cfg.People.Invite(r.Context(), actor(acct, me.Member), acct, people.Invitation{Email: r.PostFormValue("email"),
+		inv, err = s.cfg.People.Invite(r.Context(), me.actor(), acct, people.Invitation{Email: r.PostFormValue("email"),
 			FirstName: r.PostFormValue("first_name"), LastName: r.PostFormValue("last_name"), Role: role,
 			Title: r.PostFormValue("title"), Team: r.PostFormValue("team"), Department: r.PostFormValue("department")})
 	}
@@ -84,7 +84,7 @@ func (s *Server) addPerson(w http.ResponseWriter, r *http.Request, v *view, me m
 		if !ok {
 			return err
 		}
-		return s.renderPeople(w, r, v, acct, formStatus(w, err), fe)
+		return s.renderPeople(w, r, v, me, formStatus(w, err), fe)
 	}
 	sent := "An invitation was sent to " + inv.Person.Email + "."
 	if why := s.kept(); why != "" {
@@ -105,7 +105,7 @@ func (s *Server) setRole(w http.ResponseWriter, r *http.Request, v *view, me mem
 	var ended taskd.TrustEnded
 	if err == nil {
 		if who, err = s.cfg.Accounts.Member(r.Context(), acct.ID, id); err == nil {
-			ended, err = s.cfg.Accounts.SetRole(r.Context(), actor(acct, me.Member), id, role)
+			ended, err = s.cfg.Accounts.SetRole(r.Context(), me.actor(), id, role)
 		}
 	}
 	if err != nil {
@@ -113,7 +113,7 @@ func (s *Server) setRole(w http.ResponseWriter, r *http.Request, v *view, me mem
 		if !ok {
 			return err
 		}
-		return s.renderPeople(w, r, v, acct, http.StatusUnprocessableEntity, fe)
+		return s.renderPeople(w, r, v, me, http.StatusUnprocessableEntity, fe)
 	}
 	s.setFlash(w, flash{Message: who.DisplayName() + " is now " + string(role) + "." + endedText(ended)})
 	return see303(w, r, s.cfg.accountPath(acct)+"/people")

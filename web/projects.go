@@ -67,13 +67,13 @@ type projectFolder struct {
 }
 
 func (s *Server) projects(w http.ResponseWriter, r *http.Request, v *view, me member) error {
-	acct := me.Account
-	return s.renderProjects(w, r, v, acct, http.StatusOK, nil)
+	return s.renderProjects(w, r, v, me, http.StatusOK, nil)
 }
 
-func (s *Server) renderProjects(w http.ResponseWriter, r *http.Request, v *view, acct taskd.Account, status int, fe *formError) error {
+func (s *Server) renderProjects(w http.ResponseWriter, r *http.Request, v *view, me member, status int, fe *formError) error {
+	acct := me.Account
 	ctx := r.Context()
-	all, err := s.cfg.Projects.Projects(ctx, v.viewer(), "")
+	all, err := s.cfg.Projects.Projects(ctx, me.viewer(), "")
 	if err != nil {
 		return err
 	}
@@ -81,11 +81,11 @@ func (s *Server) renderProjects(w http.ResponseWriter, r *http.Request, v *view,
 	if err != nil {
 		return err
 	}
-	progress, err := s.cfg.Projects.ProjectProgress(ctx, v.viewer())
+	progress, err := s.cfg.Projects.ProjectProgress(ctx, me.viewer())
 	if err != nil {
 		return err
 	}
-	pv := &projectsView{Error: fe, Values: r.PostForm, CanWrite: v.Nav.Member.Role.Can(taskd.PermWork), Progress: progress, Today: v.Today()}
+	pv := &projectsView{Error: fe, Values: r.PostForm, CanWrite: me.Member.Role.Can(taskd.PermWork), Progress: progress, Today: v.Today()}
 	for _, f := range folders {
 		pv.Titles = append(pv.Titles, f.Title)
 	}
@@ -103,21 +103,21 @@ func (s *Server) renderProjects(w http.ResponseWriter, r *http.Request, v *view,
 }
 
 func (s *Server) createProject(w http.ResponseWriter, r *http.Request, v *view, me member) error {
-	acct, m := me.Account, me.Member
+	acct := me.Account
 	in, err := wire.ParseProjectInput(formParams(r))
 	if err == nil && in.Name == nil {
 		err = taskd.Required("title")
 	}
 	var p taskd.Project
 	if err == nil {
-		p, err = s.cfg.Projects.CreateProject(r.Context(), actor(acct, m), in)
+		p, err = s.cfg.Projects.CreateProject(r.Context(), me.actor(), in)
 	}
 	if err != nil {
 		fe, ok := asFormError("project", err)
 		if !ok {
 			return err
 		}
-		return s.renderProjects(w, r, v, acct, formStatus(w, err), fe)
+		return s.renderProjects(w, r, v, me, formStatus(w, err), fe)
 	}
 	return see303(w, r, s.cfg.accountPath(acct)+p.Page())
 }
@@ -125,10 +125,10 @@ func (s *Server) createProject(w http.ResponseWriter, r *http.Request, v *view, 
 // setProjectStatus archives or activates the path's project.
 func (s *Server) setProjectStatus(status string) accountHandler {
 	return func(w http.ResponseWriter, r *http.Request, v *view, me member) error {
-		acct, m := me.Account, me.Member
+		acct := me.Account
 		id, err := taskd.ParseID(r.PathValue("project"), "project")
 		if err == nil {
-			_, err = s.cfg.Projects.SetProjectStatus(r.Context(), actor(acct, m), id, status)
+			_, err = s.cfg.Projects.SetProjectStatus(r.Context(), me.actor(), id, status)
 		}
 		if err == nil || taskd.AsError(err).Reason == taskd.ReasonAlreadyInState {
 			return see303(w, r, s.cfg.accountPath(acct)+"/")
@@ -144,7 +144,7 @@ func (s *Server) setProjectStatus(status string) accountHandler {
 // only when ticked: an option the form leaves out is off. Other fields
 // have their own forms and are left as they are.
 func (s *Server) updateProject(w http.ResponseWriter, r *http.Request, v *view, me member) error {
-	p, ok, err := s.pathProject(w, r, v)
+	p, ok, err := s.pathProject(w, r, me)
 	if !ok {
 		return err
 	}
@@ -158,14 +158,14 @@ func (s *Server) updateProject(w http.ResponseWriter, r *http.Request, v *view, 
 	}
 	if err == nil {
 		in = taskd.ProjectInput{Name: in.Name, Text: in.Text, Options: in.Options, Fields: values}
-		_, err = s.cfg.Projects.UpdateProject(r.Context(), actor(me.Account, me.Member), p.ID, in)
+		_, err = s.cfg.Projects.UpdateProject(r.Context(), me.actor(), p.ID, in)
 	}
 	if err != nil {
 		fe, ok := asFormError("project", err)
 		if !ok {
 			return err
 		}
-		return s.renderProject(w, r, v, me.Account, p, http.StatusUnprocessableEntity, fe)
+		return s.renderProject(w, r, v, me, p, http.StatusUnprocessableEntity, fe)
 	}
 	s.setFlash(w, flash{Message: "Project saved."})
 	return see303(w, r, s.cfg.accountPath(me.Account)+p.Page())
@@ -204,21 +204,20 @@ type projectView struct {
 }
 
 func (s *Server) projectPage(w http.ResponseWriter, r *http.Request, v *view, me member) error {
-	acct := me.Account
-	p, ok, err := s.pathProject(w, r, v)
+	p, ok, err := s.pathProject(w, r, me)
 	if !ok {
 		return err
 	}
-	return s.renderProject(w, r, v, acct, p, http.StatusOK, nil)
+	return s.renderProject(w, r, v, me, p, http.StatusOK, nil)
 }
 
 // pathProject reads the path's project, if the viewer sees it; ok false
 // when it answered.
-func (s *Server) pathProject(w http.ResponseWriter, r *http.Request, v *view) (taskd.Project, bool, error) {
+func (s *Server) pathProject(w http.ResponseWriter, r *http.Request, me member) (taskd.Project, bool, error) {
 	id, err := taskd.ParseID(r.PathValue("project"), "project")
 	var p taskd.Project
 	if err == nil {
-		p, err = s.cfg.Projects.Project(r.Context(), v.viewer(), id)
+		p, err = s.cfg.Projects.Project(r.Context(), me.viewer(), id)
 	}
 	if taskd.IsNotFound(err) {
 		return p, false, s.failWith(w, r, err)
@@ -226,7 +225,8 @@ func (s *Server) pathProject(w http.ResponseWriter, r *http.Request, v *view) (t
 	return p, err == nil, err
 }
 
-func (s *Server) renderProject(w http.ResponseWriter, r *http.Request, v *view, acct taskd.Account, p taskd.Project, status int, fe *formError) error {
+func (s *Server) renderProject(w http.ResponseWriter, r *http.Request, v *view, me member, p taskd.Project, status int, fe *formError) error {
+	acct := me.Account
 	ctx := r.Context()
 	people, err := s.cfg.Accounts.Members(ctx, acct.ID)
 	if err != nil {
@@ -237,27 +237,27 @@ func (s *Server) renderProject(w http.ResponseWriter, r *http.Request, v *view, 
 		return err
 	}
 	base := s.cfg.accountPath(acct)
-	list, err := s.listTasks(ctx, taskd.TaskQuery{Viewer: v.viewer(), ProjectID: p.ID},
+	list, err := s.listTasks(ctx, taskd.TaskQuery{Viewer: me.viewer(), ProjectID: p.ID},
 		readListFilter(r.URL.Query(), taskd.SortTree), s.today(v), base+p.Page())
 	if err != nil {
 		return err
 	}
 	list.People, list.Return = people, "project"
-	if v.Nav.Member.Role.Can(taskd.PermWork) && p.Status != taskd.ProjectArchive {
+	if me.Member.Role.Can(taskd.PermWork) && p.Status != taskd.ProjectArchive {
 		list.QuickAdd = newQuickAdd(v, base, p.ID, nil, "project", list.Query(), fe, r)
 	}
 	if list.Tags, err = s.cfg.Tags.Tags(ctx, acct.ID, taskd.TagsOfTasks, "", "", ""); err != nil {
 		return err
 	}
 	pv := &projectView{Project: p, List: list, People: people, Team: team, Error: fe, Values: r.PostForm,
-		Base: base, CanWrite: v.Nav.Member.Role.Can(taskd.PermWork), Shown: s.takeFlash(w, r)}
-	if pv.Tags, pv.TagForm, err = s.objectTags(ctx, v, taskd.TagsOfProjects, p.ID, base+p.Page()+"tags", fe, "projecttags"); err != nil {
+		Base: base, CanWrite: me.Member.Role.Can(taskd.PermWork), Shown: s.takeFlash(w, r)}
+	if pv.Tags, pv.TagForm, err = s.objectTags(ctx, v, me, taskd.TagsOfProjects, p.ID, base+p.Page()+"tags", fe, "projecttags"); err != nil {
 		return err
 	}
-	if pv.Budget, err = s.projectBudget(ctx, v, p); err != nil {
+	if pv.Budget, err = s.projectBudget(ctx, me, p); err != nil {
 		return err
 	}
-	files, err := s.cfg.Files.Files(ctx, taskd.FileQuery{Viewer: v.viewer(), ProjectID: p.ID})
+	files, err := s.cfg.Files.Files(ctx, taskd.FileQuery{Viewer: me.viewer(), ProjectID: p.ID})
 	if err != nil {
 		return err
 	}
@@ -266,13 +266,13 @@ func (s *Server) renderProject(w http.ResponseWriter, r *http.Request, v *view, 
 			pv.Files = append(pv.Files, f)
 		}
 	}
-	fields, values, err := s.objectValues(ctx, v, taskd.ObjectProject, p.ID)
+	fields, values, err := s.objectValues(ctx, me, taskd.ObjectProject, p.ID)
 	if err != nil {
 		return err
 	}
 	pv.FieldValues = values
 	pv.FieldInputs = fieldInputs("edit-project", fields, values, r.PostForm, errorFor(fe, "project") != "")
-	pv.Me = actor(acct, v.Nav.Member)
+	pv.Me = me.actor()
 	if slices.ContainsFunc(list.Tags, func(t taskd.Tag) bool { return t.Group.Type == "status" }) {
 		pv.Board = base + p.Page() + "board" // Page ends with its slash
 	}
@@ -294,8 +294,8 @@ func (s *Server) today(v *view) time.Time {
 // createTask adds a task, or a subtask when the form names a parent (a
 // task or a subtask; a sub-subtask's page has no such form).
 func (s *Server) createTask(w http.ResponseWriter, r *http.Request, v *view, me member) error {
-	acct, m := me.Account, me.Member
-	p, ok, err := s.pathProject(w, r, v)
+	acct := me.Account
+	p, ok, err := s.pathProject(w, r, me)
 	if !ok {
 		return err
 	}
@@ -305,7 +305,7 @@ func (s *Server) createTask(w http.ResponseWriter, r *http.Request, v *view, me 
 		// sees, or there is no such task.
 		var pt taskd.Task
 		if parent, err = taskd.ParseID(pv, "parent"); err == nil {
-			pt, err = s.cfg.Tasks.Task(r.Context(), v.viewer(), parent)
+			pt, err = s.cfg.Tasks.Task(r.Context(), me.viewer(), parent)
 		}
 		if err == nil && pt.ProjectID != p.ID {
 			err = taskd.NotFound("task")
@@ -325,14 +325,14 @@ func (s *Server) createTask(w http.ResponseWriter, r *http.Request, v *view, me 
 	var t taskd.Task
 	var files []int64
 	if err == nil { // the files first: a refused file leaves no task behind
-		files, err = s.receiveFiles(r, actor(acct, m))
+		files, err = s.receiveFiles(r, me.actor())
 	}
 	if err == nil {
 		in.Files = files
-		t, err = s.cfg.Tasks.CreateTask(r.Context(), actor(acct, m), p.ID, parent, in)
+		t, err = s.cfg.Tasks.CreateTask(r.Context(), me.actor(), p.ID, parent, in)
 	}
 	if err != nil {
-		s.dropFiles(r, actor(acct, m), files)
+		s.dropFiles(r, me.actor(), files)
 	}
 	if err != nil {
 		fe, ok := asFormError("task", err)
@@ -340,9 +340,9 @@ func (s *Server) createTask(w http.ResponseWriter, r *http.Request, v *view, me 
 			return err
 		}
 		if parent != 0 && r.PostFormValue("return") != "project" {
-			return s.renderTaskByID(w, r, v, acct, parent, formStatus(w, err), &formError{Form: "subtask", Field: fe.Field, Message: fe.Message})
+			return s.renderTaskByID(w, r, v, me, parent, formStatus(w, err), &formError{Form: "subtask", Field: fe.Field, Message: fe.Message})
 		}
-		return s.renderProject(w, r, v, acct, p, formStatus(w, err), fe)
+		return s.renderProject(w, r, v, me, p, formStatus(w, err), fe)
 	}
 	if parent != 0 && r.PostFormValue("return") != "project" {
 		return see303(w, r, s.cfg.accountPath(acct)+t.ParentPage())

@@ -59,12 +59,12 @@ func newQuickAdd(v *view, base string, project int64, projects []taskd.Project, 
 // as the full form.
 func (s *Server) quickAdd(w http.ResponseWriter, r *http.Request, v *view, me member) error {
 	ctx := r.Context()
-	acct, m := me.Account, me.Member
-	by := actor(acct, m)
+	acct := me.Account
+	by := me.actor()
 	id, err := taskd.ParseID(r.PostFormValue("project"), "project")
 	var p taskd.Project
 	if err == nil {
-		p, err = s.cfg.Projects.Project(ctx, v.viewer(), id)
+		p, err = s.cfg.Projects.Project(ctx, me.viewer(), id)
 	}
 	fromMy := r.PostFormValue("return") == "my"
 	if err != nil && !fromMy { // a project's page names its own project
@@ -85,7 +85,7 @@ func (s *Server) quickAdd(w http.ResponseWriter, r *http.Request, v *view, me me
 		if fromMy {
 			return s.renderMyTasks(w, r, v, me, formStatus(w, err), fe)
 		}
-		return s.renderProject(w, r, v, acct, p, formStatus(w, err), fe)
+		return s.renderProject(w, r, v, me, p, formStatus(w, err), fe)
 	}
 	base := s.cfg.accountPath(acct)
 	s.setFlash(w, flash{Message: "Added “" + t.Name + "” to " + p.Name + ".", Link: base + t.Page(), LinkText: "Open it"})

@@ -39,12 +39,12 @@ type quickView struct {
 // task's quick edit form, which returns where the row's list does.
 func (s *Server) quickEdit(w http.ResponseWriter, r *http.Request, v *view, me member) error {
 	ctx := r.Context()
-	t, ok, err := s.pathTask(w, r, v, r.PathValue("task"))
+	t, ok, err := s.pathTask(w, r, me, r.PathValue("task"))
 	if !ok {
 		return err
 	}
 	qv := &quickView{}
-	if qv.Project, err = s.cfg.Projects.Project(ctx, v.viewer(), t.ProjectID); err != nil {
+	if qv.Project, err = s.cfg.Projects.Project(ctx, me.viewer(), t.ProjectID); err != nil {
 		return err
 	}
 	people, err := s.cfg.Accounts.Members(ctx, me.Account.ID)

@@ -78,16 +78,16 @@ type shiftOffer struct {
 // relationsOf reads a task page's relations section; the shift offer when
 // the page was reached with ?shift=D after an edit and the task has
 // dependents with dates.
-func (s *Server) relationsOf(ctx context.Context, r *http.Request, v *view, t taskd.Task) (*relationsView, error) {
+func (s *Server) relationsOf(ctx context.Context, r *http.Request, me member, t taskd.Task) (*relationsView, error) {
 	rv := &relationsView{Types: taskd.RelationTypes}
 	var err error
-	if rv.BlockedBy, rv.Blocks, err = s.cfg.Relations.RelatedTasks(ctx, v.viewer(), t.ID); err != nil {
+	if rv.BlockedBy, rv.Blocks, err = s.cfg.Relations.RelatedTasks(ctx, me.viewer(), t.ID); err != nil {
 		return nil, err
 	}
-	if !v.Nav.Member.Role.Can(taskd.PermWork) {
+	if !me.Member.Role.Can(taskd.PermWork) {
 		return rv, nil
 	}
-	tasks, err := s.cfg.Tasks.Tasks(ctx, taskd.TaskQuery{Viewer: v.viewer(), ProjectID: t.ProjectID, Sort: taskd.SortTree, Limit: relationChoices + 1})
+	tasks, err := s.cfg.Tasks.Tasks(ctx, taskd.TaskQuery{Viewer: me.viewer(), ProjectID: t.ProjectID, Sort: taskd.SortTree, Limit: relationChoices + 1})
 	if err != nil {
 		return nil, err
 	}
@@ -97,7 +97,7 @@ func (s *Server) relationsOf(ctx context.Context, r *http.Request, v *view, t ta
 		}
 	}
 	if days, err := strconv.Atoi(r.URL.Query().Get("shift")); err == nil && days != 0 {
-		if rv.Shift, err = s.offerShift(ctx, v.viewer(), t.ID, days); err != nil {
+		if rv.Shift, err = s.offerShift(ctx, me.viewer(), t.ID, days); err != nil {
 			return nil, err
 		}
 	}
@@ -125,7 +125,8 @@ func (s *Server) offerShift(ctx context.Context, v taskd.Viewer, taskID int64, d
 
 // addRelation relates the page's task to another (by its number, else
 // the one chosen in the list): blocked by it, or blocking it (side).
-func (s *Server) addRelation(r *http.Request, by taskd.Actor, t taskd.Task) (string, error) {
+func (s *Server) addRelation(r *http.Request, me member, t taskd.Task) (string, error) {
+	by := me.actor()
 	raw := strings.TrimPrefix(strings.TrimSpace(r.PostFormValue("task_id")), "#")
 	if raw == "" {
 		raw = r.PostFormValue("task")
@@ -150,7 +151,8 @@ func (s *Server) addRelation(r *http.Request, by taskd.Actor, t taskd.Task) (str
 
 // deleteRelation removes a relation of the page's task: from the task
 // "from" to the task "to", one of them the page's.
-func (s *Server) deleteRelation(r *http.Request, by taskd.Actor, t taskd.Task) (string, error) {
+func (s *Server) deleteRelation(r *http.Request, me member, t taskd.Task) (string, error) {
+	by := me.actor()
 	from, ferr := taskd.ParseID(r.PostFormValue("from"), "task")
 	to, terr := taskd.ParseID(r.PostFormValue("to"), "task")
 	if ferr != nil || terr != nil || (from != t.ID && to != t.ID) {
@@ -165,7 +167,8 @@ func (s *Server) deleteRelation(r *http.Request, by taskd.Actor, t taskd.Task) (
 
 // shiftDependents moves the dates of the page's task's dependents by the
 // form's days.
-func (s *Server) shiftDependents(r *http.Request, by taskd.Actor, t taskd.Task) (string, error) {
+func (s *Server) shiftDependents(r *http.Request, me member, t taskd.Task) (string, error) {
+	by := me.actor()
 	days, err := strconv.Atoi(r.PostFormValue("days"))
 	if err != nil {
 		return "", taskd.Invalid("days", "Days must be a whole number")

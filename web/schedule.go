@@ -114,7 +114,7 @@ func (s *Server) setSchedule(w http.ResponseWriter, r *http.Request, v *view, me
 	}
 	ch, err := wire.ParseScheduleForm(who.Email, formParams(r))
 	if err == nil {
-		err = s.cfg.Directory.SetSchedules(r.Context(), actor(me.Account, me.Member), []taskd.ScheduleChange{ch})
+		err = s.cfg.Directory.SetSchedules(r.Context(), me.actor(), []taskd.ScheduleChange{ch})
 	}
 	if err != nil {
 		fe, ok := asFormError(form, err)

@@ -96,13 +96,15 @@ func (s *Server) setTagsFromForm(ctx context.Context, r *http.Request, by taskd.
 }
 
 // setTaskTags is the task page's tag form.
-func (s *Server) setTaskTags(r *http.Request, by taskd.Actor, t taskd.Task) (string, error) {
+func (s *Server) setTaskTags(r *http.Request, me member, t taskd.Task) (string, error) {
+	by := me.actor()
 	return "", s.setTagsFromForm(r.Context(), r, by, taskd.TagsOfTasks, t.ID)
 }
 
 // moveTask sets the task's status in one status group: the form's "tag",
 // or none when it is empty. It is the board's move.
-func (s *Server) moveTask(r *http.Request, by taskd.Actor, t taskd.Task) (string, error) {
+func (s *Server) moveTask(r *http.Request, me member, t taskd.Task) (string, error) {
+	by := me.actor()
 	ctx := r.Context()
 	group, err := taskd.ParseID(r.PostFormValue("group"), "group")
 	if err != nil {
@@ -132,16 +134,16 @@ func (s *Server) moveTask(r *http.Request, by taskd.Actor, t taskd.Task) (string
 // setProjectTags is the project page's tag form.
 func (s *Server) setProjectTags(w http.ResponseWriter, r *http.Request, v *view, me member) error {
 	acct := me.Account
-	p, ok, err := s.pathProject(w, r, v)
+	p, ok, err := s.pathProject(w, r, me)
 	if !ok {
 		return err
 	}
-	if err := s.setTagsFromForm(r.Context(), r, actor(acct, me.Member), taskd.TagsOfProjects, p.ID); err != nil {
+	if err := s.setTagsFromForm(r.Context(), r, me.actor(), taskd.TagsOfProjects, p.ID); err != nil {
 		fe, ok := asFormError("projecttags", err)
 		if !ok {
 			return err
 		}
-		return s.renderProject(w, r, v, acct, p, http.StatusUnprocessableEntity, fe)
+		return s.renderProject(w, r, v, me, p, http.StatusUnprocessableEntity, fe)
 	}
 	return see303(w, r, s.cfg.accountPath(acct)+p.Page())
 }
@@ -158,13 +160,13 @@ type tagForm struct {
 
 // objectTags reads an object's tags and, for those who may change them,
 // its tag form; the form is nil when the account has no tags of the kind.
-func (s *Server) objectTags(ctx context.Context, v *view, kind string, id int64, action string, fe *formError, form string) ([]taskd.Tag, *tagForm, error) {
-	accountID := v.Nav.Account.ID
-	current, err := s.cfg.Tags.ObjectTags(ctx, v.viewer(), kind, []int64{id})
+func (s *Server) objectTags(ctx context.Context, v *view, me member, kind string, id int64, action string, fe *formError, form string) ([]taskd.Tag, *tagForm, error) {
+	accountID := me.Account.ID
+	current, err := s.cfg.Tags.ObjectTags(ctx, me.viewer(), kind, []int64{id})
 	if err != nil {
 		return nil, nil, err
 	}
-	if !v.Nav.Member.Role.Can(taskd.PermWork) {
+	if !me.Member.Role.Can(taskd.PermWork) {
 		return current[id], nil, nil
 	}
 	all, err := s.cfg.Tags.Tags(ctx, accountID, kind, "", "", "")

@@ -119,7 +119,7 @@ func (s *Server) tagsPage(w http.ResponseWriter, r *http.Request, v *view, me me
 
 func (s *Server) renderTags(w http.ResponseWriter, r *http.Request, v *view, me member, status int, fe *formError) error {
 	ctx, acct := r.Context(), me.Account
-	by := actor(acct, me.Member)
+	by := me.actor()
 	tv := &tagsView{Error: fe, Values: r.PostForm, Base: s.cfg.accountPath(acct), CanWrite: by.Role.Can(taskd.PermWork),
 		CanChange: taskd.CanChangeTags(by) == nil}
 	for _, k := range []tagKind{{Kind: taskd.TagsOfTasks, Title: "Task tags"}, {Kind: taskd.TagsOfProjects, Title: "Project tags"}} {
@@ -131,7 +131,7 @@ func (s *Server) renderTags(w http.ResponseWriter, r *http.Request, v *view, me 
 		if err != nil {
 			return err
 		}
-		use, err := s.cfg.Tags.TagUse(ctx, v.viewer(), k.Kind)
+		use, err := s.cfg.Tags.TagUse(ctx, me.viewer(), k.Kind)
 		if err != nil {
 			return err
 		}
@@ -189,7 +189,7 @@ func (s *Server) addTagGroup(w http.ResponseWriter, r *http.Request, v *view, me
 		err = taskd.CheckTagGroup(typ, access)
 	}
 	if err == nil {
-		_, err = s.cfg.Tags.AddTagGroups(r.Context(), actor(me.Account, me.Member), kind, typ, access, titles)
+		_, err = s.cfg.Tags.AddTagGroups(r.Context(), me.actor(), kind, typ, access, titles)
 	}
 	return s.tagsChanged(w, r, v, me, "group", err)
 }
@@ -207,7 +207,7 @@ func (s *Server) addTag(w http.ResponseWriter, r *http.Request, v *view, me memb
 		kind, err = formKind(r)
 	}
 	if err == nil {
-		_, err = s.cfg.Tags.AddTags(r.Context(), actor(me.Account, me.Member), kind, strconv.FormatInt(group, 10), titles)
+		_, err = s.cfg.Tags.AddTags(r.Context(), me.actor(), kind, strconv.FormatInt(group, 10), titles)
 	}
 	return s.tagsChanged(w, r, v, me, "tag"+r.PostFormValue("group"), err)
 }
@@ -217,7 +217,7 @@ func (s *Server) addTag(w http.ResponseWriter, r *http.Request, v *view, me memb
 // order is, or none for the order of the kind's groups. The page's move
 // up and down buttons send the whole order with two neighbours swapped.
 func (s *Server) sortTags(w http.ResponseWriter, r *http.Request, v *view, me member) error {
-	by := actor(me.Account, me.Member)
+	by := me.actor()
 	kind, err := formKind(r)
 	order := wire.ParseTokens(r.PostFormValue("order"))
 	if err == nil && len(order) == 0 {
@@ -285,7 +285,7 @@ func (s *Server) changeTag(del bool) func(http.ResponseWriter, *http.Request, *v
 		if err != nil {
 			return s.failWith(w, r, err)
 		}
-		by, kind, id := actor(me.Account, me.Member), t.Group.Kind, strconv.FormatInt(t.ID, 10)
+		by, kind, id := me.actor(), t.Group.Kind, strconv.FormatInt(t.ID, 10)
 		if del {
 			err = s.cfg.Tags.DeleteTag(r.Context(), by, kind, id, wire.ParseTagDeletion(formParams(r)))
 		} else {
@@ -303,7 +303,7 @@ func (s *Server) changeTagGroup(del bool) func(http.ResponseWriter, *http.Reques
 		if err != nil {
 			return s.failWith(w, r, err)
 		}
-		by, id := actor(me.Account, me.Member), strconv.FormatInt(g.ID, 10)
+		by, id := me.actor(), strconv.FormatInt(g.ID, 10)
 		if del {
 			err = s.cfg.Tags.DeleteTagGroup(r.Context(), by, g.Kind, id)
 		} else {

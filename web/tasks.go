@@ -77,8 +77,7 @@ type taskView struct {
 // taskPage serves /project/{project}/{task}/ and /project/{project}/{parent}/{task}/:
 // the task must be of that project (and parent), or the page is not found.
 func (s *Server) taskPage(w http.ResponseWriter, r *http.Request, v *view, me member) error {
-	acct := me.Account
-	t, ok, err := s.pathTask(w, r, v, r.PathValue("task"))
+	t, ok, err := s.pathTask(w, r, me, r.PathValue("task"))
 	if !ok {
 		return err
 	}
@@ -86,7 +85,7 @@ func (s *Server) taskPage(w http.ResponseWriter, r *http.Request, v *view, me me
 		s.fail(w, r, http.StatusNotFound, "There is no such task.")
 		return nil
 	}
-	return s.renderTask(w, r, v, acct, t, http.StatusOK, nil)
+	return s.renderTask(w, r, v, me, t, http.StatusOK, nil)
 }
 
 func parentOf(r *http.Request) int64 {
@@ -96,11 +95,11 @@ func parentOf(r *http.Request) int64 {
 
 // pathTask reads a task by id, if the viewer sees it; ok false when it
 // answered.
-func (s *Server) pathTask(w http.ResponseWriter, r *http.Request, v *view, raw string) (taskd.Task, bool, error) {
+func (s *Server) pathTask(w http.ResponseWriter, r *http.Request, me member, raw string) (taskd.Task, bool, error) {
 	id, err := taskd.ParseID(raw, "task")
 	var t taskd.Task
 	if err == nil {
-		t, err = s.cfg.Tasks.Task(r.Context(), v.viewer(), id)
+		t, err = s.cfg.Tasks.Task(r.Context(), me.viewer(), id)
 	}
 	if taskd.IsNotFound(err) {
 		return t, false, s.failWith(w, r, err)
@@ -108,20 +107,21 @@ func (s *Server) pathTask(w http.ResponseWriter, r *http.Request, v *view, raw s
 	return t, err == nil, err
 }
 
-func (s *Server) renderTaskByID(w http.ResponseWriter, r *http.Request, v *view, acct taskd.Account, id int64, status int, fe *formError) error {
-	t, err := s.cfg.Tasks.Task(r.Context(), v.viewer(), id)
+func (s *Server) renderTaskByID(w http.ResponseWriter, r *http.Request, v *view, me member, id int64, status int, fe *formError) error {
+	t, err := s.cfg.Tasks.Task(r.Context(), me.viewer(), id)
 	if err != nil {
 		return err
 	}
-	return s.renderTask(w, r, v, acct, t, status, fe)
+	return s.renderTask(w, r, v, me, t, status, fe)
 }
 
-func (s *Server) renderTask(w http.ResponseWriter, r *http.Request, v *view, acct taskd.Account, t taskd.Task, status int, fe *formError) error {
+func (s *Server) renderTask(w http.ResponseWriter, r *http.Request, v *view, me member, t taskd.Task, status int, fe *formError) error {
+	acct := me.Account
 	ctx := r.Context()
-	tv := &taskView{Task: t, Error: fe, Values: r.PostForm, Base: s.cfg.accountPath(acct), Me: actor(acct, v.Nav.Member)}
+	tv := &taskView{Task: t, Error: fe, Values: r.PostForm, Base: s.cfg.accountPath(acct), Me: me.actor()}
 	var err error
 	if t.CanHaveSubtasks() {
-		subtree, err := s.cfg.Tasks.Tasks(ctx, taskd.TaskQuery{Viewer: v.viewer(), TaskID: t.ID})
+		subtree, err := s.cfg.Tasks.Tasks(ctx, taskd.TaskQuery{Viewer: me.viewer(), TaskID: t.ID})
 		if err != nil {
 			return err
 		}
@@ -138,19 +138,19 @@ func (s *Server) renderTask(w http.ResponseWriter, r *http.Request, v *view, acc
 		if up.id == 0 {
 			continue
 		}
-		above, err := s.cfg.Tasks.Task(ctx, v.viewer(), up.id)
+		above, err := s.cfg.Tasks.Task(ctx, me.viewer(), up.id)
 		if err != nil {
 			return err
 		}
 		*up.dst = &above
 	}
-	if tv.Project, err = s.cfg.Projects.Project(ctx, v.viewer(), t.ProjectID); err != nil {
+	if tv.Project, err = s.cfg.Projects.Project(ctx, me.viewer(), t.ProjectID); err != nil {
 		return err
 	}
-	if tv.Costs, err = s.taskCosts(ctx, v, t, tv.Project); err != nil {
+	if tv.Costs, err = s.taskCosts(ctx, v, me, t, tv.Project); err != nil {
 		return err
 	}
-	files, err := s.cfg.Files.Files(ctx, taskd.FileQuery{Viewer: v.viewer(), TaskID: t.ID})
+	files, err := s.cfg.Files.Files(ctx, taskd.FileQuery{Viewer: me.viewer(), TaskID: t.ID})
 	if err != nil {
 		return err
 	}
@@ -162,7 +162,7 @@ func (s *Server) renderTask(w http.ResponseWriter, r *http.Request, v *view, acc
 			tv.Files = append(tv.Files, f)
 		}
 	}
-	if tv.Comments, err = s.cfg.Comments.Comments(ctx, v.viewer(), t.ID); err != nil {
+	if tv.Comments, err = s.cfg.Comments.Comments(ctx, me.viewer(), t.ID); err != nil {
 		return err
 	}
 	if tv.People, err = s.cfg.Accounts.Members(ctx, acct.ID); err != nil {
@@ -171,18 +171,18 @@ func (s *Server) renderTask(w http.ResponseWriter, r *http.Request, v *view, acc
 	if tv.Subscribers, err = s.cfg.Teams.Subscribers(ctx, acct.ID, t.ID); err != nil {
 		return err
 	}
-	if tv.Tags, tv.TagForm, err = s.objectTags(ctx, v, taskd.TagsOfTasks, t.ID, tv.Base+"/tasks/"+strconv.FormatInt(t.ID, 10)+"/tags", fe, "tags"); err != nil {
+	if tv.Tags, tv.TagForm, err = s.objectTags(ctx, v, me, taskd.TagsOfTasks, t.ID, tv.Base+"/tasks/"+strconv.FormatInt(t.ID, 10)+"/tags", fe, "tags"); err != nil {
 		return err
 	}
-	fields, values, err := s.objectValues(ctx, v, taskd.ObjectTask, t.ID)
+	fields, values, err := s.objectValues(ctx, me, taskd.ObjectTask, t.ID)
 	if err != nil {
 		return err
 	}
 	tv.FieldValues = values
 	tv.FieldInputs = fieldInputs("edit", fields, values, r.PostForm, errorFor(fe, "edit") != "")
-	tv.Subscribed = slices.ContainsFunc(tv.Subscribers, func(p taskd.PersonRef) bool { return p.ID == v.Nav.Member.ID })
-	tv.CanWrite = v.Nav.Member.Role.Can(taskd.PermWork)
-	if tv.Relations, err = s.relationsOf(ctx, r, v, t); err != nil {
+	tv.Subscribed = slices.ContainsFunc(tv.Subscribers, func(p taskd.PersonRef) bool { return p.ID == me.Member.ID })
+	tv.CanWrite = me.Member.Role.Can(taskd.PermWork)
+	if tv.Relations, err = s.relationsOf(ctx, r, me, t); err != nil {
 		return err
 	}
 	v.Title, v.Data = t.Name, tv
@@ -204,16 +204,16 @@ func subtaskRows(children []taskd.Task) []taskRow {
 
 // taskChange runs a change on the path's task and returns to its page; a
 // rule the change breaks is shown on the page.
-func (s *Server) taskChange(form string, change func(r *http.Request, by taskd.Actor, t taskd.Task) (string, error)) accountHandler {
+func (s *Server) taskChange(form string, change func(r *http.Request, me member, t taskd.Task) (string, error)) accountHandler {
 	return func(w http.ResponseWriter, r *http.Request, v *view, me member) error {
-		acct, m := me.Account, me.Member
-		t, ok, err := s.pathTask(w, r, v, r.PathValue("task"))
+		acct := me.Account
+		t, ok, err := s.pathTask(w, r, me, r.PathValue("task"))
 		if !ok {
 			return err
 		}
 		back := r.PostFormValue("return")
 		fromProject := back == "project"
-		to, err := change(r, actor(acct, m), t)
+		to, err := change(r, me, t)
 		if err != nil {
 			fe, ok := asFormError(form, err)
 			if !ok {
@@ -222,13 +222,13 @@ func (s *Server) taskChange(form string, change func(r *http.Request, by taskd.A
 			status := formStatus(w, err)
 			if fromProject {
 				fe.Form = "tree"
-				p, err := s.cfg.Projects.Project(r.Context(), v.viewer(), t.ProjectID)
+				p, err := s.cfg.Projects.Project(r.Context(), me.viewer(), t.ProjectID)
 				if err != nil {
 					return err
 				}
-				return s.renderProject(w, r, v, acct, p, status, fe)
+				return s.renderProject(w, r, v, me, p, status, fe)
 			}
-			return s.renderTaskByID(w, r, v, acct, t.ID, status, fe)
+			return s.renderTaskByID(w, r, v, me, t.ID, status, fe)
 		}
 		switch {
 		case fromProject:
@@ -254,7 +254,8 @@ func (s *Server) taskChange(form string, change func(r *http.Request, by taskd.A
 	}
 }
 
-func (s *Server) updateTask(r *http.Request, by taskd.Actor, t taskd.Task) (string, error) {
+func (s *Server) updateTask(r *http.Request, me member, t taskd.Task) (string, error) {
+	by := me.actor()
 	in, err := wire.ParseTaskInput(formParams(r))
 	if err != nil {
 		return "", err
@@ -269,17 +270,20 @@ func (s *Server) updateTask(r *http.Request, by taskd.Actor, t taskd.Task) (stri
 	return s.shiftOfferPage(r.Context(), by, t, u), nil
 }
 
-func (s *Server) completeTask(r *http.Request, by taskd.Actor, t taskd.Task) (string, error) {
+func (s *Server) completeTask(r *http.Request, me member, t taskd.Task) (string, error) {
+	by := me.actor()
 	_, err := s.cfg.Tasks.CompleteTask(r.Context(), by, t.ID)
 	return "", err
 }
 
-func (s *Server) reopenTask(r *http.Request, by taskd.Actor, t taskd.Task) (string, error) {
+func (s *Server) reopenTask(r *http.Request, me member, t taskd.Task) (string, error) {
+	by := me.actor()
 	_, err := s.cfg.Tasks.ReopenTask(r.Context(), by, t.ID)
 	return "", err
 }
 
-func (s *Server) deleteTask(r *http.Request, by taskd.Actor, t taskd.Task) (string, error) {
+func (s *Server) deleteTask(r *http.Request, me member, t taskd.Task) (string, error) {
+	by := me.actor()
 	to := taskd.ProjectPage(t.ProjectID)
 	if t.ParentID != 0 {
 		to = t.ParentPage()
@@ -287,7 +291,8 @@ func (s *Server) deleteTask(r *http.Request, by taskd.Actor, t taskd.Task) (stri
 	return to, s.cfg.Tasks.DeleteTask(r.Context(), by, t.ID)
 }
 
-func (s *Server) addComment(r *http.Request, by taskd.Actor, t taskd.Task) (string, error) {
+func (s *Server) addComment(r *http.Request, me member, t taskd.Task) (string, error) {
+	by := me.actor()
 	text, err := wire.ParseCommentText(formParams(r))
 	if err != nil {
 		return "", err
@@ -308,13 +313,13 @@ func (s *Server) addComment(r *http.Request, by taskd.Actor, t taskd.Task) (stri
 // allows (the store checks it again in the change's transaction).
 func (s *Server) commentChange(del bool) accountHandler {
 	return func(w http.ResponseWriter, r *http.Request, v *view, me member) error {
-		acct, m := me.Account, me.Member
+		acct := me.Account
 		id, err := taskd.ParseID(r.PathValue("comment"), "comment")
 		var c taskd.Comment
 		if err == nil {
-			c, err = s.cfg.Comments.Comment(r.Context(), v.viewer(), id)
+			c, err = s.cfg.Comments.Comment(r.Context(), me.viewer(), id)
 		}
-		by := actor(acct, m)
+		by := me.actor()
 		if err == nil {
 			err = taskd.CanChangeComment(by, c)
 		}
@@ -334,7 +339,7 @@ func (s *Server) commentChange(del bool) accountHandler {
 			if !ok {
 				return err
 			}
-			return s.renderTaskByID(w, r, v, acct, c.TaskID, http.StatusUnprocessableEntity, fe)
+			return s.renderTaskByID(w, r, v, me, c.TaskID, http.StatusUnprocessableEntity, fe)
 		}
 		if del {
 			return see303(w, r, s.cfg.accountPath(acct)+c.TaskPage)

@@ -25,13 +25,13 @@ func (s *Server) teamRoutes() []route {
 // teams is POST /a/{slug}/teams: a team made unless one has the title.
 func (s *Server) addTeam(w http.ResponseWriter, r *http.Request, v *view, me member) error {
 	acct := me.Account
-	_, err := s.cfg.Directory.AddTeam(r.Context(), actor(acct, me.Member), r.PostFormValue("title"), r.PostFormValue("client") == "1")
+	_, err := s.cfg.Directory.AddTeam(r.Context(), me.actor(), r.PostFormValue("title"), r.PostFormValue("client") == "1")
 	if err != nil {
 		fe, ok := asFormError("team", err)
 		if !ok {
 			return err
 		}
-		return s.renderPeople(w, r, v, acct, http.StatusUnprocessableEntity, fe)
+		return s.renderPeople(w, r, v, me, http.StatusUnprocessableEntity, fe)
 	}
 	s.setFlash(w, flash{Message: "Team " + strings.TrimSpace(r.PostFormValue("title")) + " is ready."})
 	return see303(w, r, s.cfg.accountPath(acct)+"/people")
@@ -46,7 +46,7 @@ func (s *Server) removeMember(w http.ResponseWriter, r *http.Request, v *view, m
 	var ended taskd.TrustEnded
 	if err == nil {
 		if gone, err = s.cfg.Accounts.Member(r.Context(), acct.ID, id); err == nil {
-			ended, err = s.cfg.Accounts.RemoveMember(r.Context(), actor(acct, me.Member), id)
+			ended, err = s.cfg.Accounts.RemoveMember(r.Context(), me.actor(), id)
 		}
 	}
 	if err != nil {
@@ -54,7 +54,7 @@ func (s *Server) removeMember(w http.ResponseWriter, r *http.Request, v *view, m
 		if !ok {
 			return err
 		}
-		return s.renderPeople(w, r, v, acct, http.StatusUnprocessableEntity, fe)
+		return s.renderPeople(w, r, v, me, http.StatusUnprocessableEntity, fe)
 	}
 	s.setFlash(w, flash{Message: gone.DisplayName() + " was removed from the account; their tasks are assigned to nobody." + endedText(ended)})
 	return see303(w, r, s.cfg.accountPath(acct)+"/people")
@@ -65,21 +65,21 @@ func (s *Server) removeMember(w http.ResponseWriter, r *http.Request, v *view, m
 func (s *Server) setProjectTeam(add bool) accountHandler {
 	return func(w http.ResponseWriter, r *http.Request, v *view, me member) error {
 		acct := me.Account
-		p, ok, err := s.pathProject(w, r, v)
+		p, ok, err := s.pathProject(w, r, me)
 		if !ok {
 			return err
 		}
 		email, err := taskd.NormalizeEmail(r.PostFormValue("email"))
 		var ended taskd.TrustEnded
 		if err == nil {
-			ended, err = s.cfg.Teams.SetProjectMembers(r.Context(), actor(acct, me.Member), p.ID, []string{email}, add)
+			ended, err = s.cfg.Teams.SetProjectMembers(r.Context(), me.actor(), p.ID, []string{email}, add)
 		}
 		if err != nil {
 			fe, ok := asFormError("team", err)
 			if !ok {
 				return err
 			}
-			return s.renderProject(w, r, v, acct, p, http.StatusUnprocessableEntity, fe)
+			return s.renderProject(w, r, v, me, p, http.StatusUnprocessableEntity, fe)
 		}
 		if ended.Timer {
 			s.setFlash(w, flash{Message: email + " left the project's team." + endedText(ended)})
@@ -92,7 +92,7 @@ func (s *Server) setProjectTeam(add bool) accountHandler {
 // signed-in person's when absent) is subscribed (on=1) or unsubscribed.
 func (s *Server) subscribe(w http.ResponseWriter, r *http.Request, v *view, me member) error {
 	acct := me.Account
-	t, ok, err := s.pathTask(w, r, v, r.PathValue("task"))
+	t, ok, err := s.pathTask(w, r, me, r.PathValue("task"))
 	if !ok {
 		return err
 	}
@@ -101,14 +101,14 @@ func (s *Server) subscribe(w http.ResponseWriter, r *http.Request, v *view, me m
 		email = me.Member.Email
 	}
 	if email, err = taskd.NormalizeEmail(email); err == nil {
-		err = s.cfg.Teams.Subscribe(r.Context(), actor(acct, me.Member), t.ID, email, r.PostFormValue("on") == "1")
+		err = s.cfg.Teams.Subscribe(r.Context(), me.actor(), t.ID, email, r.PostFormValue("on") == "1")
 	}
 	if err != nil {
 		fe, ok := asFormError("subscribers", err)
 		if !ok {
 			return err
 		}
-		return s.renderTask(w, r, v, acct, t, http.StatusUnprocessableEntity, fe)
+		return s.renderTask(w, r, v, me, t, http.StatusUnprocessableEntity, fe)
 	}
 	return see303(w, r, s.cfg.accountPath(acct)+t.Page()+"#subscribers")
 }
@@ -173,7 +173,7 @@ func (s *Server) addContact(w http.ResponseWriter, r *http.Request, v *view, me 
 		}
 	}
 	if err == nil {
-		_, err = s.cfg.Directory.AddContact(r.Context(), actor(me.Account, me.Member), c)
+		_, err = s.cfg.Directory.AddContact(r.Context(), me.actor(), c)
 	}
 	if err != nil {
 		fe, ok := asFormError("contact", err)

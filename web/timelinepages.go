@@ -144,22 +144,21 @@ func (s *Server) reschedule(kind string) accountHandler {
 		if !ok {
 			return err
 		}
-		by := actor(me.Account, me.Member)
 		next := readTimelineWindow(r.URL.Query(), s.today(v), sc.Group).Here()
 		op, field, task := r.PostFormValue("op"), "dates", int64(0)
 		switch op {
 		case timelineRelate:
-			field, err = "relations", s.timelineRelate(r, by)
+			field, err = "relations", s.timelineRelate(r, me)
 		case timelineShift:
 			field = "days"
 			if task, err = taskd.ParseID(r.PostFormValue("task"), "task"); err == nil {
-				err = s.timelineShiftDependents(r, by, task)
+				err = s.timelineShiftDependents(r, me, task)
 			}
 		default:
 			op = timelineDates
 			var offer string
 			if task, err = taskd.ParseID(r.PostFormValue("task"), "task"); err == nil {
-				offer, err = s.timelineDates(r, by, task)
+				offer, err = s.timelineDates(r, me, task)
 			}
 			next += offer
 		}
@@ -176,7 +175,8 @@ func (s *Server) reschedule(kind string) accountHandler {
 
 // timelineDates changes the task's dates to the form's; the query that
 // offers to shift its dependents as far as it moved, when it has any.
-func (s *Server) timelineDates(r *http.Request, by taskd.Actor, id int64) (string, error) {
+func (s *Server) timelineDates(r *http.Request, me member, id int64) (string, error) {
+	by := me.actor()
 	in, err := wire.ParseTaskInput(datesOnly(formParams(r)))
 	if err != nil {
 		return "", err
@@ -197,7 +197,8 @@ func (s *Server) timelineDates(r *http.Request, by taskd.Actor, id int64) (strin
 
 // timelineRelate adds the dependency drawn on the timeline: the task to
 // waits for the task from (finish to start unless type says otherwise).
-func (s *Server) timelineRelate(r *http.Request, by taskd.Actor) error {
+func (s *Server) timelineRelate(r *http.Request, me member) error {
+	by := me.actor()
 	from, ferr := taskd.ParseID(r.PostFormValue("from"), "task")
 	to, terr := taskd.ParseID(r.PostFormValue("to"), "task")
 	if ferr != nil || terr != nil {
@@ -215,7 +216,8 @@ func (s *Server) timelineRelate(r *http.Request, by taskd.Actor) error {
 }
 
 // timelineShiftDependents moves the task's dependents by the form's days.
-func (s *Server) timelineShiftDependents(r *http.Request, by taskd.Actor, id int64) error {
+func (s *Server) timelineShiftDependents(r *http.Request, me member, id int64) error {
+	by := me.actor()
 	days, err := strconv.Atoi(r.PostFormValue("days"))
 	if err != nil {
 		return taskd.Invalid("days", "Days must be a whole number")
@@ -262,12 +264,12 @@ func (s *Server) renderTimeline(w http.ResponseWriter, r *http.Request, v *view,
 	}
 	win := readTimelineWindow(r.URL.Query(), s.today(v), sc.Group)
 	chart := buildTimeline(tasks, win)
-	if err := s.nameTimelineParents(r.Context(), v.viewer(), chart); err != nil {
+	if err := s.nameTimelineParents(r.Context(), me.viewer(), chart); err != nil {
 		return err
 	}
 	tv := &timelineView{Scope: sc, Window: win, Chart: chart, Base: s.cfg.accountPath(me.Account),
 		CanWrite: me.Member.Role.Can(taskd.PermWork), Error: fe}
-	if err := s.drawDependencies(r.Context(), v.viewer(), chart); err != nil {
+	if err := s.drawDependencies(r.Context(), me.viewer(), chart); err != nil {
 		return err
 	}
 	q := r.URL.Query()
@@ -285,7 +287,7 @@ func (s *Server) renderTimeline(w http.ResponseWriter, r *http.Request, v *view,
 	offer, _ := strconv.ParseInt(q.Get("offer"), 10, 64)
 	if days, _ := strconv.Atoi(q.Get("shift")); days != 0 && fe == nil && tv.CanWrite {
 		if row, ok := chart.findRow(offer); ok {
-			so, err := s.offerShift(r.Context(), v.viewer(), offer, days)
+			so, err := s.offerShift(r.Context(), me.viewer(), offer, days)
 			if err != nil {
 				return err
 			}
@@ -305,10 +307,10 @@ func (s *Server) renderTimeline(w http.ResponseWriter, r *http.Request, v *view,
 // it; ok false when it answered (not found).
 func (s *Server) timelineScopeOf(kind string, w http.ResponseWriter, r *http.Request, v *view, me member) (timelineScope, bool, error) {
 	base := s.cfg.accountPath(me.Account)
-	viewer := v.viewer()
+	viewer := me.viewer()
 	switch kind {
 	case timelineOfProject:
-		p, ok, err := s.pathProject(w, r, v)
+		p, ok, err := s.pathProject(w, r, me)
 		if !ok {
 			return timelineScope{}, false, err
 		}

@@ -111,12 +111,12 @@ type timesheetScope struct {
 func (s *Server) readTimesheet(ctx context.Context, r *http.Request, v *view, me member) (timesheetScope, timesheetFilter, error) {
 	acct := me.Account
 	f := readTimesheetFilter(r.URL.Query(), s.today(v))
-	sc := timesheetScope{query: taskd.CostQuery{Viewer: v.viewer(), From: f.From, To: f.To}}
+	sc := timesheetScope{query: taskd.CostQuery{Viewer: me.viewer(), From: f.From, To: f.To}}
 	var err error
 	if sc.People, err = s.cfg.Accounts.Members(ctx, acct.ID); err != nil {
 		return sc, f, err
 	}
-	if sc.Projects, err = s.cfg.Projects.Projects(ctx, v.viewer(), ""); err != nil {
+	if sc.Projects, err = s.cfg.Projects.Projects(ctx, me.viewer(), ""); err != nil {
 		return sc, f, err
 	}
 	if !slices.ContainsFunc(sc.People, func(p taskd.Member) bool { return p.ID == f.Person }) {

@@ -60,16 +60,16 @@ func (s *Server) webhooksPath(acct taskd.Account) string {
 
 func (s *Server) webhooks(w http.ResponseWriter, r *http.Request, v *view, me member) error {
 	acct := me.Account
-	return s.renderWebhooks(w, r, v, http.StatusOK, &webhooksView{Account: acct, Shown: s.takeFlash(w, r),
+	return s.renderWebhooks(w, r, v, me, http.StatusOK, &webhooksView{Account: acct, Shown: s.takeFlash(w, r),
 		Checked: map[string]bool{"post_task": true}})
 }
 
-func (s *Server) renderWebhooks(w http.ResponseWriter, r *http.Request, v *view, status int, wv *webhooksView) error {
+func (s *Server) renderWebhooks(w http.ResponseWriter, r *http.Request, v *view, me member, status int, wv *webhooksView) error {
 	var err error
 	if wv.Webhooks, err = s.cfg.Hooks.List(r.Context(), wv.Account.ID); err != nil {
 		return err
 	}
-	if wv.Projects, err = s.cfg.Projects.Projects(r.Context(), v.viewer(), taskd.ProjectActive); err != nil {
+	if wv.Projects, err = s.cfg.Projects.Projects(r.Context(), me.viewer(), taskd.ProjectActive); err != nil {
 		return err
 	}
 	wv.Events = taskd.SubscribableEvents
@@ -93,7 +93,7 @@ func (s *Server) createWebhook(w http.ResponseWriter, r *http.Request, v *view, 
 			checked[e] = true
 		}
 		in.HTTPPass = ""
-		return s.renderWebhooks(w, r, v, http.StatusUnprocessableEntity, &webhooksView{Account: acct, Error: msg, Form: in, Checked: checked})
+		return s.renderWebhooks(w, r, v, me, http.StatusUnprocessableEntity, &webhooksView{Account: acct, Error: msg, Form: in, Checked: checked})
 	}
 	if err != nil {
 		return err

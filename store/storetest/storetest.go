@@ -67,6 +67,7 @@ type Store interface {
 	taskd.CostStore
 	taskd.FileStore
 	taskd.CustomFieldStore
+	taskd.RelationStore
 	ratelimit.Store
 
 	// What the API reads before a get_tasks call with the key (api.Store):
@@ -154,6 +155,12 @@ func Run(t *testing.T, open func(t *testing.T, now func() time.Time) Store) {
 		{"TagRenames", testTagRenames},
 		{"TagDeletions", testTagDeletions},
 		{"CalendarFeeds", testCalendarFeeds},
+		{"RelationRules", testRelationRules},
+		{"RelationVisibility", testRelationVisibility},
+		{"RelationsWho", testRelationsWho},
+		{"ShiftDependents", testShiftDependents},
+		{"ShiftKeepsTheDateRule", testShiftKeepsTheDateRule},
+		{"EveryDateWriteKeepsTheRule", testEveryDateWriteKeepsTheRule},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, setup(t)) })
 	}

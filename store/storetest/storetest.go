@@ -1,7 +1,12 @@
-// Package storetest is the conformance suite of the store: every narrow
-// interface a consumer names (taskd.AccountStore … taskd.InvitationStore,
-// ratelimit.Store) has its cases here. It runs against real databases: see
-// Run.
+// Package storetest is the conformance suite of the store, and the one
+// home of its tests: what an interface shows (a family of the root,
+// taskd.AccountStore … taskd.RelationStore, or one a consumer declares,
+// such as ratelimit.Store or web.SessionStore) is tested here, as a case
+// through that interface, and store/*_test.go tests only what no interface
+// shows (migrations, the dialect, ids, retries, resealing, backups and
+// restores, private helpers, benchmarks).
+//
+// Every case runs against real databases, SQLite and PostgreSQL: see Run.
 package storetest
 
 import (
@@ -73,6 +78,11 @@ type Store interface {
 	// What the API reads before a get_tasks call with the key (api.Store):
 	// the account and the project's version, in one query.
 	AccountAndProjectVersion(ctx context.Context, slug string, projectID int64) (acct taskd.Account, version int64, seen bool, err error)
+
+	// The directory's changes that only the import makes (importer.Store,
+	// their only consumer): a contact changed whole, a member's team.
+	UpdateContact(ctx context.Context, by taskd.Actor, c taskd.Contact) (taskd.Contact, error)
+	SetMemberTeam(ctx context.Context, by taskd.Actor, personID int64, team string) error
 
 	// The pages' sessions: web.SessionStore, which the pages declare as
 	// its only consumer.
@@ -161,6 +171,7 @@ func Run(t *testing.T, open func(t *testing.T, now func() time.Time) Store) {
 		{"ShiftDependents", testShiftDependents},
 		{"ShiftKeepsTheDateRule", testShiftKeepsTheDateRule},
 		{"EveryDateWriteKeepsTheRule", testEveryDateWriteKeepsTheRule},
+		{"DirectoryChanges", testDirectoryChanges},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, setup(t)) })
 	}

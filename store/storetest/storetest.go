@@ -172,6 +172,7 @@ func Run(t *testing.T, open func(t *testing.T, now func() time.Time) Store) {
 		{"ShiftKeepsTheDateRule", testShiftKeepsTheDateRule},
 		{"EveryDateWriteKeepsTheRule", testEveryDateWriteKeepsTheRule},
 		{"DirectoryChanges", testDirectoryChanges},
+		{"NewTaskSubscribersAndEventViewers", testNewTaskSubscribersAndEventViewers},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, setup(t)) })
 	}

@@ -165,6 +165,8 @@ func Run(t *testing.T, open func(t *testing.T, now func() time.Time) Store) {
 		{"TagRenames", testTagRenames},
 		{"TagDeletions", testTagDeletions},
 		{"CalendarFeeds", testCalendarFeeds},
+		{"ActivityProjects", testActivityProjects},
+		{"ActivityPages", testActivityPages},
 		{"RelationRules", testRelationRules},
 		{"RelationVisibility", testRelationVisibility},
 		{"RelationsWho", testRelationsWho},

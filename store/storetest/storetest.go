@@ -79,6 +79,12 @@ type Store interface {
 	// the account and the project's version, in one query.
 	AccountAndProjectVersion(ctx context.Context, slug string, projectID int64) (acct taskd.Account, version int64, seen bool, err error)
 
+	// The hidden lists of tasks and comments, read for extra=hidden
+	// (api.Store, their only consumer), and who sees a task or a
+	// comment, set whole by the import (importer.Store).
+	HiddenLists(ctx context.Context, v taskd.Viewer, kind string, ids []int64) (map[int64][]taskd.PersonRef, error)
+	SetViewers(ctx context.Context, by taskd.Actor, kind string, id int64, emails []string) error
+
 	// The directory's changes that only the import makes (importer.Store,
 	// their only consumer): a contact changed whole, a member's team.
 	UpdateContact(ctx context.Context, by taskd.Actor, c taskd.Contact) (taskd.Contact, error)
@@ -175,6 +181,8 @@ func Run(t *testing.T, open func(t *testing.T, now func() time.Time) Store) {
 		{"EveryDateWriteKeepsTheRule", testEveryDateWriteKeepsTheRule},
 		{"DirectoryChanges", testDirectoryChanges},
 		{"NewTaskSubscribersAndEventViewers", testNewTaskSubscribersAndEventViewers},
+		{"HiddenLists", testHiddenLists},
+		{"SetViewers", testSetViewers},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, setup(t)) })
 	}

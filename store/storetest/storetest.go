@@ -680,6 +680,9 @@ func testWritesNeedWork(t *testing.T, f *Fixture) {
 		"CreateComment":    second(s.CreateComment(ctx, nobody, tk.ID, "x")),
 		"UpdateComment":    second(s.UpdateComment(ctx, nobody, c.ID, "x")),
 		"DeleteComment":    s.DeleteComment(ctx, nobody, c.ID),
+		"AddRelation":      s.AddRelation(ctx, nobody, taskd.Relation{From: tk.ID, To: tk.ID + 1, Type: taskd.RelationFinishToStart}),
+		"DeleteRelation":   s.DeleteRelation(ctx, nobody, tk.ID, tk.ID+1),
+		"ShiftDependents":  second(s.ShiftDependents(ctx, nobody, tk.ID, 1)),
 	} {
 		if taskd.ErrorKind(err) != taskd.KindForbidden {
 			t.Errorf("%s by an actor without a role: %v, want forbidden", op, err)

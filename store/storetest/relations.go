@@ -97,8 +97,11 @@ func (f *relFixture) checkRelationEvent(t *testing.T, r taskd.Relation, added bo
 	if !added {
 		rel, other = body.Old, body.New
 	}
-	if added && len(other) != 0 || !added && (len(other) != 1 || string(other["relation_from"]) != "null") {
-		t.Errorf("the relation %d → %d (added %v): %s, want %s", r.From, r.To, added, last.Body, map[bool]string{true: `"old":{}`, false: `"new":{"relation_from":null}`}[added])
+	if wantOther := `"old":{}`; added && len(other) != 0 {
+		t.Errorf("the relation %d → %d added: %s, want %s", r.From, r.To, last.Body, wantOther)
+	}
+	if wantOther := `"new":{"relation_from":null}`; !added && (len(other) != 1 || string(other["relation_from"]) != "null") {
+		t.Errorf("the relation %d → %d deleted: %s, want %s", r.From, r.To, last.Body, wantOther)
 	}
 	var got struct{ Type, Task string }
 	if err := json.Unmarshal(rel["relation_from"], &got); err != nil || got.Type != r.Type || got.Task != itoa(r.From) || len(rel) != 1 {
@@ -128,7 +131,7 @@ func testRelationRules(t *testing.T, f0 *Fixture) {
 	}{
 		{"a cycle of four, across types", "d", "a", taskd.RelationFinishToStart, taskd.KindInvalid, "id_task_to"},
 		{"a cycle of three", "c", "a", taskd.RelationStartToStart, taskd.KindInvalid, "id_task_to"},
-		{"a cycle of two through a start", "d", "b", taskd.RelationStartToStart, taskd.KindInvalid, "id_task_to"},
+		{"another of three, start-to-start", "d", "b", taskd.RelationStartToStart, taskd.KindInvalid, "id_task_to"},
 		{"the pair related the other way", "b", "a", taskd.RelationFinishToStart, taskd.KindConflict, "id_task_to"},
 		{"the pair related already", "a", "b", taskd.RelationFinishToStart, taskd.KindConflict, "id_task_to"},
 		{"a duplicate of another type", "a", "b", taskd.RelationStartToStart, taskd.KindConflict, "id_task_to"},

@@ -23,11 +23,7 @@ type Store interface {
 	taskd.TagStore
 	taskd.CustomFieldStore
 	taskd.FileStore
-
-	// Relations between tasks: adding, deleting and shifting dependents.
-	AddRelation(ctx context.Context, by taskd.Actor, r taskd.Relation) error
-	DeleteRelation(ctx context.Context, by taskd.Actor, fromID, toID int64) error
-	ShiftDependents(ctx context.Context, by taskd.Actor, taskID int64, days int) ([]taskd.Task, error)
+	taskd.RelationStore
 
 	// The account and its members.
 	AccountBySlug(ctx context.Context, slug string) (taskd.Account, error)
@@ -43,12 +39,10 @@ type Store interface {
 	Members(ctx context.Context, accountID int64) ([]taskd.Member, error)
 	Owner(ctx context.Context, accountID int64) (taskd.Member, error)
 
-	// Task trees, relations and hidden lists, for the answers.
+	// Task trees and hidden lists, for the answers.
 	// TaskTrees hands over BuildTree(Tasks(q)) a few trees at a time,
 	// from one snapshot, for answers written as they are read.
 	TaskTrees(ctx context.Context, q taskd.TaskQuery, fn func([]taskd.Task) error) error
-	// Relations are the tasks' relations whose both tasks v sees.
-	Relations(ctx context.Context, v taskd.Viewer, taskIDs []int64) (map[int64]taskd.TaskRelations, error)
 	// HiddenLists are who alone may see each task or comment (kind) of
 	// the ids that v sees, each object's own list (extra=hidden).
 	HiddenLists(ctx context.Context, v taskd.Viewer, kind string, ids []int64) (map[int64][]taskd.PersonRef, error)

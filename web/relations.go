@@ -29,28 +29,6 @@ func relationFuncs() template.FuncMap {
 	}
 }
 
-// RelationStore keeps task relations (issue 35): reads only as far as
-// the viewer sees each end, changes as the actor sees both.
-type RelationStore interface {
-	// RelatedTasks are the tasks a task depends on (from) and those that
-	// depend on it (to).
-	RelatedTasks(ctx context.Context, v taskd.Viewer, taskID int64) (from, to []taskd.RelatedTask, err error)
-	// Dependents are the tasks that depend on a task, transitively.
-	Dependents(ctx context.Context, v taskd.Viewer, taskID int64) ([]taskd.Task, error)
-	// Relations are the relations of the tasks given, by task, each only
-	// when the viewer sees both of its tasks (a timeline's arrows).
-	Relations(ctx context.Context, v taskd.Viewer, taskIDs []int64) (map[int64]taskd.TaskRelations, error)
-	// AddRelation makes r.To depend on r.From: refused when it would
-	// close a cycle, relate a task to itself or a second time.
-	AddRelation(ctx context.Context, by taskd.Actor, r taskd.Relation) error
-	// DeleteRelation removes the relation from one task to another.
-	DeleteRelation(ctx context.Context, by taskd.Actor, fromID, toID int64) error
-	// ShiftDependents moves the dates of the tasks that depend on a task,
-	// transitively, by days (at most taskd.MaxShiftDays either way), each
-	// an update_task, and returns them.
-	ShiftDependents(ctx context.Context, by taskd.Actor, taskID int64, days int) ([]taskd.Task, error)
-}
-
 // relationChoices caps the tasks the add form's list offers; any other
 // task is given by its number.
 const relationChoices = 200

@@ -52,7 +52,7 @@ type Config struct {
 	Fields    taskd.CustomFieldStore
 	Files     taskd.FileStore // uploads within FileLimits
 	Teams     taskd.ProjectTeamStore
-	Relations RelationStore
+	Relations taskd.RelationStore
 
 	// The other stores, by topic (stores.go).
 	Accounts    AccountStore

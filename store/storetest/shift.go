@@ -24,8 +24,9 @@ func shiftSeed() uint64 {
 // again and again by random days (up to 3650 either way, and ones far
 // beyond). After a shift taken, every date written passes taskd.CheckDate
 // and UpdateTask takes each task's dates back as they are; a shift
-// refused is invalid on "days", names a task of the chain, and leaves
-// every date and the events as they were.
+// refused is invalid on "days" (beyond taskd.MaxShiftDays by the bound,
+// else naming a task of the chain) and leaves every date and the events
+// as they were.
 func testShiftKeepsTheDateRule(t *testing.T, f0 *Fixture) {
 	ctx, s, by := t.Context(), f0.Store, f0.Owner
 	f := newRelFixture(t, f0)
@@ -62,10 +63,14 @@ func testShiftKeepsTheDateRule(t *testing.T, f0 *Fixture) {
 		if err != nil {
 			refused++
 			e := taskd.AsError(err)
-			if e.Kind != taskd.KindInvalid || e.Field != "days" || !strings.Contains(e.Message, "Nothing was shifted") {
+			beyond := days > taskd.MaxShiftDays || days < -taskd.MaxShiftDays
+			if beyond && (e.Kind != taskd.KindInvalid || e.Field != "days" || !strings.Contains(e.Message, "at most 3650 days")) {
+				t.Fatalf("shift %d by %d: %v, want the bound's refusal, invalid on days", i, days, err)
+			}
+			if !beyond && (e.Kind != taskd.KindInvalid || e.Field != "days" || !strings.Contains(e.Message, "Nothing was shifted")) {
 				t.Fatalf("shift %d by %d: %v, want invalid on days", i, days, err)
 			}
-			if !f.namesOne(e.Message, "b", "c", "d", "e") {
+			if !beyond && !f.namesOne(e.Message, "b", "c", "d", "e") {
 				t.Errorf("shift %d by %d: %q names no task of the chain", i, days, e.Message)
 			}
 			for n := range dates {

@@ -35,4 +35,7 @@ type CommentInput struct {
 	// Files are uploads of the author's, not attached yet, to attach to
 	// the comment in the same transaction.
 	Files []int64
+	// Import, set by an import only, is recorded with the new comment in
+	// its transaction (ImportRecord); a change ignores it.
+	Import *ImportRecord
 }

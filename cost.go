@@ -33,6 +33,9 @@ type CostInput struct {
 	// ByRate computes the money from the person's hourly rate and the
 	// time (is_rate=1); Cents is then ignored.
 	ByRate bool
+	// Import, set by an import only, is recorded with the new line in
+	// its transaction (ImportRecord); a change ignores it.
+	Import *ImportRecord
 }
 
 // MaxCostComment bounds a cost line's comment, in bytes.

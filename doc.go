@@ -20,6 +20,10 @@
 //     (trust.go);
 //   - error kinds (errors.go): the one error type of the domain and the
 //     store, which each front end maps to its answers in one table;
+//   - what an import of a source account records with each object it
+//     makes (import.go): its mapping to the source's id, the roles that
+//     wait for invited people, carried by the creation's input
+//     (ImportRecord);
 //   - the store's narrow interfaces, one per family of data (store.go and
 //     beside each noun), which package store implements.
 //

@@ -143,6 +143,9 @@ type ProjectInput struct {
 	// Fields are values of the account's custom fields of projects, as
 	// TaskInput.Fields.
 	Fields map[int64]string
+	// Import, set by an import only, is recorded with the new project in
+	// its transaction (ImportRecord); a change ignores it.
+	Import *ImportRecord
 }
 
 // MaxNameLen and MaxTextLen bound names and texts, in bytes.

@@ -83,7 +83,7 @@ type NewAccount struct {
 
 // The store is split into narrow interfaces, one per family of data, in
 // the manner of fosite: each consumer names what it uses (api.Store,
-// oauth.Store, web.ReadStore, webhook.Store …), and one implementation, package
+// oauth.Store, web.AccountStore, webhook.Store …), and one implementation, package
 // store, provides them all. A family with a single consumer is declared
 // by that consumer instead (ratelimit.Store, web.SessionStore). Errors are *Error:
 // KindNotFound naming the object ("project", "task", "parent", "comment",

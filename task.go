@@ -125,6 +125,9 @@ type TaskInput struct {
 	// field id, as sent (the store reads them with the field's type); ""
 	// clears a value. Fields not named keep theirs.
 	Fields map[int64]string
+	// Import, set by an import only, is recorded with the new task in
+	// its transaction (ImportRecord); a change ignores it.
+	Import *ImportRecord
 }
 
 // CanAddSubtask reports whether a subtask may be added under parent: a

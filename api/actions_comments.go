@@ -61,7 +61,7 @@ func updateComment(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	cm, err := c.work.Comments.Update(c.ctx, by, id, text)
+	cm, err := c.store.UpdateComment(c.ctx, by, id, text)
 	if err != nil {
 		return nil, err
 	}
@@ -73,7 +73,7 @@ func deleteComment(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return ok(nil), c.work.Comments.Delete(c.ctx, by, id)
+	return ok(nil), c.store.DeleteComment(c.ctx, by, id)
 }
 
 // postComment is post_comment: with hidden (comma e-mails), a comment only
@@ -98,7 +98,7 @@ func postComment(c *call) (any, error) {
 	if in.Files, err = c.files(by); err != nil {
 		return nil, err
 	}
-	cm, err := c.work.Comments.Post(c.ctx, by, id, in)
+	cm, err := c.store.PostComment(c.ctx, by, id, in)
 	if err != nil {
 		return nil, err
 	}

@@ -294,7 +294,7 @@ func addCosts(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	x, err := c.work.Costs.Add(c.ctx, by, tid, in)
+	x, err := c.store.AddCost(c.ctx, by, tid, in)
 	if err != nil {
 		return nil, err
 	}
@@ -314,7 +314,7 @@ func updateCosts(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := c.work.Costs.Update(c.ctx, by, id, in); err != nil {
+	if _, err := c.store.UpdateCost(c.ctx, by, id, in); err != nil {
 		return nil, err
 	}
 	return ok(nil), nil
@@ -325,5 +325,5 @@ func deleteCosts(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return ok(nil), c.work.Costs.Delete(c.ctx, by, id)
+	return ok(nil), c.store.DeleteCost(c.ctx, by, id)
 }

@@ -304,7 +304,7 @@ func projectMembers(add bool) func(*call) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		if _, err := c.work.Projects.SetTeam(c.ctx, by, id, emails, add); err != nil {
+		if _, err := c.store.SetProjectMembers(c.ctx, by, id, emails, add); err != nil {
 			return nil, err
 		}
 		return okBody{Status: "ok"}, nil
@@ -326,7 +326,7 @@ func subscription(on bool) func(*call) (any, error) {
 		if err != nil {
 			return nil, failf(CodeUserInvalid, v, "User is not a member of this account")
 		}
-		if err := c.work.Tasks.Subscribe(c.ctx, by, id, email, on); err != nil {
+		if err := c.store.Subscribe(c.ctx, by, id, email, on); err != nil {
 			return nil, err
 		}
 		return okBody{Status: "ok"}, nil

@@ -110,7 +110,7 @@ func postProject(c *call) (any, error) {
 	for _, f := range c.uploads {
 		in.Files = append(in.Files, f.ID)
 	}
-	p, err := c.work.Projects.Create(c.ctx, by, in)
+	p, err := c.store.CreateProject(c.ctx, by, in)
 	if err != nil {
 		return nil, err
 	}
@@ -134,7 +134,7 @@ func updateProject(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	p, err := c.work.Projects.Update(c.ctx, by, id, in)
+	p, err := c.store.UpdateProject(c.ctx, by, id, in)
 	if err != nil {
 		return nil, err
 	}
@@ -147,7 +147,7 @@ func projectStatus(status string) func(*call) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		p, err := c.work.Projects.SetStatus(c.ctx, by, id, status)
+		p, err := c.store.SetProjectStatus(c.ctx, by, id, status)
 		if err != nil {
 			return nil, err
 		}

@@ -69,7 +69,7 @@ func addTaskRelation(c *call) (any, error) {
 	if r.Type = strings.TrimSpace(c.p["type"]); r.Type == "" {
 		r.Type = taskd.RelationFinishToStart
 	}
-	if err := c.work.Tasks.AddRelation(c.ctx, by, r); err != nil {
+	if err := c.store.AddRelation(c.ctx, by, r); err != nil {
 		return nil, err
 	}
 	return c.renderDependent(r.To)
@@ -82,7 +82,7 @@ func deleteTaskRelation(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := c.work.Tasks.DeleteRelation(c.ctx, by, r.From, r.To); err != nil {
+	if err := c.store.DeleteRelation(c.ctx, by, r.From, r.To); err != nil {
 		return nil, err
 	}
 	return c.renderDependent(r.To)
@@ -135,7 +135,7 @@ func shiftDependentTasks(c *call) (any, error) {
 	if perr != nil {
 		return nil, failf(CodeInvalidValue, "days", "Days must be a whole number")
 	}
-	moved, err := c.work.Tasks.ShiftDependents(c.ctx, by, id, days)
+	moved, err := c.store.ShiftDependents(c.ctx, by, id, days)
 	if err != nil {
 		return nil, err
 	}

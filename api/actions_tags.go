@@ -109,7 +109,7 @@ func addTagGroups(kind string) func(*call) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		list, err := c.work.Tags.AddGroups(c.ctx, by, kind, typ, access, titles)
+		list, err := c.store.AddTagGroups(c.ctx, by, kind, typ, access, titles)
 		if err != nil {
 			return nil, err
 		}
@@ -151,7 +151,7 @@ func addTags(kind string) func(*call) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		list, err := c.work.Tags.Add(c.ctx, by, kind, strings.TrimSpace(group), titles)
+		list, err := c.store.AddTags(c.ctx, by, kind, strings.TrimSpace(group), titles)
 		if err != nil {
 			return nil, err
 		}
@@ -167,7 +167,7 @@ func updateTags(kind, idName string, code Code) func(*call) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := c.work.Tags.Set(c.ctx, by, kind, id, wire.ParseTokens(c.p["plus"]), wire.ParseTokens(c.p["minus"])); err != nil {
+		if err := c.store.SetTags(c.ctx, by, kind, id, wire.ParseTokens(c.p["plus"]), wire.ParseTokens(c.p["minus"])); err != nil {
 			return nil, err
 		}
 		return okBody{Status: "ok"}, nil
@@ -191,7 +191,7 @@ func updateTagGroup(kind string) func(*call) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		g, err := c.work.Tags.RenameGroup(c.ctx, by, kind, strings.TrimSpace(group), c.p["title"])
+		g, err := c.store.RenameTagGroup(c.ctx, by, kind, strings.TrimSpace(group), c.p["title"])
 		if err != nil {
 			return nil, err
 		}
@@ -211,7 +211,7 @@ func updateTag(kind string) func(*call) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		t, err := c.work.Tags.Rename(c.ctx, by, kind, strings.TrimSpace(tag), c.p["title"])
+		t, err := c.store.RenameTag(c.ctx, by, kind, strings.TrimSpace(tag), c.p["title"])
 		if err != nil {
 			return nil, err
 		}
@@ -241,7 +241,7 @@ func sortTagGroups(kind string) func(*call) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		list, err := c.work.Tags.SortGroups(c.ctx, by, kind, order)
+		list, err := c.store.SortTagGroups(c.ctx, by, kind, order)
 		if err != nil {
 			return nil, err
 		}
@@ -266,7 +266,7 @@ func sortTags(kind string) func(*call) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		list, err := c.work.Tags.Sort(c.ctx, by, kind, strings.TrimSpace(group), order)
+		list, err := c.store.SortTags(c.ctx, by, kind, strings.TrimSpace(group), order)
 		if err != nil {
 			return nil, err
 		}
@@ -288,7 +288,7 @@ func deleteTag(kind string) func(*call) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		return ok(nil), c.work.Tags.Delete(c.ctx, by, kind, strings.TrimSpace(tag), wire.ParseTagDeletion(c.opt))
+		return ok(nil), c.store.DeleteTag(c.ctx, by, kind, strings.TrimSpace(tag), wire.ParseTagDeletion(c.opt))
 	}
 }
 
@@ -304,6 +304,6 @@ func deleteTagGroup(kind string) func(*call) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		return ok(nil), c.work.Tags.DeleteGroup(c.ctx, by, kind, strings.TrimSpace(group))
+		return ok(nil), c.store.DeleteTagGroup(c.ctx, by, kind, strings.TrimSpace(group))
 	}
 }

@@ -277,7 +277,7 @@ func postTask(c *call) (any, error) {
 	if in.Files, err = c.files(by); err != nil {
 		return nil, err
 	}
-	t, err := c.work.Tasks.Create(c.ctx, by, pid, parent, in)
+	t, err := c.store.CreateTask(c.ctx, by, pid, parent, in)
 	if err != nil {
 		return nil, err
 	}
@@ -310,7 +310,7 @@ func updateTask(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	t, err := c.work.Tasks.Update(c.ctx, by, id, in)
+	t, err := c.store.UpdateTask(c.ctx, by, id, in)
 	if err != nil {
 		return nil, err
 	}
@@ -323,7 +323,11 @@ func taskStatus(complete bool) func(*call) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		t, err := c.work.Tasks.SetDone(c.ctx, by, id, complete)
+		change := c.store.ReopenTask
+		if complete {
+			change = c.store.CompleteTask
+		}
+		t, err := change(c.ctx, by, id)
 		if err != nil {
 			return nil, err
 		}
@@ -336,7 +340,7 @@ func deleteTask(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return ok(nil), c.work.Tasks.Delete(c.ctx, by, id)
+	return ok(nil), c.store.DeleteTask(c.ctx, by, id)
 }
 
 // withTags loads the tags of the tasks and of their subtasks, at every

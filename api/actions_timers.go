@@ -55,7 +55,7 @@ func stopTimer(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	x, err := c.work.Costs.StopTimer(c.ctx, by, id, "", c.zone())
+	x, err := c.store.StopTimer(c.ctx, by, id, "", c.zone())
 	if err != nil {
 		return nil, err
 	}
@@ -84,7 +84,7 @@ func startMyTimer(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, _, err := c.work.Costs.StartTimer(c.ctx, by, id, c.zone()); err != nil {
+	if _, _, err := c.store.StartTimer(c.ctx, by, id, c.zone()); err != nil {
 		return nil, err
 	}
 	return ok(nil), nil
@@ -101,7 +101,7 @@ func stopMyTimer(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	x, err := c.work.Costs.StopTimer(c.ctx, by, 0, comment, c.zone())
+	x, err := c.store.StopTimer(c.ctx, by, 0, comment, c.zone())
 	if err != nil {
 		return nil, err
 	}
@@ -113,5 +113,5 @@ func deleteMyTimer(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return ok(nil), c.work.Costs.DiscardTimer(c.ctx, by)
+	return ok(nil), c.store.DeleteTimer(c.ctx, by)
 }

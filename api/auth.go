@@ -42,20 +42,6 @@ func checkAdminHeader(header, action string, key []byte, now time.Time) bool {
 	return hmac.Equal(got, h.Sum(nil))
 }
 
-// AdminHeader returns the Authorization header value for a call at time now.
-func AdminHeader(key, action string, now time.Time) string {
-	ts := strconv.FormatInt(now.Unix(), 10)
-	h := hmac.New(sha256.New, []byte(key))
-	h.Write([]byte(action + ":" + ts))
-	return "Admin " + ts + "_" + hex.EncodeToString(h.Sum(nil))
-}
-
-// Hash returns md5(signed + key) in hex, the value of the hash parameter.
-func Hash(signed, key string) string {
-	sum := md5.Sum([]byte(signed + key))
-	return hex.EncodeToString(sum[:])
-}
-
 // checkHash verifies the hash parameter against the form-encoded text that
 // carried it. Clients disagree on encoding, so three renderings of the
 // remainder (the pairs other than hash, in their order) are candidates: as

@@ -4,13 +4,15 @@ import (
 	"net/url"
 	"testing"
 	"time"
+
+	"github.com/taskd/taskd/wire"
 )
 
 func TestHashTestVector(t *testing.T) {
 	t.Parallel()
 	// The published example of the administrative API (compat).
 	const key = "7776461cd931e7b1c8e9632ff8e979ce"
-	if got := Hash("action=get_tasks&id_project=26", key); got != "ec3ab2c28f21b4a07424f8ed688d6644" {
+	if got := wire.Hash("action=get_tasks&id_project=26", key); got != "ec3ab2c28f21b4a07424f8ed688d6644" {
 		t.Fatalf("Hash = %s", got)
 	}
 	if !checkHash("action=get_tasks&id_project=26&hash=ec3ab2c28f21b4a07424f8ed688d6644", "ec3ab2c28f21b4a07424f8ed688d6644", []byte(key)) {
@@ -36,7 +38,7 @@ func TestHashEncodings(t *testing.T) {
 		{"wrong key", "", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			h := Hash(tc.signedOver, string(key))
+			h := wire.Hash(tc.signedOver, string(key))
 			if got := checkHash(sent+"&hash="+h, h, key); got != tc.want {
 				t.Fatalf("checkHash = %v, want %v", got, tc.want)
 			}
@@ -53,7 +55,7 @@ func TestAdminHeader(t *testing.T) {
 	t.Parallel()
 	now := time.Unix(1_800_000_000, 0)
 	key := "secret-key"
-	h := AdminHeader(key, "get_tasks", now)
+	h := wire.AdminHeader(key, "get_tasks", now)
 	for _, tc := range []struct {
 		name, header, action string
 		at                   time.Time
@@ -64,7 +66,7 @@ func TestAdminHeader(t *testing.T) {
 		{"too old", h, "get_tasks", now.Add(301 * time.Second), false},
 		{"from the future", h, "get_tasks", now.Add(-301 * time.Second), false},
 		{"other action", h, "delete_task", now, false},
-		{"wrong key", AdminHeader("other", "get_tasks", now), "get_tasks", now, false},
+		{"wrong key", wire.AdminHeader("other", "get_tasks", now), "get_tasks", now, false},
 		{"bearer scheme", "Bearer x", "get_tasks", now, false},
 		{"garbage", "Admin 123", "get_tasks", now, false},
 	} {
@@ -94,7 +96,7 @@ func FuzzHashBindsParameters(f *testing.F) {
 	}
 	key := []byte("fuzz-key")
 	f.Fuzz(func(t *testing.T, signedOver, sent string) {
-		h := Hash(signedOver, string(key))
+		h := wire.Hash(signedOver, string(key))
 		full := sent + "&hash=" + h
 		if !checkHash(full, h, key) {
 			return

@@ -13,6 +13,7 @@ import (
 	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/api"
 	"github.com/taskd/taskd/internal/testdb"
+	"github.com/taskd/taskd/wire"
 )
 
 // benchBackends runs fn on SQLite and, with TASKD_TEST_POSTGRES, PostgreSQL,
@@ -53,7 +54,7 @@ func BenchmarkGetTasks(b *testing.B) {
 		pid := seedProject(b, a)
 		h := adminMux(s)
 		q := "action=get_tasks&id_project=" + pid
-		target := "/a/" + a.Slug + "/api/admin/v2/?" + q + "&hash=" + api.Hash(q, a.Key)
+		target := "/a/" + a.Slug + "/api/admin/v2/?" + q + "&hash=" + wire.Hash(q, a.Key)
 		b.ReportAllocs()
 		b.ResetTimer()
 		b.RunParallel(func(pb *testing.PB) {
@@ -82,7 +83,7 @@ func BenchmarkPostTask(b *testing.B) {
 		b.RunParallel(func(pb *testing.PB) {
 			for pb.Next() {
 				body := "action=post_task&id_project=" + pid + "&title=" + url.QueryEscape(fmt.Sprintf("Task %d", n.Add(1)))
-				req := httptest.NewRequest("POST", "/a/"+a.Slug+"/api/admin/v2/", strings.NewReader(body+"&hash="+api.Hash(body, a.Key)))
+				req := httptest.NewRequest("POST", "/a/"+a.Slug+"/api/admin/v2/", strings.NewReader(body+"&hash="+wire.Hash(body, a.Key)))
 				req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 				rec := httptest.NewRecorder()
 				h.ServeHTTP(rec, req)
@@ -123,7 +124,7 @@ func BenchmarkAuth(b *testing.B) {
 			})
 		}
 		b.Run("hash", func(b *testing.B) {
-			run(b, "/a/"+a.Slug+"/api/admin/v2/?"+q+"&hash="+api.Hash(q, a.Key), http.Header{})
+			run(b, "/a/"+a.Slug+"/api/admin/v2/?"+q+"&hash="+wire.Hash(q, a.Key), http.Header{})
 		})
 		b.Run("token", func(b *testing.B) {
 			run(b, "/a/"+a.Slug+"/api/oauth2?"+q, http.Header{"Authorization": {"Bearer " + token}})

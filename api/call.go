@@ -6,8 +6,6 @@ import (
 	"strings"
 	"time"
 
-	usecase "github.com/taskd/taskd/work"
-
 	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/wire"
 )
@@ -37,8 +35,8 @@ type call struct {
 	now       func() time.Time
 	lists     *listCache
 	hooks     WebhookService
-	// work makes the changes (the use cases both front ends share).
-	work *usecase.Services
+	// fileLimits bound the files an upload stores.
+	fileLimits taskd.FileLimits
 	// people invites by e-mail; nil when the server has no mail.
 	people Inviter
 	// parts are the files of a multipart request, not read yet; uploads

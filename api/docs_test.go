@@ -15,6 +15,7 @@ import (
 	"github.com/taskd/taskd/api"
 	"github.com/taskd/taskd/internal/testaccount"
 	"github.com/taskd/taskd/internal/testdb"
+	"github.com/taskd/taskd/wire"
 )
 
 // docsPath is the API's reference. The tests of this file hold it to the
@@ -305,7 +306,7 @@ func TestDocsExamples(t *testing.T) {
 		if ex.path == "/api/oauth2" {
 			r = a.do(http.MethodGet, a.URL+"/a/"+a.Slug+"/api/oauth2?"+ex.query, "", "", http.Header{"Authorization": {"Bearer " + token}})
 		} else {
-			r = a.do(http.MethodGet, a.endpoint()+"?"+ex.query+"&hash="+api.Hash(ex.query, a.Key), "", "", nil)
+			r = a.do(http.MethodGet, a.endpoint()+"?"+ex.query+"&hash="+wire.Hash(ex.query, a.Key), "", "", nil)
 		}
 		var want bytes.Buffer
 		if err := json.Compact(&want, []byte(ex.answer)); err != nil {

@@ -9,6 +9,7 @@ import (
 	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/api"
 	"github.com/taskd/taskd/internal/testdb"
+	"github.com/taskd/taskd/wire"
 )
 
 // TestBadRequests checks that each malformed or refused request gets its
@@ -83,15 +84,15 @@ func TestBadRequests(t *testing.T) {
 func TestTransportErrors(t *testing.T) {
 	a := newServer(t, testdb.New(t, "sqlite")).newAccount(t)
 	ep := a.endpoint()
-	signed := func(q string) string { return ep + "?" + q + "&hash=" + api.Hash(q, a.Key) }
+	signed := func(q string) string { return ep + "?" + q + "&hash=" + wire.Hash(q, a.Key) }
 	form := "application/x-www-form-urlencoded"
 	for _, tc := range []badRequest{
 		{"no credentials", "GET", ep + "?action=get_projects", "", "", nil, 401, api.CodeAuth},
 		{"wrong hash", "GET", ep + "?action=get_projects&hash=0123456789abcdef0123456789abcdef", "", "", nil, 401, api.CodeAuth},
-		{"hash of other params", "GET", ep + "?action=get_users&hash=" + api.Hash("action=get_projects", a.Key), "", "", nil, 401, api.CodeAuth},
-		{"unknown account", "GET", a.URL + "/a/nobody-here/api/admin/v2?action=get_projects&hash=" + api.Hash("action=get_projects", a.Key), "", "", nil, 401, api.CodeAuth},
-		{"stale admin header", "POST", ep, form, "action=get_projects", http.Header{"Authorization": {api.AdminHeader(a.Key, "get_projects", time.Now().Add(-time.Hour))}}, 401, api.CodeAuth},
-		{"admin header for another action", "POST", ep, form, "action=get_users", http.Header{"Authorization": {api.AdminHeader(a.Key, "get_projects", time.Now())}}, 401, api.CodeAuth},
+		{"hash of other params", "GET", ep + "?action=get_users&hash=" + wire.Hash("action=get_projects", a.Key), "", "", nil, 401, api.CodeAuth},
+		{"unknown account", "GET", a.URL + "/a/nobody-here/api/admin/v2?action=get_projects&hash=" + wire.Hash("action=get_projects", a.Key), "", "", nil, 401, api.CodeAuth},
+		{"stale admin header", "POST", ep, form, "action=get_projects", http.Header{"Authorization": {wire.AdminHeader(a.Key, "get_projects", time.Now().Add(-time.Hour))}}, 401, api.CodeAuth},
+		{"admin header for another action", "POST", ep, form, "action=get_users", http.Header{"Authorization": {wire.AdminHeader(a.Key, "get_projects", time.Now())}}, 401, api.CodeAuth},
 		{"PUT", "PUT", signed("action=get_projects"), "", "", nil, 405, api.CodeMethod},
 		{"DELETE", "DELETE", signed("action=get_projects"), "", "", nil, 405, api.CodeMethod},
 		{"invalid UTF-8", "GET", signed("action=post_project&title=%ff%fe"), "", "", nil, 400, api.CodeMalformed},
@@ -128,14 +129,14 @@ func TestAuthenticationForms(t *testing.T) {
 		header           http.Header
 		wantProjectTitle string
 	}{
-		{"hash over the raw query", "GET", ep + "?" + q + "&hash=" + api.Hash(q, a.Key), "", "", nil, "Big plan~1"},
-		{"hash over the decoded query", "GET", noSlash + "?" + q + "&hash=" + api.Hash("action=post_project&title=Big plan~1", a.Key), "", "", nil, "Big plan~1"},
-		{"hash over PHP encoding", "GET", ep + "?" + q + "&hash=" + api.Hash("action=post_project&title=Big+plan%7E1", a.Key), "", "", nil, "Big plan~1"},
-		{"hash in a form body", "POST", ep, form, "action=post_project&title=Form&hash=" + api.Hash("action=post_project&title=Form", a.Key), nil, "Form"},
-		{"Admin header with a form body", "POST", ep, form, "action=post_project&title=Header", http.Header{"Authorization": {api.AdminHeader(a.Key, "post_project", time.Now())}}, "Header"},
-		{"Admin header with a JSON body", "POST", noSlash, "application/json", `{"action":"post_project","title":"JSON","text":null}`, http.Header{"Authorization": {api.AdminHeader(a.Key, "post_project", time.Now())}}, "JSON"},
-		{"PHP SDK: every parameter in the query", "GET", ep + "?action=post_project&title=PHP+SDK%7E&hash=" + api.Hash("action=post_project&title=PHP+SDK%7E", a.Key), "", "", nil, "PHP SDK~"},
-		{"Python SDK: action in the query, Admin header, JSON body", "POST", noSlash + "?action=post_project", "application/json; charset=utf-8", `{"title":"Python SDK"}`, http.Header{"Authorization": {api.AdminHeader(a.Key, "post_project", time.Now())}}, "Python SDK"},
+		{"hash over the raw query", "GET", ep + "?" + q + "&hash=" + wire.Hash(q, a.Key), "", "", nil, "Big plan~1"},
+		{"hash over the decoded query", "GET", noSlash + "?" + q + "&hash=" + wire.Hash("action=post_project&title=Big plan~1", a.Key), "", "", nil, "Big plan~1"},
+		{"hash over PHP encoding", "GET", ep + "?" + q + "&hash=" + wire.Hash("action=post_project&title=Big+plan%7E1", a.Key), "", "", nil, "Big plan~1"},
+		{"hash in a form body", "POST", ep, form, "action=post_project&title=Form&hash=" + wire.Hash("action=post_project&title=Form", a.Key), nil, "Form"},
+		{"Admin header with a form body", "POST", ep, form, "action=post_project&title=Header", http.Header{"Authorization": {wire.AdminHeader(a.Key, "post_project", time.Now())}}, "Header"},
+		{"Admin header with a JSON body", "POST", noSlash, "application/json", `{"action":"post_project","title":"JSON","text":null}`, http.Header{"Authorization": {wire.AdminHeader(a.Key, "post_project", time.Now())}}, "JSON"},
+		{"PHP SDK: every parameter in the query", "GET", ep + "?action=post_project&title=PHP+SDK%7E&hash=" + wire.Hash("action=post_project&title=PHP+SDK%7E", a.Key), "", "", nil, "PHP SDK~"},
+		{"Python SDK: action in the query, Admin header, JSON body", "POST", noSlash + "?action=post_project", "application/json; charset=utf-8", `{"title":"Python SDK"}`, http.Header{"Authorization": {wire.AdminHeader(a.Key, "post_project", time.Now())}}, "Python SDK"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := a.do(tc.method, tc.url, tc.ctype, tc.body, tc.header)
@@ -155,11 +156,11 @@ func TestSignedRequestsAuthenticateEveryParameter(t *testing.T) {
 		pid := a.id("action", "post_project", "title", "Keep")
 		tid := a.id("action", "post_task", "id_project", pid, "title", "Keep me")
 		ep := a.endpoint()
-		sign := func(q string) string { return q + "&hash=" + api.Hash(q, a.Key) }
+		sign := func(q string) string { return q + "&hash=" + wire.Hash(q, a.Key) }
 		read := sign("action=get_projects") // the leaked URL
 		form, js := "application/x-www-form-urlencoded", "application/json"
 		admin := func(action string) http.Header {
-			return http.Header{"Authorization": {api.AdminHeader(a.Key, action, time.Now())}}
+			return http.Header{"Authorization": {wire.AdminHeader(a.Key, action, time.Now())}}
 		}
 		for _, tc := range []badRequest{
 			{"signed query, form body with another action", "POST", ep + "?" + read, form, "action=delete_task&id_task=" + tid, nil, 401, api.CodeAuth},
@@ -168,16 +169,16 @@ func TestSignedRequestsAuthenticateEveryParameter(t *testing.T) {
 			{"signed form body, query parameters", "POST", ep + "?id_task=" + tid, form, sign("action=delete_task"), nil, 401, api.CodeAuth},
 			{"signed form body, action in the query", "POST", ep + "?action=delete_task", form, sign("id_task=" + tid), nil, 401, api.CodeAuth},
 			{"hash in the query and in the body", "POST", ep + "?" + read, form, read, nil, 401, api.CodeAuth},
-			{"hash in a JSON body", "POST", ep, js, `{"action":"get_projects","hash":"` + api.Hash("action=get_projects", a.Key) + `"}`, nil, 401, api.CodeAuth},
+			{"hash in a JSON body", "POST", ep, js, `{"action":"get_projects","hash":"` + wire.Hash("action=get_projects", a.Key) + `"}`, nil, 401, api.CodeAuth},
 			// a%26b%3Dc must not pass for a&b=c, nor the reverse.
 			{"decoding merges two signed parameters into one", "GET",
-				ep + "?action=update_task&id_task=" + tid + "&title=x%26text%3Dy&hash=" + api.Hash("action=update_task&id_task="+tid+"&title=x&text=y", a.Key), "", "", nil, 401, api.CodeAuth},
+				ep + "?action=update_task&id_task=" + tid + "&title=x%26text%3Dy&hash=" + wire.Hash("action=update_task&id_task="+tid+"&title=x&text=y", a.Key), "", "", nil, 401, api.CodeAuth},
 			{"decoding splits one signed parameter into two", "GET",
-				ep + "?action=update_task&id_task=" + tid + "&title=x&text=y&hash=" + api.Hash("action=update_task&id_task="+tid+"&title=x%26text%3Dy", a.Key), "", "", nil, 401, api.CodeAuth},
+				ep + "?action=update_task&id_task=" + tid + "&title=x&text=y&hash=" + wire.Hash("action=update_task&id_task="+tid+"&title=x%26text%3Dy", a.Key), "", "", nil, 401, api.CodeAuth},
 			{"a signed space sent as a literal plus", "GET",
-				ep + "?action=update_task&id_task=" + tid + "&title=a%2Bb&hash=" + api.Hash("action=update_task&id_task="+tid+"&title=a+b", a.Key), "", "", nil, 401, api.CodeAuth},
+				ep + "?action=update_task&id_task=" + tid + "&title=a%2Bb&hash=" + wire.Hash("action=update_task&id_task="+tid+"&title=a+b", a.Key), "", "", nil, 401, api.CodeAuth},
 			{"an action hidden in a signed value", "GET",
-				ep + "?action=get_projects%26action%3Ddelete_task&hash=" + api.Hash("action=get_projects&action=delete_task", a.Key), "", "", nil, 401, api.CodeAuth},
+				ep + "?action=get_projects%26action%3Ddelete_task&hash=" + wire.Hash("action=get_projects&action=delete_task", a.Key), "", "", nil, 401, api.CodeAuth},
 			{"JSON duplicate key", "POST", ep, js, `{"action":"update_task","id_task":"` + tid + `","title":"a","title":"b"}`, admin("update_task"), 400, api.CodeMalformed},
 			{"JSON duplicate key, second null", "POST", ep, js, `{"action":"update_task","id_task":"` + tid + `","title":"a","title":null}`, admin("update_task"), 400, api.CodeMalformed},
 			{"form body duplicate key", "POST", ep, form, "action=update_task&id_task=" + tid + "&title=a&title=b", admin("update_task"), 400, api.CodeMalformed},

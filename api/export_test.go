@@ -5,14 +5,13 @@ import (
 
 	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/people"
-	usecase "github.com/taskd/taskd/work"
 )
 
 // ActionScopes lists every action of the access-token API with the scope
 // its table entry names, for tests written from the spec.
 func ActionScopes() map[string]string {
 	out := map[string]string{}
-	for name, a := range New(Config{Tokens: noTokens{}, People: noPeople{}, Work: &usecase.Services{}}).bearer.actions {
+	for name, a := range New(Config{Tokens: noTokens{}, People: noPeople{}}).bearer.actions {
 		out[name] = a.scope
 	}
 	return out

@@ -12,6 +12,7 @@ import (
 
 	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/api"
+	"github.com/taskd/taskd/wire"
 )
 
 // TestCustomFields: spec §14 on both databases. get_task_custom_fields and
@@ -193,7 +194,7 @@ func TestCustomFields(t *testing.T) {
 				`{"id_task":"` + tid + `","custom_fields[` + client + `]":"a","custom_fields":{"` + client + `":"b"}}`: param(client),
 			} {
 				r := a.do(http.MethodPost, strings.TrimSuffix(a.endpoint(), "/")+"?action=update_task", "application/json", body,
-					http.Header{"Authorization": {api.AdminHeader(a.Key, "update_task", time.Now())}})
+					http.Header{"Authorization": {wire.AdminHeader(a.Key, "update_task", time.Now())}})
 				if r.code() != int(api.CodeMalformed) || r.Body["message_details"] != details {
 					t.Errorf("%s: %v, want 17 naming %s", body, r, details)
 				}

@@ -14,6 +14,7 @@ import (
 	"github.com/taskd/taskd/api"
 	"github.com/taskd/taskd/internal/testdb"
 	"github.com/taskd/taskd/webhook"
+	"github.com/taskd/taskd/wire"
 )
 
 // FuzzAdminRequest sends arbitrary signed queries and bodies through parsing,
@@ -60,7 +61,7 @@ func FuzzAdminRequest(f *testing.F) {
 		if len(method) == 0 || len(method) > 10 || strings.ContainsAny(method, " \t\r\n") {
 			method = "GET"
 		}
-		q := query + "&hash=" + api.Hash(query, a.Key)
+		q := query + "&hash=" + wire.Hash(query, a.Key)
 		req := &http.Request{
 			Method: method, URL: &url.URL{Path: "/a/" + a.Slug + "/api/admin/v2/", RawQuery: q},
 			Header: http.Header{"Content-Type": {ctype}}, Body: io.NopCloser(strings.NewReader(body)),

@@ -11,9 +11,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/taskd/taskd/api"
 	"github.com/taskd/taskd/internal/testaccount"
 	"github.com/taskd/taskd/internal/testdb"
+	"github.com/taskd/taskd/wire"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -60,7 +60,7 @@ func TestGoldenAnswers(t *testing.T) {
 	signed := func(name string, pairs ...string) {
 		t.Helper()
 		q := query(pairs...)
-		req, _ := http.NewRequest(http.MethodGet, a.endpoint()+"?"+q+"&hash="+api.Hash(q, key), nil)
+		req, _ := http.NewRequest(http.MethodGet, a.endpoint()+"?"+q+"&hash="+wire.Hash(q, key), nil)
 		send(name, req)
 	}
 	bearer := func(name, token string, pairs ...string) {

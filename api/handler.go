@@ -15,8 +15,6 @@ import (
 	"strings"
 	"time"
 
-	usecase "github.com/taskd/taskd/work"
-
 	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/internal/upload"
 	"github.com/taskd/taskd/people"
@@ -39,8 +37,8 @@ type adminAPI struct {
 	hooks    WebhookService
 	people   Inviter
 	limits   Limits
-	// work makes the changes (the use cases the pages share).
-	work *usecase.Services
+	// fileLimits bound the files an account stores.
+	fileLimits taskd.FileLimits
 
 	// streams admits the streamed answers (stream.go): as many at once as
 	// there are cores, fewer than the read connections (2 or 4 per core).
@@ -84,12 +82,8 @@ type Config struct {
 	People Inviter
 	Limits Limits
 	// FileLimits bound the files an account stores; zero:
-	// taskd.DefaultFileLimits. They are Work's when it is given.
+	// taskd.DefaultFileLimits.
 	FileLimits taskd.FileLimits
-	// Work makes every change to projects, tasks, comments, costs,
-	// timers, tags, subscriptions and files: the use cases the pages
-	// share. Required.
-	Work *usecase.Services
 }
 
 // API is both account APIs of every account.
@@ -109,9 +103,6 @@ func New(cfg Config) *API {
 	if cfg.FileLimits == (taskd.FileLimits{}) {
 		cfg.FileLimits = taskd.DefaultFileLimits
 	}
-	if cfg.Work == nil {
-		panic("api: Config.Work is required")
-	}
 	table := func() map[string]action {
 		t := actions()
 		if cfg.People == nil {
@@ -120,7 +111,7 @@ func New(cfg Config) *API {
 		return t
 	}
 	a := &API{admin: &adminAPI{store: cfg.Store, directory: cfg.Directory, sealer: cfg.Sealer, log: cfg.Log, now: cfg.Now, actions: table(),
-		lists: newListCache(64 << 20), streams: newStreams(runtime.GOMAXPROCS(0)), verified: newVerifiedHashes(maxVerifiedHashes), hooks: cfg.Hooks, people: cfg.People, limits: cfg.Limits, work: cfg.Work}}
+		lists: newListCache(64 << 20), streams: newStreams(runtime.GOMAXPROCS(0)), verified: newVerifiedHashes(maxVerifiedHashes), hooks: cfg.Hooks, people: cfg.People, limits: cfg.Limits, fileLimits: cfg.FileLimits}}
 	if cfg.Tokens != nil {
 		table := table()
 		table["me"] = action{anyScope, read, nil, me}
@@ -200,7 +191,7 @@ func (h *adminAPI) serve(w http.ResponseWriter, r *http.Request) (any, error) {
 		return nil, err
 	}
 	return dispatch(ctx, h.actions, &call{store: h.store, directory: h.directory, now: h.now, lists: h.lists, hooks: h.hooks, people: h.people, p: params, who: &caller{account: acct, owner: owner},
-		parts: req.parts, work: h.work, known: known})
+		parts: req.parts, fileLimits: h.fileLimits, known: known})
 }
 
 // account reads the account of a call with the administrative key. For a

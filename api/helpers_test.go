@@ -18,7 +18,7 @@ import (
 	"github.com/taskd/taskd/oauth"
 	"github.com/taskd/taskd/secret"
 	"github.com/taskd/taskd/store"
-	"github.com/taskd/taskd/work"
+	"github.com/taskd/taskd/wire"
 )
 
 // eachAccount runs fn as a parallel subtest per database, each with a
@@ -145,7 +145,7 @@ func query(pairs ...string) string {
 func (a *account) call(pairs ...string) response {
 	a.t.Helper()
 	q := query(pairs...)
-	return a.do(http.MethodGet, a.endpoint()+"?"+q+"&hash="+api.Hash(q, a.Key), "", "", nil)
+	return a.do(http.MethodGet, a.endpoint()+"?"+q+"&hash="+wire.Hash(q, a.Key), "", "", nil)
 }
 
 // ok calls and fails the test unless the answer is a success.
@@ -196,7 +196,7 @@ func (a *account) do(method, target, contentType, body string, header http.Heade
 	return r
 }
 
-func hashWith(q, key string) string { return api.Hash(q, key) }
+func hashWith(q, key string) string { return wire.Hash(q, key) }
 
 // as calls an action of the token path with an access token.
 func (a *account) as(token string, pairs ...string) response {
@@ -222,5 +222,5 @@ func (s *server) config(limits taskd.FileLimits) api.Config {
 	if limits == (taskd.FileLimits{}) {
 		limits = taskd.DefaultFileLimits
 	}
-	return api.Config{Store: s.DB, Directory: s.DB, Sealer: s.Sealer, FileLimits: limits, Work: work.New(s.DB, limits)}
+	return api.Config{Store: s.DB, Directory: s.DB, Sealer: s.Sealer, FileLimits: limits}
 }

@@ -87,7 +87,7 @@ func (h *tokenAPI) serve(w http.ResponseWriter, r *http.Request) (any, error) {
 		return nil, err
 	}
 	return dispatch(ctx, h.actions, &call{store: h.store, directory: h.directory, now: h.now, lists: h.lists, hooks: h.hooks, people: h.people, p: params,
-		who: &caller{account: acct, person: &m, scopes: grant.Scopes}, parts: req.parts, work: h.work})
+		who: &caller{account: acct, person: &m, scopes: grant.Scopes}, parts: req.parts, fileLimits: h.fileLimits})
 }
 
 func bearer(r *http.Request) (string, bool) {

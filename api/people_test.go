@@ -11,6 +11,7 @@ import (
 
 	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/api"
+	"github.com/taskd/taskd/wire"
 )
 
 // python calls an action as the Python SDK does: POST, the action in the
@@ -22,7 +23,7 @@ func (a *account) python(action string, params map[string]any) response {
 		a.t.Fatal(err)
 	}
 	return a.do("POST", strings.TrimSuffix(a.endpoint(), "/")+"?action="+action, "application/json; charset=utf-8", string(body),
-		http.Header{"Authorization": {api.AdminHeader(a.Key, action, time.Now())}, "Accept": {"application/json"}})
+		http.Header{"Authorization": {wire.AdminHeader(a.Key, action, time.Now())}, "Accept": {"application/json"}})
 }
 
 // TestPeopleActions: every action of the people families (spec §3-§6) in

@@ -12,12 +12,13 @@ import (
 	"github.com/taskd/taskd/api"
 	"github.com/taskd/taskd/internal/testdb"
 	"github.com/taskd/taskd/secret"
+	"github.com/taskd/taskd/wire"
 )
 
 // signedURL is the get_tasks call of a project signed with key.
 func (a *account) signedURL(key, pid string) string {
 	q := query("action", "get_tasks", "id_project", pid)
-	return a.endpoint() + "?" + q + "&hash=" + api.Hash(q, key)
+	return a.endpoint() + "?" + q + "&hash=" + wire.Hash(q, key)
 }
 
 // get calls target and checks the answer's HTTP status and status_code
@@ -48,7 +49,7 @@ func TestKeyChangeSeenByEveryReplica(t *testing.T) {
 		}
 		old := a.signedURL(a.Key, pid)
 		header := func(key string) http.Header {
-			return http.Header{"Authorization": {api.AdminHeader(key, "get_tasks", time.Now())}}
+			return http.Header{"Authorization": {wire.AdminHeader(key, "get_tasks", time.Now())}}
 		}
 		plain := a.endpoint() + "?" + query("action", "get_tasks", "id_project", pid)
 		for _, s := range []*account{a, b} {
@@ -88,7 +89,7 @@ func TestRememberedSignatureVouchesForNothingElse(t *testing.T) {
 		pid := a.id("action", "post_project", "title", "P")
 		pid2 := a.id("action", "post_project", "title", "Q")
 		q := query("action", "get_tasks", "id_project", pid)
-		hash := api.Hash(q, a.Key)
+		hash := wire.Hash(q, a.Key)
 		a.get(a.endpoint()+"?"+q+"&hash="+hash, nil, http.StatusOK, -1)
 		for name, target := range map[string]string{
 			"another project":           a.endpoint() + "?" + query("action", "get_tasks", "id_project", pid2) + "&hash=" + hash,

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/taskd/taskd/api"
 	"github.com/taskd/taskd/internal/testdb"
+	"github.com/taskd/taskd/wire"
 )
 
 // BenchmarkGetTasksRelations measures get_tasks of 175 tasks with
@@ -29,7 +29,7 @@ func BenchmarkGetTasksRelations(b *testing.B) {
 		for _, extra := range []string{"custom_fields", "relations"} {
 			b.Run(extra, func(b *testing.B) {
 				q := "action=get_tasks&extra=" + extra + "&id_project=" + pid
-				target := "/a/" + a.Slug + "/api/admin/v2/?" + q + "&hash=" + api.Hash(q, a.Key)
+				target := "/a/" + a.Slug + "/api/admin/v2/?" + q + "&hash=" + wire.Hash(q, a.Key)
 				b.ReportAllocs()
 				for b.Loop() {
 					rec := httptest.NewRecorder()

@@ -17,6 +17,7 @@ import (
 	"github.com/taskd/taskd/api"
 	"github.com/taskd/taskd/internal/testaccount"
 	"github.com/taskd/taskd/internal/testdb"
+	"github.com/taskd/taskd/wire"
 )
 
 // TestGoldenRelations replays a conversation about task relations (issue
@@ -34,7 +35,7 @@ func TestGoldenRelations(t *testing.T) {
 	signed := func(name string, pairs ...string) {
 		t.Helper()
 		q := query(pairs...)
-		res, err := http.Get(a.endpoint() + "?" + q + "&hash=" + api.Hash(q, a.Key))
+		res, err := http.Get(a.endpoint() + "?" + q + "&hash=" + wire.Hash(q, a.Key))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -121,7 +121,7 @@ func (c *call) receiveFiles(name string) error {
 			c.dropUploads()
 			return failf(CodeInvalidValue, p.FormName(), "A request carries at most %d files", MaxFilesPerRequest)
 		}
-		f, err := c.work.Files.Upload(c.ctx, by, p.FileName(), p.Header.Get("Content-Type"), p)
+		f, err := c.store.CreateFile(c.ctx, by, p.FileName(), p.Header.Get("Content-Type"), p, c.fileLimits)
 		if err != nil {
 			c.dropUploads()
 			return partError(err, p.FormName())
@@ -159,7 +159,7 @@ func (c *call) dropUploads() {
 	ctx := context.WithoutCancel(c.ctx)
 	for _, f := range c.uploads {
 		if err == nil {
-			_ = c.work.Files.Delete(ctx, by, f.ID) // else swept as an unattached upload
+			_ = c.store.DeleteFile(ctx, by, f.ID) // else swept as an unattached upload
 		}
 	}
 	c.uploads = nil

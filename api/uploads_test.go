@@ -15,6 +15,7 @@ import (
 	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/api"
 	"github.com/taskd/taskd/internal/testdb"
+	"github.com/taskd/taskd/wire"
 )
 
 // part is one part of a multipart body: a parameter, or a file when name
@@ -72,7 +73,7 @@ func TestUploads(t *testing.T) {
 			return a.endpoint() + "?" + q + "&hash=" + hashWith(q, a.Key)
 		}
 		admin := func(action string) http.Header {
-			return http.Header{"Authorization": {api.AdminHeader(a.Key, action, time.Now())}}
+			return http.Header{"Authorization": {wire.AdminHeader(a.Key, action, time.Now())}}
 		}
 		filesOf := func(a *account, pairs ...string) []any {
 			a.t.Helper()
@@ -266,7 +267,7 @@ func TestUploadRefusalsNameThePart(t *testing.T) {
 		send := func(t *testing.T, action string, body, ct string) response {
 			t.Helper()
 			return a.in(t).do(http.MethodPost, a.endpoint()+"?action="+action, ct, body,
-				http.Header{"Authorization": {api.AdminHeader(a.Key, action, time.Now())}})
+				http.Header{"Authorization": {wire.AdminHeader(a.Key, action, time.Now())}})
 		}
 		refused := func(t *testing.T, r response, part, message string) {
 			t.Helper()

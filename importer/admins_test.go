@@ -10,7 +10,6 @@ import (
 	"github.com/taskd/taskd/importer"
 	"github.com/taskd/taskd/importer/source"
 	"github.com/taskd/taskd/internal/testsite"
-	"github.com/taskd/taskd/work"
 )
 
 // The people of hostileSource and of the account it is imported into.
@@ -134,7 +133,7 @@ func TestImportHostileSourceGrantsNoAdmin(t *testing.T) {
 	testsite.Each(t, func(t *testing.T, d *testsite.Site) {
 		ctx := context.Background()
 		acct, url, key := home(t, d, "home")
-		dst := importer.Dest{Account: acct, Store: d.Store, Work: work.New(d.Store, taskd.DefaultFileLimits)}
+		dst := importer.Dest{Account: acct, Store: d.Store}
 		if _, err := importer.Run(ctx, client, dst, importer.Options{}); err != nil {
 			t.Fatal(err)
 		}
@@ -174,7 +173,7 @@ func TestImportAdmins(t *testing.T) {
 	testsite.Each(t, func(t *testing.T, d *testsite.Site) {
 		ctx := context.Background()
 		acct, url, key := home(t, d, "home")
-		dst := importer.Dest{Account: acct, Store: d.Store, Work: work.New(d.Store, taskd.DefaultFileLimits)}
+		dst := importer.Dest{Account: acct, Store: d.Store}
 		people := func(sum importer.Summary) map[string]string {
 			out := map[string]string{}
 			for _, p := range sum.People {

@@ -5,7 +5,6 @@ import (
 
 	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/importer/source"
-	"github.com/taskd/taskd/store"
 )
 
 // commentsStep brings over every comment of the imported tasks, by their
@@ -53,9 +52,9 @@ func (r *run) commentsStep(ctx context.Context, c *Count) error {
 	return nil
 }
 
-func (r *run) comment(ctx context.Context, c *Count, taskID int64, cm source.Comment, done, hidden map[string]store.ImportMapping) error {
+func (r *run) comment(ctx context.Context, c *Count, taskID int64, cm source.Comment, done, hidden map[string]taskd.ImportMapping) error {
 	c.Read++
-	by, writer, waits := r.author(cm.Author, store.WaitCommentAuthor)
+	by, writer, waits := r.author(cm.Author, taskd.WaitCommentAuthor)
 	var viewers []string
 	if cm.HiddenKnown {
 		r.hiddenShown = true
@@ -77,12 +76,12 @@ func (r *run) comment(ctx context.Context, c *Count, taskID int64, cm source.Com
 	added := r.added(dated{family: FamilyComments, id: cm.ID, what: "a comment", mapped: mapped}, cm.Added)
 	id, err := r.sync(ctx, c, done, object{family: FamilyComments, kind: "comment", id: cm.ID, what: "comment",
 		fingerprint: fingerprint(struct{ Text, By string }{cm.Text, writer}), added: added, waits: waits,
-		create: func(ctx context.Context) (int64, error) {
-			made, err := r.dst.Work.Comments.Post(ctx, by, taskID, taskd.CommentInput{Text: cm.Text, VisibleTo: viewers})
+		create: func(ctx context.Context, rec *taskd.ImportRecord) (int64, error) {
+			made, err := r.dst.Store.PostComment(ctx, by, taskID, taskd.CommentInput{Text: cm.Text, VisibleTo: viewers, Import: rec})
 			return made.ID, err
 		},
 		update: func(ctx context.Context, local int64) error {
-			_, err := r.dst.Work.Comments.Update(ctx, r.owner, local, cm.Text)
+			_, err := r.dst.Store.UpdateComment(ctx, r.owner, local, cm.Text)
 			return err
 		},
 	})
@@ -126,14 +125,14 @@ func (r *run) costs(ctx context.Context, c *Count) error {
 	return nil
 }
 
-func (r *run) cost(ctx context.Context, c *Count, l source.Cost, done map[string]store.ImportMapping) error {
+func (r *run) cost(ctx context.Context, c *Count, l source.Cost, done map[string]taskd.ImportMapping) error {
 	c.Read++
 	taskID, ok := r.tasks[l.TaskID]
 	if !ok {
 		r.skip(FamilyCosts, l.ID, "a cost line of no imported task")
 		return nil
 	}
-	by, writer, waits := r.author(l.Author, store.WaitCostAuthor)
+	by, writer, waits := r.author(l.Author, taskd.WaitCostAuthor)
 	switch {
 	case len(waits) > 0:
 		r.skip(FamilyCosts, l.ID, "the author %s is invited: logged by the owner, theirs when they accept", writer)
@@ -149,12 +148,14 @@ func (r *run) cost(ctx context.Context, c *Count, l source.Cost, done map[string
 			Comment, Date  string
 			By             string
 		}{l.Minutes, l.Cents, l.Comment, date, writer}), waits: waits,
-		create: func(ctx context.Context) (int64, error) {
-			made, err := r.dst.Work.Costs.Add(ctx, by, taskID, in)
+		create: func(ctx context.Context, rec *taskd.ImportRecord) (int64, error) {
+			in := in
+			in.Import = rec
+			made, err := r.dst.Store.AddCost(ctx, by, taskID, in)
 			return made.ID, err
 		},
 		update: func(ctx context.Context, local int64) error {
-			_, err := r.dst.Work.Costs.Update(ctx, r.owner, local, in)
+			_, err := r.dst.Store.UpdateCost(ctx, r.owner, local, in)
 			return err
 		},
 	})

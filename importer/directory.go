@@ -5,7 +5,6 @@ import (
 
 	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/importer/source"
-	"github.com/taskd/taskd/store"
 )
 
 // teams brings over the source's teams by title, then who is on them: a
@@ -130,8 +129,8 @@ func (r *run) contacts(ctx context.Context, c *Count) error {
 		added := r.added(dated{family: FamilyContacts, id: ct.ID, what: what, mapped: mapped}, ct.Added)
 		_, err = r.sync(ctx, c, done, object{family: FamilyContacts, kind: "contact", id: ct.ID, what: what,
 			fingerprint: fingerprint(in), added: added,
-			create: func(ctx context.Context) (int64, error) {
-				made, err := r.dst.Store.AddContact(ctx, r.owner, in)
+			create: func(ctx context.Context, rec *taskd.ImportRecord) (int64, error) {
+				made, err := r.dst.Store.AddImportedContact(ctx, r.owner, in, *rec)
 				return made.ID, err
 			},
 			update: func(ctx context.Context, local int64) error {
@@ -177,7 +176,7 @@ func (r *run) folders(ctx context.Context, c *Count) error {
 // maps it after the write: a run killed between the two adds it again,
 // harmlessly. A title changed in the source makes the object under the
 // new title; the old one stays. A refusal is reported and skipped.
-func (r *run) byTitle(ctx context.Context, c *Count, done map[string]store.ImportMapping, family, kind, id, what, fp string,
+func (r *run) byTitle(ctx context.Context, c *Count, done map[string]taskd.ImportMapping, family, kind, id, what, fp string,
 	add func() (int64, error)) error {
 	m, mapped := done[id]
 	switch {
@@ -197,5 +196,5 @@ func (r *run) byTitle(ctx context.Context, c *Count, done map[string]store.Impor
 		r.skip(family, id, "%s: %v", what, err)
 		return nil
 	}
-	return r.dst.Store.SetImportMapping(ctx, r.key(kind, id), store.ImportMapping{LocalID: local, Fingerprint: fp})
+	return r.dst.Store.SetImportMapping(ctx, r.key(kind, id), taskd.ImportMapping{LocalID: local, Fingerprint: fp})
 }

@@ -11,7 +11,6 @@ import (
 
 	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/importer/source"
-	"github.com/taskd/taskd/store"
 )
 
 // fileWrite is what the source lists of a file: the part of its
@@ -187,9 +186,9 @@ func (r *run) commentFilesOf(ctx context.Context, taskID string) ([]commentFiles
 	return out, nil
 }
 
-func (r *run) file(ctx context.Context, c *Count, dir string, f listedFile, done map[string]store.ImportMapping) error {
+func (r *run) file(ctx context.Context, c *Count, dir string, f listedFile, done map[string]taskd.ImportMapping) error {
 	c.Read++
-	by, writer, waits := r.author(f.Author, store.WaitFileAuthor)
+	by, writer, waits := r.author(f.Author, taskd.WaitFileAuthor)
 	switch {
 	case len(waits) > 0:
 		r.skip(FamilyFiles, f.ID, "the author %s of %s is invited: attached by the owner, theirs when they accept", writer, quote(f.Name))
@@ -204,22 +203,26 @@ func (r *run) file(ctx context.Context, c *Count, dir string, f listedFile, done
 	f.Added = r.added(dated{family: FamilyFiles, id: f.ID, what: "file " + quote(f.Name), mapped: kept}, f.Added)
 	_, err := r.sync(ctx, c, done, object{family: FamilyFiles, kind: "file", id: f.ID, what: "file " + quote(f.Name),
 		fingerprint: listed, added: f.Added, stored: listedPart, waits: waits,
-		create: func(ctx context.Context) (int64, error) { return r.bringFile(ctx, by, dir, f, listed, 0) },
+		create: func(ctx context.Context, rec *taskd.ImportRecord) (int64, error) {
+			return r.bringFile(ctx, by, dir, f, 0, *rec)
+		},
 		// A file whose listing changed (its name, size or owner) is
 		// brought over again in place of the old copy.
-		replace: func(ctx context.Context, old int64) (int64, error) { return r.bringFile(ctx, by, dir, f, listed, old) },
+		replace: func(ctx context.Context, old int64, rec *taskd.ImportRecord) (int64, error) {
+			return r.bringFile(ctx, by, dir, f, old, *rec)
+		},
 	})
 	return err
 }
 
 // bringFile downloads f into a temporary file of dir, uploads it as by's
-// and attaches it to its owner; ctx carries the mapping, whose
-// fingerprint it completes with the content's digest, written in the
-// attach's transaction. An upload is unseen until attached: a run killed
+// and attaches it to its owner with rec, its record, whose fingerprint
+// (what the source lists) it completes with the content's digest: the
+// mapping is written in the attach's transaction. An upload is unseen until attached: a run killed
 // before leaves nothing visible, and the next one brings the file again.
 // old, when not 0, is the copy the file replaces, deleted just before the
 // attach.
-func (r *run) bringFile(ctx context.Context, by taskd.Actor, dir string, f listedFile, listed string, old int64) (int64, error) {
+func (r *run) bringFile(ctx context.Context, by taskd.Actor, dir string, f listedFile, old int64, rec taskd.ImportRecord) (int64, error) {
 	tmp, err := os.CreateTemp(dir, "file-*")
 	if err != nil {
 		return 0, fmt.Errorf("a temporary file: %w", err)
@@ -233,23 +236,23 @@ func (r *run) bringFile(ctx context.Context, by taskd.Actor, dir string, f liste
 	if _, err := tmp.Seek(0, io.SeekStart); err != nil {
 		return 0, fmt.Errorf("reading the download back: %w", err)
 	}
-	made, err := r.dst.Work.Files.Upload(ctx, by, f.Name, contentType(f.Name), tmp)
+	made, err := r.dst.Store.CreateFile(ctx, by, f.Name, contentType(f.Name), tmp, r.fileLimits())
 	if err != nil {
 		return 0, fmt.Errorf("storing: %w", err)
 	}
-	drop := func() { _ = r.dst.Work.Files.Delete(context.WithoutCancel(ctx), by, made.ID) } // else swept, unseen
+	drop := func() { _ = r.dst.Store.DeleteFile(context.WithoutCancel(ctx), by, made.ID) } // else swept, unseen
 	if made.Size != size || made.SHA256 != sum {
 		drop()
 		return 0, fmt.Errorf("stored %d bytes of SHA-256 %s, downloaded %d bytes of %s", made.Size, made.SHA256, size, sum)
 	}
 	if old != 0 {
-		if err := r.dst.Work.Files.Delete(ctx, r.owner, old); err != nil && !taskd.IsNotFound(err) {
+		if err := r.dst.Store.DeleteFile(ctx, r.owner, old); err != nil && !taskd.IsNotFound(err) {
 			drop()
 			return 0, fmt.Errorf("deleting the copy it replaces: %w", err)
 		}
 	}
-	ctx = store.WithImportMapping(ctx, r.key("file", f.ID), listed+":"+sum, f.Added)
-	if err := r.dst.Work.Files.Attach(ctx, by, []int64{made.ID}, f.owner, f.local); err != nil {
+	rec.Fingerprint += ":" + sum
+	if err := r.dst.Store.AttachImportedFile(ctx, by, made.ID, f.owner, f.local, rec); err != nil {
 		drop()
 		return 0, fmt.Errorf("attaching to its %s: %w", f.owner, err)
 	}

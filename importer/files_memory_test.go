@@ -13,10 +13,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/taskd/taskd/api"
 	"github.com/taskd/taskd/importer"
 	"github.com/taskd/taskd/internal/memstat"
 	"github.com/taskd/taskd/internal/testsite"
+	"github.com/taskd/taskd/wire"
 )
 
 // TestImportFilesMemory is a measurement, run only when TASKD_IMPORT_FILES
@@ -100,7 +100,7 @@ func postPattern(t *testing.T, s *testsite.Site, k int, size int64) {
 		pw.CloseWithError(err)
 	}()
 	query := q("action", "post_task", "id_project", pid, "title", "Files")
-	req, err := http.NewRequest(http.MethodPost, s.AccountURL()+"/api/admin/v2/?"+query+"&hash="+api.Hash(query, s.Key), pr)
+	req, err := http.NewRequest(http.MethodPost, s.AccountURL()+"/api/admin/v2/?"+query+"&hash="+wire.Hash(query, s.Key), pr)
 	if err != nil {
 		t.Fatal(err)
 	}

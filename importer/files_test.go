@@ -15,11 +15,10 @@ import (
 	"time"
 
 	"github.com/taskd/taskd"
-	"github.com/taskd/taskd/api"
 	"github.com/taskd/taskd/importer"
 	"github.com/taskd/taskd/importer/source"
 	"github.com/taskd/taskd/internal/testsite"
-	"github.com/taskd/taskd/store"
+	"github.com/taskd/taskd/wire"
 )
 
 // upload is a file fill sends.
@@ -53,7 +52,7 @@ func withFiles(t *testing.T, s *testsite.Site, query string, files ...upload) st
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
-	req, err := http.NewRequest(http.MethodPost, s.AccountURL()+"/api/admin/v2/?"+query+"&hash="+api.Hash(query, s.Key), &b)
+	req, err := http.NewRequest(http.MethodPost, s.AccountURL()+"/api/admin/v2/?"+query+"&hash="+wire.Hash(query, s.Key), &b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -171,13 +170,13 @@ func TestImportFiles(t *testing.T) {
 
 		// A listing that changed since: the file is brought again, its old
 		// copy deleted.
-		key := store.ImportKey{AccountID: p.acct.ID, Source: p.client.URL(), Family: "file", SourceID: bad.ID}
+		key := taskd.ImportKey{AccountID: p.acct.ID, Source: p.client.URL(), Family: "file", SourceID: bad.ID}
 		maps, err := d.Store.ImportMappings(ctx, p.acct.ID, p.client.URL(), "file")
 		if err != nil || len(maps) != 5 {
 			t.Fatalf("the file mappings %v %v", maps, err)
 		}
 		old := maps[bad.ID]
-		if err := d.Store.SetImportMapping(ctx, key, store.ImportMapping{LocalID: old.LocalID, Fingerprint: "stale:" + old.Fingerprint}); err != nil {
+		if err := d.Store.SetImportMapping(ctx, key, taskd.ImportMapping{LocalID: old.LocalID, Fingerprint: "stale:" + old.Fingerprint}); err != nil {
 			t.Fatal(err)
 		}
 		p.downloads.count()

@@ -11,7 +11,7 @@ import (
 // input after the source's people and tags are resolved to local ones.
 // An invited person is named in it as the member they will be: what is
 // written without them is kept for them and given to them when they
-// accept (store.Waiting), so the accepting changes no fingerprint and the
+// accept (taskd.WaitingRole), so the accepting changes no fingerprint and the
 // next run has nothing to do.
 func fingerprint(v any) string {
 	b, err := json.Marshal(v)

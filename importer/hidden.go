@@ -7,7 +7,6 @@ import (
 
 	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/importer/source"
-	"github.com/taskd/taskd/store"
 )
 
 // hiddenList is who alone may see a hidden task or comment here (DESIGN
@@ -48,7 +47,7 @@ func (r *run) hiddenList(family, id, what string, list []source.Person, author s
 // so what the source hides from someone is hidden from them here too. An
 // object mapped without its list (made before lists were kept, or by a run
 // stopped before it kept it) keeps the current one.
-func (r *run) hiddenKept(ctx context.Context, family, kind, id, what string, local int64, list []string, done map[string]store.ImportMapping) error {
+func (r *run) hiddenKept(ctx context.Context, family, kind, id, what string, local int64, list []string, done map[string]taskd.ImportMapping) error {
 	fp := strings.Join(list, ",")
 	m, ok := done[id]
 	if (ok && m.Fingerprint == fp) || r.opts.DryRun {
@@ -60,7 +59,7 @@ func (r *run) hiddenKept(ctx context.Context, family, kind, id, what string, loc
 			return nil
 		}
 	}
-	return r.dst.Store.SetImportMapping(ctx, r.key(kind+"_hidden", id), store.ImportMapping{Fingerprint: fp})
+	return r.dst.Store.SetImportMapping(ctx, r.key(kind+"_hidden", id), taskd.ImportMapping{Fingerprint: fp})
 }
 
 // seenBy names who sees an object by its hidden list ("" for none).

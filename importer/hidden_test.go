@@ -13,7 +13,6 @@ import (
 	"github.com/taskd/taskd/importer"
 	"github.com/taskd/taskd/importer/source"
 	"github.com/taskd/taskd/internal/testsite"
-	"github.com/taskd/taskd/work"
 )
 
 // worksection answers as a Worksection account does, from answers by
@@ -127,7 +126,7 @@ func TestImportHidden(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		dst := importer.Dest{Account: acct, Store: d.Store, Work: work.New(d.Store, taskd.DefaultFileLimits)}
+		dst := importer.Dest{Account: acct, Store: d.Store}
 		run := func(step string) importer.Summary {
 			t.Helper()
 			sum, err := importer.Run(ctx, client, dst, importer.Options{})

@@ -4,16 +4,16 @@
 // folders, project folders, tag groups and tags in their order, projects,
 // tasks at every depth with their hidden lists where the source shows
 // them, dependencies between tasks, comments, cost lines and files. Every object
-// is made and changed through the same use cases as the API (package
-// work, and the store's people, invitations and directory), by an actor
-// marked Imported, so every rule holds and the imported history fires no
-// webhook and sends no digest.
+// is made and changed through the same use cases as the API (the store's
+// families, Store), by an actor marked Imported, so every rule holds and
+// the imported history fires no webhook and sends no digest.
 //
-// Each object made is mapped to its source id (store.ImportKey) in its own
-// transaction; a second run finds the mapping and changes only what
-// changed in the source (a fingerprint of what was written is kept with
-// the mapping), so runs repeat, and a run killed at any point finishes
-// with the same result when started again.
+// Each object made is mapped to its source id (taskd.ImportKey) in its
+// own transaction: its creation takes a taskd.ImportRecord, a field of its
+// input. A second run finds the mapping and changes only what changed in
+// the source (a fingerprint of what was written is kept with the
+// mapping), so runs repeat, and a run killed at any point finishes with
+// the same result when started again.
 package importer
 
 import (
@@ -28,8 +28,6 @@ import (
 	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/importer/source"
 	"github.com/taskd/taskd/people"
-	"github.com/taskd/taskd/store"
-	"github.com/taskd/taskd/work"
 )
 
 // The families, in the order they are imported.
@@ -59,36 +57,13 @@ var NotYet = map[string]string{}
 // no hidden list in any task or comment it read: taskd's own API does not.
 const noHiddenLists = "the source does not show hidden lists: its tasks and comments are imported seen by all who see their project"
 
-// Store is what the importer reads and changes of the destination beyond
-// the work use cases: people, invitations, the import's mappings and what
-// waits for invited people.
-type Store interface {
-	Owner(ctx context.Context, accountID int64) (taskd.Member, error)
-	Members(ctx context.Context, accountID int64) ([]taskd.Member, error)
-	PersonByEmail(ctx context.Context, email string) (taskd.Person, error)
-	AddMember(ctx context.Context, accountID int64, np taskd.NewPerson, role taskd.Role) (taskd.Person, error)
-	Invite(ctx context.Context, in taskd.InviteInput) (taskd.Invitation, error)
-	AccountInvitations(ctx context.Context, accountID int64) ([]taskd.Invitation, error)
-	ImportMappings(ctx context.Context, accountID int64, source, family string) (map[string]store.ImportMapping, error)
-	SetImportMapping(ctx context.Context, k store.ImportKey, m store.ImportMapping) error
-	SetImportWaiting(ctx context.Context, accountID, objectID int64, waits []store.Waiting) error
-	Project(ctx context.Context, v taskd.Viewer, id int64) (taskd.Project, error)
-	Task(ctx context.Context, v taskd.Viewer, id int64) (taskd.Task, error)
-	SetViewers(ctx context.Context, by taskd.Actor, kind string, id int64, emails []string) error
-	// The directory: teams, who is on them, contacts and folders.
-	AddTeam(ctx context.Context, by taskd.Actor, title string, client bool) (taskd.Team, error)
-	SetMemberTeam(ctx context.Context, by taskd.Actor, personID int64, team string) error
-	AddContactFolder(ctx context.Context, by taskd.Actor, title string) (taskd.Folder, error)
-	AddContact(ctx context.Context, by taskd.Actor, c taskd.Contact) (taskd.Contact, error)
-	UpdateContact(ctx context.Context, by taskd.Actor, c taskd.Contact) (taskd.Contact, error)
-	AddProjectFolder(ctx context.Context, by taskd.Actor, title string) (taskd.Folder, error)
-}
-
 // Dest is the account written to, with the ways to write it.
 type Dest struct {
 	Account taskd.Account
 	Store   Store
-	Work    *work.Services
+	// FileLimits bound the files the run stores, as the server's bound
+	// uploads; taskd.DefaultFileLimits when zero.
+	FileLimits taskd.FileLimits
 	// Invite mails an invitation to someone taskd knows already
 	// (people.Service.Invite, with --invite); when nil the invitation is
 	// kept without a mail, as "taskd user add" keeps it: they see it when
@@ -316,12 +291,12 @@ func (r *run) skip(family, id, format string, args ...any) {
 }
 
 // key is the mapping key of a source object.
-func (r *run) key(family, id string) store.ImportKey {
-	return store.ImportKey{AccountID: r.dst.Account.ID, Source: r.src.URL(), Family: family, SourceID: id}
+func (r *run) key(family, id string) taskd.ImportKey {
+	return taskd.ImportKey{AccountID: r.dst.Account.ID, Source: r.src.URL(), Family: family, SourceID: id}
 }
 
 // mappings reads a family's mappings.
-func (r *run) mappings(ctx context.Context, family string) (map[string]store.ImportMapping, error) {
+func (r *run) mappings(ctx context.Context, family string) (map[string]taskd.ImportMapping, error) {
 	return r.dst.Store.ImportMappings(ctx, r.dst.Account.ID, r.src.URL(), family)
 }
 
@@ -411,15 +386,23 @@ func (r *run) actor(p source.Person) taskd.Actor {
 // address of who it is for (the actor's, or an invited person's who will
 // write in their own name: the fingerprint holds it) and what waits for
 // that invited person (role on the object), if anything.
-func (r *run) author(p source.Person, role string) (taskd.Actor, string, []store.Waiting) {
+func (r *run) author(p source.Person, role string) (taskd.Actor, string, []taskd.WaitingRole) {
 	by := r.actor(p)
 	if by.Person.ID != r.owner.Person.ID {
 		return by, by.Person.Email, nil
 	}
 	if e, waiting := r.due(p); waiting && writes(r.invited[e]) {
-		return by, e, []store.Waiting{{Email: e, Role: role}}
+		return by, e, []taskd.WaitingRole{{Email: e, Role: role}}
 	}
 	return by, by.Person.Email, nil
+}
+
+// fileLimits bound the files the run stores (Dest.FileLimits).
+func (r *run) fileLimits() taskd.FileLimits {
+	if r.dst.FileLimits == (taskd.FileLimits{}) {
+		return taskd.DefaultFileLimits
+	}
+	return r.dst.FileLimits
 }
 
 // created makes an object unless the run is dry; a dry run gives it a

@@ -65,9 +65,9 @@ func (k *killer) CreateFile(ctx context.Context, by taskd.Actor, name, contentTy
 	return k.DB.CreateFile(ctx, by, name, contentType, r, limits)
 }
 
-func (k *killer) AttachFiles(ctx context.Context, by taskd.Actor, ids []int64, owner string, ownerID int64) error {
-	k.tick("AttachFiles")
-	return k.DB.AttachFiles(ctx, by, ids, owner, ownerID)
+func (k *killer) AttachImportedFile(ctx context.Context, by taskd.Actor, id int64, owner string, ownerID int64, rec taskd.ImportRecord) error {
+	k.tick("AttachImportedFile")
+	return k.DB.AttachImportedFile(ctx, by, id, owner, ownerID, rec)
 }
 
 // DeleteFile is refused once the run is stopped: a killed process cleans
@@ -100,9 +100,9 @@ func (k *killer) AddContactFolder(ctx context.Context, by taskd.Actor, title str
 	return k.DB.AddContactFolder(ctx, by, title)
 }
 
-func (k *killer) AddContact(ctx context.Context, by taskd.Actor, c taskd.Contact) (taskd.Contact, error) {
-	k.tick("AddContact")
-	return k.DB.AddContact(ctx, by, c)
+func (k *killer) AddImportedContact(ctx context.Context, by taskd.Actor, c taskd.Contact, rec taskd.ImportRecord) (taskd.Contact, error) {
+	k.tick("AddImportedContact")
+	return k.DB.AddImportedContact(ctx, by, c, rec)
 }
 
 func (k *killer) AddProjectFolder(ctx context.Context, by taskd.Actor, title string) (taskd.Folder, error) {
@@ -110,9 +110,9 @@ func (k *killer) AddProjectFolder(ctx context.Context, by taskd.Actor, title str
 	return k.DB.AddProjectFolder(ctx, by, title)
 }
 
-func (k *killer) AddRelation(ctx context.Context, by taskd.Actor, r taskd.Relation) error {
-	k.tick("AddRelation")
-	return k.DB.AddRelation(ctx, by, r)
+func (k *killer) AddImportedRelation(ctx context.Context, by taskd.Actor, r taskd.Relation, rec taskd.ImportRecord) error {
+	k.tick("AddImportedRelation")
+	return k.DB.AddImportedRelation(ctx, by, r, rec)
 }
 
 // TestImportInterrupted stops an import at its 2nd, 3rd or 4th write, again and again,
@@ -151,7 +151,7 @@ func TestImportInterrupted(t *testing.T) {
 		}
 		// A run stopped between a file's upload and its attach left an
 		// upload no one sees, the sweep's.
-		if stoppedAt["AttachFiles"] == 0 {
+		if stoppedAt["AttachImportedFile"] == 0 {
 			t.Fatalf("no run was stopped between an upload and its attach: %v", stoppedAt)
 		}
 		p.same(t, "after the stops")

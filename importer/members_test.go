@@ -8,10 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/importer"
 	"github.com/taskd/taskd/internal/testsite"
-	"github.com/taskd/taskd/work"
 )
 
 // membersOf are the account's members whole by e-mail: role, team and
@@ -41,7 +39,7 @@ func TestImportKeepsMembersAsTheyWere(t *testing.T) {
 	testsite.Each(t, func(t *testing.T, d *testsite.Site) {
 		ctx := context.Background()
 		acct, _, _ := home(t, d, "home")
-		dst := importer.Dest{Account: acct, Store: d.Store, Work: work.New(d.Store, taskd.DefaultFileLimits)}
+		dst := importer.Dest{Account: acct, Store: d.Store}
 		before := membersOf(t, d, acct.ID, dora, edna)
 		for _, round := range []string{"the import", "a second run"} {
 			sum, err := importer.Run(ctx, client, dst, importer.Options{})

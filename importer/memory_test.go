@@ -15,7 +15,6 @@ import (
 	"github.com/taskd/taskd/importer/source"
 	"github.com/taskd/taskd/internal/testsite"
 	"github.com/taskd/taskd/store"
-	"github.com/taskd/taskd/work"
 )
 
 // TestImportAnswerBound (issue 46, on each database): comments read ahead
@@ -57,7 +56,7 @@ func TestImportAnswerBound(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		dst := importer.Dest{Account: acct, Store: d.Store, Work: work.New(d.Store, taskd.DefaultFileLimits)}
+		dst := importer.Dest{Account: acct, Store: d.Store}
 		run := func(bound int64) (*source.Client, error) {
 			c, err := source.New(srv.URL, "7776461cd931e7b1c8e9632ff8e979ce",
 				source.Options{Concurrency: 8, MaxAnswerBytes: bound, MaxHeldBytes: bound + 64<<10})
@@ -179,7 +178,7 @@ func TestImportHoldsWhatItWrites(t *testing.T) {
 			t.Fatal(err)
 		}
 		w := &watcher{DB: d.Store, client: c, held: map[string][]int64{}}
-		dst := importer.Dest{Account: acct, Store: w, Work: work.New(w, taskd.DefaultFileLimits)}
+		dst := importer.Dest{Account: acct, Store: w}
 		if _, err := importer.Run(ctx, c, dst, importer.Options{}); err != nil {
 			t.Fatal(err)
 		}

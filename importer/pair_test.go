@@ -12,7 +12,6 @@ import (
 	"github.com/taskd/taskd/importer"
 	"github.com/taskd/taskd/importer/source"
 	"github.com/taskd/taskd/internal/testsite"
-	"github.com/taskd/taskd/work"
 )
 
 // pair is a source taskd filled through its API (fill) and a new account
@@ -48,16 +47,9 @@ func newPair(t *testing.T, d *testsite.Site) *pair {
 	return p
 }
 
-// destStore is a destination's store: the importer's and the use cases'.
-type destStore interface {
-	importer.Store
-	work.Store
-}
-
-// dest is the destination account written through s, its directory and
-// its use cases.
-func (p *pair) dest(s destStore) importer.Dest {
-	return importer.Dest{Account: p.acct, Store: s, Work: work.New(s, taskd.DefaultFileLimits)}
+// dest is the destination account written through s.
+func (p *pair) dest(s importer.Store) importer.Dest {
+	return importer.Dest{Account: p.acct, Store: s}
 }
 
 // same fails the test where the destination differs from the source as

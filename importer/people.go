@@ -7,7 +7,6 @@ import (
 	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/importer/source"
 	"github.com/taskd/taskd/people"
-	"github.com/taskd/taskd/store"
 )
 
 // What became of a source person, kept as the mapping's fingerprint.
@@ -60,7 +59,7 @@ func (r *run) admitted(email string, from taskd.Role) (role taskd.Role, demoted 
 // invitation and joins when they accept. Nobody joins silently, and nobody
 // arrives above the role user unless Options.Admins names them (admitted).
 // What is theirs (assignments, authorship, subscriptions, teams of
-// projects) is written without them and kept for them (store.Waiting):
+// projects) is written without them and kept for them (taskd.WaitingRole):
 // accepting gives it to them, with no run needed; declining drops it. A
 // member here already is mapped and left as they are. Each person made or
 // invited is listed in Summary.People.
@@ -205,7 +204,7 @@ func (r *run) setPerson(ctx context.Context, sourceID string, local int64, fp st
 	if r.opts.DryRun {
 		return nil
 	}
-	return r.dst.Store.SetImportMapping(ctx, r.key("person", sourceID), store.ImportMapping{LocalID: local, Fingerprint: fp})
+	return r.dst.Store.SetImportMapping(ctx, r.key("person", sourceID), taskd.ImportMapping{LocalID: local, Fingerprint: fp})
 }
 
 // invite invites a registered person with the role admitted gave them:

@@ -12,7 +12,6 @@ import (
 	"github.com/taskd/taskd/importer"
 	"github.com/taskd/taskd/importer/source"
 	"github.com/taskd/taskd/internal/testsite"
-	"github.com/taskd/taskd/work"
 )
 
 // The people of the source of TestImportPeopleRules.
@@ -81,7 +80,7 @@ func TestImportPeopleRules(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		dst := importer.Dest{Account: acct, Store: d.Store, Work: work.New(d.Store, taskd.DefaultFileLimits)}
+		dst := importer.Dest{Account: acct, Store: d.Store}
 		roles := func() map[string]taskd.Role {
 			t.Helper()
 			ms, err := d.Store.Members(ctx, acct.ID)

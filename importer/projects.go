@@ -6,7 +6,6 @@ import (
 
 	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/importer/source"
-	"github.com/taskd/taskd/store"
 )
 
 // projectWrite is what is written of a source project; its fingerprint
@@ -39,7 +38,7 @@ func (r *run) projectsStep(ctx context.Context, c *Count) error {
 		m, mapped := done[p.ID]
 		o := dated{family: FamilyProjects, id: p.ID, what: what, mapped: mapped}
 		w, in, waits := r.projectInput(p, o)
-		by, _, authorWaits := r.author(p.Author, store.WaitProjectAuthor)
+		by, _, authorWaits := r.author(p.Author, taskd.WaitProjectAuthor)
 		if mapped {
 			// Opened first: the update of an archived project is refused.
 			if err := r.openProject(ctx, m.LocalID); err != nil {
@@ -48,12 +47,14 @@ func (r *run) projectsStep(ctx context.Context, c *Count) error {
 		}
 		id, err := r.sync(ctx, c, done, object{family: FamilyProjects, kind: "project", id: p.ID, what: what,
 			fingerprint: fingerprint(w), added: r.added(o, p.Added), waits: append(waits, authorWaits...),
-			create: func(ctx context.Context) (int64, error) {
-				made, err := r.dst.Work.Projects.Create(ctx, by, in)
+			create: func(ctx context.Context, rec *taskd.ImportRecord) (int64, error) {
+				in := in
+				in.Import = rec
+				made, err := r.dst.Store.CreateProject(ctx, by, in)
 				return made.ID, err
 			},
 			update: func(ctx context.Context, local int64) error {
-				_, err := r.dst.Work.Projects.Update(ctx, r.owner, local, in)
+				_, err := r.dst.Store.UpdateProject(ctx, r.owner, local, in)
 				return err
 			},
 		})
@@ -72,12 +73,12 @@ func (r *run) projectsStep(ctx context.Context, c *Count) error {
 // options, which finish sets. w, its fingerprint, names invited people as
 // members; in writes it now, without them; waits is what waits on it for
 // them. o names p for the rule of its dates (run.date).
-func (r *run) projectInput(p source.Project, o dated) (w projectWrite, in taskd.ProjectInput, waits []store.Waiting) {
+func (r *run) projectInput(p source.Project, o dated) (w projectWrite, in taskd.ProjectInput, waits []taskd.WaitingRole) {
 	w = projectWrite{Name: p.Name, Text: p.Text, Folder: p.Folder, MaxMinutes: p.MaxMinutes, MaxCents: p.MaxCents, Status: p.Status}
 	manager := "NOONE"
 	if e, waiting := r.due(p.Manager); waiting {
 		w.Manager = e
-		waits = append(waits, store.Waiting{Email: e, Role: store.WaitProjectManager})
+		waits = append(waits, taskd.WaitingRole{Email: e, Role: taskd.WaitProjectManager})
 	} else if e != "" {
 		w.Manager, manager = e, e
 	}
@@ -93,7 +94,7 @@ func (r *run) projectInput(p source.Project, o dated) (w projectWrite, in taskd.
 		case slices.Contains(w.Members, e):
 		case waiting:
 			w.Members = append(w.Members, e)
-			waits = append(waits, store.Waiting{Email: e, Role: store.WaitProjectMember})
+			waits = append(waits, taskd.WaitingRole{Email: e, Role: taskd.WaitProjectMember})
 			r.skip(FamilyProjects, p.ID, "%s is invited: on the team of %q when they accept", e, p.Name)
 		default:
 			w.Members, team = append(w.Members, e), append(team, e)
@@ -127,13 +128,13 @@ func (r *run) openProject(ctx context.Context, id int64) error {
 		return err
 	}
 	if p.Status != taskd.ProjectActive {
-		if _, err := r.dst.Work.Projects.SetStatus(ctx, r.owner, id, taskd.ProjectActive); err != nil {
+		if _, err := r.dst.Store.SetProjectStatus(ctx, r.owner, id, taskd.ProjectActive); err != nil {
 			return err
 		}
 	}
 	if p.Options != (taskd.ProjectOptions{}) {
 		off := false
-		if _, err := r.dst.Work.Projects.Update(ctx, r.owner, id, taskd.ProjectInput{Options: taskd.OptionsInput{TimeRequire: &off, TimeToday: &off, TimerOnly: &off}}); err != nil {
+		if _, err := r.dst.Store.UpdateProject(ctx, r.owner, id, taskd.ProjectInput{Options: taskd.OptionsInput{TimeRequire: &off, TimeToday: &off, TimerOnly: &off}}); err != nil {
 			return err
 		}
 	}
@@ -152,13 +153,13 @@ func (r *run) finish(ctx context.Context) error {
 		}
 		o := taskd.ProjectOptions{TimeRequire: p.Options["time_require"], TimeToday: p.Options["time_today"], TimerOnly: p.Options["timer_only"]}
 		if o != (taskd.ProjectOptions{}) {
-			if _, err := r.dst.Work.Projects.Update(ctx, r.owner, id, taskd.ProjectInput{Options: taskd.OptionsInput{
+			if _, err := r.dst.Store.UpdateProject(ctx, r.owner, id, taskd.ProjectInput{Options: taskd.OptionsInput{
 				TimeRequire: &o.TimeRequire, TimeToday: &o.TimeToday, TimerOnly: &o.TimerOnly}}); err != nil {
 				return err
 			}
 		}
 		if status := p.Status; status != "" && status != taskd.ProjectActive {
-			if _, err := r.dst.Work.Projects.SetStatus(ctx, r.owner, id, status); err != nil && !isConflict(err) {
+			if _, err := r.dst.Store.SetProjectStatus(ctx, r.owner, id, status); err != nil && !isConflict(err) {
 				r.skip(FamilyProjects, p.ID, "status %s of %q: %v", status, p.Name, err)
 			}
 		}

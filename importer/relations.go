@@ -6,7 +6,6 @@ import (
 
 	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/importer/source"
-	"github.com/taskd/taskd/store"
 )
 
 // relationGone is the fingerprint of a relation removed here because the
@@ -70,7 +69,7 @@ func (r *run) relations(ctx context.Context, c *Count) error {
 	return nil
 }
 
-func (r *run) relation(ctx context.Context, c *Count, k string, x sourceRelation, done map[string]store.ImportMapping) error {
+func (r *run) relation(ctx context.Context, c *Count, k string, x sourceRelation, done map[string]taskd.ImportMapping) error {
 	c.Read++
 	from, okFrom := r.tasks[x.from]
 	to, okTo := r.tasks[x.to]
@@ -81,14 +80,14 @@ func (r *run) relation(ctx context.Context, c *Count, k string, x sourceRelation
 	rel := taskd.Relation{From: from, To: to, Type: x.typ}
 	_, err := r.sync(ctx, c, done, object{family: FamilyRelations, kind: "relation", id: k,
 		what: "the dependency of task " + x.to + " on task " + x.from, fingerprint: x.typ,
-		create: func(ctx context.Context) (int64, error) {
-			return to, r.dst.Work.Tasks.AddRelation(ctx, r.owner, rel)
+		create: func(ctx context.Context, rec *taskd.ImportRecord) (int64, error) {
+			return to, r.dst.Store.AddImportedRelation(ctx, r.owner, rel, *rec)
 		},
 		update: func(ctx context.Context, _ int64) error {
-			if err := r.dst.Work.Tasks.DeleteRelation(ctx, r.owner, from, to); err != nil && !taskd.IsNotFound(err) {
+			if err := r.dst.Store.DeleteRelation(ctx, r.owner, from, to); err != nil && !taskd.IsNotFound(err) {
 				return err
 			}
-			return r.dst.Work.Tasks.AddRelation(ctx, r.owner, rel)
+			return r.dst.Store.AddRelation(ctx, r.owner, rel)
 		},
 	})
 	return err
@@ -96,7 +95,7 @@ func (r *run) relation(ctx context.Context, c *Count, k string, x sourceRelation
 
 // unrelate removes a relation the source no longer has, when both of its
 // tasks are still mapped; one removed here already is no error.
-func (r *run) unrelate(ctx context.Context, c *Count, k string, m store.ImportMapping) error {
+func (r *run) unrelate(ctx context.Context, c *Count, k string, m taskd.ImportMapping) error {
 	fromID, toID, _ := strings.Cut(k, ">")
 	from, okFrom := r.tasks[fromID]
 	to, okTo := r.tasks[toID]
@@ -107,9 +106,9 @@ func (r *run) unrelate(ctx context.Context, c *Count, k string, m store.ImportMa
 	if r.opts.DryRun {
 		return nil
 	}
-	if err := r.dst.Work.Tasks.DeleteRelation(ctx, r.owner, from, to); err != nil && !taskd.IsNotFound(err) {
+	if err := r.dst.Store.DeleteRelation(ctx, r.owner, from, to); err != nil && !taskd.IsNotFound(err) {
 		r.skip(FamilyRelations, k, "removing the dependency of task %s on task %s: %v", toID, fromID, err)
 		return nil
 	}
-	return r.dst.Store.SetImportMapping(ctx, r.key("relation", k), store.ImportMapping{LocalID: m.LocalID, Fingerprint: relationGone})
+	return r.dst.Store.SetImportMapping(ctx, r.key("relation", k), taskd.ImportMapping{LocalID: m.LocalID, Fingerprint: relationGone})
 }

@@ -4,7 +4,7 @@ import (
 	"context"
 	"time"
 
-	"github.com/taskd/taskd/store"
+	"github.com/taskd/taskd"
 )
 
 // object is one source object to make or bring up to date by its mapping.
@@ -18,15 +18,15 @@ type object struct {
 	// added is the source's creation date, kept as the object's own; zero
 	// when the source gives none.
 	added time.Time
-	// create makes the object; ctx carries its mapping, written in the
-	// object's own transaction (store.WithImportMapping).
-	create func(ctx context.Context) (int64, error)
+	// create makes the object with rec, its record (mapping, date and
+	// waits), written in the object's own transaction.
+	create func(ctx context.Context, rec *taskd.ImportRecord) (int64, error)
 	// update brings the mapped object to what the source has.
 	update func(ctx context.Context, local int64) error
 	// waits are the roles on the object that wait for invited people:
-	// kept with its creation (store.WithImportWaiting), or after its
+	// kept with its creation (its record's), or after its
 	// update, and given to them when they accept.
-	waits []store.Waiting
+	waits []taskd.WaitingRole
 	// current, when set, says whether the mapped object is still as the
 	// run wrote it beyond its fingerprint (a task's completion); false
 	// updates it although the fingerprint is the same.
@@ -37,23 +37,19 @@ type object struct {
 	stored func(mapped string) string
 	// replace, when set in place of update, makes the object anew in
 	// place of the mapped one (a file: its content is not changed, but
-	// replaced); ctx carries the mapping, written with the new object as
-	// create writes it. It returns the new local id.
-	replace func(ctx context.Context, local int64) (int64, error)
+	// replaced), with its record as create. It returns the new local id.
+	replace func(ctx context.Context, local int64, rec *taskd.ImportRecord) (int64, error)
 }
 
 // sync makes o when it is not mapped, or updates it when what the source
 // has changed since the last run, counting which into c. A refusal of the
 // destination is reported and skipped; only the mapping's store failing
 // stops the run. It returns the local id, 0 when o was not made.
-func (r *run) sync(ctx context.Context, c *Count, done map[string]store.ImportMapping, o object) (int64, error) {
+func (r *run) sync(ctx context.Context, c *Count, done map[string]taskd.ImportMapping, o object) (int64, error) {
 	defer r.during(c)
 	m, mapped := done[o.id]
 	if !mapped {
-		id, err := r.created(c, func() (int64, error) {
-			ctx := store.WithImportMapping(ctx, r.key(o.kind, o.id), o.fingerprint, o.added)
-			return o.create(store.WithImportWaiting(ctx, o.waits))
-		})
+		id, err := r.created(c, func() (int64, error) { return o.create(ctx, r.record(o)) })
 		if err != nil {
 			c.Created-- // counted as made by created: it was not
 			r.skip(o.family, o.id, "%s: %v", o.what, err)
@@ -74,8 +70,7 @@ func (r *run) sync(ctx context.Context, c *Count, done map[string]store.ImportMa
 		return m.LocalID, nil
 	}
 	if o.replace != nil {
-		ctx := store.WithImportMapping(ctx, r.key(o.kind, o.id), o.fingerprint, o.added)
-		id, err := o.replace(store.WithImportWaiting(ctx, o.waits), m.LocalID)
+		id, err := o.replace(ctx, m.LocalID, r.record(o))
 		if err != nil {
 			r.skip(o.family, o.id, "%s: %v", o.what, err)
 			return m.LocalID, nil
@@ -94,5 +89,11 @@ func (r *run) sync(ctx context.Context, c *Count, done map[string]store.ImportMa
 			return m.LocalID, nil
 		}
 	}
-	return m.LocalID, r.dst.Store.SetImportMapping(ctx, r.key(o.kind, o.id), store.ImportMapping{LocalID: m.LocalID, Fingerprint: o.fingerprint})
+	return m.LocalID, r.dst.Store.SetImportMapping(ctx, r.key(o.kind, o.id), taskd.ImportMapping{LocalID: m.LocalID, Fingerprint: o.fingerprint})
+}
+
+// record is what the creation of o records with it: its mapping, the
+// source's date and what waits on it for invited people.
+func (r *run) record(o object) *taskd.ImportRecord {
+	return &taskd.ImportRecord{Key: r.key(o.kind, o.id), Fingerprint: o.fingerprint, Added: o.added, Waiting: o.waits}
 }

@@ -4,8 +4,8 @@ import (
 	"context"
 	"strconv"
 
+	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/importer/source"
-	"github.com/taskd/taskd/store"
 )
 
 // tags brings over the tag groups and tags of tasks and of projects, in
@@ -71,7 +71,7 @@ func (r *run) tagsOf(ctx context.Context, c *Count, kind source.TagKind) error {
 		if access == "" {
 			access = "public"
 		}
-		made, err := r.dst.Work.Tags.AddGroups(ctx, by, k, typ, access, []string{g.Title})
+		made, err := r.dst.Store.AddTagGroups(ctx, by, k, typ, access, []string{g.Title})
 		if err != nil {
 			r.skip(FamilyTags, g.ID, "tag group %q: %v", g.Title, err)
 			continue
@@ -81,7 +81,7 @@ func (r *run) tagsOf(ctx context.Context, c *Count, kind source.TagKind) error {
 	byGroup := map[string][]string{} // group title → local tag ids in order
 	var groupTitles []string
 	for _, t := range tags {
-		made, err := r.dst.Work.Tags.Add(ctx, by, k, t.Group.Title, []string{t.Title})
+		made, err := r.dst.Store.AddTags(ctx, by, k, t.Group.Title, []string{t.Title})
 		if err != nil {
 			r.skip(FamilyTags, t.ID, "tag %q: %v", t.Title, err)
 			continue
@@ -93,7 +93,7 @@ func (r *run) tagsOf(ctx context.Context, c *Count, kind source.TagKind) error {
 		} else {
 			c.Created++
 		}
-		if err := r.dst.Store.SetImportMapping(ctx, r.key(k+"_tag", t.ID), store.ImportMapping{LocalID: made[0].ID, Fingerprint: t.Title}); err != nil {
+		if err := r.dst.Store.SetImportMapping(ctx, r.key(k+"_tag", t.ID), taskd.ImportMapping{LocalID: made[0].ID, Fingerprint: t.Title}); err != nil {
 			return err
 		}
 		if _, ok := byGroup[t.Group.Title]; !ok {
@@ -108,16 +108,16 @@ func (r *run) tagsOf(ctx context.Context, c *Count, kind source.TagKind) error {
 		c.Created += len(groups)
 	}
 	if len(groupOrder) > 0 {
-		if _, err := r.dst.Work.Tags.SortGroups(ctx, by, k, groupOrder); err != nil {
+		if _, err := r.dst.Store.SortTagGroups(ctx, by, k, groupOrder); err != nil {
 			r.skip(FamilyTags, "", "the order of the %s tag groups: %v", k, err)
 		}
 	}
 	for _, g := range groupTitles {
-		if _, err := r.dst.Work.Tags.Sort(ctx, by, k, g, byGroup[g]); err != nil {
+		if _, err := r.dst.Store.SortTags(ctx, by, k, g, byGroup[g]); err != nil {
 			r.skip(FamilyTags, "", "the order of the tags of %q: %v", g, err)
 		}
 	}
-	return r.dst.Store.SetImportMapping(ctx, r.key(k+"_tag", "*"), store.ImportMapping{Fingerprint: fp})
+	return r.dst.Store.SetImportMapping(ctx, r.key(k+"_tag", "*"), taskd.ImportMapping{Fingerprint: fp})
 }
 
 // localTags are the local ids of an object's source tags of a kind; a tag

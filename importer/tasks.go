@@ -6,7 +6,6 @@ import (
 
 	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/importer/source"
-	"github.com/taskd/taskd/store"
 )
 
 // taskWrite is what is written of a source task; its fingerprint decides
@@ -123,14 +122,14 @@ func (r *run) completions(ctx context.Context, order []*source.Task) error {
 		if err != nil || local.Status == taskd.StatusDone {
 			continue
 		}
-		if _, err := r.dst.Work.Tasks.SetDone(ctx, r.actor(t.Author), id, true); err != nil && !isConflict(err) {
+		if _, err := r.dst.Store.CompleteTask(ctx, r.actor(t.Author), id); err != nil && !isConflict(err) {
 			r.skip(FamilyTasks, t.ID, "completing %q: %v", t.Name, err)
 		}
 	}
 	return nil
 }
 
-func (r *run) task(ctx context.Context, c *Count, projectID int64, t *source.Task, done, hidden map[string]store.ImportMapping) error {
+func (r *run) task(ctx context.Context, c *Count, projectID int64, t *source.Task, done, hidden map[string]taskd.ImportMapping) error {
 	c.Read++
 	parent := int64(0)
 	if t.ParentID != "" {
@@ -145,7 +144,7 @@ func (r *run) task(ctx context.Context, c *Count, projectID int64, t *source.Tas
 	_, mapped := done[t.ID]
 	o := dated{family: FamilyTasks, id: t.ID, what: what, mapped: mapped}
 	w, in, subs, waits := r.taskInput(t, o)
-	by, _, authorWaits := r.author(t.Author, store.WaitTaskAuthor)
+	by, _, authorWaits := r.author(t.Author, taskd.WaitTaskAuthor)
 	var viewers []string
 	if t.HiddenKnown {
 		r.hiddenShown = true
@@ -159,20 +158,20 @@ func (r *run) task(ctx context.Context, c *Count, projectID int64, t *source.Tas
 	}
 	id, err := r.sync(ctx, c, done, object{family: FamilyTasks, kind: "task", id: t.ID, what: what,
 		fingerprint: fingerprint(w), added: r.added(o, t.Added), waits: append(waits, authorWaits...),
-		create: func(ctx context.Context) (int64, error) {
+		create: func(ctx context.Context, rec *taskd.ImportRecord) (int64, error) {
 			in := in
-			in.Subscribe, in.Hidden = subs, viewers
+			in.Subscribe, in.Hidden, in.Import = subs, viewers, rec
 			if parent != 0 {
 				// A subtask is added under an open task only: a parent done
 				// here is reopened, and completed again at the end of the
 				// project (completions).
 				if pt, err := r.dst.Store.Task(ctx, r.owner.Viewer(), parent); err == nil && pt.Status == taskd.StatusDone {
-					if _, err := r.dst.Work.Tasks.SetDone(ctx, r.owner, parent, false); err != nil {
+					if _, err := r.dst.Store.ReopenTask(ctx, r.owner, parent); err != nil {
 						return 0, err
 					}
 				}
 			}
-			made, err := r.dst.Work.Tasks.Create(ctx, by, projectID, parent, in)
+			made, err := r.dst.Store.CreateTask(ctx, by, projectID, parent, in)
 			return made.ID, err
 		},
 		update: func(ctx context.Context, local int64) error { return r.updateTask(ctx, local, w, in, subs) },
@@ -201,15 +200,15 @@ func (r *run) updateTask(ctx context.Context, id int64, w taskWrite, in taskd.Ta
 		return err
 	}
 	if local.Status == taskd.StatusDone && !w.Done {
-		if _, err := r.dst.Work.Tasks.SetDone(ctx, r.owner, id, false); err != nil {
+		if _, err := r.dst.Store.ReopenTask(ctx, r.owner, id); err != nil {
 			return err
 		}
 	}
-	if _, err := r.dst.Work.Tasks.Update(ctx, r.owner, id, in); err != nil {
+	if _, err := r.dst.Store.UpdateTask(ctx, r.owner, id, in); err != nil {
 		return err
 	}
 	for _, e := range subs {
-		if err := r.dst.Work.Tasks.Subscribe(ctx, r.owner, id, e, true); err != nil && !isConflict(err) {
+		if err := r.dst.Store.Subscribe(ctx, r.owner, id, e, true); err != nil && !isConflict(err) {
 			return err
 		}
 	}
@@ -220,7 +219,7 @@ func (r *run) updateTask(ctx context.Context, id int64, w taskWrite, in taskd.Ta
 // people as members), the input that writes it now, its subscribers who
 // are members, and what waits on it for invited people. o names t for
 // the rule of its dates (run.date).
-func (r *run) taskInput(t *source.Task, o dated) (w taskWrite, in taskd.TaskInput, subs []string, waits []store.Waiting) {
+func (r *run) taskInput(t *source.Task, o dated) (w taskWrite, in taskd.TaskInput, subs []string, waits []taskd.WaitingRole) {
 	w = taskWrite{Name: t.Name, Text: t.Text, Priority: t.Priority, MaxMinutes: t.MaxMinutes, MaxCents: t.MaxCents,
 		Done: t.Status == "done", Assignee: "NOONE"}
 	assignee := "NOONE"
@@ -234,7 +233,7 @@ func (r *run) taskInput(t *source.Task, o dated) (w taskWrite, in taskd.TaskInpu
 			r.skip(FamilyTasks, t.ID, "the assignee of %q, %s, is not a member: left unassigned", t.Name, t.Assignee.Email)
 		case waiting:
 			w.Assignee = e
-			waits = append(waits, store.Waiting{Email: e, Role: store.WaitTaskAssignee})
+			waits = append(waits, taskd.WaitingRole{Email: e, Role: taskd.WaitTaskAssignee})
 			r.skip(FamilyTasks, t.ID, "the assignee of %q, %s, is invited: assigned when they accept", t.Name, e)
 		default:
 			w.Assignee, assignee = e, e
@@ -250,7 +249,7 @@ func (r *run) taskInput(t *source.Task, o dated) (w taskWrite, in taskd.TaskInpu
 		}
 		w.Subscribers = append(w.Subscribers, e)
 		if waiting {
-			waits = append(waits, store.Waiting{Email: e, Role: store.WaitTaskSubscriber})
+			waits = append(waits, taskd.WaitingRole{Email: e, Role: taskd.WaitTaskSubscriber})
 		} else {
 			subs = append(subs, e)
 		}

@@ -11,11 +11,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/taskd/taskd/api"
 	"github.com/taskd/taskd/internal/testdb"
 	"github.com/taskd/taskd/internal/testsite"
 	"github.com/taskd/taskd/server"
 	"github.com/taskd/taskd/store/storetest"
+	"github.com/taskd/taskd/wire"
 )
 
 // limitedSite is a whole taskd on loopback whose clock the test moves, with
@@ -48,7 +48,7 @@ func TestRetryAfterOverHTTP(t *testing.T) {
 	}{
 		{"account API per account", server.Limits{APIAccount: 3}, func(t *testing.T, s *limitedSite) *http.Response {
 			q := "action=get_projects"
-			return get(t, s.base+"/a/"+s.slug+"/api/admin/v2/?"+q+"&hash="+api.Hash(q, s.key))
+			return get(t, s.base+"/a/"+s.slug+"/api/admin/v2/?"+q+"&hash="+wire.Hash(q, s.key))
 		}},
 		{"token endpoint per address", server.Limits{TokenAddress: 3}, func(t *testing.T, s *limitedSite) *http.Response {
 			return post(t, http.DefaultClient, s.base+"/oauth2/token", url.Values{"grant_type": {"client_credentials"}})

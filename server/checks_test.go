@@ -16,13 +16,13 @@ import (
 	"time"
 
 	"github.com/taskd/taskd"
-	"github.com/taskd/taskd/api"
 	"github.com/taskd/taskd/internal/testaccount"
 	"github.com/taskd/taskd/internal/testdb"
 	"github.com/taskd/taskd/internal/testsite"
 	"github.com/taskd/taskd/internal/upload"
 	"github.com/taskd/taskd/people"
 	"github.com/taskd/taskd/server"
+	"github.com/taskd/taskd/wire"
 )
 
 // TestPasswordChecksAreThrottled: the current-password checks of the
@@ -178,7 +178,7 @@ func TestSlowUploadsAreBounded(t *testing.T) {
 		server.Limits{Uploads: upload.Limits{PerPerson: 2, PerAccount: 3, MinRate: 1 << 10, Grace: 3 * time.Second, Idle: 3 * time.Second}})
 	addr := strings.TrimPrefix(s.Base, "http://")
 	q := "action=upload_files"
-	apiPath := "/a/" + s.Slug + "/api/admin/v2/?" + q + "&hash=" + api.Hash(q, s.Key) // the key acts as the owner
+	apiPath := "/a/" + s.Slug + "/api/admin/v2/?" + q + "&hash=" + wire.Hash(q, s.Key) // the key acts as the owner
 	apiUpload := func() *trickle {
 		return startTrickle(t, addr, "POST "+apiPath+" HTTP/1.1\r\nHost: taskd\r\nContent-Type: multipart/form-data; boundary=B\r\n"+
 			"Content-Length: 1000000\r\n\r\n--B\r\nContent-Disposition: form-data; name=\"files[]\"; filename=\"slow.txt\"\r\n\r\nhello")

@@ -14,7 +14,6 @@ import (
 	"github.com/taskd/taskd/people"
 	"github.com/taskd/taskd/ratelimit"
 	"github.com/taskd/taskd/web"
-	"github.com/taskd/taskd/work"
 )
 
 // limiter returns a shared limiter of n requests a minute, or nil for 0.
@@ -50,11 +49,11 @@ func routes(ctx context.Context, c Config, batch *ratelimit.Batch) (http.Handler
 	if limits == (taskd.FileLimits{}) {
 		limits = taskd.DefaultFileLimits
 	}
-	changes := work.New(c.Store, limits) // one use-case layer: the API and the pages make the same changes
-	pageCfg := web.Config{Reads: c.Store, Accounts: c.Store, Directory: c.Store, Invitations: c.Store, Sessions: c.Store,
+	pageCfg := web.Config{Projects: c.Store, Tasks: c.Store, Comments: c.Store, Costs: c.Store, Tags: c.Store, Fields: c.Store,
+		Files: c.Store, Teams: c.Store, Relations: c.Store, Accounts: c.Store, Directory: c.Store, Invitations: c.Store, Sessions: c.Store,
 		Apps: c.Store, Webhooks: c.Store, Counts: c.Store, OAuth: auth, Sealer: c.Sealer, Log: c.Log, Now: c.Now,
 		AccountURL: acctURL, Secure: c.secure(), TrustProxy: c.TrustProxy, People: folks, ShowMail: c.ShowMail, Outbox: c.Mail,
-		FileLimits: limits, Uploads: uploads, Work: changes, Calendar: c.Store, Live: c.Store,
+		FileLimits: limits, Uploads: uploads, Calendar: c.Store, Live: c.Store,
 		LiveStreams: admit.New(c.Limits.liveStreams())}
 	if c.Hooks != nil { // a nil *webhook.Service would make a non-nil interface
 		pageCfg.Hooks = c.Hooks
@@ -63,7 +62,7 @@ func routes(ctx context.Context, c Config, batch *ratelimit.Batch) (http.Handler
 	if err != nil {
 		return nil, err
 	}
-	accounts := api.Config{Store: c.Store, Directory: c.Store, Sealer: c.Sealer, Log: c.Log, Now: c.Now, Tokens: auth, People: folks, FileLimits: limits, Work: changes, Limits: api.Limits{
+	accounts := api.Config{Store: c.Store, Directory: c.Store, Sealer: c.Sealer, Log: c.Log, Now: c.Now, Tokens: auth, People: folks, FileLimits: limits, Limits: api.Limits{
 		PerAddress: c.limiter("api-address:", c.Limits.APIAddress, batch),
 		PerAccount: c.limiter("api-account:", c.Limits.APIAccount, batch), TrustProxy: c.TrustProxy, Uploads: uploads}}
 	if c.Hooks != nil { // a nil *webhook.Service would make a non-nil interface

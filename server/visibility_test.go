@@ -15,8 +15,8 @@ import (
 	"time"
 
 	"github.com/taskd/taskd"
-	"github.com/taskd/taskd/api"
 	"github.com/taskd/taskd/internal/testsite"
+	"github.com/taskd/taskd/wire"
 )
 
 // The visibility matrix (issue 31, DESIGN §10): every read path, for every
@@ -253,7 +253,7 @@ func TestEveryReadAnswersByOneRule(t *testing.T) {
 			t.Run(v.name, func(t *testing.T) {
 				read := func(q string) shows {
 					if v.key {
-						req, _ := http.NewRequest("GET", s.AccountURL()+"/api/admin/v2/?"+q+"&hash="+api.Hash(q, s.Key), nil)
+						req, _ := http.NewRequest("GET", s.AccountURL()+"/api/admin/v2/?"+q+"&hash="+wire.Hash(q, s.Key), nil)
 						return fetch(t, req)
 					}
 					req, _ := http.NewRequest("GET", s.AccountURL()+"/api/oauth2?"+q, nil)

@@ -73,7 +73,7 @@ func (db *DB) CreateComment(ctx context.Context, by taskd.Actor, taskID int64, t
 // transaction.
 func (db *DB) PostComment(ctx context.Context, by taskd.Actor, taskID int64, in taskd.CommentInput) (taskd.Comment, error) {
 	text, visibleTo := in.Text, in.VisibleTo
-	c := taskd.Comment{AccountID: by.AccountID, TaskID: taskID, Text: text, Author: by.Person, DateAdded: db.importedAdded(ctx, by, importComment)}
+	c := taskd.Comment{AccountID: by.AccountID, TaskID: taskID, Text: text, Author: by.Person, DateAdded: db.importedAdded(in.Import, by, taskd.ImportComment)}
 	err := db.change(ctx, by, "create comment", func(tx querier) error {
 		t, err := db.task(ctx, tx, by.Viewer(), taskID, true)
 		if err != nil {
@@ -94,7 +94,7 @@ func (db *DB) PostComment(ctx context.Context, by taskd.Actor, taskID int64, in 
 		if err := db.notify(ctx, tx, by, t, taskd.NoticeCommented(by, c.Text), visibleTo); err != nil {
 			return err
 		}
-		if err := db.writeImported(ctx, tx, by, importComment, c.ID); err != nil {
+		if err := db.writeImported(ctx, tx, by, taskd.ImportComment, c.ID, in.Import); err != nil {
 			return err
 		}
 		return db.emitComment(ctx, tx, by, taskd.ActionPost, c, nil, wire.CommentFields(c))

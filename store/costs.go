@@ -201,7 +201,7 @@ func (db *DB) AddCost(ctx context.Context, by taskd.Actor, taskID int64, in task
 		if err := db.insertCost(ctx, tx, &c); err != nil {
 			return err
 		}
-		return db.writeImported(ctx, tx, by, importCost, c.ID)
+		return db.writeImported(ctx, tx, by, taskd.ImportCost, c.ID, in.Import)
 	})
 	return c, err
 }

@@ -134,13 +134,24 @@ func (db *DB) dropFile(ctx context.Context, id int64) error {
 }
 
 // AttachFiles attaches by's unattached uploads to a project, task or
-// comment of the account. Attaching one file with an import's mapping of
-// family "file" (WithImportMapping) writes the mapping, and keeps the
-// source's creation date as the file's, in the attach's transaction: an
-// upload is unseen until it is attached, so an import killed at any
-// point leaves either an attached, mapped file or an unseen upload the
-// sweep removes.
+// comment of the account.
 func (db *DB) AttachFiles(ctx context.Context, by taskd.Actor, ids []int64, owner string, ownerID int64) error {
+	return db.attachFiles(ctx, by, ids, owner, ownerID, nil)
+}
+
+// AttachImportedFile attaches one of by's unattached uploads as
+// AttachFiles does, with an import's record (taskd.ImportStore): the
+// mapping, and the source's creation date as the file's, are written in
+// the attach's transaction. An upload is unseen until it is attached, so
+// an import killed at any point leaves either an attached, mapped file
+// or an unseen upload the sweep removes.
+func (db *DB) AttachImportedFile(ctx context.Context, by taskd.Actor, id int64, owner string, ownerID int64, rec taskd.ImportRecord) error {
+	return db.attachFiles(ctx, by, []int64{id}, owner, ownerID, &rec)
+}
+
+// attachFiles attaches uploads, and keeps the record of an import's file
+// (rec, given with one upload only).
+func (db *DB) attachFiles(ctx context.Context, by taskd.Actor, ids []int64, owner string, ownerID int64, rec *taskd.ImportRecord) error {
 	if err := taskd.Authorize(by, taskd.PermWork); err != nil {
 		return err
 	}
@@ -152,10 +163,10 @@ func (db *DB) AttachFiles(ctx context.Context, by taskd.Actor, ids []int64, owne
 		if err := db.attach(ctx, tx, by, ids, owner, ownerID, project, task); err != nil {
 			return err
 		}
-		if len(ids) != 1 {
+		if rec == nil {
 			return nil
 		}
-		return db.attachImported(ctx, tx, by, ids[0])
+		return db.attachImported(ctx, tx, by, ids[0], rec)
 	})
 }
 
@@ -163,17 +174,17 @@ func (db *DB) AttachFiles(ctx context.Context, by taskd.Actor, ids []int64, owne
 // creation date and the file's mapping. The date is set at the attach,
 // not the upload: an unattached upload dated long ago would be the
 // sweep's (DeleteUnattachedFiles) before the import attaches it.
-func (db *DB) attachImported(ctx context.Context, tx querier, by taskd.Actor, id int64) error {
-	w, ok := importOf(ctx, by, importFile)
+func (db *DB) attachImported(ctx context.Context, tx querier, by taskd.Actor, id int64, rec *taskd.ImportRecord) error {
+	r, ok := importOf(rec, by, taskd.ImportFile)
 	if !ok {
 		return nil
 	}
-	if !w.added.IsZero() {
-		if _, err := tx.ExecContext(ctx, db.d.q(`UPDATE files SET created_at = ? WHERE id = ?`), ms(w.added.UTC()), id); err != nil {
+	if !r.Added.IsZero() {
+		if _, err := tx.ExecContext(ctx, db.d.q(`UPDATE files SET created_at = ? WHERE id = ?`), ms(r.Added.UTC()), id); err != nil {
 			return fmt.Errorf("the imported file's date: %w", err)
 		}
 	}
-	return db.writeImported(ctx, tx, by, importFile, id)
+	return db.writeImported(ctx, tx, by, taskd.ImportFile, id, rec)
 }
 
 // attach attaches by's unattached uploads to an object of its project and

@@ -132,15 +132,15 @@ func reuseIDs(t *testing.T, db *store.DB, d testdb.DB, clock *atomic.Int64) reus
 	f.project = must(db.CreateProject(ctx, owner, taskd.ProjectInput{Name: new("Plans")}))(t).ID
 	must(db.SetProjectMembers(ctx, owner, f.project, []string{gus}, true))(t)
 	f.open = must(db.CreateTask(ctx, owner, f.project, 0, taskd.TaskInput{Name: new("open")}))(t).ID
-	task := func(ctx context.Context, by taskd.Actor, name string, hidden []string) int64 {
+	task := func(rec *taskd.ImportRecord, by taskd.Actor, name string, hidden []string) int64 {
 		t.Helper()
-		return must(db.CreateTask(ctx, by, f.project, 0, taskd.TaskInput{Name: new(name), Hidden: hidden}))(t).ID
+		return must(db.CreateTask(ctx, by, f.project, 0, taskd.TaskInput{Name: new(name), Hidden: hidden, Import: rec}))(t).ID
 	}
 	imported := func(n string, added time.Time) int64 {
 		t.Helper()
 		by := owner
 		by.Imported = true
-		return task(store.WithImportMapping(ctx, mapKey(acct.ID, "task", n), "fp", added), by, "imported "+n, nil)
+		return task(record(mapKey(acct.ID, "task", n), "fp", added), by, "imported "+n, nil)
 	}
 	reuse := func(what string, deleted, took int64) {
 		t.Helper()
@@ -148,7 +148,7 @@ func reuseIDs(t *testing.T, db *store.DB, d testdb.DB, clock *atomic.Int64) reus
 			t.Fatalf("%s: the new object got id %d, not the deleted one's %d: SQLite reuses ids no more, the test shows nothing", what, took, deleted)
 		}
 	}
-	f.listed = task(ctx, owner, "listed", hide)
+	f.listed = task(nil, owner, "listed", hide)
 	must(db.PostComment(ctx, owner, f.listed, taskd.CommentInput{Text: "listed", VisibleTo: hide}))(t)
 	watch := func(into map[int64]bool, fn func()) {
 		t.Helper()
@@ -165,7 +165,7 @@ func reuseIDs(t *testing.T, db *store.DB, d testdb.DB, clock *atomic.Int64) reus
 	// before its events, and has none.
 	var s1 int64
 	watch(f.secret, func() {
-		s1 = task(ctx, owner, "SECRET deleted", hide)
+		s1 = task(nil, owner, "SECRET deleted", hide)
 		must(0, db.DeleteTask(ctx, owner, s1))(t)
 	})
 	reuse("a task imported after DeleteTask", s1, imported("1", time.UnixMilli(clock.Load()).Add(-time.Hour)))
@@ -173,14 +173,14 @@ func reuseIDs(t *testing.T, db *store.DB, d testdb.DB, clock *atomic.Int64) reus
 	// millisecond; its relation's event names it as the related task.
 	var s2 int64
 	watch(f.secret, func() {
-		s2 = task(ctx, owner, "SECRET related", hide)
+		s2 = task(nil, owner, "SECRET related", hide)
 		must(0, db.AddRelation(ctx, owner, taskd.Relation{From: s2, To: f.open, Type: "finish-to-start"}))(t)
 	})
 	deleteByHand(t, d, "tasks", s2)
-	reuse("a task made after one deleted by hand", s2, task(ctx, owner, "made", nil))
+	reuse("a task made after one deleted by hand", s2, task(nil, owner, "made", nil))
 	// Found by created_at: the task imported in its place is dated after.
 	var s3 int64
-	watch(f.secret, func() { s3 = task(ctx, owner, "SECRET dated", hide) })
+	watch(f.secret, func() { s3 = task(nil, owner, "SECRET dated", hide) })
 	deleteByHand(t, d, "tasks", s3)
 	clock.Add(1000)
 	reuse("a task imported after one deleted by hand", s3, imported("3", time.UnixMilli(clock.Load())))
@@ -204,7 +204,7 @@ func reuseIDs(t *testing.T, db *store.DB, d testdb.DB, clock *atomic.Int64) reus
 	must(db.SetProjectMembers(ctx, owner, newer, []string{gus}, true))(t)
 
 	// The newest of each deleted: their ids are in their events only.
-	f.newest = map[string]int64{"tasks": task(ctx, owner, "newest", nil),
+	f.newest = map[string]int64{"tasks": task(nil, owner, "newest", nil),
 		"comments": must(db.CreateComment(ctx, owner, f.open, "newest"))(t).ID,
 		"projects": must(db.CreateProject(ctx, owner, taskd.ProjectInput{Name: new("Newest")}))(t).ID}
 	must(0, db.DeleteTask(ctx, owner, f.newest["tasks"]))(t)

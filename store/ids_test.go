@@ -3,6 +3,7 @@ package store_test
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -158,3 +159,5 @@ func liveIDs(evs []taskd.LiveEvent) []int64 {
 	}
 	return out
 }
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }

@@ -8,15 +8,14 @@ import (
 
 	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/internal/testdb"
-	"github.com/taskd/taskd/store"
 	"github.com/taskd/taskd/store/storetest"
 )
 
-// TestImportFileMapping: an import's file is mapped by its attach, in the
-// attach's transaction, and keeps the source's date from then; its upload
-// alone writes nothing, nor does an attach that fails, one by an actor
-// not marked Imported, or one carrying another family's mapping (issue
-// 36).
+// TestImportFileMapping: an import's file is mapped by its attach
+// (AttachImportedFile), in the attach's transaction, and keeps the
+// source's date from then; its upload alone writes nothing, nor does an
+// attach that fails, one by an actor not marked Imported, or one carrying
+// another family's record (issue 36).
 func TestImportFileMapping(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, d testdb.DB) {
 		ctx := context.Background()
@@ -29,11 +28,11 @@ func TestImportFileMapping(t *testing.T) {
 		}
 		imported := owner
 		imported.Imported = true
-		key := func(id string) store.ImportKey {
-			return store.ImportKey{AccountID: acct.ID, Source: "https://src.example/a/x", Family: "file", SourceID: id}
+		key := func(id string) taskd.ImportKey {
+			return taskd.ImportKey{AccountID: acct.ID, Source: "https://src.example/a/x", Family: "file", SourceID: id}
 		}
 		added := time.Date(2024, 5, 6, 7, 8, 0, 0, time.UTC)
-		upload := func(ctx context.Context, by taskd.Actor) taskd.File {
+		upload := func(by taskd.Actor) taskd.File {
 			t.Helper()
 			f, err := db.CreateFile(ctx, by, "plan.txt", "text/plain", strings.NewReader("the plan"), taskd.DefaultFileLimits)
 			if err != nil {
@@ -41,7 +40,7 @@ func TestImportFileMapping(t *testing.T) {
 			}
 			return f
 		}
-		mapped := func() map[string]store.ImportMapping {
+		mapped := func() map[string]taskd.ImportMapping {
 			t.Helper()
 			m, err := db.ImportMappings(ctx, acct.ID, "https://src.example/a/x", "file")
 			if err != nil {
@@ -50,22 +49,22 @@ func TestImportFileMapping(t *testing.T) {
 			return m
 		}
 
-		withMap := store.WithImportMapping(ctx, key("1"), "fp1", added)
-		f := upload(withMap, imported)
+		rec := taskd.ImportRecord{Key: key("1"), Fingerprint: "fp1", Added: added}
+		f := upload(imported)
 		if m := mapped(); len(m) != 0 {
 			t.Fatalf("an upload alone is mapped: %v", m)
 		}
 		// An attach that fails (no such owner) maps nothing.
-		if err := db.AttachFiles(withMap, imported, []int64{f.ID}, taskd.OwnerProject, p.ID+1000); err == nil {
+		if err := db.AttachImportedFile(ctx, imported, f.ID, taskd.OwnerProject, p.ID+1000, rec); err == nil {
 			t.Fatal("attached to a project that is not there")
 		}
 		if m := mapped(); len(m) != 0 {
 			t.Fatalf("a failed attach is mapped: %v", m)
 		}
-		if err := db.AttachFiles(withMap, imported, []int64{f.ID}, taskd.OwnerProject, p.ID); err != nil {
+		if err := db.AttachImportedFile(ctx, imported, f.ID, taskd.OwnerProject, p.ID, rec); err != nil {
 			t.Fatal(err)
 		}
-		if m := mapped(); len(m) != 1 || m["1"] != (store.ImportMapping{LocalID: f.ID, Fingerprint: "fp1"}) {
+		if m := mapped(); len(m) != 1 || m["1"] != (taskd.ImportMapping{LocalID: f.ID, Fingerprint: "fp1"}) {
 			t.Fatalf("the attach's mapping: %v", m)
 		}
 		got, err := db.File(ctx, owner.Viewer(), f.ID)
@@ -73,17 +72,18 @@ func TestImportFileMapping(t *testing.T) {
 			t.Fatalf("the imported file %+v %v: want it attached, added %v", got, err, added)
 		}
 
-		// Not marked Imported, or under a task's mapping: no mapping, and
+		// Not marked Imported, or with a task's record: no mapping, and
 		// the file's date is its upload's.
 		for i, c := range []struct {
 			by  taskd.Actor
-			ctx context.Context
+			rec taskd.ImportRecord
 		}{
-			{owner, store.WithImportMapping(ctx, key("2"), "fp2", added)},
-			{imported, store.WithImportMapping(ctx, store.ImportKey{AccountID: acct.ID, Source: "https://src.example/a/x", Family: "task", SourceID: "2"}, "fp2", added)},
+			{owner, taskd.ImportRecord{Key: key("2"), Fingerprint: "fp2", Added: added}},
+			{imported, taskd.ImportRecord{Key: taskd.ImportKey{AccountID: acct.ID, Source: "https://src.example/a/x", Family: "task", SourceID: "2"},
+				Fingerprint: "fp2", Added: added}},
 		} {
-			f := upload(c.ctx, c.by)
-			if err := db.AttachFiles(c.ctx, c.by, []int64{f.ID}, taskd.OwnerProject, p.ID); err != nil {
+			f := upload(c.by)
+			if err := db.AttachImportedFile(ctx, c.by, f.ID, taskd.OwnerProject, p.ID, c.rec); err != nil {
 				t.Fatal(err)
 			}
 			if m := mapped(); len(m) != 1 {

@@ -10,58 +10,23 @@ import (
 )
 
 // What an import wrote without an invited person and keeps for them
-// (table import_waiting, issue 36): the roles they take on an object when
-// they accept the invitation.
-const (
-	WaitTaskAssignee   = "task_assignee"   // assigned, if the task is still unassigned
-	WaitTaskAuthor     = "task_author"     // the task's author (see applyWait for hidden ones)
-	WaitTaskSubscriber = "task_subscriber" // subscribed to the task
-	WaitCommentAuthor  = "comment_author"  // the comment's author (see applyWait for hidden ones)
-	WaitCostAuthor     = "cost_author"     // the person of the cost line
-	WaitProjectAuthor  = "project_author"  // the project's author
-	WaitProjectManager = "project_manager" // the manager, if the project still has none
-	WaitProjectMember  = "project_member"  // on the project's team
-	WaitFileAuthor     = "file_author"     // the file's author
-)
+// (table import_waiting, issue 36): the roles (taskd.WaitingRole) they
+// take on an object when they accept the invitation.
 
-// waitFamily is the family of the object of each role (importTask, …).
+// waitFamily is the family of the object of each role.
 var waitFamily = map[string]string{
-	WaitTaskAssignee: importTask, WaitTaskAuthor: importTask, WaitTaskSubscriber: importTask,
-	WaitCommentAuthor: importComment, WaitCostAuthor: importCost,
-	WaitProjectAuthor: importProject, WaitProjectManager: importProject, WaitProjectMember: importProject,
-	WaitFileAuthor: importFile,
-}
-
-// Waiting is a role that waits on an object for the invited person with
-// the e-mail.
-type Waiting struct {
-	Email string
-	Role  string // WaitTaskAssignee, …
-}
-
-// waitCtx is the context key of a creation's waits (WithImportWaiting).
-type waitCtx struct{}
-
-// WithImportWaiting makes the creation that writes its mapping
-// (WithImportMapping) also keep, in its transaction, the roles that wait
-// on the created object for invited people (those of its family).
-func WithImportWaiting(ctx context.Context, waits []Waiting) context.Context {
-	return context.WithValue(ctx, waitCtx{}, waits)
+	taskd.WaitTaskAssignee: taskd.ImportTask, taskd.WaitTaskAuthor: taskd.ImportTask, taskd.WaitTaskSubscriber: taskd.ImportTask,
+	taskd.WaitCommentAuthor: taskd.ImportComment, taskd.WaitCostAuthor: taskd.ImportCost,
+	taskd.WaitProjectAuthor: taskd.ImportProject, taskd.WaitProjectManager: taskd.ImportProject, taskd.WaitProjectMember: taskd.ImportProject,
+	taskd.WaitFileAuthor: taskd.ImportFile,
 }
 
 // SetImportWaiting keeps the roles that wait on an existing object (an
 // import's update of it) for invited people; keeping one twice is no error.
-func (db *DB) SetImportWaiting(ctx context.Context, accountID, objectID int64, waits []Waiting) error {
+func (db *DB) SetImportWaiting(ctx context.Context, accountID, objectID int64, waits []taskd.WaitingRole) error {
 	return db.tx(ctx, "set import waiting", func(tx querier) error {
 		return db.putWaiting(ctx, tx, accountID, objectID, "", waits)
 	})
-}
-
-// writeWaiting keeps the waits of the creation of family (WithImportWaiting)
-// on the created object, in its transaction.
-func (db *DB) writeWaiting(ctx context.Context, tx querier, accountID int64, family string, objectID int64) error {
-	waits, _ := ctx.Value(waitCtx{}).([]Waiting)
-	return db.putWaiting(ctx, tx, accountID, objectID, family, waits)
 }
 
 // putWaiting keeps each wait (of family, when given) for its invited
@@ -72,7 +37,7 @@ func (db *DB) writeWaiting(ctx context.Context, tx querier, accountID int64, fam
 // the invitation already, and may wait for a row this transaction holds
 // (the parent of a subtask, say), fails this one at once rather than
 // deadlock: the import reports the object and makes it on its next run.
-func (db *DB) putWaiting(ctx context.Context, tx querier, accountID, objectID int64, family string, waits []Waiting) error {
+func (db *DB) putWaiting(ctx context.Context, tx querier, accountID, objectID int64, family string, waits []taskd.WaitingRole) error {
 	for _, w := range waits {
 		f, ok := waitFamily[w.Role]
 		if !ok {
@@ -154,20 +119,20 @@ func (db *DB) applyWaiting(ctx context.Context, tx querier, accountID int64, m t
 // the person, the object and the account. Each changes nothing where the
 // object is gone or changed since.
 var waitApply = map[string]string{
-	WaitTaskAssignee: `UPDATE tasks SET assignee_id = ? WHERE id = ? AND account_id = ? AND assignee_id = 1`,
-	WaitTaskAuthor: `UPDATE tasks SET author_id = ? WHERE id = ? AND account_id = ?
+	taskd.WaitTaskAssignee: `UPDATE tasks SET assignee_id = ? WHERE id = ? AND account_id = ? AND assignee_id = 1`,
+	taskd.WaitTaskAuthor: `UPDATE tasks SET author_id = ? WHERE id = ? AND account_id = ?
 		AND (NOT EXISTS (SELECT 1 FROM task_viewers v WHERE v.task_id = tasks.id)
 			OR EXISTS (SELECT 1 FROM task_viewers v WHERE v.task_id = tasks.id AND v.person_id = tasks.author_id))`,
-	WaitTaskSubscriber: `INSERT INTO task_subscribers (task_id, person_id) SELECT id, ? FROM tasks
+	taskd.WaitTaskSubscriber: `INSERT INTO task_subscribers (task_id, person_id) SELECT id, ? FROM tasks
 		WHERE id = ? AND account_id = ? ON CONFLICT DO NOTHING`,
-	WaitCommentAuthor: `UPDATE comments SET author_id = ? WHERE id = ? AND account_id = ?
+	taskd.WaitCommentAuthor: `UPDATE comments SET author_id = ? WHERE id = ? AND account_id = ?
 		AND (NOT EXISTS (SELECT 1 FROM comment_viewers v WHERE v.comment_id = comments.id)
 			OR EXISTS (SELECT 1 FROM comment_viewers v WHERE v.comment_id = comments.id AND v.person_id = comments.author_id))`,
-	WaitCostAuthor:     `UPDATE costs SET person_id = ? WHERE id = ? AND account_id = ?`,
-	WaitProjectAuthor:  `UPDATE projects SET author_id = ? WHERE id = ? AND account_id = ?`,
-	WaitProjectManager: `UPDATE projects SET manager_id = ? WHERE id = ? AND account_id = ? AND manager_id = 1`,
-	WaitFileAuthor:     `UPDATE files SET author_id = ? WHERE id = ? AND account_id = ?`,
-	WaitProjectMember: `INSERT INTO project_members (project_id, person_id) SELECT id, ? FROM projects
+	taskd.WaitCostAuthor:     `UPDATE costs SET person_id = ? WHERE id = ? AND account_id = ?`,
+	taskd.WaitProjectAuthor:  `UPDATE projects SET author_id = ? WHERE id = ? AND account_id = ?`,
+	taskd.WaitProjectManager: `UPDATE projects SET manager_id = ? WHERE id = ? AND account_id = ? AND manager_id = 1`,
+	taskd.WaitFileAuthor:     `UPDATE files SET author_id = ? WHERE id = ? AND account_id = ?`,
+	taskd.WaitProjectMember: `INSERT INTO project_members (project_id, person_id) SELECT id, ? FROM projects
 		WHERE id = ? AND account_id = ? ON CONFLICT DO NOTHING`,
 }
 
@@ -183,7 +148,7 @@ var waitApply = map[string]string{
 // assignment does.
 func (db *DB) applyWait(ctx context.Context, tx querier, accountID int64, m taskd.Member, role string, objectID int64) (bool, error) {
 	switch role {
-	case WaitTaskAuthor, WaitCommentAuthor, WaitCostAuthor, WaitProjectAuthor, WaitFileAuthor:
+	case taskd.WaitTaskAuthor, taskd.WaitCommentAuthor, taskd.WaitCostAuthor, taskd.WaitProjectAuthor, taskd.WaitFileAuthor:
 		if !m.Role.Can(taskd.PermWork) {
 			return false, nil
 		}
@@ -196,7 +161,7 @@ func (db *DB) applyWait(ctx context.Context, tx querier, accountID int64, m task
 	if err != nil || changed == 0 {
 		return false, err
 	}
-	if role == WaitTaskAssignee {
+	if role == taskd.WaitTaskAssignee {
 		if err := db.subscribe(ctx, tx, objectID, m.ID, true); err != nil {
 			return false, err
 		}

@@ -29,12 +29,11 @@ func newWaitSite(t *testing.T, db *store.DB) *waitSite {
 	return &waitSite{t: t, db: db, acct: acct, owner: owner, imp: imp}
 }
 
-// made is the context of an import's creation of the source object
-// family/id, keeping roles on it for the people of waits ("email role").
-func (s *waitSite) made(family, id string, waits ...store.Waiting) context.Context {
-	ctx := store.WithImportMapping(context.Background(), store.ImportKey{AccountID: s.acct.ID, Source: "https://source.example/a/x",
-		Family: family, SourceID: id}, "fingerprint", time.Time{})
-	return store.WithImportWaiting(ctx, waits)
+// made is the record of an import's creation of the source object
+// family/id, keeping roles on it for the people of waits.
+func (s *waitSite) made(family, id string, waits ...taskd.WaitingRole) *taskd.ImportRecord {
+	return &taskd.ImportRecord{Key: taskd.ImportKey{AccountID: s.acct.ID, Source: "https://source.example/a/x",
+		Family: family, SourceID: id}, Fingerprint: "fingerprint", Waiting: waits}
 }
 
 // registered is a person registered in another account, invited here.
@@ -62,23 +61,23 @@ func (s *waitSite) waiting() []string {
 	return w
 }
 
-func (s *waitSite) task(ctx context.Context, name string, hidden ...string) taskd.Task {
+func (s *waitSite) task(rec *taskd.ImportRecord, name string, hidden ...string) taskd.Task {
 	s.t.Helper()
 	projects, err := s.db.Projects(context.Background(), s.owner.Viewer(), "")
 	if err != nil || len(projects) == 0 {
 		s.t.Fatalf("projects %v %v", projects, err)
 	}
-	t, err := s.db.CreateTask(ctx, s.imp, projects[0].ID, 0, taskd.TaskInput{Name: &name, Hidden: hidden})
+	t, err := s.db.CreateTask(context.Background(), s.imp, projects[0].ID, 0, taskd.TaskInput{Name: &name, Hidden: hidden, Import: rec})
 	if err != nil {
 		s.t.Fatal(err)
 	}
 	return t
 }
 
-func wait(email string, roles ...string) []store.Waiting {
-	var out []store.Waiting
+func wait(email string, roles ...string) []taskd.WaitingRole {
+	var out []taskd.WaitingRole
 	for _, r := range roles {
-		out = append(out, store.Waiting{Email: email, Role: r})
+		out = append(out, taskd.WaitingRole{Email: email, Role: r})
 	}
 	return out
 }
@@ -122,16 +121,18 @@ func TestImportWaitingAppliedAtAcceptance(t *testing.T) {
 			person, inv := s.registered(uma, taskd.RoleUser, s.owner.Person.ID)
 
 			name := "Launch"
-			project := must(db.CreateProject(s.made("project", "1", wait(uma, store.WaitProjectAuthor, store.WaitProjectManager, store.WaitProjectMember)...),
-				s.imp, taskd.ProjectInput{Name: &name}))(t)
-			task := s.task(s.made("task", "1", wait(uma, store.WaitTaskAssignee, store.WaitTaskAuthor, store.WaitTaskSubscriber)...), "Write copy")
-			taken := s.task(s.made("task", "2", wait(uma, store.WaitTaskAssignee)...), "Taken meanwhile")
-			gone := s.task(s.made("task", "3", wait(uma, store.WaitTaskAssignee, store.WaitTaskSubscriber)...), "Deleted meanwhile")
-			hidden := s.task(s.made("task", "4", wait(uma, store.WaitTaskAuthor)...), "Hidden", other.Email)
-			listed := s.task(s.made("task", "5", wait(uma, store.WaitTaskAuthor)...), "Hidden, its author listed", other.Email, s.owner.Person.Email)
-			comment := must(db.PostComment(s.made("comment", "1", wait(uma, store.WaitCommentAuthor)...), s.imp, task.ID, taskd.CommentInput{Text: "Started"}))(t)
+			project := must(db.CreateProject(ctx, s.imp, taskd.ProjectInput{Name: &name,
+				Import: s.made("project", "1", wait(uma, taskd.WaitProjectAuthor, taskd.WaitProjectManager, taskd.WaitProjectMember)...)}))(t)
+			task := s.task(s.made("task", "1", wait(uma, taskd.WaitTaskAssignee, taskd.WaitTaskAuthor, taskd.WaitTaskSubscriber)...), "Write copy")
+			taken := s.task(s.made("task", "2", wait(uma, taskd.WaitTaskAssignee)...), "Taken meanwhile")
+			gone := s.task(s.made("task", "3", wait(uma, taskd.WaitTaskAssignee, taskd.WaitTaskSubscriber)...), "Deleted meanwhile")
+			hidden := s.task(s.made("task", "4", wait(uma, taskd.WaitTaskAuthor)...), "Hidden", other.Email)
+			listed := s.task(s.made("task", "5", wait(uma, taskd.WaitTaskAuthor)...), "Hidden, its author listed", other.Email, s.owner.Person.Email)
+			comment := must(db.PostComment(ctx, s.imp, task.ID, taskd.CommentInput{Text: "Started",
+				Import: s.made("comment", "1", wait(uma, taskd.WaitCommentAuthor)...)}))(t)
 			minutes := int64(30)
-			cost := must(db.AddCost(s.made("cost", "1", wait(uma, store.WaitCostAuthor)...), s.imp, task.ID, taskd.CostInput{Minutes: &minutes}))(t)
+			cost := must(db.AddCost(ctx, s.imp, task.ID, taskd.CostInput{Minutes: &minutes,
+				Import: s.made("cost", "1", wait(uma, taskd.WaitCostAuthor)...)}))(t)
 			if n := len(s.waiting()); n != 13 {
 				t.Fatalf("%d rows wait, want 13: %v", n, s.waiting())
 			}
@@ -215,10 +216,10 @@ func TestImportWaitingDroppedWithTheInvitation(t *testing.T) {
 			_, catInv := s.registered(cancelled, taskd.RoleUser, s.owner.Person.ID)
 			s.registered(demoted, taskd.RoleAdmin, admin.ID)
 			name := "Launch"
-			must(db.CreateProject(s.made("project", "1"), s.imp, taskd.ProjectInput{Name: &name}))(t)
-			var waits []store.Waiting
+			must(db.CreateProject(ctx, s.imp, taskd.ProjectInput{Name: &name, Import: s.made("project", "1")}))(t)
+			var waits []taskd.WaitingRole
 			for _, e := range []string{declines, cancelled, demoted} {
-				waits = append(waits, wait(e, store.WaitTaskAssignee, store.WaitTaskSubscriber)...)
+				waits = append(waits, wait(e, taskd.WaitTaskAssignee, taskd.WaitTaskSubscriber)...)
 			}
 			task := s.task(s.made("task", "1", waits...), "Write copy")
 			if n := len(s.waiting()); n != 6 {
@@ -266,7 +267,7 @@ func TestImportWaitingDroppedWithTheInvitation(t *testing.T) {
 
 			// Written for a member (who accepted meanwhile): applied at once;
 			// for someone not invited: not kept.
-			second := s.task(s.made("task", "2", append(wait(declines, store.WaitTaskAssignee), wait(cancelled, store.WaitTaskAssignee)...)...), "Second")
+			second := s.task(s.made("task", "2", append(wait(declines, taskd.WaitTaskAssignee), wait(cancelled, taskd.WaitTaskAssignee)...)...), "Second")
 			if got := must(db.Task(ctx, v, second.ID))(t); got.Assignee.Email != declines {
 				t.Errorf("a wait for a member went to %q", got.Assignee.Email)
 			}

@@ -153,6 +153,17 @@ func (db *DB) Contacts(ctx context.Context, accountID int64) ([]taskd.Contact, e
 
 // AddContact adds a contact, making its folder when missing.
 func (db *DB) AddContact(ctx context.Context, by taskd.Actor, c taskd.Contact) (taskd.Contact, error) {
+	return db.addContact(ctx, by, c, nil)
+}
+
+// AddImportedContact adds a contact as AddContact does, with an import's
+// record (taskd.ImportStore).
+func (db *DB) AddImportedContact(ctx context.Context, by taskd.Actor, c taskd.Contact, rec taskd.ImportRecord) (taskd.Contact, error) {
+	return db.addContact(ctx, by, c, &rec)
+}
+
+// addContact adds a contact with the record of its import, if any.
+func (db *DB) addContact(ctx context.Context, by taskd.Actor, c taskd.Contact, rec *taskd.ImportRecord) (taskd.Contact, error) {
 	if err := taskd.Authorize(by, taskd.PermWork); err != nil {
 		return c, err
 	}
@@ -169,14 +180,14 @@ func (db *DB) AddContact(ctx context.Context, by taskd.Actor, c taskd.Contact) (
 		err := tx.QueryRowContext(ctx, db.d.q(`INSERT INTO contacts (account_id, email, first_name, last_name, title, folder_id,
 			phone, phone2, phone3, phone4, address, address2, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
 			by.AccountID, c.Email, c.FirstName, c.LastName, c.Title, folder, c.Phone, c.Phone2, c.Phone3, c.Phone4, c.Address, c.Address2,
-			ms(db.importedAdded(ctx, by, importContact))).Scan(&id)
+			ms(db.importedAdded(rec, by, taskd.ImportContact))).Scan(&id)
 		if isUnique(err) {
 			return taskd.Conflict(taskd.ReasonNone, "email", "The account has a contact with this e-mail")
 		}
 		if err != nil {
 			return err
 		}
-		return db.writeImported(ctx, tx, by, importContact, id)
+		return db.writeImported(ctx, tx, by, taskd.ImportContact, id, rec)
 	})
 	if err != nil {
 		return c, err

@@ -216,7 +216,7 @@ func (db *DB) changeTeam(ctx context.Context, tx querier, accountID, projectID i
 // CreateProject creates an active project and its post_project event.
 func (db *DB) CreateProject(ctx context.Context, by taskd.Actor, in taskd.ProjectInput) (taskd.Project, error) {
 	p := taskd.Project{AccountID: by.AccountID, Status: taskd.ProjectActive, Author: by.Person, Manager: taskd.Nobody,
-		DateAdded: db.importedAdded(ctx, by, importProject)}
+		DateAdded: db.importedAdded(in.Import, by, taskd.ImportProject)}
 	err := db.change(ctx, by, "create project", func(tx querier) error {
 		if err := db.applyProject(ctx, tx, &p, in); err != nil {
 			return err
@@ -252,7 +252,7 @@ func (db *DB) CreateProject(ctx context.Context, by taskd.Actor, in taskd.Projec
 		if err := db.attach(ctx, tx, by, in.Files, taskd.OwnerProject, p.ID, p.ID, 0); err != nil {
 			return err
 		}
-		if err := db.writeImported(ctx, tx, by, importProject, p.ID); err != nil {
+		if err := db.writeImported(ctx, tx, by, taskd.ImportProject, p.ID, in.Import); err != nil {
 			return err
 		}
 		return db.emitChange(ctx, tx, by, taskd.ActionPost, taskd.ObjectProject, p.ID, p.Page(), p.Ref(), subject{}, nil,

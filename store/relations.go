@@ -116,6 +116,17 @@ func (db *DB) RelatedTasks(ctx context.Context, v taskd.Viewer, taskID int64) (f
 // type, a task related to itself, a second relation between the two
 // tasks (either way), one that would close a cycle.
 func (db *DB) AddRelation(ctx context.Context, by taskd.Actor, r taskd.Relation) error {
+	return db.addRelation(ctx, by, r, nil)
+}
+
+// AddImportedRelation adds a relation as AddRelation does, with an
+// import's record (taskd.ImportStore).
+func (db *DB) AddImportedRelation(ctx context.Context, by taskd.Actor, r taskd.Relation, rec taskd.ImportRecord) error {
+	return db.addRelation(ctx, by, r, &rec)
+}
+
+// addRelation adds a relation with the record of its import, if any.
+func (db *DB) addRelation(ctx context.Context, by taskd.Actor, r taskd.Relation, rec *taskd.ImportRecord) error {
 	if err := taskd.CheckRelation(r); err != nil {
 		return err
 	}
@@ -140,7 +151,7 @@ func (db *DB) AddRelation(ctx context.Context, by taskd.Actor, r taskd.Relation)
 			VALUES (?, ?, ?, ?, ?)`), by.AccountID, r.From, r.To, r.Type, ms(db.now())); err != nil {
 			return err
 		}
-		if err := db.writeImported(ctx, tx, by, importRelation, r.To); err != nil {
+		if err := db.writeImported(ctx, tx, by, taskd.ImportRelation, r.To, rec); err != nil {
 			return err
 		}
 		if err := db.notify(ctx, tx, by, to, taskd.NoticeRelation(by, true), nil); err != nil {

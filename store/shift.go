@@ -71,7 +71,11 @@ func (db *DB) tasksByID(ctx context.Context, q querier, v taskd.Viewer, ids []in
 // It returns the tasks it moved. Every date lands where update_task would
 // take it (taskd.ShiftTaskDates): when any would not, the shift is refused
 // as a whole, invalid on "days" naming that task, before anything moved.
+// Beyond taskd.MaxShiftDays either way it is refused before any read.
 func (db *DB) ShiftDependents(ctx context.Context, by taskd.Actor, taskID int64, days int) ([]taskd.Task, error) {
+	if err := taskd.CheckShiftDays(days); err != nil {
+		return nil, err
+	}
 	var moved []taskd.Task
 	err := db.change(ctx, by, "shift dependents", func(tx querier) error {
 		moved = nil // a retried transaction starts again

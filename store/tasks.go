@@ -320,7 +320,7 @@ func (db *DB) emitTask(ctx context.Context, tx querier, by taskd.Actor, action s
 // project or a sub-subtask as parent, 8 parent done.
 func (db *DB) CreateTask(ctx context.Context, by taskd.Actor, projectID, parentID int64, in taskd.TaskInput) (taskd.Task, error) {
 	t := taskd.Task{AccountID: by.AccountID, ProjectID: projectID, ParentID: parentID, Status: taskd.StatusActive,
-		Priority: DefaultPriority, Author: by.Person, Assignee: taskd.Nobody, DateAdded: db.importedAdded(ctx, by, importTask)}
+		Priority: DefaultPriority, Author: by.Person, Assignee: taskd.Nobody, DateAdded: db.importedAdded(in.Import, by, taskd.ImportTask)}
 	err := db.change(ctx, by, "create task", func(tx querier) error {
 		p, err := db.project(ctx, tx, by.Viewer(), projectID, false)
 		if err != nil {
@@ -389,7 +389,7 @@ func (db *DB) CreateTask(ctx context.Context, by taskd.Actor, projectID, parentI
 		// A new task at the top with no viewers listed is seen by all who
 		// see its project: its event needs no look at the viewers.
 		s := subject{task: t.ID, open: parentID == 0 && len(in.Hidden) == 0}
-		if err := db.writeImported(ctx, tx, by, importTask, t.ID); err != nil {
+		if err := db.writeImported(ctx, tx, by, taskd.ImportTask, t.ID, in.Import); err != nil {
 			return err
 		}
 		return db.emitChange(ctx, tx, by, taskd.ActionPost, taskd.ObjectTask, t.ID, t.Page(), t.Project, s, nil, withFields(fields, values))

@@ -57,14 +57,20 @@ type member struct {
 
 // viewer is who the page reads for: the store leaves out what they may not
 // see (taskd.Viewer), so no page checks it again.
-func (m member) viewer() taskd.Viewer { return viewerOf(m.Account, m.Member) }
-
-// viewerOf is the member's viewer of the account.
-func viewerOf(acct taskd.Account, m taskd.Member) taskd.Viewer {
-	return taskd.PersonViewer(acct.ID, m.ID, m.Role)
+func (m member) viewer() taskd.Viewer {
+	return taskd.PersonViewer(m.Account.ID, m.Member.ID, m.Member.Role)
 }
 
-// accountHandler is a page or form of the path's account.
+// actor is who a change made in a page is made by.
+func (m member) actor() taskd.Actor {
+	return taskd.Actor{AccountID: m.Account.ID, Person: m.Member.Ref(), Role: m.Member.Role}
+}
+
+// accountHandler is a page or form of the path's account, for the member
+// me: every handler of an account's pages, and every part of one (a task's
+// change, a webhook's operation, a page rendered again with an error),
+// takes the member as this one value, and reads as me.viewer() and
+// changes as me.actor().
 type accountHandler func(w http.ResponseWriter, r *http.Request, v *view, me member) error
 
 // inAccount runs h for members of the path's account whose role allows
@@ -99,13 +105,14 @@ func (s *Server) inAccount(perm taskd.Permission, h accountHandler) handler {
 		if r.Method == http.MethodGet {
 			v.Nav.Here = localPath(r.URL.RequestURI())
 		}
-		switch tm, err := s.cfg.Reads.TimerOf(ctx, acct.ID, m.ID); {
+		switch tm, err := s.cfg.Costs.TimerOf(ctx, acct.ID, m.ID); {
 		case err == nil:
 			v.Nav.Timer = &tm
 		case !taskd.IsNotFound(err):
 			return err
 		}
-		if err := taskd.Authorize(actor(acct, m), perm); err != nil {
+		me := member{Account: acct, Member: m}
+		if err := taskd.Authorize(me.actor(), perm); err != nil {
 			msg := "Only the account's owner and admins may do this."
 			if perm == taskd.PermWork {
 				msg = "Your role (" + string(m.Role) + ") lets you read, not change."
@@ -113,13 +120,8 @@ func (s *Server) inAccount(perm taskd.Permission, h accountHandler) handler {
 			s.fail(w, r, http.StatusForbidden, msg)
 			return nil
 		}
-		return h(w, r, v, member{Account: acct, Member: m})
+		return h(w, r, v, me)
 	}
-}
-
-// actor is who a change made in a page is made by.
-func actor(acct taskd.Account, m taskd.Member) taskd.Actor {
-	return taskd.Actor{AccountID: acct.ID, Person: m.Ref(), Role: m.Role}
 }
 
 // formParams reads a POSTed form the way the API reads its parameters:
@@ -196,6 +198,3 @@ func fieldLabel(field string) string {
 	}
 	return field
 }
-
-// viewer is who the page reads for (member.viewer).
-func (v *view) viewer() taskd.Viewer { return viewerOf(v.Nav.Account, v.Nav.Member) }

@@ -41,15 +41,15 @@ type activityItem struct {
 	Rest   string // " to Fri 4 Dec", ": the priority to 7" …
 }
 
-// projectActivity is GET /a/{slug}/project/{pid}/activity[?before=id].
+// projectActivity is GET /a/{slug}/project/{project}/activity[?before=id].
 func (s *Server) projectActivity(w http.ResponseWriter, r *http.Request, v *view, me member) error {
-	p, ok, err := s.pathProject(w, r, v)
+	p, ok, err := s.pathProject(w, r, me)
 	if !ok {
 		return err
 	}
 	base := s.cfg.accountPath(me.Account)
 	av := &activityView{Heading: p.Name + ": activity", Of: base + p.Page(), OfName: p.Name}
-	q := taskd.ActivityQuery{Viewer: v.viewer(), ProjectID: p.ID}
+	q := taskd.ActivityQuery{Viewer: me.viewer(), ProjectID: p.ID}
 	return s.renderActivity(w, r, v, me, q, av, base+p.Page()+"activity")
 }
 
@@ -66,7 +66,7 @@ func (s *Server) personActivity(w http.ResponseWriter, r *http.Request, v *view,
 	}
 	base := s.cfg.accountPath(me.Account)
 	av := &activityView{Heading: who.DisplayName() + ": activity", Of: base + "/people/" + strconv.FormatInt(id, 10) + "/schedule", OfName: who.DisplayName()}
-	q := taskd.ActivityQuery{Viewer: v.viewer(), PersonID: id}
+	q := taskd.ActivityQuery{Viewer: me.viewer(), PersonID: id}
 	return s.renderActivity(w, r, v, me, q, av, base+"/people/"+strconv.FormatInt(id, 10)+"/activity")
 }
 
@@ -101,7 +101,7 @@ func (s *Server) renderActivity(w http.ResponseWriter, r *http.Request, v *view,
 			ids = append(ids, id)
 		}
 	}
-	names, err := s.taskNames(ctx, v.viewer(), ids)
+	names, err := s.taskNames(ctx, me.viewer(), ids)
 	if err != nil {
 		return err
 	}
@@ -120,7 +120,7 @@ func (s *Server) taskNames(ctx context.Context, viewer taskd.Viewer, ids []int64
 	if len(ids) == 0 {
 		return out, nil
 	}
-	tasks, err := s.cfg.Reads.Tasks(ctx, taskd.TaskQuery{Viewer: viewer, Filter: taskd.QueryCond{Field: taskd.FieldID, Op: "in", Ints: ids}})
+	tasks, err := s.cfg.Tasks.Tasks(ctx, taskd.TaskQuery{Viewer: viewer, Filter: taskd.QueryCond{Field: taskd.FieldID, Op: "in", Ints: ids}})
 	for _, t := range tasks {
 		out[t.ID] = t.Name
 	}

@@ -2,6 +2,7 @@ package web
 
 import (
 	"errors"
+	"html/template"
 	"net/http"
 	"net/url"
 
@@ -9,6 +10,21 @@ import (
 	"github.com/taskd/taskd/oauth"
 	"github.com/taskd/taskd/secret"
 )
+
+// authorizeRoutes are the addresses of the OAuth authorization pages.
+func (s *Server) authorizeRoutes() []route {
+	return []route{
+		{"GET /oauth2/authorize", s.authorizeRoute(false)},
+		{"POST /oauth2/authorize", s.authorizeRoute(true)},
+	}
+}
+
+// authorizeFuncs are the template functions of the OAuth pages.
+func authorizeFuncs() template.FuncMap {
+	return template.FuncMap{
+		"scopeText": scopeText,
+	}
+}
 
 // authorizeView is the user-selection and the consent page.
 type authorizeView struct {
@@ -177,4 +193,24 @@ func membership(ms []taskd.Membership, slug string) (taskd.Membership, bool) {
 		}
 	}
 	return taskd.Membership{}, false
+}
+
+// scopeTexts says in plain words what each scope allows.
+var scopeTexts = map[string]string{
+	"projects_read": "See your projects", "projects_write": "Create, edit, archive and reopen projects",
+	"tasks_read": "See tasks and subtasks", "tasks_write": "Create, edit, complete, reopen and delete tasks",
+	"costs_read": "See time and costs", "costs_write": "Record time and costs",
+	"tags_read": "See tags", "tags_write": "Create and change tags",
+	"comments_read": "Read comments", "comments_write": "Write, edit and delete comments",
+	"files_read": "Download files", "files_write": "Upload and delete files",
+	"users_read": "See the people in the account", "users_write": "Invite and change people",
+	"contacts_read": "See contacts", "contacts_write": "Change contacts",
+	"administrative": "Manage webhooks and read the account's change history",
+}
+
+func scopeText(scope string) string {
+	if t, ok := scopeTexts[scope]; ok {
+		return t
+	}
+	return scope
 }

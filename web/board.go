@@ -8,6 +8,13 @@ import (
 	"github.com/taskd/taskd"
 )
 
+// boardRoutes are the addresses of a project's board.
+func (s *Server) boardRoutes() []route {
+	return []route{
+		{"GET /a/{slug}/project/{project}/board", s.page(s.inAccount(taskd.PermRead, s.board))},
+	}
+}
+
 // boardView is a project's board: its active tasks in columns by the tags
 // of one status group, and a column for the tasks without one.
 type boardView struct {
@@ -33,20 +40,20 @@ func boardPage(projectID, group int64) string {
 	return taskd.ProjectPage(projectID) + "board?group=" + strconv.FormatInt(group, 10)
 }
 
-// board is GET /a/{slug}/project/{pid}/board?group=ID.
+// board is GET /a/{slug}/project/{project}/board?group=ID.
 func (s *Server) board(w http.ResponseWriter, r *http.Request, v *view, me member) error {
 	ctx := r.Context()
 	acct := me.Account
-	p, ok, err := s.pathProject(w, r, v)
+	p, ok, err := s.pathProject(w, r, me)
 	if !ok {
 		return err
 	}
-	groups, err := s.cfg.Reads.TagGroups(ctx, acct.ID, taskd.TagsOfTasks, "status", "")
+	groups, err := s.cfg.Tags.TagGroups(ctx, acct.ID, taskd.TagsOfTasks, "status", "")
 	if err != nil {
 		return err
 	}
 	base := s.cfg.accountPath(acct)
-	bv := &boardView{Project: p, Groups: groups, Base: base, CanWrite: v.Nav.Member.Role.Can(taskd.PermWork)}
+	bv := &boardView{Project: p, Groups: groups, Base: base, CanWrite: me.Member.Role.Can(taskd.PermWork)}
 	v.Title, v.Data = p.Name+": board", bv
 	if bv.CanWrite {
 		if bv.People, err = s.cfg.Accounts.Members(ctx, acct.ID); err != nil {
@@ -62,13 +69,13 @@ func (s *Server) board(w http.ResponseWriter, r *http.Request, v *view, me membe
 			bv.Group = groups[i]
 		}
 	}
-	tags, err := s.cfg.Reads.Tags(ctx, acct.ID, taskd.TagsOfTasks, strconv.FormatInt(bv.Group.ID, 10), "status", "")
+	tags, err := s.cfg.Tags.Tags(ctx, acct.ID, taskd.TagsOfTasks, strconv.FormatInt(bv.Group.ID, 10), "status", "")
 	if err != nil {
 		return err
 	}
 	columns := append([]taskd.Tag{{Title: "No status", Group: bv.Group}}, tags...)
 	for _, tag := range columns {
-		q := taskd.TaskQuery{Viewer: v.viewer(), ProjectID: p.ID, TagID: tag.ID}
+		q := taskd.TaskQuery{Viewer: me.viewer(), ProjectID: p.ID, TagID: tag.ID}
 		if tag.ID == 0 {
 			q.UntaggedIn = bv.Group.ID
 		}

@@ -235,7 +235,7 @@ func TestBrowserAudit(t *testing.T) {
 		}
 		path = strings.ReplaceAll(strings.ReplaceAll(path, "{slug}", s.Slug), "{$}", "")
 		if strings.Contains(path, "{parent}") { // a subtask's page
-			path = strings.ReplaceAll(path, "{tid}", ids["{sub}"])
+			path = strings.ReplaceAll(path, "{task}", ids["{sub}"])
 		}
 		for k, v := range ids {
 			path = strings.ReplaceAll(path, k, v)
@@ -250,12 +250,12 @@ func TestBrowserAudit(t *testing.T) {
 	c.auditPage("not-found", s.Base+"/a/"+s.Slug+"/project/999999/", axe)
 	// The task page offering to shift its dependents after its dates moved
 	// (issue 35).
-	c.auditPage("task-shift-offer", s.Base+"/a/"+s.Slug+"/project/"+ids["{pid}"]+"/"+ids["{tid}"]+"/?shift=2", axe)
+	c.auditPage("task-shift-offer", s.Base+"/a/"+s.Slug+"/project/"+ids["{project}"]+"/"+ids["{task}"]+"/?shift=2", axe)
 	// The calendar's week (issue 35), and the profile with the calendar
 	// feed's address shown once.
 	c.auditPage("my-calendar-week", s.Base+"/a/"+s.Slug+"/my/calendar?view=week", axe)
 	// The timeline's other scales and grouping, and a task's dates form.
-	timeline := s.Base + "/a/" + s.Slug + "/project/" + ids["{pid}"] + "/timeline"
+	timeline := s.Base + "/a/" + s.Slug + "/project/" + ids["{project}"] + "/timeline"
 	c.auditPage("project-timeline-days", timeline+"?scale=day", axe)
 	c.auditPage("project-timeline-months-by-assignee", timeline+"?scale=month&group=assignee", axe)
 	c.auditPage("project-timeline-dates-form", timeline+"?edit="+ids["{bar}"]+"#tl-edit", axe)
@@ -266,10 +266,10 @@ func TestBrowserAudit(t *testing.T) {
 	// open (the shared form the script copies under the row), the task
 	// page's fold open, and the keyboard shortcuts' help shown. A task's
 	// quick page, the same form without the script, is a route above.
-	project := s.Base + "/a/" + s.Slug + "/project/" + ids["{pid}"] + "/"
+	project := s.Base + "/a/" + s.Slug + "/project/" + ids["{project}"] + "/"
 	c.auditState("project-quick-edit-open", project, axe, `document.querySelector('ul.tasks li.task .quick > a.quick-open').click()`)
 	c.auditState("board-quick-edit-open", project+"board", axe, `document.querySelector('.board .cardlet .quick > a.quick-open').click()`)
-	c.auditState("task-quick-edit-open", project+ids["{tid}"]+"/", axe, `document.querySelector('#main > .card details.quick').open = true`)
+	c.auditState("task-quick-edit-open", project+ids["{task}"]+"/", axe, `document.querySelector('#main > .card details.quick').open = true`)
 	c.auditState("my-shortcuts-help", s.Base+"/a/"+s.Slug+"/my", axe, `document.getElementById('shortcuts').showModal()`)
 
 	// The pages an application's authorization request leads to: the
@@ -391,6 +391,6 @@ func auditData(t *testing.T, s *testsite.Site) map[string]string {
 	off := time.Now().AddDate(0, 0, 8).Format("2006-01-02")
 	q("action=update_users_schedule&data=" + url.QueryEscape(`{"`+testsite.UserEmail+`":{"fri":4.5,"`+off+`":0}}`))
 	q("action=update_project&id_project=" + pid + "&options.time_require=1")
-	return map[string]string{"{pid}": pid, "{tid}": tid, "{parent}": tid, "{sub}": sub, "{cid}": cid, "{id}": wid,
-		"{costid}": costID, "{fileid}": fileID, "{person}": strconv.FormatInt(mustPerson(t, s, testsite.UserEmail), 10), "{team}": teamID(t, s, "Design"), "{bar}": bar}
+	return map[string]string{"{project}": pid, "{task}": tid, "{parent}": tid, "{sub}": sub, "{comment}": cid, "{webhook}": wid,
+		"{cost}": costID, "{file}": fileID, "{person}": strconv.FormatInt(mustPerson(t, s, testsite.UserEmail), 10), "{team}": teamID(t, s, "Design"), "{bar}": bar}
 }

@@ -103,18 +103,18 @@ func calendarLink(path, mode string, day time.Time) string {
 
 // myCalendar is GET /a/{slug}/my/calendar: the viewer's assigned tasks.
 func (s *Server) myCalendar(w http.ResponseWriter, r *http.Request, v *view, me member) error {
-	q := taskd.TaskQuery{Viewer: v.viewer(), AssigneeEmail: me.Member.Email, ActiveProjects: true}
+	q := taskd.TaskQuery{Viewer: me.viewer(), AssigneeEmail: me.Member.Email, ActiveProjects: true}
 	return s.renderCalendar(w, r, v, me, q, nil, s.cfg.accountPath(me.Account)+"/my/calendar")
 }
 
-// projectCalendar is GET /a/{slug}/project/{pid}/calendar: the project's
+// projectCalendar is GET /a/{slug}/project/{project}/calendar: the project's
 // tasks the viewer sees.
 func (s *Server) projectCalendar(w http.ResponseWriter, r *http.Request, v *view, me member) error {
-	p, ok, err := s.pathProject(w, r, v)
+	p, ok, err := s.pathProject(w, r, me)
 	if !ok {
 		return err
 	}
-	q := taskd.TaskQuery{Viewer: v.viewer(), ProjectID: p.ID}
+	q := taskd.TaskQuery{Viewer: me.viewer(), ProjectID: p.ID}
 	return s.renderCalendar(w, r, v, me, q, &p, s.cfg.accountPath(me.Account)+p.Page()+"calendar")
 }
 
@@ -138,7 +138,7 @@ func (s *Server) renderCalendar(w http.ResponseWriter, r *http.Request, v *view,
 		taskd.QueryCond{Field: taskd.FieldDateEnd, Op: "<=", Date: g.last.Format(taskd.DateLayout)},
 	}}
 	q.Sort, q.Limit = taskd.SortDue, calendarTasks+1
-	tasks, err := s.cfg.Reads.Tasks(ctx, q)
+	tasks, err := s.cfg.Tasks.Tasks(ctx, q)
 	if err != nil {
 		return err
 	}
@@ -161,9 +161,9 @@ func (s *Server) renderCalendar(w http.ResponseWriter, r *http.Request, v *view,
 		byDay[t.DateEnd] = append(byDay[t.DateEnd], calendarTask{ID: t.ID, Name: t.Name, Link: cv.Base + t.Page(), Project: t.Project.Name, Date: t.DateEnd,
 			Done: done, Overdue: !done && t.DateEnd < today.Format(taskd.DateLayout)})
 	}
-	cq := taskd.CostQuery{Viewer: v.viewer(), PersonID: me.Member.ID, ProjectID: q.ProjectID,
+	cq := taskd.CostQuery{Viewer: me.viewer(), PersonID: me.Member.ID, ProjectID: q.ProjectID,
 		From: g.first.Format(taskd.DateLayout), To: g.last.Format(taskd.DateLayout)}
-	sums, err := s.cfg.Reads.CostSums(ctx, cq, taskd.CostByDay)
+	sums, err := s.cfg.Costs.CostSums(ctx, cq, taskd.CostByDay)
 	if err != nil {
 		return err
 	}
@@ -185,12 +185,13 @@ func (s *Server) renderCalendar(w http.ResponseWriter, r *http.Request, v *view,
 	return s.render(w, r, "calendar.html", v)
 }
 
-// moveDue is POST /a/{slug}/tasks/{tid}/due: the task's due date becomes
+// moveDue is POST /a/{slug}/tasks/{task}/due: the task's due date becomes
 // the form's dateend, by the ordinary update of a task (its event, webhooks
 // and digests), and the browser goes back to the calendar it came from
 // (back, a calendar of this account) or else to the task. A refused date
 // shows on the task's page beside its form.
-func (s *Server) moveDue(r *http.Request, by taskd.Actor, t taskd.Task) (string, error) {
+func (s *Server) moveDue(r *http.Request, me member, t taskd.Task) (string, error) {
+	by := me.actor()
 	day, err := wire.ParseDate("dateend", r.PostFormValue("dateend"))
 	if err != nil {
 		return "", err
@@ -199,7 +200,7 @@ func (s *Server) moveDue(r *http.Request, by taskd.Actor, t taskd.Task) (string,
 		return "", taskd.Invalid("dateend", "Choose the new due date")
 	}
 	in := taskd.TaskInput{DateEnd: &day}
-	if _, err := s.cfg.Work.Tasks.Update(r.Context(), by, t.ID, in); err != nil {
+	if _, err := s.cfg.Tasks.UpdateTask(r.Context(), by, t.ID, in); err != nil {
 		return "", err
 	}
 	return calendarReturn(r.PostFormValue("back")), nil
@@ -223,11 +224,11 @@ func calendarReturn(back string) string {
 func (s *Server) calendarRoutes() []route {
 	return []route{
 		{"GET /a/{slug}/my/calendar", s.page(s.inAccount(taskd.PermRead, s.myCalendar))},
-		{"GET /a/{slug}/project/{pid}/calendar", s.page(s.inAccount(taskd.PermRead, s.projectCalendar))},
-		{"POST /a/{slug}/tasks/{tid}/due", s.form(s.inAccount(taskd.PermWork, s.taskChange("edit", s.moveDue)))},
-		{"GET /a/{slug}/project/{pid}/activity", s.page(s.inAccount(taskd.PermRead, s.projectActivity))},
+		{"GET /a/{slug}/project/{project}/calendar", s.page(s.inAccount(taskd.PermRead, s.projectCalendar))},
+		{"POST /a/{slug}/tasks/{task}/due", s.form(s.inAccount(taskd.PermWork, s.taskChange("edit", s.moveDue)))},
+		{"GET /a/{slug}/project/{project}/activity", s.page(s.inAccount(taskd.PermRead, s.projectActivity))},
 		{"GET /a/{slug}/people/{person}/activity", s.page(s.inAccount(taskd.PermRead, s.personActivity))},
 		{"POST /profile/calendar-feed", s.form(s.rotateFeed)},
-		{"GET /ical/{file}", s.icalFeed},
+		{"GET /ical/{feed}", s.icalFeed},
 	}
 }

@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"html/template"
 	"net/http"
 	"strconv"
 	"strings"
@@ -10,6 +11,37 @@ import (
 	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/wire"
 )
+
+// costRoutes are the addresses of cost lines, timers, members' rates and a
+// project's budget.
+func (s *Server) costRoutes() []route {
+	return []route{
+		{"POST /a/{slug}/tasks/{task}/costs", s.form(s.inAccount(taskd.PermWork, s.taskChange("costs", s.addCost)))},
+		{"POST /a/{slug}/costs/{cost}/update", s.form(s.inAccount(taskd.PermWork, s.costChange(false)))},
+		{"POST /a/{slug}/costs/{cost}/delete", s.form(s.inAccount(taskd.PermWork, s.costChange(true)))},
+		{"POST /a/{slug}/tasks/{task}/timer", s.form(s.inAccount(taskd.PermWork, s.startTimer))},
+		{"POST /a/{slug}/timer/stop", s.form(s.inAccount(taskd.PermWork, s.stopTimer(false)))},
+		{"POST /a/{slug}/timer/discard", s.form(s.inAccount(taskd.PermWork, s.stopTimer(true)))},
+		{"POST /a/{slug}/people/{person}/rate", s.form(s.inAccount(taskd.PermManagePeople, s.setRate))},
+		{"POST /a/{slug}/project/{project}/budget", s.form(s.inAccount(taskd.PermWork, s.setBudget))},
+	}
+}
+
+// costFuncs are the template functions of cost lines, timers, rates and
+// budgets: amounts and times as the wire writes them.
+func costFuncs() template.FuncMap {
+	return template.FuncMap{
+		"canChange":   func(by taskd.Actor, c taskd.Cost) bool { return taskd.CanChangeCost(by, c) == nil },
+		"hm":          wire.FormatCostTime,
+		"hours":       wire.FormatHours,
+		"optionsText": optionsText,
+		"money":       wire.FormatMoney,
+		"amount":      func(cents int64, currency string) string { return wire.FormatMoney(cents) + " " + currency },
+		"clock":       clockOf,
+		"rate":        rateText,
+		"minus":       func(a, b int64) int64 { return a - b },
+	}
+}
 
 // costsView is the time and money part of a task's page: its lines (with
 // its subtasks'), their total, the budget, and the viewer's timer.
@@ -82,10 +114,10 @@ func percent(part, whole int64) int64 {
 }
 
 // taskCosts reads the time and money part of a task's page.
-func (s *Server) taskCosts(ctx context.Context, v *view, t taskd.Task, p taskd.Project) (*costsView, error) {
-	m := v.Nav.Member
-	q := taskd.CostQuery{Viewer: v.viewer(), TaskID: t.ID, Newest: true}
-	lines, err := s.cfg.Reads.Costs(ctx, q)
+func (s *Server) taskCosts(ctx context.Context, v *view, me member, t taskd.Task, p taskd.Project) (*costsView, error) {
+	m := me.Member
+	q := taskd.CostQuery{Viewer: me.viewer(), TaskID: t.ID, Newest: true}
+	lines, err := s.cfg.Costs.Costs(ctx, q)
 	if err != nil {
 		return nil, err
 	}
@@ -94,7 +126,7 @@ func (s *Server) taskCosts(ctx context.Context, v *view, t taskd.Task, p taskd.P
 	for _, l := range lines {
 		cv.Total.Add(taskd.CostSum{Minutes: l.Minutes, Cents: l.Cents, Lines: 1})
 	}
-	cv.Budget = newBudget(cv.Total, t.MaxMinutes, t.MaxCents, v.Nav.Account.Currency)
+	cv.Budget = newBudget(cv.Total, t.MaxMinutes, t.MaxCents, me.Account.Currency)
 	cv.CanLog = m.Role.Can(taskd.PermWork) && taskd.CanLogCost(p) == nil
 	cv.CanTime = m.Role.Can(taskd.PermWork) && taskd.CanStartTimer(p, t) == nil
 	return cv, nil
@@ -102,11 +134,11 @@ func (s *Server) taskCosts(ctx context.Context, v *view, t taskd.Task, p taskd.P
 
 // projectBudget is a project's spending against its budget, of the lines
 // the viewer sees; nil without one.
-func (s *Server) projectBudget(ctx context.Context, v *view, p taskd.Project) (*budgetView, error) {
+func (s *Server) projectBudget(ctx context.Context, me member, p taskd.Project) (*budgetView, error) {
 	if p.MaxMinutes == 0 && p.MaxCents == 0 {
 		return nil, nil
 	}
-	sums, err := s.cfg.Reads.CostSums(ctx, taskd.CostQuery{Viewer: v.viewer(), ProjectID: p.ID}, taskd.CostByTotal)
+	sums, err := s.cfg.Costs.CostSums(ctx, taskd.CostQuery{Viewer: me.viewer(), ProjectID: p.ID}, taskd.CostByTotal)
 	if err != nil {
 		return nil, err
 	}
@@ -114,17 +146,18 @@ func (s *Server) projectBudget(ctx context.Context, v *view, p taskd.Project) (*
 	if len(sums) == 1 {
 		spent = sums[0].CostSum
 	}
-	return newBudget(spent, p.MaxMinutes, p.MaxCents, v.Nav.Account.Currency), nil
+	return newBudget(spent, p.MaxMinutes, p.MaxCents, me.Account.Currency), nil
 }
 
-// addCost is POST /a/{slug}/tasks/{tid}/costs: time, money, is_rate,
+// addCost is POST /a/{slug}/tasks/{task}/costs: time, money, is_rate,
 // comment and date, logged as the viewer.
-func (s *Server) addCost(r *http.Request, by taskd.Actor, t taskd.Task) (string, error) {
+func (s *Server) addCost(r *http.Request, me member, t taskd.Task) (string, error) {
+	by := me.actor()
 	in, err := wire.ParseCostInput(formParams(r))
 	if err != nil {
 		return "", err
 	}
-	_, err = s.cfg.Work.Costs.Add(r.Context(), by, t.ID, in)
+	_, err = s.cfg.Costs.AddCost(r.Context(), by, t.ID, in)
 	return t.Page() + "#costs", err
 }
 
@@ -132,11 +165,11 @@ func (s *Server) addCost(r *http.Request, by taskd.Actor, t taskd.Task) (string,
 // allows (the store checks it again in its transaction).
 func (s *Server) costChange(del bool) accountHandler {
 	return func(w http.ResponseWriter, r *http.Request, v *view, me member) error {
-		acct, by := me.Account, actor(me.Account, me.Member)
-		id, err := taskd.ParseID(r.PathValue("costid"), "cost")
+		acct, by := me.Account, me.actor()
+		id, err := taskd.ParseID(r.PathValue("cost"), "cost")
 		var c taskd.Cost
 		if err == nil {
-			c, err = s.cfg.Reads.Cost(r.Context(), v.viewer(), id)
+			c, err = s.cfg.Costs.Cost(r.Context(), me.viewer(), id)
 		}
 		if err == nil {
 			err = taskd.CanChangeCost(by, c)
@@ -145,11 +178,11 @@ func (s *Server) costChange(del bool) accountHandler {
 			return s.failWith(w, r, err)
 		}
 		if del {
-			err = s.cfg.Work.Costs.Delete(r.Context(), by, c.ID)
+			err = s.cfg.Costs.DeleteCost(r.Context(), by, c.ID)
 		} else {
 			var in taskd.CostInput
 			if in, err = wire.ParseCostInput(formParams(r)); err == nil {
-				_, err = s.cfg.Work.Costs.Update(r.Context(), by, c.ID, in)
+				_, err = s.cfg.Costs.UpdateCost(r.Context(), by, c.ID, in)
 			}
 		}
 		if err != nil {
@@ -157,7 +190,7 @@ func (s *Server) costChange(del bool) accountHandler {
 			if !ok {
 				return err
 			}
-			return s.renderTaskByID(w, r, v, acct, c.TaskID, http.StatusUnprocessableEntity, fe)
+			return s.renderTaskByID(w, r, v, me, c.TaskID, http.StatusUnprocessableEntity, fe)
 		}
 		return see303(w, r, s.cfg.accountPath(acct)+c.Task.Page()+"#costs")
 	}
@@ -166,14 +199,14 @@ func (s *Server) costChange(del bool) accountHandler {
 // zone is where the member's days begin.
 func zone(me member) *time.Location { return taskd.Zone(me.Member.TimeZone, me.Account.TimeZone) }
 
-// startTimer is POST /a/{slug}/tasks/{tid}/timer: the viewer's timer on
+// startTimer is POST /a/{slug}/tasks/{task}/timer: the viewer's timer on
 // the task; one running elsewhere is stopped and its time logged.
 func (s *Server) startTimer(w http.ResponseWriter, r *http.Request, v *view, me member) error {
-	t, ok, err := s.pathTask(w, r, v, r.PathValue("tid"))
+	t, ok, err := s.pathTask(w, r, me, r.PathValue("task"))
 	if !ok {
 		return err
 	}
-	if _, _, err := s.cfg.Work.Costs.StartTimer(r.Context(), actor(me.Account, me.Member), t.ID, zone(me)); err != nil {
+	if _, _, err := s.cfg.Costs.StartTimer(r.Context(), me.actor(), t.ID, zone(me)); err != nil {
 		return s.timerFailed(w, r, v, me, t.ID, err)
 	}
 	return see303(w, r, s.cfg.accountPath(me.Account)+t.Page()+"#costs")
@@ -184,15 +217,15 @@ func (s *Server) startTimer(w http.ResponseWriter, r *http.Request, v *view, me 
 // form's "next" names to return to.
 func (s *Server) stopTimer(discard bool) accountHandler {
 	return func(w http.ResponseWriter, r *http.Request, v *view, me member) error {
-		by := actor(me.Account, me.Member)
-		tm, err := s.cfg.Reads.TimerOf(r.Context(), me.Account.ID, me.Member.ID)
+		by := me.actor()
+		tm, err := s.cfg.Costs.TimerOf(r.Context(), me.Account.ID, me.Member.ID)
 		if err == nil {
 			if discard {
-				err = s.cfg.Work.Costs.DiscardTimer(r.Context(), by)
+				err = s.cfg.Costs.DeleteTimer(r.Context(), by)
 			} else {
 				var comment string
 				if comment, err = taskd.CleanCostComment(r.PostFormValue("comment")); err == nil {
-					_, err = s.cfg.Work.Costs.StopTimer(r.Context(), by, 0, comment, zone(me))
+					_, err = s.cfg.Costs.StopTimer(r.Context(), by, 0, comment, zone(me))
 				}
 			}
 		}
@@ -212,7 +245,7 @@ func (s *Server) timerFailed(w http.ResponseWriter, r *http.Request, v *view, me
 	if !ok || taskID == 0 {
 		return err
 	}
-	return s.renderTaskByID(w, r, v, me.Account, taskID, http.StatusUnprocessableEntity, fe)
+	return s.renderTaskByID(w, r, v, me, taskID, http.StatusUnprocessableEntity, fe)
 }
 
 // clockOf is a timer's running time at now as H:MM:SS.
@@ -241,7 +274,7 @@ func (s *Server) setRate(w http.ResponseWriter, r *http.Request, v *view, me mem
 	var who taskd.Member
 	if err == nil {
 		if who, err = s.cfg.Accounts.Member(r.Context(), me.Account.ID, id); err == nil {
-			err = s.cfg.Work.Costs.SetRate(r.Context(), actor(me.Account, me.Member), id, rate)
+			err = s.cfg.Costs.SetRate(r.Context(), me.actor(), id, rate)
 		}
 	}
 	if err != nil {
@@ -249,7 +282,7 @@ func (s *Server) setRate(w http.ResponseWriter, r *http.Request, v *view, me mem
 		if !ok {
 			return err
 		}
-		return s.renderPeople(w, r, v, me.Account, http.StatusUnprocessableEntity, fe)
+		return s.renderPeople(w, r, v, me, http.StatusUnprocessableEntity, fe)
 	}
 	msg := who.DisplayName() + " has no hourly rate now."
 	if rate != nil {
@@ -267,24 +300,24 @@ func rateText(rate *int64) string {
 	return wire.FormatMoney(*rate)
 }
 
-// setBudget is POST /a/{slug}/project/{pid}/budget: max_time and
+// setBudget is POST /a/{slug}/project/{project}/budget: max_time and
 // max_money ("" clears one).
 func (s *Server) setBudget(w http.ResponseWriter, r *http.Request, v *view, me member) error {
-	p, ok, err := s.pathProject(w, r, v)
+	p, ok, err := s.pathProject(w, r, me)
 	if !ok {
 		return err
 	}
 	in, err := wire.ParseProjectInput(formParams(r))
 	if err == nil {
 		in = taskd.ProjectInput{MaxMinutes: in.MaxMinutes, MaxCents: in.MaxCents}
-		_, err = s.cfg.Work.Projects.Update(r.Context(), actor(me.Account, me.Member), p.ID, in)
+		_, err = s.cfg.Projects.UpdateProject(r.Context(), me.actor(), p.ID, in)
 	}
 	if err != nil {
 		fe, ok := asFormError("budget", err)
 		if !ok {
 			return err
 		}
-		return s.renderProject(w, r, v, me.Account, p, http.StatusUnprocessableEntity, fe)
+		return s.renderProject(w, r, v, me, p, http.StatusUnprocessableEntity, fe)
 	}
 	return see303(w, r, s.cfg.accountPath(me.Account)+p.Page()+"#budget")
 }

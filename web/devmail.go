@@ -10,6 +10,25 @@ import (
 	"github.com/taskd/taskd/mail"
 )
 
+// devMailRoutes are the addresses of the outbox's page (--dev); none unless
+// Config.ShowMail.
+func (s *Server) devMailRoutes() []route {
+	if !s.cfg.ShowMail {
+		return nil
+	}
+	return []route{
+		{"GET /dev/mail", s.page(s.devMail)},
+		{"GET /dev/mail/{message}", s.page(s.devMailMessage)},
+	}
+}
+
+// devMailFuncs are the template functions of the outbox's page.
+func devMailFuncs() template.FuncMap {
+	return template.FuncMap{
+		"linked": linked,
+	}
+}
+
 // mailEntry is one message of the outbox on the developer's page.
 type mailEntry struct {
 	taskd.QueuedMail
@@ -41,9 +60,9 @@ func (s *Server) devMail(w http.ResponseWriter, r *http.Request, v *view) error 
 	return s.render(w, r, "devmail.html", v)
 }
 
-// devMailMessage is GET /dev/mail/{id}: one message, text and HTML.
+// devMailMessage is GET /dev/mail/{message}: one message, text and HTML.
 func (s *Server) devMailMessage(w http.ResponseWriter, r *http.Request, v *view) error {
-	id, err := taskd.ParseID(r.PathValue("id"), "mail")
+	id, err := taskd.ParseID(r.PathValue("message"), "mail")
 	if err != nil {
 		s.Error(w, r, http.StatusNotFound)
 		return nil

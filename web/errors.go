@@ -63,3 +63,57 @@ func (s *Server) failWith(w http.ResponseWriter, r *http.Request, err error) err
 	s.fail(w, r, status, msg)
 	return nil
 }
+
+// Error answers with the error page of an HTTP status, in words safe for
+// anyone to read.
+func (s *Server) Error(w http.ResponseWriter, r *http.Request, status int) {
+	msg := "Something went wrong on our side. Please try again."
+	if status == http.StatusNotFound {
+		msg = "There is no such page."
+	}
+	s.fail(w, r, status, msg)
+}
+
+// fail shows the error page with a message safe for the user.
+// The page keeps the header of whoever is signed in, so they can go on.
+func (s *Server) fail(w http.ResponseWriter, r *http.Request, status int, msg string) {
+	v := &view{Title: failTitle(status), Data: msg, CSRF: s.csrfToken(w, r)}
+	if p, ok, err := s.person(r.Context(), r); err == nil && ok {
+		v.Person = &p
+	}
+	if err := s.renderStatus(w, r, status, "error.html", v); err != nil {
+		s.cfg.Log.ErrorContext(r.Context(), "render error page", "err", err)
+	}
+}
+
+// failTitle is an error page's heading: what happened, in plain words,
+// not the status's name.
+func failTitle(status int) string {
+	switch status {
+	case http.StatusBadRequest:
+		return "This request could not be read"
+	case http.StatusUnauthorized:
+		return "Please sign in"
+	case http.StatusForbidden:
+		return "You cannot do this"
+	case http.StatusNotFound:
+		return "Nothing here"
+	case http.StatusConflict:
+		return "This cannot be done now"
+	case http.StatusRequestEntityTooLarge:
+		return "This is too large"
+	case http.StatusUnprocessableEntity:
+		return "Please check what you entered"
+	case http.StatusTooManyRequests:
+		return "Too many attempts"
+	}
+	if status >= 500 {
+		return "Something went wrong"
+	}
+	return "This did not work"
+}
+
+func (s *Server) internal(w http.ResponseWriter, r *http.Request, err error) {
+	s.cfg.Log.ErrorContext(r.Context(), "page failed", "path", r.URL.Path, "err", err)
+	s.fail(w, r, http.StatusInternalServerError, "Something went wrong on our side. Please try again.")
+}

@@ -12,6 +12,16 @@ import (
 	"github.com/taskd/taskd/wire"
 )
 
+// fieldRoutes are the addresses of an account's custom fields.
+func (s *Server) fieldRoutes() []route {
+	return []route{
+		{"GET /a/{slug}/settings/fields", s.page(s.inAccount(taskd.PermSettings, s.fieldsPage))},
+		{"POST /a/{slug}/settings/fields", s.form(s.inAccount(taskd.PermSettings, s.addField))},
+		{"POST /a/{slug}/settings/fields/{field}/update", s.form(s.inAccount(taskd.PermSettings, s.changeField(false)))},
+		{"POST /a/{slug}/settings/fields/{field}/delete", s.form(s.inAccount(taskd.PermSettings, s.changeField(true)))},
+	}
+}
+
 // fieldsView is the account's custom fields page: the fields of tasks
 // and of projects, each with its forms, and the form that adds one.
 type fieldsView struct {
@@ -30,14 +40,15 @@ type fieldKind struct {
 
 // fieldsPage is GET /a/{slug}/settings/fields.
 func (s *Server) fieldsPage(w http.ResponseWriter, r *http.Request, v *view, me member) error {
-	return s.renderFields(w, r, v, me.Account, http.StatusOK, nil)
+	return s.renderFields(w, r, v, me, http.StatusOK, nil)
 }
 
-func (s *Server) renderFields(w http.ResponseWriter, r *http.Request, v *view, acct taskd.Account, status int, fe *formError) error {
+func (s *Server) renderFields(w http.ResponseWriter, r *http.Request, v *view, me member, status int, fe *formError) error {
+	acct := me.Account
 	fv := &fieldsView{Types: taskd.CustomTypes, Error: fe, Values: r.PostForm, Base: s.cfg.accountPath(acct)}
 	for _, k := range []fieldKind{{Of: taskd.ObjectTask, Title: "Fields of tasks"}, {Of: taskd.ObjectProject, Title: "Fields of projects"}} {
 		var err error
-		if k.Fields, err = s.cfg.Reads.CustomFields(r.Context(), acct.ID, k.Of); err != nil {
+		if k.Fields, err = s.cfg.Fields.CustomFields(r.Context(), acct.ID, k.Of); err != nil {
 			return err
 		}
 		fv.Kinds = append(fv.Kinds, k)
@@ -55,26 +66,26 @@ func fieldForm(r *http.Request) taskd.CustomField {
 
 // addField is POST /a/{slug}/settings/fields.
 func (s *Server) addField(w http.ResponseWriter, r *http.Request, v *view, me member) error {
-	_, err := s.cfg.Work.Fields.Add(r.Context(), actor(me.Account, me.Member), fieldForm(r))
+	_, err := s.cfg.Fields.AddCustomField(r.Context(), me.actor(), fieldForm(r))
 	return s.fieldsChanged(w, r, v, me, "field", err)
 }
 
-// changeField is POST /a/{slug}/settings/fields/{fid}/update and
+// changeField is POST /a/{slug}/settings/fields/{field}/update and
 // …/delete: renames a field or changes its description and options, or
 // deletes it with its values.
 func (s *Server) changeField(del bool) accountHandler {
 	return func(w http.ResponseWriter, r *http.Request, v *view, me member) error {
-		id, err := taskd.ParseID(r.PathValue("fid"), "custom field")
+		id, err := taskd.ParseID(r.PathValue("field"), "custom field")
 		if err != nil {
 			return s.failWith(w, r, err)
 		}
-		by := actor(me.Account, me.Member)
+		by := me.actor()
 		if del {
-			err = s.cfg.Work.Fields.Delete(r.Context(), by, id)
+			err = s.cfg.Fields.DeleteCustomField(r.Context(), by, id)
 		} else {
 			f := fieldForm(r)
 			f.ID = id
-			_, err = s.cfg.Work.Fields.Update(r.Context(), by, f)
+			_, err = s.cfg.Fields.UpdateCustomField(r.Context(), by, f)
 		}
 		if taskd.IsNotFound(err) {
 			return s.failWith(w, r, err)
@@ -94,7 +105,7 @@ func (s *Server) fieldsChanged(w http.ResponseWriter, r *http.Request, v *view, 
 		if e := taskd.AsError(err); e.Value != "" && !strings.Contains(fe.Message, e.Value) {
 			fe.Message += ": " + e.Value
 		}
-		return s.renderFields(w, r, v, me.Account, formStatus(w, err), fe)
+		return s.renderFields(w, r, v, me, formStatus(w, err), fe)
 	}
 	return see303(w, r, s.cfg.accountPath(me.Account)+"/settings/fields")
 }
@@ -127,12 +138,12 @@ func fieldInputs(prefix string, fields []taskd.CustomField, values []taskd.Field
 }
 
 // objectValues reads the fields of a kind and an object's values of them.
-func (s *Server) objectValues(ctx context.Context, v *view, of string, id int64) ([]taskd.CustomField, []taskd.FieldValue, error) {
-	fields, err := s.cfg.Reads.CustomFields(ctx, v.Nav.Account.ID, of)
+func (s *Server) objectValues(ctx context.Context, me member, of string, id int64) ([]taskd.CustomField, []taskd.FieldValue, error) {
+	fields, err := s.cfg.Fields.CustomFields(ctx, me.Account.ID, of)
 	if err != nil || len(fields) == 0 {
 		return fields, nil, err
 	}
-	values, err := s.cfg.Reads.FieldValues(ctx, v.viewer(), of, []int64{id})
+	values, err := s.cfg.Fields.FieldValues(ctx, me.viewer(), of, []int64{id})
 	return fields, values[id], err
 }
 

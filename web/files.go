@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"errors"
+	"html/template"
 	"io"
 	"mime"
 	"mime/multipart"
@@ -15,6 +16,27 @@ import (
 	"github.com/taskd/taskd/internal/httpfile"
 	"github.com/taskd/taskd/internal/upload"
 )
+
+// fileRoutes are the addresses of files: uploads to a task or project, a
+// download, a deletion.
+func (s *Server) fileRoutes() []route {
+	return []route{
+		{"POST /a/{slug}/tasks/{task}/files", s.upload(s.inAccount(taskd.PermWork, s.taskChange("files", s.addTaskFiles)))},
+		{"POST /a/{slug}/project/{project}/files", s.upload(s.inAccount(taskd.PermWork, s.addProjectFiles))},
+		{"POST /a/{slug}/files/{file}/delete", s.form(s.inAccount(taskd.PermWork, s.deleteFile))},
+		{"GET /a/{slug}/download/{file}", s.page(s.inAccount(taskd.PermRead, s.downloadFile))},
+	}
+}
+
+// fileFuncs are the template functions of files.
+func fileFuncs() template.FuncMap {
+	return template.FuncMap{
+		"size":      sizeText,
+		"files":     newFileList,
+		"kind":      fileKind,
+		"canDelete": func(by taskd.Actor, f taskd.File) bool { return taskd.CanChangeFile(by, f) == nil },
+	}
+}
 
 // maxPageFiles bounds the files of one form.
 const maxPageFiles = 20
@@ -109,7 +131,7 @@ func (s *Server) receiveFiles(r *http.Request, by taskd.Actor) ([]int64, error) 
 		if len(ids) == maxPageFiles {
 			return fail(taskd.Invalid("file", "Attach at most %d files at once", maxPageFiles))
 		}
-		f, err := s.cfg.Work.Files.Upload(r.Context(), by, p.FileName(), p.Header.Get("Content-Type"), p)
+		f, err := s.cfg.Files.CreateFile(r.Context(), by, p.FileName(), p.Header.Get("Content-Type"), p, s.cfg.FileLimits)
 		if err != nil {
 			return fail(err)
 		}
@@ -131,26 +153,27 @@ func (s *Server) attachFiles(r *http.Request, by taskd.Actor, owner string, id i
 	if err != nil || len(ids) == 0 {
 		return err
 	}
-	if err := s.cfg.Work.Files.Attach(r.Context(), by, ids, owner, id); err != nil {
+	if err := s.cfg.Files.AttachFiles(r.Context(), by, ids, owner, id); err != nil {
 		s.dropFiles(r, by, ids)
 		return err
 	}
 	return nil
 }
 
-// addTaskFiles is POST /a/{slug}/tasks/{tid}/files (multipart).
-func (s *Server) addTaskFiles(r *http.Request, by taskd.Actor, t taskd.Task) (string, error) {
+// addTaskFiles is POST /a/{slug}/tasks/{task}/files (multipart).
+func (s *Server) addTaskFiles(r *http.Request, me member, t taskd.Task) (string, error) {
+	by := me.actor()
 	return t.Page() + "#files", s.attachFiles(r, by, taskd.OwnerTask, t.ID)
 }
 
-// downloadFile is GET /a/{slug}/download/{fileid}, the page of a file
+// downloadFile is GET /a/{slug}/download/{file}, the page of a file
 // (spec §2.5): served as the API serves it, to whoever may see what it is
 // attached to (seesPath), and an upload not attached to its uploader only.
 func (s *Server) downloadFile(w http.ResponseWriter, r *http.Request, v *view, me member) error {
-	id, err := taskd.ParseID(r.PathValue("fileid"), "file")
+	id, err := taskd.ParseID(r.PathValue("file"), "file")
 	var f taskd.File
 	if err == nil {
-		f, err = s.cfg.Reads.File(r.Context(), me.viewer(), id)
+		f, err = s.cfg.Files.File(r.Context(), me.viewer(), id)
 	}
 	if err == nil && f.Owner == taskd.OwnerNone && f.Author.ID != me.Member.ID {
 		err = taskd.NotFound("file")
@@ -158,7 +181,7 @@ func (s *Server) downloadFile(w http.ResponseWriter, r *http.Request, v *view, m
 	if err != nil {
 		return s.failWith(w, r, err)
 	}
-	body := s.cfg.Reads.OpenFile(r.Context(), f)
+	body := s.cfg.Files.OpenFile(r.Context(), f)
 	defer body.Close()
 	if err := httpfile.Write(w, f, body); err != nil {
 		s.cfg.Log.Warn("download cut short", "file", f.ID, "err", err)
@@ -166,22 +189,22 @@ func (s *Server) downloadFile(w http.ResponseWriter, r *http.Request, v *view, m
 	return nil
 }
 
-// deleteFile is POST /a/{slug}/files/{fileid}/delete.
+// deleteFile is POST /a/{slug}/files/{file}/delete.
 func (s *Server) deleteFile(w http.ResponseWriter, r *http.Request, v *view, me member) error {
-	id, err := taskd.ParseID(r.PathValue("fileid"), "file")
+	id, err := taskd.ParseID(r.PathValue("file"), "file")
 	var f taskd.File
 	if err == nil {
-		f, err = s.cfg.Reads.File(r.Context(), me.viewer(), id)
+		f, err = s.cfg.Files.File(r.Context(), me.viewer(), id)
 	}
 	if err == nil {
-		err = s.cfg.Work.Files.Delete(r.Context(), actor(me.Account, me.Member), f.ID)
+		err = s.cfg.Files.DeleteFile(r.Context(), me.actor(), f.ID)
 	}
 	if err != nil {
 		return s.failWith(w, r, err)
 	}
 	to := s.cfg.accountPath(me.Account) + taskd.ProjectPage(f.ProjectID)
 	if f.TaskID != 0 {
-		t, err := s.cfg.Reads.Task(r.Context(), me.viewer(), f.TaskID)
+		t, err := s.cfg.Tasks.Task(r.Context(), me.viewer(), f.TaskID)
 		if err != nil {
 			return err
 		}
@@ -218,18 +241,18 @@ func fileKind(name string) string {
 	return strings.ToUpper(name[i+1:])
 }
 
-// addProjectFiles is POST /a/{slug}/project/{pid}/files (multipart).
+// addProjectFiles is POST /a/{slug}/project/{project}/files (multipart).
 func (s *Server) addProjectFiles(w http.ResponseWriter, r *http.Request, v *view, me member) error {
-	p, ok, err := s.pathProject(w, r, v)
+	p, ok, err := s.pathProject(w, r, me)
 	if !ok {
 		return err
 	}
-	if err := s.attachFiles(r, actor(me.Account, me.Member), taskd.OwnerProject, p.ID); err != nil {
+	if err := s.attachFiles(r, me.actor(), taskd.OwnerProject, p.ID); err != nil {
 		fe, ok := asFormError("files", err)
 		if !ok {
 			return err
 		}
-		return s.renderProject(w, r, v, me.Account, p, http.StatusUnprocessableEntity, fe)
+		return s.renderProject(w, r, v, me, p, http.StatusUnprocessableEntity, fe)
 	}
 	return see303(w, r, s.cfg.accountPath(me.Account)+p.Page()+"#files")
 }
@@ -250,6 +273,6 @@ func newFileList(v *view, files []taskd.File, me taskd.Actor, base string) fileL
 // even when the client has gone; what fails to go is swept later.
 func (s *Server) dropFiles(r *http.Request, by taskd.Actor, ids []int64) {
 	for _, id := range ids {
-		_ = s.cfg.Work.Files.Delete(context.WithoutCancel(r.Context()), by, id)
+		_ = s.cfg.Files.DeleteFile(context.WithoutCancel(r.Context()), by, id)
 	}
 }

@@ -90,8 +90,8 @@ func TestAccountPagesStayInTheirAccount(t *testing.T) {
 	fileID := theirFile(t, s, tid)
 	groupID := testsite.JSONNumber(q("action=add_task_tag_groups&type=status&access=public&title=Theirs")["data"].([]any)[0].(map[string]any)["id"])
 	tagID := q("action=add_task_tags&group=Theirs&title=Theirs")["data"].([]any)[0].(map[string]any)["id"].(string)
-	ids := map[string]string{"{pid}": pid, "{tid}": tid, "{parent}": tid, "{cid}": cid, "{id}": wid, "{costid}": costID, "{fileid}": fileID,
-		"{tagid}": tagID, "{groupid}": groupID}
+	ids := map[string]string{"{project}": pid, "{task}": tid, "{parent}": tid, "{comment}": cid, "{webhook}": wid, "{cost}": costID, "{file}": fileID,
+		"{tag}": tagID, "{group}": groupID}
 	snapshot := func() string {
 		_, p := testsite.APICall(t, s.AccountURL(), s.Key, "action=get_task&id_task="+tid+"&extra=subtasks")
 		_, c := testsite.APICall(t, s.AccountURL(), s.Key, "action=get_comments&id_task="+tid)

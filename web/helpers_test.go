@@ -3,19 +3,18 @@ package web_test
 import (
 	"testing"
 
-	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/internal/testsite"
 	"github.com/taskd/taskd/web"
 	"github.com/taskd/taskd/webhook"
-	"github.com/taskd/taskd/work"
 )
 
 // pagesConfig is the pages' configuration on the site's store, every part
 // of it the store's.
 func pagesConfig(s *testsite.Site) web.Config {
 	st := s.Store
-	return web.Config{Reads: st, Accounts: st, Directory: st, Invitations: st, Sessions: st, Apps: st,
-		Webhooks: st, Counts: st, Sealer: s.Sealer, Work: work.New(st, taskd.DefaultFileLimits), Calendar: st, Live: st}
+	return web.Config{Projects: st, Tasks: st, Comments: st, Costs: st, Tags: st, Fields: st, Files: st, Teams: st, Relations: st,
+		Accounts: st, Directory: st, Invitations: st, Sessions: st, Apps: st,
+		Webhooks: st, Counts: st, Sealer: s.Sealer, Calendar: st, Live: st}
 }
 
 // pagesOf builds the pages on the site's store, every one of them (the

@@ -99,14 +99,14 @@ func feedSecret(name string) (string, bool) {
 	return token, true
 }
 
-// icalFeed is GET /ical/{file}: the person's tasks with a due date, in
+// icalFeed is GET /ical/{feed}: the person's tasks with a due date, in
 // every account they are a member of, as the store shows them to that
 // person now (a person removed from an account no longer gets its
 // tasks). An unknown, rotated or malformed secret is "not found", the
 // same answer whatever the cause. The secret is never logged: errors are
 // logged without the path.
 func (s *Server) icalFeed(w http.ResponseWriter, r *http.Request) {
-	token, ok := feedSecret(r.PathValue("file"))
+	token, ok := feedSecret(r.PathValue("feed"))
 	var p taskd.Person
 	var err error
 	if ok && s.cfg.Calendar != nil {
@@ -154,7 +154,7 @@ func (s *Server) icalOf(ctx context.Context, p taskd.Person, public string) ([]b
 	host := strings.TrimPrefix(strings.TrimPrefix(public, "https://"), "http://")
 	for _, mb := range ms {
 		v := taskd.PersonViewer(mb.Account.ID, p.ID, mb.Role)
-		tasks, err := s.cfg.Reads.Tasks(ctx, taskd.TaskQuery{Viewer: v, Filter: window, ActiveProjects: true, Sort: taskd.SortDue, Limit: feedTasks})
+		tasks, err := s.cfg.Tasks.Tasks(ctx, taskd.TaskQuery{Viewer: v, Filter: window, ActiveProjects: true, Sort: taskd.SortDue, Limit: feedTasks})
 		if err != nil {
 			return nil, err
 		}

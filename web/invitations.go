@@ -7,6 +7,17 @@ import (
 	"github.com/taskd/taskd"
 )
 
+// invitationRoutes are the addresses of invitations: a person's, and an
+// account's to cancel.
+func (s *Server) invitationRoutes() []route {
+	return []route{
+		{"GET /invitations", s.page(s.invitations)},
+		{"POST /invitations/{invitation}/accept", s.form(s.answerInvitation(true))},
+		{"POST /invitations/{invitation}/decline", s.form(s.answerInvitation(false))},
+		{"POST /a/{slug}/invitations/{invitation}/cancel", s.form(s.inAccount(taskd.PermManagePeople, s.cancelInvitation))},
+	}
+}
+
 // invitationsView is the list of invitations waiting for the signed-in
 // person.
 type invitationsView struct {
@@ -28,7 +39,7 @@ func (s *Server) invitations(w http.ResponseWriter, r *http.Request, v *view) er
 	return s.render(w, r, "invitations.html", v)
 }
 
-// answerInvitation is POST /invitations/{id}/accept or /decline. Accepting
+// answerInvitation is POST /invitations/{invitation}/accept or /decline. Accepting
 // leads to the account; declining back to the list, or to next once none
 // is left.
 func (s *Server) answerInvitation(accept bool) handler {
@@ -38,7 +49,7 @@ func (s *Server) answerInvitation(accept bool) handler {
 		}
 		ctx := r.Context()
 		next := localPath(r.PostFormValue("next"))
-		id, err := taskd.ParseID(r.PathValue("id"), "invitation")
+		id, err := taskd.ParseID(r.PathValue("invitation"), "invitation")
 		if err != nil {
 			return s.failWith(w, r, err)
 		}
@@ -63,11 +74,11 @@ func (s *Server) answerInvitation(accept bool) handler {
 	}
 }
 
-// cancelInvitation is POST /a/{slug}/invitations/{id}/cancel (owners and
+// cancelInvitation is POST /a/{slug}/invitations/{invitation}/cancel (owners and
 // admins).
 func (s *Server) cancelInvitation(w http.ResponseWriter, r *http.Request, v *view, me member) error {
 	acct := me.Account
-	id, err := taskd.ParseID(r.PathValue("id"), "invitation")
+	id, err := taskd.ParseID(r.PathValue("invitation"), "invitation")
 	if err == nil {
 		err = s.cfg.Invitations.CancelInvitation(r.Context(), acct.ID, id)
 	}

@@ -10,6 +10,21 @@ import (
 	"github.com/taskd/taskd/secret"
 )
 
+// linkRoutes are the addresses of the one-time links of mail: joining, a
+// password's reset, a new e-mail's confirmation.
+func (s *Server) linkRoutes() []route {
+	return []route{
+		{"GET /join", s.page(s.joinPage)},
+		{"POST /join", s.form(s.join)},
+		{"GET /reset", s.page(s.resetRequestPage)},
+		{"POST /reset", s.form(s.resetRequest)},
+		{"GET /reset/password", s.page(s.resetPage)},
+		{"POST /reset/password", s.form(s.resetPassword)},
+		{"GET /confirm-email", s.page(s.confirmEmailPage)},
+		{"POST /confirm-email", s.form(s.confirmEmail)},
+	}
+}
+
 // linkView is a page reached from a one-time link in an e-mail.
 type linkView struct {
 	Token      string

@@ -13,6 +13,17 @@ import (
 	"github.com/taskd/taskd/secret"
 )
 
+// liveRoutes are the address of the pages' live stream; none without
+// Config.Live.
+func (s *Server) liveRoutes() []route {
+	if s.cfg.Live == nil {
+		return nil
+	}
+	return []route{
+		{"GET /a/{slug}/live", s.page(s.inAccount(taskd.PermRead, s.live))},
+	}
+}
+
 // LiveStore opens the live streams of the pages (DESIGN §11): the events
 // a viewer sees, from the outbox, as they commit.
 type LiveStore interface {

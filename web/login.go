@@ -14,6 +14,16 @@ import (
 	"github.com/taskd/taskd/secret"
 )
 
+// signInRoutes are the addresses of signing in and out, and the home page.
+func (s *Server) signInRoutes() []route {
+	return []route{
+		{"GET /{$}", s.page(s.home)},
+		{"GET /login", s.page(s.loginPage)},
+		{"POST /login", s.form(s.login)},
+		{"POST /logout", s.form(s.logout)},
+	}
+}
+
 // Sign-in limits: failed attempts per e-mail and per client address within
 // 15 minutes, counted in the database so that every replica sees them. An
 // attempt is counted before its password is checked and given back if it

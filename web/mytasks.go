@@ -6,6 +6,13 @@ import (
 	"github.com/taskd/taskd"
 )
 
+// myTaskRoutes are the addresses of the member's own tasks.
+func (s *Server) myTaskRoutes() []route {
+	return []route{
+		{"GET /a/{slug}/my", s.page(s.inAccount(taskd.PermRead, s.myTasks))},
+	}
+}
+
 // myTasksView is the "My tasks" page: the signed-in member's tasks in the
 // account, a page at a time under the list's filters.
 type myTasksView struct {
@@ -32,7 +39,7 @@ func (s *Server) renderMyTasks(w http.ResponseWriter, r *http.Request, v *view, 
 	acct, m := me.Account, me.Member
 	f := readListFilter(r.URL.Query(), taskd.SortNewest)
 	f.Show = r.URL.Query().Get("show")
-	query := taskd.TaskQuery{Viewer: v.viewer(), ActiveProjects: true}
+	query := taskd.TaskQuery{Viewer: me.viewer(), ActiveProjects: true}
 	switch f.Show {
 	case "created":
 		query.AuthorEmail = m.Email
@@ -52,11 +59,11 @@ func (s *Server) renderMyTasks(w http.ResponseWriter, r *http.Request, v *view, 
 	if list.People, err = s.cfg.Accounts.Members(ctx, acct.ID); err != nil {
 		return err
 	}
-	if list.Tags, err = s.cfg.Reads.Tags(ctx, acct.ID, taskd.TagsOfTasks, "", "", ""); err != nil {
+	if list.Tags, err = s.cfg.Tags.Tags(ctx, acct.ID, taskd.TagsOfTasks, "", "", ""); err != nil {
 		return err
 	}
 	if m.Role.Can(taskd.PermWork) {
-		projects, err := s.cfg.Reads.Projects(ctx, v.viewer(), "")
+		projects, err := s.cfg.Projects.Projects(ctx, me.viewer(), "")
 		if err != nil {
 			return err
 		}

@@ -8,6 +8,15 @@ import (
 	"github.com/taskd/taskd/people"
 )
 
+// notificationRoutes are the addresses of the stop link of notification
+// e-mails.
+func (s *Server) notificationRoutes() []route {
+	return []route{
+		{"GET /notifications/off", s.page(s.unsubscribePage)},
+		{"POST /notifications/off", s.form(s.unsubscribe)},
+	}
+}
+
 // unsubscribeView is the page an e-mail digest's "stop" link opens.
 type unsubscribeView struct {
 	Person string // the id, as the link gives it

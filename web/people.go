@@ -1,14 +1,30 @@
 package web
 
 import (
+	"html/template"
 	"net/http"
 	"strconv"
 	"strings"
 
 	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/people"
-	"github.com/taskd/taskd/secret"
 )
+
+// peopleRoutes are the addresses of an account's people and their roles.
+func (s *Server) peopleRoutes() []route {
+	return []route{
+		{"GET /a/{slug}/people", s.page(s.inAccount(taskd.PermRead, s.people))},
+		{"POST /a/{slug}/people", s.form(s.inAccount(taskd.PermManagePeople, s.addPerson))},
+		{"POST /a/{slug}/people/{person}/role", s.form(s.inAccount(taskd.PermManagePeople, s.setRole))},
+	}
+}
+
+// peopleFuncs are the template functions of the people pages.
+func peopleFuncs() template.FuncMap {
+	return template.FuncMap{
+		"isOwner": func(m taskd.Member) bool { return m.Role == taskd.RoleOwner },
+	}
+}
 
 // peopleView is the people page.
 type peopleView struct {
@@ -22,11 +38,11 @@ type peopleView struct {
 }
 
 func (s *Server) people(w http.ResponseWriter, r *http.Request, v *view, me member) error {
-	acct := me.Account
-	return s.renderPeople(w, r, v, acct, http.StatusOK, nil)
+	return s.renderPeople(w, r, v, me, http.StatusOK, nil)
 }
 
-func (s *Server) renderPeople(w http.ResponseWriter, r *http.Request, v *view, acct taskd.Account, status int, fe *formError) error {
+func (s *Server) renderPeople(w http.ResponseWriter, r *http.Request, v *view, me member, status int, fe *formError) error {
+	acct := me.Account
 	members, err := s.cfg.Accounts.Members(r.Context(), acct.ID)
 	if err != nil {
 		return err
@@ -59,7 +75,7 @@ func (s *Server) addPerson(w http.ResponseWriter, r *http.Request, v *view, me m
 	role, err := taskd.ParseRole(r.PostFormValue("role"))
 	var inv taskd.Invitation
 	if err == nil {
-		inv, err = s.cfg.People.Invite(r.Context(), actor(acct, me.Member), acct, people.Invitation{Email: r.PostFormValue("email"),
+		inv, err = s.cfg.People.Invite(r.Context(), me.actor(), acct, people.Invitation{Email: r.PostFormValue("email"),
 			FirstName: r.PostFormValue("first_name"), LastName: r.PostFormValue("last_name"), Role: role,
 			Title: r.PostFormValue("title"), Team: r.PostFormValue("team"), Department: r.PostFormValue("department")})
 	}
@@ -68,7 +84,7 @@ func (s *Server) addPerson(w http.ResponseWriter, r *http.Request, v *view, me m
 		if !ok {
 			return err
 		}
-		return s.renderPeople(w, r, v, acct, formStatus(w, err), fe)
+		return s.renderPeople(w, r, v, me, formStatus(w, err), fe)
 	}
 	sent := "An invitation was sent to " + inv.Person.Email + "."
 	if why := s.kept(); why != "" {
@@ -89,7 +105,7 @@ func (s *Server) setRole(w http.ResponseWriter, r *http.Request, v *view, me mem
 	var ended taskd.TrustEnded
 	if err == nil {
 		if who, err = s.cfg.Accounts.Member(r.Context(), acct.ID, id); err == nil {
-			ended, err = s.cfg.Accounts.SetRole(r.Context(), actor(acct, me.Member), id, role)
+			ended, err = s.cfg.Accounts.SetRole(r.Context(), me.actor(), id, role)
 		}
 	}
 	if err != nil {
@@ -97,34 +113,10 @@ func (s *Server) setRole(w http.ResponseWriter, r *http.Request, v *view, me mem
 		if !ok {
 			return err
 		}
-		return s.renderPeople(w, r, v, acct, http.StatusUnprocessableEntity, fe)
+		return s.renderPeople(w, r, v, me, http.StatusUnprocessableEntity, fe)
 	}
 	s.setFlash(w, flash{Message: who.DisplayName() + " is now " + string(role) + "." + endedText(ended)})
 	return see303(w, r, s.cfg.accountPath(acct)+"/people")
-}
-
-// apiKeyView is the administrative-key page.
-type apiKeyView struct {
-	Shown *flash
-	// None: the account has no key, revoked with the trust of the person
-	// it was shown to (taskd.TrustEnded).
-	None bool
-}
-
-// apiKey is the administrative-key page: rotate, and see the new key once.
-func (s *Server) apiKey(w http.ResponseWriter, r *http.Request, v *view, me member) error {
-	v.Title, v.Data = "Administrative API key", apiKeyView{Shown: s.takeFlash(w, r), None: len(me.Account.APIKey) == 0}
-	return s.render(w, r, "apikey.html", v)
-}
-
-func (s *Server) rotateAPIKey(w http.ResponseWriter, r *http.Request, v *view, me member) error {
-	acct := me.Account
-	key := secret.APIKey()
-	if err := s.cfg.Accounts.SetAPIKey(r.Context(), acct.ID, s.cfg.Sealer.SealAPIKey(acct.Slug, key), me.Member.ID); err != nil {
-		return err
-	}
-	s.setFlash(w, flash{Secret: key, Message: "A new key was made; the old one stopped working."})
-	return see303(w, r, s.cfg.accountPath(acct)+"/settings/apikey")
 }
 
 // endedText tells whoever changed a member's standing what it ended

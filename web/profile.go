@@ -10,6 +10,19 @@ import (
 	"github.com/taskd/taskd/secret"
 )
 
+// profileRoutes are the addresses of a person's profile and of an account's
+// time zone and currency.
+func (s *Server) profileRoutes() []route {
+	return []route{
+		{"GET /profile", s.page(s.profilePage)},
+		{"POST /profile", s.form(s.saveProfile)},
+		{"POST /profile/email", s.form(s.changeEmail)},
+		{"POST /profile/password", s.form(s.changePassword)},
+		{"GET /a/{slug}/settings/account", s.page(s.inAccount(taskd.PermSettings, s.accountZonePage))},
+		{"POST /a/{slug}/settings/account", s.form(s.inAccount(taskd.PermSettings, s.setAccountZone))},
+	}
+}
+
 // profileView is the signed-in person's profile page.
 type profileView struct {
 	Person taskd.Person

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"html/template"
 	"net/http"
 	"slices"
 	"strconv"
@@ -10,6 +11,32 @@ import (
 	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/wire"
 )
+
+// projectRoutes are the addresses of an account's projects: the list, a
+// project's page and its changes, and a new task.
+func (s *Server) projectRoutes() []route {
+	return []route{
+		{"GET /a/{slug}/{$}", s.page(s.inAccount(taskd.PermRead, s.projects))},
+		{"POST /a/{slug}/projects", s.form(s.inAccount(taskd.PermWork, s.createProject))},
+		{"POST /a/{slug}/project/{project}/archive", s.form(s.inAccount(taskd.PermWork, s.setProjectStatus(taskd.ProjectArchive)))},
+		{"POST /a/{slug}/project/{project}/activate", s.form(s.inAccount(taskd.PermWork, s.setProjectStatus(taskd.ProjectActive)))},
+		{"GET /a/{slug}/project/{project}/{$}", s.page(s.inAccount(taskd.PermRead, s.projectPage))},
+		{"POST /a/{slug}/project/{project}/update", s.form(s.inAccount(taskd.PermWork, s.updateProject))},
+		{"POST /a/{slug}/project/{project}/tasks", s.upload(s.inAccount(taskd.PermWork, s.createTask))},
+	}
+}
+
+// projectFuncs are the template functions of the projects page.
+func projectFuncs() template.FuncMap {
+	return template.FuncMap{
+		"managerName": func(p taskd.PersonRef) string {
+			if p.ID == 0 || p.ID == taskd.NobodyID || p.ID == taskd.AnyoneID {
+				return ""
+			}
+			return p.Name
+		},
+	}
+}
 
 // projectsView is an account's start page: its projects.
 type projectsView struct {
@@ -40,13 +67,13 @@ type projectFolder struct {
 }
 
 func (s *Server) projects(w http.ResponseWriter, r *http.Request, v *view, me member) error {
-	acct := me.Account
-	return s.renderProjects(w, r, v, acct, http.StatusOK, nil)
+	return s.renderProjects(w, r, v, me, http.StatusOK, nil)
 }
 
-func (s *Server) renderProjects(w http.ResponseWriter, r *http.Request, v *view, acct taskd.Account, status int, fe *formError) error {
+func (s *Server) renderProjects(w http.ResponseWriter, r *http.Request, v *view, me member, status int, fe *formError) error {
+	acct := me.Account
 	ctx := r.Context()
-	all, err := s.cfg.Reads.Projects(ctx, v.viewer(), "")
+	all, err := s.cfg.Projects.Projects(ctx, me.viewer(), "")
 	if err != nil {
 		return err
 	}
@@ -54,11 +81,11 @@ func (s *Server) renderProjects(w http.ResponseWriter, r *http.Request, v *view,
 	if err != nil {
 		return err
 	}
-	progress, err := s.cfg.Reads.ProjectProgress(ctx, v.viewer())
+	progress, err := s.cfg.Projects.ProjectProgress(ctx, me.viewer())
 	if err != nil {
 		return err
 	}
-	pv := &projectsView{Error: fe, Values: r.PostForm, CanWrite: v.Nav.Member.Role.Can(taskd.PermWork), Progress: progress, Today: v.Today()}
+	pv := &projectsView{Error: fe, Values: r.PostForm, CanWrite: me.Member.Role.Can(taskd.PermWork), Progress: progress, Today: v.Today()}
 	for _, f := range folders {
 		pv.Titles = append(pv.Titles, f.Title)
 	}
@@ -76,21 +103,21 @@ func (s *Server) renderProjects(w http.ResponseWriter, r *http.Request, v *view,
 }
 
 func (s *Server) createProject(w http.ResponseWriter, r *http.Request, v *view, me member) error {
-	acct, m := me.Account, me.Member
+	acct := me.Account
 	in, err := wire.ParseProjectInput(formParams(r))
 	if err == nil && in.Name == nil {
 		err = taskd.Required("title")
 	}
 	var p taskd.Project
 	if err == nil {
-		p, err = s.cfg.Work.Projects.Create(r.Context(), actor(acct, m), in)
+		p, err = s.cfg.Projects.CreateProject(r.Context(), me.actor(), in)
 	}
 	if err != nil {
 		fe, ok := asFormError("project", err)
 		if !ok {
 			return err
 		}
-		return s.renderProjects(w, r, v, acct, formStatus(w, err), fe)
+		return s.renderProjects(w, r, v, me, formStatus(w, err), fe)
 	}
 	return see303(w, r, s.cfg.accountPath(acct)+p.Page())
 }
@@ -98,10 +125,10 @@ func (s *Server) createProject(w http.ResponseWriter, r *http.Request, v *view, 
 // setProjectStatus archives or activates the path's project.
 func (s *Server) setProjectStatus(status string) accountHandler {
 	return func(w http.ResponseWriter, r *http.Request, v *view, me member) error {
-		acct, m := me.Account, me.Member
-		id, err := taskd.ParseID(r.PathValue("pid"), "project")
+		acct := me.Account
+		id, err := taskd.ParseID(r.PathValue("project"), "project")
 		if err == nil {
-			_, err = s.cfg.Work.Projects.SetStatus(r.Context(), actor(acct, m), id, status)
+			_, err = s.cfg.Projects.SetProjectStatus(r.Context(), me.actor(), id, status)
 		}
 		if err == nil || taskd.AsError(err).Reason == taskd.ReasonAlreadyInState {
 			return see303(w, r, s.cfg.accountPath(acct)+"/")
@@ -110,14 +137,14 @@ func (s *Server) setProjectStatus(status string) accountHandler {
 	}
 }
 
-// updateProject is POST /a/{slug}/project/{pid}/update: the project's name,
+// updateProject is POST /a/{slug}/project/{project}/update: the project's name,
 // text, options of logging time and custom fields, parsed and changed as
 // the API's update_project does (the same parsers, store method,
 // permission and update_project event). The options are checkboxes, sent
 // only when ticked: an option the form leaves out is off. Other fields
 // have their own forms and are left as they are.
 func (s *Server) updateProject(w http.ResponseWriter, r *http.Request, v *view, me member) error {
-	p, ok, err := s.pathProject(w, r, v)
+	p, ok, err := s.pathProject(w, r, me)
 	if !ok {
 		return err
 	}
@@ -131,14 +158,14 @@ func (s *Server) updateProject(w http.ResponseWriter, r *http.Request, v *view, 
 	}
 	if err == nil {
 		in = taskd.ProjectInput{Name: in.Name, Text: in.Text, Options: in.Options, Fields: values}
-		_, err = s.cfg.Work.Projects.Update(r.Context(), actor(me.Account, me.Member), p.ID, in)
+		_, err = s.cfg.Projects.UpdateProject(r.Context(), me.actor(), p.ID, in)
 	}
 	if err != nil {
 		fe, ok := asFormError("project", err)
 		if !ok {
 			return err
 		}
-		return s.renderProject(w, r, v, me.Account, p, http.StatusUnprocessableEntity, fe)
+		return s.renderProject(w, r, v, me, p, http.StatusUnprocessableEntity, fe)
 	}
 	s.setFlash(w, flash{Message: "Project saved."})
 	return see303(w, r, s.cfg.accountPath(me.Account)+p.Page())
@@ -177,21 +204,20 @@ type projectView struct {
 }
 
 func (s *Server) projectPage(w http.ResponseWriter, r *http.Request, v *view, me member) error {
-	acct := me.Account
-	p, ok, err := s.pathProject(w, r, v)
+	p, ok, err := s.pathProject(w, r, me)
 	if !ok {
 		return err
 	}
-	return s.renderProject(w, r, v, acct, p, http.StatusOK, nil)
+	return s.renderProject(w, r, v, me, p, http.StatusOK, nil)
 }
 
 // pathProject reads the path's project, if the viewer sees it; ok false
 // when it answered.
-func (s *Server) pathProject(w http.ResponseWriter, r *http.Request, v *view) (taskd.Project, bool, error) {
-	id, err := taskd.ParseID(r.PathValue("pid"), "project")
+func (s *Server) pathProject(w http.ResponseWriter, r *http.Request, me member) (taskd.Project, bool, error) {
+	id, err := taskd.ParseID(r.PathValue("project"), "project")
 	var p taskd.Project
 	if err == nil {
-		p, err = s.cfg.Reads.Project(r.Context(), v.viewer(), id)
+		p, err = s.cfg.Projects.Project(r.Context(), me.viewer(), id)
 	}
 	if taskd.IsNotFound(err) {
 		return p, false, s.failWith(w, r, err)
@@ -199,38 +225,39 @@ func (s *Server) pathProject(w http.ResponseWriter, r *http.Request, v *view) (t
 	return p, err == nil, err
 }
 
-func (s *Server) renderProject(w http.ResponseWriter, r *http.Request, v *view, acct taskd.Account, p taskd.Project, status int, fe *formError) error {
+func (s *Server) renderProject(w http.ResponseWriter, r *http.Request, v *view, me member, p taskd.Project, status int, fe *formError) error {
+	acct := me.Account
 	ctx := r.Context()
 	people, err := s.cfg.Accounts.Members(ctx, acct.ID)
 	if err != nil {
 		return err
 	}
-	team, err := s.cfg.Reads.ProjectMembers(ctx, acct.ID, p.ID)
+	team, err := s.cfg.Teams.ProjectMembers(ctx, acct.ID, p.ID)
 	if err != nil {
 		return err
 	}
 	base := s.cfg.accountPath(acct)
-	list, err := s.listTasks(ctx, taskd.TaskQuery{Viewer: v.viewer(), ProjectID: p.ID},
+	list, err := s.listTasks(ctx, taskd.TaskQuery{Viewer: me.viewer(), ProjectID: p.ID},
 		readListFilter(r.URL.Query(), taskd.SortTree), s.today(v), base+p.Page())
 	if err != nil {
 		return err
 	}
 	list.People, list.Return = people, "project"
-	if v.Nav.Member.Role.Can(taskd.PermWork) && p.Status != taskd.ProjectArchive {
+	if me.Member.Role.Can(taskd.PermWork) && p.Status != taskd.ProjectArchive {
 		list.QuickAdd = newQuickAdd(v, base, p.ID, nil, "project", list.Query(), fe, r)
 	}
-	if list.Tags, err = s.cfg.Reads.Tags(ctx, acct.ID, taskd.TagsOfTasks, "", "", ""); err != nil {
+	if list.Tags, err = s.cfg.Tags.Tags(ctx, acct.ID, taskd.TagsOfTasks, "", "", ""); err != nil {
 		return err
 	}
 	pv := &projectView{Project: p, List: list, People: people, Team: team, Error: fe, Values: r.PostForm,
-		Base: base, CanWrite: v.Nav.Member.Role.Can(taskd.PermWork), Shown: s.takeFlash(w, r)}
-	if pv.Tags, pv.TagForm, err = s.objectTags(ctx, v, taskd.TagsOfProjects, p.ID, base+p.Page()+"tags", fe, "projecttags"); err != nil {
+		Base: base, CanWrite: me.Member.Role.Can(taskd.PermWork), Shown: s.takeFlash(w, r)}
+	if pv.Tags, pv.TagForm, err = s.objectTags(ctx, v, me, taskd.TagsOfProjects, p.ID, base+p.Page()+"tags", fe, "projecttags"); err != nil {
 		return err
 	}
-	if pv.Budget, err = s.projectBudget(ctx, v, p); err != nil {
+	if pv.Budget, err = s.projectBudget(ctx, me, p); err != nil {
 		return err
 	}
-	files, err := s.cfg.Reads.Files(ctx, taskd.FileQuery{Viewer: v.viewer(), ProjectID: p.ID})
+	files, err := s.cfg.Files.Files(ctx, taskd.FileQuery{Viewer: me.viewer(), ProjectID: p.ID})
 	if err != nil {
 		return err
 	}
@@ -239,13 +266,13 @@ func (s *Server) renderProject(w http.ResponseWriter, r *http.Request, v *view, 
 			pv.Files = append(pv.Files, f)
 		}
 	}
-	fields, values, err := s.objectValues(ctx, v, taskd.ObjectProject, p.ID)
+	fields, values, err := s.objectValues(ctx, me, taskd.ObjectProject, p.ID)
 	if err != nil {
 		return err
 	}
 	pv.FieldValues = values
 	pv.FieldInputs = fieldInputs("edit-project", fields, values, r.PostForm, errorFor(fe, "project") != "")
-	pv.Me = actor(acct, v.Nav.Member)
+	pv.Me = me.actor()
 	if slices.ContainsFunc(list.Tags, func(t taskd.Tag) bool { return t.Group.Type == "status" }) {
 		pv.Board = base + p.Page() + "board" // Page ends with its slash
 	}
@@ -267,8 +294,8 @@ func (s *Server) today(v *view) time.Time {
 // createTask adds a task, or a subtask when the form names a parent (a
 // task or a subtask; a sub-subtask's page has no such form).
 func (s *Server) createTask(w http.ResponseWriter, r *http.Request, v *view, me member) error {
-	acct, m := me.Account, me.Member
-	p, ok, err := s.pathProject(w, r, v)
+	acct := me.Account
+	p, ok, err := s.pathProject(w, r, me)
 	if !ok {
 		return err
 	}
@@ -278,7 +305,7 @@ func (s *Server) createTask(w http.ResponseWriter, r *http.Request, v *view, me 
 		// sees, or there is no such task.
 		var pt taskd.Task
 		if parent, err = taskd.ParseID(pv, "parent"); err == nil {
-			pt, err = s.cfg.Reads.Task(r.Context(), v.viewer(), parent)
+			pt, err = s.cfg.Tasks.Task(r.Context(), me.viewer(), parent)
 		}
 		if err == nil && pt.ProjectID != p.ID {
 			err = taskd.NotFound("task")
@@ -298,14 +325,14 @@ func (s *Server) createTask(w http.ResponseWriter, r *http.Request, v *view, me 
 	var t taskd.Task
 	var files []int64
 	if err == nil { // the files first: a refused file leaves no task behind
-		files, err = s.receiveFiles(r, actor(acct, m))
+		files, err = s.receiveFiles(r, me.actor())
 	}
 	if err == nil {
 		in.Files = files
-		t, err = s.cfg.Work.Tasks.Create(r.Context(), actor(acct, m), p.ID, parent, in)
+		t, err = s.cfg.Tasks.CreateTask(r.Context(), me.actor(), p.ID, parent, in)
 	}
 	if err != nil {
-		s.dropFiles(r, actor(acct, m), files)
+		s.dropFiles(r, me.actor(), files)
 	}
 	if err != nil {
 		fe, ok := asFormError("task", err)
@@ -313,9 +340,9 @@ func (s *Server) createTask(w http.ResponseWriter, r *http.Request, v *view, me 
 			return err
 		}
 		if parent != 0 && r.PostFormValue("return") != "project" {
-			return s.renderTaskByID(w, r, v, acct, parent, formStatus(w, err), &formError{Form: "subtask", Field: fe.Field, Message: fe.Message})
+			return s.renderTaskByID(w, r, v, me, parent, formStatus(w, err), &formError{Form: "subtask", Field: fe.Field, Message: fe.Message})
 		}
-		return s.renderProject(w, r, v, acct, p, formStatus(w, err), fe)
+		return s.renderProject(w, r, v, me, p, formStatus(w, err), fe)
 	}
 	if parent != 0 && r.PostFormValue("return") != "project" {
 		return see303(w, r, s.cfg.accountPath(acct)+t.ParentPage())

@@ -12,6 +12,13 @@ import (
 	"github.com/taskd/taskd/quickadd"
 )
 
+// quickAddRoutes are the addresses of the header's quick add.
+func (s *Server) quickAddRoutes() []route {
+	return []route{
+		{"POST /a/{slug}/quickadd", s.form(s.inAccount(taskd.PermWork, s.quickAdd))},
+	}
+}
+
 // quickAddForm is the one-line add field above a task list (issue 35):
 // a line such as "Write copy @dana !high due fri #design", read by
 // package quickadd.
@@ -52,12 +59,12 @@ func newQuickAdd(v *view, base string, project int64, projects []taskd.Project, 
 // as the full form.
 func (s *Server) quickAdd(w http.ResponseWriter, r *http.Request, v *view, me member) error {
 	ctx := r.Context()
-	acct, m := me.Account, me.Member
-	by := actor(acct, m)
+	acct := me.Account
+	by := me.actor()
 	id, err := taskd.ParseID(r.PostFormValue("project"), "project")
 	var p taskd.Project
 	if err == nil {
-		p, err = s.cfg.Reads.Project(ctx, v.viewer(), id)
+		p, err = s.cfg.Projects.Project(ctx, me.viewer(), id)
 	}
 	fromMy := r.PostFormValue("return") == "my"
 	if err != nil && !fromMy { // a project's page names its own project
@@ -67,7 +74,7 @@ func (s *Server) quickAdd(w http.ResponseWriter, r *http.Request, v *view, me me
 	if err == nil {
 		var in taskd.TaskInput
 		if in, err = s.quickInput(r, acct, r.PostFormValue("line"), s.today(v)); err == nil {
-			t, err = s.cfg.Work.Tasks.Create(ctx, by, p.ID, 0, in)
+			t, err = s.cfg.Tasks.CreateTask(ctx, by, p.ID, 0, in)
 		}
 	}
 	if err != nil {
@@ -78,7 +85,7 @@ func (s *Server) quickAdd(w http.ResponseWriter, r *http.Request, v *view, me me
 		if fromMy {
 			return s.renderMyTasks(w, r, v, me, formStatus(w, err), fe)
 		}
-		return s.renderProject(w, r, v, acct, p, formStatus(w, err), fe)
+		return s.renderProject(w, r, v, me, p, formStatus(w, err), fe)
 	}
 	base := s.cfg.accountPath(acct)
 	s.setFlash(w, flash{Message: "Added “" + t.Name + "” to " + p.Name + ".", Link: base + t.Page(), LinkText: "Open it"})
@@ -117,7 +124,7 @@ func (s *Server) quickInput(r *http.Request, acct taskd.Account, line string, to
 		in.AssigneeEmail = &who.Email
 	}
 	if len(l.Tags) > 0 {
-		tags, err := s.cfg.Reads.Tags(r.Context(), acct.ID, taskd.TagsOfTasks, "", "", "")
+		tags, err := s.cfg.Tags.Tags(r.Context(), acct.ID, taskd.TagsOfTasks, "", "", "")
 		if err != nil {
 			return in, err
 		}

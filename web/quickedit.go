@@ -7,6 +7,13 @@ import (
 	"github.com/taskd/taskd"
 )
 
+// quickEditRoutes are the addresses of a task's quick edit (issue 35).
+func (s *Server) quickEditRoutes() []route {
+	return []route{
+		{"GET /a/{slug}/tasks/{task}/quick", s.page(s.inAccount(taskd.PermWork, s.quickEdit))},
+	}
+}
+
 // withPeople is the row context with the assignees its rows' quick edit
 // offers (issue 35; templates/quickedit.html).
 func withPeople(c rowContext, people []taskd.Member) rowContext {
@@ -28,16 +35,16 @@ type quickView struct {
 	Project taskd.Project
 }
 
-// quickEdit is GET /a/{slug}/tasks/{tid}/quick?return=…&back=…: one
+// quickEdit is GET /a/{slug}/tasks/{task}/quick?return=…&back=…: one
 // task's quick edit form, which returns where the row's list does.
 func (s *Server) quickEdit(w http.ResponseWriter, r *http.Request, v *view, me member) error {
 	ctx := r.Context()
-	t, ok, err := s.pathTask(w, r, v, r.PathValue("tid"))
+	t, ok, err := s.pathTask(w, r, me, r.PathValue("task"))
 	if !ok {
 		return err
 	}
 	qv := &quickView{}
-	if qv.Project, err = s.cfg.Reads.Project(ctx, v.viewer(), t.ProjectID); err != nil {
+	if qv.Project, err = s.cfg.Projects.Project(ctx, me.viewer(), t.ProjectID); err != nil {
 		return err
 	}
 	people, err := s.cfg.Accounts.Members(ctx, me.Account.ID)

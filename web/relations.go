@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"html/template"
 	"net/http"
 	"strconv"
 	"strings"
@@ -10,17 +11,22 @@ import (
 	"github.com/taskd/taskd"
 )
 
-// RelationReads are what a task page reads of task relations (issue 35):
-// both only as far as the viewer sees each end.
-type RelationReads interface {
-	// RelatedTasks are the tasks a task depends on (from) and those that
-	// depend on it (to).
-	RelatedTasks(ctx context.Context, v taskd.Viewer, taskID int64) (from, to []taskd.RelatedTask, err error)
-	// Dependents are the tasks that depend on a task, transitively.
-	Dependents(ctx context.Context, v taskd.Viewer, taskID int64) ([]taskd.Task, error)
-	// Relations are the relations of the tasks given, by task, each only
-	// when the viewer sees both of its tasks (a timeline's arrows).
-	Relations(ctx context.Context, v taskd.Viewer, taskIDs []int64) (map[int64]taskd.TaskRelations, error)
+// relationRoutes are the addresses of a task's relations (issue 35).
+func (s *Server) relationRoutes() []route {
+	return []route{
+		{"POST /a/{slug}/tasks/{task}/relations", s.form(s.inAccount(taskd.PermWork, s.taskChange("relations", s.addRelation)))},
+		{"POST /a/{slug}/tasks/{task}/relations/delete", s.form(s.inAccount(taskd.PermWork, s.taskChange("relations", s.deleteRelation)))},
+		{"POST /a/{slug}/tasks/{task}/shift", s.form(s.inAccount(taskd.PermWork, s.taskChange("relations", s.shiftDependents)))},
+	}
+}
+
+// relationFuncs are the template functions of a task's relations (issue
+// 35).
+func relationFuncs() template.FuncMap {
+	return template.FuncMap{
+		"relationList":     newRelationList,
+		"relationTypeName": relationTypeName,
+	}
 }
 
 // relationChoices caps the tasks the add form's list offers; any other
@@ -50,16 +56,16 @@ type shiftOffer struct {
 // relationsOf reads a task page's relations section; the shift offer when
 // the page was reached with ?shift=D after an edit and the task has
 // dependents with dates.
-func (s *Server) relationsOf(ctx context.Context, r *http.Request, v *view, t taskd.Task) (*relationsView, error) {
+func (s *Server) relationsOf(ctx context.Context, r *http.Request, me member, t taskd.Task) (*relationsView, error) {
 	rv := &relationsView{Types: taskd.RelationTypes}
 	var err error
-	if rv.BlockedBy, rv.Blocks, err = s.cfg.Reads.RelatedTasks(ctx, v.viewer(), t.ID); err != nil {
+	if rv.BlockedBy, rv.Blocks, err = s.cfg.Relations.RelatedTasks(ctx, me.viewer(), t.ID); err != nil {
 		return nil, err
 	}
-	if !v.Nav.Member.Role.Can(taskd.PermWork) {
+	if !me.Member.Role.Can(taskd.PermWork) {
 		return rv, nil
 	}
-	tasks, err := s.cfg.Reads.Tasks(ctx, taskd.TaskQuery{Viewer: v.viewer(), ProjectID: t.ProjectID, Sort: taskd.SortTree, Limit: relationChoices + 1})
+	tasks, err := s.cfg.Tasks.Tasks(ctx, taskd.TaskQuery{Viewer: me.viewer(), ProjectID: t.ProjectID, Sort: taskd.SortTree, Limit: relationChoices + 1})
 	if err != nil {
 		return nil, err
 	}
@@ -69,7 +75,7 @@ func (s *Server) relationsOf(ctx context.Context, r *http.Request, v *view, t ta
 		}
 	}
 	if days, err := strconv.Atoi(r.URL.Query().Get("shift")); err == nil && days != 0 {
-		if rv.Shift, err = s.offerShift(ctx, v.viewer(), t.ID, days); err != nil {
+		if rv.Shift, err = s.offerShift(ctx, me.viewer(), t.ID, days); err != nil {
 			return nil, err
 		}
 	}
@@ -79,7 +85,7 @@ func (s *Server) relationsOf(ctx context.Context, r *http.Request, v *view, t ta
 // offerShift is the offer to move a task's dependents by days, nil when
 // none of them (as the viewer sees them) has dates.
 func (s *Server) offerShift(ctx context.Context, v taskd.Viewer, taskID int64, days int) (*shiftOffer, error) {
-	deps, err := s.cfg.Reads.Dependents(ctx, v, taskID)
+	deps, err := s.cfg.Relations.Dependents(ctx, v, taskID)
 	if err != nil {
 		return nil, err
 	}
@@ -97,7 +103,8 @@ func (s *Server) offerShift(ctx context.Context, v taskd.Viewer, taskID int64, d
 
 // addRelation relates the page's task to another (by its number, else
 // the one chosen in the list): blocked by it, or blocking it (side).
-func (s *Server) addRelation(r *http.Request, by taskd.Actor, t taskd.Task) (string, error) {
+func (s *Server) addRelation(r *http.Request, me member, t taskd.Task) (string, error) {
+	by := me.actor()
 	raw := strings.TrimPrefix(strings.TrimSpace(r.PostFormValue("task_id")), "#")
 	if raw == "" {
 		raw = r.PostFormValue("task")
@@ -113,7 +120,7 @@ func (s *Server) addRelation(r *http.Request, by taskd.Actor, t taskd.Task) (str
 	if r.PostFormValue("side") == "blocks" {
 		rel.From, rel.To = t.ID, other
 	}
-	err = s.cfg.Work.Tasks.AddRelation(r.Context(), by, rel)
+	err = s.cfg.Relations.AddRelation(r.Context(), by, rel)
 	if taskd.IsNotFound(err) {
 		return "", taskd.Invalid("task", "There is no task %d that you can see", other)
 	}
@@ -122,13 +129,14 @@ func (s *Server) addRelation(r *http.Request, by taskd.Actor, t taskd.Task) (str
 
 // deleteRelation removes a relation of the page's task: from the task
 // "from" to the task "to", one of them the page's.
-func (s *Server) deleteRelation(r *http.Request, by taskd.Actor, t taskd.Task) (string, error) {
+func (s *Server) deleteRelation(r *http.Request, me member, t taskd.Task) (string, error) {
+	by := me.actor()
 	from, ferr := taskd.ParseID(r.PostFormValue("from"), "task")
 	to, terr := taskd.ParseID(r.PostFormValue("to"), "task")
 	if ferr != nil || terr != nil || (from != t.ID && to != t.ID) {
 		return "", taskd.Invalid("task", "That is not a relation of this task")
 	}
-	err := s.cfg.Work.Tasks.DeleteRelation(r.Context(), by, from, to)
+	err := s.cfg.Relations.DeleteRelation(r.Context(), by, from, to)
 	if taskd.IsNotFound(err) {
 		return "", taskd.Invalid("task", "That relation is gone already")
 	}
@@ -137,12 +145,13 @@ func (s *Server) deleteRelation(r *http.Request, by taskd.Actor, t taskd.Task) (
 
 // shiftDependents moves the dates of the page's task's dependents by the
 // form's days.
-func (s *Server) shiftDependents(r *http.Request, by taskd.Actor, t taskd.Task) (string, error) {
+func (s *Server) shiftDependents(r *http.Request, me member, t taskd.Task) (string, error) {
+	by := me.actor()
 	days, err := strconv.Atoi(r.PostFormValue("days"))
 	if err != nil {
 		return "", taskd.Invalid("days", "Days must be a whole number")
 	}
-	_, err = s.cfg.Work.Tasks.ShiftDependents(r.Context(), by, t.ID, days)
+	_, err = s.cfg.Relations.ShiftDependents(r.Context(), by, t.ID, days)
 	return t.Page() + "#relations", err
 }
 
@@ -169,7 +178,7 @@ func (s *Server) movedWithDependents(ctx context.Context, by taskd.Actor, before
 	if days == 0 {
 		return 0
 	}
-	deps, err := s.cfg.Reads.Dependents(ctx, by.Viewer(), after.ID)
+	deps, err := s.cfg.Relations.Dependents(ctx, by.Viewer(), after.ID)
 	if err != nil || len(deps) == 0 {
 		return 0 // the edit is made: no offer is no harm
 	}

@@ -8,6 +8,14 @@ import (
 	"github.com/taskd/taskd/wire"
 )
 
+// scheduleRoutes are the addresses of a member's schedule.
+func (s *Server) scheduleRoutes() []route {
+	return []route{
+		{"GET /a/{slug}/people/{person}/schedule", s.page(s.inAccount(taskd.PermRead, s.schedulePage))},
+		{"POST /a/{slug}/people/{person}/schedule", s.form(s.inAccount(taskd.PermManagePeople, s.setSchedule))},
+	}
+}
+
 // scheduleDays is how many days from today a schedule page lists.
 const scheduleDays = 28
 
@@ -106,7 +114,7 @@ func (s *Server) setSchedule(w http.ResponseWriter, r *http.Request, v *view, me
 	}
 	ch, err := wire.ParseScheduleForm(who.Email, formParams(r))
 	if err == nil {
-		err = s.cfg.Directory.SetSchedules(r.Context(), actor(me.Account, me.Member), []taskd.ScheduleChange{ch})
+		err = s.cfg.Directory.SetSchedules(r.Context(), me.actor(), []taskd.ScheduleChange{ch})
 	}
 	if err != nil {
 		fe, ok := asFormError(form, err)

@@ -9,7 +9,25 @@ import (
 
 	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/oauth"
+	"github.com/taskd/taskd/secret"
 )
+
+// settingsRoutes are the addresses of a person's applications and of an
+// account's settings: its API clients and its administrative key.
+func (s *Server) settingsRoutes() []route {
+	return []route{
+		{"GET /settings/applications", s.page(s.applications)},
+		{"POST /settings/applications/revoke", s.form(s.revokeApplication)},
+		{"GET /a/{slug}/settings", s.page(s.inAccount(taskd.PermSettings, s.settingsIndex))},
+		{"GET /a/{slug}/settings/{$}", s.page(s.inAccount(taskd.PermSettings, s.settingsIndex))},
+		{"GET /a/{slug}/settings/api", s.page(s.inAccount(taskd.PermSettings, s.clients))},
+		{"POST /a/{slug}/settings/api", s.form(s.inAccount(taskd.PermSettings, s.createClient))},
+		{"POST /a/{slug}/settings/api/rotate", s.form(s.inAccount(taskd.PermSettings, s.rotateClient))},
+		{"POST /a/{slug}/settings/api/delete", s.form(s.inAccount(taskd.PermSettings, s.deleteClient))},
+		{"GET /a/{slug}/settings/apikey", s.page(s.inAccount(taskd.PermSettings, s.apiKey))},
+		{"POST /a/{slug}/settings/apikey", s.form(s.inAccount(taskd.PermSettings, s.rotateAPIKey))},
+	}
+}
 
 // clientsView is the API settings page.
 type clientsView struct {
@@ -137,4 +155,28 @@ func appendNew(list []string, s string) []string {
 func (s *Server) settingsIndex(w http.ResponseWriter, r *http.Request, v *view, me member) error {
 	v.Title, v.Data = "Settings", s.cfg.Hooks != nil
 	return s.render(w, r, "settings.html", v)
+}
+
+// apiKeyView is the administrative-key page.
+type apiKeyView struct {
+	Shown *flash
+	// None: the account has no key, revoked with the trust of the person
+	// it was shown to (taskd.TrustEnded).
+	None bool
+}
+
+// apiKey is the administrative-key page: rotate, and see the new key once.
+func (s *Server) apiKey(w http.ResponseWriter, r *http.Request, v *view, me member) error {
+	v.Title, v.Data = "Administrative API key", apiKeyView{Shown: s.takeFlash(w, r), None: len(me.Account.APIKey) == 0}
+	return s.render(w, r, "apikey.html", v)
+}
+
+func (s *Server) rotateAPIKey(w http.ResponseWriter, r *http.Request, v *view, me member) error {
+	acct := me.Account
+	key := secret.APIKey()
+	if err := s.cfg.Accounts.SetAPIKey(r.Context(), acct.ID, s.cfg.Sealer.SealAPIKey(acct.Slug, key), me.Member.ID); err != nil {
+		return err
+	}
+	s.setFlash(w, flash{Secret: key, Message: "A new key was made; the old one stopped working."})
+	return see303(w, r, s.cfg.accountPath(acct)+"/settings/apikey")
 }

@@ -9,6 +9,16 @@ import (
 	"github.com/taskd/taskd"
 )
 
+// taggingRoutes are the addresses that put tags on a task or project, or
+// move a task on a board.
+func (s *Server) taggingRoutes() []route {
+	return []route{
+		{"POST /a/{slug}/tasks/{task}/tags", s.form(s.inAccount(taskd.PermWork, s.taskChange("tags", s.setTaskTags)))},
+		{"POST /a/{slug}/tasks/{task}/move", s.form(s.inAccount(taskd.PermWork, s.taskChange("tags", s.moveTask)))},
+		{"POST /a/{slug}/project/{project}/tags", s.form(s.inAccount(taskd.PermWork, s.setProjectTags))},
+	}
+}
+
 // tagChoice is a group's tags as a form offers them, with those the object
 // carries marked.
 type tagChoice struct {
@@ -46,11 +56,11 @@ func tagChoices(all []taskd.Tag, current []taskd.Tag) []tagChoice {
 // what is new and removes what was left out, through the same store
 // method as update_task_tags.
 func (s *Server) setTagsFromForm(ctx context.Context, r *http.Request, by taskd.Actor, kind string, id int64) error {
-	all, err := s.cfg.Reads.Tags(ctx, by.AccountID, kind, "", "", "")
+	all, err := s.cfg.Tags.Tags(ctx, by.AccountID, kind, "", "", "")
 	if err != nil {
 		return err
 	}
-	current, err := s.cfg.Reads.ObjectTags(ctx, by.Viewer(), kind, []int64{id})
+	current, err := s.cfg.Tags.ObjectTags(ctx, by.Viewer(), kind, []int64{id})
 	if err != nil {
 		return err
 	}
@@ -82,23 +92,25 @@ func (s *Server) setTagsFromForm(ctx context.Context, r *http.Request, by taskd.
 		return nil
 	}
 	slices.Sort(plus) // a stable order: the last status of a group wins
-	return s.cfg.Work.Tags.Set(ctx, by, kind, id, plus, minus)
+	return s.cfg.Tags.SetTags(ctx, by, kind, id, plus, minus)
 }
 
 // setTaskTags is the task page's tag form.
-func (s *Server) setTaskTags(r *http.Request, by taskd.Actor, t taskd.Task) (string, error) {
+func (s *Server) setTaskTags(r *http.Request, me member, t taskd.Task) (string, error) {
+	by := me.actor()
 	return "", s.setTagsFromForm(r.Context(), r, by, taskd.TagsOfTasks, t.ID)
 }
 
 // moveTask sets the task's status in one status group: the form's "tag",
 // or none when it is empty. It is the board's move.
-func (s *Server) moveTask(r *http.Request, by taskd.Actor, t taskd.Task) (string, error) {
+func (s *Server) moveTask(r *http.Request, me member, t taskd.Task) (string, error) {
+	by := me.actor()
 	ctx := r.Context()
 	group, err := taskd.ParseID(r.PostFormValue("group"), "group")
 	if err != nil {
 		return "", err
 	}
-	tags, err := s.cfg.Reads.Tags(ctx, by.AccountID, taskd.TagsOfTasks, strconv.FormatInt(group, 10), "status", "")
+	tags, err := s.cfg.Tags.Tags(ctx, by.AccountID, taskd.TagsOfTasks, strconv.FormatInt(group, 10), "status", "")
 	if err != nil {
 		return "", err
 	}
@@ -113,7 +125,7 @@ func (s *Server) moveTask(r *http.Request, by taskd.Actor, t taskd.Task) (string
 			minus = append(minus, strconv.FormatInt(t.ID, 10))
 		}
 	}
-	if err := s.cfg.Work.Tags.Set(ctx, by, taskd.TagsOfTasks, t.ID, plus, minus); err != nil {
+	if err := s.cfg.Tags.SetTags(ctx, by, taskd.TagsOfTasks, t.ID, plus, minus); err != nil {
 		return "", err
 	}
 	return boardPage(t.ProjectID, group) + "#task" + strconv.FormatInt(t.ID, 10), nil
@@ -122,16 +134,16 @@ func (s *Server) moveTask(r *http.Request, by taskd.Actor, t taskd.Task) (string
 // setProjectTags is the project page's tag form.
 func (s *Server) setProjectTags(w http.ResponseWriter, r *http.Request, v *view, me member) error {
 	acct := me.Account
-	p, ok, err := s.pathProject(w, r, v)
+	p, ok, err := s.pathProject(w, r, me)
 	if !ok {
 		return err
 	}
-	if err := s.setTagsFromForm(r.Context(), r, actor(acct, me.Member), taskd.TagsOfProjects, p.ID); err != nil {
+	if err := s.setTagsFromForm(r.Context(), r, me.actor(), taskd.TagsOfProjects, p.ID); err != nil {
 		fe, ok := asFormError("projecttags", err)
 		if !ok {
 			return err
 		}
-		return s.renderProject(w, r, v, acct, p, http.StatusUnprocessableEntity, fe)
+		return s.renderProject(w, r, v, me, p, http.StatusUnprocessableEntity, fe)
 	}
 	return see303(w, r, s.cfg.accountPath(acct)+p.Page())
 }
@@ -148,16 +160,16 @@ type tagForm struct {
 
 // objectTags reads an object's tags and, for those who may change them,
 // its tag form; the form is nil when the account has no tags of the kind.
-func (s *Server) objectTags(ctx context.Context, v *view, kind string, id int64, action string, fe *formError, form string) ([]taskd.Tag, *tagForm, error) {
-	accountID := v.Nav.Account.ID
-	current, err := s.cfg.Reads.ObjectTags(ctx, v.viewer(), kind, []int64{id})
+func (s *Server) objectTags(ctx context.Context, v *view, me member, kind string, id int64, action string, fe *formError, form string) ([]taskd.Tag, *tagForm, error) {
+	accountID := me.Account.ID
+	current, err := s.cfg.Tags.ObjectTags(ctx, me.viewer(), kind, []int64{id})
 	if err != nil {
 		return nil, nil, err
 	}
-	if !v.Nav.Member.Role.Can(taskd.PermWork) {
+	if !me.Member.Role.Can(taskd.PermWork) {
 		return current[id], nil, nil
 	}
-	all, err := s.cfg.Reads.Tags(ctx, accountID, kind, "", "", "")
+	all, err := s.cfg.Tags.Tags(ctx, accountID, kind, "", "", "")
 	if err != nil || len(all) == 0 {
 		return current[id], nil, err
 	}

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"html/template"
 	"net/http"
 	"strconv"
 	"strings"
@@ -8,6 +9,29 @@ import (
 	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/wire"
 )
+
+// tagRoutes are the addresses of the tags page: tag groups and tags.
+func (s *Server) tagRoutes() []route {
+	return []route{
+		{"GET /a/{slug}/tags", s.page(s.inAccount(taskd.PermRead, s.tagsPage))},
+		{"POST /a/{slug}/tags", s.form(s.inAccount(taskd.PermWork, s.addTag))},
+		{"POST /a/{slug}/tags/groups", s.form(s.inAccount(taskd.PermWork, s.addTagGroup))},
+		{"POST /a/{slug}/tags/sort", s.form(s.inAccount(taskd.PermWork, s.sortTags))},
+		{"POST /a/{slug}/tags/{tag}/update", s.form(s.inAccount(taskd.PermWork, s.changeTag(false)))},
+		{"POST /a/{slug}/tags/{tag}/delete", s.form(s.inAccount(taskd.PermWork, s.changeTag(true)))},
+		{"POST /a/{slug}/tags/groups/{group}/update", s.form(s.inAccount(taskd.PermWork, s.changeTagGroup(false)))},
+		{"POST /a/{slug}/tags/groups/{group}/delete", s.form(s.inAccount(taskd.PermWork, s.changeTagGroup(true)))},
+	}
+}
+
+// tagFuncs are the template functions of the tags page.
+func tagFuncs() template.FuncMap {
+	return template.FuncMap{
+		"tagMoves": func(base, csrf, kind, group, up, down, name string) tagMoves {
+			return tagMoves{Base: base, CSRF: csrf, Kind: kind, Group: group, Up: up, Down: down, Name: name}
+		},
+	}
+}
 
 // tagsView is the account's tags page: the groups of task and project
 // tags with their tags, in the account's order, and the forms that add,
@@ -95,19 +119,19 @@ func (s *Server) tagsPage(w http.ResponseWriter, r *http.Request, v *view, me me
 
 func (s *Server) renderTags(w http.ResponseWriter, r *http.Request, v *view, me member, status int, fe *formError) error {
 	ctx, acct := r.Context(), me.Account
-	by := actor(acct, me.Member)
+	by := me.actor()
 	tv := &tagsView{Error: fe, Values: r.PostForm, Base: s.cfg.accountPath(acct), CanWrite: by.Role.Can(taskd.PermWork),
 		CanChange: taskd.CanChangeTags(by) == nil}
 	for _, k := range []tagKind{{Kind: taskd.TagsOfTasks, Title: "Task tags"}, {Kind: taskd.TagsOfProjects, Title: "Project tags"}} {
-		groups, err := s.cfg.Reads.TagGroups(ctx, acct.ID, k.Kind, "", "")
+		groups, err := s.cfg.Tags.TagGroups(ctx, acct.ID, k.Kind, "", "")
 		if err != nil {
 			return err
 		}
-		tags, err := s.cfg.Reads.Tags(ctx, acct.ID, k.Kind, "", "", "")
+		tags, err := s.cfg.Tags.Tags(ctx, acct.ID, k.Kind, "", "", "")
 		if err != nil {
 			return err
 		}
-		use, err := s.cfg.Reads.TagUse(ctx, v.viewer(), k.Kind)
+		use, err := s.cfg.Tags.TagUse(ctx, me.viewer(), k.Kind)
 		if err != nil {
 			return err
 		}
@@ -165,7 +189,7 @@ func (s *Server) addTagGroup(w http.ResponseWriter, r *http.Request, v *view, me
 		err = taskd.CheckTagGroup(typ, access)
 	}
 	if err == nil {
-		_, err = s.cfg.Work.Tags.AddGroups(r.Context(), actor(me.Account, me.Member), kind, typ, access, titles)
+		_, err = s.cfg.Tags.AddTagGroups(r.Context(), me.actor(), kind, typ, access, titles)
 	}
 	return s.tagsChanged(w, r, v, me, "group", err)
 }
@@ -183,7 +207,7 @@ func (s *Server) addTag(w http.ResponseWriter, r *http.Request, v *view, me memb
 		kind, err = formKind(r)
 	}
 	if err == nil {
-		_, err = s.cfg.Work.Tags.Add(r.Context(), actor(me.Account, me.Member), kind, strconv.FormatInt(group, 10), titles)
+		_, err = s.cfg.Tags.AddTags(r.Context(), me.actor(), kind, strconv.FormatInt(group, 10), titles)
 	}
 	return s.tagsChanged(w, r, v, me, "tag"+r.PostFormValue("group"), err)
 }
@@ -193,7 +217,7 @@ func (s *Server) addTag(w http.ResponseWriter, r *http.Request, v *view, me memb
 // order is, or none for the order of the kind's groups. The page's move
 // up and down buttons send the whole order with two neighbours swapped.
 func (s *Server) sortTags(w http.ResponseWriter, r *http.Request, v *view, me member) error {
-	by := actor(me.Account, me.Member)
+	by := me.actor()
 	kind, err := formKind(r)
 	order := wire.ParseTokens(r.PostFormValue("order"))
 	if err == nil && len(order) == 0 {
@@ -203,9 +227,9 @@ func (s *Server) sortTags(w http.ResponseWriter, r *http.Request, v *view, me me
 	if err == nil {
 		if group := r.PostFormValue("group"); group != "" {
 			form = "tag" + group
-			_, err = s.cfg.Work.Tags.Sort(r.Context(), by, kind, group, order)
+			_, err = s.cfg.Tags.SortTags(r.Context(), by, kind, group, order)
 		} else {
-			_, err = s.cfg.Work.Tags.SortGroups(r.Context(), by, kind, order)
+			_, err = s.cfg.Tags.SortTagGroups(r.Context(), by, kind, order)
 		}
 	}
 	return s.tagsChanged(w, r, v, me, form, err)
@@ -214,12 +238,12 @@ func (s *Server) sortTags(w http.ResponseWriter, r *http.Request, v *view, me me
 // accountTag finds the account's tag with the path's id, of either kind;
 // not found ("tag") otherwise, as an id of another account is.
 func (s *Server) accountTag(r *http.Request, accountID int64) (taskd.Tag, error) {
-	id, err := taskd.ParseID(r.PathValue("tagid"), "tag")
+	id, err := taskd.ParseID(r.PathValue("tag"), "tag")
 	if err != nil {
 		return taskd.Tag{}, err
 	}
 	for _, kind := range []string{taskd.TagsOfTasks, taskd.TagsOfProjects} {
-		tags, err := s.cfg.Reads.Tags(r.Context(), accountID, kind, "", "", "")
+		tags, err := s.cfg.Tags.Tags(r.Context(), accountID, kind, "", "", "")
 		if err != nil {
 			return taskd.Tag{}, err
 		}
@@ -234,12 +258,12 @@ func (s *Server) accountTag(r *http.Request, accountID int64) (taskd.Tag, error)
 
 // accountTagGroup is accountTag for the path's group.
 func (s *Server) accountTagGroup(r *http.Request, accountID int64) (taskd.TagGroup, error) {
-	id, err := taskd.ParseID(r.PathValue("groupid"), "group")
+	id, err := taskd.ParseID(r.PathValue("group"), "group")
 	if err != nil {
 		return taskd.TagGroup{}, err
 	}
 	for _, kind := range []string{taskd.TagsOfTasks, taskd.TagsOfProjects} {
-		groups, err := s.cfg.Reads.TagGroups(r.Context(), accountID, kind, "", "")
+		groups, err := s.cfg.Tags.TagGroups(r.Context(), accountID, kind, "", "")
 		if err != nil {
 			return taskd.TagGroup{}, err
 		}
@@ -252,7 +276,7 @@ func (s *Server) accountTagGroup(r *http.Request, accountID int64) (taskd.TagGro
 	return taskd.TagGroup{}, taskd.NotFound("group")
 }
 
-// changeTag is POST /a/{slug}/tags/{tagid}/update (title) and /delete
+// changeTag is POST /a/{slug}/tags/{tag}/update (title) and /delete
 // (move_to: another tag of its group, or none, as delete_task_tag reads
 // it).
 func (s *Server) changeTag(del bool) func(http.ResponseWriter, *http.Request, *view, member) error {
@@ -261,17 +285,17 @@ func (s *Server) changeTag(del bool) func(http.ResponseWriter, *http.Request, *v
 		if err != nil {
 			return s.failWith(w, r, err)
 		}
-		by, kind, id := actor(me.Account, me.Member), t.Group.Kind, strconv.FormatInt(t.ID, 10)
+		by, kind, id := me.actor(), t.Group.Kind, strconv.FormatInt(t.ID, 10)
 		if del {
-			err = s.cfg.Work.Tags.Delete(r.Context(), by, kind, id, wire.ParseTagDeletion(formParams(r)))
+			err = s.cfg.Tags.DeleteTag(r.Context(), by, kind, id, wire.ParseTagDeletion(formParams(r)))
 		} else {
-			_, err = s.cfg.Work.Tags.Rename(r.Context(), by, kind, id, r.PostFormValue("title"))
+			_, err = s.cfg.Tags.RenameTag(r.Context(), by, kind, id, r.PostFormValue("title"))
 		}
 		return s.tagsChanged(w, r, v, me, "tag-edit"+id, err)
 	}
 }
 
-// changeTagGroup is POST /a/{slug}/tags/groups/{groupid}/update (title)
+// changeTagGroup is POST /a/{slug}/tags/groups/{group}/update (title)
 // and /delete: a group's deletion takes its tags off what carries them.
 func (s *Server) changeTagGroup(del bool) func(http.ResponseWriter, *http.Request, *view, member) error {
 	return func(w http.ResponseWriter, r *http.Request, v *view, me member) error {
@@ -279,11 +303,11 @@ func (s *Server) changeTagGroup(del bool) func(http.ResponseWriter, *http.Reques
 		if err != nil {
 			return s.failWith(w, r, err)
 		}
-		by, id := actor(me.Account, me.Member), strconv.FormatInt(g.ID, 10)
+		by, id := me.actor(), strconv.FormatInt(g.ID, 10)
 		if del {
-			err = s.cfg.Work.Tags.DeleteGroup(r.Context(), by, g.Kind, id)
+			err = s.cfg.Tags.DeleteTagGroup(r.Context(), by, g.Kind, id)
 		} else {
-			_, err = s.cfg.Work.Tags.RenameGroup(r.Context(), by, g.Kind, id, r.PostFormValue("title"))
+			_, err = s.cfg.Tags.RenameTagGroup(r.Context(), by, g.Kind, id, r.PostFormValue("title"))
 		}
 		return s.tagsChanged(w, r, v, me, "group-edit"+id, err)
 	}

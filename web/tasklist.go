@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"html/template"
 	"net/url"
 	"strconv"
 	"strings"
@@ -10,6 +11,19 @@ import (
 
 	"github.com/taskd/taskd"
 )
+
+// taskListFuncs are the template functions of the rows of task lists,
+// boards and task pages.
+func taskListFuncs() template.FuncMap {
+	return template.FuncMap{
+		"rowContext": func(base string, v *view, canWrite bool, ret, back string, showDone, showProject bool) rowContext {
+			return rowContext{Base: base, CSRF: v.CSRF, CanWrite: canWrite, Return: ret, Back: back, ShowDone: showDone, ShowProject: showProject, Today: v.Today()}
+		},
+		"taskRow":   newTaskRowView,
+		"rowPeople": withPeople,
+		"asRow":     func(t taskd.Task) taskRow { return taskRow{Task: t} },
+	}
+}
 
 // listPage is how many tasks a task list shows at a time.
 const listPage = 50
@@ -227,11 +241,11 @@ type taskList struct {
 // page.
 func (s *Server) listTasks(ctx context.Context, q taskd.TaskQuery, f listFilter, today time.Time, path string) (*taskList, error) {
 	f.apply(&q, today)
-	tasks, err := s.cfg.Reads.Tasks(ctx, q)
+	tasks, err := s.cfg.Tasks.Tasks(ctx, q)
 	if err != nil {
 		return nil, err
 	}
-	counts, err := s.cfg.Reads.CountTasks(ctx, q)
+	counts, err := s.cfg.Tasks.CountTasks(ctx, q)
 	if err != nil {
 		return nil, err
 	}
@@ -247,11 +261,11 @@ func (s *Server) listTasks(ctx context.Context, q taskd.TaskQuery, f listFilter,
 	for i, t := range tasks {
 		ids[i] = t.ID
 	}
-	tags, err := s.cfg.Reads.ObjectTags(ctx, q.Viewer, taskd.TagsOfTasks, ids)
+	tags, err := s.cfg.Tags.ObjectTags(ctx, q.Viewer, taskd.TagsOfTasks, ids)
 	if err != nil {
 		return nil, err
 	}
-	values, err := s.cfg.Reads.FieldValues(ctx, q.Viewer, taskd.ObjectTask, ids)
+	values, err := s.cfg.Fields.FieldValues(ctx, q.Viewer, taskd.ObjectTask, ids)
 	if err != nil {
 		return nil, err
 	}
@@ -276,7 +290,7 @@ func (s *Server) nameParents(ctx context.Context, viewer taskd.Viewer, rows []ta
 	if len(ids) == 0 {
 		return nil
 	}
-	parents, err := s.cfg.Reads.Tasks(ctx, taskd.TaskQuery{Viewer: viewer,
+	parents, err := s.cfg.Tasks.Tasks(ctx, taskd.TaskQuery{Viewer: viewer,
 		Filter: taskd.QueryCond{Field: taskd.FieldID, Op: "in", Ints: ids}})
 	if err != nil {
 		return err

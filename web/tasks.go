@@ -1,6 +1,7 @@
 package web
 
 import (
+	"html/template"
 	"net/http"
 	"net/url"
 	"slices"
@@ -10,6 +11,31 @@ import (
 	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/wire"
 )
+
+// taskRoutes are the addresses of a task's page and its changes, and of its
+// comments.
+func (s *Server) taskRoutes() []route {
+	return []route{
+		{"GET /a/{slug}/project/{project}/{task}/{$}", s.page(s.inAccount(taskd.PermRead, s.taskPage))},
+		{"GET /a/{slug}/project/{project}/{parent}/{task}/{$}", s.page(s.inAccount(taskd.PermRead, s.taskPage))},
+		{"POST /a/{slug}/tasks/{task}/update", s.form(s.inAccount(taskd.PermWork, s.taskChange("edit", s.updateTask)))},
+		{"POST /a/{slug}/tasks/{task}/complete", s.form(s.inAccount(taskd.PermWork, s.taskChange("status", s.completeTask)))},
+		{"POST /a/{slug}/tasks/{task}/reopen", s.form(s.inAccount(taskd.PermWork, s.taskChange("status", s.reopenTask)))},
+		{"POST /a/{slug}/tasks/{task}/delete", s.form(s.inAccount(taskd.PermWork, s.taskChange("status", s.deleteTask)))},
+		{"POST /a/{slug}/tasks/{task}/comments", s.upload(s.inAccount(taskd.PermWork, s.taskChange("comment", s.addComment)))},
+		{"POST /a/{slug}/comments/{comment}/update", s.form(s.inAccount(taskd.PermWork, s.commentChange(false)))},
+		{"POST /a/{slug}/comments/{comment}/delete", s.form(s.inAccount(taskd.PermWork, s.commentChange(true)))},
+	}
+}
+
+// taskFuncs are the template functions of a task's page and the task form.
+func taskFuncs() template.FuncMap {
+	return template.FuncMap{
+		"fields":     newTaskFields,
+		"priorities": func() []int { return []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10} },
+		"canEdit":    func(by taskd.Actor, c taskd.Comment) bool { return taskd.CanChangeComment(by, c) == nil },
+	}
+}
 
 // taskView is a task's page: the task, its subtasks (with theirs) and its
 // comments.
@@ -48,19 +74,18 @@ type taskView struct {
 	Relations *relationsView
 }
 
-// taskPage serves /project/{pid}/{tid}/ and /project/{pid}/{parent}/{tid}/:
+// taskPage serves /project/{project}/{task}/ and /project/{project}/{parent}/{task}/:
 // the task must be of that project (and parent), or the page is not found.
 func (s *Server) taskPage(w http.ResponseWriter, r *http.Request, v *view, me member) error {
-	acct := me.Account
-	t, ok, err := s.pathTask(w, r, v, r.PathValue("tid"))
+	t, ok, err := s.pathTask(w, r, me, r.PathValue("task"))
 	if !ok {
 		return err
 	}
-	if strconv.FormatInt(t.ProjectID, 10) != r.PathValue("pid") || parentOf(r) != t.ParentID {
+	if strconv.FormatInt(t.ProjectID, 10) != r.PathValue("project") || parentOf(r) != t.ParentID {
 		s.fail(w, r, http.StatusNotFound, "There is no such task.")
 		return nil
 	}
-	return s.renderTask(w, r, v, acct, t, http.StatusOK, nil)
+	return s.renderTask(w, r, v, me, t, http.StatusOK, nil)
 }
 
 func parentOf(r *http.Request) int64 {
@@ -70,11 +95,11 @@ func parentOf(r *http.Request) int64 {
 
 // pathTask reads a task by id, if the viewer sees it; ok false when it
 // answered.
-func (s *Server) pathTask(w http.ResponseWriter, r *http.Request, v *view, raw string) (taskd.Task, bool, error) {
+func (s *Server) pathTask(w http.ResponseWriter, r *http.Request, me member, raw string) (taskd.Task, bool, error) {
 	id, err := taskd.ParseID(raw, "task")
 	var t taskd.Task
 	if err == nil {
-		t, err = s.cfg.Reads.Task(r.Context(), v.viewer(), id)
+		t, err = s.cfg.Tasks.Task(r.Context(), me.viewer(), id)
 	}
 	if taskd.IsNotFound(err) {
 		return t, false, s.failWith(w, r, err)
@@ -82,20 +107,21 @@ func (s *Server) pathTask(w http.ResponseWriter, r *http.Request, v *view, raw s
 	return t, err == nil, err
 }
 
-func (s *Server) renderTaskByID(w http.ResponseWriter, r *http.Request, v *view, acct taskd.Account, id int64, status int, fe *formError) error {
-	t, err := s.cfg.Reads.Task(r.Context(), v.viewer(), id)
+func (s *Server) renderTaskByID(w http.ResponseWriter, r *http.Request, v *view, me member, id int64, status int, fe *formError) error {
+	t, err := s.cfg.Tasks.Task(r.Context(), me.viewer(), id)
 	if err != nil {
 		return err
 	}
-	return s.renderTask(w, r, v, acct, t, status, fe)
+	return s.renderTask(w, r, v, me, t, status, fe)
 }
 
-func (s *Server) renderTask(w http.ResponseWriter, r *http.Request, v *view, acct taskd.Account, t taskd.Task, status int, fe *formError) error {
+func (s *Server) renderTask(w http.ResponseWriter, r *http.Request, v *view, me member, t taskd.Task, status int, fe *formError) error {
+	acct := me.Account
 	ctx := r.Context()
-	tv := &taskView{Task: t, Error: fe, Values: r.PostForm, Base: s.cfg.accountPath(acct), Me: actor(acct, v.Nav.Member)}
+	tv := &taskView{Task: t, Error: fe, Values: r.PostForm, Base: s.cfg.accountPath(acct), Me: me.actor()}
 	var err error
 	if t.CanHaveSubtasks() {
-		subtree, err := s.cfg.Reads.Tasks(ctx, taskd.TaskQuery{Viewer: v.viewer(), TaskID: t.ID})
+		subtree, err := s.cfg.Tasks.Tasks(ctx, taskd.TaskQuery{Viewer: me.viewer(), TaskID: t.ID})
 		if err != nil {
 			return err
 		}
@@ -112,19 +138,19 @@ func (s *Server) renderTask(w http.ResponseWriter, r *http.Request, v *view, acc
 		if up.id == 0 {
 			continue
 		}
-		above, err := s.cfg.Reads.Task(ctx, v.viewer(), up.id)
+		above, err := s.cfg.Tasks.Task(ctx, me.viewer(), up.id)
 		if err != nil {
 			return err
 		}
 		*up.dst = &above
 	}
-	if tv.Project, err = s.cfg.Reads.Project(ctx, v.viewer(), t.ProjectID); err != nil {
+	if tv.Project, err = s.cfg.Projects.Project(ctx, me.viewer(), t.ProjectID); err != nil {
 		return err
 	}
-	if tv.Costs, err = s.taskCosts(ctx, v, t, tv.Project); err != nil {
+	if tv.Costs, err = s.taskCosts(ctx, v, me, t, tv.Project); err != nil {
 		return err
 	}
-	files, err := s.cfg.Reads.Files(ctx, taskd.FileQuery{Viewer: v.viewer(), TaskID: t.ID})
+	files, err := s.cfg.Files.Files(ctx, taskd.FileQuery{Viewer: me.viewer(), TaskID: t.ID})
 	if err != nil {
 		return err
 	}
@@ -136,27 +162,27 @@ func (s *Server) renderTask(w http.ResponseWriter, r *http.Request, v *view, acc
 			tv.Files = append(tv.Files, f)
 		}
 	}
-	if tv.Comments, err = s.cfg.Reads.Comments(ctx, v.viewer(), t.ID); err != nil {
+	if tv.Comments, err = s.cfg.Comments.Comments(ctx, me.viewer(), t.ID); err != nil {
 		return err
 	}
 	if tv.People, err = s.cfg.Accounts.Members(ctx, acct.ID); err != nil {
 		return err
 	}
-	if tv.Subscribers, err = s.cfg.Reads.Subscribers(ctx, acct.ID, t.ID); err != nil {
+	if tv.Subscribers, err = s.cfg.Teams.Subscribers(ctx, acct.ID, t.ID); err != nil {
 		return err
 	}
-	if tv.Tags, tv.TagForm, err = s.objectTags(ctx, v, taskd.TagsOfTasks, t.ID, tv.Base+"/tasks/"+strconv.FormatInt(t.ID, 10)+"/tags", fe, "tags"); err != nil {
+	if tv.Tags, tv.TagForm, err = s.objectTags(ctx, v, me, taskd.TagsOfTasks, t.ID, tv.Base+"/tasks/"+strconv.FormatInt(t.ID, 10)+"/tags", fe, "tags"); err != nil {
 		return err
 	}
-	fields, values, err := s.objectValues(ctx, v, taskd.ObjectTask, t.ID)
+	fields, values, err := s.objectValues(ctx, me, taskd.ObjectTask, t.ID)
 	if err != nil {
 		return err
 	}
 	tv.FieldValues = values
 	tv.FieldInputs = fieldInputs("edit", fields, values, r.PostForm, errorFor(fe, "edit") != "")
-	tv.Subscribed = slices.ContainsFunc(tv.Subscribers, func(p taskd.PersonRef) bool { return p.ID == v.Nav.Member.ID })
-	tv.CanWrite = v.Nav.Member.Role.Can(taskd.PermWork)
-	if tv.Relations, err = s.relationsOf(ctx, r, v, t); err != nil {
+	tv.Subscribed = slices.ContainsFunc(tv.Subscribers, func(p taskd.PersonRef) bool { return p.ID == me.Member.ID })
+	tv.CanWrite = me.Member.Role.Can(taskd.PermWork)
+	if tv.Relations, err = s.relationsOf(ctx, r, me, t); err != nil {
 		return err
 	}
 	v.Title, v.Data = t.Name, tv
@@ -178,16 +204,16 @@ func subtaskRows(children []taskd.Task) []taskRow {
 
 // taskChange runs a change on the path's task and returns to its page; a
 // rule the change breaks is shown on the page.
-func (s *Server) taskChange(form string, change func(r *http.Request, by taskd.Actor, t taskd.Task) (string, error)) accountHandler {
+func (s *Server) taskChange(form string, change func(r *http.Request, me member, t taskd.Task) (string, error)) accountHandler {
 	return func(w http.ResponseWriter, r *http.Request, v *view, me member) error {
-		acct, m := me.Account, me.Member
-		t, ok, err := s.pathTask(w, r, v, r.PathValue("tid"))
+		acct := me.Account
+		t, ok, err := s.pathTask(w, r, me, r.PathValue("task"))
 		if !ok {
 			return err
 		}
 		back := r.PostFormValue("return")
 		fromProject := back == "project"
-		to, err := change(r, actor(acct, m), t)
+		to, err := change(r, me, t)
 		if err != nil {
 			fe, ok := asFormError(form, err)
 			if !ok {
@@ -196,13 +222,13 @@ func (s *Server) taskChange(form string, change func(r *http.Request, by taskd.A
 			status := formStatus(w, err)
 			if fromProject {
 				fe.Form = "tree"
-				p, err := s.cfg.Reads.Project(r.Context(), v.viewer(), t.ProjectID)
+				p, err := s.cfg.Projects.Project(r.Context(), me.viewer(), t.ProjectID)
 				if err != nil {
 					return err
 				}
-				return s.renderProject(w, r, v, acct, p, status, fe)
+				return s.renderProject(w, r, v, me, p, status, fe)
 			}
-			return s.renderTaskByID(w, r, v, acct, t.ID, status, fe)
+			return s.renderTaskByID(w, r, v, me, t.ID, status, fe)
 		}
 		switch {
 		case fromProject:
@@ -228,7 +254,8 @@ func (s *Server) taskChange(form string, change func(r *http.Request, by taskd.A
 	}
 }
 
-func (s *Server) updateTask(r *http.Request, by taskd.Actor, t taskd.Task) (string, error) {
+func (s *Server) updateTask(r *http.Request, me member, t taskd.Task) (string, error) {
+	by := me.actor()
 	in, err := wire.ParseTaskInput(formParams(r))
 	if err != nil {
 		return "", err
@@ -236,32 +263,36 @@ func (s *Server) updateTask(r *http.Request, by taskd.Actor, t taskd.Task) (stri
 	if in.Fields, err = formFieldValues(r); err != nil {
 		return "", err
 	}
-	u, err := s.cfg.Work.Tasks.Update(r.Context(), by, t.ID, in)
+	u, err := s.cfg.Tasks.UpdateTask(r.Context(), by, t.ID, in)
 	if err != nil {
 		return "", err
 	}
 	return s.shiftOfferPage(r.Context(), by, t, u), nil
 }
 
-func (s *Server) completeTask(r *http.Request, by taskd.Actor, t taskd.Task) (string, error) {
-	_, err := s.cfg.Work.Tasks.SetDone(r.Context(), by, t.ID, true)
+func (s *Server) completeTask(r *http.Request, me member, t taskd.Task) (string, error) {
+	by := me.actor()
+	_, err := s.cfg.Tasks.CompleteTask(r.Context(), by, t.ID)
 	return "", err
 }
 
-func (s *Server) reopenTask(r *http.Request, by taskd.Actor, t taskd.Task) (string, error) {
-	_, err := s.cfg.Work.Tasks.SetDone(r.Context(), by, t.ID, false)
+func (s *Server) reopenTask(r *http.Request, me member, t taskd.Task) (string, error) {
+	by := me.actor()
+	_, err := s.cfg.Tasks.ReopenTask(r.Context(), by, t.ID)
 	return "", err
 }
 
-func (s *Server) deleteTask(r *http.Request, by taskd.Actor, t taskd.Task) (string, error) {
+func (s *Server) deleteTask(r *http.Request, me member, t taskd.Task) (string, error) {
+	by := me.actor()
 	to := taskd.ProjectPage(t.ProjectID)
 	if t.ParentID != 0 {
 		to = t.ParentPage()
 	}
-	return to, s.cfg.Work.Tasks.Delete(r.Context(), by, t.ID)
+	return to, s.cfg.Tasks.DeleteTask(r.Context(), by, t.ID)
 }
 
-func (s *Server) addComment(r *http.Request, by taskd.Actor, t taskd.Task) (string, error) {
+func (s *Server) addComment(r *http.Request, me member, t taskd.Task) (string, error) {
+	by := me.actor()
 	text, err := wire.ParseCommentText(formParams(r))
 	if err != nil {
 		return "", err
@@ -271,7 +302,7 @@ func (s *Server) addComment(r *http.Request, by taskd.Actor, t taskd.Task) (stri
 	if err != nil {
 		return "", err
 	}
-	c, err := s.cfg.Work.Comments.Post(r.Context(), by, t.ID, taskd.CommentInput{Text: text, Files: ids})
+	c, err := s.cfg.Comments.PostComment(r.Context(), by, t.ID, taskd.CommentInput{Text: text, Files: ids})
 	if err != nil {
 		s.dropFiles(r, by, ids)
 	}
@@ -282,13 +313,13 @@ func (s *Server) addComment(r *http.Request, by taskd.Actor, t taskd.Task) (stri
 // allows (the store checks it again in the change's transaction).
 func (s *Server) commentChange(del bool) accountHandler {
 	return func(w http.ResponseWriter, r *http.Request, v *view, me member) error {
-		acct, m := me.Account, me.Member
-		id, err := taskd.ParseID(r.PathValue("cid"), "comment")
+		acct := me.Account
+		id, err := taskd.ParseID(r.PathValue("comment"), "comment")
 		var c taskd.Comment
 		if err == nil {
-			c, err = s.cfg.Reads.Comment(r.Context(), v.viewer(), id)
+			c, err = s.cfg.Comments.Comment(r.Context(), me.viewer(), id)
 		}
-		by := actor(acct, m)
+		by := me.actor()
 		if err == nil {
 			err = taskd.CanChangeComment(by, c)
 		}
@@ -296,11 +327,11 @@ func (s *Server) commentChange(del bool) accountHandler {
 			return s.failWith(w, r, err)
 		}
 		if del {
-			err = s.cfg.Work.Comments.Delete(r.Context(), by, c.ID)
+			err = s.cfg.Comments.DeleteComment(r.Context(), by, c.ID)
 		} else {
 			var text string
 			if text, err = wire.ParseCommentText(formParams(r)); err == nil {
-				c, err = s.cfg.Work.Comments.Update(r.Context(), by, c.ID, text)
+				c, err = s.cfg.Comments.UpdateComment(r.Context(), by, c.ID, text)
 			}
 		}
 		if err != nil {
@@ -308,7 +339,7 @@ func (s *Server) commentChange(del bool) accountHandler {
 			if !ok {
 				return err
 			}
-			return s.renderTaskByID(w, r, v, acct, c.TaskID, http.StatusUnprocessableEntity, fe)
+			return s.renderTaskByID(w, r, v, me, c.TaskID, http.StatusUnprocessableEntity, fe)
 		}
 		if del {
 			return see303(w, r, s.cfg.accountPath(acct)+c.TaskPage)
@@ -326,4 +357,28 @@ func listQuery(back string) string {
 		return ""
 	}
 	return "?" + q.Encode()
+}
+
+// taskFields fills the task form's shared fields.
+type taskFields struct {
+	ID                   string
+	People               []taskd.Member
+	Priority             int
+	Assignee, Start, End string
+}
+
+func newTaskFields(id string, people []taskd.Member, priority any, assignee, start, end string) taskFields {
+	f := taskFields{ID: id, People: people, Priority: 1, Assignee: assignee, Start: start, End: end}
+	switch p := priority.(type) {
+	case int:
+		f.Priority = p
+	case string:
+		if n, err := wire.ParsePriority(p); err == nil {
+			f.Priority = n
+		}
+	}
+	if f.Assignee == "" {
+		f.Assignee = "NOONE"
+	}
+	return f
 }

@@ -8,16 +8,30 @@ import (
 	"github.com/taskd/taskd"
 )
 
+// teamRoutes are the addresses of teams: a project's team, a task's
+// followers, the account's teams and contacts, and taking a member out.
+func (s *Server) teamRoutes() []route {
+	return []route{
+		{"POST /a/{slug}/project/{project}/members", s.form(s.inAccount(taskd.PermWork, s.setProjectTeam(true)))},
+		{"POST /a/{slug}/project/{project}/members/remove", s.form(s.inAccount(taskd.PermWork, s.setProjectTeam(false)))},
+		{"POST /a/{slug}/tasks/{task}/subscribers", s.form(s.inAccount(taskd.PermWork, s.subscribe))},
+		{"POST /a/{slug}/teams", s.form(s.inAccount(taskd.PermManagePeople, s.addTeam))},
+		{"POST /a/{slug}/people/{person}/remove", s.form(s.inAccount(taskd.PermManagePeople, s.removeMember))},
+		{"GET /a/{slug}/contacts", s.page(s.inAccount(taskd.PermRead, s.contacts))},
+		{"POST /a/{slug}/contacts", s.form(s.inAccount(taskd.PermWork, s.addContact))},
+	}
+}
+
 // teams is POST /a/{slug}/teams: a team made unless one has the title.
 func (s *Server) addTeam(w http.ResponseWriter, r *http.Request, v *view, me member) error {
 	acct := me.Account
-	_, err := s.cfg.Directory.AddTeam(r.Context(), actor(acct, me.Member), r.PostFormValue("title"), r.PostFormValue("client") == "1")
+	_, err := s.cfg.Directory.AddTeam(r.Context(), me.actor(), r.PostFormValue("title"), r.PostFormValue("client") == "1")
 	if err != nil {
 		fe, ok := asFormError("team", err)
 		if !ok {
 			return err
 		}
-		return s.renderPeople(w, r, v, acct, http.StatusUnprocessableEntity, fe)
+		return s.renderPeople(w, r, v, me, http.StatusUnprocessableEntity, fe)
 	}
 	s.setFlash(w, flash{Message: "Team " + strings.TrimSpace(r.PostFormValue("title")) + " is ready."})
 	return see303(w, r, s.cfg.accountPath(acct)+"/people")
@@ -32,7 +46,7 @@ func (s *Server) removeMember(w http.ResponseWriter, r *http.Request, v *view, m
 	var ended taskd.TrustEnded
 	if err == nil {
 		if gone, err = s.cfg.Accounts.Member(r.Context(), acct.ID, id); err == nil {
-			ended, err = s.cfg.Accounts.RemoveMember(r.Context(), actor(acct, me.Member), id)
+			ended, err = s.cfg.Accounts.RemoveMember(r.Context(), me.actor(), id)
 		}
 	}
 	if err != nil {
@@ -40,32 +54,32 @@ func (s *Server) removeMember(w http.ResponseWriter, r *http.Request, v *view, m
 		if !ok {
 			return err
 		}
-		return s.renderPeople(w, r, v, acct, http.StatusUnprocessableEntity, fe)
+		return s.renderPeople(w, r, v, me, http.StatusUnprocessableEntity, fe)
 	}
 	s.setFlash(w, flash{Message: gone.DisplayName() + " was removed from the account; their tasks are assigned to nobody." + endedText(ended)})
 	return see303(w, r, s.cfg.accountPath(acct)+"/people")
 }
 
-// setProjectTeam is POST /a/{slug}/project/{pid}/members and
+// setProjectTeam is POST /a/{slug}/project/{project}/members and
 // /members/remove: a member joins or leaves the project's team.
 func (s *Server) setProjectTeam(add bool) accountHandler {
 	return func(w http.ResponseWriter, r *http.Request, v *view, me member) error {
 		acct := me.Account
-		p, ok, err := s.pathProject(w, r, v)
+		p, ok, err := s.pathProject(w, r, me)
 		if !ok {
 			return err
 		}
 		email, err := taskd.NormalizeEmail(r.PostFormValue("email"))
 		var ended taskd.TrustEnded
 		if err == nil {
-			ended, err = s.cfg.Work.Projects.SetTeam(r.Context(), actor(acct, me.Member), p.ID, []string{email}, add)
+			ended, err = s.cfg.Teams.SetProjectMembers(r.Context(), me.actor(), p.ID, []string{email}, add)
 		}
 		if err != nil {
 			fe, ok := asFormError("team", err)
 			if !ok {
 				return err
 			}
-			return s.renderProject(w, r, v, acct, p, http.StatusUnprocessableEntity, fe)
+			return s.renderProject(w, r, v, me, p, http.StatusUnprocessableEntity, fe)
 		}
 		if ended.Timer {
 			s.setFlash(w, flash{Message: email + " left the project's team." + endedText(ended)})
@@ -74,11 +88,11 @@ func (s *Server) setProjectTeam(add bool) accountHandler {
 	}
 }
 
-// subscribe is POST /a/{slug}/tasks/{tid}/subscribers: email (the
+// subscribe is POST /a/{slug}/tasks/{task}/subscribers: email (the
 // signed-in person's when absent) is subscribed (on=1) or unsubscribed.
 func (s *Server) subscribe(w http.ResponseWriter, r *http.Request, v *view, me member) error {
 	acct := me.Account
-	t, ok, err := s.pathTask(w, r, v, r.PathValue("tid"))
+	t, ok, err := s.pathTask(w, r, me, r.PathValue("task"))
 	if !ok {
 		return err
 	}
@@ -87,14 +101,14 @@ func (s *Server) subscribe(w http.ResponseWriter, r *http.Request, v *view, me m
 		email = me.Member.Email
 	}
 	if email, err = taskd.NormalizeEmail(email); err == nil {
-		err = s.cfg.Work.Tasks.Subscribe(r.Context(), actor(acct, me.Member), t.ID, email, r.PostFormValue("on") == "1")
+		err = s.cfg.Teams.Subscribe(r.Context(), me.actor(), t.ID, email, r.PostFormValue("on") == "1")
 	}
 	if err != nil {
 		fe, ok := asFormError("subscribers", err)
 		if !ok {
 			return err
 		}
-		return s.renderTask(w, r, v, acct, t, http.StatusUnprocessableEntity, fe)
+		return s.renderTask(w, r, v, me, t, http.StatusUnprocessableEntity, fe)
 	}
 	return see303(w, r, s.cfg.accountPath(acct)+t.Page()+"#subscribers")
 }
@@ -159,7 +173,7 @@ func (s *Server) addContact(w http.ResponseWriter, r *http.Request, v *view, me 
 		}
 	}
 	if err == nil {
-		_, err = s.cfg.Directory.AddContact(r.Context(), actor(me.Account, me.Member), c)
+		_, err = s.cfg.Directory.AddContact(r.Context(), me.actor(), c)
 	}
 	if err != nil {
 		fe, ok := asFormError("contact", err)

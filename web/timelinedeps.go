@@ -26,7 +26,7 @@ func (s *Server) drawDependencies(ctx context.Context, viewer taskd.Viewer, c *t
 	if len(ids) == 0 {
 		return nil
 	}
-	rels, err := s.cfg.Reads.Relations(ctx, viewer, ids)
+	rels, err := s.cfg.Relations.Relations(ctx, viewer, ids)
 	if err != nil {
 		return err
 	}

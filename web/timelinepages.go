@@ -9,7 +9,20 @@ import (
 	"github.com/taskd/taskd/wire"
 )
 
-// The timelines: a project's (/project/{pid}/timeline), the signed-in
+// timelineRoutes are the addresses of the timelines: a project's, the
+// member's own and a team's.
+func (s *Server) timelineRoutes() []route {
+	return []route{
+		{"GET /a/{slug}/project/{project}/timeline", s.page(s.inAccount(taskd.PermRead, s.timeline(timelineOfProject)))},
+		{"POST /a/{slug}/project/{project}/timeline", s.form(s.inAccount(taskd.PermWork, s.reschedule(timelineOfProject)))},
+		{"GET /a/{slug}/my/timeline", s.page(s.inAccount(taskd.PermRead, s.timeline(timelineOfMine)))},
+		{"POST /a/{slug}/my/timeline", s.form(s.inAccount(taskd.PermWork, s.reschedule(timelineOfMine)))},
+		{"GET /a/{slug}/people/teams/{team}/timeline", s.page(s.inAccount(taskd.PermRead, s.timeline(timelineOfTeam)))},
+		{"POST /a/{slug}/people/teams/{team}/timeline", s.form(s.inAccount(taskd.PermWork, s.reschedule(timelineOfTeam)))},
+	}
+}
+
+// The timelines: a project's (/project/{project}/timeline), the signed-in
 // member's tasks' (/my/timeline) and a team's, the tasks of its members
 // (/people/teams/{team}/timeline). Each GET shows the timeline
 // (timeline.go); each POST to the same address changes one task's dates
@@ -131,22 +144,21 @@ func (s *Server) reschedule(kind string) accountHandler {
 		if !ok {
 			return err
 		}
-		by := actor(me.Account, me.Member)
 		next := readTimelineWindow(r.URL.Query(), s.today(v), sc.Group).Here()
 		op, field, task := r.PostFormValue("op"), "dates", int64(0)
 		switch op {
 		case timelineRelate:
-			field, err = "relations", s.timelineRelate(r, by)
+			field, err = "relations", s.timelineRelate(r, me)
 		case timelineShift:
 			field = "days"
 			if task, err = taskd.ParseID(r.PostFormValue("task"), "task"); err == nil {
-				err = s.timelineShiftDependents(r, by, task)
+				err = s.timelineShiftDependents(r, me, task)
 			}
 		default:
 			op = timelineDates
 			var offer string
 			if task, err = taskd.ParseID(r.PostFormValue("task"), "task"); err == nil {
-				offer, err = s.timelineDates(r, by, task)
+				offer, err = s.timelineDates(r, me, task)
 			}
 			next += offer
 		}
@@ -163,16 +175,17 @@ func (s *Server) reschedule(kind string) accountHandler {
 
 // timelineDates changes the task's dates to the form's; the query that
 // offers to shift its dependents as far as it moved, when it has any.
-func (s *Server) timelineDates(r *http.Request, by taskd.Actor, id int64) (string, error) {
+func (s *Server) timelineDates(r *http.Request, me member, id int64) (string, error) {
+	by := me.actor()
 	in, err := wire.ParseTaskInput(datesOnly(formParams(r)))
 	if err != nil {
 		return "", err
 	}
-	before, err := s.cfg.Reads.Task(r.Context(), by.Viewer(), id)
+	before, err := s.cfg.Tasks.Task(r.Context(), by.Viewer(), id)
 	if err != nil {
 		return "", err
 	}
-	after, err := s.cfg.Work.Tasks.Update(r.Context(), by, id, in)
+	after, err := s.cfg.Tasks.UpdateTask(r.Context(), by, id, in)
 	if err != nil {
 		return "", err
 	}
@@ -184,7 +197,8 @@ func (s *Server) timelineDates(r *http.Request, by taskd.Actor, id int64) (strin
 
 // timelineRelate adds the dependency drawn on the timeline: the task to
 // waits for the task from (finish to start unless type says otherwise).
-func (s *Server) timelineRelate(r *http.Request, by taskd.Actor) error {
+func (s *Server) timelineRelate(r *http.Request, me member) error {
+	by := me.actor()
 	from, ferr := taskd.ParseID(r.PostFormValue("from"), "task")
 	to, terr := taskd.ParseID(r.PostFormValue("to"), "task")
 	if ferr != nil || terr != nil {
@@ -194,7 +208,7 @@ func (s *Server) timelineRelate(r *http.Request, by taskd.Actor) error {
 	if rel.Type == "" {
 		rel.Type = taskd.RelationFinishToStart
 	}
-	err := s.cfg.Work.Tasks.AddRelation(r.Context(), by, rel)
+	err := s.cfg.Relations.AddRelation(r.Context(), by, rel)
 	if taskd.IsNotFound(err) {
 		return taskd.Invalid("task", "One of the tasks is gone, or you cannot see it")
 	}
@@ -202,12 +216,13 @@ func (s *Server) timelineRelate(r *http.Request, by taskd.Actor) error {
 }
 
 // timelineShiftDependents moves the task's dependents by the form's days.
-func (s *Server) timelineShiftDependents(r *http.Request, by taskd.Actor, id int64) error {
+func (s *Server) timelineShiftDependents(r *http.Request, me member, id int64) error {
+	by := me.actor()
 	days, err := strconv.Atoi(r.PostFormValue("days"))
 	if err != nil {
 		return taskd.Invalid("days", "Days must be a whole number")
 	}
-	_, err = s.cfg.Work.Tasks.ShiftDependents(r.Context(), by, id, days)
+	_, err = s.cfg.Relations.ShiftDependents(r.Context(), by, id, days)
 	return err
 }
 
@@ -249,12 +264,12 @@ func (s *Server) renderTimeline(w http.ResponseWriter, r *http.Request, v *view,
 	}
 	win := readTimelineWindow(r.URL.Query(), s.today(v), sc.Group)
 	chart := buildTimeline(tasks, win)
-	if err := s.nameTimelineParents(r.Context(), v.viewer(), chart); err != nil {
+	if err := s.nameTimelineParents(r.Context(), me.viewer(), chart); err != nil {
 		return err
 	}
 	tv := &timelineView{Scope: sc, Window: win, Chart: chart, Base: s.cfg.accountPath(me.Account),
 		CanWrite: me.Member.Role.Can(taskd.PermWork), Error: fe}
-	if err := s.drawDependencies(r.Context(), v.viewer(), chart); err != nil {
+	if err := s.drawDependencies(r.Context(), me.viewer(), chart); err != nil {
 		return err
 	}
 	q := r.URL.Query()
@@ -272,7 +287,7 @@ func (s *Server) renderTimeline(w http.ResponseWriter, r *http.Request, v *view,
 	offer, _ := strconv.ParseInt(q.Get("offer"), 10, 64)
 	if days, _ := strconv.Atoi(q.Get("shift")); days != 0 && fe == nil && tv.CanWrite {
 		if row, ok := chart.findRow(offer); ok {
-			so, err := s.offerShift(r.Context(), v.viewer(), offer, days)
+			so, err := s.offerShift(r.Context(), me.viewer(), offer, days)
 			if err != nil {
 				return err
 			}
@@ -292,24 +307,24 @@ func (s *Server) renderTimeline(w http.ResponseWriter, r *http.Request, v *view,
 // it; ok false when it answered (not found).
 func (s *Server) timelineScopeOf(kind string, w http.ResponseWriter, r *http.Request, v *view, me member) (timelineScope, bool, error) {
 	base := s.cfg.accountPath(me.Account)
-	viewer := v.viewer()
+	viewer := me.viewer()
 	switch kind {
 	case timelineOfProject:
-		p, ok, err := s.pathProject(w, r, v)
+		p, ok, err := s.pathProject(w, r, me)
 		if !ok {
 			return timelineScope{}, false, err
 		}
 		return timelineScope{Title: p.Name + ": timeline", Path: p.Page() + "timeline", Group: groupProject,
 			Crumbs: []timelineLink{{Label: p.Name, Query: base + p.Page()}},
 			tasks: func(ctx context.Context) ([]taskd.Task, error) {
-				return s.cfg.Reads.Tasks(ctx, taskd.TaskQuery{Viewer: viewer, ProjectID: p.ID, Sort: taskd.SortTree})
+				return s.cfg.Tasks.Tasks(ctx, taskd.TaskQuery{Viewer: viewer, ProjectID: p.ID, Sort: taskd.SortTree})
 			}}, true, nil
 	case timelineOfMine:
 		email := me.Member.Email
 		return timelineScope{Title: "My tasks: timeline", Path: "/my/timeline", Group: groupProject,
 			Crumbs: []timelineLink{{Label: "My tasks", Query: base + "/my"}},
 			tasks: func(ctx context.Context) ([]taskd.Task, error) {
-				return s.cfg.Reads.Tasks(ctx, taskd.TaskQuery{Viewer: viewer, ActiveProjects: true, AssigneeEmail: email, Sort: taskd.SortTree})
+				return s.cfg.Tasks.Tasks(ctx, taskd.TaskQuery{Viewer: viewer, ActiveProjects: true, AssigneeEmail: email, Sort: taskd.SortTree})
 			}}, true, nil
 	}
 	team, ok, err := s.pathTeam(w, r, me)
@@ -330,7 +345,7 @@ func (s *Server) timelineScopeOf(kind string, w http.ResponseWriter, r *http.Req
 				if m.Team != team.Title {
 					continue
 				}
-				tasks, err := s.cfg.Reads.Tasks(ctx, taskd.TaskQuery{Viewer: viewer, ActiveProjects: true, AssigneeEmail: m.Email, Sort: taskd.SortTree})
+				tasks, err := s.cfg.Tasks.Tasks(ctx, taskd.TaskQuery{Viewer: viewer, ActiveProjects: true, AssigneeEmail: m.Email, Sort: taskd.SortTree})
 				if err != nil {
 					return nil, err
 				}

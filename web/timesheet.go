@@ -15,6 +15,14 @@ import (
 	"github.com/taskd/taskd/wire"
 )
 
+// timesheetRoutes are the addresses of the timesheet and its CSV.
+func (s *Server) timesheetRoutes() []route {
+	return []route{
+		{"GET /a/{slug}/timesheet", s.page(s.inAccount(taskd.PermRead, s.timesheet))},
+		{"GET /a/{slug}/timesheet.csv", s.page(s.inAccount(taskd.PermRead, s.timesheetCSV))},
+	}
+}
+
 // The timesheet's bounds.
 const (
 	timesheetPage    = 100 // lines to a page
@@ -103,12 +111,12 @@ type timesheetScope struct {
 func (s *Server) readTimesheet(ctx context.Context, r *http.Request, v *view, me member) (timesheetScope, timesheetFilter, error) {
 	acct := me.Account
 	f := readTimesheetFilter(r.URL.Query(), s.today(v))
-	sc := timesheetScope{query: taskd.CostQuery{Viewer: v.viewer(), From: f.From, To: f.To}}
+	sc := timesheetScope{query: taskd.CostQuery{Viewer: me.viewer(), From: f.From, To: f.To}}
 	var err error
 	if sc.People, err = s.cfg.Accounts.Members(ctx, acct.ID); err != nil {
 		return sc, f, err
 	}
-	if sc.Projects, err = s.cfg.Reads.Projects(ctx, v.viewer(), ""); err != nil {
+	if sc.Projects, err = s.cfg.Projects.Projects(ctx, me.viewer(), ""); err != nil {
 		return sc, f, err
 	}
 	if !slices.ContainsFunc(sc.People, func(p taskd.Member) bool { return p.ID == f.Person }) {
@@ -163,7 +171,7 @@ func (s *Server) timesheet(w http.ResponseWriter, r *http.Request, v *view, me m
 	f.Page = min(f.Page, tv.Pages)
 	q := sc.query
 	q.Limit, q.Offset, q.Newest = timesheetPage, (f.Page-1)*timesheetPage, true
-	lines, err := s.cfg.Reads.Costs(ctx, q)
+	lines, err := s.cfg.Costs.Costs(ctx, q)
 	if err != nil {
 		return err
 	}
@@ -190,7 +198,7 @@ func (s *Server) timesheet(w http.ResponseWriter, r *http.Request, v *view, me m
 func (s *Server) timesheetTotals(ctx context.Context, tv *timesheetView, f timesheetFilter) error {
 	sums := map[string][]taskd.CostGroup{}
 	for _, group := range []string{taskd.CostByTotal, taskd.CostByPerson, taskd.CostByProject, taskd.CostByDay} {
-		g, err := s.cfg.Reads.CostSums(ctx, tv.query, group)
+		g, err := s.cfg.Costs.CostSums(ctx, tv.query, group)
 		if err != nil {
 			return err
 		}
@@ -223,7 +231,7 @@ func (s *Server) timesheetCSV(w http.ResponseWriter, r *http.Request, v *view, m
 	if err != nil {
 		return err
 	}
-	total, err := s.cfg.Reads.CostSums(ctx, sc.query, taskd.CostByTotal)
+	total, err := s.cfg.Costs.CostSums(ctx, sc.query, taskd.CostByTotal)
 	if err != nil {
 		return err
 	}
@@ -233,7 +241,7 @@ func (s *Server) timesheetCSV(w http.ResponseWriter, r *http.Request, v *view, m
 	}
 	q := sc.query
 	q.Limit = taskd.MaxCostLines
-	lines, err := s.cfg.Reads.Costs(ctx, q)
+	lines, err := s.cfg.Costs.Costs(ctx, q)
 	if err != nil {
 		return err
 	}

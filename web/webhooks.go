@@ -3,6 +3,7 @@ package web
 import (
 	"errors"
 	"fmt"
+	"html/template"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -12,6 +13,34 @@ import (
 	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/webhook"
 )
+
+// webhookRoutes are the addresses of an account's webhooks; none without
+// Config.Hooks.
+func (s *Server) webhookRoutes() []route {
+	if s.cfg.Hooks == nil {
+		return nil
+	}
+	return []route{
+		{"GET /a/{slug}/settings/webhooks", s.page(s.inAccount(taskd.PermSettings, s.webhooks))},
+		{"POST /a/{slug}/settings/webhooks", s.form(s.inAccount(taskd.PermSettings, s.createWebhook))},
+		{"GET /a/{slug}/settings/webhooks/{webhook}", s.page(s.inAccount(taskd.PermSettings, s.webhookPage))},
+		{"POST /a/{slug}/settings/webhooks/{webhook}/enable", s.form(s.inAccount(taskd.PermSettings, s.webhookOp(s.enableWebhook)))},
+		{"POST /a/{slug}/settings/webhooks/{webhook}/disable", s.form(s.inAccount(taskd.PermSettings, s.webhookOp(s.disableWebhook)))},
+		{"POST /a/{slug}/settings/webhooks/{webhook}/test", s.form(s.inAccount(taskd.PermSettings, s.webhookOp(s.testWebhook)))},
+		{"POST /a/{slug}/settings/webhooks/{webhook}/rotate", s.form(s.inAccount(taskd.PermSettings, s.webhookOp(s.rotateWebhook)))},
+		{"POST /a/{slug}/settings/webhooks/{webhook}/redeliver", s.form(s.inAccount(taskd.PermSettings, s.webhookOp(s.redeliver)))},
+		{"POST /a/{slug}/settings/webhooks/{webhook}/delete", s.form(s.inAccount(taskd.PermSettings, s.deleteWebhook))},
+	}
+}
+
+// webhookFuncs are the template functions of the webhook pages.
+func webhookFuncs() template.FuncMap {
+	return template.FuncMap{
+		"ms":      func(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d.Microseconds())/1000) },
+		"joinIDs": taskd.JoinIDs,
+		"reason":  webhook.Explain,
+	}
+}
 
 // webhooksView is the webhooks list with the create form.
 type webhooksView struct {
@@ -31,16 +60,16 @@ func (s *Server) webhooksPath(acct taskd.Account) string {
 
 func (s *Server) webhooks(w http.ResponseWriter, r *http.Request, v *view, me member) error {
 	acct := me.Account
-	return s.renderWebhooks(w, r, v, http.StatusOK, &webhooksView{Account: acct, Shown: s.takeFlash(w, r),
+	return s.renderWebhooks(w, r, v, me, http.StatusOK, &webhooksView{Account: acct, Shown: s.takeFlash(w, r),
 		Checked: map[string]bool{"post_task": true}})
 }
 
-func (s *Server) renderWebhooks(w http.ResponseWriter, r *http.Request, v *view, status int, wv *webhooksView) error {
+func (s *Server) renderWebhooks(w http.ResponseWriter, r *http.Request, v *view, me member, status int, wv *webhooksView) error {
 	var err error
 	if wv.Webhooks, err = s.cfg.Hooks.List(r.Context(), wv.Account.ID); err != nil {
 		return err
 	}
-	if wv.Projects, err = s.cfg.Reads.Projects(r.Context(), v.viewer(), taskd.ProjectActive); err != nil {
+	if wv.Projects, err = s.cfg.Projects.Projects(r.Context(), me.viewer(), taskd.ProjectActive); err != nil {
 		return err
 	}
 	wv.Events = taskd.SubscribableEvents
@@ -64,7 +93,7 @@ func (s *Server) createWebhook(w http.ResponseWriter, r *http.Request, v *view, 
 			checked[e] = true
 		}
 		in.HTTPPass = ""
-		return s.renderWebhooks(w, r, v, http.StatusUnprocessableEntity, &webhooksView{Account: acct, Error: msg, Form: in, Checked: checked})
+		return s.renderWebhooks(w, r, v, me, http.StatusUnprocessableEntity, &webhooksView{Account: acct, Error: msg, Form: in, Checked: checked})
 	}
 	if err != nil {
 		return err
@@ -89,7 +118,7 @@ type webhookView struct {
 
 // hook reads the path's webhook of the account; ok false when it answered.
 func (s *Server) hook(w http.ResponseWriter, r *http.Request, acct taskd.Account) (taskd.Account, taskd.Webhook, bool, error) {
-	id, err := taskd.ParseID(r.PathValue("id"), "webhook")
+	id, err := taskd.ParseID(r.PathValue("webhook"), "webhook")
 	var hook taskd.Webhook
 	if err == nil {
 		hook, err = s.cfg.Webhooks.Webhook(r.Context(), acct.ID, id)

@@ -12,7 +12,10 @@
 //   - dates: DD.MM.YYYY or YYYY-MM-DD in, taskd.DateLayout or
 //     "2006-01-02 15:04" out (dates.go);
 //   - the events of changes, which the store writes as get_events and
-//     webhooks carry them (event.go).
+//     webhooks carry them (event.go);
+//   - how a call of the administrative API is signed with the account's
+//     key (sign.go): the hash parameter and the Admin header, made by
+//     clients such as the importer and checked by package api.
 //
 // What the values are, and the rules that hold whatever their spelling (a
 // name's length, the bounds of a cost line, a task's dates in order), are

@@ -19,7 +19,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/taskd/taskd/api"
+	"github.com/taskd/taskd/wire"
 )
 
 const (
@@ -134,12 +134,12 @@ func (s *server) apiCall(ctx context.Context, method, action string, q url.Value
 	var err error
 	if method == http.MethodGet {
 		enc := q.Encode()
-		req, err = http.NewRequestWithContext(ctx, method, endpoint+"?"+enc+"&hash="+api.Hash(enc, s.key), nil)
+		req, err = http.NewRequestWithContext(ctx, method, endpoint+"?"+enc+"&hash="+wire.Hash(enc, s.key), nil)
 	} else {
 		req, err = http.NewRequestWithContext(ctx, method, endpoint, strings.NewReader(q.Encode()))
 		if err == nil {
 			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-			req.Header.Set("Authorization", api.AdminHeader(s.key, action, time.Now()))
+			req.Header.Set("Authorization", wire.AdminHeader(s.key, action, time.Now()))
 		}
 	}
 	if err != nil {

@@ -17,7 +17,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/taskd/taskd/api"
+	"github.com/taskd/taskd/wire"
 )
 
 // server is one taskd serve process, measured alone.
@@ -147,7 +147,7 @@ func (a account) call(pairs ...string) ([]byte, error) {
 		v.Set(pairs[i], pairs[i+1])
 	}
 	q := v.Encode()
-	res, err := a.client.Get(a.base + "/a/" + a.slug + "/api/admin/v2/?" + q + "&hash=" + api.Hash(q, a.key))
+	res, err := a.client.Get(a.base + "/a/" + a.slug + "/api/admin/v2/?" + q + "&hash=" + wire.Hash(q, a.key))
 	if err != nil {
 		return nil, err
 	}
@@ -173,7 +173,7 @@ func (a account) post(action string, pairs ...string) error {
 		return err
 	}
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	req.Header.Set("Authorization", api.AdminHeader(a.key, action, time.Now()))
+	req.Header.Set("Authorization", wire.AdminHeader(a.key, action, time.Now()))
 	res, err := a.client.Do(req)
 	if err != nil {
 		return err

@@ -13,7 +13,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/taskd/taskd/api"
+	"github.com/taskd/taskd/wire"
 )
 
 // statusOK is what every successful response body contains.
@@ -60,7 +60,7 @@ func adminEndpoint(accountURL string) string { return accountURL + "/api/admin/v
 // getTasksURL is the signed get_tasks URL for a project.
 func getTasksURL(accountURL, key, project string) string {
 	q := "action=get_tasks&id_project=" + project
-	return adminEndpoint(accountURL) + "?" + q + "&hash=" + api.Hash(q, key)
+	return adminEndpoint(accountURL) + "?" + q + "&hash=" + wire.Hash(q, key)
 }
 
 // getRequest sends GET u every time.
@@ -82,7 +82,7 @@ func postTaskRequest(endpoint, key, project string) requestFunc {
 			return nil, err
 		}
 		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-		req.Header.Set("Authorization", api.AdminHeader(key, "post_task", time.Now()))
+		req.Header.Set("Authorization", wire.AdminHeader(key, "post_task", time.Now()))
 		return req, nil
 	}
 }

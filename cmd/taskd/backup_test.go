@@ -10,10 +10,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/taskd/taskd/api"
 	"github.com/taskd/taskd/internal/testaccount"
 	"github.com/taskd/taskd/internal/testdb"
 	"github.com/taskd/taskd/internal/testsite"
+	"github.com/taskd/taskd/wire"
 )
 
 // backupOut is what backup and restore print (README.md, Commands): a
@@ -60,7 +60,7 @@ func TestBackupUnderWriteLoadRestores(t *testing.T) {
 				posted[title] = true
 				mu.Unlock()
 				q := "action=post_task&id_project=" + pid + "&title=" + title
-				res, err := client.Get(p.base + "/a/" + slug + "/api/admin/v2/?" + q + "&hash=" + api.Hash(q, key))
+				res, err := client.Get(p.base + "/a/" + slug + "/api/admin/v2/?" + q + "&hash=" + wire.Hash(q, key))
 				if err != nil {
 					continue
 				}

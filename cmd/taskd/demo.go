@@ -9,13 +9,13 @@ import (
 	"strings"
 
 	"github.com/taskd/taskd"
-	"github.com/taskd/taskd/api"
 	"github.com/taskd/taskd/oauth"
 	"github.com/taskd/taskd/people"
 	"github.com/taskd/taskd/secret"
 	"github.com/taskd/taskd/server"
 	"github.com/taskd/taskd/store"
 	"github.com/taskd/taskd/webhook"
+	"github.com/taskd/taskd/wire"
 )
 
 // The demo account, made by serve --dev --demo.
@@ -61,7 +61,7 @@ Demo account ready: sign in at %[6]s/login as %[2]s / %[3]s
   API key:       %[4]s
   for the README's shell lines, paste:  KEY=%[4]s
   try:           curl '%[1]s/api/admin/v2/?action=get_projects&hash=%[5]s'
-`, url, demoEmail, demoPassword, d.key, api.Hash("action=get_projects", d.key), base)
+`, url, demoEmail, demoPassword, d.key, wire.Hash("action=get_projects", d.key), base)
 	if d.clientID != "" {
 		fmt.Fprintf(out, "  OAuth app:     client_id %s", d.clientID)
 		if d.clientSecret != "" {

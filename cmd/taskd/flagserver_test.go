@@ -26,7 +26,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/taskd/taskd/api"
+	"github.com/taskd/taskd/wire"
 )
 
 // flagServer is one "taskd serve" run in process by a row of
@@ -130,7 +130,7 @@ func (s *flagServer) call(t *testing.T, key string, params ...string) (int, map[
 		q.Add(params[i], params[i+1])
 	}
 	enc := q.Encode()
-	status, body := s.get(t, "/a/"+s.slug+"/api/admin/v2/?"+enc+"&hash="+api.Hash(enc, key), nil)
+	status, body := s.get(t, "/a/"+s.slug+"/api/admin/v2/?"+enc+"&hash="+wire.Hash(enc, key), nil)
 	var m map[string]any
 	if err := json.Unmarshal([]byte(body), &m); err != nil {
 		t.Fatalf("%s: not JSON: %s", enc, body)
@@ -166,7 +166,7 @@ func (s *flagServer) uploadRequest(t *testing.T, pid string, body io.Reader, ext
 		q.Set(extra[i], extra[i+1])
 	}
 	enc := q.Encode()
-	req, err := http.NewRequest(http.MethodPost, s.account()+"/api/admin/v2/?"+enc+"&hash="+api.Hash(enc, s.key), body)
+	req, err := http.NewRequest(http.MethodPost, s.account()+"/api/admin/v2/?"+enc+"&hash="+wire.Hash(enc, s.key), body)
 	if err != nil {
 		t.Fatal(err)
 	}

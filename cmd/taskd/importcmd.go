@@ -15,7 +15,6 @@ import (
 	"github.com/taskd/taskd/people"
 	"github.com/taskd/taskd/secret"
 	"github.com/taskd/taskd/store"
-	"github.com/taskd/taskd/work"
 )
 
 // importAccount is "taskd import": it copies a source account (Worksection,
@@ -92,7 +91,7 @@ func importAccount(ctx context.Context, e env, args []string) error {
 	if err != nil {
 		return err
 	}
-	dst := importer.Dest{Account: acct, Store: db, Work: work.New(db, taskd.DefaultFileLimits)}
+	dst := importer.Dest{Account: acct, Store: db, FileLimits: taskd.DefaultFileLimits}
 	if *invite {
 		base := sf.baseURL("127.0.0.1:8080")
 		sender := *mailFrom

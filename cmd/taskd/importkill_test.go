@@ -19,11 +19,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/taskd/taskd/api"
 	"github.com/taskd/taskd/importer"
 	"github.com/taskd/taskd/importer/source"
 	"github.com/taskd/taskd/internal/testdb"
 	"github.com/taskd/taskd/internal/testsite"
+	"github.com/taskd/taskd/wire"
 )
 
 // killingProxy stands in front of a source taskd and counts the calls of
@@ -149,7 +149,7 @@ func postWithFile(t *testing.T, s *testsite.Site, query, name string, size int) 
 	}
 	part.Write(bytes.Repeat([]byte(name), size/len(name)+1)[:size])
 	w.Close()
-	req, err := http.NewRequest(http.MethodPost, s.AccountURL()+"/api/admin/v2/?"+query+"&hash="+api.Hash(query, s.Key), &b)
+	req, err := http.NewRequest(http.MethodPost, s.AccountURL()+"/api/admin/v2/?"+query+"&hash="+wire.Hash(query, s.Key), &b)
 	if err != nil {
 		t.Fatal(err)
 	}

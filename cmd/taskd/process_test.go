@@ -16,9 +16,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/taskd/taskd/api"
 	"github.com/taskd/taskd/internal/testaccount"
 	"github.com/taskd/taskd/internal/testsite"
+	"github.com/taskd/taskd/wire"
 )
 
 // TestMain lets the test binary stand in for the taskd binary: the
@@ -190,7 +190,7 @@ func burst(n int, urls func(i int) string, key, pid string, stop <-chan struct{}
 				default:
 				}
 				q := fmt.Sprintf("action=post_task&id_project=%s&title=t%d", pid, i)
-				res, err := client.Get(urls(int(i)) + "/api/admin/v2/?" + q + "&hash=" + api.Hash(q, key))
+				res, err := client.Get(urls(int(i)) + "/api/admin/v2/?" + q + "&hash=" + wire.Hash(q, key))
 				if err != nil {
 					continue
 				}

@@ -16,9 +16,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/taskd/taskd/api"
 	"github.com/taskd/taskd/internal/testdb"
 	"github.com/taskd/taskd/internal/testsite"
+	"github.com/taskd/taskd/wire"
 )
 
 // orderReceiver records the deliveries of each event, and for each task the
@@ -112,12 +112,12 @@ func workload(tasks int, urls func(i int) string, key, pid string, started *atom
 	client := &http.Client{Timeout: 10 * time.Second}
 	call := func(i int, q string) map[string]any {
 		started.Add(1)
-		res, err := client.Get(urls(i) + "/api/admin/v2/?" + q + "&hash=" + api.Hash(q, key))
+		res, err := client.Get(urls(i) + "/api/admin/v2/?" + q + "&hash=" + wire.Hash(q, key))
 		var op *net.OpError
 		if errors.As(err, &op) && op.Op == "dial" {
 			// A stopped replica: nothing was sent, so another may take it,
 			// as a load balancer would.
-			res, err = client.Get(urls(i+1) + "/api/admin/v2/?" + q + "&hash=" + api.Hash(q, key))
+			res, err = client.Get(urls(i+1) + "/api/admin/v2/?" + q + "&hash=" + wire.Hash(q, key))
 		}
 		if err != nil {
 			a.unreachable.Add(1)

@@ -20,8 +20,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/taskd/taskd/api"
 	"github.com/taskd/taskd/internal/testaccount"
+	"github.com/taskd/taskd/wire"
 )
 
 // checkTLS: the server speaks HTTPS with the row's certificate.
@@ -42,7 +42,7 @@ func checkShutdownTimeout(t *testing.T, s *flagServer) {
 	hang := newHookReceiver(t, func(_ http.ResponseWriter, r *http.Request) { <-r.Context().Done() }, nil)
 	go func() { // its answer never comes: the server stops under it
 		q := url.Values{"action": {"add_webhook"}, "url": {hang.URL}, "events": {"post_task"}}.Encode()
-		if res, err := http.Get(s.account() + "/api/admin/v2/?" + q + "&hash=" + api.Hash(q, s.key)); err == nil {
+		if res, err := http.Get(s.account() + "/api/admin/v2/?" + q + "&hash=" + wire.Hash(q, s.key)); err == nil {
 			res.Body.Close()
 		}
 	}()

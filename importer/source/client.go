@@ -19,7 +19,7 @@ import (
 	"time"
 
 	"github.com/taskd/taskd"
-	"github.com/taskd/taskd/api"
+	"github.com/taskd/taskd/wire"
 )
 
 // Defaults of Options.
@@ -283,7 +283,7 @@ func (c *Client) signed(action string, params []param) string {
 		q.WriteString("&" + phpEncode(p.k) + "=" + phpEncode(p.v))
 	}
 	s := q.String()
-	return c.base.String() + "?" + s + "&hash=" + api.Hash(s, c.key)
+	return c.base.String() + "?" + s + "&hash=" + wire.Hash(s, c.key)
 }
 
 // clean makes an error of the transport safe to show: a *url.Error names

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/taskd/taskd/api"
+	"github.com/taskd/taskd/wire"
 )
 
 // sleeps records the waits of a client instead of waiting.
@@ -202,7 +202,7 @@ func TestConcurrencyBound(t *testing.T) {
 // made with it appears in an error.
 func TestSecretsNeverInErrors(t *testing.T) {
 	ctx := context.Background()
-	hash := api.Hash("action=get_users", testKey)
+	hash := wire.Hash("action=get_users", testKey)
 	check := func(t *testing.T, err error) {
 		t.Helper()
 		if err == nil {

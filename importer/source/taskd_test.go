@@ -11,8 +11,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/taskd/taskd/api"
 	"github.com/taskd/taskd/internal/testsite"
+	"github.com/taskd/taskd/wire"
 )
 
 // q is a query string of pairs, in order.
@@ -27,7 +27,7 @@ func attach(t *testing.T, s *testsite.Site, query, name, content string) string 
 	part, _ := mw.CreateFormFile("attach[0]", name)
 	part.Write([]byte(content))
 	mw.Close()
-	req, _ := http.NewRequest(http.MethodPost, s.AccountURL()+"/api/admin/v2?"+query+"&hash="+api.Hash(query, s.Key), &body)
+	req, _ := http.NewRequest(http.MethodPost, s.AccountURL()+"/api/admin/v2?"+query+"&hash="+wire.Hash(query, s.Key), &body)
 	req.Header.Set("Content-Type", mw.FormDataContentType())
 	status, res, _ := testsite.DoJSON(t, req)
 	if status != 200 || res["status"] != "ok" {

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/taskd/taskd/api"
+	"github.com/taskd/taskd/wire"
 )
 
 // JSON is v as compact JSON.
@@ -44,7 +44,7 @@ func (s *Site) APIOK(query string) map[string]any {
 // the HTTP status and the decoded answer.
 func APICall(t testing.TB, accountURL, key, q string) (int, map[string]any) {
 	t.Helper()
-	req, _ := http.NewRequest("GET", accountURL+"/api/admin/v2/?"+q+"&hash="+api.Hash(q, key), nil)
+	req, _ := http.NewRequest("GET", accountURL+"/api/admin/v2/?"+q+"&hash="+wire.Hash(q, key), nil)
 	status, body, _ := DoJSON(t, req)
 	return status, body
 }

@@ -1,7 +1,12 @@
-// Package storetest is the conformance suite of the store: every narrow
-// interface a consumer names (taskd.AccountStore … taskd.InvitationStore,
-// ratelimit.Store) has its cases here. It runs against real databases: see
-// Run.
+// Package storetest is the conformance suite of the store, and the one
+// home of its tests: what an interface shows (a family of the root,
+// taskd.AccountStore … taskd.RelationStore, or one a consumer declares,
+// such as ratelimit.Store or web.SessionStore) is tested here, as a case
+// through that interface, and store/*_test.go tests only what no interface
+// shows (migrations, the dialect, ids, retries, resealing, backups and
+// restores, private helpers, benchmarks).
+//
+// Every case runs against real databases, SQLite and PostgreSQL: see Run.
 package storetest
 
 import (
@@ -67,11 +72,23 @@ type Store interface {
 	taskd.CostStore
 	taskd.FileStore
 	taskd.CustomFieldStore
+	taskd.RelationStore
 	ratelimit.Store
 
 	// What the API reads before a get_tasks call with the key (api.Store):
 	// the account and the project's version, in one query.
 	AccountAndProjectVersion(ctx context.Context, slug string, projectID int64) (acct taskd.Account, version int64, seen bool, err error)
+
+	// The hidden lists of tasks and comments, read for extra=hidden
+	// (api.Store, their only consumer), and who sees a task or a
+	// comment, set whole by the import (importer.Store).
+	HiddenLists(ctx context.Context, v taskd.Viewer, kind string, ids []int64) (map[int64][]taskd.PersonRef, error)
+	SetViewers(ctx context.Context, by taskd.Actor, kind string, id int64, emails []string) error
+
+	// The directory's changes that only the import makes (importer.Store,
+	// their only consumer): a contact changed whole, a member's team.
+	UpdateContact(ctx context.Context, by taskd.Actor, c taskd.Contact) (taskd.Contact, error)
+	SetMemberTeam(ctx context.Context, by taskd.Actor, personID int64, team string) error
 
 	// The pages' sessions: web.SessionStore, which the pages declare as
 	// its only consumer.
@@ -146,6 +163,7 @@ func Run(t *testing.T, open func(t *testing.T, now func() time.Time) Store) {
 		{"Budgets", testBudgets},
 		{"CostTotalsExact", testCostTotalsExact},
 		{"Files", testFiles},
+		{"ObjectsAndTheirFilesAreOne", testObjectsAndTheirFilesAreOne},
 		{"CustomFields", testCustomFields},
 		{"FieldValues", testFieldValues},
 		{"FieldFilters", testFieldFilters},
@@ -154,6 +172,18 @@ func Run(t *testing.T, open func(t *testing.T, now func() time.Time) Store) {
 		{"TagRenames", testTagRenames},
 		{"TagDeletions", testTagDeletions},
 		{"CalendarFeeds", testCalendarFeeds},
+		{"ActivityProjects", testActivityProjects},
+		{"ActivityPages", testActivityPages},
+		{"RelationRules", testRelationRules},
+		{"RelationVisibility", testRelationVisibility},
+		{"RelationsWho", testRelationsWho},
+		{"ShiftDependents", testShiftDependents},
+		{"ShiftKeepsTheDateRule", testShiftKeepsTheDateRule},
+		{"EveryDateWriteKeepsTheRule", testEveryDateWriteKeepsTheRule},
+		{"DirectoryChanges", testDirectoryChanges},
+		{"NewTaskSubscribersAndEventViewers", testNewTaskSubscribersAndEventViewers},
+		{"HiddenLists", testHiddenLists},
+		{"SetViewers", testSetViewers},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, setup(t)) })
 	}
@@ -651,6 +681,9 @@ func testWritesNeedWork(t *testing.T, f *Fixture) {
 		"CreateComment":    second(s.CreateComment(ctx, nobody, tk.ID, "x")),
 		"UpdateComment":    second(s.UpdateComment(ctx, nobody, c.ID, "x")),
 		"DeleteComment":    s.DeleteComment(ctx, nobody, c.ID),
+		"AddRelation":      s.AddRelation(ctx, nobody, taskd.Relation{From: tk.ID, To: tk.ID + 1, Type: taskd.RelationFinishToStart}),
+		"DeleteRelation":   s.DeleteRelation(ctx, nobody, tk.ID, tk.ID+1),
+		"ShiftDependents":  second(s.ShiftDependents(ctx, nobody, tk.ID, 1)),
 	} {
 		if taskd.ErrorKind(err) != taskd.KindForbidden {
 			t.Errorf("%s by an actor without a role: %v, want forbidden", op, err)

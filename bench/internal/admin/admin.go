@@ -9,14 +9,14 @@ import (
 	"net/http"
 	"net/url"
 
-	"github.com/taskd/taskd/api"
+	"github.com/taskd/taskd/wire"
 )
 
 // Call posts one action to {accountURL}/api/admin/v2/, signed with key's
 // hash, and returns the decoded answer.
 func Call(c *http.Client, accountURL, key string, params url.Values) (map[string]any, error) {
 	q := params.Encode()
-	res, err := c.Post(accountURL+"/api/admin/v2/?"+q+"&hash="+api.Hash(q, key), "application/x-www-form-urlencoded", nil)
+	res, err := c.Post(accountURL+"/api/admin/v2/?"+q+"&hash="+wire.Hash(q, key), "application/x-www-form-urlencoded", nil)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", params.Get("action"), err)
 	}

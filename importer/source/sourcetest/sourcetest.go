@@ -15,7 +15,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/taskd/taskd/api"
+	"github.com/taskd/taskd/wire"
 )
 
 // Key is the administrative key the recorded account takes.
@@ -56,7 +56,7 @@ func (r *Recorded) Queries() []string {
 func (r *Recorded) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	raw := req.URL.RawQuery
 	signed, hash, ok := strings.Cut(raw, "&hash=")
-	if req.URL.Path != "/api/admin/v2" || !ok || subtle.ConstantTimeCompare([]byte(api.Hash(signed, Key)), []byte(hash)) != 1 || req.Method != http.MethodGet {
+	if req.URL.Path != "/api/admin/v2" || !ok || subtle.ConstantTimeCompare([]byte(wire.Hash(signed, Key)), []byte(hash)) != 1 || req.Method != http.MethodGet {
 		w.WriteHeader(http.StatusUnauthorized)
 		w.Write([]byte(`{"status":"error","status_code":2,"message":"Action hash is missed or invalid"}`))
 		return

@@ -286,7 +286,7 @@ func TestImportHiddenListOfNonMembersOnly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dst := importer.Dest{Account: acct, Store: d.Store, Work: work.New(d.Store, taskd.DefaultFileLimits)}
+	dst := importer.Dest{Account: acct, Store: d.Store}
 	sum, err := importer.Run(ctx, client, dst, importer.Options{})
 	if err != nil {
 		t.Fatal(err)

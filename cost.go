@@ -152,6 +152,8 @@ type CostQuery struct {
 	// Filter, when set, is a parsed filter of the costs' query language
 	// (filter.ParseCosts).
 	Filter Query
+	// Limit is how many lines at most, taken as given;
+	// MaxCostLines when zero.
 	Limit  int
 	Offset int
 	// Newest lists the newest lines first.

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -142,6 +143,60 @@ func TestRelationsHiddenFromToken(t *testing.T) {
 		readOnly := tokenFor(t, a.server, a, bob, taskd.RoleAdmin, "tasks_read")
 		if r := a.as(readOnly, "action", "add_task_relation", "id_task_from", open2, "id_task_to", open1); r.code() != int(api.CodeForbidden) {
 			t.Errorf("a token without tasks_write: %v, want 20", r)
+		}
+	})
+}
+
+// TestRelationCycleThroughHiddenTask (issue 47): on both databases, Bob,
+// an admin from whom task H is hidden, relates B to A where A → H → B
+// already (the key made them): docs/api.md refuses a cycle "including
+// through tasks the caller does not see", with 11 on id_task_to, "the
+// message names only the two tasks given", and nothing is written. At the
+// edge beside it, A → B (the same direction as the path through H) is no
+// cycle, and is taken.
+func TestRelationCycleThroughHiddenTask(t *testing.T) {
+	eachAccount(t, func(t *testing.T, a *account) {
+		acct, err := a.DB.AccountBySlug(context.Background(), a.Slug)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bob, err := a.DB.AddMember(context.Background(), acct.ID,
+			taskd.NewPerson{Email: "bob-" + a.Slug + "@example.com", PasswordHash: "x", FirstName: "Bob"}, taskd.RoleAdmin)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pid := a.id("action", "post_project", "title", "P")
+		taskA := a.id("action", "post_task", "id_project", pid, "title", "A")
+		taskB := a.id("action", "post_task", "id_project", pid, "title", "B")
+		hidden := a.id("action", "post_task", "id_project", pid, "title", "secret-cycle-h", "hidden", a.Owner.Email)
+		a.ok("action", "add_task_relation", "id_task_from", taskA, "id_task_to", hidden)
+		a.ok("action", "add_task_relation", "id_task_from", hidden, "id_task_to", taskB)
+		token := tokenFor(t, a.server, a, bob, taskd.RoleAdmin, "tasks_read", "tasks_write")
+
+		r := a.as(token, "action", "add_task_relation", "id_task_from", taskB, "id_task_to", taskA)
+		if r.code() != int(api.CodeInvalidValue) || r.Body["message_details"] != "id_task_to" {
+			t.Fatalf("Bob closing A → H → B → A through the task hidden from him: %v, want 11 on id_task_to", r)
+		}
+		msg, _ := r.Body["message"].(string)
+		if !strings.Contains(msg, "would make a cycle") {
+			t.Errorf("the refusal %q does not say it is a cycle", msg)
+		}
+		for _, n := range regexp.MustCompile(`[0-9]+`).FindAllString(msg, -1) {
+			if n != taskA && n != taskB {
+				t.Errorf("the refusal %q names %s, not one of the two tasks given (%s, %s)", msg, n, taskB, taskA)
+			}
+		}
+		if strings.Contains(r.Raw, "secret-cycle") {
+			t.Errorf("the refusal shows Bob the hidden task: %s", r.Raw)
+		}
+		got := a.ok("action", "get_task", "id_task", taskA, "extra", "relations").Raw
+		if want := `"relations":{"from":[],"to":[{"type":"finish-to-start","task":"` + hidden + `"}]}`; !strings.Contains(got, want) {
+			t.Errorf("A's relations after the refusal: %s, want only %s", got, want)
+		}
+
+		// The same direction as the hidden path is no cycle.
+		if r := a.as(token, "action", "add_task_relation", "id_task_from", taskA, "id_task_to", taskB); r.Body["status"] != "ok" {
+			t.Errorf("Bob making B depend on A, which it does through H already: %v, want ok", r)
 		}
 	})
 }

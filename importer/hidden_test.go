@@ -248,3 +248,111 @@ func TestImportHidden(t *testing.T) {
 		}
 	})
 }
+
+// TestImportHiddenListOfNonMembersOnly (issue 47): a hidden list that
+// names only people who are not members (nor invited) here. docs/decisions.md
+// ("Hidden lists, faithfully or not at all"): each of them is left off
+// and reported, and the author is always put on the list, "so a list left
+// with no member still hides the object rather than show it to all".
+// A task by Ned (a member) and its subtask, a comment by Mia, and a task
+// by the owner are each seen by their author alone (the subtask as its
+// task), never by the whole project; a task whose author is not a member
+// either would have the owner write it off its list, so it is not
+// imported. A second run changes nothing.
+func TestImportHiddenListOfNonMembersOnly(t *testing.T) {
+	d := testsite.New(t)
+	ctx := context.Background()
+	owner := testsite.OwnerEmail
+	const zed, yan = "zed@else.example", "yan@else.example" // members of nothing here
+	ws := &worksection{answers: map[string]string{}}
+	ws.set("get_users", `[{"id":"1","first_name":"Olga","last_name":"Owner","email":"`+owner+`","role":"owner"},
+		{"id":"2","first_name":"Mia","email":"`+mia+`","role":"user"},{"id":"3","first_name":"Ned","email":"`+ned+`","role":"user"}]`)
+	ws.set("get_projects", `[{"id":"26","name":"Launch","status":"active","user_from":`+person(owner)+`,"users":`+people(owner, mia, ned)+`}]`)
+	ws.set("get_tasks_26", "["+strings.Join([]string{
+		wsTask("201", "Ned's own", ned, []string{zed, yan}, wsTask("202", "Ned's step", ned, nil, "")),
+		wsTask("203", "Olga's own", owner, []string{zed}, ""),
+		wsTask("204", "Open task", mia, nil, ""),
+		wsTask("205", "Stranger's own", stranger, []string{zed}, ""),
+	}, ",")+"]")
+	ws.set("get_comments_204", "["+wsComment("701", "Mia's note", mia, yan)+"]")
+	srv := httptest.NewServer(ws)
+	t.Cleanup(srv.Close)
+	client, err := source.New(srv.URL, "7776461cd931e7b1c8e9632ff8e979ce", source.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.CreateAccount("moved", "Moved", owner, "Olga", "Owner")
+	acct, err := d.Store.AccountBySlug(ctx, "moved")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dst := importer.Dest{Account: acct, Store: d.Store}
+	sum, err := importer.Run(ctx, client, dst, importer.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range [][3]string{
+		{importer.FamilyTasks, "201", zed + ", on the hidden list of task \"Ned's own\", is not a member"},
+		{importer.FamilyTasks, "201", yan + ", on the hidden list of task \"Ned's own\", is not a member"},
+		{importer.FamilyTasks, "203", zed + ", on the hidden list of task \"Olga's own\", is not a member"},
+		{importer.FamilyComments, "701", yan + ", on the hidden list of a comment, is not a member"},
+		{importer.FamilyTasks, "205", "would be seen by more people than in the source; not imported"},
+	} {
+		found := false
+		for _, s := range sum.Skipped {
+			found = found || s.Family == want[0] && s.SourceID == want[1] && strings.Contains(s.Reason, want[2])
+		}
+		if !found {
+			t.Errorf("not reported: %v; skipped %+v", want, sum.Skipped)
+		}
+	}
+	ms, err := d.Store.ImportMappings(ctx, acct.ID, client.URL(), "task")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := ms["205"]; ok || len(ms) != 4 {
+		t.Fatalf("tasks imported: %v, want 201 to 204", ms)
+	}
+	cms, err := d.Store.ImportMappings(ctx, acct.ID, client.URL(), "comment")
+	if err != nil || len(cms) != 1 {
+		t.Fatalf("comments imported: %v %v", cms, err)
+	}
+	viewer := func(email string) taskd.Viewer {
+		m, err := d.Store.MemberByEmail(ctx, acct.ID, email)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return taskd.Actor{AccountID: acct.ID, Person: m.Ref(), Role: m.Role}.Viewer()
+	}
+	check := func(step string) {
+		t.Helper()
+		for id, seenBy := range map[string]string{"201": ned, "202": ned, "203": owner, "204": ""} {
+			for _, who := range []string{owner, mia, ned} {
+				_, err := d.Store.Task(ctx, viewer(who), ms[id].LocalID)
+				if want := seenBy == "" || seenBy == who; (err == nil) != want {
+					t.Errorf("%s: %s sees task %s: %v, want %v (%v)", step, who, id, err == nil, want, err)
+				}
+			}
+		}
+		for _, who := range []string{owner, mia, ned} {
+			cs, err := d.Store.Comments(ctx, viewer(who), ms["204"].LocalID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := who == mia; (len(cs) == 1) != want || len(cs) > 1 {
+				t.Errorf("%s: %s sees %d comments on the open task, want Mia's hidden note seen by Mia alone", step, who, len(cs))
+			}
+		}
+	}
+	check("the first run")
+	again, err := importer.Run(ctx, client, dst, importer.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range again.Families {
+		if c.Created != 0 || c.Updated != 0 {
+			t.Errorf("again: %+v", c)
+		}
+	}
+	check("again")
+}

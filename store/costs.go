@@ -69,11 +69,13 @@ func (db *DB) costWhere(q taskd.CostQuery) (string, []any) {
 }
 
 // Costs lists the query's lines by date, then in the order they were
-// logged (newest first with Newest).
+// logged (newest first with Newest): at most q.Limit of them, as many as
+// asked (a caller that must refuse more than taskd.MaxCostLines asks for
+// one more, to see them), or taskd.MaxCostLines when q.Limit is zero.
 func (db *DB) Costs(ctx context.Context, q taskd.CostQuery) ([]taskd.Cost, error) {
 	where, args := db.costWhere(q)
 	limit := q.Limit
-	if limit <= 0 || limit > taskd.MaxCostLines {
+	if limit <= 0 {
 		limit = taskd.MaxCostLines
 	}
 	order := ` ORDER BY c.day, c.id`

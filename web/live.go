@@ -37,7 +37,7 @@ const (
 	liveHeartbeat = 25 * time.Second
 	// liveMaxAge ends a stream, which the page opens again from its last
 	// event, so that a change of the person's role or membership is
-	// heard within it.
+	// heard within it (Config.LiveMaxAge when set).
 	liveMaxAge = 30 * time.Minute
 	// liveWriteWait bounds each write: a reader that takes no more is
 	// dropped.
@@ -112,7 +112,7 @@ func (s *Server) live(w http.ResponseWriter, r *http.Request, _ *view, me member
 	}
 	beat := time.NewTicker(s.liveHeartbeat())
 	defer beat.Stop()
-	age := time.NewTimer(liveMaxAge)
+	age := time.NewTimer(s.liveMaxAge())
 	defer age.Stop()
 	for {
 		select {
@@ -164,6 +164,14 @@ func (s *Server) liveHeartbeat() time.Duration {
 		return s.cfg.LiveHeartbeat
 	}
 	return liveHeartbeat
+}
+
+// liveMaxAge is Config.LiveMaxAge or liveMaxAge.
+func (s *Server) liveMaxAge() time.Duration {
+	if s.cfg.LiveMaxAge > 0 {
+		return s.cfg.LiveMaxAge
+	}
+	return liveMaxAge
 }
 
 // liveText is an event as a stream's message.

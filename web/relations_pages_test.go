@@ -107,3 +107,36 @@ func TestRelationsOnTaskPage(t *testing.T) {
 		}
 	})
 }
+
+// TestRelationCycleThroughHiddenTaskOnPage (issue 47): on Alpha's page,
+// Uma, from whom Hotel is hidden, makes Alpha blocked by Bravo where
+// Alpha → Hotel → Bravo already: refused beside the form as a cycle, as
+// the API refuses it, without naming Hotel, and nothing is added.
+func TestRelationCycleThroughHiddenTaskOnPage(t *testing.T) {
+	t.Parallel()
+	s := testsite.New(t)
+	pid := s.APIID("action=post_project&title=Relations")
+	task := func(title, extra string) string {
+		return s.APIID("action=post_task&id_project=" + pid + "&title=" + url.QueryEscape(title) + extra)
+	}
+	a, b := task("Alpha task", ""), task("Bravo task", "")
+	h := task("Hotel secret-cycle-p5", "&hidden="+url.QueryEscape(testsite.OwnerEmail))
+	for _, rel := range [][2]string{{a, h}, {h, b}} {
+		if got := s.APIOK("action=add_task_relation&id_task_from=" + rel[0] + "&id_task_to=" + rel[1]); got["status"] != "ok" {
+			t.Fatalf("add_task_relation %v: %v", rel, got)
+		}
+	}
+	uma := s.SignedIn(testsite.UserEmail)
+	alpha := uma.Get(s.Base + "/a/" + s.Slug + "/project/" + pid + "/" + a + "/")
+	p := uma.Submit(s.Base, alpha, "/a/"+s.Slug+"/tasks/"+a+"/relations", url.Values{"side": {"blocked_by"}, "task_id": {"#" + b}})
+	if p.Status != http.StatusUnprocessableEntity || !strings.Contains(p.Body, "would make a cycle") {
+		t.Fatalf("Uma closing Alpha → Hotel → Bravo → Alpha: HTTP %d, want 422 with the reason\n%s", p.Status, p.Body)
+	}
+	if strings.Contains(p.Body, "secret-cycle") || strings.Contains(p.Body, "#"+h+" ") {
+		t.Error("the refusal shows Uma the task hidden from her")
+	}
+	if rels := s.APIOK("action=get_task&id_task=" + a + "&extra=relations")["data"].(map[string]any)["relations"]; testsite.JSON(rels) !=
+		`{"from":[],"to":[{"task":"`+h+`","type":"finish-to-start"}]}` {
+		t.Errorf("Alpha's relations after the refusal: %s", testsite.JSON(rels))
+	}
+}

@@ -90,9 +90,12 @@ type Config struct {
 	Calendar CalendarStore
 	// Live opens the pages' live streams (GET /a/{slug}/live, live.js);
 	// nil: the pages do not update live. LiveHeartbeat is how often an
-	// idle stream sends a comment (25 s when zero).
+	// idle stream sends a comment (25 s when zero); LiveMaxAge is how long
+	// a stream lasts before it ends and the page opens it again from its
+	// last event (30 minutes when zero).
 	Live          LiveStore
 	LiveHeartbeat time.Duration
+	LiveMaxAge    time.Duration
 	// LiveStreams bounds the live streams this process serves at once,
 	// per person, per account and in all; nil: no bound.
 	LiveStreams *admit.Gate

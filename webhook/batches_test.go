@@ -23,7 +23,7 @@ func TestBatchCutByBytes(t *testing.T) {
 		const limit = 256 << 10 // docs/webhooks.md: "up to 100 events, within 256 KiB"
 		e := newEnv(t, d, true)
 		r := newReceiver(t)
-		w := e.held(r.URL, "post_task")
+		w, sec := e.held(r.URL, "post_task")
 		ctx := context.Background()
 		e.run(webhook.DispatcherConfig{})
 		const n = 15
@@ -68,6 +68,7 @@ func TestBatchCutByBytes(t *testing.T) {
 		if !several || r.eventCount() != n {
 			t.Fatalf("%d events in %d POSTs, none carrying more than one: want batches of several", r.eventCount(), len(posts))
 		}
+		checkMessages(t, posts, sec)
 	})
 }
 
@@ -88,7 +89,7 @@ func TestBatchBytesCountTheCommas(t *testing.T) {
 			t.Run(c.name, func(t *testing.T) {
 				e := newEnv(t, d, true)
 				r := newReceiver(t)
-				w := e.held(r.URL, "post_task")
+				w, sec := e.held(r.URL, "post_task")
 				ctx := context.Background()
 				// post creates a task with a text of n bytes and returns the
 				// size of its event's JSON as the POST carries it.
@@ -133,6 +134,8 @@ func TestBatchBytesCountTheCommas(t *testing.T) {
 				if c.posts == 1 && len(posts[0].body) != c.total {
 					t.Fatalf("the POST is %d bytes, want %d", len(posts[0].body), c.total)
 				}
+				// Cut or whole, each POST names its own events.
+				checkMessages(t, posts, sec)
 			})
 		}
 	})
@@ -145,7 +148,7 @@ func TestBacklogComesInBatches(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, d testdb.DB) {
 		e := newEnv(t, d, true)
 		r := newReceiver(t)
-		w := e.held(r.URL, "post_task")
+		w, sec := e.held(r.URL, "post_task")
 		e.run(webhook.DispatcherConfig{})
 		const n = 2*webhook.MaxBatch + 50
 		for i := range n {
@@ -175,6 +178,7 @@ func TestBacklogComesInBatches(t *testing.T) {
 		if r.eventCount() != n {
 			t.Fatalf("%d events arrived, want %d", r.eventCount(), n)
 		}
+		checkMessages(t, posts, sec)
 		waitFor(t, "the attempts to be recorded", func() bool {
 			attempts, err := e.db.Attempts(context.Background(), e.account.ID, w.ID, 100)
 			events := 0

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
 	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/internal/testaccount"
 	"github.com/taskd/taskd/internal/testdb"
@@ -82,14 +83,14 @@ func (e *env) add(url string, in taskd.WebhookInput) (taskd.Webhook, string) {
 }
 
 // held adds a webhook for events at url, disabled, so that its deliveries
-// wait until it is enabled again.
-func (e *env) held(url, events string) taskd.Webhook {
+// wait until it is enabled again; it returns the webhook and its secret.
+func (e *env) held(url, events string) (taskd.Webhook, string) {
 	e.t.Helper()
-	w, _ := e.add(url, taskd.WebhookInput{Events: events})
+	w, sec := e.add(url, taskd.WebhookInput{Events: events})
 	if err := e.svc.Disable(context.Background(), e.account.ID, w.ID); err != nil {
 		e.t.Fatal(err)
 	}
-	return w
+	return w, sec
 }
 
 // run starts a dispatcher until the test ends.
@@ -204,4 +205,29 @@ func (r *receiver) requests() int {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return len(r.got)
+}
+
+// checkMessages checks that each POST carries the webhook-id of its own
+// events (evt_<first> for one, evt_<first>-<last> for several; see
+// docs/webhooks.md) and a signature over that id which the Standard
+// Webhooks library accepts with the webhook's secret.
+func checkMessages(t *testing.T, posts []delivery, secret string) {
+	t.Helper()
+	verifier, err := standardwebhooks.NewWebhook(secret)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, d := range posts {
+		first, last := d.events[0]["id"].(string), d.events[len(d.events)-1]["id"].(string)
+		want := "evt_" + first
+		if len(d.events) > 1 {
+			want += "-" + last
+		}
+		if got := d.header.Get("webhook-id"); got != want {
+			t.Errorf("POST %d of %d carries events %s to %s under webhook-id %q, want %q", i+1, len(posts), first, last, got, want)
+		}
+		if err := verifier.Verify(d.body, d.header); err != nil {
+			t.Errorf("POST %d of %d: the Standard Webhooks library rejects its signature: %v", i+1, len(posts), err)
+		}
+	}
 }

@@ -303,7 +303,7 @@ func TestTenErrorsDisable(t *testing.T) {
 func TestHeldEventsExpire(t *testing.T) {
 	e := newEnv(t, testdb.New(t, "sqlite"), true)
 	r := newReceiver(t)
-	w := e.held(r.URL, "post_task")
+	w, _ := e.held(r.URL, "post_task")
 	ctx := context.Background()
 	e.newTask(e.project.ID, "held")
 	if _, err := e.db.FanOut(ctx, 100); err != nil {

@@ -160,20 +160,54 @@ func checkSecondRefused(t *testing.T, send func() (status int, refused bool)) {
 	t.Fatal("three requests in a row with a limit of 1 a minute, and none refused")
 }
 
-// checkInvitationsLimited: with a budget of 1, the second invitation is
-// refused with code 24.
-func checkInvitationsLimited(t *testing.T, s *flagServer) {
-	wantOK(t, "the first invitation")(s.call(t, s.key, "action", "add_user", "email", testaccount.UniqueSlug("one")+"@example.com"))
-	if status, body := s.call(t, s.key, "action", "add_user", "email", testaccount.UniqueSlug("two")+"@example.com"); status != 429 || errorCode(body) != 24 {
-		t.Fatalf("a second invitation with a budget of 1: %d %v", status, body)
+// checkInvitationsLimited: with a budget of n, n invitations pass and the
+// next is refused with code 24 and a message naming the budget spent
+// (containing which), so that the hour's and the day's budgets, given
+// different values, cannot stand in for each other.
+func checkInvitationsLimited(n int, which string) func(t *testing.T, s *flagServer) {
+	return func(t *testing.T, s *flagServer) {
+		invite := func() (int, map[string]any) {
+			return s.call(t, s.key, "action", "add_user", "email", testaccount.UniqueSlug("invited")+"@example.com")
+		}
+		for i := range n {
+			wantOK(t, fmt.Sprintf("invitation %d of %d", i+1, n))(invite())
+		}
+		if status, body := invite(); status != 429 || errorCode(body) != 24 || !strings.Contains(fmt.Sprint(body["message"]), which) {
+			t.Fatalf("invitation %d with a budget of %d: %d %v; want 429, code 24 and %q", n+1, n, status, body, which)
+		}
+	}
+}
+
+// checkAddressNotLimited: two requests from one address that no account
+// is known for are both let through (the limit per address is its
+// default), so a limit per account given 1 did not reach the one per
+// address.
+func checkAddressNotLimited(t *testing.T, send func() (status int)) {
+	t.Helper()
+	for i := range 2 {
+		if status := send(); status == http.StatusTooManyRequests {
+			t.Fatalf("request %d of no account from one address was limited: the limit per account reached the one per address", i+1)
+		}
+	}
+}
+
+// wantRefused returns a check that an account-API answer is an error
+// whose message contains want, for a call's two results.
+func wantRefused(t *testing.T, what, want string) func(int, map[string]any) {
+	return func(status int, body map[string]any) {
+		t.Helper()
+		if body["status"] == "ok" || !strings.Contains(fmt.Sprint(body["message"]), want) {
+			t.Fatalf("%s: %d %v; want refused with %q", what, status, body, want)
+		}
 	}
 }
 
 // checkUploadRefused: while an upload is held in flight, another (with the
-// extra parameters) is refused with code 24 for the uploads in progress.
-// The held one may itself be refused when it reaches the gate while
-// another is passing; it is then held again.
-func checkUploadRefused(t *testing.T, s *flagServer, pid string, extra ...string) {
+// extra parameters) is refused with code 24 for the uploads in progress,
+// with a message containing want (whose bound it is). The held one may
+// itself be refused when it reaches the gate while another is passing; it
+// is then held again.
+func checkUploadRefused(t *testing.T, s *flagServer, pid, want string, extra ...string) {
 	t.Helper()
 	held := s.holdUpload(t, pid)
 	waitFor(t, "an upload refused beside the one in flight", func() bool {
@@ -184,7 +218,10 @@ func checkUploadRefused(t *testing.T, s *flagServer, pid string, extra ...string
 		}
 		status, body := s.upload(t, pid, 10, extra...)
 		msg, _ := body["message"].(string)
-		return status == 429 && errorCode(body) == 24 && strings.Contains(msg, "uploads in progress") // not the API's rate limit
+		if status == 429 && errorCode(body) == 24 && strings.Contains(msg, "uploads in progress") && !strings.Contains(msg, want) {
+			t.Fatalf("refused by the other bound: %q, want %q", msg, want)
+		}
+		return status == 429 && errorCode(body) == 24 && strings.Contains(msg, want) // not the API's rate limit
 	})
 }
 

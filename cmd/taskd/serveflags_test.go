@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/url"
 	"os"
@@ -195,6 +196,10 @@ func serveFlagRows(t *testing.T) []flagRow {
 		{flag: "webhook-workers", set: value("1"), check: checkWebhookWorkers},
 		{flag: "webhook-lease", set: value("1h"), check: checkWebhookLease},
 		{flag: "api-rate-limit", set: value("1"), check: func(t *testing.T, s *flagServer) {
+			checkAddressNotLimited(t, func() int {
+				status, _ := s.get(t, "/a/"+s.slug+"/api/admin/v2/?action=get_projects", nil)
+				return status
+			})
 			checkSecondRefused(t, func() (int, bool) {
 				status, body := s.call(t, s.key, "action", "get_projects")
 				return status, errorCode(body) == 24
@@ -207,6 +212,10 @@ func serveFlagRows(t *testing.T) []flagRow {
 			})
 		}},
 		{flag: "token-rate-limit", set: value("1"), check: func(t *testing.T, s *flagServer) {
+			checkAddressNotLimited(t, func() int {
+				status, _ := s.post(t, "/oauth2/token", url.Values{"grant_type": {"refresh_token"}})
+				return status
+			})
 			app := cliJSON(t, s.st, "client", "create", "--account", s.slug, "--name", "App", "--redirect-uri", "https://app.example/cb")
 			form := url.Values{"grant_type": {"refresh_token"}, "refresh_token": {"none"},
 				"client_id": {app["client_id"]}, "client_secret": {app["client_secret"]}}
@@ -221,42 +230,43 @@ func serveFlagRows(t *testing.T) []flagRow {
 				return status, strings.Contains(body, "too_many_requests")
 			})
 		}},
-		{flag: "mail-invitations-per-hour", set: value("1"), check: checkInvitationsLimited},
-		{flag: "mail-invitations-per-day", set: value("1"), check: checkInvitationsLimited},
+		{flag: "mail-invitations-per-hour", set: value("1"), check: checkInvitationsLimited(1, "in the last hour")},
+		{flag: "mail-invitations-per-day", set: value("2"), check: checkInvitationsLimited(2, "in the last day")},
 		{flag: "mail-per-recipient-per-day", set: value("1"), check: func(t *testing.T, s *flagServer) {
 			other := testaccount.UniqueSlug("flags-other")
 			key := cliJSON(t, s.st, "account", "create", "--slug", other, "--owner-email", other+"@example.com", "--owner-password", password)["api_key"]
 			to := testaccount.UniqueSlug("invitee") + "@example.com"
 			wantOK(t, "the first invitation")(s.call(t, s.key, "action", "add_user", "email", to))
 			s.slug = other
-			if status, body := s.call(t, key, "action", "add_user", "email", to); status != 429 || errorCode(body) != 24 {
+			if status, body := s.call(t, key, "action", "add_user", "email", to); status != 429 || errorCode(body) != 24 ||
+				!strings.Contains(fmt.Sprint(body["message"]), "This address has been sent as much mail") {
 				t.Fatalf("a second mail to the address in a day: %d %v", status, body)
 			}
 		}},
 		{flag: "mail-address-changes-per-day", set: value("1"), check: checkAddressChangesLimited},
 		{flag: "uploads-per-person", set: value("1"), check: func(t *testing.T, s *flagServer) {
-			checkUploadRefused(t, s, s.project(t))
+			checkUploadRefused(t, s, s.project(t), "You have 1 uploads in progress")
 		}},
 		{flag: "uploads-per-account", set: value("1"), check: func(t *testing.T, s *flagServer) {
 			other := testaccount.UniqueSlug("uploader") + "@example.com"
 			cliJSON(t, s.st, "user", "add", "--account", s.slug, "--email", other, "--password", password)
-			checkUploadRefused(t, s, s.project(t), "email_user_from", other)
+			checkUploadRefused(t, s, s.project(t), "The account has 1 uploads in progress", "email_user_from", other)
 		}},
 		{flag: "live-streams-per-person", set: value("1"), check: checkLiveStreamsLimited("You have another page with live updates open")},
 		{flag: "live-streams", set: value("4"), check: checkLiveStreamsLimited("Your account has as many pages with live updates open")},
+		// The two allowances of files are given different values in each
+		// row, and each refusal names its own, so that a swap shows.
 		{flag: "max-file-mb", set: value("1"), check: func(t *testing.T, s *flagServer) {
 			pid := s.project(t)
 			wantOK(t, "a file of 1 MB")(s.upload(t, pid, 1<<20))
-			if _, body := s.upload(t, pid, 1<<20+1); body["status"] == "ok" {
-				t.Fatal("a file of 1 MB and a byte was taken with --max-file-mb 1")
-			}
+			wantRefused(t, "a file of 1 MB and a byte with --max-file-mb 1", "A file is at most 1 MB")(s.upload(t, pid, 1<<20+1))
 		}},
-		{flag: "max-account-files-mb", set: value("1", "--max-file-mb", "1"), check: func(t *testing.T, s *flagServer) {
+		{flag: "max-account-files-mb", set: value("2", "--max-file-mb", "1"), check: func(t *testing.T, s *flagServer) {
 			pid := s.project(t)
-			wantOK(t, "the first 600 KB")(s.upload(t, pid, 600<<10))
-			if _, body := s.upload(t, pid, 600<<10); body["status"] == "ok" {
-				t.Fatal("1200 KB taken by an account limited to 1 MB")
-			}
+			wantRefused(t, "a file of 1 MB and a byte with --max-file-mb 1", "A file is at most 1 MB")(s.upload(t, pid, 1<<20+1))
+			wantOK(t, "the first file of 1 MB")(s.upload(t, pid, 1<<20))
+			wantOK(t, "the second file of 1 MB, filling the account's 2 MB")(s.upload(t, pid, 1<<20))
+			wantRefused(t, "a byte more than the account's 2 MB", "allowance of 2 MB")(s.upload(t, pid, 1))
 		}},
 		{flag: "strict-oauth", set: value("true"), check: func(t *testing.T, s *flagServer) {
 			if status, _ := s.get(t, "/oauth2/token?grant_type=authorization_code", nil); status != http.StatusMethodNotAllowed {

@@ -6,6 +6,7 @@ import "time"
 // an event of the outbox the viewer sees, in a few words.
 type LiveEvent struct {
 	ID        int64  // the event's id: the stream's message id
+	AccountID int64  // the event's account
 	Name      string // the event, e.g. update_task
 	ProjectID int64
 	TaskID    int64  // the task, or the comment's task; 0 for a project
@@ -44,4 +45,13 @@ type LiveRequest struct {
 	// was made (its first stream).
 	Last  int64
 	Since time.Time
+}
+
+// LiveSpan is the events a stream resuming missed: those after the event
+// After, or, when After is 0, those written since Since; in both cases up
+// to the event Upto, after which the hub hands out what commits.
+type LiveSpan struct {
+	After int64
+	Since time.Time
+	Upto  int64
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/taskd/taskd/internal/admit"
 	"github.com/taskd/taskd/internal/buildinfo"
 	"github.com/taskd/taskd/internal/upload"
+	"github.com/taskd/taskd/live"
 	"github.com/taskd/taskd/oauth"
 	"github.com/taskd/taskd/people"
 	"github.com/taskd/taskd/ratelimit"
@@ -30,8 +31,8 @@ func (c Config) limiter(name string, n int, batch *ratelimit.Batch) *ratelimit.S
 // routes puts every package's addresses on one mux (each package mounts
 // its own) and wraps it in the middleware. Every shared limiter's counts
 // reach the database through batch: in one statement a second at most,
-// never on a request's path.
-func routes(ctx context.Context, c Config, batch *ratelimit.Batch) (http.Handler, error) {
+// never on a request's path. The pages' live streams are hub's.
+func routes(ctx context.Context, c Config, batch *ratelimit.Batch, hub *live.Hub) (http.Handler, error) {
 	acctURL := func(slug string) string { return AccountURL(c.PublicURL, slug) }
 	auth, err := oauth.New(ctx, oauth.Config{Store: c.Store, Sealer: c.Sealer, Issuer: c.PublicURL, AccountURL: acctURL,
 		Strict: c.StrictOAuth, Now: c.Now, Log: c.Log, Limits: oauth.Limits{
@@ -53,7 +54,7 @@ func routes(ctx context.Context, c Config, batch *ratelimit.Batch) (http.Handler
 		Files: c.Store, Teams: c.Store, Relations: c.Store, Accounts: c.Store, Directory: c.Store, Invitations: c.Store, Sessions: c.Store,
 		Apps: c.Store, Webhooks: c.Store, Counts: c.Store, OAuth: auth, Sealer: c.Sealer, Log: c.Log, Now: c.Now,
 		AccountURL: acctURL, Secure: c.secure(), TrustProxy: c.TrustProxy, People: folks, ShowMail: c.ShowMail, Outbox: c.Mail,
-		FileLimits: limits, Uploads: uploads, Calendar: c.Store, Live: c.Store,
+		FileLimits: limits, Uploads: uploads, Calendar: c.Store, Live: hub,
 		LiveStreams: admit.New(c.Limits.liveStreams())}
 	if c.Hooks != nil { // a nil *webhook.Service would make a non-nil interface
 		pageCfg.Hooks = c.Hooks

@@ -1,7 +1,7 @@
 // Package server is taskd's HTTP server: it puts the account API, the OAuth
 // endpoints and the pages on one address, wraps them in the middleware every
 // request passes (panic recovery, access log, metrics, HSTS), and runs the
-// webhook dispatcher for as long as it serves.
+// webhook dispatcher and the live hub for as long as it serves.
 package server
 
 import (
@@ -17,6 +17,7 @@ import (
 	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/internal/admit"
 	"github.com/taskd/taskd/internal/upload"
+	"github.com/taskd/taskd/live"
 	"github.com/taskd/taskd/mail"
 	"github.com/taskd/taskd/metrics"
 	"github.com/taskd/taskd/people"
@@ -102,6 +103,7 @@ type Server struct {
 	cfg     Config
 	handler http.Handler
 	counts  *ratelimit.Batch // the rate limiters' counts not yet in the database
+	live    *live.Hub        // the pages' live streams, fed while Serve runs
 }
 
 // New builds the routes and middleware.
@@ -127,11 +129,12 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 		cfg.Mail.Now = cfg.Now
 	}
 	counts := ratelimit.NewBatch(cfg.Store, cfg.Limits.Flush, cfg.Now, cfg.Log)
-	h, err := routes(ctx, cfg, counts)
+	hub := live.New(cfg.Store, live.Config{Now: cfg.Now})
+	h, err := routes(ctx, cfg, counts, hub)
 	if err != nil {
 		return nil, err
 	}
-	return &Server{cfg: cfg, handler: h, counts: counts}, nil
+	return &Server{cfg: cfg, handler: h, counts: counts, live: hub}, nil
 }
 
 // ServeHTTP answers one request through the routes and the middleware,
@@ -147,10 +150,12 @@ func AccountURL(publicURL, slug string) string {
 	return fmt.Sprintf("%s/a/%s", strings.TrimRight(publicURL, "/"), slug)
 }
 
-// Serve answers on ln, and delivers webhooks, until ctx ends. Then it
-// stops accepting, waits up to ShutdownTimeout for requests in flight,
-// adds the rate-limit counts still in memory to the database, and stops
-// the dispatcher once its deliveries in flight are done.
+// Serve answers on ln, delivers webhooks and feeds the pages' live
+// streams, until ctx ends. Then it stops accepting, ends the live streams
+// (the pages reconnect to another replica), waits up to ShutdownTimeout
+// for requests in flight, adds the rate-limit counts still in memory to
+// the database, and stops the live hub, and the dispatcher once its
+// deliveries in flight are done.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	if s.cfg.Hooks != nil {
 		dctx, stopDispatch := context.WithCancel(context.WithoutCancel(ctx))
@@ -181,6 +186,13 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		s.sweepFiles(mctx)
 	}()
 	defer func() { stopMail(); <-mailed; <-notified; <-swept }()
+	lctx, stopLive := context.WithCancel(context.WithoutCancel(ctx))
+	lived := make(chan struct{})
+	go func() {
+		defer close(lived)
+		s.live.Run(lctx)
+	}()
+	defer func() { stopLive(); <-lived }()
 	srv := &http.Server{
 		Handler:           s.handler,
 		ReadHeaderTimeout: 10 * time.Second,
@@ -190,7 +202,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		MaxHeaderBytes:    64 << 10,
 		ErrorLog:          slog.NewLogLogger(s.cfg.Log.Handler(), slog.LevelWarn),
 	}
-	srv.RegisterOnShutdown(s.cfg.Store.EndLiveStreams) // pages reconnect to another replica
+	srv.RegisterOnShutdown(s.live.EndStreams) // pages reconnect to another replica
 	errc := make(chan error, 1)
 	go func() {
 		if s.cfg.TLSCert != "" {

@@ -166,10 +166,6 @@ func (db *DB) SyncForTest(ctx context.Context) (string, error) {
 	return v, err
 }
 
-// RecheckLiveForTest checks every live stream's trust with ctx, as the
-// hub does on a change of trust.
-func (db *DB) RecheckLiveForTest(ctx context.Context) { db.live.recheck(ctx) }
-
 // OpenAtSchemaForTest opens the database as Open does, applying the
 // migrations up to the version only: a database as an older taskd left
 // it, for the test of a newer migration.

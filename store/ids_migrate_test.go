@@ -79,7 +79,7 @@ func TestIDsMigrationRepairsReusedIDs(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		replay, reload := resume(t, db, who.v, 0, t0)
+		replay, reload := resume(t, db, opts.Now, who.v, 0, t0)
 		if reload {
 			t.Error("the live replay reloads")
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/internal/testaccount"
 	"github.com/taskd/taskd/internal/testdb"
+	"github.com/taskd/taskd/live"
 	"github.com/taskd/taskd/store"
 )
 
@@ -24,7 +25,7 @@ import (
 func TestIDsAreNeverReused(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, d testdb.DB) {
 		ctx := context.Background()
-		db, _, t0 := liveClock(t, d)
+		db, now, t0 := liveClock(t, d)
 		acct := testaccount.New(t, db, testaccount.Options{})
 		owner := acct.Actor()
 		uma := testaccount.Member(t, db, acct.ID, testaccount.Person{Email: "uma-" + acct.Slug + "@example.com"}, taskd.RoleUser)
@@ -73,7 +74,7 @@ func TestIDsAreNeverReused(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		replay, reload := resume(t, db, uma.Viewer(), 0, t0)
+		replay, reload := resume(t, db, now, uma.Viewer(), 0, t0)
 		if reload {
 			t.Fatal("the replay reloads")
 		}
@@ -161,3 +162,34 @@ func liveIDs(evs []taskd.LiveEvent) []int64 {
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+// liveClock is a store opened on a clock that stays at t0, and the clock.
+func liveClock(t *testing.T, d testdb.DB) (*store.DB, func() time.Time, time.Time) {
+	t.Helper()
+	t0 := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	now := func() time.Time { return t0 }
+	return d.OpenWith(t, store.Options{Now: now}), now, t0
+}
+
+// resume opens a stream for the viewer on a hub of the store's events
+// (on the clock now), as a page does (after the event last, or else
+// since), and closes it: what it replays, and whether it reloads.
+func resume(t *testing.T, db *store.DB, now func() time.Time, v taskd.Viewer, last int64, since time.Time) ([]taskd.LiveEvent, bool) {
+	t.Helper()
+	s, err := live.New(db, live.Config{Now: now}).LiveEvents(context.Background(), taskd.LiveRequest{Viewer: v, Last: last, Since: since})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	return s.Replay, s.Reload
+}
+
+// newestID is the id of the account's newest event.
+func newestID(t *testing.T, db *store.DB, accountID int64) int64 {
+	t.Helper()
+	evs, err := db.Events(context.Background(), taskd.AccountViewer(accountID), time.Time{}, 0)
+	if err != nil || len(evs) == 0 {
+		t.Fatalf("events: %v %v", evs, err)
+	}
+	return evs[len(evs)-1].ID
+}

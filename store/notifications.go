@@ -36,7 +36,7 @@ func (db *DB) notify(ctx context.Context, tx querier, by taskd.Actor, t taskd.Ta
 		SELECT ?, p.id, ?, ?, ?, ?, ? FROM persons p JOIN members m ON m.person_id = p.id AND m.account_id = ?
 		WHERE p.notify = 1 AND p.id <> ?
 		AND (p.id = ? OR p.id IN (SELECT person_id FROM task_subscribers WHERE task_id = ?))
-		AND (m.role NOT IN ('guest', 'reader') OR p.id IN (SELECT person_id FROM project_members WHERE project_id = ?))
+		AND `+memberSeesProject("m", "?")+`
 		AND ? NOT IN (`+hiddenTasks("p.id")+`)`+only),
 		append([]any{t.AccountID, t.ID, t.Name, t.Page(), line, ms(db.now()), t.AccountID, by.Person.ID, t.Assignee.ID, t.ID, t.ProjectID,
 			t.ID, t.AccountID}, args...)...)

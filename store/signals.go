@@ -36,10 +36,11 @@ const (
 // signals wakes the background workers of every process when work is
 // written: this process's at once, in-process, and on PostgreSQL every
 // other process's through LISTEN/NOTIFY. A committed change wakes the
-// webhook dispatcher and the digest notifier; queued mail wakes the mail
-// outbox. Signals coalesce; each worker's fallback poll (seconds) finds
-// work whose signal was lost (a dropped listening connection, a crash
-// between commit and notify, the CLI writing to SQLite).
+// webhook dispatcher, the digest notifier and the live hub; queued mail
+// wakes the mail outbox; a change of trust wakes the live hub. Signals
+// coalesce; each worker's fallback poll (seconds) finds work whose signal
+// was lost (a dropped listening connection, a crash between commit and
+// notify, the CLI writing to SQLite).
 type signals struct {
 	mu   sync.Mutex
 	subs map[uint32][]chan struct{} // kind → subscribers

@@ -35,10 +35,9 @@ type DB struct {
 	writer *stmts
 	d      dialect
 	now    func() time.Time
-	// sig wakes webhook dispatchers when a change commits (notify.go).
+	// sig wakes the background workers (the webhook dispatcher, the live
+	// hub, the outbox) when a change commits (signals.go).
 	sig *signals
-	// live feeds the pages' live streams of this process (live.go).
-	live *liveHub
 	// retry tries reads and uncommitted transactions again after a lost
 	// connection (retry.go).
 	retry retrier
@@ -85,7 +84,6 @@ type Options struct {
 // Open connects to the database and applies pending migrations.
 func Open(ctx context.Context, o Options) (*DB, error) {
 	db := &DB{now: o.Now, schema: o.schema, sig: newSignals(o.URL), retry: retrier{max: 4*runtime.GOMAXPROCS(0) + 2, retried: o.Retried}}
-	db.live = newLiveHub(db)
 	if db.now == nil {
 		db.now = time.Now
 	}
@@ -290,16 +288,32 @@ func (db *DB) exec(ctx context.Context, op, query string, args ...any) (sql.Resu
 }
 
 // EventsWritten returns a new channel that receives after a change and its
-// event commit, so that the webhook dispatcher (and the digest notifier)
-// can start at once instead of at their next poll: a change made through
-// this DB at once, and on PostgreSQL one made by any other process,
-// through LISTEN/NOTIFY, from the first call on. Signals coalesce: one
-// receive may stand for many changes.
+// event commit, so that the webhook dispatcher (and the digest notifier,
+// and the live hub) can start at once instead of at their next poll: a
+// change made through this DB at once, and on PostgreSQL one made by any
+// other process, through LISTEN/NOTIFY, from the first call on. Signals
+// coalesce: one receive may stand for many changes.
 func (db *DB) EventsWritten() <-chan struct{} { return db.sig.subscribe(kindEvents) }
 
 // MailQueued returns a new channel that receives after mail is queued and
 // committed, here or (PostgreSQL) by another process, as EventsWritten.
 func (db *DB) MailQueued() <-chan struct{} { return db.sig.subscribe(kindMail) }
+
+// TrustChanged returns a new channel that receives after a change of trust
+// commits (trustTx), here or (PostgreSQL) in another process, as
+// EventsWritten: the live streams it opened are checked again.
+func (db *DB) TrustChanged() <-chan struct{} { return db.sig.subscribe(kindTrust) }
+
+// trustTx is tx for a change of trust (a session ended, a member removed
+// or given another role): once it commits, every replica's live streams
+// are checked (TrustChanged).
+func (db *DB) trustTx(ctx context.Context, op string, fn func(querier) error) error {
+	if err := db.tx(ctx, op, fn); err != nil {
+		return err
+	}
+	db.sig.trustChanged()
+	return nil
+}
 
 // mailTx is tx for a transaction that may queue mail: when it commits
 // having queued some (fn sets *queued), the outboxes are woken.

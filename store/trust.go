@@ -121,21 +121,14 @@ func (db *DB) endBeyondReach(ctx context.Context, tx querier, accountID, personI
 		return false, err
 	}
 	r := taskd.Role(role) // "" when they left
-	// Which tasks are beyond their reach now: none, those of projects
-	// whose team they are not on (guests and readers), or all (gone).
-	var unseen string
-	var args []any
-	switch {
-	case r.Can(taskd.PermRead) && !r.Limited():
-		unseen = `1 = 0`
-	case r.Can(taskd.PermRead):
-		unseen, args = `project_id NOT IN (SELECT project_id FROM project_members WHERE person_id = ?)`, []any{personID}
-	default:
-		unseen = `1 = 1`
-	}
-	if unseen != `1 = 0` { // some project is out of sight: its waiting notifications go
+	// Which tasks are beyond their reach now: those of the projects they
+	// no longer see by the rule of viewer.go (none, those whose team they
+	// are not on for guests and readers, or all when they left).
+	seen := projectSeen(taskd.PersonViewer(accountID, personID, r), "project_id")
+	unseen := not(seen)
+	if seen.sql != "" { // some project is out of sight: its waiting notifications go
 		if _, err := tx.ExecContext(ctx, db.d.q(`DELETE FROM notifications WHERE account_id = ? AND person_id = ?
-			AND task_id IN (SELECT id FROM tasks WHERE `+unseen+`)`), append([]any{accountID, personID}, args...)...); err != nil {
+			AND task_id IN (SELECT id FROM tasks WHERE `+unseen.sql+`)`), append([]any{accountID, personID}, unseen.args...)...); err != nil {
 			return false, err
 		}
 	}
@@ -147,7 +140,7 @@ func (db *DB) endBeyondReach(ctx context.Context, tx querier, accountID, personI
 		return false, err
 	}
 	var beyond int
-	if err := tx.QueryRowContext(ctx, db.d.q(`SELECT COUNT(*) FROM tasks WHERE id = ? AND `+unseen), append([]any{tm.Task.ID}, args...)...).
+	if err := tx.QueryRowContext(ctx, db.d.q(`SELECT COUNT(*) FROM tasks WHERE id = ? AND `+unseen.sql), append([]any{tm.Task.ID}, unseen.args...)...).
 		Scan(&beyond); err != nil {
 		return false, err
 	}

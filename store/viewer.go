@@ -1,6 +1,8 @@
 package store
 
 import (
+	"strings"
+
 	"github.com/taskd/taskd"
 )
 
@@ -41,6 +43,14 @@ func (c cond) where() string {
 // nothing is the condition no row meets.
 var nothing = cond{sql: "1 = 0"}
 
+// not is the condition that c does not hold: what c leaves out.
+func not(c cond) cond {
+	if c.sql == "" {
+		return nothing
+	}
+	return cond{`NOT (` + c.sql + `)`, c.args}
+}
+
 // projectSeen is the condition that the viewer sees the project whose id
 // is the column col: every project for the key and for roles that are not
 // limited, those whose team they are on for guests and readers.
@@ -51,7 +61,28 @@ func projectSeen(v taskd.Viewer, col string) cond {
 	case v.SeesAll():
 		return cond{}
 	}
-	return cond{col + ` IN (SELECT pm.project_id FROM project_members pm WHERE pm.person_id = ?)`, []any{v.PersonID}}
+	return cond{onTeam(col, "?"), []any{v.PersonID}}
+}
+
+// memberSeesProject is projectSeen for every member at once: the
+// condition that the member of the members row m sees the project whose
+// id is project (a column, or "?" with no argument of its own): every
+// project for the roles that are not limited, those whose team they are
+// on for the limited ones (taskd.Role.Limited). Every member may read.
+func memberSeesProject(m, project string) string {
+	var limited []string
+	for _, r := range []taskd.Role{taskd.RoleOwner, taskd.RoleAdmin, taskd.RoleUser, taskd.RoleGuest, taskd.RoleReader} {
+		if r.Limited() {
+			limited = append(limited, `'`+string(r)+`'`)
+		}
+	}
+	return `(` + m + `.role NOT IN (` + strings.Join(limited, ", ") + `) OR ` + onTeam(project, m+".person_id") + `)`
+}
+
+// onTeam is the condition that the person who (a column or "?") is on the
+// team of the project whose id is col.
+func onTeam(col, who string) string {
+	return col + ` IN (SELECT pm.project_id FROM project_members pm WHERE pm.person_id = ` + who + `)`
 }
 
 // hiddenTasks selects the ids of the account's tasks hidden from the

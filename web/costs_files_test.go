@@ -186,7 +186,8 @@ func TestCostPages(t *testing.T) {
 // and download as attachments that are never rendered (HTML goes out as
 // octet-stream, nosniff); a form without its token stores nothing; too
 // many files are refused with nothing kept; a user cannot delete the
-// owner's file, the owner can; a guest off the project gets "not found".
+// owner's file, the owner can; a guest off the project gets "not found",
+// and so does a member other than its uploader for an upload not attached.
 func TestFilePages(t *testing.T) {
 	t.Parallel() // a site of its own; runs beside the other heavy page tests
 	testsite.Each(t, func(t *testing.T, s *testsite.Site) {
@@ -331,6 +332,20 @@ func TestFilePages(t *testing.T) {
 			g := s.SignedIn("guest@acme.example")
 			if r := g.Get(base + files[1].Page()); r.Status != http.StatusNotFound {
 				t.Fatalf("a guest off the project downloads: HTTP %d", r.Status)
+			}
+		})
+
+		t.Run("an upload not attached is its uploader's alone", func(t *testing.T) {
+			s, b := s.In(t), b.In(t)
+			f, err := s.Store.CreateFile(ctx, by, "draft.txt", "text/plain", strings.NewReader("draft"), taskd.DefaultFileLimits)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r := b.Get(base + f.Page()); r.Status != http.StatusOK || r.Body != "draft" {
+				t.Fatalf("the uploader's own upload: HTTP %d %q", r.Status, r.Body)
+			}
+			if r := s.SignedIn(testsite.UserEmail).Get(base + f.Page()); r.Status != http.StatusNotFound {
+				t.Fatalf("another member downloads an upload not attached: HTTP %d", r.Status)
 			}
 		})
 	})

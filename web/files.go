@@ -167,16 +167,14 @@ func (s *Server) addTaskFiles(r *http.Request, me member, t taskd.Task) (string,
 }
 
 // downloadFile is GET /a/{slug}/download/{file}, the page of a file
-// (spec §2.5): served as the API serves it, to whoever may see what it is
-// attached to (seesPath), and an upload not attached to its uploader only.
+// (spec §2.5): served as the API serves it, to whoever may see it by the
+// store's rule (what it is attached to; an upload not attached yet, its
+// uploader only).
 func (s *Server) downloadFile(w http.ResponseWriter, r *http.Request, v *view, me member) error {
 	id, err := taskd.ParseID(r.PathValue("file"), "file")
 	var f taskd.File
 	if err == nil {
 		f, err = s.cfg.Files.File(r.Context(), me.viewer(), id)
-	}
-	if err == nil && f.Owner == taskd.OwnerNone && f.Author.ID != me.Member.ID {
-		err = taskd.NotFound("file")
 	}
 	if err != nil {
 		return s.failWith(w, r, err)

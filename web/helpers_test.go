@@ -4,17 +4,19 @@ import (
 	"testing"
 
 	"github.com/taskd/taskd/internal/testsite"
+	"github.com/taskd/taskd/live"
 	"github.com/taskd/taskd/web"
 	"github.com/taskd/taskd/webhook"
 )
 
 // pagesConfig is the pages' configuration on the site's store, every part
-// of it the store's.
+// of it the store's. Its live hub does not run: its streams open, replay
+// and beat, and are handed nothing new.
 func pagesConfig(s *testsite.Site) web.Config {
 	st := s.Store
 	return web.Config{Projects: st, Tasks: st, Comments: st, Costs: st, Tags: st, Fields: st, Files: st, Teams: st, Relations: st,
 		Accounts: st, Directory: st, Invitations: st, Sessions: st, Apps: st,
-		Webhooks: st, Counts: st, Sealer: s.Sealer, Calendar: st, Live: st}
+		Webhooks: st, Counts: st, Sealer: s.Sealer, Calendar: st, Live: live.New(st, live.Config{})}
 }
 
 // pagesOf builds the pages on the site's store, every one of them (the

@@ -234,6 +234,9 @@ func parse(r io.Reader, from string) ([]mutation, error) {
 		value = strings.TrimPrefix(value, " ")
 		switch key {
 		case "name":
+			if m.Name != "" { // two entries with no blank line between: the first would be lost
+				return nil, fmt.Errorf("entry %q: a blank line must come before the entry %q", m.Name, value)
+			}
 			m.Name = value
 		case "file":
 			m.File = value

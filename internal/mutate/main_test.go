@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -40,5 +41,20 @@ func TestEntriesMatchTheCode(t *testing.T) {
 		if m.Find == m.Replace || len(m.Tests) == 0 {
 			t.Errorf("%s: changes nothing or names no test", m.Name)
 		}
+	}
+}
+
+// TestEntriesNeedABlankLineBetween: two entries with no blank line
+// between them are refused, rather than read as one whose name and file
+// are the second's (the first was lost so, with its tests run for the
+// second).
+func TestEntriesNeedABlankLineBetween(t *testing.T) {
+	one := "name: a\nfile: f.go\nfind: x\nreplace: y\ntest: ./f\n"
+	two := "# why\nname: b\nfile: g.go\nfind: x\nreplace: y\ntest: ./g\n"
+	if ms, err := parse(strings.NewReader(one+"\n"+two), "list"); err != nil || len(ms) != 2 {
+		t.Fatalf("two entries apart: %d entries, %v", len(ms), err)
+	}
+	if ms, err := parse(strings.NewReader(one+two), "list"); err == nil {
+		t.Fatalf("two entries with no blank line between: read as %d entries, %+v", len(ms), ms)
 	}
 }

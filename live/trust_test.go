@@ -1,4 +1,4 @@
-package store_test
+package live_test
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/internal/testaccount"
 	"github.com/taskd/taskd/internal/testdb"
+	"github.com/taskd/taskd/live"
 	"github.com/taskd/taskd/store"
 )
 
@@ -62,6 +63,7 @@ func TestLiveStreamsEndWithTheirTrust(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, d testdb.DB) {
 		ctx := context.Background()
 		db := d.Open(t)
+		hub := runHub(t, db, nil)
 		other := d.Open(t) // another process: on SQLite its changes signal nothing here
 		acct := testaccount.New(t, db, testaccount.Options{})
 		owner := acct.Actor()
@@ -78,7 +80,7 @@ func TestLiveStreamsEndWithTheirTrust(t *testing.T) {
 		}
 		open := func(who taskd.Actor, session string) taskd.LiveStream {
 			t.Helper()
-			s, err := db.LiveEvents(ctx, taskd.LiveRequest{Viewer: who.Viewer(), Session: session})
+			s, err := hub.LiveEvents(ctx, taskd.LiveRequest{Viewer: who.Viewer(), Session: session})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -121,7 +123,7 @@ func TestLiveStreamsEndWithTheirTrust(t *testing.T) {
 		// third was opened as a user: it ended with the demotion, at the
 		// latest.
 		drain(t, "a stream of the old role", third)
-		if n := db.LiveStreams(); n != 1 {
+		if n := hub.Streams(); n != 1 {
 			t.Errorf("%d streams left, want the owner's", n)
 		}
 
@@ -146,15 +148,16 @@ func TestLiveStreamsEndWithTheirTrust(t *testing.T) {
 // unchecked.
 func TestLiveStreamsEndWhenTrustCannotBeRead(t *testing.T) {
 	db := testdb.New(t, "sqlite").Open(t)
+	hub := runHub(t, db, nil)
 	acct := testaccount.New(t, db, testaccount.Options{})
-	s, err := db.LiveEvents(context.Background(), taskd.LiveRequest{Viewer: acct.Actor().Viewer()})
+	s, err := hub.LiveEvents(context.Background(), taskd.LiveRequest{Viewer: acct.Actor().Viewer()})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close()
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	db.RecheckLiveForTest(ctx)
+	hub.RecheckForTest(ctx)
 	if got := drain(t, "a stream whose trust could not be read", s); got != "" {
 		t.Errorf("handed %q", got)
 	}
@@ -169,7 +172,7 @@ func TestLiveStreamsEndWhenTrustCannotBeRead(t *testing.T) {
 func TestLiveReplayStartsWithSight(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, d testdb.DB) {
 		ctx := context.Background()
-		db, clock, t0 := liveClock(t, d)
+		db, hub, clock, t0 := liveClock(t, d)
 		acct := testaccount.New(t, db, testaccount.Options{})
 		owner := acct.Actor()
 		gusEmail := "gus-" + acct.Slug + "@example.com"
@@ -207,23 +210,23 @@ func TestLiveReplayStartsWithSight(t *testing.T) {
 			name   string
 			viewer taskd.Viewer
 		}{{"the guest added to the team", gus.Viewer()}, {"the user made an admin", taskd.PersonViewer(acct.ID, uma.Person.ID, taskd.RoleAdmin)}} {
-			got, reload := resume(t, db, c.viewer, last, time.Time{})
+			got, reload := resume(t, hub, c.viewer, last, time.Time{})
 			if !reload || len(got) != 0 {
 				t.Errorf("%s, resuming from before: reload %v, replay %s", c.name, reload, replayed(got))
 			}
 			// A page made before: only what came after they joined.
-			got, reload = resume(t, db, c.viewer, 0, t0.Add(time.Second))
+			got, reload = resume(t, hub, c.viewer, 0, t0.Add(time.Second))
 			if reload || len(got) != 2 || got[0].ID != joined || got[1].ID != after {
 				t.Errorf("%s, a page made before: reload %v, replay %s, want the two changes since joining", c.name, reload, replayed(got))
 			}
 		}
 		// From after they joined: the later change alone.
-		got, reload := resume(t, db, gus.Viewer(), joined, time.Time{})
+		got, reload := resume(t, hub, gus.Viewer(), joined, time.Time{})
 		if reload || len(got) != 1 || got[0].ID != after {
 			t.Errorf("the guest, resuming from after joining: reload %v, replay %s", reload, replayed(got))
 		}
 		// The owner, whose sight did not change, replays it all.
-		got, reload = resume(t, db, owner.Viewer(), last, time.Time{})
+		got, reload = resume(t, hub, owner.Viewer(), last, time.Time{})
 		if reload || len(got) != 4 || got[len(got)-1].ID != after {
 			t.Errorf("the owner: reload %v, replay %s, want every change since", reload, replayed(got))
 		}
@@ -234,13 +237,13 @@ func TestLiveReplayStartsWithSight(t *testing.T) {
 // the change of trust, and checks that the stream ends with nothing
 // handed to it and no change to deliver: the signal of the change, in
 // this process or (PostgreSQL) from another.
-func quietEnds(t *testing.T, db *store.DB, who taskd.Actor, session, what string, change func() error) {
+func quietEnds(t *testing.T, db *store.DB, hub *live.Hub, who taskd.Actor, session, what string, change func() error) {
 	t.Helper()
 	ctx := context.Background()
 	if err := db.CreateSession(ctx, session, who.Person.ID, time.Now().Add(time.Hour)); err != nil {
 		t.Fatal(err)
 	}
-	s, err := db.LiveEvents(ctx, taskd.LiveRequest{Viewer: who.Viewer(), Session: session})
+	s, err := hub.LiveEvents(ctx, taskd.LiveRequest{Viewer: who.Viewer(), Session: session})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -262,6 +265,7 @@ func TestLiveQuietStreamsEndOnEveryChangeOfTrust(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, d testdb.DB) {
 		ctx := context.Background()
 		db := d.Open(t)
+		hub := runHub(t, db, nil)
 		changers := map[string]*store.DB{"this replica": db}
 		if d.Backend == "postgres" {
 			changers["another replica"] = d.Open(t)
@@ -277,14 +281,14 @@ func TestLiveQuietStreamsEndOnEveryChangeOfTrust(t *testing.T) {
 			session := func() string { n++; return fmt.Sprintf("s%d-%s-%s", n, strings.Fields(where)[0], acct.Slug) }
 			p := person()
 			h := session()
-			quietEnds(t, db, p, h, "a sign-out "+where, func() error { return by.DeleteSession(ctx, h) })
+			quietEnds(t, db, hub, p, h, "a sign-out "+where, func() error { return by.DeleteSession(ctx, h) })
 			p = person()
-			quietEnds(t, db, p, session(), "a password change "+where, func() error {
+			quietEnds(t, db, hub, p, session(), "a password change "+where, func() error {
 				_, err := by.SetPassword(ctx, p.Person.ID, taskd.PasswordChange{Hash: "argon-x"})
 				return err
 			})
 			p = person()
-			quietEnds(t, db, p, session(), "a password reset "+where, func() error {
+			quietEnds(t, db, hub, p, session(), "a password reset "+where, func() error {
 				l := taskd.Link{Hash: session(), Expires: time.Now().Add(time.Hour)}
 				mail := func(taskd.Person) taskd.QueuedMail {
 					return taskd.QueuedMail{To: "x@example.com", Subject: "s", Body: []byte("b")}
@@ -296,12 +300,12 @@ func TestLiveQuietStreamsEndOnEveryChangeOfTrust(t *testing.T) {
 				return err
 			})
 			p = person()
-			quietEnds(t, db, p, session(), "a new role "+where, func() error {
+			quietEnds(t, db, hub, p, session(), "a new role "+where, func() error {
 				_, err := by.SetRole(ctx, owner, p.Person.ID, taskd.RoleReader)
 				return err
 			})
 			p = person()
-			quietEnds(t, db, p, session(), "a removal "+where, func() error {
+			quietEnds(t, db, hub, p, session(), "a removal "+where, func() error {
 				_, err := by.RemoveMember(ctx, owner, p.Person.ID)
 				return err
 			})
@@ -315,6 +319,7 @@ func TestLiveTrustIsOfTheStreamsAccount(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, d testdb.DB) {
 		ctx := context.Background()
 		db := d.Open(t)
+		hub := runHub(t, db, nil)
 		a := testaccount.New(t, db, testaccount.Options{})
 		b := testaccount.New(t, db, testaccount.Options{})
 		email := "both-" + a.Slug + "@example.com"
@@ -325,7 +330,7 @@ func TestLiveTrustIsOfTheStreamsAccount(t *testing.T) {
 		}
 		testaccount.Member(t, db, b.ID, testaccount.Person{Email: email, Hash: person.PasswordHash}, taskd.RoleUser)
 		other := d.Open(t) // no signal on SQLite: the check at delivery decides
-		quietlyRemoved, err := db.LiveEvents(ctx, taskd.LiveRequest{Viewer: inA.Viewer()})
+		quietlyRemoved, err := hub.LiveEvents(ctx, taskd.LiveRequest{Viewer: inA.Viewer()})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -348,7 +353,10 @@ func TestLiveTrustIsOfTheStreamsAccount(t *testing.T) {
 // however many: a signed-out session's 201 streams (more than one check's
 // batch of 200) all end, handed nothing.
 func TestLiveTrustOfManyStreams(t *testing.T) {
-	db := testdb.New(t, "sqlite").Open(t)
+	d := testdb.New(t, "sqlite")
+	db := d.Open(t)
+	other := d.Open(t) // another process: on SQLite its changes signal nothing here
+	hub := runHub(t, db, nil)
 	acct := testaccount.New(t, db, testaccount.Options{})
 	owner := acct.Actor()
 	ctx := context.Background()
@@ -358,7 +366,7 @@ func TestLiveTrustOfManyStreams(t *testing.T) {
 	}
 	var streams []taskd.LiveStream
 	for range 201 {
-		s, err := db.LiveEvents(ctx, taskd.LiveRequest{Viewer: uma.Viewer(), Session: "many"})
+		s, err := hub.LiveEvents(ctx, taskd.LiveRequest{Viewer: uma.Viewer(), Session: "many"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -374,7 +382,7 @@ func TestLiveTrustOfManyStreams(t *testing.T) {
 			t.Fatalf("a stream ended before its first event: %s", got)
 		}
 	}
-	if err := db.ExecForTest(ctx, `DELETE FROM sessions WHERE hash = ?`, "many"); err != nil { // no signal
+	if err := other.DeleteSession(ctx, "many"); err != nil { // no signal
 		t.Fatal(err)
 	}
 	liveTask(t, db, owner, p.ID, "after the sign-out")
@@ -414,7 +422,7 @@ func drainUntil(t *testing.T, s taskd.LiveStream, title string) string {
 func TestLiveTrustByTheClock(t *testing.T) {
 	ctx := context.Background()
 	d := testdb.New(t, "sqlite")
-	db, clock, t0 := liveClock(t, d)
+	db, hub, clock, t0 := liveClock(t, d)
 	other := d.Open(t)
 	acct := testaccount.New(t, db, testaccount.Options{})
 	owner := acct.Actor()
@@ -428,7 +436,7 @@ func TestLiveTrustByTheClock(t *testing.T) {
 		if err := db.CreateSession(ctx, session, uma.Person.ID, expires); err != nil {
 			t.Fatal(err)
 		}
-		s, err := db.LiveEvents(ctx, taskd.LiveRequest{Viewer: uma.Viewer(), Session: session})
+		s, err := hub.LiveEvents(ctx, taskd.LiveRequest{Viewer: uma.Viewer(), Session: session})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -459,7 +467,7 @@ func TestLiveTrustByTheClock(t *testing.T) {
 func TestLiveReplayStartsWhenTheyJoined(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, d testdb.DB) {
 		ctx := context.Background()
-		db, clock, _ := liveClock(t, d)
+		db, hub, clock, _ := liveClock(t, d)
 		tick := func() { clock.Add(int64(time.Second / time.Millisecond)) }
 		acct := testaccount.New(t, db, testaccount.Options{})
 		owner := acct.Actor()
@@ -488,7 +496,7 @@ func TestLiveReplayStartsWhenTheyJoined(t *testing.T) {
 		tick()
 		liveTask(t, db, owner, p.ID, "written after")
 		for name, v := range map[string]taskd.Viewer{"added": added.Viewer(), "invited": taskd.PersonViewer(acct.ID, invited.ID, taskd.RoleUser)} {
-			if got, reload := resume(t, db, v, guessed, time.Time{}); !reload || len(got) != 0 {
+			if got, reload := resume(t, hub, v, guessed, time.Time{}); !reload || len(got) != 0 {
 				t.Errorf("the %s member resuming from before they joined: reload %v, replay %s", name, reload, replayed(got))
 			}
 		}

@@ -1,4 +1,4 @@
-package store_test
+package live_test
 
 import (
 	"context"
@@ -9,7 +9,24 @@ import (
 	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/internal/testaccount"
 	"github.com/taskd/taskd/internal/testdb"
+	"github.com/taskd/taskd/live"
+	"github.com/taskd/taskd/store"
 )
+
+// runHub runs a hub of the store's events on the clock now (time.Now
+// when nil) until the test ends, as the server runs one while it serves.
+func runHub(t *testing.T, db *store.DB, now func() time.Time) *live.Hub {
+	t.Helper()
+	hub := live.New(db, live.Config{Now: now})
+	ctx, stop := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		hub.Run(ctx)
+	}()
+	t.Cleanup(func() { stop(); <-done })
+	return hub
+}
 
 // TestLiveDropsSlowStreams: a stream whose reader takes nothing is ended
 // once its buffer is full, while one that reads gets every event, in
@@ -19,17 +36,18 @@ func TestLiveDropsSlowStreams(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, d testdb.DB) {
 		ctx := context.Background()
 		db := d.Open(t)
+		hub := runHub(t, db, nil)
 		acct := testaccount.New(t, db, testaccount.Options{})
 		owner := acct.Actor()
 		p, err := db.CreateProject(ctx, owner, taskd.ProjectInput{Name: new("Slow")})
 		if err != nil {
 			t.Fatal(err)
 		}
-		slow, err := db.LiveEvents(ctx, taskd.LiveRequest{Viewer: owner.Viewer()})
+		slow, err := hub.LiveEvents(ctx, taskd.LiveRequest{Viewer: owner.Viewer()})
 		if err != nil {
 			t.Fatal(err)
 		}
-		fast, err := db.LiveEvents(ctx, taskd.LiveRequest{Viewer: owner.Viewer()})
+		fast, err := hub.LiveEvents(ctx, taskd.LiveRequest{Viewer: owner.Viewer()})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -76,14 +94,14 @@ func TestLiveDropsSlowStreams(t *testing.T) {
 		if drained > 256 {
 			t.Errorf("the slow stream held %d events", drained)
 		}
-		if n := db.LiveStreams(); n != 1 {
+		if n := hub.Streams(); n != 1 {
 			t.Errorf("%d streams in the hub, want the reading one", n)
 		}
-		db.EndLiveStreams()
+		hub.EndStreams()
 		for range fast.Events {
 		}
-		if n := db.LiveStreams(); n != 0 {
-			t.Errorf("%d streams after EndLiveStreams", n)
+		if n := hub.Streams(); n != 0 {
+			t.Errorf("%d streams after EndStreams", n)
 		}
 		fast.Close() // again: harmless
 		slow.Close()

@@ -1,4 +1,4 @@
-package store_test
+package live_test
 
 import (
 	"context"
@@ -10,31 +10,34 @@ import (
 	"github.com/taskd/taskd"
 	"github.com/taskd/taskd/internal/testaccount"
 	"github.com/taskd/taskd/internal/testdb"
+	"github.com/taskd/taskd/live"
 	"github.com/taskd/taskd/store"
 )
 
 // The tests of a stream resuming (issue 35) open each stream only after
 // the events it is to replay are written, and write none between two
 // streams: the hub's cursor is then the newest event, and every missed
-// event comes in Replay (read by the rule of liveReplay and liveSince),
-// none from the hub's own reads.
+// event comes in Replay (read by the rule of replay.go), none from the
+// hub's own reads.
 
-// liveClock is a store opened on a clock the test moves.
-func liveClock(t *testing.T, d testdb.DB) (*store.DB, *atomic.Int64, time.Time) {
+// liveClock is a store opened on a clock the test moves, and a hub of its
+// events on the same clock, running until the test ends.
+func liveClock(t *testing.T, d testdb.DB) (*store.DB, *live.Hub, *atomic.Int64, time.Time) {
 	t.Helper()
 	var clock atomic.Int64
 	t0 := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 	clock.Store(t0.UnixMilli())
-	db := d.OpenWith(t, store.Options{Now: func() time.Time { return time.UnixMilli(clock.Load()).UTC() }})
-	return db, &clock, t0
+	now := func() time.Time { return time.UnixMilli(clock.Load()).UTC() }
+	db := d.OpenWith(t, store.Options{Now: now})
+	return db, runHub(t, db, now), &clock, t0
 }
 
-// resume opens a stream for the viewer, as LiveEvents does for a page
-// (after the event last, or else since), and closes it: what it replays,
-// and whether it reloads.
-func resume(t *testing.T, db *store.DB, v taskd.Viewer, last int64, since time.Time) ([]taskd.LiveEvent, bool) {
+// resume opens a stream for the viewer, as a page does (after the event
+// last, or else since), and closes it: what it replays, and whether it
+// reloads.
+func resume(t *testing.T, hub *live.Hub, v taskd.Viewer, last int64, since time.Time) ([]taskd.LiveEvent, bool) {
 	t.Helper()
-	s, err := db.LiveEvents(context.Background(), taskd.LiveRequest{Viewer: v, Last: last, Since: since})
+	s, err := hub.LiveEvents(context.Background(), taskd.LiveRequest{Viewer: v, Last: last, Since: since})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +81,7 @@ func replayed(evs []taskd.LiveEvent) string {
 func TestLiveReplayIsByTheViewersRule(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, d testdb.DB) {
 		ctx := context.Background()
-		db, clock, t0 := liveClock(t, d)
+		db, hub, clock, t0 := liveClock(t, d)
 		acct := testaccount.New(t, db, testaccount.Options{})
 		owner := acct.Actor()
 		gusEmail := "gus-" + acct.Slug + "@example.com"
@@ -114,11 +117,11 @@ func TestLiveReplayIsByTheViewersRule(t *testing.T) {
 			last  int64
 			since time.Time
 		}{{"resuming after Last-Event-ID", last, time.Time{}}, {"a page's first stream (?since=)", 0, pageMade}} {
-			all, reload := resume(t, db, owner.Viewer(), c.last, c.since)
+			all, reload := resume(t, hub, owner.Viewer(), c.last, c.since)
 			if reload || len(all) != 4 || all[3].ID != after {
 				t.Errorf("%s: the owner's replay (reload %v): %s, want the four changes", c.name, reload, replayed(all))
 			}
-			got, reload := resume(t, db, gus.Viewer(), c.last, c.since)
+			got, reload := resume(t, hub, gus.Viewer(), c.last, c.since)
 			if reload || len(got) != 1 || got[0].ID != after || got[0].Title != "after" {
 				t.Errorf("%s: the guest's replay (reload %v): %s, want only the task after (event %d)", c.name, reload, replayed(got), after)
 			}
@@ -127,7 +130,7 @@ func TestLiveReplayIsByTheViewersRule(t *testing.T) {
 }
 
 // TestLiveResumeWindowAndAccount: a stream resumes, replaying what it
-// missed, from an event of its account just under LiveWindow (10
+// missed, from an event of its account just under Window (10
 // minutes) old; from one older (10 minutes and a second, 11 minutes) or
 // from an event of another account (or none) it is told to reload,
 // replaying nothing; a page's first stream from longer ago than the
@@ -135,7 +138,7 @@ func TestLiveReplayIsByTheViewersRule(t *testing.T) {
 func TestLiveResumeWindowAndAccount(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, d testdb.DB) {
 		ctx := context.Background()
-		db, clock, t0 := liveClock(t, d)
+		db, hub, clock, t0 := liveClock(t, d)
 		acct := testaccount.New(t, db, testaccount.Options{})
 		owner := acct.Actor()
 		other := testaccount.New(t, db, testaccount.Options{})
@@ -159,38 +162,39 @@ func TestLiveResumeWindowAndAccount(t *testing.T) {
 		v := owner.Viewer()
 
 		for _, bad := range []int64{foreign, missed + 1_000_000} {
-			if got, reload := resume(t, db, v, bad, time.Time{}); !reload || len(got) != 0 {
+			if got, reload := resume(t, hub, v, bad, time.Time{}); !reload || len(got) != 0 {
 				t.Errorf("resuming from event %d, not of the account: reload %v, replay %s", bad, reload, replayed(got))
 			}
 		}
-		for _, age := range []time.Duration{0, store.LiveWindow - time.Second} {
+		for _, age := range []time.Duration{0, live.Window - time.Second} {
 			clock.Store(t0.Add(age).UnixMilli())
-			if got, reload := resume(t, db, v, last, time.Time{}); reload || len(got) != 1 || got[0].ID != missed {
+			if got, reload := resume(t, hub, v, last, time.Time{}); reload || len(got) != 1 || got[0].ID != missed {
 				t.Errorf("resuming from an event %v old: reload %v, replay %s, want event %d", age, reload, replayed(got), missed)
 			}
-			if got, reload := resume(t, db, v, 0, t0); reload || len(got) != 3 || got[2].ID != missed {
+			if got, reload := resume(t, hub, v, 0, t0); reload || len(got) != 3 || got[2].ID != missed {
 				t.Errorf("a page's first stream from %v ago: reload %v, replay %s", age, reload, replayed(got))
 			}
 		}
-		for _, age := range []time.Duration{store.LiveWindow + time.Second, 11 * time.Minute} {
+		for _, age := range []time.Duration{live.Window + time.Second, 11 * time.Minute} {
 			clock.Store(t0.Add(age).UnixMilli())
-			if got, reload := resume(t, db, v, last, time.Time{}); !reload || len(got) != 0 {
+			if got, reload := resume(t, hub, v, last, time.Time{}); !reload || len(got) != 0 {
 				t.Errorf("resuming from an event %v old: reload %v, replay %s", age, reload, replayed(got))
 			}
-			if got, reload := resume(t, db, v, 0, t0); !reload || len(got) != 0 {
+			if got, reload := resume(t, hub, v, 0, t0); !reload || len(got) != 0 {
 				t.Errorf("a page's first stream from %v ago: reload %v, replay %s", age, reload, replayed(got))
 			}
 		}
 	})
 }
 
-// TestLiveReplaysUpTo500: a stream that missed LiveReplay (500) events it
+// TestLiveReplaysUpTo500: a stream that missed Replay (500) events it
 // sees gets them all, in order, and no reload; one that missed 501 is
 // told to reload. Events it does not see, among them, do not count.
 func TestLiveReplaysUpTo500(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, d testdb.DB) {
 		ctx := context.Background()
 		db := d.Open(t)
+		hub := runHub(t, db, nil)
 		acct := testaccount.New(t, db, testaccount.Options{})
 		owner := acct.Actor()
 		user := testaccount.Member(t, db, acct.ID, testaccount.Person{Email: "ula-" + acct.Slug + "@example.com", First: "Ula", Last: "User"}, taskd.RoleUser)
@@ -203,13 +207,13 @@ func TestLiveReplaysUpTo500(t *testing.T) {
 		liveTask(t, db, owner, p.ID, "second")
 		before500 := newestID(t, db, acct.ID)
 		start := time.Now()
-		for i := range store.LiveReplay {
+		for i := range live.Replay {
 			liveTask(t, db, owner, p.ID, fmt.Sprint("task ", i))
 			if i%100 == 0 { // hidden from the user: not theirs to miss
 				liveTask(t, db, owner, p.ID, fmt.Sprint("hidden ", i), acct.Owner.Email)
 			}
 		}
-		t.Logf("%d tasks made in %v", store.LiveReplay, time.Since(start))
+		t.Logf("%d tasks made in %v", live.Replay, time.Since(start))
 		evs, err := db.Events(ctx, user.Viewer(), time.Time{}, 0)
 		if err != nil {
 			t.Fatal(err)
@@ -220,10 +224,10 @@ func TestLiveReplaysUpTo500(t *testing.T) {
 				want = append(want, e.ID)
 			}
 		}
-		if len(want) != store.LiveReplay {
-			t.Fatalf("%d events after the second task, want %d (one a task)", len(want), store.LiveReplay)
+		if len(want) != live.Replay {
+			t.Fatalf("%d events after the second task, want %d (one a task)", len(want), live.Replay)
 		}
-		got, reload := resume(t, db, user.Viewer(), before500, time.Time{})
+		got, reload := resume(t, hub, user.Viewer(), before500, time.Time{})
 		if reload || len(got) != len(want) {
 			t.Fatalf("%d missed: reload %v, %d replayed", len(want), reload, len(got))
 		}
@@ -232,12 +236,12 @@ func TestLiveReplaysUpTo500(t *testing.T) {
 				t.Fatalf("replayed event %d is %d %q, want %d %q", i, e.ID, e.Title, want[i], fmt.Sprint("task ", i))
 			}
 		}
-		if got, reload := resume(t, db, user.Viewer(), before501, time.Time{}); !reload || len(got) != 0 {
+		if got, reload := resume(t, hub, user.Viewer(), before501, time.Time{}); !reload || len(got) != 0 {
 			t.Errorf("%d missed: reload %v, %d replayed", len(want)+1, reload, len(got))
 		}
 		// The owner sees the hidden tasks too: more than 500 missed.
-		if _, reload := resume(t, db, owner.Viewer(), before500, time.Time{}); !reload {
-			t.Errorf("the owner, who missed %d, is not told to reload", len(want)+store.LiveReplay/100)
+		if _, reload := resume(t, hub, owner.Viewer(), before500, time.Time{}); !reload {
+			t.Errorf("the owner, who missed %d, is not told to reload", len(want)+live.Replay/100)
 		}
 	})
 }

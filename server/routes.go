@@ -55,7 +55,7 @@ func routes(ctx context.Context, c Config, batch *ratelimit.Batch) (http.Handler
 		Apps: c.Store, Webhooks: c.Store, Counts: c.Store, OAuth: auth, Sealer: c.Sealer, Log: c.Log, Now: c.Now,
 		AccountURL: acctURL, Secure: c.secure(), TrustProxy: c.TrustProxy, People: folks, ShowMail: c.ShowMail, Outbox: c.Mail,
 		FileLimits: limits, Uploads: uploads, Work: changes, Calendar: c.Store, Live: c.Store,
-		LiveStreams: admit.New(c.Limits.liveStreams())}
+		LiveStreams: admit.New(c.Limits.liveStreams()), Passwords: c.Passwords}
 	if c.Hooks != nil { // a nil *webhook.Service would make a non-nil interface
 		pageCfg.Hooks = c.Hooks
 	}

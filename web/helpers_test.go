@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/taskd/taskd"
+	"github.com/taskd/taskd/internal/testaccount"
 	"github.com/taskd/taskd/internal/testsite"
 	"github.com/taskd/taskd/web"
 	"github.com/taskd/taskd/webhook"
@@ -15,7 +16,8 @@ import (
 func pagesConfig(s *testsite.Site) web.Config {
 	st := s.Store
 	return web.Config{Reads: st, Accounts: st, Directory: st, Invitations: st, Sessions: st, Apps: st,
-		Webhooks: st, Counts: st, Sealer: s.Sealer, Work: work.New(st, taskd.DefaultFileLimits), Calendar: st, Live: st}
+		Webhooks: st, Counts: st, Sealer: s.Sealer, Work: work.New(st, taskd.DefaultFileLimits), Calendar: st, Live: st,
+		Passwords: testaccount.Hasher()}
 }
 
 // pagesOf builds the pages on the site's store, every one of them (the

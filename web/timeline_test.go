@@ -12,9 +12,9 @@ import (
 	"time"
 
 	"github.com/taskd/taskd"
+	"github.com/taskd/taskd/internal/testaccount"
 	"github.com/taskd/taskd/internal/testdb"
 	"github.com/taskd/taskd/internal/testsite"
-	"github.com/taskd/taskd/secret"
 )
 
 // timelineSite is a site whose project "Launch" has tasks around today:
@@ -48,7 +48,7 @@ func timelineOn(t *testing.T, s *testsite.Site) (*testsite.Site, int64, map[stri
 	}
 	uma, dana := testsite.UserEmail, "dana@acme.example"
 	acct, _ := s.Owner()
-	np, err := taskd.PreparePerson(dana, testsite.Password, "Dana", "Designer", secret.HashPassword)
+	np, err := taskd.PreparePerson(dana, testsite.Password, "Dana", "Designer", testaccount.Hasher().Hash)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -203,7 +203,8 @@ func (s *Site) Replica() string {
 	}
 	srv, err := server.New(ctx, server.Config{Store: db, Sealer: s.Sealer, Log: log, Now: now, PublicURL: public, Hooks: hooks,
 		Limits: s.opts.Limits, FileLimits: s.opts.FileLimits, Dispatch: webhook.DispatcherConfig{Poll: 10 * time.Millisecond},
-		Mail: outbox, ShowMail: s.opts.KeepMail, NotifyWindow: time.Hour, NotifyPoll: 20 * time.Millisecond})
+		Mail: outbox, ShowMail: s.opts.KeepMail, NotifyWindow: time.Hour, NotifyPoll: 20 * time.Millisecond,
+		Passwords: testaccount.Hasher()})
 	if err != nil {
 		t.Fatal(err)
 	}

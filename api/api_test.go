@@ -64,7 +64,7 @@ func name(p any) any { return p.(map[string]any)["name"] }
 
 // TestWorkflow walks everything a script does with the admin API alone.
 func TestWorkflow(t *testing.T) {
-	eachAccount(t, func(t *testing.T, a *account) {
+	oneAccount(t, func(t *testing.T, a *account) {
 		owner := a.Owner.Email
 		var pid, tid, sid string
 

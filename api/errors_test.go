@@ -14,7 +14,7 @@ import (
 // TestBadRequests checks that each malformed or refused request gets its
 // documented code and HTTP status, in the error envelope.
 func TestBadRequests(t *testing.T) {
-	eachAccount(t, func(t *testing.T, a *account) {
+	oneAccount(t, func(t *testing.T, a *account) {
 		pid := a.id("action", "post_project", "title", "P")
 		tid := a.id("action", "post_task", "id_project", pid, "title", "T")
 		long := strings.Repeat("x", taskd.MaxNameLen+1)
@@ -151,7 +151,7 @@ func TestAuthenticationForms(t *testing.T) {
 // A leaked signed URL for a harmless read cannot be turned into a write by
 // adding parameters elsewhere, nor by re-encoding what it signs.
 func TestSignedRequestsAuthenticateEveryParameter(t *testing.T) {
-	eachAccount(t, func(t *testing.T, a *account) {
+	oneAccount(t, func(t *testing.T, a *account) {
 		pid := a.id("action", "post_project", "title", "Keep")
 		tid := a.id("action", "post_task", "id_project", pid, "title", "Keep me")
 		ep := a.endpoint()

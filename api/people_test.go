@@ -29,7 +29,7 @@ func (a *account) python(action string, params map[string]any) response {
 // the documented shapes, with their rules and errors, as the PHP SDK
 // (GET with hash) and the Python SDK (JSON lists) send them.
 func TestPeopleActions(t *testing.T) {
-	eachAccount(t, func(t *testing.T, a *account) {
+	oneAccount(t, func(t *testing.T, a *account) {
 		s := a.server
 		ctx := context.Background()
 		var (

@@ -110,7 +110,7 @@ func TestRememberedSignatureVouchesForNothingElse(t *testing.T) {
 // TestListAnswersCarryTheirLength: the rendered list is sent in one piece
 // with its Content-Length, not in chunks.
 func TestListAnswersCarryTheirLength(t *testing.T) {
-	eachAccount(t, func(t *testing.T, a *account) {
+	oneAccount(t, func(t *testing.T, a *account) {
 		pid := a.id("action", "post_project", "title", "P")
 		for i := 0; i < 60; i++ { // a body larger than net/http's own buffer
 			a.id("action", "post_task", "id_project", pid, "title", "A task with a title long enough")

@@ -145,11 +145,11 @@ func TestRelationsHiddenFromToken(t *testing.T) {
 	})
 }
 
-// TestRelationShiftLimits: on both databases, shift_dependent_tasks moves
+// TestRelationShiftLimits: shift_dependent_tasks moves
 // dates by up to 3650 days either way; 3651 either way is refused (11,
 // details days) and moves nothing.
 func TestRelationShiftLimits(t *testing.T) {
-	eachAccount(t, func(t *testing.T, a *account) {
+	oneAccount(t, func(t *testing.T, a *account) {
 		pid := a.id("action", "post_project", "title", "P")
 		first := a.id("action", "post_task", "id_project", pid, "title", "first", "datestart", "02.03.2026", "dateend", "04.03.2026")
 		next := a.id("action", "post_task", "id_project", pid, "title", "next", "datestart", "05.03.2026", "dateend", "09.03.2026")

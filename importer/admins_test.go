@@ -131,7 +131,7 @@ func apiRoles(t *testing.T, accountURL, key string) map[string]string {
 // your password?".)
 func TestImportHostileSourceGrantsNoAdmin(t *testing.T) {
 	client := hostileSource(t)
-	testsite.Each(t, func(t *testing.T, d *testsite.Site) {
+	testsite.One(t, func(t *testing.T, d *testsite.Site) {
 		ctx := context.Background()
 		acct, url, key := home(t, d, "home")
 		dst := importer.Dest{Account: acct, Store: d.Store, Work: work.New(d.Store, taskd.DefaultFileLimits)}
@@ -171,7 +171,7 @@ func TestImportHostileSourceGrantsNoAdmin(t *testing.T) {
 // is written; a later run changes no member's role, even named.
 func TestImportAdmins(t *testing.T) {
 	client := hostileSource(t)
-	testsite.Each(t, func(t *testing.T, d *testsite.Site) {
+	testsite.One(t, func(t *testing.T, d *testsite.Site) {
 		ctx := context.Background()
 		acct, url, key := home(t, d, "home")
 		dst := importer.Dest{Account: acct, Store: d.Store, Work: work.New(d.Store, taskd.DefaultFileLimits)}

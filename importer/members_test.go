@@ -38,7 +38,7 @@ func membersOf(t *testing.T, d *testsite.Site, accountID int64, emails ...string
 // is put on it. (Before issue 46 the import moved both onto "Takeover".)
 func TestImportKeepsMembersAsTheyWere(t *testing.T) {
 	client := hostileSource(t)
-	testsite.Each(t, func(t *testing.T, d *testsite.Site) {
+	testsite.One(t, func(t *testing.T, d *testsite.Site) {
 		ctx := context.Background()
 		acct, _, _ := home(t, d, "home")
 		dst := importer.Dest{Account: acct, Store: d.Store, Work: work.New(d.Store, taskd.DefaultFileLimits)}

@@ -71,7 +71,7 @@ func rolesSource(t *testing.T) *source.Client {
 func TestImportPeopleRules(t *testing.T) {
 	client := rolesSource(t)
 	srcDates := sourceDates(t, client)
-	testsite.Each(t, func(t *testing.T, d *testsite.Site) {
+	testsite.One(t, func(t *testing.T, d *testsite.Site) {
 		ctx := context.Background()
 		d.CreateAccount("roles", "Roles here", testsite.OwnerEmail, "Olga", "Owner")
 		d.AddMember("roles", gina, "Gina", "Guest", taskd.RoleGuest)

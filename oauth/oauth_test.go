@@ -21,7 +21,7 @@ import (
 // TestOAuthFlow drives the authorization-code flow through the pages, then
 // the token, API, refresh, resource, introspection and revocation endpoints.
 func TestOAuthFlow(t *testing.T) {
-	testsite.Each(t, func(t *testing.T, s *testsite.Site) {
+	testsite.One(t, func(t *testing.T, s *testsite.Site) {
 		b := s.Browser()
 		var (
 			q                 url.Values
@@ -242,7 +242,7 @@ func checkJWT(t *testing.T, s *testsite.Site, token string) {
 // bound to client and redirect URI, 10 minutes, PKCE, and a request that
 // fails client authentication consumes nothing.
 func TestOAuthCodeRules(t *testing.T) {
-	testsite.Each(t, func(t *testing.T, s *testsite.Site) {
+	testsite.One(t, func(t *testing.T, s *testsite.Site) {
 		code := s.Code()
 		redeem := func(pairs ...string) (int, map[string]any) {
 			status, body, _ := s.TokenCall("/oauth2/token", s.Creds(append([]string{"grant_type", "authorization_code",

@@ -20,7 +20,7 @@ import (
 // are limited like sign-ins.
 func TestPasswordReset(t *testing.T) {
 	t.Parallel() // a site of its own; runs beside the other heavy page tests
-	testsite.Each(t, func(t *testing.T, s *testsite.Site) {
+	testsite.One(t, func(t *testing.T, s *testsite.Site) {
 		acct := "/a/" + s.Slug
 		ask := func(email string) testsite.Page {
 			t.Helper()
@@ -175,7 +175,7 @@ func TestDevMailPage(t *testing.T) {
 // in, and may decline.
 func TestInvitationsNeedConsent(t *testing.T) {
 	t.Parallel() // a site of its own; runs beside the other heavy page tests
-	testsite.Each(t, func(t *testing.T, s *testsite.Site) {
+	testsite.One(t, func(t *testing.T, s *testsite.Site) {
 		acct := "/a/" + s.Slug
 		elsewhere := testaccount.UniqueSlug("elsewhere") + "@example.com"
 		s.CreateAccount(testaccount.UniqueSlug("else"), "Elsewhere", elsewhere, "Real", "Name")

@@ -213,7 +213,7 @@ func TestListQueryText(t *testing.T) {
 	})
 }
 
-// TestProjectEditPage: on both databases, the project page renames a
+// TestProjectEditPage: the project page renames a
 // project and edits its description through the API's update_project
 // path: the page shows the change with a notice, the update_project event
 // holds the old and new values, a blank name is refused next to the form,
@@ -223,7 +223,7 @@ func TestListQueryText(t *testing.T) {
 // project.
 func TestProjectEditPage(t *testing.T) {
 	t.Parallel() // a site of its own; runs beside the other heavy page tests
-	testsite.Each(t, func(t *testing.T, s *testsite.Site) {
+	testsite.One(t, func(t *testing.T, s *testsite.Site) {
 		ctx := context.Background()
 		const guest, outsider, reader = "guest@acme.example", "outsider@acme.example", "reader@acme.example"
 		s.AddMember(s.Slug, guest, "Gus", "Guest", taskd.RoleGuest)

@@ -82,9 +82,8 @@ func timelineOn(t *testing.T, s *testsite.Site) (*testsite.Site, int64, map[stri
 // milestone as a point, the tasks without dates apart and the count of
 // those outside the window; it has three scales and two groupings; My
 // tasks' and a team's timelines show the person's and the team's tasks;
-// a task hidden from the viewer appears on none. On SQLite and
-// PostgreSQL.
-func TestTimelinePages(t *testing.T) { testsite.Each(t, testTimelinePages) }
+// a task hidden from the viewer appears on none.
+func TestTimelinePages(t *testing.T) { testsite.One(t, testTimelinePages) }
 
 func testTimelinePages(t *testing.T, s *testsite.Site) {
 	s, pid, ids := timelineOn(t, s)
@@ -239,8 +238,8 @@ func teamID(t *testing.T, s *testsite.Site, title string) string {
 // TestTimelineReschedule: a row's form changes the task's dates through
 // update_task's use case (its event is written) and comes back to the same
 // window; what update_task refuses the form refuses with the same message;
-// a reader may not; a hidden task is not found. On SQLite and PostgreSQL.
-func TestTimelineReschedule(t *testing.T) { testsite.Each(t, testTimelineReschedule) }
+// a reader may not; a hidden task is not found.
+func TestTimelineReschedule(t *testing.T) { testsite.One(t, testTimelineReschedule) }
 
 func testTimelineReschedule(t *testing.T, s *testsite.Site) {
 	s, pid, ids := timelineOn(t, s)

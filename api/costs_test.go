@@ -18,6 +18,7 @@ import (
 // with projects keyed by id, C25), every filter (id= and task=, C9), and
 // the errors, each naming its field.
 func TestCosts(t *testing.T) {
+	t.Parallel()
 	oneAccount(t, func(t *testing.T, a *account) {
 		s := a.server
 		acct := mustAccount(t, s, a)
@@ -269,6 +270,7 @@ func TestCosts(t *testing.T) {
 // and changes their own lines only, a guest sees the lines of their
 // projects only, and a token without costs_write cannot log.
 func TestTimersAndCostsWithTokens(t *testing.T) {
+	t.Parallel()
 	oneAccount(t, func(t *testing.T, a *account) {
 		s := a.server
 		acct := mustAccount(t, s, a)

@@ -14,6 +14,7 @@ import (
 // TestBadRequests checks that each malformed or refused request gets its
 // documented code and HTTP status, in the error envelope.
 func TestBadRequests(t *testing.T) {
+	t.Parallel()
 	oneAccount(t, func(t *testing.T, a *account) {
 		pid := a.id("action", "post_project", "title", "P")
 		tid := a.id("action", "post_task", "id_project", pid, "title", "T")
@@ -81,6 +82,7 @@ func TestBadRequests(t *testing.T) {
 
 // TestTransportErrors covers authentication, methods, encodings and sizes.
 func TestTransportErrors(t *testing.T) {
+	t.Parallel()
 	a := newServer(t, testdb.New(t, "sqlite")).newAccount(t)
 	ep := a.endpoint()
 	signed := func(q string) string { return ep + "?" + q + "&hash=" + api.Hash(q, a.Key) }
@@ -116,6 +118,7 @@ func TestTransportErrors(t *testing.T) {
 
 // TestAuthenticationForms checks the accepted ways to authenticate and send parameters.
 func TestAuthenticationForms(t *testing.T) {
+	t.Parallel()
 	a := newServer(t, testdb.New(t, "sqlite")).newAccount(t)
 	ep := a.endpoint()
 	noSlash := strings.TrimSuffix(ep, "/")
@@ -151,6 +154,7 @@ func TestAuthenticationForms(t *testing.T) {
 // A leaked signed URL for a harmless read cannot be turned into a write by
 // adding parameters elsewhere, nor by re-encoding what it signs.
 func TestSignedRequestsAuthenticateEveryParameter(t *testing.T) {
+	t.Parallel()
 	oneAccount(t, func(t *testing.T, a *account) {
 		pid := a.id("action", "post_project", "title", "Keep")
 		tid := a.id("action", "post_task", "id_project", pid, "title", "Keep me")

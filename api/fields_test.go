@@ -21,6 +21,7 @@ import (
 // extra=custom_fields on every task and project read, refused with 11
 // when they do not fit, and filtered by in search_tasks.
 func TestCustomFields(t *testing.T) {
+	t.Parallel()
 	oneAccount(t, func(t *testing.T, a *account) {
 		ctx := context.Background()
 		acct := mustAccount(t, a.server, a)
@@ -221,6 +222,7 @@ func TestCustomFields(t *testing.T) {
 // hidden as the task: out of every list they read, and no filter on them
 // finds the task.
 func TestHiddenTaskValues(t *testing.T) {
+	t.Parallel()
 	eachAccount(t, func(t *testing.T, a *account) {
 		ctx := context.Background()
 		acct := mustAccount(t, a.server, a)

@@ -20,6 +20,7 @@ import (
 // people a task is hidden from get "not found", as for an id of nothing;
 // an upload not attached is its uploader's alone.
 func TestFilesReadSide(t *testing.T) {
+	t.Parallel()
 	oneAccount(t, func(t *testing.T, a *account) {
 		s := a.server
 		acct := mustAccount(t, s, a)

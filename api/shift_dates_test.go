@@ -48,6 +48,7 @@ func refusedShift(t *testing.T, r response, id, name, bound string) {
 // shift_dependent_tasks refuses (11, days) naming the task and the last
 // date, and moves nothing. Up to 2999-12-31 it moves, one day more not.
 func TestShiftPastTheLastDate(t *testing.T) {
+	t.Parallel()
 	oneAccount(t, func(t *testing.T, a *account) {
 		pid := a.id("action", "post_project", "title", "P")
 		first := a.id("action", "post_task", "id_project", pid, "title", "first", "dateend", "01.03.2026")
@@ -78,6 +79,7 @@ func TestShiftPastTheLastDate(t *testing.T) {
 // each shift taken leaves dates update_task takes back; the one that would
 // pass 1900-01-01 is refused and moves nothing.
 func TestShiftBackwardsRepeatedly(t *testing.T) {
+	t.Parallel()
 	oneAccount(t, func(t *testing.T, a *account) {
 		pid := a.id("action", "post_project", "title", "P")
 		first := a.id("action", "post_task", "id_project", pid, "title", "first", "dateend", "01.03.2026")
@@ -118,6 +120,7 @@ func TestShiftBackwardsRepeatedly(t *testing.T) {
 // shift is refused naming it, and neither b nor c moved, nor any event
 // was written.
 func TestShiftRefusedAsAWhole(t *testing.T) {
+	t.Parallel()
 	oneAccount(t, func(t *testing.T, a *account) {
 		pid := a.id("action", "post_project", "title", "P")
 		first := a.id("action", "post_task", "id_project", pid, "title", "first", "dateend", "01.03.2026")
@@ -149,6 +152,7 @@ func TestShiftRefusedAsAWhole(t *testing.T) {
 // shift_dependent_tasks answers with a documented error or moves within
 // the bounds: never 99 nor an HTTP error, and nothing moves on a refusal.
 func TestShiftDays(t *testing.T) {
+	t.Parallel()
 	oneAccount(t, func(t *testing.T, a *account) {
 		pid := a.id("action", "post_project", "title", "P")
 		first := a.id("action", "post_task", "id_project", pid, "title", "first", "dateend", "01.03.2026")

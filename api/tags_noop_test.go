@@ -14,6 +14,7 @@ import (
 // for an object the caller sees: an unknown id, or one hidden from the
 // caller, answers as it does with lists, and no event is written.
 func TestTagsWithNeitherList(t *testing.T) {
+	t.Parallel()
 	oneAccount(t, func(t *testing.T, a *account) {
 		s := a.server
 		acct := mustAccount(t, s, a)

@@ -20,6 +20,7 @@ import (
 // or id, the tags field on tasks and projects, an update_task event, and
 // another account's tags out of reach.
 func TestTags(t *testing.T) {
+	t.Parallel()
 	oneAccount(t, func(t *testing.T, a *account) {
 		s := a.server
 		var (
@@ -175,6 +176,7 @@ func TestTags(t *testing.T) {
 // its person; tags_read alone reads them and is refused the writes; a
 // reader's token with tags_write is refused too, by the role.
 func TestTagsWithToken(t *testing.T) {
+	t.Parallel()
 	oneAccount(t, func(t *testing.T, a *account) {
 		s := a.server
 		acct := mustAccount(t, s, a)
@@ -234,6 +236,7 @@ func TestTagsWithToken(t *testing.T) {
 // a group's deletion takes its tags off, project tags work alike, and
 // another account's tags are out of reach.
 func TestTagOrderRenamesAndDeletions(t *testing.T) {
+	t.Parallel()
 	oneAccount(t, func(t *testing.T, a *account) {
 		s := a.server
 		titles := func(list []any) string {
@@ -477,6 +480,7 @@ func TestTagOrderRenamesAndDeletions(t *testing.T) {
 // group's), not in the order of their ids' text, which sorting the
 // object's keys would give.
 func TestTagsOfAnObjectInTheirOrder(t *testing.T) {
+	t.Parallel()
 	oneAccount(t, func(t *testing.T, a *account) {
 		a.ok("action", "add_task_tag_groups", "type", "label", "access", "public", "title", "Topics")
 		// Ten tags, so that "10" comes before "2" as text; then sorted

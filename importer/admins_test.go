@@ -130,6 +130,7 @@ func apiRoles(t *testing.T, accountURL, key string) map[string]string {
 // admins arrived as admins without a password, theirs through "Forgot
 // your password?".)
 func TestImportHostileSourceGrantsNoAdmin(t *testing.T) {
+	t.Parallel()
 	client := hostileSource(t)
 	testsite.One(t, func(t *testing.T, d *testsite.Site) {
 		ctx := context.Background()
@@ -170,6 +171,7 @@ func TestImportHostileSourceGrantsNoAdmin(t *testing.T) {
 // that is not an owner or admin of the source is refused before anything
 // is written; a later run changes no member's role, even named.
 func TestImportAdmins(t *testing.T) {
+	t.Parallel()
 	client := hostileSource(t)
 	testsite.One(t, func(t *testing.T, d *testsite.Site) {
 		ctx := context.Background()

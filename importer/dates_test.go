@@ -100,6 +100,7 @@ func reported(t *testing.T, step string, sum importer.Summary, want ...dateSkip)
 // object, and says so on every run; one more run changes nothing; a date
 // valid again is written.
 func TestImportDatesOutOfRange(t *testing.T) {
+	t.Parallel()
 	testsite.One(t, func(t *testing.T, d *testsite.Site) {
 		ctx := context.Background()
 		src := newRecordedCopy(t)

@@ -95,6 +95,7 @@ func wsComment(id, text, author string, hidden ...string) string {
 // list who is not a member; a list changed in the source later changes
 // who sees the object here to match.
 func TestImportHidden(t *testing.T) {
+	t.Parallel()
 	testsite.One(t, func(t *testing.T, d *testsite.Site) {
 		ctx := context.Background()
 		owner := testsite.OwnerEmail

@@ -37,6 +37,7 @@ func membersOf(t *testing.T, d *testsite.Site, accountID int64, emails ...string
 // not put on the team; the source's owner, made a member by the import,
 // is put on it. (Before issue 46 the import moved both onto "Takeover".)
 func TestImportKeepsMembersAsTheyWere(t *testing.T) {
+	t.Parallel()
 	client := hostileSource(t)
 	testsite.One(t, func(t *testing.T, d *testsite.Site) {
 		ctx := context.Background()

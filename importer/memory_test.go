@@ -26,6 +26,7 @@ import (
 // nothing of its own written and nothing held; a run again with a larger
 // bound brings the rest, each comment once.
 func TestImportAnswerBound(t *testing.T) {
+	t.Parallel()
 	testsite.One(t, func(t *testing.T, d *testsite.Site) {
 		ctx := context.Background()
 		owner := testsite.OwnerEmail
@@ -145,6 +146,7 @@ func (w *watcher) PostComment(ctx context.Context, by taskd.Actor, taskID int64,
 // what they keep (200 KB) is held, though the reads of the seven tasks
 // after it, eight at once, may hold no more than 16 KiB beside it.
 func TestImportHoldsWhatItWrites(t *testing.T) {
+	t.Parallel()
 	testsite.One(t, func(t *testing.T, d *testsite.Site) {
 		ctx := context.Background()
 		owner := testsite.OwnerEmail

@@ -69,6 +69,7 @@ func rolesSource(t *testing.T) *source.Client {
 // into a second account is made there in full: mappings are the
 // account's own.
 func TestImportPeopleRules(t *testing.T) {
+	t.Parallel()
 	client := rolesSource(t)
 	srcDates := sourceDates(t, client)
 	testsite.One(t, func(t *testing.T, d *testsite.Site) {

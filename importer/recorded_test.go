@@ -160,6 +160,7 @@ var recordedSkips = []struct{ family, id, reason string }{
 // Every field is then as the recordings have it, what taskd has no place
 // for is reported, and one more run creates and updates nothing.
 func TestImportRecordedWorksection(t *testing.T) {
+	t.Parallel()
 	testsite.One(t, func(t *testing.T, d *testsite.Site) {
 		ctx := context.Background()
 		_, from := sourcetest.Start(t, filepath.Join("source", "testdata", "worksection"))

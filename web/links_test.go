@@ -94,6 +94,7 @@ func TestPasswordReset(t *testing.T) {
 // TestResetRequestsAreLimited: ten requests for one address in a quarter
 // of an hour, then 429 with Retry-After.
 func TestResetRequestsAreLimited(t *testing.T) {
+	t.Parallel()
 	s := testsite.New(t)
 	b := s.Browser()
 	form := b.Get(s.Base + "/reset")
@@ -111,6 +112,7 @@ func TestResetRequestsAreLimited(t *testing.T) {
 // punctuation outside the link); the invitation, the reset request and the
 // e-mail change say so; the page does not exist otherwise.
 func TestDevMailPage(t *testing.T) {
+	t.Parallel()
 	if plain := testsite.New(t); plain.Browser().Get(plain.Base+"/dev/mail").Status != http.StatusNotFound {
 		t.Fatal("/dev/mail is served without --dev")
 	}

@@ -355,6 +355,7 @@ func template(s string) string {
 // 22:30 UTC a person in Tokyo is on the next day, so a task due that UTC
 // day is overdue for them, and today's column is the next day's.
 func TestTimelineInTheViewersZone(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2030, 3, 10, 22, 30, 0, 0, time.UTC) // 2030-03-11 07:30 in Tokyo
 	s := testsite.Open(t, testdb.New(t, "sqlite"), testsite.Options{Now: func() time.Time { return now }})
 	pid := s.APIID("action=post_project&title=Dates")

@@ -130,7 +130,7 @@ type MemberStore interface {
 // PasswordChange is a new password and what its change ends beside the
 // person's sessions and links (each offered, ticked, on the profile).
 type PasswordChange struct {
-	Hash string // the new password's hash (secret.HashPassword)
+	Hash string // the new password's hash (a secret.Hasher)
 	// EndGrants ends every authorization of an application the person
 	// gave, in every account.
 	EndGrants bool

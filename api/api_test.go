@@ -64,7 +64,8 @@ func name(p any) any { return p.(map[string]any)["name"] }
 
 // TestWorkflow walks everything a script does with the admin API alone.
 func TestWorkflow(t *testing.T) {
-	eachAccount(t, func(t *testing.T, a *account) {
+	t.Parallel()
+	oneAccount(t, func(t *testing.T, a *account) {
 		owner := a.Owner.Email
 		var pid, tid, sid string
 
@@ -225,6 +226,7 @@ func TestWorkflow(t *testing.T) {
 
 // TestTenantIsolation tries every action of account B on account A's ids.
 func TestTenantIsolation(t *testing.T) {
+	t.Parallel()
 	testdb.Each(t, func(t *testing.T, d testdb.DB) {
 		s := newServer(t, d)
 		a, b := s.newAccount(t), s.newAccount(t)
@@ -272,6 +274,7 @@ func TestTenantIsolation(t *testing.T) {
 // nothing is lost. scripts/test.sh runs it under -race, the package's
 // test of its shared caches (the rest of api runs without).
 func TestConcurrentRequests(t *testing.T) {
+	t.Parallel()
 	eachAccount(t, func(t *testing.T, a *account) {
 		pid := a.id("action", "post_project", "title", "Busy")
 		const workers, each = 8, 12
@@ -317,6 +320,7 @@ func TestConcurrentRequests(t *testing.T) {
 // its tasks through another on the same database (a second replica), and
 // reads again: every change shows at once.
 func TestTaskListNeverStale(t *testing.T) {
+	t.Parallel()
 	eachAccount(t, func(t *testing.T, a *account) {
 		b := &account{server: a.server.replica(), Slug: a.Slug, Key: a.Key, Owner: a.Owner, t: t}
 
@@ -378,6 +382,7 @@ func asList(v any) []any {
 // and parentheses; archived projects only when named; a malformed filter
 // is code 11 naming the offending part.
 func TestSearchLanguage(t *testing.T) {
+	t.Parallel()
 	eachAccount(t, func(t *testing.T, a *account) {
 		p1 := a.id("action", "post_project", "title", "Site")
 		p2 := a.id("action", "post_project", "title", "Old")

@@ -11,14 +11,15 @@ import (
 	"github.com/taskd/taskd/api"
 )
 
-// TestCosts: the cost actions of spec §8 and the budgets of §2 on both
-// databases, as the PHP SDK (GET with the hash) and the Python SDK (JSON)
+// TestCosts: the cost actions of spec §8 and the budgets of §2, as the
+// PHP SDK (GET with the hash) and the Python SDK (JSON)
 // send them: the time formats (C8), money, is_rate, dates, the documented
 // shapes (get_costs' total beside data, get_costs_total at the top level
 // with projects keyed by id, C25), every filter (id= and task=, C9), and
 // the errors, each naming its field.
 func TestCosts(t *testing.T) {
-	eachAccount(t, func(t *testing.T, a *account) {
+	t.Parallel()
+	oneAccount(t, func(t *testing.T, a *account) {
 		s := a.server
 		acct := mustAccount(t, s, a)
 		owner := a.Owner.Email
@@ -263,13 +264,14 @@ func TestCosts(t *testing.T) {
 	})
 }
 
-// TestTimersAndCostsWithTokens: the timer actions on both databases, with
+// TestTimersAndCostsWithTokens: the timer actions with
 // the credentials each takes (every person's timers: the administrative
 // key; "my timer": a token), and costs through a token: its person logs
 // and changes their own lines only, a guest sees the lines of their
 // projects only, and a token without costs_write cannot log.
 func TestTimersAndCostsWithTokens(t *testing.T) {
-	eachAccount(t, func(t *testing.T, a *account) {
+	t.Parallel()
+	oneAccount(t, func(t *testing.T, a *account) {
 		s := a.server
 		acct := mustAccount(t, s, a)
 		ctx := context.Background()

@@ -131,6 +131,7 @@ func docCodes(doc string) map[string]bool {
 // action accepts, marks as required only parameters the action accepts,
 // and names as errors only codes of the error table.
 func TestDocsListEveryAction(t *testing.T) {
+	t.Parallel()
 	doc := readDocs(t)
 	scopes := api.ActionScopes()
 	codes := docCodes(doc)
@@ -183,6 +184,7 @@ func TestDocsListEveryAction(t *testing.T) {
 // row marks required, the others given, and expects code 10 naming it:
 // what the docs call required, the server requires.
 func TestDocsRequiredParameters(t *testing.T) {
+	t.Parallel()
 	rows := actionRows(t, readDocs(t))
 	s := newServer(t, testdb.New(t, "sqlite"))
 	a := s.newAccount(t)
@@ -286,6 +288,7 @@ var dateTime = regexp.MustCompile(`\d{4}-\d\d-\d\d \d\d:\d\d`)
 // the /api/oauth2 calls, and compares each answer with the one shown, byte
 // for byte once the shown JSON is compacted, times aside.
 func TestDocsExamples(t *testing.T) {
+	t.Parallel()
 	doc := readDocs(t)
 	examples := docExamples(t, doc)
 	if len(examples) < 20 {

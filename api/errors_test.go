@@ -15,7 +15,8 @@ import (
 // TestBadRequests checks that each malformed or refused request gets its
 // documented code and HTTP status, in the error envelope.
 func TestBadRequests(t *testing.T) {
-	eachAccount(t, func(t *testing.T, a *account) {
+	t.Parallel()
+	oneAccount(t, func(t *testing.T, a *account) {
 		pid := a.id("action", "post_project", "title", "P")
 		tid := a.id("action", "post_task", "id_project", pid, "title", "T")
 		long := strings.Repeat("x", taskd.MaxNameLen+1)
@@ -82,6 +83,7 @@ func TestBadRequests(t *testing.T) {
 
 // TestTransportErrors covers authentication, methods, encodings and sizes.
 func TestTransportErrors(t *testing.T) {
+	t.Parallel()
 	a := newServer(t, testdb.New(t, "sqlite")).newAccount(t)
 	ep := a.endpoint()
 	signed := func(q string) string { return ep + "?" + q + "&hash=" + wire.Hash(q, a.Key) }
@@ -117,6 +119,7 @@ func TestTransportErrors(t *testing.T) {
 
 // TestAuthenticationForms checks the accepted ways to authenticate and send parameters.
 func TestAuthenticationForms(t *testing.T) {
+	t.Parallel()
 	a := newServer(t, testdb.New(t, "sqlite")).newAccount(t)
 	ep := a.endpoint()
 	noSlash := strings.TrimSuffix(ep, "/")
@@ -152,7 +155,8 @@ func TestAuthenticationForms(t *testing.T) {
 // A leaked signed URL for a harmless read cannot be turned into a write by
 // adding parameters elsewhere, nor by re-encoding what it signs.
 func TestSignedRequestsAuthenticateEveryParameter(t *testing.T) {
-	eachAccount(t, func(t *testing.T, a *account) {
+	t.Parallel()
+	oneAccount(t, func(t *testing.T, a *account) {
 		pid := a.id("action", "post_project", "title", "Keep")
 		tid := a.id("action", "post_task", "id_project", pid, "title", "Keep me")
 		ep := a.endpoint()

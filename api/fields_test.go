@@ -15,14 +15,15 @@ import (
 	"github.com/taskd/taskd/wire"
 )
 
-// TestCustomFields: spec §14 on both databases. get_task_custom_fields and
+// TestCustomFields: spec §14. get_task_custom_fields and
 // get_project_custom_fields list the account's fields; values are set
 // with custom_fields[ID] as the PHP SDK signs them (GET with hash) and as
 // an object in a JSON body (the Python SDK's way), read back with
 // extra=custom_fields on every task and project read, refused with 11
 // when they do not fit, and filtered by in search_tasks.
 func TestCustomFields(t *testing.T) {
-	eachAccount(t, func(t *testing.T, a *account) {
+	t.Parallel()
+	oneAccount(t, func(t *testing.T, a *account) {
 		ctx := context.Background()
 		acct := mustAccount(t, a.server, a)
 		owner := taskd.Actor{AccountID: acct.ID, Person: a.Owner.Ref(), Role: taskd.RoleOwner}
@@ -222,6 +223,7 @@ func TestCustomFields(t *testing.T) {
 // hidden as the task: out of every list they read, and no filter on them
 // finds the task.
 func TestHiddenTaskValues(t *testing.T) {
+	t.Parallel()
 	eachAccount(t, func(t *testing.T, a *account) {
 		ctx := context.Background()
 		acct := mustAccount(t, a.server, a)

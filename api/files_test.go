@@ -12,15 +12,16 @@ import (
 	"github.com/taskd/taskd/api"
 )
 
-// TestFilesReadSide: get_files, download and extra=files on both
-// databases and both paths. A project's files are its own, its tasks' and
+// TestFilesReadSide: get_files, download and extra=files on both paths.
+// A project's files are its own, its tasks' and
 // its comments' (C10); a task's are its own and its comments'. A download
 // is the raw content as an attachment with nosniff, a safe type (never
 // HTML or SVG) and the name both ways; its errors are JSON. Guests and
 // people a task is hidden from get "not found", as for an id of nothing;
 // an upload not attached is its uploader's alone.
 func TestFilesReadSide(t *testing.T) {
-	eachAccount(t, func(t *testing.T, a *account) {
+	t.Parallel()
+	oneAccount(t, func(t *testing.T, a *account) {
 		s := a.server
 		acct := mustAccount(t, s, a)
 		ctx := context.Background()

@@ -27,6 +27,7 @@ var goldenTimeRE = regexp.MustCompile(`\d{4}-\d\d-\d\d[ T]\d\d:\d\d(:\d\d)?([+-]
 // pins the wire format: a refactoring that changes one code, message or
 // field order fails here. Run with -update to accept a deliberate change.
 func TestGoldenAnswers(t *testing.T) {
+	t.Parallel()
 	s := newServer(t, testdb.New(t, "sqlite"))
 	g := testaccount.New(t, s.DB, testaccount.Options{Slug: "golden", Name: "Golden",
 		Owner: testaccount.Person{Email: "olga@example.com"}, Sealer: s.Sealer})

@@ -22,9 +22,18 @@ import (
 )
 
 // eachAccount runs fn as a parallel subtest per database, each with a
-// fresh server and an account on it.
+// fresh server and an account on it: for the tests whose subject the
+// database may change (the rule is testsite.Each's); the others take
+// oneAccount.
 func eachAccount(t *testing.T, fn func(t *testing.T, a *account)) {
 	testdb.Each(t, func(t *testing.T, d testdb.DB) { fn(t, newServer(t, d).newAccount(t)) })
+}
+
+// oneAccount runs fn as a subtest "sqlite", with a fresh server on SQLite
+// and an account on it, for the tests the database does not change
+// (testsite.Each gives the rule).
+func oneAccount(t *testing.T, fn func(t *testing.T, a *account)) {
+	t.Run("sqlite", func(t *testing.T) { fn(t, newServer(t, testdb.New(t, "sqlite")).newAccount(t)) })
 }
 
 // server is a whole taskd (internal/testsite) on a loopback address,

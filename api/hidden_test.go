@@ -46,6 +46,7 @@ func hiddenOf(t *testing.T, list []any, id string) (got []string, present, found
 // answer has a "hidden" key; a member not listed sees neither the hidden
 // task nor the hidden comment, with or without the extra (issue 36).
 func TestHiddenListsExtra(t *testing.T) {
+	t.Parallel()
 	eachAccount(t, func(t *testing.T, a *account) {
 		ctx := context.Background()
 		acct, err := a.DB.AccountBySlug(ctx, a.Slug)

@@ -14,7 +14,8 @@ import (
 // their parent as a subtask's do; their cost lines count for the tasks
 // above them; delete_task takes the whole subtree.
 func TestThreeLevelsOfTasks(t *testing.T) {
-	eachAccount(t, func(t *testing.T, a *account) {
+	t.Parallel()
+	oneAccount(t, func(t *testing.T, a *account) {
 		pid := a.id("action", "post_project", "title", "Levels")
 		top := a.id("action", "post_task", "id_project", pid, "title", "Plan")
 		sub := a.id("action", "post_task", "id_project", pid, "id_parent", top, "title", "Outline")

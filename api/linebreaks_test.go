@@ -15,6 +15,7 @@ import (
 // folder) refuse a lone CR and a lone LF, not only the pair, as an invalid
 // value (code 11).
 func TestOneLineParametersRefuseEachBreak(t *testing.T) {
+	t.Parallel()
 	a := newServer(t, testdb.New(t, "sqlite")).newAccount(t)
 	for _, c := range []struct{ field, value string }{
 		{"add_contact/name", "Ann{}Lee"},

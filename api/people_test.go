@@ -30,7 +30,8 @@ func (a *account) python(action string, params map[string]any) response {
 // the documented shapes, with their rules and errors, as the PHP SDK
 // (GET with hash) and the Python SDK (JSON lists) send them.
 func TestPeopleActions(t *testing.T) {
-	eachAccount(t, func(t *testing.T, a *account) {
+	t.Parallel()
+	oneAccount(t, func(t *testing.T, a *account) {
 		s := a.server
 		ctx := context.Background()
 		var (
@@ -226,6 +227,7 @@ func mustAccount(t *testing.T, s *server, a *account) taskd.Account {
 // the others' lists leave it out, with its subtasks, and its id answers as
 // an id of nothing.
 func TestHiddenTasksAndComments(t *testing.T) {
+	t.Parallel()
 	eachAccount(t, func(t *testing.T, a *account) {
 		s := a.server
 		ctx := context.Background()

@@ -38,6 +38,7 @@ func (a *account) get(target string, header http.Header, status, code int) respo
 // the CLI or the pages of another replica do). The old signature is refused
 // by both at once, the new key's accepted, and a revoked key signs nothing.
 func TestKeyChangeSeenByEveryReplica(t *testing.T) {
+	t.Parallel()
 	eachAccount(t, func(t *testing.T, a *account) {
 		ctx := context.Background()
 		b := &account{server: a.server.replica(), Slug: a.Slug, Key: a.Key, Owner: a.Owner, t: t}
@@ -83,6 +84,7 @@ func TestKeyChangeSeenByEveryReplica(t *testing.T) {
 // verified, its hash still authenticates nothing but that call: not
 // other parameters, not the same text on another account's address.
 func TestRememberedSignatureVouchesForNothingElse(t *testing.T) {
+	t.Parallel()
 	testdb.Each(t, func(t *testing.T, d testdb.DB) {
 		s := newServer(t, d)
 		a, other := s.newAccount(t), s.newAccount(t)
@@ -111,7 +113,8 @@ func TestRememberedSignatureVouchesForNothingElse(t *testing.T) {
 // TestListAnswersCarryTheirLength: the rendered list is sent in one piece
 // with its Content-Length, not in chunks.
 func TestListAnswersCarryTheirLength(t *testing.T) {
-	eachAccount(t, func(t *testing.T, a *account) {
+	t.Parallel()
+	oneAccount(t, func(t *testing.T, a *account) {
 		pid := a.id("action", "post_project", "title", "P")
 		for i := 0; i < 60; i++ { // a body larger than net/http's own buffer
 			a.id("action", "post_task", "id_project", pid, "title", "A task with a title long enough")

@@ -27,6 +27,7 @@ import (
 // shift_dependent_tasks and their errors. Run with -update to accept a
 // deliberate change.
 func TestGoldenRelations(t *testing.T) {
+	t.Parallel()
 	s := newServer(t, testdb.New(t, "sqlite"))
 	g := testaccount.New(t, s.DB, testaccount.Options{Slug: "golden-rel", Name: "Golden",
 		Owner: testaccount.Person{Email: "olga@example.com"}, Sealer: s.Sealer})
@@ -97,6 +98,7 @@ func TestGoldenRelations(t *testing.T) {
 // sees it; Bob cannot relate to the hidden task (5) and a token without
 // tasks_write cannot relate at all (20).
 func TestRelationsHiddenFromToken(t *testing.T) {
+	t.Parallel()
 	eachAccount(t, func(t *testing.T, a *account) {
 		acct, err := a.DB.AccountBySlug(context.Background(), a.Slug)
 		if err != nil {
@@ -201,11 +203,12 @@ func TestRelationCycleThroughHiddenTask(t *testing.T) {
 	})
 }
 
-// TestRelationShiftLimits: on both databases, shift_dependent_tasks moves
+// TestRelationShiftLimits: shift_dependent_tasks moves
 // dates by up to 3650 days either way; 3651 either way is refused (11,
 // details days) and moves nothing.
 func TestRelationShiftLimits(t *testing.T) {
-	eachAccount(t, func(t *testing.T, a *account) {
+	t.Parallel()
+	oneAccount(t, func(t *testing.T, a *account) {
 		pid := a.id("action", "post_project", "title", "P")
 		first := a.id("action", "post_task", "id_project", pid, "title", "first", "datestart", "02.03.2026", "dateend", "04.03.2026")
 		next := a.id("action", "post_task", "id_project", pid, "title", "next", "datestart", "05.03.2026", "dateend", "09.03.2026")

@@ -85,6 +85,7 @@ func roleMayCall(role taskd.Role, action string) bool {
 // of: an action the role may not call is refused with 403 and code 20, any
 // other is never refused for the role.
 func TestRoleActionMatrix(t *testing.T) {
+	t.Parallel()
 	s := newServer(t, testdb.New(t, "sqlite"))
 	a := s.newAccount(t)
 	ctx := context.Background()
@@ -154,6 +155,7 @@ func TestRoleActionMatrix(t *testing.T) {
 // only the projects whose team they are on, in lists and by id, exactly as
 // if the others did not exist.
 func TestGuestsAndReadersSeeTheirProjects(t *testing.T) {
+	t.Parallel()
 	eachAccount(t, func(t *testing.T, a *account) {
 		s := a.server
 		ctx := context.Background()
@@ -214,6 +216,7 @@ func TestGuestsAndReadersSeeTheirProjects(t *testing.T) {
 // comments survive; a plain comment on a plain subtask of the hidden task
 // is the same. Bob, listed, sees both.
 func TestPlainCommentsOfAHiddenTask(t *testing.T) {
+	t.Parallel()
 	testdb.Each(t, func(t *testing.T, d testdb.DB) {
 		s := newServer(t, d)
 		a := s.newAccount(t)

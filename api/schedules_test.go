@@ -48,7 +48,8 @@ func noonZone() string {
 // ones', the default span; who may change (owners and admins, the key)
 // and read (everyone); a bad e-mail or value changes nothing of the call.
 func TestUsersSchedule(t *testing.T) {
-	eachAccount(t, func(t *testing.T, a *account) {
+	t.Parallel()
+	oneAccount(t, func(t *testing.T, a *account) {
 		uma, umaToken := a.member(t, "uma", taskd.RoleUser)
 		ada, adaToken := a.member(t, "ada", taskd.RoleAdmin)
 		days := func(r response, email string) map[string]any {
@@ -175,7 +176,8 @@ func TestUsersSchedule(t *testing.T) {
 // another day than the person's today refused in a time_today project;
 // completion refused without time in a time_require project.
 func TestProjectOptions(t *testing.T) {
-	eachAccount(t, func(t *testing.T, a *account) {
+	t.Parallel()
+	oneAccount(t, func(t *testing.T, a *account) {
 		uma, umaToken := a.member(t, "uma", taskd.RoleUser)
 		zone := noonZone()
 		if _, err := a.DB.SetProfile(context.Background(), uma.ID, "uma", "", taskd.Profile{TimeZone: zone}); err != nil {

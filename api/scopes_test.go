@@ -51,6 +51,7 @@ var specScopes = map[string]string{
 // TestEveryActionHasItsScope: the action table guards every action with
 // the scope the spec gives it, and nothing else.
 func TestEveryActionHasItsScope(t *testing.T) {
+	t.Parallel()
 	table := api.ActionScopes()
 	for name, scope := range table {
 		if want, ok := specScopes[name]; !ok {
@@ -75,6 +76,7 @@ func TestEveryActionHasItsScope(t *testing.T) {
 // holds every scope but the action's own, and expects code 20 naming the
 // missing scope; with the action's scope alone, the scope is no obstacle.
 func TestEveryActionRefusesOtherScopes(t *testing.T) {
+	t.Parallel()
 	s := newServer(t, testdb.New(t, "sqlite"))
 	a := s.newAccount(t)
 	scopes := map[string]bool{}

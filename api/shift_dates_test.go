@@ -43,12 +43,13 @@ func refusedShift(t *testing.T, r response, id, name, bound string) {
 	}
 }
 
-// TestShiftPastTheLastDate (issue 46): on both databases, a dependent due
+// TestShiftPastTheLastDate (issue 46): a dependent due
 // in 2999 moved ten years later would leave the dates update_task takes;
 // shift_dependent_tasks refuses (11, days) naming the task and the last
 // date, and moves nothing. Up to 2999-12-31 it moves, one day more not.
 func TestShiftPastTheLastDate(t *testing.T) {
-	eachAccount(t, func(t *testing.T, a *account) {
+	t.Parallel()
+	oneAccount(t, func(t *testing.T, a *account) {
 		pid := a.id("action", "post_project", "title", "P")
 		first := a.id("action", "post_task", "id_project", pid, "title", "first", "dateend", "01.03.2026")
 		late := a.id("action", "post_task", "id_project", pid, "title", "Far future", "datestart", "01.06.2999", "dateend", "30.06.2999")
@@ -73,12 +74,13 @@ func TestShiftPastTheLastDate(t *testing.T) {
 	})
 }
 
-// TestShiftBackwardsRepeatedly (issue 46): on both databases, shifting a
+// TestShiftBackwardsRepeatedly (issue 46): shifting a
 // dependent ten years earlier again and again stops at the first date:
 // each shift taken leaves dates update_task takes back; the one that would
 // pass 1900-01-01 is refused and moves nothing.
 func TestShiftBackwardsRepeatedly(t *testing.T) {
-	eachAccount(t, func(t *testing.T, a *account) {
+	t.Parallel()
+	oneAccount(t, func(t *testing.T, a *account) {
 		pid := a.id("action", "post_project", "title", "P")
 		first := a.id("action", "post_task", "id_project", pid, "title", "first", "dateend", "01.03.2026")
 		old := a.id("action", "post_task", "id_project", pid, "title", "Old one", "datestart", "10.03.1926", "dateend", "20.03.1926")
@@ -113,12 +115,13 @@ func TestShiftBackwardsRepeatedly(t *testing.T) {
 	})
 }
 
-// TestShiftRefusedAsAWhole (issue 46): on both databases, in a chain
+// TestShiftRefusedAsAWhole (issue 46): in a chain
 // first → b → c → last where only the last would leave the dates, the
 // shift is refused naming it, and neither b nor c moved, nor any event
 // was written.
 func TestShiftRefusedAsAWhole(t *testing.T) {
-	eachAccount(t, func(t *testing.T, a *account) {
+	t.Parallel()
+	oneAccount(t, func(t *testing.T, a *account) {
 		pid := a.id("action", "post_project", "title", "P")
 		first := a.id("action", "post_task", "id_project", pid, "title", "first", "dateend", "01.03.2026")
 		b := a.id("action", "post_task", "id_project", pid, "title", "b", "datestart", "02.03.2026", "dateend", "05.03.2026")
@@ -145,11 +148,12 @@ func TestShiftRefusedAsAWhole(t *testing.T) {
 	})
 }
 
-// TestShiftDays (issue 46): on both databases, whatever days says,
+// TestShiftDays (issue 46): whatever days says,
 // shift_dependent_tasks answers with a documented error or moves within
 // the bounds: never 99 nor an HTTP error, and nothing moves on a refusal.
 func TestShiftDays(t *testing.T) {
-	eachAccount(t, func(t *testing.T, a *account) {
+	t.Parallel()
+	oneAccount(t, func(t *testing.T, a *account) {
 		pid := a.id("action", "post_project", "title", "P")
 		first := a.id("action", "post_task", "id_project", pid, "title", "first", "dateend", "01.03.2026")
 		next := a.id("action", "post_task", "id_project", pid, "title", "next", "datestart", "02.03.2026", "dateend", "05.03.2026")

@@ -35,6 +35,7 @@ func streamServer(t *testing.T, n int, fail error) *httptest.Server {
 // TestStreamedAnswerIsTheEnvelope: a streamed list, short or long, is the
 // bytes json.Marshal writes of the whole envelope, with its headers.
 func TestStreamedAnswerIsTheEnvelope(t *testing.T) {
+	t.Parallel()
 	for _, n := range []int{0, 1, 3, 5000} {
 		res, err := http.Get(streamServer(t, n, nil).URL)
 		if err != nil {
@@ -65,6 +66,7 @@ func TestStreamedAnswerIsTheEnvelope(t *testing.T) {
 // items, and after some 40 KB of them too (the first 64 KiB are held back,
 // so an answer that fails within them is still whole).
 func TestStreamErrorBeforeSending(t *testing.T) {
+	t.Parallel()
 	for _, n := range []int{10, 300} {
 		items := make([]any, n)
 		for i := range items {
@@ -89,6 +91,7 @@ func TestStreamErrorBeforeSending(t *testing.T) {
 // an answer no client takes for whole: reading it fails, and what was read
 // is no JSON and has no closing.
 func TestStreamErrorMidway(t *testing.T) {
+	t.Parallel()
 	res, err := http.Get(streamServer(t, 5000, taskd.Internal("read", errors.New("connection lost"))).URL)
 	if err != nil {
 		t.Fatal(err)

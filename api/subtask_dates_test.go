@@ -10,7 +10,8 @@ import (
 // subtasks the task's format; one without dates has neither. On the token
 // path a subtask has neither (spec/interface.md's Task shape).
 func TestSubtaskDates(t *testing.T) {
-	eachAccount(t, func(t *testing.T, a *account) {
+	t.Parallel()
+	oneAccount(t, func(t *testing.T, a *account) {
 		pid := a.id("action", "post_project", "title", "P")
 		tid := a.id("action", "post_task", "id_project", pid, "title", "Parent")
 		dated := a.ok("action", "post_task", "id_project", pid, "id_parent", tid, "title", "Dated",

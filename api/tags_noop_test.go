@@ -14,7 +14,8 @@ import (
 // for an object the caller sees: an unknown id, or one hidden from the
 // caller, answers as it does with lists, and no event is written.
 func TestTagsWithNeitherList(t *testing.T) {
-	eachAccount(t, func(t *testing.T, a *account) {
+	t.Parallel()
+	oneAccount(t, func(t *testing.T, a *account) {
 		s := a.server
 		acct := mustAccount(t, s, a)
 		gus, err := s.DB.AddMember(context.Background(), acct.ID, taskd.NewPerson{Email: "gus-" + a.Slug + "@example.com", PasswordHash: "x"}, taskd.RoleGuest)

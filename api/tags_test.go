@@ -14,13 +14,14 @@ import (
 	"github.com/taskd/taskd/internal/testsite"
 )
 
-// TestTags: the tag actions of spec §10 on both databases, as the PHP SDK
+// TestTags: the tag actions of spec §10 as the PHP SDK
 // (GET) and the Python SDK (JSON lists) send them: groups and tags made
 // once per title, filters, one status per group, plus and minus by title
 // or id, the tags field on tasks and projects, an update_task event, and
 // another account's tags out of reach.
 func TestTags(t *testing.T) {
-	eachAccount(t, func(t *testing.T, a *account) {
+	t.Parallel()
+	oneAccount(t, func(t *testing.T, a *account) {
 		s := a.server
 		var (
 			stage           map[string]any
@@ -170,12 +171,13 @@ func TestTags(t *testing.T) {
 	})
 }
 
-// TestTagsWithToken: the tag actions on the OAuth path, on both databases:
+// TestTagsWithToken: the tag actions on the OAuth path:
 // a token with tags_write makes groups and tags and sets them, acting as
 // its person; tags_read alone reads them and is refused the writes; a
 // reader's token with tags_write is refused too, by the role.
 func TestTagsWithToken(t *testing.T) {
-	eachAccount(t, func(t *testing.T, a *account) {
+	t.Parallel()
+	oneAccount(t, func(t *testing.T, a *account) {
 		s := a.server
 		acct := mustAccount(t, s, a)
 		person := func(name string, role taskd.Role) taskd.Person {
@@ -227,14 +229,15 @@ func TestTagsWithToken(t *testing.T) {
 }
 
 // TestTagOrderRenamesAndDeletions: taskd's extensions for the tags
-// themselves (issue 33) on both databases: groups and tags keep the order
+// themselves (issue 33): groups and tags keep the order
 // they were made in or that sort_* gives, renames keep a tag on its tasks
 // without events, deleting a status in use asks what becomes of its tasks
 // (the count in the error) and each task changed is an update_task event,
 // a group's deletion takes its tags off, project tags work alike, and
 // another account's tags are out of reach.
 func TestTagOrderRenamesAndDeletions(t *testing.T) {
-	eachAccount(t, func(t *testing.T, a *account) {
+	t.Parallel()
+	oneAccount(t, func(t *testing.T, a *account) {
 		s := a.server
 		titles := func(list []any) string {
 			var out []string
@@ -475,9 +478,10 @@ func TestTagOrderRenamesAndDeletions(t *testing.T) {
 // TestTagsOfAnObjectInTheirOrder: a task's and a project's tags field,
 // {"id": "title"}, lists the tags in their order (the groups', then each
 // group's), not in the order of their ids' text, which sorting the
-// object's keys would give. On SQLite and PostgreSQL.
+// object's keys would give.
 func TestTagsOfAnObjectInTheirOrder(t *testing.T) {
-	eachAccount(t, func(t *testing.T, a *account) {
+	t.Parallel()
+	oneAccount(t, func(t *testing.T, a *account) {
 		a.ok("action", "add_task_tag_groups", "type", "label", "access", "public", "title", "Topics")
 		// Ten tags, so that "10" comes before "2" as text; then sorted
 		// backwards.

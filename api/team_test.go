@@ -16,6 +16,7 @@ import (
 // its time recorded, and both lose their notices of it waiting to be
 // mailed. Who stays on the team keeps theirs.
 func TestOffTheTeam(t *testing.T) {
+	t.Parallel()
 	eachAccount(t, func(t *testing.T, a *account) {
 		s := a.server
 		ctx := context.Background()

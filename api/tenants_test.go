@@ -42,6 +42,7 @@ var accountWide = map[string]bool{
 // account's data is unchanged afterwards. An action added to the table is
 // tried without being listed here.
 func TestEveryActionStaysInItsAccount(t *testing.T) {
+	t.Parallel()
 	testdb.Each(t, func(t *testing.T, d testdb.DB) {
 		s := newServer(t, d)
 		url := okReceiver(t)
@@ -134,6 +135,7 @@ func ownedObjects(t *testing.T, s *server, a *account, url string) map[string]st
 // add_webhook's projects, a list, names a malformed element by its value
 // (the golden answers pin it).
 func TestMalformedIDs(t *testing.T) {
+	t.Parallel()
 	testdb.Each(t, func(t *testing.T, d testdb.DB) {
 		s := newServer(t, d)
 		url := okReceiver(t)

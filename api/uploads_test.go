@@ -55,6 +55,7 @@ func multipartBody(t *testing.T, parts ...part) (string, string) {
 // many files are refused with a clear error and leave nothing stored, the
 // object included; a token needs files_write.
 func TestUploads(t *testing.T) {
+	t.Parallel()
 	eachAccount(t, func(t *testing.T, a *account) {
 		s := a.server
 		acct := mustAccount(t, s, a)
@@ -238,6 +239,7 @@ func TestUploads(t *testing.T) {
 // part as the client sent it (attach[n], files[]), on every action that
 // takes files, and leaves nothing stored.
 func TestUploadRefusalsNameThePart(t *testing.T) {
+	t.Parallel()
 	testdb.Each(t, func(t *testing.T, d testdb.DB) {
 		a := newServerWith(t, d, taskd.FileLimits{MaxFileBytes: 1 << 20, MaxAccountBytes: 2 << 20}).newAccount(t)
 		acct := mustAccount(t, a.server, a)

@@ -14,6 +14,7 @@ import (
 // and sealed key; a new key forgets the old one's; a long signed text is
 // not kept; a full cache starts again.
 func TestVerifiedHashesBounds(t *testing.T) {
+	t.Parallel()
 	v := newVerifiedHashes(3)
 	sealed, other := []byte("sealed-1"), []byte("sealed-2")
 	v.add(1, "acme", sealed, "a=1&hash=x")
@@ -56,6 +57,7 @@ func TestVerifiedHashesBounds(t *testing.T) {
 // call whose authenticated parameters name another project reads that
 // one's version, or its absence, from the store, never the one read along.
 func TestKnownVersionServesOnlyItsProject(t *testing.T) {
+	t.Parallel()
 	testdb.Each(t, func(t *testing.T, d testdb.DB) {
 		ctx := context.Background()
 		db := d.Open(t)

@@ -28,6 +28,7 @@ func okReceiver(t *testing.T) string {
 // TestWebhookActions covers add/get/enable/disable/delete_webhook on the
 // administrative API, with their errors.
 func TestWebhookActions(t *testing.T) {
+	t.Parallel()
 	eachAccount(t, func(t *testing.T, a *account) {
 		s := a.server
 		other := s.newAccount(t)
@@ -99,6 +100,7 @@ func TestWebhookActions(t *testing.T) {
 // TestWebhookActionsNeedAdministrative: with a token, the webhook actions
 // need the administrative scope.
 func TestWebhookActionsNeedAdministrative(t *testing.T) {
+	t.Parallel()
 	s := newServer(t, testdb.New(t, "sqlite"))
 	a := s.newAccount(t)
 	get := func(token string) int {

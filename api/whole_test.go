@@ -16,6 +16,7 @@ import (
 // copies of them written by SQL in one statement each, since making them
 // one by one takes minutes under the race detector.
 func TestListsAreWhole(t *testing.T) {
+	t.Parallel()
 	const n = 12_000
 	d := testdb.New(t, "sqlite")
 	s := newServer(t, d)

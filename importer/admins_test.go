@@ -129,8 +129,9 @@ func apiRoles(t *testing.T, accountURL, key string) map[string]string {
 // admins arrived as admins without a password, theirs through "Forgot
 // your password?".)
 func TestImportHostileSourceGrantsNoAdmin(t *testing.T) {
+	t.Parallel()
 	client := hostileSource(t)
-	testsite.Each(t, func(t *testing.T, d *testsite.Site) {
+	testsite.One(t, func(t *testing.T, d *testsite.Site) {
 		ctx := context.Background()
 		acct, url, key := home(t, d, "home")
 		dst := importer.Dest{Account: acct, Store: d.Store}
@@ -169,8 +170,9 @@ func TestImportHostileSourceGrantsNoAdmin(t *testing.T) {
 // that is not an owner or admin of the source is refused before anything
 // is written; a later run changes no member's role, even named.
 func TestImportAdmins(t *testing.T) {
+	t.Parallel()
 	client := hostileSource(t)
-	testsite.Each(t, func(t *testing.T, d *testsite.Site) {
+	testsite.One(t, func(t *testing.T, d *testsite.Site) {
 		ctx := context.Background()
 		acct, url, key := home(t, d, "home")
 		dst := importer.Dest{Account: acct, Store: d.Store}

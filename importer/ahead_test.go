@@ -14,6 +14,7 @@ import (
 // fetches end in, never more than n fetch at once, and the first error
 // stops the run.
 func TestAhead(t *testing.T) {
+	t.Parallel()
 	keys := make([]int, 40)
 	for i := range keys {
 		keys[i] = i
@@ -87,6 +88,7 @@ func TestAhead(t *testing.T) {
 // once: after its result was used and before the next key's is, or when
 // ahead stops on an error.
 func TestAheadLeases(t *testing.T) {
+	t.Parallel()
 	type leaseKey struct{}
 	keys := make([]int, 30)
 	for i := range keys {

@@ -90,8 +90,8 @@ func reported(t *testing.T, step string, sum importer.Summary, want ...dateSkip)
 }
 
 // TestImportDatesOutOfRange imports the recorded Worksection account
-// with dates taskd does not keep (before 1900-01-01 or after 2999-12-31),
-// on each database. Every date the importer reads goes by one rule: the
+// with dates taskd does not keep (before 1900-01-01 or after 2999-12-31).
+// Every date the importer reads goes by one rule: the
 // object is imported without it (a task's due date 3009-01-01, a
 // project's start, a cost line's date) or dated when it is made here (the
 // date_added of a comment, a file, a contact), and the summary names the object, the field and
@@ -100,7 +100,8 @@ func reported(t *testing.T, step string, sum importer.Summary, want ...dateSkip)
 // object, and says so on every run; one more run changes nothing; a date
 // valid again is written.
 func TestImportDatesOutOfRange(t *testing.T) {
-	testsite.Each(t, func(t *testing.T, d *testsite.Site) {
+	t.Parallel()
+	testsite.One(t, func(t *testing.T, d *testsite.Site) {
 		ctx := context.Background()
 		src := newRecordedCopy(t)
 		src.edit("get_tasks_26.json", `"date_end":"2024-02-10"`, `"date_end":"3009-01-01"`)

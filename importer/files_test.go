@@ -131,7 +131,8 @@ func (d *downloads) count() int64 { return d.n.Swap(0) }
 // from the mappings; a mapped file whose listing changed is brought again
 // in place of its old copy, once (issue 36).
 func TestImportFiles(t *testing.T) {
-	testsite.Each(t, func(t *testing.T, d *testsite.Site) {
+	t.Parallel()
+	testsite.One(t, func(t *testing.T, d *testsite.Site) {
 		p := newPair(t, d)
 		d.AddMember("moved", testsite.UserEmail, "Uma", "User", taskd.RoleUser)
 		ctx := context.Background()

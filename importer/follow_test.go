@@ -24,6 +24,7 @@ import (
 // does not say the source shows no hidden lists (taskd shows them); a
 // run limited to one family (Options.Only) runs that family alone.
 func TestImportFollowsTheSource(t *testing.T) {
+	t.Parallel()
 	for _, backend := range testdb.Backends() {
 		t.Run(backend, func(t *testing.T) {
 			ctx := context.Background()

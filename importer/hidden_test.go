@@ -87,14 +87,15 @@ func wsComment(id, text, author string, hidden ...string) string {
 }
 
 // TestImportHidden imports, from a Worksection-shaped source, tasks and
-// comments with hidden lists (on each database): each is seen by the
+// comments with hidden lists: each is seen by the
 // members listed and its author only, a hidden task's subtask as the task
 // is; one its author (not a member) would have the owner write, the
 // owner not on its list, is left out with a reason, as is someone on a
 // list who is not a member; a list changed in the source later changes
 // who sees the object here to match.
 func TestImportHidden(t *testing.T) {
-	testsite.Each(t, func(t *testing.T, d *testsite.Site) {
+	t.Parallel()
+	testsite.One(t, func(t *testing.T, d *testsite.Site) {
 		ctx := context.Background()
 		owner := testsite.OwnerEmail
 		ws := &worksection{answers: map[string]string{}}

@@ -370,6 +370,7 @@ func (rc *receiver) seen() []string {
 // "Board" there, stays on no team here (asImported). No webhook of the
 // destination fires for imported history.
 func TestImportTaskd(t *testing.T) {
+	t.Parallel()
 	testsite.Each(t, func(t *testing.T, d *testsite.Site) {
 		p := newPair(t, d)
 		src, top, sub, key, movedURL, acct, client := p.src, p.top, p.sub, p.key, p.movedURL, p.acct, p.client

@@ -122,6 +122,7 @@ func (k *killer) AddImportedRelation(ctx context.Context, by taskd.Actor, r task
 // first upload unseen until the sweep removes it), and one more run
 // changes nothing.
 func TestImportInterrupted(t *testing.T) {
+	t.Parallel()
 	testsite.Each(t, func(t *testing.T, d *testsite.Site) {
 		p := newPair(t, d)
 		// Uma is registered here: she joins first, so that one run can
@@ -193,6 +194,7 @@ func (a *afterMember) AddMember(ctx context.Context, accountID int64, np taskd.N
 // run puts her on her team (it puts no member it did not bring in on one),
 // and the account is the source's.
 func TestImportStoppedAfterMakingAMember(t *testing.T) {
+	t.Parallel()
 	testsite.Each(t, func(t *testing.T, d *testsite.Site) {
 		p := newPair(t, d)
 		d.AddMember("moved", testsite.UserEmail, "Uma", "User", taskd.RoleUser)

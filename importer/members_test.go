@@ -35,8 +35,9 @@ func membersOf(t *testing.T, d *testsite.Site, accountID int64, emails ...string
 // not put on the team; the source's owner, made a member by the import,
 // is put on it. (Before issue 46 the import moved both onto "Takeover".)
 func TestImportKeepsMembersAsTheyWere(t *testing.T) {
+	t.Parallel()
 	client := hostileSource(t)
-	testsite.Each(t, func(t *testing.T, d *testsite.Site) {
+	testsite.One(t, func(t *testing.T, d *testsite.Site) {
 		ctx := context.Background()
 		acct, _, _ := home(t, d, "home")
 		dst := importer.Dest{Account: acct, Store: d.Store}

@@ -17,7 +17,7 @@ import (
 	"github.com/taskd/taskd/store"
 )
 
-// TestImportAnswerBound (issue 46, on each database): comments read ahead
+// TestImportAnswerBound (issue 46): comments read ahead
 // by eight at once, from a source whose answers together are over the
 // client's memory budget, stay within it; an answer over the bound of
 // one answer stops the run with an error that names the action, the
@@ -25,7 +25,8 @@ import (
 // nothing of its own written and nothing held; a run again with a larger
 // bound brings the rest, each comment once.
 func TestImportAnswerBound(t *testing.T) {
-	testsite.Each(t, func(t *testing.T, d *testsite.Site) {
+	t.Parallel()
+	testsite.One(t, func(t *testing.T, d *testsite.Site) {
 		ctx := context.Background()
 		owner := testsite.OwnerEmail
 		ws := &worksection{answers: map[string]string{}}
@@ -138,13 +139,14 @@ func (w *watcher) PostComment(ctx context.Context, by taskd.Actor, taskID int64,
 	return w.DB.PostComment(ctx, by, taskID, in)
 }
 
-// TestImportHoldsWhatItWrites (issue 46, on each database): the comments
+// TestImportHoldsWhatItWrites (issue 46): the comments
 // read ahead are held against the source's budget until they are
 // written: while the two large comments of the first task are written,
 // what they keep (200 KB) is held, though the reads of the seven tasks
 // after it, eight at once, may hold no more than 16 KiB beside it.
 func TestImportHoldsWhatItWrites(t *testing.T) {
-	testsite.Each(t, func(t *testing.T, d *testsite.Site) {
+	t.Parallel()
+	testsite.One(t, func(t *testing.T, d *testsite.Site) {
 		ctx := context.Background()
 		owner := testsite.OwnerEmail
 		ws := &worksection{answers: map[string]string{}}

@@ -68,9 +68,10 @@ func rolesSource(t *testing.T) *source.Client {
 // into a second account is made there in full: mappings are the
 // account's own.
 func TestImportPeopleRules(t *testing.T) {
+	t.Parallel()
 	client := rolesSource(t)
 	srcDates := sourceDates(t, client)
-	testsite.Each(t, func(t *testing.T, d *testsite.Site) {
+	testsite.One(t, func(t *testing.T, d *testsite.Site) {
 		ctx := context.Background()
 		d.CreateAccount("roles", "Roles here", testsite.OwnerEmail, "Olga", "Owner")
 		d.AddMember("roles", gina, "Gina", "Guest", taskd.RoleGuest)

@@ -155,12 +155,13 @@ var recordedSkips = []struct{ family, id, reason string }{
 
 // TestImportRecordedWorksection imports the recorded Worksection account
 // (answers in the spec's shapes, with fields taskd never sends) into a
-// taskd account on each database, as an operator would: the people first;
+// taskd account, as an operator would: the people first;
 // Bob, registered here already, is invited and accepts; then the rest.
 // Every field is then as the recordings have it, what taskd has no place
 // for is reported, and one more run creates and updates nothing.
 func TestImportRecordedWorksection(t *testing.T) {
-	testsite.Each(t, func(t *testing.T, d *testsite.Site) {
+	t.Parallel()
+	testsite.One(t, func(t *testing.T, d *testsite.Site) {
 		ctx := context.Background()
 		_, from := sourcetest.Start(t, filepath.Join("source", "testdata", "worksection"))
 		client, err := source.New(from, sourcetest.Key, source.Options{})

@@ -18,6 +18,7 @@ import (
 // refused and change nothing, and a new secret or a deleted client counts
 // at once on every replica.
 func TestTokenEndpointAuthenticatesClient(t *testing.T) {
+	t.Parallel()
 	testsite.Each(t, func(t *testing.T, s *testsite.Site) {
 		ctx := context.Background()
 		second := s.Replica()

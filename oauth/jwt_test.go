@@ -56,6 +56,7 @@ func verifyTest(tok string, pub *ecdsa.PublicKey) (Claims, error) {
 }
 
 func TestJWTSignVerify(t *testing.T) {
+	t.Parallel()
 	k := testKey(t)
 	tok := signTest(t, k)
 	c, err := verifyTest(tok, &k.PublicKey)
@@ -67,6 +68,7 @@ func TestJWTSignVerify(t *testing.T) {
 // TestJWTHighSRefused: of the two valid ECDSA signatures (r, s) and
 // (r, n−s) of the same token, only the low-s one is accepted.
 func TestJWTHighSRefused(t *testing.T) {
+	t.Parallel()
 	k := testKey(t)
 	tok := signTest(t, k)
 	input, r, s := splitSig(t, tok)
@@ -95,6 +97,7 @@ func TestJWTHighSRefused(t *testing.T) {
 // ECDSA signatures have a high s, so 200 tokens all pass by chance with
 // probability 2^-200.
 func TestJWTSignLowS(t *testing.T) {
+	t.Parallel()
 	k := testKey(t)
 	for i := range 200 {
 		tok := signTest(t, k)
@@ -109,6 +112,7 @@ func TestJWTSignLowS(t *testing.T) {
 
 // TestJWTSignatureBounds: r and s must be in [1, n−1], s at most n/2.
 func TestJWTSignatureBounds(t *testing.T) {
+	t.Parallel()
 	k := testKey(t)
 	input, r, s := splitSig(t, signTest(t, k))
 	half := new(big.Int).Rsh(testN, 1) // (n−1)/2, n being odd
@@ -132,6 +136,7 @@ func TestJWTSignatureBounds(t *testing.T) {
 
 // TestJWTSignatureEncoding: a signature segment has one encoding only.
 func TestJWTSignatureEncoding(t *testing.T) {
+	t.Parallel()
 	k := testKey(t)
 	tok := signTest(t, k)
 	i := strings.LastIndexByte(tok, '.')

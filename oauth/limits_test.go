@@ -13,6 +13,7 @@ import (
 // (expires_in 86400), a refresh token 1 month (30 days). Each limit is
 // checked from both sides.
 func TestSpecLimits(t *testing.T) {
+	t.Parallel()
 	s := testsite.New(t)
 	redeem := func(code string) int {
 		status, _, _ := s.TokenCall("/oauth2/token", s.Creds("grant_type", "authorization_code", "code", code, "redirect_uri", testsite.RedirectURI))

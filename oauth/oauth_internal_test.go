@@ -11,6 +11,7 @@ import (
 )
 
 func TestPKCEVector(t *testing.T) {
+	t.Parallel()
 	// RFC 7636 Appendix B.
 	const verifier = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"
 	const challenge = "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM"
@@ -34,6 +35,7 @@ func testKey(t testing.TB) *ecdsa.PrivateKey {
 }
 
 func TestJWTRoundTrip(t *testing.T) {
+	t.Parallel()
 	k := testKey(t)
 	c := Claims{Issuer: "https://auth.example", Subject: "101", ID: "j", Expires: 2e9, Account: "acme", Scope: "tasks_read"}
 	tok, err := sign(k, "kid1", c)
@@ -69,6 +71,7 @@ func TestJWTRoundTrip(t *testing.T) {
 }
 
 func TestGrantedScopes(t *testing.T) {
+	t.Parallel()
 	req := []string{"tasks_read", taskd.ScopeAdministrative}
 	if got := GrantedScopes(req, taskd.RoleUser); len(got) != 1 || got[0] != "tasks_read" {
 		t.Errorf("user: %v", got)
@@ -81,6 +84,7 @@ func TestGrantedScopes(t *testing.T) {
 }
 
 func TestValidRedirectURI(t *testing.T) {
+	t.Parallel()
 	for uri, ok := range map[string]bool{
 		"https://app.example/cb":          true,
 		"https://app.example:8443/cb?x=1": true,

@@ -21,7 +21,8 @@ import (
 // TestOAuthFlow drives the authorization-code flow through the pages, then
 // the token, API, refresh, resource, introspection and revocation endpoints.
 func TestOAuthFlow(t *testing.T) {
-	testsite.Each(t, func(t *testing.T, s *testsite.Site) {
+	t.Parallel()
+	testsite.One(t, func(t *testing.T, s *testsite.Site) {
 		b := s.Browser()
 		var (
 			q                 url.Values
@@ -242,7 +243,8 @@ func checkJWT(t *testing.T, s *testsite.Site, token string) {
 // bound to client and redirect URI, 10 minutes, PKCE, and a request that
 // fails client authentication consumes nothing.
 func TestOAuthCodeRules(t *testing.T) {
-	testsite.Each(t, func(t *testing.T, s *testsite.Site) {
+	t.Parallel()
+	testsite.One(t, func(t *testing.T, s *testsite.Site) {
 		code := s.Code()
 		redeem := func(pairs ...string) (int, map[string]any) {
 			status, body, _ := s.TokenCall("/oauth2/token", s.Creds(append([]string{"grant_type", "authorization_code",
@@ -319,6 +321,7 @@ func TestOAuthCodeRules(t *testing.T) {
 // TestOAuthParallelRefresh: of many refreshes with one token, exactly one
 // succeeds, and its tokens keep working.
 func TestOAuthParallelRefresh(t *testing.T) {
+	t.Parallel()
 	testsite.Each(t, func(t *testing.T, s *testsite.Site) {
 		tok := s.Exchange(s.Code())
 		const n = 16
@@ -352,6 +355,7 @@ func TestOAuthParallelRefresh(t *testing.T) {
 // TestOAuthExpiryAndRoles: an expired token's message, and administrative
 // is not granted to a plain user.
 func TestOAuthExpiryAndRoles(t *testing.T) {
+	t.Parallel()
 	s := testsite.New(t)
 	u := s.Consent(s.Browser(), s.AuthorizeURL(), testsite.UserEmail, s.Slug, "allow")
 	tok := s.Exchange(u.Query().Get("code"))
@@ -377,6 +381,7 @@ func TestOAuthExpiryAndRoles(t *testing.T) {
 // TestOAuthEndpoints: metadata, revocation, introspection of dead tokens,
 // GET requests of the official SDKs, and malformed requests.
 func TestOAuthEndpoints(t *testing.T) {
+	t.Parallel()
 	s := testsite.New(t)
 	var tok map[string]any
 
@@ -487,6 +492,7 @@ func TestOAuthEndpoints(t *testing.T) {
 // ends when its person is no longer an admin (taskd.TrustEnded); a token
 // without it lives on, and acts with its person's role at each call.
 func TestAdministrativeFollowsRole(t *testing.T) {
+	t.Parallel()
 	s := testsite.New(t)
 	s.AddMember(s.Slug, "admin@acme.example", "Ada", "Admin", taskd.RoleAdmin)
 	u := s.Consent(s.Browser(), s.AuthorizeURL(), "admin@acme.example", s.Slug, "allow")

@@ -26,6 +26,7 @@ var nearMisses = []string{
 // redirect there, even when the request has other errors that would be
 // sent to a good URI; and a code is redeemed only with its exact URI.
 func TestRedirectURIsMatchExactly(t *testing.T) {
+	t.Parallel()
 	s := testsite.New(t)
 	b := s.Browser()
 	for _, uri := range nearMisses {

@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Runs the whole test suite: every package with the race detector, on SQLite
 # and on PostgreSQL, then a short fuzzing run of each parser target.
+# While it runs it prints a line at least every minute: the phase, the
+# packages (or fuzz targets) done of the total, the time so far and the
+# packages still running.
 #
 # PostgreSQL: TASKD_TEST_POSTGRES may hold the URL of a server whose role can
 # create databases. Otherwise a local server on 127.0.0.1:5432 is used
@@ -10,6 +13,9 @@
 # in CI (CI=true), where PostgreSQL is required.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+start=$(date +%s)
+# so_far is the time since the run began, as 4m05s.
+so_far() { local s=$(($(date +%s) - start)); printf '%dm%02ds' $((s / 60)) $((s % 60)); }
 
 # A count of executions, not a duration: with a duration Go's fuzzing
 # coordinator can report "context deadline exceeded" as a failure when the
@@ -69,7 +75,9 @@ else
 fi
 
 summary=$(mktemp)
-trap 'rm -f "$summary" "$summary".*' EXIT
+# On the way out, the background run and the fuzzing's ticker stop too.
+background=""
+trap 'kill $background 2>/dev/null; rm -f "$summary" "$summary".*' EXIT
 go build -o "$summary.bin" ./internal/testsummary
 # The browser tests (every test that starts Chromium has "Browser" in its
 # name) drive the pages as a person does and mostly wait on Chromium: they
@@ -83,29 +91,44 @@ go build -o "$summary.bin" ./internal/testsummary
 # its handlers share: the store, the server and the webhook dispatcher
 # under them are raced in their own packages, and under -race api's tests
 # took 8 minutes of CPU, a third of the run.
+# Their summary is printed once the race run is done; meanwhile only its
+# progress lines (on stderr) show.
 echo "== browser tests and the api package, in the background ($(date +%T))"
 {
   go test -count=1 -timeout 25m -json -run Browser ./web
   go test -count=1 -timeout 25m -json ./api
   go test -race -count=1 -timeout 25m -json -run '^TestConcurrentRequests$' ./api
-} > "$summary.browser" 2>&1 &
+} 2>&1 | "$summary.bin" -o "$summary.b" -phase "browser tests and api" -packages 3 -since "$start" > "$summary.browser" &
 browser=$!
+background=$browser
 echo "== go test -race ./... but api ($(date +%T))"
 # -p 3: three packages at once beside the browser tests, since most
 # packages' tests wait on their databases more than they compute.
 packages=$(go list ./... | grep -v '/api$')
-go test -race -count=1 -p 3 -timeout 25m -json -skip Browser $packages | "$summary.bin" -o "$summary"
-echo "== browser tests and api ($(date +%T))"
-wait "$browser" || true # their summary below decides
-"$summary.bin" -o "$summary.b" < "$summary.browser"
+go test -race -count=1 -p 3 -timeout 25m -json -skip Browser $packages |
+  "$summary.bin" -o "$summary" -phase "race run" -packages "$(echo "$packages" | wc -l)" -since "$start"
+echo "== browser tests and api ($(date +%T), $(so_far) so far)"
+browser_ok=true
+wait "$browser" || browser_ok=false
+background=""
+cat "$summary.browser"
+if ! $browser_ok; then exit 1; fi
 
-echo "== fuzzing (${FUZZTIME} per target) ($(date +%T))"
+echo "== fuzzing (${FUZZTIME} per target) ($(date +%T), $(so_far) so far)"
 fuzzed=0
+targets=$(grep -c '^fuzz Fuzz' "$0")
+# Building a target's test binary can take a minute: a line every minute
+# says where the run is.
+echo "0 of $targets targets done" > "$summary.fuzzed"
+while sleep 60; do echo "== fuzzing: $(cat "$summary.fuzzed"), $(so_far) so far"; done &
+background=$!
 fuzz() { # fuzz TARGET PACKAGE [go test flags]
   local target=$1 pkg=$2
   shift 2
+  echo "== fuzzing $target ($pkg), $((fuzzed + 1)) of $targets, $(so_far) so far"
   go test -run '^$' -fuzz "^$target\$" -fuzztime "$FUZZTIME" "$@" "$pkg"
   fuzzed=$((fuzzed + 1))
+  echo "$fuzzed of $targets targets done" > "$summary.fuzzed"
 }
 # FuzzAdminRequest drives a whole server per input (about 1,000 inputs a
 # second, against 4,000 to 40,000 for the parsers): a fifth of the runs
@@ -128,4 +151,4 @@ fuzz FuzzParse ./quickadd
 # The import's reader of a source's answers (issue 36).
 fuzz FuzzDecode ./importer/source
 
-echo "== passed: $(cat "$summary"); browser tests and api: $(cat "$summary.b"); fuzzing: $fuzzed targets, $FUZZTIME each"
+echo "== passed in $(so_far): $(cat "$summary"); browser tests and api: $(cat "$summary.b"); fuzzing: $fuzzed targets, $FUZZTIME each"

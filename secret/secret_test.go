@@ -10,14 +10,16 @@ import (
 	"testing"
 )
 
+// TestPasswordHash: the zero Hasher hashes at the production cost, the
+// one in the hash, and VerifyPassword takes the right password only.
 func TestPasswordHash(t *testing.T) {
 	t.Parallel()
-	h, err := HashPassword("correct horse")
+	h, err := Hasher{}.Hash("correct horse")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasPrefix(h, "$argon2id$v=19$") || strings.Contains(h, "correct") {
-		t.Fatalf("hash = %q", h)
+	if !strings.HasPrefix(h, "$argon2id$v=19$m=19456,t=2,p=1$") || strings.Contains(h, "correct") {
+		t.Fatalf("hash = %q, want argon2id at m=19456,t=2,p=1", h)
 	}
 	if !VerifyPassword(h, "correct horse") {
 		t.Fatal("the right password was refused")
@@ -31,6 +33,22 @@ func TestPasswordHash(t *testing.T) {
 		if VerifyPassword(broken, "x") {
 			t.Fatalf("broken hash %q accepted", broken)
 		}
+	}
+}
+
+// TestHasherCost: a Hasher's cost is the one in its hashes, and they
+// verify as the production cost's do.
+func TestHasherCost(t *testing.T) {
+	t.Parallel()
+	h, err := Hasher{Passes: 1, MemoryKiB: 8}.Hash("correct horse")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(h, "$argon2id$v=19$m=8,t=1,p=1$") {
+		t.Fatalf("hash = %q, want argon2id at m=8,t=1,p=1", h)
+	}
+	if !VerifyPassword(h, "correct horse") || VerifyPassword(h, "correct horse ") {
+		t.Fatal("a cheap hash does not verify as it should")
 	}
 }
 

@@ -55,7 +55,7 @@ func routes(ctx context.Context, c Config, batch *ratelimit.Batch, hub *live.Hub
 		Apps: c.Store, Webhooks: c.Store, Counts: c.Store, OAuth: auth, Sealer: c.Sealer, Log: c.Log, Now: c.Now,
 		AccountURL: acctURL, Secure: c.secure(), TrustProxy: c.TrustProxy, People: folks, ShowMail: c.ShowMail, Outbox: c.Mail,
 		FileLimits: limits, Uploads: uploads, Calendar: c.Store, Live: hub,
-		LiveStreams: admit.New(c.Limits.liveStreams())}
+		LiveStreams: admit.New(c.Limits.liveStreams()), Passwords: c.Passwords}
 	if c.Hooks != nil { // a nil *webhook.Service would make a non-nil interface
 		pageCfg.Hooks = c.Hooks
 	}

@@ -66,6 +66,9 @@ type Config struct {
 	// FileLimits bound the files an account stores; zero:
 	// taskd.DefaultFileLimits.
 	FileLimits taskd.FileLimits
+	// Passwords hashes the passwords people choose on the pages; the
+	// zero value is the production cost (tests lower it).
+	Passwords secret.Hasher
 }
 
 // Limits are requests per minute; 0 turns a limit off.

@@ -17,6 +17,7 @@ import (
 // links, newest first, a page at a time, and leaves out the events of a
 // task hidden from the reader.
 func TestActivityFeeds(t *testing.T) {
+	t.Parallel()
 	s := testsite.New(t)
 	c := newCalSite(t, s)
 	ctx := context.Background()

@@ -31,6 +31,7 @@ func taskLink(t *testing.T, p testsite.Page, name string) string {
 // through the same domain code as the API, so the API sees it, its events
 // are written, and a webhook fires; rule violations show their message.
 func TestWebWorkflow(t *testing.T) {
+	t.Parallel()
 	s := testsite.New(t)
 	var mu sync.Mutex
 	var delivered []string
@@ -238,6 +239,7 @@ func TestWebWorkflow(t *testing.T) {
 // TestWebPeopleAndKeys: owners add people and set roles; users may not; a
 // rotated API key replaces the old one; strangers find nothing.
 func TestWebPeopleAndKeys(t *testing.T) {
+	t.Parallel()
 	s := testsite.New(t)
 	acct := "/a/" + s.Slug
 	b := s.SignedIn(testsite.OwnerEmail)
@@ -388,6 +390,7 @@ func TestWebPeopleAndKeys(t *testing.T) {
 // TestProjectPageTree: subtasks are created, and tasks completed and
 // reopened, from the project page too; a broken rule shows there.
 func TestProjectPageTree(t *testing.T) {
+	t.Parallel()
 	s := testsite.New(t)
 	b := s.SignedIn(testsite.OwnerEmail)
 	acct := "/a/" + s.Slug
@@ -429,6 +432,7 @@ func TestProjectPageTree(t *testing.T) {
 // TestPageLinksWork: every page the API returns (project, task, subtask,
 // comment) opens in the browser under the account URL.
 func TestPageLinksWork(t *testing.T) {
+	t.Parallel()
 	s := testsite.New(t)
 	b := s.SignedIn(testsite.OwnerEmail)
 	data := func(q string) map[string]any {

@@ -16,6 +16,7 @@ import (
 // member removed is refused the consent page on the next request, a
 // deleted client's request is refused, and a session ended is signed out.
 func TestAuthorizePageReadsAtOnce(t *testing.T) {
+	t.Parallel()
 	testdb.Each(t, func(t *testing.T, d testdb.DB) {
 		s := testsite.On(t, d)
 		ctx := context.Background()
@@ -54,6 +55,7 @@ func TestAuthorizePageReadsAtOnce(t *testing.T) {
 // consent pages are the sign-in page, and the consent form, posted, leads
 // back to the authorization request instead of to the application.
 func TestAuthorizePagesSignOutAnExpiredSession(t *testing.T) {
+	t.Parallel()
 	testdb.Each(t, func(t *testing.T, d testdb.DB) {
 		s := testsite.On(t, d)
 		b := s.SignedIn(testsite.UserEmail)

@@ -38,7 +38,7 @@ func TestLiveTwoBrowsers(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts two browsers")
 	}
-	testsite.Each(t, func(t *testing.T, s *testsite.Site) {
+	testsite.One(t, func(t *testing.T, s *testsite.Site) {
 		_, owner := s.Owner()
 		p, err := s.Store.CreateProject(context.Background(), owner, taskd.ProjectInput{Name: new("Launch")})
 		if err != nil {

@@ -17,13 +17,12 @@ import (
 // (month and week) reads and moves a task's due date with its form, the
 // activity feeds of a project and a person read, a task's quick-edit page
 // saves with its button, and a list's one-line add adds a task with its
-// shortcuts. Each change is read back from the store. On SQLite and
-// PostgreSQL.
+// shortcuts. Each change is read back from the store.
 func TestBrowserViewsWithoutJavaScript(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a browser")
 	}
-	testsite.Each(t, testBrowserViewsWithoutJavaScript)
+	testsite.One(t, testBrowserViewsWithoutJavaScript)
 }
 
 func testBrowserViewsWithoutJavaScript(t *testing.T, s *testsite.Site) {

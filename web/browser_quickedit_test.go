@@ -44,12 +44,12 @@ func eval[T any](c *chrome, expr string) T {
 // assignee in place, without leaving the page, and shows a refusal in the
 // row; "j" moves to a row and "x" completes it; "/" goes to the search;
 // "?" opens the shortcuts' help, Escape closes it and focus comes back; a
-// letter typed in a field is only typed. On SQLite and PostgreSQL.
+// letter typed in a field is only typed.
 func TestBrowserQuickEdit(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a browser")
 	}
-	testsite.Each(t, testBrowserQuickEdit)
+	testsite.One(t, testBrowserQuickEdit)
 }
 
 func testBrowserQuickEdit(t *testing.T, s *testsite.Site) {

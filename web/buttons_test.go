@@ -22,6 +22,7 @@ import (
 // and activate a project, remove someone from a team, complete a task in
 // a list, redeliver a webhook event, sign out, and sign in as someone else.
 func TestActionsLookLikeButtons(t *testing.T) {
+	t.Parallel()
 	s := testsite.New(t)
 	recv := testsite.OKReceiver(t)
 	b := s.SignedIn(testsite.OwnerEmail)

@@ -72,6 +72,7 @@ var todayCellRE = regexp.MustCompile(`<td class="day[^"]* today" data-date="([0-
 // tasks styled, the time logged, and no hidden task for who may not see
 // it.
 func TestCalendarPages(t *testing.T) {
+	t.Parallel()
 	s := testsite.New(t)
 	c := newCalSite(t, s)
 	u := s.SignedIn(testsite.UserEmail)
@@ -138,6 +139,7 @@ func TestCalendarPages(t *testing.T) {
 // ordinary update of a task: its event says so; bad dates and foreign
 // return addresses are refused.
 func TestCalendarMovesADueDate(t *testing.T) {
+	t.Parallel()
 	s := testsite.New(t)
 	c := newCalSite(t, s)
 	u := s.SignedIn(testsite.UserEmail)

@@ -16,6 +16,7 @@ import (
 // SameSite=Lax on path "/", and over HTTPS they are Secure and carry the
 // __Host- prefix (so no subdomain or path can set or shadow them).
 func TestCookieFlags(t *testing.T) {
+	t.Parallel()
 	s := testsite.New(t)
 	for _, tc := range []struct {
 		public, prefix string

@@ -14,7 +14,7 @@ import (
 	"github.com/taskd/taskd/internal/testsite"
 )
 
-// TestCostPages: time and money in the pages, on both databases. The
+// TestCostPages: time and money in the pages. The
 // owner logs a line on a task and sees it with the total; a bad time is
 // a 422 naming the problem; a timer started on the task shows in the
 // header of every page of the account, survives a restart (a second
@@ -24,7 +24,7 @@ import (
 // overrun says by how much.
 func TestCostPages(t *testing.T) {
 	t.Parallel() // a site of its own; runs beside the other heavy page tests
-	testsite.Each(t, func(t *testing.T, s *testsite.Site) {
+	testsite.One(t, func(t *testing.T, s *testsite.Site) {
 		ctx := context.Background()
 		acct, by := s.Owner()
 		p, err := s.Store.CreateProject(ctx, by, taskd.ProjectInput{Name: new("Site")})
@@ -181,7 +181,7 @@ func TestCostPages(t *testing.T) {
 	})
 }
 
-// TestFilePages: files in the pages on both databases. Files attached to
+// TestFilePages: files in the pages. Files attached to
 // a task, a comment and a project are listed with their size and author
 // and download as attachments that are never rendered (HTML goes out as
 // octet-stream, nosniff); a form without its token stores nothing; too
@@ -190,7 +190,7 @@ func TestCostPages(t *testing.T) {
 // and so does a member other than its uploader for an upload not attached.
 func TestFilePages(t *testing.T) {
 	t.Parallel() // a site of its own; runs beside the other heavy page tests
-	testsite.Each(t, func(t *testing.T, s *testsite.Site) {
+	testsite.One(t, func(t *testing.T, s *testsite.Site) {
 		ctx := context.Background()
 		acct, by := s.Owner()
 		p, _ := s.Store.CreateProject(ctx, by, taskd.ProjectInput{Name: new("Site")})

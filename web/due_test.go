@@ -8,6 +8,7 @@ import (
 // TestDueCue: a due date in words from the viewer's today, for open tasks
 // only, and none far off or unreadable.
 func TestDueCue(t *testing.T) {
+	t.Parallel()
 	today := time.Date(2030, 3, 10, 0, 0, 0, 0, time.UTC)
 	for _, c := range []struct {
 		date, status string

@@ -12,6 +12,7 @@ import (
 // TestErrorPages: every kind of domain error has its status and words, and
 // internal errors are never put into words.
 func TestErrorPages(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		err    error
 		status int
@@ -46,6 +47,7 @@ func TestErrorPages(t *testing.T) {
 // TestFormErrors: a required field is named by its label; other errors
 // show their message, or the kind's words when they have none.
 func TestFormErrors(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		err  error
 		want string

@@ -17,6 +17,7 @@ import (
 // and read by the API; bad input is refused beside its form; users set
 // values but may not define fields.
 func TestCustomFieldsInPages(t *testing.T) {
+	t.Parallel()
 	s := testsite.New(t)
 	acct := "/a/" + s.Slug
 	fieldsURL := s.Base + acct + "/settings/fields"

@@ -20,6 +20,7 @@ var pathValueRE = regexp.MustCompile(`\{[a-z]+\}`)
 // token, and with a good token from another site: each is refused before
 // anything happens. A route added without s.form fails here.
 func TestEveryFormNeedsItsToken(t *testing.T) {
+	t.Parallel()
 	s := testsite.New(t)
 	pages := pagesOf(t, s)
 	owner := s.SignedIn(testsite.OwnerEmail)
@@ -77,6 +78,7 @@ func TestEveryFormNeedsItsToken(t *testing.T) {
 // table and given the other account's ids, answers "not found" and
 // changes nothing.
 func TestAccountPagesStayInTheirAccount(t *testing.T) {
+	t.Parallel()
 	s := testsite.New(t)
 	pages := pagesOf(t, s)
 	recv := testsite.OKReceiver(t)

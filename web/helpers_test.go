@@ -3,6 +3,7 @@ package web_test
 import (
 	"testing"
 
+	"github.com/taskd/taskd/internal/testaccount"
 	"github.com/taskd/taskd/internal/testsite"
 	"github.com/taskd/taskd/live"
 	"github.com/taskd/taskd/web"
@@ -16,7 +17,8 @@ func pagesConfig(s *testsite.Site) web.Config {
 	st := s.Store
 	return web.Config{Projects: st, Tasks: st, Comments: st, Costs: st, Tags: st, Fields: st, Files: st, Teams: st, Relations: st,
 		Accounts: st, Directory: st, Invitations: st, Sessions: st, Apps: st,
-		Webhooks: st, Counts: st, Sealer: s.Sealer, Calendar: st, Live: live.New(st, live.Config{})}
+		Webhooks: st, Counts: st, Sealer: s.Sealer, Calendar: st, Live: live.New(st, live.Config{}),
+		Passwords: testaccount.Hasher()}
 }
 
 // pagesOf builds the pages on the site's store, every one of them (the

@@ -87,6 +87,7 @@ func summaries(evs []icalEvent) map[string]icalEvent {
 // in RFC 5545's form; rotating ends the old address; a person removed
 // from the account no longer gets its tasks.
 func TestICalFeed(t *testing.T) {
+	t.Parallel()
 	s := testsite.New(t)
 	c := newCalSite(t, s)
 	u, o := s.SignedIn(testsite.UserEmail), s.SignedIn(testsite.OwnerEmail)

@@ -8,6 +8,7 @@ import (
 
 // TestICalText escapes TEXT values as RFC 5545 §3.3.11 says.
 func TestICalText(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ name, in, want string }{
 		{"plain", "Write copy", "Write copy"},
 		{"comma and semicolon", "a, b; c", `a\, b\; c`},
@@ -25,6 +26,7 @@ func TestICalText(t *testing.T) {
 // TestICalFolding folds lines at 75 octets without splitting a UTF-8
 // sequence, and unfolding gives the line back (§3.1).
 func TestICalFolding(t *testing.T) {
+	t.Parallel()
 	for _, value := range []string{
 		strings.Repeat("a", 200),
 		strings.Repeat("ё", 100), // 2 octets each
@@ -62,6 +64,7 @@ func TestICalFolding(t *testing.T) {
 
 // TestFeedSecret reads only what can be a secret from the feed's path.
 func TestFeedSecret(t *testing.T) {
+	t.Parallel()
 	good := strings.Repeat("aZ0-_", 8) + "abc"
 	if tok, ok := feedSecret(good + ".ics"); !ok || tok != good {
 		t.Fatalf("feedSecret(%q) = %q, %v", good+".ics", tok, ok)

@@ -19,6 +19,7 @@ import (
 // parent as they do for subtasks; completing and deleting come back to the
 // page the row was on.
 func TestThreeLevelsInPages(t *testing.T) {
+	t.Parallel()
 	s := testsite.New(t)
 	b := s.SignedIn(testsite.OwnerEmail)
 	acct := "/a/" + s.Slug

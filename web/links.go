@@ -88,7 +88,7 @@ func (s *Server) join(w http.ResponseWriter, r *http.Request, v *view) error {
 	lv := &linkView{Token: token, Invitation: &inv, Registered: registered,
 		FirstName: r.PostFormValue("first_name"), LastName: r.PostFormValue("last_name")}
 	v.Title, v.Data = "Join "+inv.Account.Name, lv
-	np, err := taskd.PreparePerson(inv.Person.Email, r.PostFormValue("password"), lv.FirstName, lv.LastName, secret.HashPassword)
+	np, err := taskd.PreparePerson(inv.Person.Email, r.PostFormValue("password"), lv.FirstName, lv.LastName, s.cfg.Passwords.Hash)
 	if err == nil {
 		var p taskd.Person
 		var acct taskd.Account
@@ -170,7 +170,7 @@ func (s *Server) resetPassword(w http.ResponseWriter, r *http.Request, v *view) 
 		lv.Error = "The password must be at least " + strconv.Itoa(taskd.MinPasswordLen) + " characters."
 		return s.renderStatus(w, r, http.StatusUnprocessableEntity, "resetpassword.html", v)
 	}
-	hash, err := secret.HashPassword(password)
+	hash, err := s.cfg.Passwords.Hash(password)
 	if err != nil {
 		return err
 	}

@@ -20,7 +20,7 @@ import (
 // are limited like sign-ins.
 func TestPasswordReset(t *testing.T) {
 	t.Parallel() // a site of its own; runs beside the other heavy page tests
-	testsite.Each(t, func(t *testing.T, s *testsite.Site) {
+	testsite.One(t, func(t *testing.T, s *testsite.Site) {
 		acct := "/a/" + s.Slug
 		ask := func(email string) testsite.Page {
 			t.Helper()
@@ -94,6 +94,7 @@ func TestPasswordReset(t *testing.T) {
 // TestResetRequestsAreLimited: ten requests for one address in a quarter
 // of an hour, then 429 with Retry-After.
 func TestResetRequestsAreLimited(t *testing.T) {
+	t.Parallel()
 	s := testsite.New(t)
 	b := s.Browser()
 	form := b.Get(s.Base + "/reset")
@@ -111,6 +112,7 @@ func TestResetRequestsAreLimited(t *testing.T) {
 // punctuation outside the link); the invitation, the reset request and the
 // e-mail change say so; the page does not exist otherwise.
 func TestDevMailPage(t *testing.T) {
+	t.Parallel()
 	if plain := testsite.New(t); plain.Browser().Get(plain.Base+"/dev/mail").Status != http.StatusNotFound {
 		t.Fatal("/dev/mail is served without --dev")
 	}
@@ -175,7 +177,7 @@ func TestDevMailPage(t *testing.T) {
 // in, and may decline.
 func TestInvitationsNeedConsent(t *testing.T) {
 	t.Parallel() // a site of its own; runs beside the other heavy page tests
-	testsite.Each(t, func(t *testing.T, s *testsite.Site) {
+	testsite.One(t, func(t *testing.T, s *testsite.Site) {
 		acct := "/a/" + s.Slug
 		elsewhere := testaccount.UniqueSlug("elsewhere") + "@example.com"
 		s.CreateAccount(testaccount.UniqueSlug("else"), "Elsewhere", elsewhere, "Real", "Name")

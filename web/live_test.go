@@ -20,6 +20,7 @@ import (
 // heartbeat while idle; a visitor is sent to sign in and a non-member
 // finds no account, neither getting a stream.
 func TestLiveStreamAnswers(t *testing.T) {
+	t.Parallel()
 	s := testsite.New(t)
 	base := pagesWith(t, s, func(c *web.Config) { c.LiveHeartbeat = 20 * time.Millisecond })
 	live := base + "/a/" + s.Slug + "/live"

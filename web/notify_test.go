@@ -14,7 +14,8 @@ import (
 // settle, with a link to the task, and never of their own changes; the
 // digest's link turns the e-mails off without signing in.
 func TestTaskNotificationsByEmail(t *testing.T) {
-	testsite.Each(t, func(t *testing.T, s *testsite.Site) {
+	t.Parallel()
+	testsite.One(t, func(t *testing.T, s *testsite.Site) {
 		url := s.AccountURL()
 		pid := s.APIID("action=post_project&title=Site")
 		tid := s.APIID("action=post_task&id_project=" + pid + "&title=Logo&email_user_to=" + testsite.UserEmail)

@@ -16,6 +16,7 @@ import (
 // never redirects; other errors go back to the validated redirect URI; deny
 // redirects with access_denied.
 func TestAuthorizeErrors(t *testing.T) {
+	t.Parallel()
 	s := testsite.New(t)
 	b := s.Browser()
 	for _, tc := range []struct{ name, key, value string }{
@@ -54,6 +55,7 @@ func TestAuthorizeErrors(t *testing.T) {
 // TestFormsNeedToken: every POST without the form token, or from another
 // origin, is refused.
 func TestFormsNeedToken(t *testing.T) {
+	t.Parallel()
 	s := testsite.New(t)
 	b := s.Browser()
 	p := b.Post(s.Base+"/login", url.Values{"email": {testsite.OwnerEmail}, "password": {testsite.Password}})
@@ -90,6 +92,7 @@ func TestFormsNeedToken(t *testing.T) {
 // TestSignInRateLimit: after ten failures for one e-mail, even the right
 // password is refused for a while, with Retry-After.
 func TestSignInRateLimit(t *testing.T) {
+	t.Parallel()
 	s := testsite.New(t)
 	b := s.Browser()
 	try := func(pw string) testsite.Page {
@@ -133,6 +136,7 @@ func TestSignInRateLimit(t *testing.T) {
 // applications (owner and admins only); the authorized-applications page
 // lists and revokes; sign-out ends the session.
 func TestSettingsPages(t *testing.T) {
+	t.Parallel()
 	s := testsite.New(t)
 	owner := s.Browser()
 	signIn := func(t *testing.T, b *testsite.Browser, email string) {
@@ -292,6 +296,7 @@ func TestSettingsPages(t *testing.T) {
 // TestReplicasShareState: a session started on one replica, and a token
 // issued by it, work on another replica of the same database.
 func TestReplicasShareState(t *testing.T) {
+	t.Parallel()
 	testsite.Each(t, func(t *testing.T, s *testsite.Site) {
 		replica := s.Replica()
 		b := s.Browser()
@@ -319,6 +324,7 @@ func TestReplicasShareState(t *testing.T) {
 // pages of an authorization name the application and the account that
 // registered it, so a person can tell a look-alike from the real one.
 func TestConsentNamesApplication(t *testing.T) {
+	t.Parallel()
 	s := testsite.New(t)
 	b := s.Browser()
 	named := func(step string, p testsite.Page) {
@@ -360,6 +366,7 @@ func TestConsentNamesApplication(t *testing.T) {
 // for a registered client and redirect URI on this server, never from the
 // address's own words.
 func TestSignInNamesAskingApplication(t *testing.T) {
+	t.Parallel()
 	s := testsite.New(t)
 	const asks = "Sign in to let <strong>My app</strong> reach your taskd data."
 	authorize, err := url.Parse(s.AuthorizeURL())
@@ -420,6 +427,7 @@ func TestSignInNamesAskingApplication(t *testing.T) {
 // TestMyTasks: a member's tasks, assigned, created or subscribed, newest
 // first, 50 to a page, by status; tasks of others are not listed.
 func TestMyTasks(t *testing.T) {
+	t.Parallel()
 	s := testsite.New(t)
 	url := s.AccountURL()
 	acct := "/a/" + s.Slug

@@ -18,6 +18,7 @@ import (
 // kept; a guest sees only the projects whose team they are on, a reader
 // sees no forms and changes nothing; times show in the person's zone.
 func TestPeoplePages(t *testing.T) {
+	t.Parallel()
 	s := testsite.New(t)
 	acct := "/a/" + s.Slug
 	const guest, reader = "guest@acme.example", "reader@acme.example"
@@ -224,6 +225,7 @@ func TestPeoplePages(t *testing.T) {
 // CR LF pair, and no contact is stored; the page is the only check on
 // that path.
 func TestContactPageRefusesLoneBreaks(t *testing.T) {
+	t.Parallel()
 	s := testsite.New(t)
 	acct := "/a/" + s.Slug
 	o := s.SignedIn(testsite.OwnerEmail)

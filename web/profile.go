@@ -153,7 +153,7 @@ func (s *Server) changePassword(w http.ResponseWriter, r *http.Request, v *view)
 	var ended taskd.PasswordEnded
 	if err == nil {
 		c := taskd.PasswordChange{EndGrants: r.PostFormValue("end_grants") == "1", EndFeed: r.PostFormValue("end_feed") == "1"}
-		if c.Hash, err = secret.HashPassword(next); err == nil {
+		if c.Hash, err = s.cfg.Passwords.Hash(next); err == nil {
 			// Every session ends with the old password; this one starts anew.
 			if ended, err = s.cfg.Accounts.SetPassword(r.Context(), v.Person.ID, c); err == nil {
 				err = s.signIn(r.Context(), w, *v.Person)

@@ -32,6 +32,7 @@ var taskRowRE = regexp.MustCompile(`(?s)<li id="task\d+" class="task[^"]*">.*?<s
 // time, and filters them by text, status, assignee, tag and due date, in
 // each order; hostile query strings show the default list.
 func TestProjectPageLists(t *testing.T) {
+	t.Parallel()
 	s := testsite.New(t)
 	url0 := s.AccountURL()
 	pid := s.APIID("action=post_project&title=Big")
@@ -213,7 +214,7 @@ func TestListQueryText(t *testing.T) {
 	})
 }
 
-// TestProjectEditPage: on both databases, the project page renames a
+// TestProjectEditPage: the project page renames a
 // project and edits its description through the API's update_project
 // path: the page shows the change with a notice, the update_project event
 // holds the old and new values, a blank name is refused next to the form,
@@ -223,7 +224,7 @@ func TestListQueryText(t *testing.T) {
 // project.
 func TestProjectEditPage(t *testing.T) {
 	t.Parallel() // a site of its own; runs beside the other heavy page tests
-	testsite.Each(t, func(t *testing.T, s *testsite.Site) {
+	testsite.One(t, func(t *testing.T, s *testsite.Site) {
 		ctx := context.Background()
 		const guest, outsider, reader = "guest@acme.example", "outsider@acme.example", "reader@acme.example"
 		s.AddMember(s.Slug, guest, "Gus", "Guest", taskd.RoleGuest)
@@ -379,6 +380,7 @@ func projectUpdates(t *testing.T, s *testsite.Site) []map[string]any {
 // today in their time zone: at 22:30 UTC a person in Tokyo is already on
 // the next day.
 func TestDueCuesInTheViewersZone(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2030, 3, 10, 22, 30, 0, 0, time.UTC) // 2030-03-11 07:30 in Tokyo
 	s := testsite.Open(t, testdb.New(t, "sqlite"), testsite.Options{Now: func() time.Time { return now }})
 	acct := "/a/" + s.Slug
@@ -419,6 +421,7 @@ func TestDueCuesInTheViewersZone(t *testing.T) {
 // due date of an open task with its cue, as the viewer sees the tasks: a
 // task hidden from a member counts for them nowhere.
 func TestProjectsPageProgress(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2030, 3, 10, 9, 0, 0, 0, time.UTC)
 	s := testsite.Open(t, testdb.New(t, "sqlite"), testsite.Options{Now: func() time.Time { return now }})
 	acct := "/a/" + s.Slug

@@ -45,7 +45,8 @@ func apiTask(t *testing.T, s *testsite.Site, tid string) map[string]any {
 // a line naming nobody, no tag or nothing is refused beside the field, the
 // line kept, and creates nothing.
 func TestQuickAddWithoutScript(t *testing.T) {
-	testsite.Each(t, func(t *testing.T, s *testsite.Site) { testQuickAddWithoutScript(t, s) })
+	t.Parallel()
+	testsite.One(t, func(t *testing.T, s *testsite.Site) { testQuickAddWithoutScript(t, s) })
 }
 
 func testQuickAddWithoutScript(t *testing.T, s *testsite.Site) {
@@ -136,7 +137,8 @@ func testQuickAddWithoutScript(t *testing.T, s *testsite.Site) {
 // row's list; the list carries the form once, as a template; the row's
 // tick completes and reopens.
 func TestQuickEditWithoutScript(t *testing.T) {
-	testsite.Each(t, func(t *testing.T, s *testsite.Site) { testQuickEditWithoutScript(t, s) })
+	t.Parallel()
+	testsite.One(t, func(t *testing.T, s *testsite.Site) { testQuickEditWithoutScript(t, s) })
 }
 
 func testQuickEditWithoutScript(t *testing.T, s *testsite.Site) {

@@ -9,7 +9,7 @@ import (
 	"github.com/taskd/taskd/internal/testsite"
 )
 
-// TestRelationsOnTaskPage (issue 35), on SQLite and PostgreSQL, without
+// TestRelationsOnTaskPage (issue 35), without
 // JavaScript: the task page lists "Blocked by" and "Blocks" with links,
 // adds a relation from the project's list or by a task's number, refuses
 // a cycle beside the form, removes one with its button; a relation with a
@@ -18,7 +18,7 @@ import (
 // does.
 func TestRelationsOnTaskPage(t *testing.T) {
 	t.Parallel()
-	testsite.Each(t, func(t *testing.T, s *testsite.Site) {
+	testsite.One(t, func(t *testing.T, s *testsite.Site) {
 		pid := s.APIID("action=post_project&title=Relations")
 		task := func(title, extra string) string {
 			return s.APIID("action=post_task&id_project=" + pid + "&title=" + url.QueryEscape(title) + extra)

@@ -12,14 +12,14 @@ import (
 	"github.com/taskd/taskd/internal/testsite"
 )
 
-// TestSchedulePages: a member's schedule in the pages, on both databases.
+// TestSchedulePages: a member's schedule in the pages.
 // The people page links every member's schedule; the owner sets a week
 // and a day apart, sees them, and the API reads the same; a bad value is
 // a 422 naming the problem beside its form; a user sees the schedule
 // without forms and cannot post one.
 func TestSchedulePages(t *testing.T) {
 	t.Parallel() // a site of its own; runs beside the other heavy page tests
-	testsite.Each(t, func(t *testing.T, s *testsite.Site) {
+	testsite.One(t, func(t *testing.T, s *testsite.Site) {
 		uma := strconv.FormatInt(mustPerson(t, s, testsite.UserEmail), 10)
 		page := s.AccountURL() + "/people/" + uma + "/schedule"
 		action := "/a/" + s.Slug + "/people/" + uma + "/schedule"
@@ -93,7 +93,7 @@ func TestSchedulePages(t *testing.T) {
 // another day; a time_require task is not marked done without time.
 func TestProjectOptionPages(t *testing.T) {
 	t.Parallel() // a site of its own; runs beside the other heavy page tests
-	testsite.Each(t, func(t *testing.T, s *testsite.Site) {
+	testsite.One(t, func(t *testing.T, s *testsite.Site) {
 		ctx := context.Background()
 		_, by := s.Owner()
 		p, err := s.Store.CreateProject(ctx, by, taskd.ProjectInput{Name: new("Support")})

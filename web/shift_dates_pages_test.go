@@ -10,7 +10,7 @@ import (
 	"github.com/taskd/taskd/internal/testsite"
 )
 
-// TestShiftDatesOnPages (issue 46), on SQLite and PostgreSQL, without
+// TestShiftDatesOnPages (issue 46), without
 // JavaScript: shifts made with the task page's button and the timeline's
 // stop at the dates update_task takes. A shift that would take a
 // dependent past 2999-12-31 or before 1900-01-01 is refused with 422, the
@@ -19,7 +19,7 @@ import (
 // each dependent's edit form saves unchanged.
 func TestShiftDatesOnPages(t *testing.T) {
 	t.Parallel()
-	testsite.Each(t, func(t *testing.T, s *testsite.Site) {
+	testsite.One(t, func(t *testing.T, s *testsite.Site) {
 		pid := s.APIID("action=post_project&title=Dates")
 		task := func(title, extra string) string {
 			return s.APIID("action=post_task&id_project=" + pid + "&title=" + url.QueryEscape(title) + extra)

@@ -77,6 +77,7 @@ func (r racingActivity) Activity(ctx context.Context, q taskd.ActivityQuery) ([]
 // task renamed) between the read of the events and that of the names
 // gets neither the new name nor a link: the events' own names at most.
 func TestActivityFeedsNamesAsViewer(t *testing.T) {
+	t.Parallel()
 	s := testsite.New(t)
 	ctx := context.Background()
 	_, owner := s.Owner()
@@ -134,6 +135,7 @@ func (failingMemberships) Memberships(context.Context, int64) ([]taskd.Membershi
 // the person's id, never the path, which holds the secret
 // (docs/security.md).
 func TestICalFeedErrorLogsNoSecret(t *testing.T) {
+	t.Parallel()
 	s := testsite.New(t)
 	ctx := context.Background()
 	_, owner := s.Owner()

@@ -17,6 +17,7 @@ import (
 // task's and a project's page, and a task moves between a board's columns
 // with a form; the API sees every change, and bad input is refused.
 func TestTagsInPages(t *testing.T) {
+	t.Parallel()
 	s := testsite.New(t)
 	acct := "/a/" + s.Slug
 	b := s.SignedIn(testsite.OwnerEmail)
@@ -186,6 +187,7 @@ func TestTagsInPages(t *testing.T) {
 // guests see no such forms and are refused them; the project page links
 // to the board at its one address.
 func TestTagsChangedInPages(t *testing.T) {
+	t.Parallel()
 	s := testsite.New(t)
 	acct := "/a/" + s.Slug
 	tagsURL := s.Base + acct + "/tags"

@@ -12,9 +12,9 @@ import (
 	"time"
 
 	"github.com/taskd/taskd"
+	"github.com/taskd/taskd/internal/testaccount"
 	"github.com/taskd/taskd/internal/testdb"
 	"github.com/taskd/taskd/internal/testsite"
-	"github.com/taskd/taskd/secret"
 )
 
 // timelineSite is a site whose project "Launch" has tasks around today:
@@ -48,7 +48,7 @@ func timelineOn(t *testing.T, s *testsite.Site) (*testsite.Site, int64, map[stri
 	}
 	uma, dana := testsite.UserEmail, "dana@acme.example"
 	acct, _ := s.Owner()
-	np, err := taskd.PreparePerson(dana, testsite.Password, "Dana", "Designer", secret.HashPassword)
+	np, err := taskd.PreparePerson(dana, testsite.Password, "Dana", "Designer", testaccount.Hasher().Hash)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,9 +82,8 @@ func timelineOn(t *testing.T, s *testsite.Site) (*testsite.Site, int64, map[stri
 // milestone as a point, the tasks without dates apart and the count of
 // those outside the window; it has three scales and two groupings; My
 // tasks' and a team's timelines show the person's and the team's tasks;
-// a task hidden from the viewer appears on none. On SQLite and
-// PostgreSQL.
-func TestTimelinePages(t *testing.T) { testsite.Each(t, testTimelinePages) }
+// a task hidden from the viewer appears on none.
+func TestTimelinePages(t *testing.T) { testsite.One(t, testTimelinePages) }
 
 func testTimelinePages(t *testing.T, s *testsite.Site) {
 	s, pid, ids := timelineOn(t, s)
@@ -239,8 +238,8 @@ func teamID(t *testing.T, s *testsite.Site, title string) string {
 // TestTimelineReschedule: a row's form changes the task's dates through
 // update_task's use case (its event is written) and comes back to the same
 // window; what update_task refuses the form refuses with the same message;
-// a reader may not; a hidden task is not found. On SQLite and PostgreSQL.
-func TestTimelineReschedule(t *testing.T) { testsite.Each(t, testTimelineReschedule) }
+// a reader may not; a hidden task is not found.
+func TestTimelineReschedule(t *testing.T) { testsite.One(t, testTimelineReschedule) }
 
 func testTimelineReschedule(t *testing.T, s *testsite.Site) {
 	s, pid, ids := timelineOn(t, s)
@@ -356,6 +355,7 @@ func template(s string) string {
 // 22:30 UTC a person in Tokyo is on the next day, so a task due that UTC
 // day is overdue for them, and today's column is the next day's.
 func TestTimelineInTheViewersZone(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2030, 3, 10, 22, 30, 0, 0, time.UTC) // 2030-03-11 07:30 in Tokyo
 	s := testsite.Open(t, testdb.New(t, "sqlite"), testsite.Options{Now: func() time.Time { return now }})
 	pid := s.APIID("action=post_project&title=Dates")

@@ -20,7 +20,7 @@ import (
 // wait for offers to shift them, and the offer's form does; a relation
 // with a task hidden from the viewer is not on the viewer's timeline. On
 // SQLite and PostgreSQL.
-func TestTimelineDependencies(t *testing.T) { testsite.Each(t, testTimelineDependencies) }
+func TestTimelineDependencies(t *testing.T) { testsite.One(t, testTimelineDependencies) }
 
 func testTimelineDependencies(t *testing.T, s *testsite.Site) {
 	s, pid, ids := timelineOn(t, s)

@@ -270,7 +270,7 @@ func sameSet(a, b []string) bool {
 // bar per week; and a hostile query shows the default timesheet.
 func TestTimesheet(t *testing.T) {
 	t.Parallel() // a site of its own; runs beside the other heavy page tests
-	testsite.Each(t, func(t *testing.T, s *testsite.Site) {
+	testsite.One(t, func(t *testing.T, s *testsite.Site) {
 		sh := newSheet(t, s)
 		path := s.Base + "/a/" + s.Slug + "/timesheet"
 		owner := s.SignedIn(testsite.OwnerEmail)
@@ -401,7 +401,7 @@ func TestTimesheet(t *testing.T) {
 // a file name of the dates; a guest's holds their projects' lines only.
 func TestTimesheetCSV(t *testing.T) {
 	t.Parallel() // a site of its own; runs beside the other heavy page tests
-	testsite.Each(t, func(t *testing.T, s *testsite.Site) {
+	testsite.One(t, func(t *testing.T, s *testsite.Site) {
 		sh := newSheet(t, s)
 		for _, tc := range []struct {
 			who, email, query string

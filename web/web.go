@@ -99,6 +99,9 @@ type Config struct {
 	// LiveStreams bounds the live streams this process serves at once,
 	// per person, per account and in all; nil: no bound.
 	LiveStreams *admit.Gate
+	// Passwords hashes the passwords people choose; the zero value is
+	// the production cost.
+	Passwords secret.Hasher
 }
 
 // accountPath is an account's pages' path on this server.
@@ -110,6 +113,9 @@ type Server struct {
 	tmpl *template.Template
 	// signIns limit failed sign-ins per e-mail and per client address.
 	signInsPerEmail, signInsPerAddress *ratelimit.Strict
+	// dummyHash makes a sign-in with an unknown e-mail cost what a real
+	// one does: a hash of cfg.Passwords.
+	dummyHash string
 }
 
 // New parses the templates.
@@ -134,7 +140,11 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Server{cfg: cfg, tmpl: t,
+	dummyHash, err := cfg.Passwords.Hash(secret.Token(16))
+	if err != nil {
+		return nil, fmt.Errorf("web: %w", err)
+	}
+	return &Server{cfg: cfg, tmpl: t, dummyHash: dummyHash,
 		signInsPerEmail:   ratelimit.NewStrict("signin-email:", cfg.Counts, signInLimitPerEmail, cfg.Now),
 		signInsPerAddress: ratelimit.NewStrict("signin-address:", cfg.Counts, signInLimitPerAddress, cfg.Now),
 	}, nil

@@ -23,6 +23,7 @@ import (
 // its log and chart, then disable, rotate and delete it. Plain users are
 // refused.
 func TestWebhookPages(t *testing.T) {
+	t.Parallel()
 	s := testsite.New(t)
 	var failing atomic.Bool
 	recv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -193,6 +194,7 @@ func TestWebhookPages(t *testing.T) {
 // deliveries alike, and so do the last error and the test button's notice;
 // times sit in cells that do not wrap.
 func TestWebhookLogSaysWhy(t *testing.T) {
+	t.Parallel()
 	s := testsite.New(t)
 	var answer atomic.Value // func(http.ResponseWriter)
 	answer.Store(func(w http.ResponseWriter) {
@@ -277,6 +279,7 @@ var logRowRE = regexp.MustCompile(`(?s)<tr>\s*<td.*?</tr>`)
 // the three changes it subscribes to that came while it was disabled (not
 // the one it does not), which then arrive.
 func TestWebhookEnableCountsHeld(t *testing.T) {
+	t.Parallel()
 	testsite.Each(t, func(t *testing.T, s *testsite.Site) {
 		var mu sync.Mutex
 		var got []string

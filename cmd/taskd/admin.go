@@ -32,7 +32,7 @@ func cliError(err error) error {
 
 // newPerson validates and hashes a person's details.
 func newPerson(email, password, first, last string) (taskd.NewPerson, error) {
-	p, err := taskd.PreparePerson(email, password, first, last, secret.HashPassword)
+	p, err := taskd.PreparePerson(email, password, first, last, secret.Hasher{}.Hash)
 	return p, cliError(err)
 }
 

@@ -34,7 +34,7 @@ type Joiner interface {
 type Person struct {
 	Email       string
 	First, Last string
-	Password    string // hashed with secret.HashPassword
+	Password    string // hashed with Hasher
 	Hash        string // a password hash used as is (a person already registered)
 }
 
@@ -61,6 +61,14 @@ type Account struct {
 func (a Account) Actor() taskd.Actor {
 	return taskd.Actor{AccountID: a.ID, Person: a.Owner.Ref(), Role: taskd.RoleOwner}
 }
+
+// Hasher is the password hasher of tests: argon2id at its lowest cost (one
+// pass over 8 KiB), a few microseconds a hash where the production cost
+// (the zero secret.Hasher) takes 25 ms, 70 ms under the race detector,
+// and every test site hashes two passwords and signs people in. Test
+// sites give it to their servers too (server.Config.Passwords); only the
+// tests of hashing (secret) use the production cost.
+func Hasher() secret.Hasher { return secret.Hasher{Passes: 1, MemoryKiB: 8} }
 
 var seq atomic.Int64
 
@@ -118,7 +126,7 @@ func prepare(t testing.TB, p Person) taskd.NewPerson {
 	case p.Hash != "":
 		return taskd.NewPerson{Email: p.Email, PasswordHash: p.Hash, FirstName: p.First, LastName: p.Last}
 	case p.Password != "":
-		np, err := taskd.PreparePerson(p.Email, p.Password, p.First, p.Last, secret.HashPassword)
+		np, err := taskd.PreparePerson(p.Email, p.Password, p.First, p.Last, Hasher().Hash)
 		if err != nil {
 			t.Fatalf("person %s: %v", p.Email, err)
 		}

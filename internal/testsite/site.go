@@ -203,7 +203,8 @@ func (s *Site) Replica() string {
 	}
 	srv, err := server.New(ctx, server.Config{Store: db, Sealer: s.Sealer, Log: log, Now: now, PublicURL: public, Hooks: hooks,
 		Limits: s.opts.Limits, FileLimits: s.opts.FileLimits, Dispatch: webhook.DispatcherConfig{Poll: 10 * time.Millisecond},
-		Mail: outbox, ShowMail: s.opts.KeepMail, NotifyWindow: time.Hour, NotifyPoll: 20 * time.Millisecond})
+		Mail: outbox, ShowMail: s.opts.KeepMail, NotifyWindow: time.Hour, NotifyPoll: 20 * time.Millisecond,
+		Passwords: testaccount.Hasher()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -284,11 +285,42 @@ func NewBrowser(t testing.TB) *Browser {
 	}}}
 }
 
-// Each runs fn as a subtest on a site of each database of
-// testdb.Backends, one after the other.
+// Each runs fn on a site of each database of testdb.Backends, as parallel
+// subtests named by the backend. It is for the tests whose subject is
+// something SQLite and PostgreSQL may do differently; every other test
+// runs on One. A test takes both databases when it tests:
+//
+//   - the visibility and authorization matrices (every read and live
+//     stream for every viewer, one account's ids from another, the
+//     credential table, what a removal ends): one rule answered by many
+//     queries;
+//   - concurrency and atomicity: requests that race for one row or count
+//     (a refresh token, the sign-in limits, parallel writes), runs and
+//     uploads cut short mid-write;
+//   - state shared by replicas (sessions, caches, keys, counts), and
+//     LISTEN/NOTIFY;
+//   - webhooks, which the dispatcher claims and retries in the database;
+//   - text the databases keep or compare differently: NUL bytes, invalid
+//     UTF-8, the search language's matching.
+//
+// Pages, forms, API answers, OAuth flows, mail, browser tests and the
+// import's rules send the same queries whichever database answers, and
+// the store's own tests (the conformance suite among them) prove that
+// both answer alike: they run on One.
 func Each(t *testing.T, fn func(t *testing.T, s *Site)) {
 	t.Helper()
 	for _, name := range testdb.Backends() {
-		t.Run(name, func(t *testing.T) { fn(t, On(t, testdb.New(t, name))) })
+		t.Run(name, func(t *testing.T) {
+			t.Parallel() // a site and a database of its own
+			fn(t, On(t, testdb.New(t, name)))
+		})
 	}
+}
+
+// One runs fn on a site on SQLite, as a subtest named "sqlite" as Each
+// names it: the test of something the database does not change (see
+// Each for the rule).
+func One(t *testing.T, fn func(t *testing.T, s *Site)) {
+	t.Helper()
+	t.Run("sqlite", func(t *testing.T) { fn(t, On(t, testdb.New(t, "sqlite"))) })
 }

@@ -8,7 +8,11 @@
 //	go test -json ./... | go run ./internal/testsummary -o summary.txt
 //
 // It exits 1 when a test or a build failed, or when the input is not
-// test2json. -o writes the summary line to a file too.
+// test2json. -o writes the summary line to a file too. While it reads, it
+// writes a progress line to stderr every minute (-every): the phase
+// (-phase), the packages done of the total (-packages), the time since
+// the run began (-since, Unix seconds) and the packages still running, so
+// that a long run never looks hung.
 package main
 
 import (
@@ -21,13 +25,30 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync"
+	"time"
 )
 
 func main() {
 	out := flag.String("o", "", "also write the summary line to this file")
+	phase := flag.String("phase", "tests", "the phase the progress lines name")
+	total := flag.Int("packages", 0, "how many packages the run tests (0: not known)")
+	since := flag.Int64("since", 0, "when the whole run began, in Unix seconds (0: now)")
+	every := flag.Duration("every", time.Minute, "how often a progress line is written (0: never)")
 	flag.Parse()
+	p := progress{phase: *phase, total: *total, since: time.Now()}
+	if *since > 0 {
+		p.since = time.Unix(*since, 0)
+	}
 	s := newSummary()
+	stop, wg := make(chan struct{}), &sync.WaitGroup{}
+	if *every > 0 {
+		wg.Add(1)
+		go p.report(s, os.Stderr, *every, stop, wg)
+	}
 	ok := s.read(os.Stdin, os.Stdout)
+	close(stop)
+	wg.Wait()
 	s.printSlowest(os.Stdout, slowestShown)
 	line := s.line()
 	fmt.Println(line)
@@ -52,8 +73,10 @@ type event struct {
 }
 
 // summary counts tests by part of the tree and keeps the output of each
-// running test until it is known to have failed.
+// running test until it is known to have failed. mu guards it while a
+// progress line reads it.
 type summary struct {
+	mu       sync.Mutex
 	module   string
 	run      map[string]int // top-level tests passed or failed, by part
 	order    []string
@@ -64,6 +87,7 @@ type summary struct {
 	skipWhy  string
 	output   map[string][]string // by package and test, until the test ends
 	packages int
+	running  []string // packages started and not done, in the order they started
 	timed    []timedTest
 }
 
@@ -93,28 +117,38 @@ func (s *summary) read(r io.Reader, w io.Writer) bool {
 			continue
 		}
 		sawEvent = true
-		key := e.Package + " " + e.Test
-		switch e.Action {
-		case "build-output":
-			fmt.Fprint(w, e.Output)
-		case "output":
-			s.output[key] = append(s.output[key], e.Output)
-		case "pass", "fail", "skip":
-			if e.Test == "" {
-				s.packageDone(w, e)
-				if e.Action == "fail" {
-					ok = false
-				}
-				continue
-			}
-			s.testDone(w, e, key)
+		s.mu.Lock()
+		if !s.take(w, e) {
+			ok = false
 		}
+		s.mu.Unlock()
 	}
 	if err := sc.Err(); err != nil {
 		fmt.Fprintln(w, "testsummary: reading go test -json:", err)
 		return false
 	}
 	return ok && sawEvent && len(s.failed) == 0
+}
+
+// take counts one event, writing to w what a person must see of it, and
+// reports whether it was not a package's failure.
+func (s *summary) take(w io.Writer, e event) bool {
+	key := e.Package + " " + e.Test
+	switch e.Action {
+	case "start":
+		s.running = append(s.running, e.Package)
+	case "build-output":
+		fmt.Fprint(w, e.Output)
+	case "output":
+		s.output[key] = append(s.output[key], e.Output)
+	case "pass", "fail", "skip":
+		if e.Test == "" {
+			s.packageDone(w, e)
+			return e.Action != "fail"
+		}
+		s.testDone(w, e, key)
+	}
+	return true
 }
 
 func (s *summary) packageDone(w io.Writer, e event) {
@@ -141,6 +175,7 @@ func (s *summary) packageDone(w io.Writer, e event) {
 			delete(s.output, k)
 		}
 	}
+	s.running = slices.DeleteFunc(s.running, func(p string) bool { return p == e.Package })
 	s.packages++
 }
 

@@ -3,6 +3,7 @@ package main
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 // stream is go test -json from a run with a failure, a skipped browser test
@@ -62,5 +63,25 @@ func TestSlowest(t *testing.T) {
 	want := "slowest tests:\n     7.2s  server.TestPages\n     0.5s  store.TestA\n"
 	if out.String() != want {
 		t.Errorf("slowest\n got %q\nwant %q", out.String(), want)
+	}
+}
+
+// TestProgressLine: a progress line names the phase, the packages done of
+// the total, the time since the run began and the packages still running.
+func TestProgressLine(t *testing.T) {
+	s := newSummary()
+	s.read(strings.NewReader(stream+`{"Action":"start","Package":"github.com/taskd/taskd/cmd/taskd"}
+{"Action":"start","Package":"github.com/taskd/taskd"}
+`), &strings.Builder{})
+	begun := time.Date(2026, 11, 29, 8, 0, 0, 0, time.UTC)
+	p := progress{phase: "race run", total: 38, since: begun}
+	want := "== race run: 4 of 38 packages done, 4m10s so far; running: cmd/taskd, taskd; 1 failed"
+	if got := p.line(s, begun.Add(4*time.Minute+10*time.Second+300*time.Millisecond)); got != want {
+		t.Errorf("progress line\n got %s\nwant %s", got, want)
+	}
+	p.total = 0
+	want = "== race run: 4 packages done, 0s so far; running: cmd/taskd, taskd; 1 failed"
+	if got := p.line(s, begun); got != want {
+		t.Errorf("progress line without a total\n got %s\nwant %s", got, want)
 	}
 }

@@ -84,7 +84,7 @@ go build -o "$summary.bin" ./internal/testsummary
 # run without the race detector, beside the rest, which runs with it (the
 # pages' handlers, the live hub and every other package, -race). Under
 # -race the browser tests alone took 10 minutes of a 20-minute CI run;
-# see docs/testing.md, "CI time".
+# see docs/testing.md, "Running them".
 # The account API's package (api) runs without it too, but for
 # TestConcurrentRequests, which sends writes and reads at once through its
 # two shared caches (rendered lists, verified signatures), the only state

@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"context"
 	"testing"
 
 	"github.com/taskd/taskd/internal/testaccount"
@@ -19,6 +20,18 @@ func pagesConfig(s *testsite.Site) web.Config {
 		Accounts: st, Directory: st, Invitations: st, Sessions: st, Apps: st,
 		Webhooks: st, Counts: st, Sealer: s.Sealer, Calendar: st, Live: live.New(st, live.Config{}),
 		Passwords: testaccount.Hasher()}
+}
+
+// runningHub is a live hub on the site's store that hands out new events
+// until the test ends, as the server's does.
+func runningHub(t *testing.T, s *testsite.Site) *live.Hub {
+	t.Helper()
+	h := live.New(s.Store, live.Config{})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { h.Run(ctx); close(done) }()
+	t.Cleanup(func() { cancel(); <-done })
+	return h
 }
 
 // pagesOf builds the pages on the site's store, every one of them (the

@@ -65,7 +65,8 @@ func TestLiveStreamAnswers(t *testing.T) {
 func TestLiveStreamEndsAtItsAge(t *testing.T) {
 	s := testsite.New(t)
 	const age = 300 * time.Millisecond
-	base := pagesWith(t, s, func(c *web.Config) { c.LiveMaxAge = age })
+	hub := runningHub(t, s) // the stream opened again hears what came after the first
+	base := pagesWith(t, s, func(c *web.Config) { c.LiveMaxAge, c.Live = age, hub })
 	live := base + "/a/" + s.Slug + "/live"
 	_, owner := s.Owner()
 	p, err := s.Store.CreateProject(context.Background(), owner, taskd.ProjectInput{Name: new("Aging")})

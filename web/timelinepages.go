@@ -198,7 +198,6 @@ func (s *Server) timelineDates(r *http.Request, me member, id int64) (string, er
 // timelineRelate adds the dependency drawn on the timeline: the task to
 // waits for the task from (finish to start unless type says otherwise).
 func (s *Server) timelineRelate(r *http.Request, me member) error {
-	by := me.actor()
 	from, ferr := taskd.ParseID(r.PostFormValue("from"), "task")
 	to, terr := taskd.ParseID(r.PostFormValue("to"), "task")
 	if ferr != nil || terr != nil {
@@ -208,7 +207,7 @@ func (s *Server) timelineRelate(r *http.Request, me member) error {
 	if rel.Type == "" {
 		rel.Type = taskd.RelationFinishToStart
 	}
-	err := s.cfg.Relations.AddRelation(r.Context(), by, rel)
+	err := s.cfg.Relations.AddRelation(r.Context(), me.actor(), rel)
 	if taskd.IsNotFound(err) {
 		return taskd.Invalid("task", "One of the tasks is gone, or you cannot see it")
 	}

@@ -12,6 +12,7 @@ import (
 // off for the store's own connections only; without it, the server's
 // setting (on) holds. SQLite commits with synchronous NORMAL either way.
 func TestAsyncCommit(t *testing.T) {
+	t.Parallel()
 	testdb.Each(t, func(t *testing.T, d testdb.DB) {
 		ctx := context.Background()
 		for _, async := range []bool{true, false} {

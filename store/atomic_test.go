@@ -48,6 +48,7 @@ func refuseEvents(t *testing.T, d testdb.DB) (lift func()) {
 // both databases. A change committed before its event would be a change
 // that webhooks and get_events never hear of.
 func TestChangeAndEventCommitTogether(t *testing.T) {
+	t.Parallel()
 	testdb.Each(t, func(t *testing.T, d testdb.DB) {
 		ctx := context.Background()
 		db := d.Open(t)

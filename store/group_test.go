@@ -104,6 +104,7 @@ func taskIDs(t *testing.T, db *store.DB, accountID, p int64) []int64 {
 // the changes that succeeded, none of the failed ones' writes, and their
 // events in the order the changes ran.
 func TestGroupCommitAnswersEach(t *testing.T) {
+	t.Parallel()
 	testdb.Each(t, func(t *testing.T, d testdb.DB) {
 		ctx := context.Background()
 		db := d.Open(t)
@@ -183,6 +184,7 @@ func TestGroupCommitAnswersEach(t *testing.T) {
 // events' ids follow the order their changes committed in: every task's
 // event comes after the events of the tasks made before it.
 func TestGroupCommitEventsInCommitOrder(t *testing.T) {
+	t.Parallel()
 	testdb.Each(t, func(t *testing.T, d testdb.DB) {
 		ctx := context.Background()
 		db := d.Open(t)
@@ -215,6 +217,7 @@ func TestGroupCommitEventsInCommitOrder(t *testing.T) {
 // gives up after it ran in a batch that commits is reported done; the
 // other changes of the batch are made.
 func TestGroupCommitCancelled(t *testing.T) {
+	t.Parallel()
 	testdb.Each(t, func(t *testing.T, d testdb.DB) {
 		ctx := context.Background()
 		db := d.Open(t)

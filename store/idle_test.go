@@ -34,6 +34,7 @@ func waitUntil(t *testing.T, what string, cond func() bool) {
 // still delivered and sent, by the dispatcher's and the outbox's fallback
 // poll, which only reads until it finds work.
 func TestLostSignalsAreFoundByThePoll(t *testing.T) {
+	t.Parallel()
 	testdb.Each(t, func(t *testing.T, d testdb.DB) {
 		ctx := context.Background()
 		writer := d.Open(t)
@@ -91,6 +92,7 @@ func TestLostSignalsAreFoundByThePoll(t *testing.T) {
 // another process, wakes the outbox at once: it is sent although the
 // outbox's poll is an hour.
 func TestQueuedMailWakesTheOutbox(t *testing.T) {
+	t.Parallel()
 	testdb.Each(t, func(t *testing.T, d testdb.DB) {
 		ctx := context.Background()
 		db := d.Open(t)
@@ -140,6 +142,7 @@ func TestQueuedMailWakesTheOutbox(t *testing.T) {
 // window settles, although the notifier polls once an hour: the change's
 // signal sets its timer, without a query.
 func TestChangesWakeTheNotifier(t *testing.T) {
+	t.Parallel()
 	testdb.Each(t, func(t *testing.T, d testdb.DB) {
 		ctx := context.Background()
 		db := d.Open(t)

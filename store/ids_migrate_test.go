@@ -35,6 +35,7 @@ const beforeIDs = 35
 // deleted by hand and one imported in its place, dated after (its
 // created_at).
 func TestIDsMigrationRepairsReusedIDs(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	d := testdb.Blank(t, "sqlite")
 	var clock atomic.Int64
@@ -268,6 +269,7 @@ func union(sets ...map[int64]bool) map[int64]bool {
 // while an older delivery stays. After the migration a new comment, task
 // and delivery each get an id above the one named.
 func TestIDsMigrationStartsPastDeletedIDs(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	d := testdb.Blank(t, "sqlite")
 	old, err := store.OpenAtSchemaForTest(ctx, d.Options(), beforeIDs)

@@ -23,6 +23,7 @@ import (
 // stream's replay. On SQLite, before migration 0036, the new task took
 // the deleted one's id and the member read "SECRET plan" in its events.
 func TestIDsAreNeverReused(t *testing.T) {
+	t.Parallel()
 	testdb.Each(t, func(t *testing.T, d testdb.DB) {
 		ctx := context.Background()
 		db, now, t0 := liveClock(t, d)

@@ -15,6 +15,7 @@ import (
 // contact with the source's date. The directory's own rules are the
 // conformance case DirectoryChanges.
 func TestImportedDirectoryMappings(t *testing.T) {
+	t.Parallel()
 	testdb.Each(t, func(t *testing.T, d testdb.DB) {
 		ctx := context.Background()
 		db := d.Open(t)

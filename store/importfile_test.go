@@ -17,6 +17,7 @@ import (
 // attach that fails, one by an actor not marked Imported, or one carrying
 // another family's record (issue 36).
 func TestImportFileMapping(t *testing.T) {
+	t.Parallel()
 	testdb.Each(t, func(t *testing.T, d testdb.DB) {
 		ctx := context.Background()
 		db := d.Open(t)

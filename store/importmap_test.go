@@ -39,6 +39,7 @@ func mappings(t *testing.T, db *store.DB, accountID int64, family string) map[st
 // account; any other creation with it writes no mapping (in either
 // account) and is dated now (issue 36).
 func TestImportMappingOnlyForItsCreation(t *testing.T) {
+	t.Parallel()
 	testdb.Each(t, func(t *testing.T, d testdb.DB) {
 		ctx := context.Background()
 		db := d.Open(t)
@@ -93,6 +94,7 @@ func TestImportMappingOnlyForItsCreation(t *testing.T) {
 // accounts are apart; each account reads only its own (issue 36: one
 // source imported into two accounts makes everything twice).
 func TestImportMappingsPerAccount(t *testing.T) {
+	t.Parallel()
 	testdb.Each(t, func(t *testing.T, d testdb.DB) {
 		ctx := context.Background()
 		db := d.Open(t)
@@ -124,6 +126,7 @@ func TestImportMappingsPerAccount(t *testing.T) {
 // without its mapping that the next run would make again (issue 36).
 // Made again with what it should carry, it is there once, mapped.
 func TestImportMappingInObjectsTransaction(t *testing.T) {
+	t.Parallel()
 	testdb.Each(t, func(t *testing.T, d testdb.DB) {
 		ctx := context.Background()
 		db := d.Open(t)

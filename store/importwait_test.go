@@ -110,6 +110,7 @@ func emailsOf(refs []taskd.PersonRef) []string {
 // (one that lists viewers but not its author) is dropped, not forced;
 // nothing is left waiting.
 func TestImportWaitingAppliedAtAcceptance(t *testing.T) {
+	t.Parallel()
 	for _, backend := range testdb.Backends() {
 		t.Run(backend, func(t *testing.T) {
 			t.Parallel()
@@ -204,6 +205,7 @@ func TestImportWaitingAppliedAtAcceptance(t *testing.T) {
 // who is a member by then is applied at once; for someone neither invited
 // nor a member, nothing is kept.
 func TestImportWaitingDroppedWithTheInvitation(t *testing.T) {
+	t.Parallel()
 	for _, backend := range testdb.Backends() {
 		t.Run(backend, func(t *testing.T) {
 			t.Parallel()

@@ -14,6 +14,7 @@ import (
 // committing nothing, when it leaves a row naming a missing parent, or
 // fails; foreign keys are on again after each, and the store writes on.
 func TestMigrationWithForeignKeysOff(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db := testdb.New(t, "sqlite").Open(t)
 	rebuild := `CREATE TABLE parent (id INTEGER PRIMARY KEY);

@@ -14,6 +14,7 @@ import (
 // a row left behind would show through no interface (the conformance case
 // RelationRules checks what they show); it would only lie in the database.
 func TestDeletedTaskTakesItsRelationRows(t *testing.T) {
+	t.Parallel()
 	testdb.Each(t, func(t *testing.T, d testdb.DB) {
 		ctx := context.Background()
 		db := d.Open(t)

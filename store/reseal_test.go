@@ -15,6 +15,7 @@ import (
 // leaving out an empty one (a revoked API key): an empty database holds
 // none, which is when a new master key may be made (cmd/taskd).
 func TestSealedCountsWhatIsSealed(t *testing.T) {
+	t.Parallel()
 	testdb.Each(t, func(t *testing.T, d testdb.DB) {
 		ctx := context.Background()
 		db := d.Open(t)

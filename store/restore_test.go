@@ -17,6 +17,7 @@ import (
 // what it held (docs/operations.md: "the old database is kept beside the
 // new one").
 func TestRestoreKeepsEveryDatabase(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	dir := t.TempDir()
 	data := filepath.Join(dir, "data")

@@ -21,6 +21,7 @@ import (
 // tried again on new connections, each exactly once, and retries are
 // counted.
 func TestLostConnectionsAreRetried(t *testing.T) {
+	t.Parallel()
 	if !slices.Contains(testdb.Backends(), "postgres") {
 		t.Skip("needs PostgreSQL (" + testdb.EnvPostgres + ")")
 	}

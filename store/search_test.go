@@ -19,6 +19,7 @@ import (
 // (case beyond ASCII, accents), LIKE's own characters, quotes, parts too
 // short for a trigram, and after names and texts change and tasks go.
 func TestTrigramSearchMatchesThePlainScan(t *testing.T) {
+	t.Parallel()
 	names := []string{"Quarterly Report", "report draft", "REPORTS", "Rép. report", "RÉPORT final", "réport",
 		"Straße plan", "STRASSE", "100% done", "100 percent", "a_b c", "abc", `say "hi"`, "it's", "Ünïcode ÜNÏ",
 		"ab", "x", "Kelvin \u212a", "k", "日本語のタスク", "tab\tsep", "tail report"}
@@ -120,6 +121,7 @@ func TestTrigramSearchMatchesThePlainScan(t *testing.T) {
 // TestTrigramSearchPlan: on SQLite, a search for a part of 3 characters or
 // more asks tasks_search first; a shorter one scans.
 func TestTrigramSearchPlan(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db := testdb.New(t, "sqlite").Open(t)
 	acct, _ := storetest.NewAccount(t, db, "plan")

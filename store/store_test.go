@@ -17,6 +17,7 @@ import (
 // TestConformance runs the store suite on each database, every subtest on
 // a fresh one.
 func TestConformance(t *testing.T) {
+	t.Parallel()
 	for _, backend := range testdb.Backends() {
 		t.Run(backend, func(t *testing.T) {
 			t.Parallel()
@@ -31,6 +32,7 @@ func TestConformance(t *testing.T) {
 // may grant when it is accepted, even where their role changed without the
 // store's trust rules (a database from before them, or by hand).
 func TestAcceptChecksTheInviterNow(t *testing.T) {
+	t.Parallel()
 	for _, backend := range testdb.Backends() {
 		t.Run(backend, func(t *testing.T) {
 			t.Parallel()
@@ -92,6 +94,7 @@ func storetestOther(t *testing.T, db *store.DB) int64 {
 // upgrade rolled back without its backup) is refused with a message that
 // says so, rather than run on by code that does not know its schema.
 func TestNewerSchemaRefused(t *testing.T) {
+	t.Parallel()
 	testdb.Each(t, func(t *testing.T, d testdb.DB) {
 		d.Open(t).Close()
 		driver, dsn := "sqlite", "file:"+filepath.Join(d.Dir, "taskd.db")
@@ -122,6 +125,7 @@ func TestNewerSchemaRefused(t *testing.T) {
 // listed in, by title (ties by id) in the database's own collation, so
 // that boards and lists look as they did until the account sorts them.
 func TestTagPositionsKeepTheOldOrder(t *testing.T) {
+	t.Parallel()
 	testdb.Each(t, func(t *testing.T, d testdb.DB) {
 		ctx := context.Background()
 		db := d.Open(t)

@@ -21,6 +21,7 @@ import (
 // the parts, put together, are BuildTree of Tasks for every viewer and
 // filter, and that a hidden subtree never reaches a viewer it hides from.
 func TestTaskTreesAreBuildTreeOfTasks(t *testing.T) {
+	t.Parallel()
 	testdb.Each(t, func(t *testing.T, d testdb.DB) {
 		ctx := context.Background()
 		db := d.Open(t)
@@ -156,6 +157,7 @@ func fillTrees(t *testing.T, db *store.DB, by taskd.Actor, listed string) []int6
 // between parts (here from its fn, after the first part) is in none of
 // the later parts: every part is read in the snapshot of the ids.
 func TestTaskTreesShareOneSnapshot(t *testing.T) {
+	t.Parallel()
 	testdb.Each(t, func(t *testing.T, d testdb.DB) {
 		ctx := context.Background()
 		db := d.Open(t)
@@ -210,6 +212,7 @@ func TestTaskTreesShareOneSnapshot(t *testing.T) {
 // context cancelled after the first event) is an error, never a short list
 // that ends well.
 func TestEachEventPeriodAndCursorErrors(t *testing.T) {
+	t.Parallel()
 	testdb.Each(t, func(t *testing.T, d testdb.DB) {
 		ctx := context.Background()
 		var clock atomic.Int64

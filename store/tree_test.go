@@ -19,6 +19,7 @@ import (
 // database back to before migration 0030 and checks that the migration
 // fills the same keys as CreateTask wrote, so that the order is the same.
 func TestTreeKeysFilledByTheMigration(t *testing.T) {
+	t.Parallel()
 	testdb.Each(t, func(t *testing.T, d testdb.DB) {
 		ctx := context.Background()
 		db := d.Open(t)

@@ -132,7 +132,9 @@ func startServer(t *testing.T, s storage, extra ...string) (base string, stdout 
 	args := append([]string{"serve", "--dev", "--addr", "127.0.0.1:0", "--log-level", "warn",
 		"--api-rate-limit", "0", "--api-rate-limit-address", "0"}, s.args()...)
 	go func() { done <- run(ctx, append(args, extra...), noEnv, stdout, io.Discard) }()
-	deadline := time.Now().Add(20 * time.Second)
+	// Bounded generously: under -race on a loaded 2-core machine a
+	// fresh data directory's migrations alone took over 20 s.
+	deadline := time.Now().Add(2 * time.Minute)
 	for {
 		if m := listenRE.FindStringSubmatch(stdout.String()); m != nil {
 			base = m[1]

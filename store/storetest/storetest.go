@@ -113,7 +113,8 @@ func NewAccount(t testing.TB, s taskd.AccountStore, prefix string) (taskd.Accoun
 	return a.Account, a.Actor()
 }
 
-// Run runs the suite. open returns a fresh store using the given clock.
+// Run runs the suite, every case in parallel on a fresh store: open
+// returns one using the given clock.
 func Run(t *testing.T, open func(t *testing.T, now func() time.Time) Store) {
 	setup := func(t *testing.T) *Fixture {
 		clock := NewClock(time.Date(2026, 3, 4, 10, 30, 0, 0, time.UTC))
@@ -185,7 +186,10 @@ func Run(t *testing.T, open func(t *testing.T, now func() time.Time) Store) {
 		{"HiddenLists", testHiddenLists},
 		{"SetViewers", testSetViewers},
 	} {
-		t.Run(tc.name, func(t *testing.T) { tc.fn(t, setup(t)) })
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel() // a fresh database and clock of its own
+			tc.fn(t, setup(t))
+		})
 	}
 }
 

@@ -21,7 +21,8 @@ func TestBrowserLiveContinuesAfterTheStreamsAge(t *testing.T) {
 		t.Skip("starts a browser")
 	}
 	s := testsite.New(t)
-	base := pagesWith(t, s, func(c *web.Config) { c.LiveMaxAge = 500 * time.Millisecond })
+	hub := runningHub(t, s) // the server's hub runs; the page hears what it hands out
+	base := pagesWith(t, s, func(c *web.Config) { c.LiveMaxAge, c.Live = 500*time.Millisecond, hub })
 	_, owner := s.Owner()
 	p, err := s.Store.CreateProject(context.Background(), owner, taskd.ProjectInput{Name: new("Aging")})
 	if err != nil {

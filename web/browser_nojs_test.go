@@ -70,8 +70,25 @@ func testBrowserViewsWithoutJavaScript(t *testing.T, s *testsite.Site) {
 	// A task's quick-edit page saves with its button.
 	c.run(chromedp.Navigate(acct+"/tasks/"+strconv.FormatInt(cs.old, 10)+"/quick"), chromedp.WaitVisible(chromedp.CSS(".quick-page form")))
 	c.see("quick-page-no-js", "Old thing")
-	c.run(chromedp.SetValue(chromedp.CSS(`.quick-page input[name="priority"]`), "9"),
-		chromedp.Click(chromedp.CSS(`.quick-page button[type=submit]`)), chromedp.WaitVisible(chromedp.CSS("main")))
+	// The old document is marked, so that the wait is for the page the
+	// form's answer loads: "main" alone may be the old page's, gone the
+	// next moment ("No node with given id found").
+	c.run(chromedp.SetValue(chromedp.CSS(`.quick-page input[name="priority"]`), "9"))
+	if _, err := chromedp.Run(c.ctx, chromedp.Evaluate[bool](`window.leftBehind = true`)); err != nil {
+		t.Fatal(err)
+	}
+	c.run(chromedp.Click(chromedp.CSS(`.quick-page button[type=submit]`)))
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		// Each look is tried again: one sent while the tab navigates is
+		// answered with an error.
+		loaded, err := chromedp.Run(c.ctx, chromedp.Evaluate[bool](`window.leftBehind === undefined && document.readyState === "complete" && document.querySelector("main") !== null`))
+		if err == nil && loaded {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the quick page's form did not load its answer: %v", err)
+		}
+	}
 	c.see("quick-saved-no-js", "Old thing")
 	if got := task(cs.old).Priority; got != 9 {
 		t.Errorf("priority %d after the quick page's form, want 9", got)

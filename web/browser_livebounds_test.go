@@ -46,12 +46,12 @@ func TestBrowserLiveRefusedBeyondTheBound(t *testing.T) {
 	live(a, "open")
 	b.run(chromedp.Navigate(page), chromedp.WaitVisible(chromedp.CSS("#task-title")))
 	live(b, "refused")
-	b.expectErrors() // the refused stream and its question log failed loads
 	notice, err := chromedp.Run(b.ctx, chromedp.Poll[string](`(document.querySelector(".live-notice.shown[role=status]") || {}).textContent`,
 		chromedp.WithPollingTimeout(10*time.Second)))
 	if want := "You have another page with live updates open, the most at once. Close it, and this page will update again within a minute."; err != nil || notice != want {
 		t.Fatalf("the refused page's notice: %q (%v), want %q", notice, err, want)
 	}
+	b.expectErrors() // the refused stream and its question log failed loads
 	b.shot("live-refused")
 	b.see("the refused page works", "Bounded")
 }

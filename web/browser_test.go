@@ -10,6 +10,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -147,12 +149,32 @@ func (c *chrome) checkConsole() {
 	c.errs = nil
 }
 
-// expectErrors drops console errors a step causes on purpose (a page that
-// answers 404 logs a failed resource), after checking there was one.
+// consoleMark is the console error expectErrors writes to learn that
+// every message logged before it has arrived.
+const consoleMark = "taskd-test: the expected errors end here"
+
+// expectErrors drops the console errors a step caused on purpose (a page
+// that answers 404 logs a failed resource). The console's messages reach
+// the test on their own goroutine, after the page has moved on, so it
+// first logs a mark of its own and waits for it: the page logged every
+// earlier message before it, and they arrive in order.
 func (c *chrome) expectErrors() {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.errs = nil
+	c.t.Helper()
+	c.run(chromedp.Evaluate[chromedp.Void](`console.error(` + strconv.Quote(consoleMark) + `)`))
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		c.mu.Lock()
+		seen := slices.ContainsFunc(c.errs, func(e string) bool { return strings.Contains(e, consoleMark) })
+		if seen {
+			c.errs = nil
+		}
+		c.mu.Unlock()
+		if seen {
+			return
+		}
+		if time.Now().After(deadline) {
+			c.t.Fatal("the browser's console did not pass on the test's mark within 10s")
+		}
+	}
 }
 
 // text returns the visible text of the page's main element.

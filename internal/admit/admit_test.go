@@ -93,7 +93,7 @@ func TestEnterWithinWaitsForAPlace(t *testing.T) {
 	go func() {
 		release, b := g.EnterWithin(context.Background(), 20*time.Second, 1, 1) // a bound, so that a lost wake fails rather than hangs
 		if release != nil {
-			defer release()
+			release() // before telling: the test takes the place next
 		}
 		got <- b
 	}()
@@ -104,7 +104,10 @@ func TestEnterWithinWaitsForAPlace(t *testing.T) {
 	if b := <-got; b != admit.None {
 		t.Fatalf("a waiter was refused after the place was freed: %v", b)
 	}
-	held, _ = g.Enter(1, 1)
+	held, b := g.Enter(1, 1)
+	if b != admit.None {
+		t.Fatalf("the place the waiter gave back: %v", b)
+	}
 	defer held()
 	if _, b := g.EnterWithin(context.Background(), time.Millisecond, 1, 1); b != admit.Person {
 		t.Fatalf("a waiter with no place freed: %v", b)

@@ -2,8 +2,9 @@
 # bench/hooks.sh: measure webhook delivery end to end (see bench/hooks).
 #
 # Builds taskd and the webhook bench, starts `taskd serve --dev` on a free
-# loopback port with a fresh data directory (SQLite), or on the PostgreSQL
-# database named by TASKD_BENCH_POSTGRES, then runs:
+# loopback port with a fresh data directory (SQLite), or on a fresh database
+# made for the run on the PostgreSQL server TASKD_BENCH_POSTGRES names (and
+# dropped after it), then runs:
 #   burst: 10 webhooks, 2,000 tasks posted by 8 clients
 #   rate:  1 webhook, 500 changes/s for 10 s
 #   dead:  the burst with 10 more webhooks whose destinations hang (5) or
@@ -18,21 +19,31 @@
 # (8) of the scenarios to FILE (`go tool pprof FILE`).
 # BACKLOG=N runs only the backlog scenario instead: N changes held for one
 # webhook while it is disabled, then drained (peak RSS).
+# JSON=1 prints each scenario's result as one JSON object (bench/ab.sh reads
+# them); TASKD_BIN measures that taskd binary instead of building this tree's.
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+bench_root=$root
+# shellcheck source=bench/lib.sh
+source "$root/bench/lib.sh"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/taskd-hooks.XXXXXX")
 pids=()
 cleanup() {
 	for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
 	for p in "${pids[@]}"; do wait "$p" 2>/dev/null || true; done
+	drop_database
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
 
-(cd "$root" && go build -o "$tmp/taskd" ./cmd/taskd && go build -o "$tmp/hooks" ./bench/hooks)
+build_taskd "$tmp"
+(cd "$root" && go build -o "$tmp/hooks" ./bench/hooks)
 db=()
-if [[ -n ${TASKD_BENCH_POSTGRES:-} ]]; then db=(--db "$TASKD_BENCH_POSTGRES"); fi
+if [[ -n ${TASKD_BENCH_POSTGRES:-} ]]; then
+	fresh_database "$TASKD_BENCH_POSTGRES"
+	db=(--db "$bench_url")
+fi
 replicas=${REPLICAS:-1}
 if ((replicas > 1)) && [[ ${#db[@]} -eq 0 ]]; then echo "REPLICAS needs TASKD_BENCH_POSTGRES" >&2; exit 2; fi
 slug="hooks-$(date +%s)"
@@ -56,7 +67,7 @@ for i in $(seq 1 "$replicas"); do
 	urls+="${urls:+,}$base/a/$slug"
 done
 pid=$(IFS=,; echo "${pids[*]}")
-echo "taskd on $urls ($([[ ${#db[@]} -gt 0 ]] && echo postgres || echo sqlite))"
+echo "taskd on $urls ($([[ ${#db[@]} -gt 0 ]] && echo postgres || echo sqlite))" >&2
 if [[ -n ${BACKLOG:-} ]]; then
 	"$tmp/hooks" --url "$urls" --key "$key" --pid "$pid" --scenario backlog \
 		--webhooks 1 --changes "$BACKLOG" --clients 8 --wait 10m
@@ -65,7 +76,9 @@ fi
 if [[ -n ${PROFILE:-} ]]; then
 	curl -fsS -o "$PROFILE" "http://127.0.0.1:6061/debug/pprof/profile?seconds=${PROFILE_SECONDS:-8}" &
 fi
-run() { "$tmp/hooks" --url "$urls" --key "$key" --pid "$pid" "$@"; }
+json=()
+if [[ ${JSON:-} == 1 ]]; then json=(--json); fi
+run() { "$tmp/hooks" --url "$urls" --key "$key" --pid "$pid" "${json[@]}" "$@"; }
 for s in ${SCENARIOS:-burst rate dead}; do
 	case $s in
 	burst) run --scenario burst --webhooks "${WEBHOOKS:-10}" --changes "${CHANGES:-2000}" --clients 8 ;;

@@ -17,6 +17,8 @@
 #                         connects to it to create and drop taskd_bench_PID);
 #                         empty means SQLite in a temp dir
 #   TASKD_BENCH_SAVE      when 1, also write the report to bench/results/
+#   TASKD_BIN             a taskd binary to measure instead of building this tree's
+#                         (bench/ab.sh sets it)
 #   TASKD_BENCH_LIMITS    rate-limit flags of serve (default: limits on, far above the load,
 #                         so their cost is measured; "--api-rate-limit 0 --api-rate-limit-address 0"
 #                         measures without them)
@@ -32,9 +34,10 @@ LIMITS=${TASKD_BENCH_LIMITS:---api-rate-limit 1000000000 --api-rate-limit-addres
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/taskd-bench.XXXXXX")
 server_pid=""
-admin_url=""
 report=""
-bench_db="" # the PostgreSQL database created for this run, dropped by cleanup
+bench_root=$root
+# shellcheck source=bench/lib.sh
+source "$root/bench/lib.sh"
 
 # cleanup stops the server, drops the run's database and removes the
 # temporary directory.
@@ -43,9 +46,7 @@ cleanup() {
 		kill "$server_pid" 2>/dev/null || true
 		wait "$server_pid" 2>/dev/null || true
 	fi
-	if [[ -n $bench_db ]]; then
-		psql -q -X "$admin_url" -c "DROP DATABASE IF EXISTS $bench_db" >/dev/null 2>&1 || true
-	fi
+	drop_database
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -64,27 +65,13 @@ say() {
 
 # build compiles taskd and the load generator into $tmp.
 build() {
-	(cd "$root" && go build -o "$tmp/taskd" ./cmd/taskd && go build -o "$tmp/load" ./bench/load) ||
-		die "build failed"
+	{ build_taskd "$tmp" && (cd "$root" && go build -o "$tmp/load" ./bench/load); } || die "build failed"
 }
 
-# fresh_database creates an empty database for the run on the PostgreSQL
-# server of TASKD_BENCH_POSTGRES and points PG at it: a database that an
-# earlier run left would hold that run's master key check, which the new
-# data directory's key does not pass.
-fresh_database() {
-	admin_url=$PG
-	bench_db="taskd_bench_$$"
-	command -v psql >/dev/null || die "psql is needed with TASKD_BENCH_POSTGRES"
-	psql -q -X "$admin_url" -c "DROP DATABASE IF EXISTS $bench_db" -c "CREATE DATABASE $bench_db" >/dev/null ||
-		die "cannot create database $bench_db"
-	# postgres://user@host:port/NAME?params: replace NAME (or add it).
-	local base=${PG%%\?*} params=""
-	[[ $PG == *\?* ]] && params="?${PG#*\?}"
-	if [[ ${base#*://} == */* ]]; then
-		base=${base%/*}
-	fi
-	PG="$base/$bench_db$params"
+# fresh_database_for_run points PG at an empty database made for the run (lib.sh).
+fresh_database_for_run() {
+	fresh_database "$PG" || die "no database for the run"
+	PG=$bench_url
 }
 
 # storage_flags prints the storage flags shared by serve and account create.
@@ -176,14 +163,21 @@ check_seed() {
 	body_size=$(($(printf '%s\n' "$body" | wc -c)))
 }
 
-# load SCENARIO PROJECT runs the load generator and prints its line.
+# load SCENARIO PROJECT runs the load generator and prints its line; for
+# taskd's scenarios the line ends with cpu_s=, taskd's CPU seconds over the
+# scenario (its warm-up included).
 load() {
-	local line
+	local line cpu0 cpu1
+	cpu0=$(cpu_seconds "$server_pid")
 	line=$("$tmp/load" --url "$account_url" --key "$key" --scenario "$1" --project "$2" \
 		--clients "$CLIENTS" --duration "$DURATION" --warmup "$WARMUP") || {
 		[[ -z $line ]] || printf '%s\n' "$line" >&2
 		die "scenario $1 failed"
 	}
+	cpu1=$(cpu_seconds "$server_pid")
+	if [[ $1 != ceiling ]]; then
+		line+=" cpu_s=$(awk -v a="$cpu0" -v b="$cpu1" 'BEGIN { printf "%.2f", b - a }')"
+	fi
 	printf '%s\n' "$line"
 }
 
@@ -193,7 +187,7 @@ rps() { sed -n 's/.* rps=\([0-9.]*\) .*/\1/p' <<<"$1"; }
 main() {
 	local db=sqlite ceiling get post ratio
 	[[ -n $PG ]] && db=postgres
-	[[ -n $PG ]] && fresh_database
+	[[ -n $PG ]] && fresh_database_for_run
 	build
 	start_server
 	create_account

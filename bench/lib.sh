@@ -30,17 +30,6 @@ drop_database() {
 	fi
 }
 
-# cpu_seconds PID prints the user and system CPU time of process PID so
-# far, in seconds (from /proc).
-cpu_seconds() {
-	local stat ticks
-	read -ra stat <"/proc/$1/stat" || return 1
-	ticks=$(getconf CLK_TCK)
-	# Fields 14 and 15 (utime, stime); the command name (field 2) of taskd
-	# holds no space.
-	awk -v u="${stat[13]}" -v s="${stat[14]}" -v t="$ticks" 'BEGIN { printf "%.2f", (u + s) / t }'
-}
-
 # build_taskd DIR puts taskd in DIR: a copy of TASKD_BIN when it is set (so
 # that bench/ab.sh can measure a build of another commit), else a build of
 # this tree.

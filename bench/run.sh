@@ -17,6 +17,8 @@
 #                         connects to it to create and drop taskd_bench_PID);
 #                         empty means SQLite in a temp dir
 #   TASKD_BENCH_SAVE      when 1, also write the report to bench/results/
+#   PROFILE               a directory: writes a CPU profile of taskd over each of its
+#                         scenarios' measured time there (get_tasks.pprof, post_task.pprof)
 #   TASKD_BIN             a taskd binary to measure instead of building this tree's
 #                         (bench/ab.sh sets it)
 #   TASKD_BENCH_LIMITS    rate-limit flags of serve (default: limits on, far above the load,
@@ -30,6 +32,7 @@ WARMUP=${WARMUP:-1s}
 PG=${TASKD_BENCH_POSTGRES:-}
 SAVE=${TASKD_BENCH_SAVE:-}
 LIMITS=${TASKD_BENCH_LIMITS:---api-rate-limit 1000000000 --api-rate-limit-address 1000000000}
+PROFILE=${PROFILE:-}
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/taskd-bench.XXXXXX")
@@ -86,10 +89,11 @@ storage_flags() {
 # start_server starts taskd on a free loopback port, sets base_url and waits
 # for /healthz.
 start_server() {
-	local flags limits i
+	local flags limits i debug=()
 	mapfile -t flags < <(storage_flags)
 	read -ra limits <<<"$LIMITS"
-	"$tmp/taskd" serve --dev --log-level warn --addr 127.0.0.1:0 "${flags[@]}" "${limits[@]}" \
+	[[ -n $PROFILE ]] && debug=(--debug-addr 127.0.0.1:6062)
+	"$tmp/taskd" serve --dev --log-level warn --addr 127.0.0.1:0 "${flags[@]}" "${limits[@]}" "${debug[@]}" \
 		>"$tmp/serve.out" 2>"$tmp/serve.err" &
 	server_pid=$!
 	base_url=""
@@ -164,20 +168,24 @@ check_seed() {
 }
 
 # load SCENARIO PROJECT runs the load generator and prints its line; for
-# taskd's scenarios the line ends with cpu_s=, taskd's CPU seconds over the
-# scenario (its warm-up included).
+# taskd's scenarios the line ends with taskd's CPU seconds over the measured
+# time (cpu_s) and per measured request in µs (cpu_us).
 load() {
-	local line cpu0 cpu1
-	cpu0=$(cpu_seconds "$server_pid")
-	line=$("$tmp/load" --url "$account_url" --key "$key" --scenario "$1" --project "$2" \
+	local line pid=() profiler=""
+	[[ $1 != ceiling ]] && pid=(--pid "$server_pid")
+	if [[ -n $PROFILE && $1 != ceiling ]]; then
+		mkdir -p "$PROFILE"
+		# The profile starts after the warm-up and lasts the measured time.
+		(sleep "${WARMUP%s}" && curl -fsS -o "$PROFILE/$1.pprof" \
+			"http://127.0.0.1:6062/debug/pprof/profile?seconds=${DURATION%s}") &
+		profiler=$!
+	fi
+	line=$("$tmp/load" --url "$account_url" --key "$key" --scenario "$1" --project "$2" "${pid[@]}" \
 		--clients "$CLIENTS" --duration "$DURATION" --warmup "$WARMUP") || {
 		[[ -z $line ]] || printf '%s\n' "$line" >&2
 		die "scenario $1 failed"
 	}
-	cpu1=$(cpu_seconds "$server_pid")
-	if [[ $1 != ceiling ]]; then
-		line+=" cpu_s=$(awk -v a="$cpu0" -v b="$cpu1" 'BEGIN { printf "%.2f", b - a }')"
-	fi
+	[[ -z $profiler ]] || wait "$profiler" || die "no profile of $1"
 	printf '%s\n' "$line"
 }
 

@@ -140,6 +140,7 @@ var loadFigures = []struct{ key, name string }{
 	{"p50", "p50, ms"},
 	{"p99", "p99, ms"},
 	{"cpu_s", "taskd CPU, s"},
+	{"cpu_us", "taskd CPU a request, µs"},
 }
 
 // readLoad reads a load generator line (bench/run.sh):

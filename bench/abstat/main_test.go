@@ -22,7 +22,7 @@ func write(t *testing.T, files map[string]string) string {
 
 func runLine(rps, p99, cpu string) string {
 	return "# taskd bench …\nscenario=ceiling clients=16 duration=5.00s requests=1 failures=0 warmup_failures=0 rps=1000.0 p50=1.00ms p99=2.00ms max=3.00ms body_bytes=40000\n" +
-		"scenario=post_task clients=16 duration=5.00s requests=1 failures=0 warmup_failures=0 rps=" + rps + " p50=1.00ms p99=" + p99 + "ms max=9.00ms body_bytes=40 cpu_s=" + cpu + "\n" +
+		"scenario=post_task clients=16 duration=5.00s requests=1 failures=0 warmup_failures=0 rps=" + rps + " p50=1.00ms p99=" + p99 + "ms max=9.00ms body_bytes=40 cpu_s=" + cpu + " cpu_us=" + p99 + "\n" +
 		"post_task/ceiling=" + rps[:2] + ".0%\n"
 }
 
@@ -57,13 +57,14 @@ func TestMediansAndRatio(t *testing.T) {
 	}
 	for fig, want := range map[string][]string{
 		// median of 3 rounds is the middle one, of 2 the mean; the ratio is head over base
-		"post_task rps":                 {"200", "100 300 200", "450", "400 500", "2.25×"},
-		"post_task p99, ms":             {"20.0", "10.0 30.0 20.0", "15.0", "10.0 20.0", "0.75×"},
-		"post_task taskd CPU, s":        {"5.00", "4.00 6.00 5.00", "2.50", "2.00 3.00", "0.50×"},
-		"post_task share of ceiling, %": {"20.0", "10.0 30.0 20.0", "45.0", "40.0 50.0", "2.25×"},
-		"burst events/s":                {"1000", "1000", "1500", "1500", "1.50×"},
-		"burst taskd CPU, s":            {"4.20", "4.20", "3.70", "3.70", "0.88×"},
-		"dead events/s":                 {"800", "800", "400", "400", "0.50×"},
+		"post_task rps":                     {"200", "100 300 200", "450", "400 500", "2.25×"},
+		"post_task p99, ms":                 {"20.0", "10.0 30.0 20.0", "15.0", "10.0 20.0", "0.75×"},
+		"post_task taskd CPU, s":            {"5.00", "4.00 6.00 5.00", "2.50", "2.00 3.00", "0.50×"},
+		"post_task taskd CPU a request, µs": {"20.0", "10.0 30.0 20.0", "15.0", "10.0 20.0", "0.75×"},
+		"post_task share of ceiling, %":     {"20.0", "10.0 30.0 20.0", "45.0", "40.0 50.0", "2.25×"},
+		"burst events/s":                    {"1000", "1000", "1500", "1500", "1.50×"},
+		"burst taskd CPU, s":                {"4.20", "4.20", "3.70", "3.70", "0.88×"},
+		"dead events/s":                     {"800", "800", "400", "400", "0.50×"},
 	} {
 		if got := rows[fig]; strings.Join(got, "|") != strings.Join(want, "|") {
 			t.Errorf("%s: %q, want %q\n%s", fig, got, want, out.String())

@@ -27,7 +27,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -46,6 +45,7 @@ import (
 	"time"
 
 	"github.com/taskd/taskd/bench/internal/admin"
+	"github.com/taskd/taskd/bench/internal/proc"
 )
 
 type config struct {
@@ -246,7 +246,7 @@ func run(ctx context.Context, c config) (*result, error) {
 	for _, r := range recvs {
 		r.conns.Store(0) // the URL checks do not count
 	}
-	cpu0 := cpuTime(pids)
+	cpu0 := proc.CPUSeconds(pids...)
 	sent := map[string]time.Time{}
 	type call struct{ start, answered time.Time }
 	var calls []call // when each change's API call was sent and answered
@@ -300,9 +300,9 @@ func run(ctx context.Context, c config) (*result, error) {
 	lastChange := time.Now()
 	want := len(sent) * len(recvs)
 	deadline := time.Now().Add(c.wait)
-	peak := rss(pids)
+	peak := proc.RSS(pids...)
 	for {
-		peak = max(peak, rss(pids))
+		peak = max(peak, proc.RSS(pids...))
 		got := 0
 		for _, r := range recvs {
 			got += r.count()
@@ -371,7 +371,7 @@ func run(ctx context.Context, c config) (*result, error) {
 		}
 	}
 	if len(pids) > 0 {
-		res.CPUSeconds = cpuTime(pids) - cpu0
+		res.CPUSeconds = proc.CPUSeconds(pids...) - cpu0
 		res.PeakRSSMB = float64(peak) / (1 << 20)
 	}
 	if res.Missing > 0 || res.Errors > 0 {
@@ -423,43 +423,3 @@ func (r *result) print(w io.Writer, asJSON bool) {
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
-
-// cpuTime is the processes' user and system CPU time together, from
-// /proc; a process whose figures cannot be read counts 0.
-func cpuTime(pids []int) float64 {
-	total := 0.0
-	for _, pid := range pids {
-		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-		if err != nil {
-			continue
-		}
-		// Fields after the command name, which is in parentheses.
-		f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
-		if len(f) < 13 {
-			continue
-		}
-		ut, _ := strconv.ParseFloat(f[11], 64)
-		st, _ := strconv.ParseFloat(f[12], 64)
-		total += (ut + st) / 100 // clock ticks; 100 a second on Linux
-	}
-	return total
-}
-
-// rss is the largest resident memory of the processes in bytes, from /proc;
-// 0 when none can be read.
-func rss(pids []int) int64 {
-	var most int64
-	for _, pid := range pids {
-		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-		if err != nil {
-			continue
-		}
-		for line := range strings.SplitSeq(string(b), "\n") {
-			if v, ok := strings.CutPrefix(line, "VmRSS:"); ok {
-				kb, _ := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
-				most = max(most, kb<<10)
-			}
-		}
-	}
-	return most
-}

@@ -60,6 +60,7 @@ type config struct {
 	timeout  time.Duration
 	requests int64 // most measured requests; 0 means no limit
 	bodySize int   // ceiling body size; 0 means automatic
+	pid      int   // taskd's process, whose CPU time is reported; 0: none
 	json     bool
 }
 
@@ -109,6 +110,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.DurationVar(&c.timeout, "timeout", 30*time.Second, "limit on each request")
 	fs.Int64Var(&c.requests, "requests", 0, "stop after this many measured requests (0: no limit)")
 	fs.IntVar(&c.bodySize, "body-size", 0, "ceiling body size in bytes (default: the size of one get_tasks response from --url, else 30000)")
+	fs.IntVar(&c.pid, "pid", 0, "taskd's process id, to report its CPU time over the measured time (Linux)")
 	fs.BoolVar(&c.json, "json", false, "print the result as a JSON object")
 	if err := fs.Parse(args); err != nil {
 		return c, err
@@ -132,8 +134,8 @@ func (c *config) check() error {
 	default:
 		return fmt.Errorf("unknown --scenario %q: want get_tasks, post_task or ceiling", c.scenario)
 	}
-	if c.clients < 1 || c.duration <= 0 || c.warmup < 0 || c.timeout <= 0 || c.requests < 0 || c.bodySize < 0 {
-		return errors.New("--clients, --duration and --timeout must be positive; --warmup, --requests and --body-size not negative")
+	if c.clients < 1 || c.duration <= 0 || c.warmup < 0 || c.timeout <= 0 || c.requests < 0 || c.bodySize < 0 || c.pid < 0 {
+		return errors.New("--clients, --duration and --timeout must be positive; --warmup, --requests, --body-size and --pid not negative")
 	}
 	if c.project != "" {
 		if n, err := strconv.ParseInt(c.project, 10, 64); err != nil || n < 1 || strconv.FormatInt(n, 10) != c.project {

@@ -22,6 +22,10 @@ type result struct {
 	P99Ms          float64 `json:"p99_ms"`
 	MaxMs          float64 `json:"max_ms"`
 	BodyBytes      int64   `json:"body_bytes"` // mean body size of the successful responses
+	// With --pid: taskd's CPU time over the measured time, and per
+	// measured request.
+	CPUSeconds          float64 `json:"taskd_cpu_seconds,omitempty"`
+	CPUMicrosPerRequest float64 `json:"taskd_cpu_us_per_request,omitempty"`
 
 	firstErr error
 }
@@ -80,9 +84,13 @@ func (r *result) print(w io.Writer, asJSON bool) error {
 	if asJSON {
 		return json.NewEncoder(w).Encode(r)
 	}
+	cpu := ""
+	if r.CPUSeconds > 0 {
+		cpu = fmt.Sprintf(" cpu_s=%.2f cpu_us=%.0f", r.CPUSeconds, r.CPUMicrosPerRequest)
+	}
 	_, err := fmt.Fprintf(w, "scenario=%s clients=%d duration=%.2fs requests=%d failures=%d warmup_failures=%d "+
-		"rps=%.1f p50=%.2fms p99=%.2fms max=%.2fms body_bytes=%d\n",
+		"rps=%.1f p50=%.2fms p99=%.2fms max=%.2fms body_bytes=%d%s\n",
 		r.Scenario, r.Clients, r.DurationS, r.Requests, r.Failures, r.WarmupFailures,
-		r.RPS, r.P50Ms, r.P99Ms, r.MaxMs, r.BodyBytes)
+		r.RPS, r.P50Ms, r.P99Ms, r.MaxMs, r.BodyBytes, cpu)
 	return err
 }

@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/taskd/taskd/bench/internal/proc"
 	"github.com/taskd/taskd/wire"
 )
 
@@ -166,8 +167,24 @@ func drive(ctx context.Context, client *http.Client, next requestFunc, cfg confi
 		stats[i].latencies = make([]time.Duration, 0, capacity)
 		wg.Go(func() { loop(ctx, client, next, w, &stats[i]) })
 	}
+	// taskd's CPU time from the start of the measured time to the end of
+	// its last request.
+	cpu0 := make(chan float64, 1)
+	if cfg.pid > 0 {
+		go func() {
+			time.Sleep(time.Until(w.measure))
+			cpu0 <- proc.CPUSeconds(cfg.pid)
+		}()
+	}
 	wg.Wait()
-	return merge(stats, w.measure)
+	r := merge(stats, w.measure)
+	if cfg.pid > 0 {
+		r.CPUSeconds = proc.CPUSeconds(cfg.pid) - <-cpu0
+		if r.Requests > 0 {
+			r.CPUMicrosPerRequest = r.CPUSeconds * 1e6 / float64(r.Requests)
+		}
+	}
+	return r
 }
 
 // loop is one client: it sends requests back to back until the window closes.

@@ -191,3 +191,27 @@ func (db *DB) ForeignKeysForTest(ctx context.Context) (int, error) {
 func (db *DB) QueryRowForTest(ctx context.Context, query string, dest ...any) error {
 	return db.write.QueryRowContext(ctx, db.d.q(query)).Scan(dest...)
 }
+
+// PauseSearchIndexForTest keeps the search index where it is: the tasks
+// made from now on stay above its mark until CatchUpSearchForTest.
+func (db *DB) PauseSearchIndexForTest() { db.search.paused.Store(true) }
+
+// CatchUpSearchForTest indexes the tasks above the search index's mark
+// now (SQLite; nothing on PostgreSQL).
+func (db *DB) CatchUpSearchForTest(ctx context.Context) error {
+	if db.d.name != "sqlite" {
+		return nil
+	}
+	return db.catchUpSearch(ctx)
+}
+
+// SearchBehindForTest is how many tasks are above the search index's mark
+// (SQLite; 0 on PostgreSQL).
+func (db *DB) SearchBehindForTest(ctx context.Context) (int, error) {
+	if db.d.name != "sqlite" {
+		return 0, nil
+	}
+	var n int
+	err := db.read.QueryRowContext(ctx, `SELECT count(*) FROM tasks WHERE id > (SELECT indexed_upto FROM search_state)`).Scan(&n)
+	return n, err
+}

@@ -43,6 +43,8 @@ type DB struct {
 	retry retrier
 	// batches queues the changes that will share a transaction (group.go).
 	batches groupCommit
+	// search keeps SQLite's search index caught up (search.go).
+	search searchIndex
 	// schema, when not 0, is the newest migration Open applies (tests of
 	// a migration, export_test.go); 0: every one.
 	schema int
@@ -123,6 +125,7 @@ func Open(ctx context.Context, o Options) (*DB, error) {
 		return nil, err
 	}
 	db.sig.startNotifier(db)
+	db.startSearchIndex()
 	return db, nil
 }
 

@@ -16,10 +16,12 @@
 #
 # Environment:
 #   ROUNDS           rounds for each build (default 3)
-#   SUITES           which scripts to run each round, in order: "run hooks" (default)
+#   SUITES           which to run each round, in order: "run hooks" (default); "refresh" adds
+#                    OAuth refresh grants back to back (bench/flows --refresh-load)
 #   RUN_DURATION     run.sh's DURATION, each of its scenarios (default 5s)
 #   HOOKS_SCENARIOS  hooks.sh's SCENARIOS (default "burst rate")
 #   HOOKS_DURATION   hooks.sh's DURATION, the rate scenario (default 10s)
+#   REFRESH_DURATION the refresh grants' measured time (default 10s)
 #   CLIENTS, WARMUP, CHANGES, RATE, WEBHOOKS, TASKD_BENCH_POSTGRES
 #                    passed on to the scripts
 #   KEEP             a directory to keep every round's output in (default: none)
@@ -52,7 +54,8 @@ echo "== ab: base $(git -C "$root" rev-parse --short "$base"), head $head_name; 
 mkdir -p "$tmp/base" "$tmp/head" "$tmp/out"
 git -C "$root" worktree add -q --detach "$tmp/src" "$base"
 (cd "$tmp/src" && go build -o "$tmp/base/taskd" ./cmd/taskd)
-(cd "$root" && go build -o "$tmp/head/taskd" ./cmd/taskd && go build -o "$tmp/abstat" ./bench/abstat)
+(cd "$root" && go build -o "$tmp/head/taskd" ./cmd/taskd && go build -o "$tmp/abstat" ./bench/abstat &&
+	go build -o "$tmp/flows" ./bench/flows)
 git -C "$root" worktree remove --force "$tmp/src"
 
 # measure BUILD ROUND runs every suite on BUILD's taskd.
@@ -69,8 +72,14 @@ measure() {
 			TASKD_BIN="$tmp/$build/taskd" JSON=1 SCENARIOS="${HOOKS_SCENARIOS:-burst rate}" \
 				DURATION="${HOOKS_DURATION:-10s}" "$root/bench/hooks.sh" >"$out"
 			;;
+		refresh)
+			local db=(--sqlite)
+			[[ -n ${TASKD_BENCH_POSTGRES:-} ]] && db=(--admin "$TASKD_BENCH_POSTGRES")
+			"$tmp/flows" --taskd "$tmp/$build/taskd" --refresh-load "${REFRESH_DURATION:-10s}" \
+				--clients "${CLIENTS:-16}" "${db[@]}" >"$out"
+			;;
 		*)
-			echo "ab.sh: unknown suite $suite (run, hooks)" >&2
+			echo "ab.sh: unknown suite $suite (run, hooks, refresh)" >&2
 			exit 2
 			;;
 		esac

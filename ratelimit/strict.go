@@ -101,6 +101,12 @@ func (l *Strict) Plan(key string) (Attempt, bool) {
 // count the addition returned) and counts are the key's counts from
 // a.From on, read with it (the current bucket's own count there, if any,
 // is replaced by cur: attempts made after this one must not refuse it).
+// Hits in a bucket after a.Start still count: they were made once the
+// clock had passed into it, after this attempt was planned, but this
+// attempt's own hit may have been added after they read their counts, so
+// leaving them out could let both through. At a bucket's turn an attempt
+// may so be refused by one made after it: more refused, never more let
+// through than the limit.
 // The ticket is the counted attempt, to give back when the sign-in
 // succeeds and, when ok is false, at once.
 func (l *Strict) Judge(a Attempt, cur int, counts []Count) (t Ticket, retryAfter time.Duration, ok bool) {

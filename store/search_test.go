@@ -3,6 +3,7 @@ package store_test
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -281,8 +282,43 @@ func TestSearchMigrationKeepsTheIndex(t *testing.T) {
 		t.Fatal(err)
 	}
 	check("caught up", 0, ids[0], ids[1], task.ID)
+	// The newest task is at the mark now: a change to it reaches the index.
+	if _, err := db.UpdateTask(ctx, by, task.ID, taskd.TaskInput{Name: new("delta summary")}); err != nil {
+		t.Fatal(err)
+	}
+	check("the task at the mark renamed", 0, ids[0], ids[1])
+	if got, err := db.Tasks(ctx, taskd.TaskQuery{Viewer: taskd.AccountViewer(acct.ID), Text: "summary"}); err != nil || len(got) != 1 || got[0].ID != task.ID {
+		t.Errorf("a search for the new name finds %v (%v), want task %d", got, err, task.ID)
+	}
 	if err := db.ExecForTest(ctx, `INSERT INTO tasks_search (tasks_search, rank) VALUES ('integrity-check', 1)`); err != nil {
 		t.Errorf("the search index after the migration and a catch-up: %v", err)
+	}
+}
+
+// TestSearchIndexEndsAtClose: the goroutine that keeps the search index
+// caught up ends when the store closes. Not parallel: it counts the
+// goroutines of every store open in the process.
+func TestSearchIndexEndsAtClose(t *testing.T) {
+	indexers := func() int {
+		buf := make([]byte, 1<<22)
+		return strings.Count(string(buf[:runtime.Stack(buf, true)]), "store.(*DB).startSearchIndex")
+	}
+	before := indexers()
+	d := testdb.New(t, "sqlite")
+	db, err := store.Open(context.Background(), d.Options())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(10 * time.Second); indexers() != before+1; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) { // a goroutine started shows its function once it runs
+			t.Fatalf("%d goroutines keep search indexes with the store open, want %d", indexers(), before+1)
+		}
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if n := indexers(); n != before {
+		t.Errorf("%d goroutines keep search indexes after the store closed, want %d", n, before)
 	}
 }
 

@@ -19,10 +19,17 @@
 // seen idle (the rate-limit counts, flushed in the background) are counted
 // for the flow they belong to, and listed as "after the step".
 //
+// With --refresh-load D it measures instead how fast refresh grants run:
+// --clients grants, each from its own authorization-code flow, refreshed
+// back to back for D, and prints one line as bench/load does (rps, p50,
+// p99, taskd's CPU in all and a grant); bench/ab.sh's "refresh" suite.
+//
 // Usage:
 //
 //	go build -o /tmp/taskd ./cmd/taskd
 //	go run ./bench/flows --taskd /tmp/taskd --admin postgres://postgres@127.0.0.1:5432/postgres
+//	go run ./bench/flows --taskd /tmp/taskd --refresh-load 10s --clients 16   # PostgreSQL of $TASKD_TEST_POSTGRES
+//	go run ./bench/flows --taskd /tmp/taskd --refresh-load 10s --sqlite
 package main
 
 import (
@@ -46,7 +53,25 @@ func main() {
 	idle := flag.Duration("idle", 4*time.Second, "how long to watch the idle server for background statements")
 	rounds := flag.Int("rounds", 2, "how many times to run every flow (the first warms caches)")
 	verbose := flag.Bool("v", true, "print each statement's text")
+	refresh := flag.Duration("refresh-load", 0, "instead of counting statements, run refresh grants back to back for this long and print their rate and taskd's CPU")
+	clients := flag.Int("clients", 16, "--refresh-load: grants refreshed at once")
+	warmup := flag.Duration("warmup", time.Second, "--refresh-load: time before the measurement")
+	sqlite := flag.Bool("sqlite", false, "--refresh-load: on SQLite instead of PostgreSQL")
 	flag.Parse()
+	if *refresh > 0 {
+		if *bin == "" || (*admin == "" && !*sqlite) || *clients < 1 {
+			fmt.Fprintln(os.Stderr, "flows: --refresh-load needs --taskd, --admin (or --sqlite) and --clients of 1 or more")
+			os.Exit(2)
+		}
+		if *sqlite {
+			*admin = ""
+		}
+		if err := refreshLoad(context.Background(), *bin, *admin, *clients, *refresh, *warmup); err != nil {
+			fmt.Fprintln(os.Stderr, "flows:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if *bin == "" || *admin == "" {
 		fmt.Fprintln(os.Stderr, "flows: --taskd and --admin (or TASKD_TEST_POSTGRES) are required")
 		os.Exit(2)

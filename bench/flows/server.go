@@ -53,13 +53,19 @@ func cli(bin string, out any, args ...string) error {
 	return json.Unmarshal(b, out)
 }
 
-func startServer(ctx context.Context, bin, dbURL string) (*server, error) {
+// startServer creates the account and the client and starts taskd serve
+// on the database of dbURL (SQLite in a temporary directory when empty),
+// with serveArgs added to its flags.
+func startServer(ctx context.Context, bin, dbURL string, serveArgs ...string) (*server, error) {
 	dir, err := os.MkdirTemp("", "taskd-flows-")
 	if err != nil {
 		return nil, err
 	}
 	s := &server{dir: dir}
-	storage := []string{"--data", dir, "--db", dbURL}
+	storage := []string{"--data", dir}
+	if dbURL != "" {
+		storage = append(storage, "--db", dbURL)
+	}
 	var acct map[string]string
 	if err := cli(bin, &acct, append([]string{"account", "create", "--slug", slug, "--name", "Flows",
 		"--owner-email", email, "--owner-password", password}, storage...)...); err != nil {
@@ -75,7 +81,8 @@ func startServer(ctx context.Context, bin, dbURL string) (*server, error) {
 	if s.key == "" || s.clientID == "" || s.clientSecret == "" {
 		return nil, fmt.Errorf("account or client not created: %v %v", acct, cl)
 	}
-	s.cmd = exec.Command(bin, append([]string{"serve", "--dev", "--log-level", "warn", "--addr", "127.0.0.1:0"}, storage...)...)
+	args := append([]string{"serve", "--dev", "--log-level", "warn", "--addr", "127.0.0.1:0"}, storage...)
+	s.cmd = exec.Command(bin, append(args, serveArgs...)...)
 	s.cmd.Stderr = os.Stderr
 	stdout, err := s.cmd.StdoutPipe()
 	if err != nil {
@@ -373,24 +380,33 @@ func (s *server) refreshGrant(ctx context.Context, step func(string, func() erro
 // token calls the token endpoint with the client's credentials in the
 // body and keeps the refresh token.
 func (s *server) token(ctx context.Context, v url.Values) error {
+	refresh, err := s.tokenSet(ctx, http.DefaultClient, v)
+	if err == nil {
+		s.refresh = refresh
+	}
+	return err
+}
+
+// tokenSet calls the token endpoint through c with the client's
+// credentials in the body and returns the new refresh token.
+func (s *server) tokenSet(ctx context.Context, c *http.Client, v url.Values) (string, error) {
 	v.Set("client_id", s.clientID)
 	v.Set("client_secret", s.clientSecret)
-	st, _, body, err := visit(ctx, http.DefaultClient, http.MethodPost, s.base+"/oauth2/token", v)
+	st, _, body, err := visit(ctx, c, http.MethodPost, s.base+"/oauth2/token", v)
 	if err != nil {
-		return err
+		return "", err
 	}
 	if err := want(st, 200, body); err != nil {
-		return err
+		return "", err
 	}
 	var set struct {
 		AccessToken  string `json:"access_token"`
 		RefreshToken string `json:"refresh_token"`
 	}
 	if err := json.Unmarshal([]byte(body), &set); err != nil || set.AccessToken == "" || set.RefreshToken == "" {
-		return fmt.Errorf("no token set in %.200s", body)
+		return "", fmt.Errorf("no token set in %.200s", body)
 	}
-	s.refresh = set.RefreshToken
-	return nil
+	return set.RefreshToken, nil
 }
 
 // withDatabase returns the URL with its database replaced.

@@ -1,7 +1,8 @@
 // Command flows counts the statements PostgreSQL receives for each step of
 // a browser's and a client's flows through taskd: the OAuth
 // authorization-code flow (sign-in page, sign-in, account choice, consent,
-// token), a refresh grant, post_task, and get_tasks uncached and cached.
+// token), a refresh grant, post_task, update_task, post_comment, and
+// get_tasks uncached and cached.
 //
 // It creates a fresh database, makes the server log every statement sent
 // to it (bench/pglog), creates an account and an OAuth client with the

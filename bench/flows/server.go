@@ -37,6 +37,7 @@ type server struct {
 	key                    string // the account's API key
 	clientID, clientSecret string
 	project                string // the id of the project the API flows use
+	task                   string // the id of the task update_task and post_comment change
 	refresh                string // the refresh token of the last token set
 }
 
@@ -181,9 +182,16 @@ func (s *server) seed(ctx context.Context) error {
 	}
 	s.project = m[1]
 	for i := range 20 {
-		if _, err := s.apiCall(ctx, http.MethodPost, "post_task", url.Values{"id_project": {s.project}, "title": {fmt.Sprintf("Task %d", i)}}); err != nil {
+		body, err := s.apiCall(ctx, http.MethodPost, "post_task", url.Values{"id_project": {s.project}, "title": {fmt.Sprintf("Task %d", i)}})
+		if err != nil {
 			return err
 		}
+		if m := idRE.FindStringSubmatch(body); m != nil {
+			s.task = m[1] // update_task and post_comment change the last
+		}
+	}
+	if s.task == "" {
+		return errors.New("no task id in post_task's answers")
 	}
 	return nil
 }
@@ -249,6 +257,18 @@ func (s *server) flows() []flow {
 		{"post_task", func(ctx context.Context, step func(string, func() error) error) error {
 			return step("post_task", func() error {
 				_, err := s.apiCall(ctx, http.MethodPost, "post_task", url.Values{"id_project": {s.project}, "title": {"One more"}})
+				return err
+			})
+		}},
+		{"update_task", func(ctx context.Context, step func(string, func() error) error) error {
+			return step("update_task", func() error {
+				_, err := s.apiCall(ctx, http.MethodPost, "update_task", url.Values{"id_task": {s.task}, "title": {"Renamed " + rand.Text()[:6]}})
+				return err
+			})
+		}},
+		{"post_comment", func(ctx context.Context, step func(string, func() error) error) error {
+			return step("post_comment", func() error {
+				_, err := s.apiCall(ctx, http.MethodPost, "post_comment", url.Values{"id_task": {s.task}, "text": {"A word"}})
 				return err
 			})
 		}},

@@ -12,6 +12,7 @@ import (
 	"github.com/taskd/taskd/internal/testdb"
 	"github.com/taskd/taskd/live"
 	"github.com/taskd/taskd/store"
+	"github.com/taskd/taskd/store/storetest"
 )
 
 // The tests of a stream resuming (issue 35) open each stream only after
@@ -43,16 +44,6 @@ func resume(t *testing.T, hub *live.Hub, v taskd.Viewer, last int64, since time.
 	}
 	s.Close()
 	return s.Replay, s.Reload
-}
-
-// newestID is the id of the account's newest event.
-func newestID(t *testing.T, db *store.DB, accountID int64) int64 {
-	t.Helper()
-	evs, err := db.Events(context.Background(), taskd.AccountViewer(accountID), time.Time{}, 0)
-	if err != nil || len(evs) == 0 {
-		t.Fatalf("events: %v %v", evs, err)
-	}
-	return evs[len(evs)-1].ID
 }
 
 // liveTask makes a task, failing the test if it cannot.
@@ -101,7 +92,7 @@ func TestLiveReplayIsByTheViewersRule(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		last := newestID(t, db, acct.ID) // the guest's stream closes here
+		last := storetest.NewestEventID(t, db, acct.ID) // the guest's stream closes here
 		clock.Store(t0.Add(2 * time.Second).UnixMilli())
 		pageMade := t0.Add(2 * time.Second) // a page made now opens its first stream later
 		liveTask(t, db, owner, closed.ID, "not on the team")
@@ -110,7 +101,7 @@ func TestLiveReplayIsByTheViewersRule(t *testing.T) {
 			t.Fatal(err)
 		}
 		liveTask(t, db, owner, open.ID, "after")
-		after := newestID(t, db, acct.ID)
+		after := storetest.NewestEventID(t, db, acct.ID)
 
 		for _, c := range []struct {
 			name  string
@@ -151,11 +142,11 @@ func TestLiveResumeWindowAndAccount(t *testing.T) {
 			t.Fatal(err)
 		}
 		liveTask(t, db, owner, p.ID, "seen")
-		last := newestID(t, db, acct.ID)
+		last := storetest.NewestEventID(t, db, acct.ID)
 		liveTask(t, db, other.Actor(), op.ID, "another account's")
-		foreign := newestID(t, db, other.ID)
+		foreign := storetest.NewestEventID(t, db, other.ID)
 		liveTask(t, db, owner, p.ID, "missed")
-		missed := newestID(t, db, acct.ID)
+		missed := storetest.NewestEventID(t, db, acct.ID)
 		if !(last < foreign && foreign < missed) {
 			t.Fatalf("event ids %d, %d, %d: not in the order made", last, foreign, missed)
 		}
@@ -203,9 +194,9 @@ func TestLiveReplaysUpTo500(t *testing.T) {
 			t.Fatal(err)
 		}
 		liveTask(t, db, owner, p.ID, "first")
-		before501 := newestID(t, db, acct.ID)
+		before501 := storetest.NewestEventID(t, db, acct.ID)
 		liveTask(t, db, owner, p.ID, "second")
-		before500 := newestID(t, db, acct.ID)
+		before500 := storetest.NewestEventID(t, db, acct.ID)
 		start := time.Now()
 		for i := range live.Replay {
 			liveTask(t, db, owner, p.ID, fmt.Sprint("task ", i))

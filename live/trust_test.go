@@ -12,6 +12,7 @@ import (
 	"github.com/taskd/taskd/internal/testdb"
 	"github.com/taskd/taskd/live"
 	"github.com/taskd/taskd/store"
+	"github.com/taskd/taskd/store/storetest"
 )
 
 // drain reads a stream until it is closed, or fails after a while; it
@@ -185,7 +186,7 @@ func TestLiveReplayStartsWithSight(t *testing.T) {
 		tick := func() { clock.Add(int64(time.Second / time.Millisecond)) }
 		tick()
 		liveTask(t, db, owner, p.ID, "seen by the user")
-		last := newestID(t, db, acct.ID) // both streams close here
+		last := storetest.NewestEventID(t, db, acct.ID) // both streams close here
 		tick()
 		gone, err := db.CreateTask(ctx, owner, p.ID, 0, taskd.TaskInput{Name: new("Deleted before Gus joined")})
 		if err != nil {
@@ -203,9 +204,9 @@ func TestLiveReplayStartsWithSight(t *testing.T) {
 		}
 		tick()
 		liveTask(t, db, owner, p.ID, "after Gus joined")
-		joined := newestID(t, db, acct.ID)
+		joined := storetest.NewestEventID(t, db, acct.ID)
 		liveTask(t, db, owner, p.ID, "later")
-		after := newestID(t, db, acct.ID)
+		after := storetest.NewestEventID(t, db, acct.ID)
 		for _, c := range []struct {
 			name   string
 			viewer taskd.Viewer
@@ -483,7 +484,7 @@ func TestLiveReplayStartsWhenTheyJoined(t *testing.T) {
 		}
 		tick()
 		liveTask(t, db, owner, p.ID, "written before they joined")
-		guessed := newestID(t, db, acct.ID)
+		guessed := storetest.NewestEventID(t, db, acct.ID)
 		tick()
 		added := testaccount.Member(t, db, acct.ID, testaccount.Person{Email: "added-" + acct.Slug + "@example.com"}, taskd.RoleUser)
 		invited, err := db.PersonByEmail(ctx, invitedEmail)

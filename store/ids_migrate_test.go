@@ -13,6 +13,7 @@ import (
 	"github.com/taskd/taskd/internal/testaccount"
 	"github.com/taskd/taskd/internal/testdb"
 	"github.com/taskd/taskd/store"
+	"github.com/taskd/taskd/store/storetest"
 )
 
 // beforeIDs is the schema before migration 0036 (ids never reused).
@@ -158,7 +159,7 @@ func reuseIDs(t *testing.T, db *store.DB, d testdb.DB, clock *atomic.Int64) reus
 	must(db.PostComment(ctx, owner, f.listed, taskd.CommentInput{Text: "listed", VisibleTo: hide}))(t)
 	watch := func(into map[int64]bool, fn func()) {
 		t.Helper()
-		last := newestID(t, db, acct.ID)
+		last := storetest.NewestEventID(t, db, acct.ID)
 		fn()
 		for _, e := range must(db.Events(ctx, taskd.AccountViewer(acct.ID), time.Time{}, 0))(t) {
 			if e.ID > last {

@@ -184,13 +184,3 @@ func resume(t *testing.T, db *store.DB, now func() time.Time, v taskd.Viewer, la
 	s.Close()
 	return s.Replay, s.Reload
 }
-
-// newestID is the id of the account's newest event.
-func newestID(t *testing.T, db *store.DB, accountID int64) int64 {
-	t.Helper()
-	evs, err := db.Events(context.Background(), taskd.AccountViewer(accountID), time.Time{}, 0)
-	if err != nil || len(evs) == 0 {
-		t.Fatalf("events: %v %v", evs, err)
-	}
-	return evs[len(evs)-1].ID
-}

@@ -113,6 +113,17 @@ func NewAccount(t testing.TB, s taskd.AccountStore, prefix string) (taskd.Accoun
 	return a.Account, a.Actor()
 }
 
+// NewestEventID is the id of the account's newest event, as the account
+// sees it.
+func NewestEventID(t testing.TB, s taskd.EventStore, accountID int64) int64 {
+	t.Helper()
+	evs, err := s.Events(context.Background(), taskd.AccountViewer(accountID), time.Time{}, 0)
+	if err != nil || len(evs) == 0 {
+		t.Fatalf("events: %v %v", evs, err)
+	}
+	return evs[len(evs)-1].ID
+}
+
 // Run runs the suite, every case in parallel on a fresh store: open
 // returns one using the given clock.
 func Run(t *testing.T, open func(t *testing.T, now func() time.Time) Store) {
